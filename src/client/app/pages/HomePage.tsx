@@ -1,0 +1,45 @@
+import { Trans } from "@lingui/react/macro";
+import { BookOpen, ClipboardCheck, WifiOff } from "lucide-react";
+import type { ReactNode } from "react";
+
+function Feature({ icon, title, children }: { icon: ReactNode; title: ReactNode; children: ReactNode }) {
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="mb-2 flex items-center gap-2 font-medium text-slate-900">
+        {icon}
+        {title}
+      </div>
+      <p className="text-sm text-slate-600">{children}</p>
+    </li>
+  );
+}
+
+/** The member start page. Member login arrives with the identity work; until then it says so. */
+export function HomePage() {
+  return (
+    <section aria-labelledby="home-title" className="space-y-6">
+      <div className="rounded-2xl bg-gradient-to-br from-blue-600 to-indigo-700 p-6 text-white shadow">
+        <h1 id="home-title" className="text-2xl font-bold">
+          <Trans>Learn and sit exams anywhere</Trans>
+        </h1>
+        <p className="mt-2 max-w-prose text-blue-50">
+          <Trans>Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.</Trans>
+        </p>
+        <p className="mt-4 inline-block rounded-md bg-white/15 px-3 py-2 text-sm">
+          <Trans>Member login is coming soon.</Trans>
+        </p>
+      </div>
+      <ul className="grid gap-4 sm:grid-cols-3">
+        <Feature icon={<BookOpen aria-hidden className="size-5 text-primary" />} title={<Trans>Courses</Trans>}>
+          <Trans>Lessons with video, resumed where you left off.</Trans>
+        </Feature>
+        <Feature icon={<ClipboardCheck aria-hidden className="size-5 text-primary" />} title={<Trans>Exams</Trans>}>
+          <Trans>Sequential practice, mock tests, official tests and your wrong-question book.</Trans>
+        </Feature>
+        <Feature icon={<WifiOff aria-hidden className="size-5 text-primary" />} title={<Trans>Offline</Trans>}>
+          <Trans>Answers are saved on your device first and synced when you are back online.</Trans>
+        </Feature>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,30 @@
+import { useLingui } from "@lingui/react/macro";
+import { Languages } from "lucide-react";
+import { LANGUAGES, isLanguage, type Language } from "../../shared/constants.ts";
+import { changeLanguage } from "../i18n/index.ts";
+
+const LABELS: Record<Language, string> = { "zh-cn": "简体中文", en: "English" };
+
+/** Language choice; choosing stores it and reloads (SPEC §1). */
+export function LanguageSwitch() {
+  const { t, i18n } = useLingui();
+  return (
+    <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700">
+      <Languages aria-hidden className="size-4" />
+      <span className="sr-only">{t`Language`}</span>
+      <select
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-primary"
+        value={i18n.locale}
+        onChange={(e) => {
+          if (isLanguage(e.target.value)) changeLanguage(e.target.value);
+        }}
+      >
+        {LANGUAGES.map((lang) => (
+          <option key={lang} value={lang}>
+            {LABELS[lang]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,78 @@
+import path from "node:path";
+import { z } from "zod";
+import { DEFAULT_PORT } from "../shared/constants.ts";
+import { StartupError } from "./errors.ts";
+
+const flag = z
+  .enum(["0", "1", "true", "false", ""])
+  .transform((v) => v === "1" || v === "true");
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  DATA_DIR: z.string().min(1).default("./data"),
+  SEED_DEMO: flag.optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+  CLIENT_DIR: z.string().optional(),
+  TRUST_PROXY: flag.default(false),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  /** Absent: the embedded PGlite database under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Seed the demo accounts and content into an empty database. */
+  seedDemo: boolean;
+  logLevel: string;
+  /** Largest accepted JSON body, in bytes. */
+  bodyLimit: number;
+  /** The built client (index.html, assets, sw.js); absent: API only. */
+  clientDir: string | undefined;
+  trustProxy: boolean;
+  /** Embedded database in memory (tests); never set from the environment. */
+  inMemory?: boolean;
+}
+
+/** Reads and validates the environment once; a bad value stops start-up with one clear line. */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  defaults: { clientDir?: string } = {},
+): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StartupError(`Invalid ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    // Demo data on the embedded default; on PostgreSQL only when asked for (SEED_DEMO=1).
+    seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.BODY_LIMIT,
+    clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : defaults.clientDir,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** postgres://user:secret@host/db -> postgres://user:***@host/db, for messages and logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

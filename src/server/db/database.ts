@@ -1,0 +1,34 @@
+/**
+ * The one database seam: PGlite (Postgres in WASM, embedded default) or PostgreSQL through
+ * node-postgres. Both speak the same SQL with `$1` parameters; the rest of the server sees
+ * only this interface.
+ */
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  /** Runs one or more statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Postgres type oids whose text form we parse the same way on both drivers. */
+export const PG_INT8 = 20;
+export const parseInt8 = (value: string): number => Number(value);
+
+/** SQLSTATE of a driver error (both drivers set `code`). */
+export function sqlState(error: unknown): string | undefined {
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") {
+    return error.code;
+  }
+  return undefined;
+}

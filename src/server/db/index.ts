@@ -1,0 +1,13 @@
+import type { AppConfig } from "../config.ts";
+import type { Database } from "./database.ts";
+import { openFilePGlite, openMemoryPGlite } from "./pglite.ts";
+import { openPostgres } from "./postgres.ts";
+
+export type { Database, Queryable, QueryResult } from "./database.ts";
+
+/** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite under DATA_DIR. */
+export async function openDatabase(config: AppConfig): Promise<Database> {
+  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  if (config.inMemory) return (await openMemoryPGlite()).db;
+  return openFilePGlite(config.dataDir);
+}

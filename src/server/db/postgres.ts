@@ -1,0 +1,56 @@
+import pg from "pg";
+import { redactUrl } from "../config.ts";
+import { StartupError } from "../errors.ts";
+import { PG_INT8, parseInt8, type Database, type Queryable } from "./database.ts";
+
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === PG_INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function wrap(q: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params: unknown[] = []) {
+      const r = await q.query(sql, params);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
+    },
+    async exec(sql: string) {
+      await q.query(sql);
+    },
+  };
+}
+
+/** PostgreSQL through a node-postgres pool; checks the connection before answering. */
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000, types });
+  // An idle client that loses its server must not crash the process.
+  pool.on("error", () => {});
+  try {
+    await pool.query("select 1");
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new StartupError(
+      `Cannot connect to PostgreSQL at ${redactUrl(url)}: ${(error as Error).message || String(error)}`,
+      { cause: error },
+    );
+  }
+  return {
+    kind: "postgres",
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn(wrap(client));
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,19 @@
+import { hashPassword } from "../../auth/password.ts";
+import type { Queryable } from "../database.ts";
+
+/** The demo accounts the README promises. */
+export const DEMO_ADMIN = { username: "admin", password: "admin123456" } as const;
+export const DEMO_MEMBER = { username: "member", password: "member123456" } as const;
+
+export async function seedAccounts(tx: Queryable): Promise<void> {
+  await tx.query(
+    `insert into admin (username, nickname, password_hash, is_super, motto)
+     values ($1, $2, $3, true, $4)`,
+    [DEMO_ADMIN.username, "Admin", await hashPassword(DEMO_ADMIN.password), ""],
+  );
+  await tx.query(
+    `insert into member (username, nickname, email, password_hash, gender, money, score, motto)
+     values ($1, $2, $3, $4, 0, $5, $6, $7)`,
+    [DEMO_MEMBER.username, "Member", "member@example.com", await hashPassword(DEMO_MEMBER.password), 10_000, 100, ""],
+  );
+}

@@ -1,0 +1,65 @@
+import { fileURLToPath } from "node:url";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "./app.ts";
+import { loadConfig } from "./config.ts";
+import { StartupError } from "./errors.ts";
+
+/**
+ * The process: config from the environment, build, listen, and a clean shutdown on
+ * SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the database).
+ * Start-up problems print one line and exit 1.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig(process.env, {
+    clientDir: fileURLToPath(new URL("../client/", import.meta.url)),
+  });
+  const app = await buildApp(config);
+  installShutdown(app);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    const err = error as NodeJS.ErrnoException;
+    if (err.code === "EADDRINUSE") {
+      throw new StartupError(`Port ${config.port} on ${config.host} is already in use (set PORT to another port)`);
+    }
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const where = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;
+  // One plain line for people and for scripts that wait for the server.
+  process.stdout.write(`Listening on http://${config.host}:${port} (database: ${where})\n`);
+}
+
+function installShutdown(app: FastifyInstance): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) {
+      app.log.warn({ signal }, "second signal: exiting now");
+      process.exit(1);
+    }
+    closing = true;
+    app.log.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      app.log.error("shutdown took longer than 10 s: exiting");
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, "error during shutdown");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof StartupError ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { msg } from "@lingui/core/macro";
+import type { MessageDescriptor } from "@lingui/core";
+import { ApiCode, HEADER_LANGUAGE, resolveLanguage, type Language } from "../../shared/constants.ts";
+import { unixSeconds, type Envelope } from "../../shared/envelope.ts";
+import { ApiError } from "../errors.ts";
+import { translator, type Translate } from "../i18n/index.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    lang: Language;
+    t: Translate;
+  }
+  interface FastifyReply {
+    /** 200 `{code: 1, msg, time, data}`. */
+    success<T>(data?: T, message?: MessageDescriptor | string): FastifyReply;
+    /** 200 `{code, msg, time, data}` for a business failure (code 0 unless given). */
+    fail(message: MessageDescriptor | string, code?: number, data?: unknown): FastifyReply;
+  }
+}
+
+export function envelope<T>(code: number, message: string, data: T): Envelope<T> {
+  return { code, msg: message, time: unixSeconds(), data };
+}
+
+/** Transport-level failures: their HTTP status and a message a person can act on. */
+function transportMessage(error: FastifyError, status: number, bodyLimit: number): MessageDescriptor {
+  if (status === 413) return msg`The request body is too large (at most ${bodyLimit} bytes)`;
+  if (status === 415) return msg`Unsupported content type`;
+  if (
+    error instanceof SyntaxError ||
+    error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||
+    error.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
+  ) {
+    return msg`The request body is not valid JSON`;
+  }
+  if (error.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") return msg`Invalid Content-Length header`;
+  return msg`Incorrect parameter!`;
+}
+
+/** 404 for an unknown API path. */
+export function sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const path = req.url.split("?")[0] ?? "/";
+  return reply.code(404).send(envelope(ApiCode.FAIL, req.t(msg`The API endpoint ${path} does not exist`), null));
+}
+
+/**
+ * The envelope and status rules of API.md: business outcomes are HTTP 200 with a body code;
+ * transport failures keep their status; anything unexpected is a logged 500 with a generic
+ * message and never a stack trace.
+ */
+export const envelopePlugin = fp(
+  async (app: FastifyInstance, opts: { bodyLimit: number }) => {
+    app.decorateRequest("lang", "zh-cn");
+    app.decorateRequest("t", function (this: FastifyRequest, m: MessageDescriptor | string) {
+      return typeof m === "string" ? m : m.message ?? m.id;
+    } as Translate);
+    app.addHook("onRequest", async (req) => {
+      req.lang = resolveLanguage(req.headers[HEADER_LANGUAGE]);
+      req.t = translator(req.lang);
+    });
+
+    app.decorateReply("success", function (this: FastifyReply, data?: unknown, message?: MessageDescriptor | string) {
+      const text = message === undefined ? "" : this.request.t(message);
+      return this.code(200).send(envelope(ApiCode.SUCCESS, text, data ?? null));
+    });
+    app.decorateReply("fail", function (this: FastifyReply, message: MessageDescriptor | string, code = 0, data: unknown = null) {
+      return this.code(200).send(envelope(code, this.request.t(message), data));
+    });
+
+    app.setErrorHandler((error: FastifyError, req, reply) => {
+      if (error instanceof ApiError) {
+        return reply.fail(error.msgDescriptor, error.code, error.data);
+      }
+      const status = typeof error.statusCode === "number" ? error.statusCode : 500;
+      if (status >= 400 && status < 500) {
+        req.log.info({ err: { code: error.code, message: error.message }, status }, "request rejected");
+        return reply
+          .code(status)
+          .send(envelope(ApiCode.FAIL, req.t(transportMessage(error, status, opts.bodyLimit)), null));
+      }
+      req.log.error({ err: error }, "unhandled error");
+      return reply.code(500).send(envelope(ApiCode.FAIL, req.t(msg`Server internal error!`), null));
+    });
+
+  },
+  { name: "envelope" },
+);

@@ -1,0 +1,35 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig, redactUrl } from "../../src/server/config.ts";
+import { StartupError } from "../../src/server/errors.ts";
+
+describe("loadConfig", () => {
+  it("has the documented defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8000, host: "127.0.0.1", databaseUrl: undefined, seedDemo: true, logLevel: "info" });
+    expect(c.dataDir).toBe(path.resolve("./data"));
+  });
+
+  it("seeds demo data on PostgreSQL only when SEED_DEMO=1", () => {
+    const url = "postgres://u:p@127.0.0.1:5432/app";
+    expect(loadConfig({ DATABASE_URL: url }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: "1" }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: "0" }).seedDemo).toBe(false);
+  });
+
+  it("stops with one clear line on a bad value", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(StartupError);
+    expect(() => loadConfig({ PORT: "70000" })).toThrow(/^Invalid PORT/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/Invalid DATABASE_URL: must start with postgres:\/\//);
+    try {
+      loadConfig({ LOG_LEVEL: "loud" });
+    } catch (error) {
+      expect((error as Error).message).not.toContain("\n");
+    }
+  });
+
+  it("masks the password of a database URL", () => {
+    expect(redactUrl("postgres://app:s3cret@db:5432/x")).toBe("postgres://app:***@db:5432/x");
+    expect(redactUrl("postgres://db/x")).toBe("postgres://db/x");
+  });
+});

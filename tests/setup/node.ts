@@ -1,0 +1,2 @@
+// Node-side tests: nothing global yet; each file builds what it needs through tests/helpers.
+export {};

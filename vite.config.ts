@@ -1,0 +1,134 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from "node:url";
+import { defineConfig, type PluginOption } from "vite";
+import react from "@vitejs/plugin-react";
+import babel from "@rolldown/plugin-babel";
+import { lingui } from "@lingui/vite-plugin";
+import tailwindcss from "@tailwindcss/vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const apiTarget = process.env.DEV_API_URL ?? "http://127.0.0.1:8001";
+
+/** Lingui macros run through Babel (plugin-react 6 has no babel option: TOOLCHAIN.md). */
+const linguiPlugins = (): PluginOption[] => [
+  babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] }),
+  lingui(),
+];
+
+/**
+ * One config, three uses:
+ * - client build / dev server (root src/client, output dist/client, PWA),
+ * - server build (`vite build --ssr`, output dist/server; dependencies stay external),
+ * - vitest (`test` below; projects for node and browser-like tests).
+ */
+export default defineConfig(({ isSsrBuild, mode }) => {
+  if (isSsrBuild) {
+    return {
+      root: fromRoot("./"),
+      publicDir: false,
+      plugins: linguiPlugins(),
+      build: {
+        ssr: true,
+        outDir: fromRoot("./dist/server"),
+        emptyOutDir: true,
+        target: "node20",
+        sourcemap: true,
+        minify: false,
+      },
+    };
+  }
+
+  const isTest = mode === "test";
+  return {
+    root: isTest ? fromRoot("./") : fromRoot("./src/client"),
+    publicDir: fromRoot("./public"),
+    envDir: fromRoot("./"),
+    plugins: [
+      react(),
+      ...linguiPlugins(),
+      tailwindcss(),
+      !isTest &&
+        VitePWA({
+          strategies: "injectManifest",
+          srcDir: ".",
+          filename: "sw.ts",
+          injectRegister: false,
+          registerType: "prompt",
+          manifest: {
+            id: "/",
+            name: "ExamHub — courses and exams",
+            short_name: "ExamHub",
+            description: "Online courses, practice and exams that keep working offline.",
+            lang: "zh-CN",
+            start_url: "/",
+            scope: "/",
+            display: "standalone",
+            orientation: "any",
+            theme_color: "#2563eb",
+            background_color: "#f8fafc",
+            icons: [
+              { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+              { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+              {
+                src: "/icons/icon-maskable-512.png",
+                sizes: "512x512",
+                type: "image/png",
+                purpose: "maskable",
+              },
+            ],
+          },
+          injectManifest: {
+            globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
+            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js"],
+          },
+          devOptions: { enabled: false },
+        }),
+    ],
+    build: {
+      outDir: fromRoot("./dist/client"),
+      emptyOutDir: true,
+      target: "es2022",
+      sourcemap: false,
+    },
+    server: {
+      host: "127.0.0.1",
+      port: 5173,
+      proxy: {
+        "/api": { target: apiTarget, changeOrigin: true },
+        "/storage": { target: apiTarget, changeOrigin: true },
+        // /admin is both the back office's pages and its API: pages (HTML navigations) stay
+        // with Vite, API calls go to the server.
+        "/admin": {
+          target: apiTarget,
+          changeOrigin: true,
+          bypass: (req) => (req.headers.accept?.includes("text/html") ? req.url : undefined),
+        },
+      },
+    },
+    test: {
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: "node",
+            environment: "node",
+            include: ["tests/server/**/*.test.ts", "tests/shared/**/*.test.ts"],
+            setupFiles: ["tests/setup/node.ts"],
+            testTimeout: 30_000,
+            hookTimeout: 60_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: "client",
+            environment: "happy-dom",
+            include: ["tests/client/**/*.test.{ts,tsx}"],
+            setupFiles: ["tests/setup/client.ts"],
+          },
+        },
+      ],
+    },
+  };
+});
