@@ -80,7 +80,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           },
           injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
-            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js"],
+            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**"],
           },
           devOptions: { enabled: false },
         }),
