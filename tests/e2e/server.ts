@@ -63,6 +63,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 /** A test with its own production server per worker; `baseURL` points at it. */
 export const test = base.extend<object, { server: RunningServer }>({
   server: [
+    // Playwright reads fixture dependencies from the destructuring pattern: none here.
+    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const server = await startServer();
       await use(server);

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+// `npm run bench`: figures, not pass/fail. Cold start of the production server (fresh and
+// existing DATA_DIR, and `npm start` on a built tree), throughput of /api/health and the app
+// shell on this machine, and the built shell's size (JS and CSS, gzip).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const dist = path.join(root, "dist/client");
+
+function startServer(args, dataDir) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const onData = (d) => {
+      out += d;
+      const m = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        child.stdout.off("data", onData);
+        resolve({ child, url: m[1], ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+async function stop(child) {
+  const exited = new Promise((r) => child.once("exit", r));
+  child.removeAllListeners("exit");
+  child.kill("SIGTERM");
+  await exited;
+}
+
+function load(url, seconds) {
+  return new Promise((resolve, reject) =>
+    autocannon({ url, connections: 20, duration: seconds }, (err, r) => (err ? reject(err) : resolve(r))),
+  );
+}
+
+const fmt = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-bench-"));
+try {
+  console.log("# Cold start (time until the server listens)");
+  const first = await startServer(["dist/server/main.js"], dataDir);
+  console.log(`new DATA_DIR (create, migrate, seed):  ${fmt(first.ms)} ms`);
+  await stop(first.child);
+  const again = await startServer(["dist/server/main.js"], dataDir);
+  console.log(`existing DATA_DIR:                     ${fmt(again.ms)} ms`);
+  await stop(again.child);
+  const viaNpm = await startServer(["src/tools/start.mjs"], dataDir);
+  console.log(`npm start on a built tree:             ${fmt(viaNpm.ms)} ms`);
+
+  console.log("\n# Throughput (20 connections, this machine)");
+  for (const [name, url, secs] of [
+    ["GET /api/health (DB round trip)", `${viaNpm.url}/api/health`, 5],
+    ["GET / (app shell)", `${viaNpm.url}/`, 3],
+  ]) {
+    const r = await load(url, secs);
+    console.log(`${name.padEnd(34)} ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.non2xx}`);
+  }
+  await stop(viaNpm.child);
+
+  console.log("\n# Built shell size");
+  const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
+  const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
+  const size = (files) =>
+    files.reduce(
+      (acc, f) => {
+        const buf = fs.readFileSync(path.join(dist, f));
+        return { raw: acc.raw + buf.length, gz: acc.gz + gzipSync(buf, { level: 9 }).length };
+      },
+      { raw: 0, gz: 0 },
+    );
+  const all = fs.readdirSync(path.join(dist, "assets")).filter((f) => /\.(js|css)$/.test(f)).map((f) => `assets/${f}`);
+  const kb = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  for (const [label, files] of [
+    ["initial JS", initial.filter((f) => f.endsWith(".js"))],
+    ["initial CSS", initial.filter((f) => f.endsWith(".css"))],
+    ["all JS + CSS chunks", all],
+  ]) {
+    const s = size(files);
+    console.log(`${label.padEnd(20)} ${kb(s.raw)} raw, ${kb(s.gz)} gzip (${files.length} files)`);
+  }
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
