@@ -37,8 +37,8 @@ function startServer(args, dataDir) {
 }
 
 async function stop(child) {
-  const exited = new Promise((r) => child.once("exit", r));
   child.removeAllListeners("exit");
+  const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
   await exited;
 }
