@@ -113,7 +113,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           test: {
             name: "node",
             environment: "node",
-            include: ["tests/server/**/*.test.ts", "tests/shared/**/*.test.ts"],
+            include: ["tests/server/**/*.test.ts", "tests/shared/**/*.test.ts", "tests/api/**/*.test.ts"],
             setupFiles: ["tests/setup/node.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
 import { registerServiceWorker } from "./pwa/register.ts";
+import { loadSiteConfig } from "./app/siteConfig.ts";
 import "./styles.css";
 
 async function start(): Promise<void> {
@@ -15,6 +16,7 @@ async function start(): Promise<void> {
     </StrictMode>,
   );
   registerServiceWorker();
+  void loadSiteConfig();
 }
 
 void start();

@@ -8,6 +8,9 @@ import { envelopePlugin, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { adminIndexRoutes } from "./modules/admin/index.ts";
+import { refreshRoutes } from "./modules/common/refresh.ts";
+import { userIndexRoutes } from "./modules/user/index.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -51,6 +54,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
 
   await app.register(envelopePlugin, { bodyLimit: config.bodyLimit });
   await app.register(healthRoutes);
+  await app.register(refreshRoutes);
+  await app.register(adminIndexRoutes);
+  await app.register(userIndexRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

@@ -21,6 +21,9 @@ const envSchema = z.object({
   BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
   CLIENT_DIR: z.string().optional(),
   TRUST_PROXY: flag.default(false),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3 * 86_400),
+  REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(30 * 86_400),
+  SITE_NAME: z.string().default("ExamHub"),
 });
 
 export interface AppConfig {
@@ -37,6 +40,9 @@ export interface AppConfig {
   /** The built client (index.html, assets, sw.js); absent: API only. */
   clientDir: string | undefined;
   trustProxy: boolean;
+  /** Token lifetimes in seconds (API.md: access 3 days, refresh 30 days). */
+  tokenTtl: { access: number; refresh: number };
+  siteName: string;
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
 }
@@ -63,6 +69,8 @@ export function loadConfig(
     bodyLimit: e.BODY_LIMIT,
     clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : defaults.clientDir,
     trustProxy: e.TRUST_PROXY,
+    tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
+    siteName: e.SITE_NAME,
   };
 }
 

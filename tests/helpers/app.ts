@@ -16,6 +16,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     clientDir: undefined,
     trustProxy: false,
     inMemory: true,
+    tokenTtl: { access: 3 * 86_400, refresh: 30 * 86_400 },
+    siteName: "ExamHub",
     ...overrides,
   };
 }

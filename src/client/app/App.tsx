@@ -1,7 +1,6 @@
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router-dom";
-import { Toaster } from "sonner";
 import { i18n } from "../i18n/index.ts";
 import { router } from "./router.tsx";
 
@@ -14,7 +13,6 @@ export function App() {
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
-        <Toaster position="top-center" richColors closeButton />
       </QueryClientProvider>
     </I18nProvider>
   );

@@ -1,13 +1,85 @@
-import { createBrowserRouter } from "react-router-dom";
-import { Shell } from "./Shell.tsx";
+import type { ComponentType } from "react";
+import { msg } from "@lingui/core/macro";
+import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
+import { setNavigator } from "../api/index.ts";
+import { RootLayout } from "./RootLayout.tsx";
+import { ROUTE_NAMES } from "./routeNames.ts";
 
-/** Routes; each screen is its own lazy chunk. */
-export const router = createBrowserRouter([
+/** Lazy screen: one chunk per screen. */
+const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
+
+const comingSoon = (title: ReturnType<typeof msg>) => ({
+  handle: { title },
+  lazy: async () => {
+    const { ComingSoon } = await import("./pages/ComingSoon.tsx");
+    return { Component: () => <ComingSoon title={title} /> };
+  },
+});
+
+const examTabs: RouteObject[] = [
+  { path: "/exam/examTab/sortPractice", ...comingSoon(msg`Sequential practice`) },
+  { path: "/exam/examTab/mockTest", ...comingSoon(msg`Mock exam`) },
+  { path: "/exam/examTab/officialTest", ...comingSoon(msg`Official exam`) },
+  { path: "/exam/examTab/testRecord", ...comingSoon(msg`Exam records`) },
+  { path: "/exam/examTab/topicCollect", ...comingSoon(msg`Favourite questions`) },
+  { path: "/exam/examTab/errorTopic", ...comingSoon(msg`My wrong questions`) },
+];
+
+/** Every route of SPEC §2. */
+export const routes: RouteObject[] = [
   {
-    element: <Shell />,
+    element: <RootLayout />,
     children: [
-      { path: "/", lazy: async () => ({ Component: (await import("./pages/HomePage.tsx")).HomePage }) },
-      { path: "*", lazy: async () => ({ Component: (await import("./pages/NotFoundPage.tsx")).NotFoundPage }) },
+      // Admin area.
+      { path: "/admin/login", handle: { title: "pagesTitle.login" }, lazy: screen(() => import("../admin/AdminLoginPage.tsx")) },
+      {
+        path: "/admin",
+        lazy: screen(() => import("../admin/AdminLayout.tsx")),
+        handle: { title: "pagesTitle.admin" },
+        children: [
+          { index: true, element: <Navigate to="/admin/loading" replace /> },
+          { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
+          { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+          { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
+        ],
+      },
+      // Member side.
+      {
+        lazy: screen(() => import("./layouts/MemberLayout.tsx")),
+        children: [
+          { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
+          { path: "/course/lesson", ...comingSoon(msg`Course detail`) },
+          { path: "/player/txPlayer", ...comingSoon(msg`Course video`) },
+          { path: "/exam/examResult", ...comingSoon(msg`Exam result`) },
+          { path: "/exam/myPractice", ...comingSoon(msg`Sequential practice`) },
+          { path: "/exam/myTest", ...comingSoon(msg`Exams`) },
+          { path: "/exam/my_test_detail", ...comingSoon(msg`Exam detail`) },
+          {
+            lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),
+            children: [{ path: "/exam/detail", ...comingSoon(msg`Exam detail`) }, ...examTabs],
+          },
+          {
+            path: "/user",
+            handle: { title: "pagesTitle.user" },
+            children: [
+              { index: true, element: <Navigate to="/user/loading" replace /> },
+              { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../user/UserLoading.tsx")) },
+              { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+              { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../user/UserRoute.tsx")) },
+            ],
+          },
+          { path: "/401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
+          { path: "/404", handle: { title: "pagesTitle.notFound" }, lazy: screen(() => import("./pages/NotFoundPage.tsx")) },
+        ],
+      },
+      { path: "*", element: <Navigate to="/404" replace /> },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);
+
+setNavigator(({ path, name }) => {
+  const target = path || (name ? ROUTE_NAMES[name] : undefined);
+  if (target) void router.navigate(target);
+});

@@ -1,16 +1,10 @@
 import { i18n } from "@lingui/core";
-import { DEFAULT_LANGUAGE, resolveLanguage, type Language } from "../../shared/constants.ts";
+import type { Language } from "../../shared/constants.ts";
+import { useConfig } from "../stores/config.ts";
 
-export const LANGUAGE_STORAGE_KEY = "lang";
-
-/** The stored choice, else zh-cn (SPEC §9: default and fallback zh-cn). */
+/** The stored choice (config store), zh-cn by default (SPEC §9: default and fallback zh-cn). */
 export function storedLanguage(): Language {
-  try {
-    const stored = localStorage.getItem(LANGUAGE_STORAGE_KEY);
-    return stored ? resolveLanguage(stored) : DEFAULT_LANGUAGE;
-  } catch {
-    return DEFAULT_LANGUAGE;
-  }
+  return useConfig.getState().lang.defaultLang;
 }
 
 /** Loads a language's catalog (one lazy chunk per locale) and activates it. */
@@ -25,7 +19,7 @@ export async function activateLanguage(language: Language): Promise<void> {
 
 /** SPEC §1: changing the language stores the choice and reloads the page. */
 export function changeLanguage(language: Language): void {
-  localStorage.setItem(LANGUAGE_STORAGE_KEY, language);
+  useConfig.getState().setLang(language);
   window.location.reload();
 }
 

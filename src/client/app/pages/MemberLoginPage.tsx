@@ -1,21 +1,22 @@
 import { Trans } from "@lingui/react/macro";
 import { BookOpen, ClipboardCheck, WifiOff } from "lucide-react";
 import type { ReactNode } from "react";
+import { ScreenshotGallery } from "./ScreenshotGallery.tsx";
 
 function Feature({ icon, title, children }: { icon: ReactNode; title: ReactNode; children: ReactNode }) {
   return (
-    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-      <div className="mb-2 flex items-center gap-2 font-medium text-slate-900">
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <div className="mb-2 flex items-center gap-2 font-medium">
         {icon}
         {title}
       </div>
-      <p className="text-sm text-slate-600">{children}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-300">{children}</p>
     </li>
   );
 }
 
-/** The member start page. Member login arrives with the identity work; until then it says so. */
-export function HomePage() {
+/** `/`: the member login screen. The login form arrives with the identity work; until then it says so. */
+export default function MemberLoginPage() {
   return (
     <section aria-labelledby="home-title" className="space-y-6">
       <div className="rounded-2xl bg-gradient-to-br from-blue-600 to-indigo-700 p-6 text-white shadow">
@@ -40,6 +41,7 @@ export function HomePage() {
           <Trans>Answers are saved on your device first and synced when you are back online.</Trans>
         </Feature>
       </ul>
+      <ScreenshotGallery />
     </section>
   );
 }

@@ -1,0 +1,6 @@
+import { AreaLoading } from "../app/AreaLoading.tsx";
+import { loadAdmin } from "./session.ts";
+
+export default function AdminLoading() {
+  return <AreaLoading load={loadAdmin} fallback="/admin/dashboard" />;
+}

@@ -1,0 +1,77 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { GraduationCap } from "lucide-react";
+import { useNavigate } from "react-router-dom";
+import { validateAccount, validatePassword } from "../../shared/validation.ts";
+import { request } from "../api/index.ts";
+import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
+import { useNavTabs } from "../stores/navTabs.ts";
+import { Field } from "../ui/form/Field.tsx";
+import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
+import { OfflineBanner } from "../ui/OfflineBanner.tsx";
+
+/** `/admin/login`: username and password (SPEC §5 rules checked here and on the server). */
+export default function AdminLoginPage() {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [keep, setKeep] = useState(false);
+  const [errors, setErrors] = useState<{ username?: string | null; password?: string | null }>({});
+  const [busy, setBusy] = useState(false);
+  const hasToken = useAdminInfo((s) => Boolean(s.token));
+
+  useEffect(() => {
+    if (hasToken) void navigate("/admin", { replace: true });
+  }, [hasToken, navigate]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const u = validateAccount(username);
+    const p = validatePassword(password);
+    setErrors({ username: u && i18n._(u), password: p && i18n._(p) });
+    if (u || p) return;
+    setBusy(true);
+    try {
+      const res = await request<{ userInfo: AdminInfo; routePath?: string }>(
+        { url: "/admin/index/login", method: "post", data: { username, password, keep } },
+        { showSuccessMessage: true, loading: true },
+      );
+      useNavTabs.getState().reset();
+      useAdminInfo.getState().dataFill(res.data.userInfo);
+      void navigate(res.data.routePath || "/admin", { replace: true });
+    } catch {
+      // The request layer has shown the server's message.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="flex min-h-screen flex-col bg-gradient-to-br from-slate-100 to-blue-100 dark:from-slate-950 dark:to-slate-900 dark:text-slate-100">
+      <OfflineBanner />
+      <div className="flex justify-end p-3">
+        <LanguageSwitch />
+      </div>
+      <main className="flex flex-1 items-start justify-center px-4 pt-8 sm:items-center sm:pt-0">
+        <form onSubmit={submit} noValidate className="w-full max-w-sm space-y-4 rounded-2xl bg-white p-6 shadow-lg dark:bg-slate-900">
+          <div className="flex items-center gap-2">
+            <GraduationCap aria-hidden className="size-7 text-primary" />
+            <h1 className="text-xl font-semibold">
+              <Trans>Back office login</Trans>
+            </h1>
+          </div>
+          <Field label={t`Username`} name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+          <Field label={t`Password`} name="password" type="password" autoComplete="current-password" value={password} error={errors.password} onChange={(e) => setPassword(e.target.value)} />
+          <label className="flex min-h-11 items-center gap-2 text-sm">
+            <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
+            <Trans>Keep me logged in</Trans>
+          </label>
+          <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+            <Trans>Log in</Trans>
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { lazy } from "react";
+import type { ScreenRegistry } from "../app/DynamicRoute.tsx";
+
+/** Back-office screens by the `component` key of their menu rule; others show "coming soon". */
+export const adminScreens: ScreenRegistry = {
+  dashboard: lazy(() => import("./Dashboard.tsx")),
+};

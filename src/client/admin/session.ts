@@ -1,0 +1,33 @@
+import { request } from "../api/index.ts";
+import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../app/menus.ts";
+import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
+import { useNavTabs } from "../stores/navTabs.ts";
+import { useSiteConfig, type SiteConfig } from "../stores/siteConfig.ts";
+
+interface AdminIndex {
+  adminInfo: Partial<AdminInfo>;
+  menus: MenuRule[];
+  siteConfig: Partial<SiteConfig>;
+  terminal?: unknown;
+}
+
+/** Loads the admin's data (info, menus, permission nodes, site config); returns the first menu route. */
+export async function loadAdmin(): Promise<string | undefined> {
+  const res = await request<AdminIndex>({ url: "/admin/index/index", method: "get" });
+  const { adminInfo, menus, siteConfig } = res.data;
+  // The index repeats the access token but never the refresh token: keep the stored ones.
+  const { token: _t, refresh_token: _r, ...info } = adminInfo;
+  useAdminInfo.getState().dataFill(info);
+  useSiteConfig.getState().dataFill({ ...siteConfig, initialize: true });
+  useNavTabs.getState().setMenus(menus, menuRoutes(menus, "admin"), authNodes(menus, "admin"));
+  return firstRoute(menus, "admin");
+}
+
+export async function logoutAdmin(): Promise<void> {
+  const res = await request({ url: "/admin/index/logout", method: "post", data: { refreshToken: useAdminInfo.getState().getToken("refresh") } });
+  if (res.code === 1) {
+    useAdminInfo.getState().clear();
+    useNavTabs.getState().reset();
+    window.location.assign("/admin/login");
+  }
+}

@@ -1,0 +1,209 @@
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from "axios";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import {
+  ApiCode,
+  HEADER_ADMIN_TOKEN,
+  HEADER_LANGUAGE,
+  HEADER_USER_TOKEN,
+  REQUEST_TIMEOUT_MS,
+} from "../../shared/constants.ts";
+import type { Envelope } from "../../shared/envelope.ts";
+import { httpErrorMessage } from "./errors.ts";
+import { PendingRequests, pendingKey } from "./pending.ts";
+
+/** Per-request switches; defaults as SPEC §9 says. */
+export interface RequestOptions {
+  /** Cancel an identical request still in flight (default on). */
+  cancelDuplicateRequest: boolean;
+  /** Show the loading overlay while this request runs (default off). */
+  loading: boolean;
+  /** Resolve with the envelope (default) or, when false, with the whole axios response. */
+  reductDataFormat: boolean;
+  /** Toast HTTP and network errors (default on). */
+  showErrorMessage: boolean;
+  /** Toast the server's msg when code is not 1 (default on). */
+  showCodeMessage: boolean;
+  /** Toast the server's msg (or "Operation successful") on success (default off). */
+  showSuccessMessage: boolean;
+  /** Send this admin token instead of the stored one. */
+  anotherToken?: string;
+}
+
+export const defaultRequestOptions: RequestOptions = {
+  cancelDuplicateRequest: true,
+  loading: false,
+  reductDataFormat: true,
+  showErrorMessage: true,
+  showCodeMessage: true,
+  showSuccessMessage: false,
+};
+
+export type Side = "admin" | "user";
+
+export interface TokenStore {
+  getToken(type?: "auth" | "refresh"): string;
+  setToken(token: string, type: "auth" | "refresh"): void;
+  removeToken(): void;
+}
+
+/** What the client needs from the app around it (stores, router, toasts); tests pass their own. */
+export interface HttpDeps {
+  baseURL?: string;
+  language(): string;
+  tokens: Record<Side, TokenStore>;
+  /** Current page path, e.g. "/admin/login". */
+  currentPath(): string;
+  navigate(to: { path?: string; name?: string }): void;
+  online(): boolean;
+  notify: { error(text: string): void; success(text: string): void };
+  translate(message: MessageDescriptor): string;
+  loading: { open(): void; close(): void };
+}
+
+export const LOGIN_PATH: Record<Side, string> = { admin: "/admin/login", user: "/" };
+export const BASE_PATH: Record<Side, string> = { admin: "/admin", user: "/user" };
+export const LOGGED_IN_PATH = "/user/course/my_course";
+const REFRESH_URL = "/api/common/refreshToken";
+
+/** A request rejected because the session could not be refreshed (the page went to login). */
+export class SessionExpiredError extends Error {
+  constructor(readonly side: Side) {
+    super(`The ${side} session has expired`);
+    this.name = "SessionExpiredError";
+  }
+}
+
+export function isAdminPath(path: string): boolean {
+  return path === "/admin" || path.startsWith("/admin/");
+}
+
+export interface HttpClient {
+  request<T = unknown>(config: AxiosRequestConfig, options?: Partial<RequestOptions> & { reductDataFormat?: true }): Promise<Envelope<T>>;
+  request<T = unknown>(config: AxiosRequestConfig, options: Partial<RequestOptions> & { reductDataFormat: false }): Promise<AxiosResponse<Envelope<T>>>;
+  readonly axios: AxiosInstance;
+  readonly pending: PendingRequests;
+}
+
+/**
+ * The one HTTP client (SPEC §4, §7, §8, §9): language and token headers, de-duplication, the
+ * loading counter, the envelope, one token refresh on 409 however many requests fail at once,
+ * 302/303 navigation and the error catalogue.
+ */
+export function createHttpClient(deps: HttpDeps): HttpClient {
+  const instance = axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS });
+  const pending = new PendingRequests();
+  const refreshing: Partial<Record<Side, Promise<void>>> = {};
+
+  /** Admin side: an admin API URL, or any call made from the admin area. */
+  const sideOf = (url = ""): Side => (isAdminPath(url) || isAdminPath(deps.currentPath()) ? "admin" : "user");
+
+  function headersFor(options: RequestOptions): Record<string, string> {
+    return {
+      [HEADER_LANGUAGE]: deps.language(),
+      [HEADER_ADMIN_TOKEN]: options.anotherToken ?? deps.tokens.admin.getToken("auth"),
+      [HEADER_USER_TOKEN]: deps.tokens.user.getToken("auth"),
+    };
+  }
+
+  /** One refresh per side at a time; every 409 waiting on it replays afterwards. */
+  function refresh(side: Side, sentToken: string): Promise<void> {
+    const current = deps.tokens[side].getToken("auth");
+    // Refreshed already since this request was sent: replay with the new token.
+    if (current && current !== sentToken) return Promise.resolve();
+    refreshing[side] ??= doRefresh(side).finally(() => {
+      delete refreshing[side];
+    });
+    return refreshing[side];
+  }
+
+  async function doRefresh(side: Side): Promise<void> {
+    const store = deps.tokens[side];
+    try {
+      const res = await instance.post<Envelope<{ type: string; token: string }>>(
+        REFRESH_URL,
+        { refreshToken: store.getToken("refresh") },
+        { headers: headersFor(defaultRequestOptions) },
+      );
+      const body = res.data;
+      if (body?.code !== ApiCode.SUCCESS || !body.data?.token) throw new Error(body?.msg || "refresh failed");
+      if (body.data.type === "admin-refresh") deps.tokens.admin.setToken(body.data.token, "auth");
+      else if (body.data.type === "user-refresh") deps.tokens.user.setToken(body.data.token, "auth");
+      else throw new Error(`unexpected refresh type ${body.data.type}`);
+    } catch {
+      store.removeToken();
+      if (deps.currentPath() !== LOGIN_PATH[side]) {
+        deps.navigate({ path: LOGIN_PATH[side] });
+        throw new SessionExpiredError(side);
+      }
+      // Already on the login page: the waiting requests go again with an empty token.
+    }
+  }
+
+  function handleCode(body: Envelope, side: Side, options: RequestOptions): void {
+    if (options.showCodeMessage && body.msg) deps.notify.error(body.msg);
+    const data = (body.data ?? {}) as { routePath?: string; routeName?: string; type?: string };
+    if (body.code === ApiCode.REDIRECT) {
+      deps.navigate({ path: data.routePath, name: data.routeName });
+    } else if (body.code === ApiCode.LOGIN) {
+      if (data.type === "need login") {
+        deps.tokens[side].removeToken();
+        deps.navigate({ path: side === "admin" ? LOGIN_PATH.admin : "/" });
+      } else if (data.type === "logged in") {
+        deps.navigate({ path: LOGGED_IN_PATH });
+      } else {
+        deps.navigate({ path: BASE_PATH[side] });
+      }
+    }
+  }
+
+  async function execute(config: AxiosRequestConfig, options: RequestOptions, replay: boolean): Promise<AxiosResponse<Envelope>> {
+    const side = sideOf(config.url);
+    const tokenHeaders = headersFor(options);
+    const cfg: AxiosRequestConfig = { ...config, headers: { ...(config.headers as object), ...tokenHeaders } };
+    const controller = new AbortController();
+    const key = options.cancelDuplicateRequest ? pendingKey(cfg as Parameters<typeof pendingKey>[0]) : undefined;
+    if (key) pending.add(key, controller);
+    // A caller's own signal cancels too.
+    config.signal?.addEventListener?.("abort", () => controller.abort());
+
+    let response: AxiosResponse<Envelope>;
+    try {
+      response = await instance.request<Envelope>({ ...cfg, signal: controller.signal });
+    } catch (error) {
+      const message = httpErrorMessage(error, deps.online());
+      if (message && options.showErrorMessage) deps.notify.error(deps.translate(message));
+      throw error;
+    } finally {
+      if (key) pending.remove(key, controller);
+    }
+
+    const body = response.data;
+    if (body && typeof body === "object" && "code" in body && body.code !== ApiCode.SUCCESS) {
+      if (body.code === ApiCode.TOKEN_EXPIRED && !replay) {
+        const sent = side === "admin" ? tokenHeaders[HEADER_ADMIN_TOKEN]! : tokenHeaders[HEADER_USER_TOKEN]!;
+        await refresh(side, sent);
+        return execute(config, options, true);
+      }
+      handleCode(body, side, options);
+      throw body;
+    }
+    if (options.showSuccessMessage) {
+      deps.notify.success(body?.msg || deps.translate(msg`Operation successful`));
+    }
+    return response;
+  }
+
+  async function request(config: AxiosRequestConfig, opts: Partial<RequestOptions> = {}) {
+    const options = { ...defaultRequestOptions, ...opts };
+    if (options.loading) deps.loading.open();
+    try {
+      const response = await execute(config, options, false);
+      return options.reductDataFormat ? response.data : response;
+    } finally {
+      if (options.loading) deps.loading.close();
+    }
+  }
+
+  return { request: request as HttpClient["request"], axios: instance, pending };
+}

@@ -1,0 +1,52 @@
+import { Suspense, useEffect, useMemo, type ComponentType, type LazyExoticComponent } from "react";
+import { Navigate, useLocation } from "react-router-dom";
+import type { Area, MenuRoute } from "./menus.ts";
+import { loadingPath, targetFromLocation } from "./routeState.ts";
+import { useDynamicTitle } from "./routeState.ts";
+import { Spinner } from "../ui/Spinner.tsx";
+import ComingSoon from "./pages/ComingSoon.tsx";
+
+/** Screens by the `component` key of their menu rule, each a lazy chunk. */
+export type ScreenRegistry = Record<string, LazyExoticComponent<ComponentType>>;
+
+/**
+ * A route that comes from the server's menu rules (SPEC §2). Before the area's data is loaded,
+ * it goes to `{base}/loading/{json of path and query}`; then it renders the menu's screen, or
+ * /404 when no menu has this path.
+ */
+export function DynamicRoute({
+  area,
+  loaded,
+  routes,
+  registry,
+  onOpen,
+}: {
+  area: Area;
+  loaded: boolean;
+  routes: MenuRoute[];
+  registry: ScreenRegistry;
+  onOpen?: (route: MenuRoute, search: string) => void;
+}) {
+  const location = useLocation();
+  const route = useMemo(() => routes.find((r) => r.path === location.pathname), [routes, location.pathname]);
+  const setTitle = useDynamicTitle((s) => s.set);
+  useEffect(() => {
+    if (route) {
+      setTitle(route.title);
+      onOpen?.(route, location.search);
+    }
+  }, [route, location.search, setTitle, onOpen]);
+
+  if (!loaded) {
+    const base = area === "admin" ? "/admin" : "/user";
+    return <Navigate to={loadingPath(base, targetFromLocation(location.pathname, location.search))} replace />;
+  }
+  if (!route) return <Navigate to="/404" replace />;
+  const Screen = registry[route.component];
+  if (!Screen) return <ComingSoon title={route.title} />;
+  return (
+    <Suspense fallback={<Spinner className="mx-auto my-16 size-8" />}>
+      <Screen />
+    </Suspense>
+  );
+}

@@ -1,0 +1,26 @@
+import { Trans } from "@lingui/react/macro";
+import { ShieldAlert } from "lucide-react";
+import { Link } from "react-router-dom";
+
+/** SPEC §2: no permission to access this page, or the file is invalid. */
+export default function NoPermissionPage() {
+  return (
+    <section className="mx-auto max-w-md py-16 text-center">
+      <ShieldAlert aria-hidden className="mx-auto size-14 text-amber-500" />
+      <h1 className="mt-4 text-xl font-semibold">
+        <Trans>You have no permission to access this page, or the file is invalid.</Trans>
+      </h1>
+      <p className="mt-2 text-slate-600 dark:text-slate-300">
+        <Trans>If you think you should have access, contact the administrator.</Trans>
+      </p>
+      <div className="mt-6 flex justify-center gap-3">
+        <a href="mailto:" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+          <Trans>Contact the administrator</Trans>
+        </a>
+        <Link to="/" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+          <Trans>Back to home</Trans>
+        </Link>
+      </div>
+    </section>
+  );
+}

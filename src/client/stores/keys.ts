@@ -1,0 +1,6 @@
+/** localStorage keys of the persisted stores (SPEC §3: admin info, member info, config, tab view). */
+export const STORE_ADMIN_INFO = "adminInfo";
+export const STORE_USER_INFO = "userInfo";
+export const STORE_CONFIG = "storeConfig";
+export const STORE_TAB_VIEW = "storeTabViewConfig";
+export const STORE_SITE_CONFIG = "siteConfig";

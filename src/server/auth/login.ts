@@ -1,0 +1,54 @@
+import { msg } from "@lingui/core/macro";
+import type { Queryable } from "../db/index.ts";
+import { ApiError } from "../errors.ts";
+import { verifyPassword } from "./password.ts";
+
+/** After this many failed logins in a row the account is locked for a while (API.md). */
+export const MAX_LOGIN_FAILURES = 10;
+export const LOGIN_LOCK_SECONDS = 24 * 3600;
+
+interface AccountRow {
+  id: number;
+  password_hash: string;
+  status: string;
+  login_failure: number;
+  login_failure_time: number | null;
+}
+
+/**
+ * Checks a username and password against `admin` or `member`. Unknown user and wrong password
+ * get the same message; 10 failures in a row lock the account for LOGIN_LOCK_SECONDS.
+ */
+export async function checkCredentials<T extends AccountRow>(
+  db: Queryable,
+  table: "admin" | "member",
+  username: string,
+  password: string,
+  ip: string,
+): Promise<T> {
+  const { rows } = await db.query<T>(`select * from ${table} where username = $1`, [username]);
+  const account = rows[0];
+  const now = Math.floor(Date.now() / 1000);
+  if (!account) {
+    await verifyPassword(password, DUMMY_HASH); // same work as a real check: no user enumeration by timing
+    throw new ApiError(msg`Incorrect username or password`);
+  }
+  const locked =
+    account.login_failure >= MAX_LOGIN_FAILURES && account.login_failure_time !== null && now - account.login_failure_time < LOGIN_LOCK_SECONDS;
+  if (locked) throw new ApiError(msg`Too many failed logins: this account is locked, please try again later`);
+  if (!(await verifyPassword(password, account.password_hash))) {
+    const failures = account.login_failure >= MAX_LOGIN_FAILURES ? 1 : account.login_failure + 1;
+    await db.query(`update ${table} set login_failure = $1, login_failure_time = $2 where id = $3`, [failures, now, account.id]);
+    throw new ApiError(msg`Incorrect username or password`);
+  }
+  if (account.status !== "enable") throw new ApiError(msg`This account has been disabled`);
+  await db.query(`update ${table} set login_failure = 0, login_failure_time = null, last_login_time = $1, last_login_ip = $2 where id = $3`, [
+    now,
+    ip,
+    account.id,
+  ]);
+  return account;
+}
+
+// scrypt hash of a random string: used only to spend the same time on unknown usernames.
+const DUMMY_HASH = "scrypt$16384$8$1$3q2-7w$yQ0yC0cQb7nI1mC1n3W2hZb4zW6y5o6c0L6qJ8c3e2U";

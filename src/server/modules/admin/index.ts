@@ -1,0 +1,77 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { validateAccount, validatePassword } from "../../../shared/validation.ts";
+import { checkCredentials } from "../../auth/login.ts";
+import { issueToken, revokeToken } from "../../auth/tokens.ts";
+import { ApiError } from "../../errors.ts";
+import { adminToken, requireAdmin, type AdminRow } from "../../plugins/auth.ts";
+import { siteConfig } from "../site/config.ts";
+import { adminRules, ruleTree } from "./rules.ts";
+
+const loginBody = z.object({
+  username: z.string().max(64),
+  password: z.string().max(64),
+  keep: z.union([z.boolean(), z.literal(1), z.literal(0), z.literal("1"), z.literal("0")]).optional(),
+  captchaId: z.string().max(64).optional(),
+  captchaInfo: z.string().max(500).optional(),
+});
+
+export function adminInfo(admin: AdminRow, token: string, refreshToken: string) {
+  return {
+    id: admin.id,
+    username: admin.username,
+    nickname: admin.nickname,
+    avatar: admin.avatar,
+    last_login_time: admin.last_login_time,
+    token,
+    refresh_token: refreshToken,
+    super: admin.is_super,
+    is_company: admin.is_company,
+  };
+}
+
+/** Admin session: login, the back office's start data, logout (API.md "Admin calls"). */
+export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app;
+
+  app.get("/admin/index/login", async (_req, reply) => reply.success({ captcha: false }));
+
+  app.post("/admin/index/login", async (req, reply) => {
+    const parsed = loginBody.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const { username, password } = parsed.data;
+    const invalid = validateAccount(username) ?? validatePassword(password);
+    if (invalid) throw new ApiError(invalid);
+    const keep = [true, 1, "1"].includes(parsed.data.keep as never);
+    const admin = await checkCredentials<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+      db,
+      "admin",
+      username,
+      password,
+      req.ip,
+    );
+    const token = await issueToken(db, "admin", admin.id, config.tokenTtl.access);
+    const refresh = keep ? await issueToken(db, "admin-refresh", admin.id, config.tokenTtl.refresh) : "";
+    const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };
+    return reply.success({ userInfo: adminInfo(fresh, token, refresh), routePath: "/admin" }, msg`Login successful`);
+  });
+
+  app.get("/admin/index/index", async (req, reply) => {
+    const admin = await requireAdmin(db, req);
+    const rules = await adminRules(db, admin);
+    return reply.success({
+      adminInfo: adminInfo(admin, adminToken(req) ?? "", ""),
+      menus: ruleTree(rules, req.lang),
+      siteConfig: siteConfig(config),
+      terminal: { installServicePort: String(config.port), npmPackageManager: "npm" },
+    });
+  });
+
+  app.post("/admin/index/logout", async (req, reply) => {
+    const body = z.object({ refreshToken: z.string().max(200).optional() }).safeParse(req.body ?? {});
+    await revokeToken(db, adminToken(req), "admin");
+    if (body.success) await revokeToken(db, body.data.refreshToken, "admin-refresh");
+    return reply.success(null, msg`Logged out`);
+  });
+}

@@ -1,0 +1,75 @@
+import type { Queryable } from "../../db/index.ts";
+import type { Language } from "../../../shared/constants.ts";
+import type { AdminRow } from "../../plugins/auth.ts";
+
+export interface RuleRow {
+  id: number;
+  pid: number;
+  type: string;
+  title: string;
+  title_en: string;
+  name: string;
+  path: string;
+  icon: string;
+  menu_type: string | null;
+  url: string;
+  component: string;
+  keepalive: boolean;
+  extend: string;
+  weigh: number;
+}
+
+export interface RuleNode extends Omit<RuleRow, "title_en" | "weigh"> {
+  children: RuleNode[];
+}
+
+/** Rule rows -> the tree the client builds menus and permission nodes from (API.md). */
+export function ruleTree(rows: RuleRow[], lang: Language): RuleNode[] {
+  const sorted = [...rows].sort((a, b) => b.weigh - a.weigh || a.id - b.id);
+  const nodes = new Map<number, RuleNode>();
+  for (const { title_en, weigh: _w, ...row } of sorted) {
+    nodes.set(row.id, { ...row, title: lang === "en" && title_en ? title_en : row.title, children: [] });
+  }
+  const roots: RuleNode[] = [];
+  for (const row of sorted) {
+    const node = nodes.get(row.id)!;
+    const parent = row.pid ? nodes.get(row.pid) : undefined;
+    if (parent) parent.children.push(node);
+    else if (!row.pid) roots.push(node);
+    // A rule whose parent the admin may not see is not shown either.
+  }
+  return roots;
+}
+
+/** The rule ids an admin's groups grant, or "all" for a super admin. */
+export async function adminRuleIds(db: Queryable, admin: AdminRow): Promise<"all" | Set<number>> {
+  if (admin.is_super) return "all";
+  const { rows } = await db.query<{ rules: string }>(
+    `select g.rules from admin_group g join admin_group_access a on a.group_id = g.id
+     where a.uid = $1 and g.status = 'enable'`,
+    [admin.id],
+  );
+  const ids = new Set<number>();
+  for (const { rules } of rows) {
+    if (rules.trim() === "*") return "all";
+    for (const id of rules.split(",")) if (/^\d+$/.test(id.trim())) ids.add(Number(id));
+  }
+  return ids;
+}
+
+export async function adminRules(db: Queryable, admin: AdminRow): Promise<RuleRow[]> {
+  const ids = await adminRuleIds(db, admin);
+  const { rows } = await db.query<RuleRow>(
+    `select id, pid, type, title, title_en, name, path, icon, menu_type, url, component, keepalive, extend, weigh
+     from admin_rule where status = 'enable' order by weigh desc, id`,
+  );
+  return ids === "all" ? rows : rows.filter((r) => ids.has(r.id));
+}
+
+/** Server-side permission check: the admin holds the rule with this name (super admins hold all). */
+export async function adminHasRule(db: Queryable, admin: AdminRow, name: string): Promise<boolean> {
+  const ids = await adminRuleIds(db, admin);
+  if (ids === "all") return true;
+  const { rows } = await db.query<{ id: number }>("select id from admin_rule where name = $1 and status = 'enable'", [name]);
+  return rows.some((r) => ids.has(r.id));
+}

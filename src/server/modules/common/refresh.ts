@@ -1,0 +1,28 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { checkToken, issueToken, revokeToken } from "../../auth/tokens.ts";
+import { ApiError } from "../../errors.ts";
+import { adminToken, memberToken } from "../../plugins/auth.ts";
+
+/**
+ * `POST /api/common/refreshToken {refreshToken}` (API.md): a valid admin or member refresh
+ * token buys a new access token; the old access token (sent in its header) is revoked.
+ * Expired or unknown refresh tokens answer code 0.
+ */
+export async function refreshRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app;
+  app.post("/api/common/refreshToken", async (req, reply) => {
+    const body = z.object({ refreshToken: z.string().min(1).max(200) }).safeParse(req.body ?? {});
+    if (!body.success) throw new ApiError(msg`Invalid token, please log in again`);
+    const token = body.data.refreshToken;
+    for (const side of ["admin", "user"] as const) {
+      const check = await checkToken(db, token, `${side}-refresh`);
+      if (check.status !== "valid") continue;
+      await revokeToken(db, side === "admin" ? adminToken(req) : memberToken(req), side);
+      const fresh = await issueToken(db, side, check.userId, config.tokenTtl.access);
+      return reply.success({ type: `${side}-refresh`, token: fresh });
+    }
+    throw new ApiError(msg`Invalid token, please log in again`);
+  });
+}

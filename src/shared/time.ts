@@ -1,0 +1,40 @@
+/** Timestamps and dates of SPEC §9: 10-digit timestamps are seconds; local-time formatting. */
+
+export const DEFAULT_TIME_FORMAT = "YYYY-MM-DD HH:mm:ss";
+
+/**
+ * Milliseconds since the epoch for a timestamp given as a number or numeric string: one whose
+ * integer part has 10 digits is in seconds (x1000), anything else (13 digits) already in
+ * milliseconds. A string that is not a number gives NaN.
+ */
+export function toMilliseconds(ts: number | string): number {
+  const value = typeof ts === "string" ? (ts.trim() === "" ? Number.NaN : Number(ts)) : ts;
+  if (!Number.isFinite(value)) return Number.NaN;
+  return String(Math.trunc(Math.abs(value))).length === 10 ? value * 1000 : value;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0");
+
+/**
+ * `ts` (seconds or milliseconds, see toMilliseconds, or a Date) in local time, with the tokens
+ * YYYY MM DD HH mm ss replaced; '' for null, undefined, '', 0 and anything invalid.
+ */
+export function formatTime(
+  ts: number | string | Date | null | undefined,
+  format: string = DEFAULT_TIME_FORMAT,
+): string {
+  if (ts === null || ts === undefined || ts === "" || ts === 0) return "";
+  const ms = ts instanceof Date ? ts.getTime() : toMilliseconds(ts);
+  if (!Number.isFinite(ms) || ms === 0) return "";
+  const date = new Date(ms);
+  if (Number.isNaN(date.getTime())) return "";
+  const parts: Record<string, string> = {
+    YYYY: pad(date.getFullYear(), 4),
+    MM: pad(date.getMonth() + 1),
+    DD: pad(date.getDate()),
+    HH: pad(date.getHours()),
+    mm: pad(date.getMinutes()),
+    ss: pad(date.getSeconds()),
+  };
+  return format.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token] ?? token);
+}

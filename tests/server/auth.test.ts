@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { hashToken } from "../../src/server/auth/tokens.ts";
+import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+describe("admin session", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { seedDemo: true } });
+  });
+  afterAll(() => t.close());
+
+  const login = (username: string, password: string, keep = true) =>
+    t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, payload: { username, password, keep } });
+  const index = (token?: string) =>
+    t.app.inject({ method: "GET", url: "/admin/index/index", headers: { "think-lang": "en", ...(token ? { batoken: token } : {}) } });
+
+  it("asks for login (303 need login) without a token", async () => {
+    const res = await index();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 303, data: { type: "need login" } });
+    expect((await index("made-up")).json().code).toBe(303);
+  });
+
+  it("checks the account and password rules on the server too", async () => {
+    expect((await login("1bad", "admin123456")).json()).toMatchObject({ code: 0, msg: "Please enter the correct account" });
+    expect((await login("admin", "<short")).json()).toMatchObject({ code: 0, msg: "Please enter the correct password" });
+    const junk = await t.app.inject({ method: "POST", url: "/admin/index/login", payload: { username: 5 } });
+    expect(junk.json().code).toBe(0);
+  });
+
+  it("logs the demo admin in and serves the back office's start data", async () => {
+    const res = await login(DEMO_ADMIN.username, DEMO_ADMIN.password);
+    const body = res.json();
+    expect(body).toMatchObject({ code: 1, msg: "Login successful", data: { routePath: "/admin", userInfo: { username: "admin", super: true } } });
+    const { token, refresh_token } = body.data.userInfo;
+    expect(token).toMatch(/^[\w-]{40,}$/);
+    expect(refresh_token).toMatch(/^[\w-]{40,}$/);
+
+    const start = (await index(token)).json();
+    expect(start.code).toBe(1);
+    expect(start.data.adminInfo).toMatchObject({ username: "admin", refresh_token: "" });
+    expect(start.data.siteConfig.siteName).toBe("ExamHub");
+    const names = JSON.stringify(start.data.menus);
+    for (const name of ["dashboard", "auth/admin", "exam/question", "course/lesson", "routine/attachment"]) expect(names).toContain(`"name":"${name}"`);
+    expect(start.data.menus[0]).toMatchObject({ name: "dashboard", title: "Dashboard", menu_type: "tab" });
+
+    // Stored as hashes only.
+    const stored = await t.database.db.query<{ token_hash: string }>("select token_hash from token");
+    expect(stored.rows.map((r) => r.token_hash)).toContain(hashToken(token));
+    expect(JSON.stringify(stored.rows)).not.toContain(token);
+  });
+
+  it("titles menus in the requested language", async () => {
+    const { token } = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo;
+    const zh = await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { batoken: token } });
+    expect(zh.json().data.menus[0].title).toBe("控制台");
+  });
+
+  it("answers 409 for an expired token and refreshes it once with the refresh token", async () => {
+    const { token, refresh_token } = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo;
+    await t.database.db.query("update token set expire_time = 0 where token_hash = $1", [hashToken(token)]);
+    expect((await index(token)).json().code).toBe(409);
+
+    const refreshed = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { batoken: token }, payload: { refreshToken: refresh_token } });
+    expect(refreshed.json()).toMatchObject({ code: 1, data: { type: "admin-refresh" } });
+    const fresh = refreshed.json().data.token;
+    expect((await index(fresh)).json().code).toBe(1);
+    expect((await index(token)).json().code).toBe(303); // the old one is gone
+
+    const bad = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken: "nope" } });
+    expect(bad.json()).toMatchObject({ code: 0, msg: "Invalid token, please log in again" });
+  });
+
+  it("issues no refresh token unless 'keep' is ticked", async () => {
+    const info = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password, false)).json().data.userInfo;
+    expect(info.refresh_token).toBe("");
+  });
+
+  it("logout revokes both tokens", async () => {
+    const { token, refresh_token } = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo;
+    const out = await t.app.inject({ method: "POST", url: "/admin/index/logout", headers: { batoken: token }, payload: { refreshToken: refresh_token } });
+    expect(out.json().code).toBe(1);
+    expect((await index(token)).json().code).toBe(303);
+    const again = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", payload: { refreshToken: refresh_token } });
+    expect(again.json().code).toBe(0);
+  });
+
+  it("a member token gets nothing from the admin side", async () => {
+    const member = await t.database.db.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username]);
+    const { issueToken } = await import("../../src/server/auth/tokens.ts");
+    const memberToken = await issueToken(t.database.db, "user", member.rows[0]!.id, 3600);
+    expect((await index(memberToken)).json().code).toBe(303);
+    const both = await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { "ba-user-token": memberToken } });
+    expect(both.json().code).toBe(303);
+  });
+
+  it("shows an admin only the menus of their groups", async () => {
+    const db = t.database.db;
+    const rules = await db.query<{ id: number; name: string }>("select id, name from admin_rule where name in ('dashboard', 'exam', 'exam/question', 'exam/question/index')");
+    const group = await db.query<{ id: number }>("insert into admin_group (name, rules) values ('Editors', $1) returning id", [rules.rows.map((r) => r.id).join(",")]);
+    const editor = await db.query<{ id: number }>("insert into admin (username, password_hash) values ('editor', $1) returning id", [await hashPassword("editor123")]);
+    await db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [editor.rows[0]!.id, group.rows[0]!.id]);
+    const { token } = (await login("editor", "editor123")).json().data.userInfo;
+    const menus = (await index(token)).json().data.menus;
+    expect(menus.map((m: { name: string }) => m.name)).toEqual(["dashboard", "exam"]);
+    expect(menus[1].children.map((m: { name: string }) => m.name)).toEqual(["exam/question"]);
+    expect(menus[1].children[0].children.map((m: { name: string }) => m.name)).toEqual(["exam/question/index"]);
+  });
+
+  it("locks an account after 10 failed logins", async () => {
+    await t.database.db.query("insert into admin (username, password_hash) values ('victim', $1)", [await hashPassword("right-pass")]);
+    for (let i = 0; i < 10; i++) expect((await login("victim", "wrong-pass")).json().msg).toBe("Incorrect username or password");
+    const locked = await login("victim", "right-pass");
+    expect(locked.json()).toMatchObject({ code: 0, msg: "Too many failed logins: this account is locked, please try again later" });
+    await t.database.db.query("update admin set login_failure_time = 0 where username = 'victim'");
+    expect((await login("victim", "right-pass")).json().code).toBe(1);
+  });
+
+  it("does not tell unknown users from wrong passwords", async () => {
+    expect((await login("nobody_here", "whatever1")).json().msg).toBe("Incorrect username or password");
+  });
+});
+
+describe("member index", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { seedDemo: true } });
+  });
+  afterAll(() => t.close());
+
+  it("requires login when asked, and serves the member center menus to a member", async () => {
+    const anon = await t.app.inject({ method: "GET", url: "/api/index/index?requiredLogin=1" });
+    expect(anon.json()).toMatchObject({ code: 303, data: { type: "need login" } });
+    const open = await t.app.inject({ method: "GET", url: "/api/index/index" });
+    expect(open.json()).toMatchObject({ code: 1, data: { userInfo: null, menus: [] } });
+
+    const member = await t.database.db.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username]);
+    const { issueToken } = await import("../../src/server/auth/tokens.ts");
+    const token = await issueToken(t.database.db, "user", member.rows[0]!.id, 3600);
+    const res = await t.app.inject({ method: "GET", url: "/api/index/index?requiredLogin=1", headers: { "ba-user-token": token, "think-lang": "en" } });
+    const body = res.json();
+    expect(body.code).toBe(1);
+    expect(body.data.userInfo).toMatchObject({ username: "member", money: "100.00", score: 100 });
+    expect(JSON.stringify(body.data.menus)).toContain('"name":"course/my_course"');
+
+    const out = await t.app.inject({ method: "POST", url: "/api/user/logout", headers: { "ba-user-token": token }, payload: {} });
+    expect(out.json().code).toBe(1);
+    const after = await t.app.inject({ method: "GET", url: "/api/index/index?requiredLogin=1", headers: { "ba-user-token": token } });
+    expect(after.json().code).toBe(303);
+  });
+});
