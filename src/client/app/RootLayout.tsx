@@ -73,6 +73,7 @@ function ThemeSync() {
 }
 
 export function RootLayout() {
+  const isDark = useConfig((s) => s.layout.isDark);
   return (
     <>
       <NavigationProgress />
@@ -81,7 +82,7 @@ export function RootLayout() {
       <ThemeSync />
       <Outlet />
       <LoadingOverlay />
-      <Toaster position="top-center" richColors closeButton />
+      <Toaster position="top-center" richColors closeButton theme={isDark ? "dark" : "light"} />
       <ScrollRestoration />
     </>
   );

@@ -9,11 +9,11 @@ const LABELS: Record<Language, string> = { "zh-cn": "简体中文", en: "English
 export function LanguageSwitch() {
   const { t, i18n } = useLingui();
   return (
-    <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700">
+    <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
       <Languages aria-hidden className="size-4" />
       <span className="sr-only">{t`Language`}</span>
       <select
-        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-primary"
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-primary dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
         value={i18n.locale}
         onChange={(e) => {
           if (isLanguage(e.target.value)) changeLanguage(e.target.value);
