@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from "fastify";
+import rateLimit from "@fastify/rate-limit";
 import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
@@ -11,11 +12,19 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { adminIndexRoutes } from "./modules/admin/index.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
+import { checkInRoutes } from "./modules/user/checkIn.ts";
+import { codeRoutes } from "./modules/common/codes.ts";
+import { accountRoutes } from "./modules/account/routes.ts";
+import { fileRoutes } from "./modules/upload/index.ts";
+import { captchaRoutes } from "./modules/common/captcha.ts";
+import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
     db: Database;
     config: AppConfig;
+    /** How emails and text messages leave the system. */
+    sender: MessageSender;
   }
 }
 
@@ -24,6 +33,8 @@ export interface AppDeps {
   db?: Database;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** Replaces the message sender (tests). */
+  sender?: MessageSender;
 }
 
 /**
@@ -51,12 +62,21 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("db", db);
   app.decorate("config", config);
   if (!deps.db) app.addHook("onClose", async () => db.close());
+  const table = tableSender(db, app.log);
+  app.decorate("sender", deps.sender ?? (config.smtp ? smtpSender(config.smtp, table) : table));
 
   await app.register(envelopePlugin, { bodyLimit: config.bodyLimit });
+  // Limits are per route (login, code sending); answered in the envelope with HTTP 429.
+  await app.register(rateLimit, { global: false });
   await app.register(healthRoutes);
   await app.register(refreshRoutes);
   await app.register(adminIndexRoutes);
   await app.register(userIndexRoutes);
+  await app.register(captchaRoutes);
+  await app.register(checkInRoutes);
+  await app.register(codeRoutes);
+  await app.register(accountRoutes);
+  await app.register(fileRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

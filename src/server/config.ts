@@ -24,6 +24,12 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3 * 86_400),
   REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(30 * 86_400),
   SITE_NAME: z.string().default("ExamHub"),
+  SMTP_HOST: z.string().optional(),
+  SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
+  SMTP_SECURE: flag.default(false),
+  SMTP_USER: z.string().optional(),
+  SMTP_PASS: z.string().optional(),
+  SMTP_FROM: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -43,6 +49,8 @@ export interface AppConfig {
   /** Token lifetimes in seconds (API.md: access 3 days, refresh 30 days). */
   tokenTtl: { access: number; refresh: number };
   siteName: string;
+  /** Email through this SMTP server; absent: messages go to the outbox table and the log. */
+  smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
 }
@@ -71,6 +79,18 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,
+    ...(e.SMTP_HOST
+      ? {
+          smtp: {
+            host: e.SMTP_HOST,
+            port: e.SMTP_PORT,
+            secure: e.SMTP_SECURE,
+            ...(e.SMTP_USER ? { user: e.SMTP_USER } : {}),
+            ...(e.SMTP_PASS ? { pass: e.SMTP_PASS } : {}),
+            from: e.SMTP_FROM ?? e.SMTP_USER ?? `no-reply@${e.SMTP_HOST}`,
+          },
+        }
+      : {}),
   };
 }
 

@@ -1,8 +1,10 @@
+import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
 import { StartupError } from "./errors.ts";
+import { setCaptchaObserver } from "./auth/captcha.ts";
 
 /**
  * The process: config from the environment, build, listen, and a clean shutdown on
@@ -13,6 +15,11 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, {
     clientDir: fileURLToPath(new URL("../client/", import.meta.url)),
   });
+  // Browser tests only: captcha answers appended to a file the test reads (never set in production).
+  const answersFile = process.env.E2E_CAPTCHA_ANSWERS_FILE;
+  if (answersFile) {
+    setCaptchaObserver((id, centers, width, height) => appendFileSync(answersFile, `${JSON.stringify({ id, centers, width, height })}\n`));
+  }
   const app = await buildApp(config);
   installShutdown(app);
   try {

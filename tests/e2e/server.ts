@@ -13,6 +13,10 @@ export interface RunningServer {
   dataDir: string;
   process: ChildProcess;
   output: () => string;
+  /** The newest click captcha's target centres (image pixels), from the test-only answers file. */
+  lastCaptcha(): { id: string; centers: { x: number; y: number }[]; width: number; height: number };
+  /** The newest code the default sender "sent" to this address (read from the server's log). */
+  lastCode(target: string): string;
   stop(): Promise<number | null>;
 }
 
@@ -22,9 +26,19 @@ export interface RunningServer {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-e2e-"));
+  const answersFile = path.join(dataDir, "captcha-answers.jsonl");
   const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      DATABASE_URL: "",
+      E2E_CAPTCHA_ANSWERS_FILE: answersFile,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -51,6 +65,19 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     dataDir,
     process: child,
     output: () => out,
+    lastCaptcha: () => {
+      const lines = fs.readFileSync(answersFile, "utf8").trim().split("\n");
+      return JSON.parse(lines[lines.length - 1]!);
+    },
+    lastCode: (target: string) => {
+      const codes = out
+        .split("\n")
+        .filter((line) => line.includes("written to the outbox") && line.includes(`"target":"${target}"`))
+        .map((line) => /\b(\d{6})\b/.exec((JSON.parse(line) as { body: string }).body)?.[1]);
+      const code = codes[codes.length - 1];
+      if (!code) throw new Error(`no code sent to ${target}`);
+      return code;
+    },
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       const code = await exited;

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
-import { buildApp } from "../../src/server/app.ts";
+import { buildApp, type AppDeps } from "../../src/server/app.ts";
 import type { AppConfig } from "../../src/server/config.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
@@ -46,11 +46,15 @@ export interface TestApp {
  * (tests of the envelope use it to add routes that throw).
  */
 export async function createTestApp(
-  options: { config?: Partial<AppConfig>; prepare?: (app: FastifyInstance) => void | Promise<void> } = {},
+  options: {
+    config?: Partial<AppConfig>;
+    deps?: Omit<AppDeps, "db" | "logStream">;
+    prepare?: (app: FastifyInstance) => unknown;
+  } = {},
 ): Promise<TestApp> {
   const database = await createTestDatabase();
   const logs = new LogCapture();
-  const app = await buildApp(testConfig(options.config), { db: database.db, logStream: logs });
+  const app = await buildApp(testConfig(options.config), { ...options.deps, db: database.db, logStream: logs });
   await options.prepare?.(app);
   await app.ready();
   return {

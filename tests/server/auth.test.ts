@@ -11,8 +11,16 @@ describe("admin session", () => {
   });
   afterAll(() => t.close());
 
+  let address = 0;
+  /** Each login from its own address: per-address captcha counting has its own test. */
   const login = (username: string, password: string, keep = true) =>
-    t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, payload: { username, password, keep } });
+    t.app.inject({
+      method: "POST",
+      url: "/admin/index/login",
+      headers: { "think-lang": "en" },
+      remoteAddress: `10.2.0.${++address % 250}`,
+      payload: { username, password, keep },
+    });
   const index = (token?: string) =>
     t.app.inject({ method: "GET", url: "/admin/index/index", headers: { "think-lang": "en", ...(token ? { batoken: token } : {}) } });
 
@@ -67,7 +75,7 @@ describe("admin session", () => {
     expect(refreshed.json()).toMatchObject({ code: 1, data: { type: "admin-refresh" } });
     const fresh = refreshed.json().data.token;
     expect((await index(fresh)).json().code).toBe(1);
-    expect((await index(token)).json().code).toBe(303); // the old one is gone
+    expect((await index(token)).json().code).toBe(409); // the old one stays expired (in-flight requests replay)
 
     const bad = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken: "nope" } });
     expect(bad.json()).toMatchObject({ code: 0, msg: "Invalid token, please log in again" });
@@ -116,6 +124,16 @@ describe("admin session", () => {
     expect(locked.json()).toMatchObject({ code: 0, msg: "Too many failed logins: this account is locked, please try again later" });
     await t.database.db.query("update admin set login_failure_time = 0 where username = 'victim'");
     expect((await login("victim", "right-pass")).json().code).toBe(1);
+  });
+
+  it("asks for the click captcha after 3 failures from one address", async () => {
+    const from = (password: string) =>
+      t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, remoteAddress: "10.3.3.3", payload: { username: "admin", password } });
+    const needs = () => t.app.inject({ method: "GET", url: "/admin/index/login", remoteAddress: "10.3.3.3" });
+    expect((await needs()).json().data).toEqual({ captcha: false });
+    for (let i = 0; i < 3; i++) expect((await from("wrong-pass")).json().msg).toBe("Incorrect username or password");
+    expect((await needs()).json().data).toEqual({ captcha: true });
+    expect((await from(DEMO_ADMIN.password)).json()).toMatchObject({ code: 0, msg: "Please complete the captcha", data: { captcha: true } });
   });
 
   it("does not tell unknown users from wrong passwords", async () => {

@@ -6,6 +6,7 @@ import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request } from "../api/index.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
+import { ClickCaptcha } from "../ui/captcha/ClickCaptcha.tsx";
 import { Field } from "../ui/form/Field.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
@@ -19,32 +20,51 @@ export default function AdminLoginPage() {
   const [keep, setKeep] = useState(false);
   const [errors, setErrors] = useState<{ username?: string | null; password?: string | null }>({});
   const [busy, setBusy] = useState(false);
+  const [captchaNeeded, setCaptchaNeeded] = useState(false);
+  const [captchaOpen, setCaptchaOpen] = useState(false);
   const hasToken = useAdminInfo((s) => Boolean(s.token));
 
   useEffect(() => {
     if (hasToken) void navigate("/admin", { replace: true });
   }, [hasToken, navigate]);
 
-  async function submit(event: FormEvent) {
+  useEffect(() => {
+    request<{ captcha: boolean }>({ url: "/admin/index/login", method: "get" }, { showErrorMessage: false, showCodeMessage: false }).then(
+      (res) => setCaptchaNeeded(res.data.captcha),
+      () => {},
+    );
+  }, []);
+
+  async function send(captcha?: { captchaId: string; captchaInfo: string }) {
+    setBusy(true);
+    try {
+      const res = await request<{ userInfo: AdminInfo; routePath?: string }>(
+        { url: "/admin/index/login", method: "post", data: { username, password, keep, ...captcha } },
+        { showSuccessMessage: true, loading: true, showCodeMessage: false },
+      );
+      useNavTabs.getState().reset();
+      useAdminInfo.getState().dataFill(res.data.userInfo);
+      void navigate(res.data.routePath || "/admin", { replace: true });
+    } catch (error) {
+      const body = error as { msg?: string; data?: { captcha?: boolean } } | undefined;
+      if (body?.data?.captcha) {
+        setCaptchaNeeded(true);
+        if (!captcha) setCaptchaOpen(true);
+      }
+      if (body?.msg) setErrors((e) => ({ ...e, password: body.msg }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submit(event: FormEvent) {
     event.preventDefault();
     const u = validateAccount(username);
     const p = validatePassword(password);
     setErrors({ username: u && i18n._(u), password: p && i18n._(p) });
     if (u || p) return;
-    setBusy(true);
-    try {
-      const res = await request<{ userInfo: AdminInfo; routePath?: string }>(
-        { url: "/admin/index/login", method: "post", data: { username, password, keep } },
-        { showSuccessMessage: true, loading: true },
-      );
-      useNavTabs.getState().reset();
-      useAdminInfo.getState().dataFill(res.data.userInfo);
-      void navigate(res.data.routePath || "/admin", { replace: true });
-    } catch {
-      // The request layer has shown the server's message.
-    } finally {
-      setBusy(false);
-    }
+    if (captchaNeeded) setCaptchaOpen(true);
+    else void send();
   }
 
   return (
@@ -71,6 +91,7 @@ export default function AdminLoginPage() {
             <Trans>Log in</Trans>
           </button>
         </form>
+        <ClickCaptcha open={captchaOpen} onOpenChange={setCaptchaOpen} onSuccess={(result) => void send(result)} />
       </main>
     </div>
   );

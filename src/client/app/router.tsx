@@ -64,8 +64,13 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, element: <Navigate to="/user/loading" replace /> },
               { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../user/UserLoading.tsx")) },
-              { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
-              { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../user/UserRoute.tsx")) },
+              {
+                lazy: async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout }),
+                children: [
+                  { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+                  { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../user/UserRoute.tsx")) },
+                ],
+              },
             ],
           },
           { path: "/401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },

@@ -1,4 +1,11 @@
+import { lazy } from "react";
 import type { ScreenRegistry } from "../app/DynamicRoute.tsx";
 
-/** Member-center screens by the `component` key of their menu rule. Later releases add theirs. */
-export const userScreens: ScreenRegistry = {};
+/** Member-center screens by the `component` key of their menu rule; others show "coming soon". */
+export const userScreens: ScreenRegistry = {
+  "account/overview": lazy(() => import("./account/Overview.tsx")),
+  "account/profile": lazy(() => import("./account/Profile.tsx")),
+  "account/changePassword": lazy(() => import("./account/ChangePassword.tsx")),
+  "account/balance": lazy(() => import("./account/MoneyLog.tsx")),
+  "account/integral": lazy(() => import("./account/ScoreLog.tsx")),
+};

@@ -28,6 +28,7 @@ export function envelope<T>(code: number, message: string, data: T): Envelope<T>
 function transportMessage(error: FastifyError, status: number, bodyLimit: number): MessageDescriptor {
   if (status === 413) return msg`The request body is too large (at most ${bodyLimit} bytes)`;
   if (status === 415) return msg`Unsupported content type`;
+  if (status === 429) return msg`Too many requests, please try again later`;
   if (
     error instanceof SyntaxError ||
     error.code === "FST_ERR_CTP_INVALID_JSON_BODY" ||

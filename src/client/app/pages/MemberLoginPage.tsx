@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { BookOpen, ClipboardCheck, WifiOff } from "lucide-react";
 import type { ReactNode } from "react";
 import { ScreenshotGallery } from "./ScreenshotGallery.tsx";
+import { MemberAuthPanel } from "../../features/auth/MemberAuthPanel.tsx";
 
 function Feature({ icon, title, children }: { icon: ReactNode; title: ReactNode; children: ReactNode }) {
   return (
@@ -15,20 +16,20 @@ function Feature({ icon, title, children }: { icon: ReactNode; title: ReactNode;
   );
 }
 
-/** `/`: the member login screen. The login form arrives with the identity work; until then it says so. */
+/** `/`: the member login screen: login and registration beside what the product offers. */
 export default function MemberLoginPage() {
   return (
     <section aria-labelledby="home-title" className="space-y-6">
-      <div className="rounded-2xl bg-gradient-to-br from-blue-600 to-indigo-700 p-6 text-white shadow">
-        <h1 id="home-title" className="text-2xl font-bold">
-          <Trans>Learn and sit exams anywhere</Trans>
-        </h1>
-        <p className="mt-2 max-w-prose text-blue-50">
-          <Trans>Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.</Trans>
-        </p>
-        <p className="mt-4 inline-block rounded-md bg-white/15 px-3 py-2 text-sm">
-          <Trans>Member login is coming soon.</Trans>
-        </p>
+      <div className="grid gap-6 md:grid-cols-[1fr_24rem] md:items-start">
+        <div className="rounded-2xl bg-gradient-to-br from-blue-600 to-indigo-700 p-6 text-white shadow md:min-h-full">
+          <h1 id="home-title" className="text-2xl font-bold">
+            <Trans>Learn and sit exams anywhere</Trans>
+          </h1>
+          <p className="mt-2 max-w-prose text-blue-50">
+            <Trans>Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.</Trans>
+          </p>
+        </div>
+        <MemberAuthPanel />
       </div>
       <ul className="grid gap-4 sm:grid-cols-3">
         <Feature icon={<BookOpen aria-hidden className="size-5 text-primary" />} title={<Trans>Courses</Trans>}>

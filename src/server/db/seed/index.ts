@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../database.ts";
 import { seedAccounts } from "./accounts.ts";
+import { seedAccountLogs } from "./accountLogs.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -12,7 +13,10 @@ export interface SeedPart {
   run(tx: Queryable): Promise<void>;
 }
 
-export const demoParts: SeedPart[] = [{ name: "accounts", run: seedAccounts }];
+export const demoParts: SeedPart[] = [
+  { name: "accounts", run: seedAccounts },
+  { name: "accountLogs", run: seedAccountLogs },
+];
 
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {
   return db.transaction(async (tx) => {

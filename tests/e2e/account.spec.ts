@@ -1,0 +1,91 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, root, startServer, test, type RunningServer } from "./server.ts";
+
+/** Clicks the captcha's targets (positions from the test-only answers file), scaled to the shown image. */
+async function solveCaptcha(page: Page, server: RunningServer) {
+  const dialog = page.getByRole("dialog");
+  const image = dialog.locator("img").first();
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  const answer = server.lastCaptcha();
+  const box = (await image.boundingBox())!;
+  for (const c of answer.centers) {
+    await page.mouse.click(box.x + (c.x * box.width) / answer.width, box.y + (c.y * box.height) / answer.height);
+  }
+}
+
+async function logIn(page: Page, username: string, password: string) {
+  await page.goto("/");
+  const form = page.getByRole("tabpanel");
+  await form.getByLabel("用户名").fill(username);
+  await form.getByLabel("密码").fill(password);
+  await form.getByRole("button", { name: "登录" }).click();
+}
+
+test.describe("member account", () => {
+  test("registers with a captcha and an email code, logs out, logs in, edits the profile with an avatar", async ({ page, server }) => {
+    await page.goto("/");
+    await page.getByRole("tab", { name: "注册" }).click();
+    const form = page.getByRole("tabpanel");
+    await form.getByLabel("用户名").fill("learner1");
+    await form.getByLabel("密码").fill("learner-pass-1");
+    await form.getByRole("textbox", { name: "邮箱" }).fill("learner1@example.com");
+    await form.getByRole("button", { name: "发送验证码" }).click();
+    await expect(form.getByRole("button", { name: /秒后重新发送/ })).toBeVisible();
+    await form.getByLabel("验证码").fill(server.lastCode("learner1@example.com"));
+    await form.getByRole("button", { name: "注册" }).click();
+    await solveCaptcha(page, server);
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/, { timeout: 15_000 });
+
+    // Log out from the account menu, then log in again.
+    await page.getByRole("button", { name: "learner1" }).click();
+    await page.getByRole("menuitem", { name: "退出登录" }).click();
+    await expect(page.getByRole("tab", { name: "登录" })).toBeVisible();
+    await logIn(page, "learner1", "learner-pass-1");
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+
+    // Profile: nickname and an avatar upload with preview.
+    await page.goto("/user/account/profile");
+    const nickname = page.getByLabel("昵称");
+    await nickname.fill("Lin");
+    await page.locator('input[type="file"]').setInputFiles(path.join(root, "public/icons/icon-192.png"));
+    await expect(page.locator('img[src^="/storage/"], img[src^="blob:"]').first()).toBeVisible();
+    await page.getByRole("button", { name: "保存" }).click();
+    await expect(page.getByText("资料已保存")).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel("昵称")).toHaveValue("Lin");
+    await expect(page.locator('img[src^="/storage/"]').first()).toBeVisible();
+  });
+
+  test("the demo member sees the balance and points logs", async ({ page }) => {
+    await logIn(page, "member", "member123456");
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await page.goto("/user/account/balance");
+    await expect(page.getByRole("table")).toContainText("Bought a course");
+    await expect(page.getByRole("table")).toContainText("−20.00");
+    await page.goto("/user/account/integral");
+    await expect(page.getByRole("table")).toContainText("Daily check-in");
+  });
+});
+
+test.describe("sessions", () => {
+  test("an access token that expires mid-session is refreshed without the member noticing", async ({ browser }) => {
+    const server = await startServer({ ACCESS_TOKEN_TTL: "3" });
+    try {
+      const page = await browser.newPage({ baseURL: server.url });
+      await logIn(page, "member", "member123456");
+      await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+      const before = await page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
+      await page.waitForTimeout(4_000);
+      await page.goto("/user/account/balance");
+      await expect(page.getByRole("table")).toContainText("Refund");
+      await expect(page).toHaveURL(/\/user\/account\/balance$/);
+      const after = await page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
+      expect(after).not.toBe(before);
+      await page.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,245 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageSender, OutgoingMessage } from "../../src/server/auth/senders.ts";
+import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { solvedCaptcha } from "../helpers/captcha.ts";
+
+/** Captures what would be sent (the outside edge), so tests can read the codes. */
+class Inbox implements MessageSender {
+  readonly name = "test";
+  readonly sent: OutgoingMessage[] = [];
+  async send(message: OutgoingMessage) {
+    this.sent.push(message);
+  }
+  lastCode(target: string): string {
+    const m = [...this.sent].reverse().find((s) => s.target === target);
+    const code = m?.body.match(/\b(\d{6})\b/)?.[1];
+    if (!code) throw new Error(`no code sent to ${target}`);
+    return code;
+  }
+}
+
+let t: TestApp;
+const inbox = new Inbox();
+const en = { "think-lang": "en" };
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { seedDemo: true }, deps: { sender: inbox } });
+});
+afterAll(() => t.close());
+
+let address = 0;
+/** Requests come from rotating addresses; the per-address rate limit has its own test. */
+const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: "POST", url, headers: { ...en, ...headers }, remoteAddress: `10.1.0.${++address % 250}`, payload });
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: "GET", url, headers: { ...en, ...headers } });
+
+let client = 0;
+/** Each login from its own address, so per-address failure counting does not leak between tests. */
+async function login(username: string, password: string, extra: object = {}) {
+  client++;
+  const res = await t.app.inject({
+    method: "POST",
+    url: "/api/user/checkIn",
+    headers: en,
+    remoteAddress: `10.0.${Math.floor(client / 250)}.${client % 250}`,
+    payload: { tab: "login", username, password, keep: true, ...extra },
+  });
+  return res.json();
+}
+async function memberCount() {
+  return (await t.database.db.query<{ n: number }>("select count(*)::int as n from member")).rows[0]!.n;
+}
+
+describe("member login", () => {
+  it("says what the login form needs, and 303 'logged in' to a logged-in member", async () => {
+    expect((await get("/api/user/checkIn")).json()).toMatchObject({ code: 1, data: { userLoginCaptchaSwitch: false, accountVerificationType: ["email", "mobile"] } });
+    const { token } = (await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).data.userInfo;
+    expect((await get("/api/user/checkIn", { "ba-user-token": token })).json()).toMatchObject({ code: 303, data: { type: "logged in" } });
+  });
+
+  it("logs the demo member in with tokens and the routePath", async () => {
+    const body = await login(DEMO_MEMBER.username, DEMO_MEMBER.password);
+    expect(body).toMatchObject({ code: 1, msg: "Login successful", data: { routePath: "/user", userInfo: { username: "member", money: "100.00", score: 100 } } });
+    expect(body.data.userInfo.refresh_token).toMatch(/^[\w-]{40,}$/);
+  });
+
+  it.each([
+    ["1abc", "member123456", "Please enter the correct account"],
+    ["member", "short", "Please enter the correct password"],
+    ["member", "has<angle>", "Please enter the correct password"],
+    ["member", "wrong-password", "Incorrect username or password"],
+    ["nobody_at_all", "member123456", "Incorrect username or password"],
+  ])("refuses %s / %s: %s", async (username, password, message) => {
+    expect(await login(username, password)).toMatchObject({ code: 0, msg: message });
+  });
+
+  it("asks for the click captcha after 3 failures, and accepts a solved one", async () => {
+    await t.database.db.query("update member set login_failure = 3 where username = $1", [DEMO_MEMBER.username]);
+    expect(await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).toMatchObject({ code: 0, msg: "Please complete the captcha", data: { captcha: true } });
+    const wrong = await login(DEMO_MEMBER.username, DEMO_MEMBER.password, { captchaId: "00000000-0000-0000-0000-000000000000", captchaInfo: "1,1-2,2;350;200" });
+    expect(wrong.msg).toBe("The captcha is wrong or has expired, please try again");
+    const solved = await solvedCaptcha(t.app, t.database.db);
+    expect((await login(DEMO_MEMBER.username, DEMO_MEMBER.password, solved)).code).toBe(1);
+    // A used captcha cannot be used again.
+    await t.database.db.query("update member set login_failure = 3 where username = $1", [DEMO_MEMBER.username]);
+    expect((await login(DEMO_MEMBER.username, DEMO_MEMBER.password, solved)).code).toBe(0);
+    await t.database.db.query("update member set login_failure = 0 where username = $1", [DEMO_MEMBER.username]);
+  });
+
+  it("asks for the captcha after 3 failures from one address, whatever the account", async () => {
+    const from = (username: string) =>
+      t.app.inject({ method: "POST", url: "/api/user/checkIn", headers: en, remoteAddress: "10.9.9.9", payload: { tab: "login", username, password: "wrong-pass" } });
+    for (const name of ["someone_a", "someone_b", "someone_c"]) expect((await from(name)).json().msg).toBe("Incorrect username or password");
+    expect((await from("someone_d")).json()).toMatchObject({ msg: "Please complete the captcha", data: { captcha: true } });
+  });
+
+  it("answers in zh-cn by default", async () => {
+    const res = await t.app.inject({ method: "POST", url: "/api/user/checkIn", payload: { tab: "login", username: "member", password: "wrong-pass" } });
+    expect(res.json().msg).toBe("用户名或密码错误");
+  });
+});
+
+describe("member registration", () => {
+  it("needs a solved captcha and an email code, then creates the member and logs them in", async () => {
+    const email = "new.person@example.com";
+    const before = await memberCount();
+    const noCaptcha = (await post("/api/user/checkIn", { tab: "register", username: "newbie", password: "newbie123", registerType: "email", email, captcha: "123456" })).json();
+    expect(noCaptcha).toMatchObject({ code: 0, msg: "The captcha is wrong or has expired, please try again" });
+
+    expect((await post("/api/Ems/send", { email, event: "user_register" })).json()).toMatchObject({ code: 1, msg: "The code has been sent" });
+    const code = inbox.lastCode(email);
+    const wrongCode = (await post("/api/user/checkIn", { tab: "register", username: "newbie", password: "newbie123", registerType: "email", email, captcha: "000000", ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(wrongCode).toMatchObject({ code: 0, msg: "The verification code is wrong or has expired" });
+    expect(await memberCount()).toBe(before);
+
+    const ok = (await post("/api/user/checkIn", { tab: "register", username: "newbie", password: "newbie123", registerType: "email", email, captcha: code, ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(ok).toMatchObject({ code: 1, msg: "Registration successful", data: { userInfo: { username: "newbie", email } } });
+    expect(await memberCount()).toBe(before + 1);
+    expect((await login("newbie", "newbie123")).code).toBe(1);
+
+    // The code was single use.
+    const reuse = (await post("/api/user/checkIn", { tab: "register", username: "newbie2", password: "newbie123", registerType: "email", email: "other@example.com", captcha: code, ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(reuse.code).toBe(0);
+  });
+
+  it("refuses duplicate usernames, emails and mobiles and changes nothing", async () => {
+    const before = await memberCount();
+    const dupUser = (await post("/api/user/checkIn", { tab: "register", username: "member", password: "member123456", registerType: "email", email: "x1@example.com", captcha: "123456", ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(dupUser.msg).toBe("This username is already taken");
+    expect((await post("/api/Ems/send", { email: "member@example.com", event: "user_register" })).json().msg).toBe("This email address is already registered");
+    expect(await memberCount()).toBe(before);
+  });
+
+  it("rate-limits codes per address and rejects bad addresses and events", async () => {
+    const email = "limit@example.com";
+    expect((await post("/api/Ems/send", { email, event: "user_register" })).json().code).toBe(1);
+    expect((await post("/api/Ems/send", { email, event: "user_register" })).json().msg).toBe("Please wait a minute before asking for another code");
+    expect((await post("/api/Ems/send", { email: "not-an-email", event: "user_register" })).json().msg).toBe("Please enter a correct email address");
+    expect((await post("/api/Sms/send", { mobile: "12345", template_code: "user_register" })).json().msg).toBe("Please enter the correct mobile number");
+    expect((await post("/api/Ems/send", { email: "e@example.com", event: "drop_tables" })).json().msg).toBe("Incorrect parameter!");
+    expect((await post("/api/Ems/send", { email: "nobody@example.com", event: "user_retrieve_pwd" })).json().msg).toBe("No account uses this address");
+  });
+});
+
+describe("abuse limits", () => {
+  it("answers 429 in the envelope after 10 code requests a minute from one address", async () => {
+    const send = (i: number) =>
+      t.app.inject({ method: "POST", url: "/api/Ems/send", headers: en, remoteAddress: "10.7.7.7", payload: { email: `flood${i}@example.com`, event: "user_register" } });
+    for (let i = 0; i < 10; i++) expect((await send(i)).statusCode).toBe(200);
+    const res = await send(10);
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ code: 0, msg: "Too many requests, please try again later" });
+  });
+});
+
+describe("member account", () => {
+  let token = "";
+  beforeAll(async () => {
+    token = (await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).data.userInfo.token;
+  });
+  const auth = () => ({ "ba-user-token": token });
+
+  it("needs a member token", async () => {
+    for (const url of ["/api/account/overview", "/api/account/profile", "/api/account/balance", "/api/account/integral"]) {
+      expect((await get(url)).json().code, url).toBe(303);
+    }
+  });
+
+  it("gives a 7-day overview of points and balance changes", async () => {
+    const body = (await get("/api/account/overview", auth())).json();
+    expect(body.data.days).toHaveLength(7);
+    expect(body.data.days[6]).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(body.data.score.reduce((a: number, b: number) => a + b, 0)).toBe(100);
+    expect(body.data.money.map(Number).reduce((a: number, b: number) => a + b, 0)).toBeCloseTo(100);
+    expect(body.data.money.every((m: string) => /^-?\d+\.\d{2}$/.test(m))).toBe(true);
+  });
+
+  it("pages the balance and points logs, newest first, money with 2 decimals", async () => {
+    const page1 = (await get("/api/account/balance?page=1&limit=2", auth())).json().data;
+    expect(page1.total).toBe(3);
+    expect(page1.list.map((r: { memo: string }) => r.memo)).toEqual(["Refund", "Bought a course"]);
+    expect(page1.list[1]).toMatchObject({ money: "-20.00", before: "100.00", after: "80.00" });
+    const page2 = (await get("/api/account/balance?page=2&limit=2", auth())).json().data;
+    expect(page2.list).toHaveLength(1);
+    const points = (await get("/api/account/integral?page=1&limit=10", auth())).json().data;
+    expect(points.total).toBe(2);
+    expect((await get("/api/account/balance?page=0", auth())).json().msg).toBe("Incorrect parameter!");
+  });
+
+  it("edits the profile, refusing bad values without changing anything", async () => {
+    const ok = (await post("/api/account/profile", { nickname: "Mia", gender: 2, birthday: "2001-02-03", motto: "Keep going", avatar: "/storage/avatar/x.png" }, auth())).json();
+    expect(ok).toMatchObject({ code: 1, msg: "Profile saved", data: { userInfo: { nickname: "Mia", gender: 2, birthday: "2001-02-03", motto: "Keep going" } } });
+    for (const [payload, message] of [
+      [{ nickname: "" }, "Please enter a nickname of at most 50 characters"],
+      [{ nickname: "x".repeat(51) }, "Please enter a nickname of at most 50 characters"],
+      [{ nickname: "A", birthday: "2001-13-45" }, "Please enter a correct birthday"],
+      [{ nickname: "A", gender: 7 }, "Incorrect parameter!"],
+      [{ nickname: "A", avatar: "javascript:alert(1)" }, "Incorrect parameter!"],
+    ] as const) {
+      expect((await post("/api/account/profile", payload, auth())).json().msg).toBe(message);
+    }
+    const profile = (await get("/api/account/profile", auth())).json().data.userInfo;
+    expect(profile).toMatchObject({ nickname: "Mia", gender: 2 });
+  });
+
+  it("changes the password, ending every session", async () => {
+    const other = (await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).data.userInfo.token;
+    expect((await post("/api/account/changePassword", { oldPassword: "nope-nope", newPassword: "brand-new-1" }, { "ba-user-token": other })).json().msg).toBe("The old password is wrong");
+    expect((await post("/api/account/changePassword", { oldPassword: DEMO_MEMBER.password, newPassword: "bad&" }, { "ba-user-token": other })).json().msg).toBe("Please enter the correct password");
+    const ok = (await post("/api/account/changePassword", { oldPassword: DEMO_MEMBER.password, newPassword: "brand-new-1" }, { "ba-user-token": other })).json();
+    expect(ok.code).toBe(1);
+    expect((await get("/api/account/profile", { "ba-user-token": other })).json().code).toBe(303);
+    expect((await get("/api/account/profile", auth())).json().code).toBe(303);
+    expect((await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).code).toBe(0);
+    token = (await login(DEMO_MEMBER.username, "brand-new-1")).data.userInfo.token;
+  });
+
+  it("retrieves a forgotten password with an email code", async () => {
+    await post("/api/Ems/send", { email: "member@example.com", event: "user_retrieve_pwd" });
+    const code = inbox.lastCode("member@example.com");
+    expect((await post("/api/account/retrievePassword", { type: "email", account: "member@example.com", captcha: "999999", password: "recovered-1" })).json().msg).toBe(
+      "The verification code is wrong or has expired",
+    );
+    expect((await post("/api/account/retrievePassword", { type: "email", account: "member@example.com", captcha: code, password: "recovered-1" })).json().code).toBe(1);
+    expect((await login(DEMO_MEMBER.username, "recovered-1")).code).toBe(1);
+  });
+
+  it("changes the bound email only through verification of the old and the new address", async () => {
+    token = (await login(DEMO_MEMBER.username, "recovered-1")).data.userInfo.token;
+    const newEmail = "mia@example.com";
+    // Without proving the current address first:
+    await post("/api/Ems/send", { email: newEmail, event: "user_change_email" }, auth());
+    const direct = (await post("/api/account/changeBind", { type: "email", email: newEmail, captcha: inbox.lastCode(newEmail) }, auth())).json();
+    expect(direct.msg).toBe("Please verify your current account first");
+
+    await t.database.db.query("delete from verification_code"); // let the resend limit pass
+    await post("/api/Ems/send", { email: "member@example.com", event: "user_email_verify" }, auth());
+    const proof = (await post("/api/account/verification", { type: "email", captcha: inbox.lastCode("member@example.com") }, auth())).json();
+    expect(proof.code).toBe(1);
+    await post("/api/Ems/send", { email: newEmail, event: "user_change_email" }, auth());
+    const bound = (await post("/api/account/changeBind", { type: "email", email: newEmail, captcha: inbox.lastCode(newEmail), accountVerificationToken: proof.data.accountVerificationToken }, auth())).json();
+    expect(bound).toMatchObject({ code: 1 });
+    expect((await get("/api/account/profile", auth())).json().data.userInfo.email).toBe(newEmail);
+  });
+});
