@@ -24,6 +24,7 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3 * 86_400),
   REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(30 * 86_400),
   SITE_NAME: z.string().default("ExamHub"),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: flag.default(false),
@@ -49,6 +50,8 @@ export interface AppConfig {
   /** Token lifetimes in seconds (API.md: access 3 days, refresh 30 days). */
   tokenTtl: { access: number; refresh: number };
   siteName: string;
+  /** Login attempts a minute per client address (admin and member login each). */
+  loginRateLimit: number;
   /** Email through this SMTP server; absent: messages go to the outbox table and the log. */
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   /** Embedded database in memory (tests); never set from the environment. */
@@ -79,6 +82,7 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,
+    loginRateLimit: e.LOGIN_RATE_LIMIT,
     ...(e.SMTP_HOST
       ? {
           smtp: {

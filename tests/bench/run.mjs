@@ -7,18 +7,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+import { randomBytes, scryptSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(root, "dist/client");
 
-function startServer(args, dataDir) {
+function startServer(args, dataDir, env = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
     const child = spawn(process.execPath, args, {
       cwd: root,
-      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "" },
+      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -43,9 +44,9 @@ async function stop(child) {
   await exited;
 }
 
-function load(url, seconds) {
+function load(url, seconds, extra = {}) {
   return new Promise((resolve, reject) =>
-    autocannon({ url, connections: 20, duration: seconds }, (err, r) => (err ? reject(err) : resolve(r))),
+    autocannon({ url, connections: 20, duration: seconds, ...extra }, (err, r) => (err ? reject(err) : resolve(r))),
   );
 }
 
@@ -71,6 +72,20 @@ try {
     console.log(`${name.padEnd(34)} ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errors ${r.errors + r.non2xx}`);
   }
   await stop(viaNpm.child);
+
+  console.log("\n# Login (scrypt N=16384, r=8, p=1; rate limit lifted for the run)");
+  const t0 = performance.now();
+  for (let i = 0; i < 10; i++) scryptSync("admin123456", randomBytes(16), 32, { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  console.log(`one password hash:                  ${fmt((performance.now() - t0) / 10)} ms`);
+  const loginServer = await startServer(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000" });
+  const login = await load(`${loginServer.url}/admin/index/login`, 5, {
+    connections: 10,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "admin", password: "admin123456", keep: false }),
+  });
+  console.log(`POST /admin/index/login (10 conns)  ${fmt(login.requests.average)} req/s, p50 ${login.latency.p50} ms, p99 ${login.latency.p99} ms, errors ${login.errors + login.non2xx}`);
+  await stop(loginServer.child);
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

@@ -18,6 +18,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     inMemory: true,
     tokenTtl: { access: 3 * 86_400, refresh: 30 * 86_400 },
     siteName: "ExamHub",
+    loginRateLimit: 20,
     ...overrides,
   };
 }

@@ -2,12 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { hashToken } from "../../src/server/auth/tokens.ts";
 import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { authorizeAdmin } from "../../src/server/modules/admin/rules.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 describe("admin session", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { seedDemo: true } });
+    t = await createTestApp({
+      config: { seedDemo: true },
+      // An admin endpoint gated by a rule, as every back-office endpoint is.
+      prepare: (app) =>
+        app.post("/admin/test/addAdmin", async (req, reply) => {
+          await authorizeAdmin(app.db, req, "auth/admin/add");
+          return reply.success({ ok: true });
+        }),
+    });
   });
   afterAll(() => t.close());
 
@@ -115,6 +124,20 @@ describe("admin session", () => {
     expect(menus.map((m: { name: string }) => m.name)).toEqual(["dashboard", "exam"]);
     expect(menus[1].children.map((m: { name: string }) => m.name)).toEqual(["exam/question"]);
     expect(menus[1].children[0].children.map((m: { name: string }) => m.name)).toEqual(["exam/question/index"]);
+  });
+
+  it("checks the admin's rules on the server for admin endpoints", async () => {
+    const db = t.database.db;
+    const dashboard = await db.query<{ id: number }>("select id from admin_rule where name = 'dashboard'");
+    const group = await db.query<{ id: number }>("insert into admin_group (name, rules) values ('Viewers', $1) returning id", [String(dashboard.rows[0]!.id)]);
+    const viewer = await db.query<{ id: number }>("insert into admin (username, password_hash) values ('viewer', $1) returning id", [await hashPassword("viewer123")]);
+    await db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [viewer.rows[0]!.id, group.rows[0]!.id]);
+    const viewerToken = (await login("viewer", "viewer123")).json().data.userInfo.token;
+    const superToken = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo.token;
+    const call = (headers: Record<string, string>) => t.app.inject({ method: "POST", url: "/admin/test/addAdmin", headers: { "think-lang": "en", ...headers }, payload: {} });
+    expect((await call({ batoken: viewerToken })).json()).toMatchObject({ code: 401, msg: "You have no permission to do this" });
+    expect((await call({ batoken: superToken })).json()).toMatchObject({ code: 1 });
+    expect((await call({})).json().code).toBe(303);
   });
 
   it("locks an account after 10 failed logins", async () => {

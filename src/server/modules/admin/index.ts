@@ -43,7 +43,7 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/admin/index/login", async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 
-  app.post("/admin/index/login", { config: { rateLimit: { max: 20, timeWindow: "1 minute" } } }, async (req, reply) => {
+  app.post("/admin/index/login", { config: { rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } }, async (req, reply) => {
     const parsed = loginBody.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
     const { username, password } = parsed.data;

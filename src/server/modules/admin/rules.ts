@@ -1,6 +1,21 @@
+import type { FastifyRequest } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { ApiCode } from "../../../shared/constants.ts";
 import type { Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+import { requireAdmin } from "../../plugins/auth.ts";
 import type { Language } from "../../../shared/constants.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
+
+/**
+ * Every admin endpoint's gate: a logged-in admin (303 / 409 otherwise) who holds the rule
+ * (code 401 otherwise; super admins hold every rule). A member token is never an admin token.
+ */
+export async function authorizeAdmin(db: Queryable, req: FastifyRequest, rule: string): Promise<AdminRow> {
+  const admin = await requireAdmin(db, req);
+  if (!(await adminHasRule(db, admin, rule))) throw new ApiError(msg`You have no permission to do this`, ApiCode.NO_PERMISSION, null);
+  return admin;
+}
 
 export interface RuleRow {
   id: number;

@@ -45,7 +45,7 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.post("/api/user/checkIn", { config: { rateLimit: { max: 20, timeWindow: "1 minute" } } }, async (req, reply) => {
+  app.post("/api/user/checkIn", { config: { rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } }, async (req, reply) => {
     const parsed = body.safeParse(req.body ?? {});
     if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
     const input = parsed.data;
