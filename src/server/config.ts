@@ -25,6 +25,7 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(30 * 86_400),
   SITE_NAME: z.string().default("ExamHub"),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(86_400),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
   SMTP_SECURE: flag.default(false),
@@ -52,6 +53,8 @@ export interface AppConfig {
   siteName: string;
   /** Login attempts a minute per client address (admin and member login each). */
   loginRateLimit: number;
+  /** How long 10 failed logins in a row lock an account, seconds. */
+  loginLockSeconds: number;
   /** Email through this SMTP server; absent: messages go to the outbox table and the log. */
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   /** Embedded database in memory (tests); never set from the environment. */
@@ -83,6 +86,7 @@ export function loadConfig(
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    loginLockSeconds: e.LOGIN_LOCK_SECONDS,
     ...(e.SMTP_HOST
       ? {
           smtp: {

@@ -131,6 +131,23 @@ describe("member registration", () => {
     expect(await memberCount()).toBe(before);
   });
 
+  it("refuses an expired code and a taken mobile number", async () => {
+    const email = "late@example.com";
+    await post("/api/Ems/send", { email, event: "user_register" });
+    const code = inbox.lastCode(email);
+    await t.database.db.query("update verification_code set expire_time = 0 where target = $1", [email]);
+    const late = (await post("/api/user/checkIn", { tab: "register", username: "late_one", password: "late-pass-1", registerType: "email", email, captcha: code, ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(late).toMatchObject({ code: 0, msg: "The verification code is wrong or has expired" });
+
+    await t.database.db.query("update member set mobile = '13800138000' where username = $1", [DEMO_MEMBER.username]);
+    expect((await post("/api/Sms/send", { mobile: "13800138000", template_code: "user_register" })).json().msg).toBe("This mobile number is already registered");
+    const before = await memberCount();
+    const dup = (await post("/api/user/checkIn", { tab: "register", username: "mobile_dup", password: "mobile-pass-1", registerType: "mobile", mobile: "13800138000", captcha: "123456", ...(await solvedCaptcha(t.app, t.database.db)) })).json();
+    expect(dup.msg).toBe("This mobile number is already registered");
+    expect(await memberCount()).toBe(before);
+    await t.database.db.query("update member set mobile = null where username = $1", [DEMO_MEMBER.username]);
+  });
+
   it("rate-limits codes per address and rejects bad addresses and events", async () => {
     const email = "limit@example.com";
     expect((await post("/api/Ems/send", { email, event: "user_register" })).json().code).toBe(1);

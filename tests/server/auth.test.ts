@@ -90,6 +90,15 @@ describe("admin session", () => {
     expect(bad.json()).toMatchObject({ code: 0, msg: "Invalid token, please log in again" });
   });
 
+  it("refuses an expired refresh token", async () => {
+    const { refresh_token } = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo;
+    await t.database.db.query("update token set expire_time = 0 where token_hash = $1", [hashToken(refresh_token)]);
+    const res = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken: refresh_token } });
+    expect(res.json()).toMatchObject({ code: 0, msg: "Invalid token, please log in again" });
+    const zh = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", payload: { refreshToken: refresh_token } });
+    expect(zh.json().msg).toBe("令牌无效，请重新登录");
+  });
+
   it("issues no refresh token unless 'keep' is ticked", async () => {
     const info = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password, false)).json().data.userInfo;
     expect(info.refresh_token).toBe("");

@@ -144,9 +144,11 @@ describe("click captcha", () => {
   it("accepts clicks near the box edge (tolerance) and refuses clicks well outside", async () => {
     const { id, answer } = await fresh();
     const [a, b] = answer as [CaptchaBox, CaptchaBox];
-    const parsed = parseClickInfo(`${a.x - 2},${a.y - 2}-${b.x + b.w + 2},${b.y + b.h + 2};350;200`)!;
+    // Click data has no negative numbers: stay inside the image.
+    const parsed = parseClickInfo(`${Math.max(0, a.x - 2)},${Math.max(0, a.y - 2)}-${b.x + b.w + 2},${b.y + b.h + 2};350;200`)!;
     expect(clicksMatch(answer, 350, 200, parsed)).toBe(true);
-    const far = parseClickInfo(`${a.x - 20},${a.y}-${b.x},${b.y};350;200`)!;
+    const farX = a.x >= 30 ? a.x - 20 : a.x + a.w + 20;
+    const far = parseClickInfo(`${farX},${a.y}-${b.x},${b.y};350;200`)!;
     expect(clicksMatch(answer, 350, 200, far)).toBe(false);
     await t.database.db.query("delete from captcha where id = $1", [id]);
   });
@@ -240,11 +242,18 @@ describe("click captcha", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("answers in the requested language (English with think-lang: en)", async () => {
-    const res = await t.app.inject({ method: "GET", url: "/api/common/clickCaptcha?id=bad", headers: { "think-lang": "en" } });
-    expect(res.json().msg).toBe("Invalid captcha id");
+  it("answers in the requested language", async () => {
+    const en = await t.app.inject({ method: "GET", url: "/api/common/clickCaptcha?id=bad", headers: { "think-lang": "en" } });
+    expect(en.json()).toMatchObject({ code: 0, msg: "Invalid captcha id" });
     const zh = await t.app.inject({ method: "GET", url: "/api/common/clickCaptcha?id=bad", headers: { "think-lang": "zh-cn" } });
     expect(zh.json().code).toBe(0);
-    expect(typeof zh.json().msg).toBe("string");
+    expect(zh.json().msg).toBeTruthy();
+    expect(zh.json().msg).not.toBe("Invalid captcha id");
+
+    const { id, answer } = await fresh();
+    const wrong = info(answer.map(center).reverse());
+    const zhWrong = await t.app.inject({ method: "POST", url: "/api/common/checkClickCaptcha", headers: { "think-lang": "zh-cn" }, payload: { id, info: wrong } });
+    expect(zhWrong.json().code).toBe(0);
+    expect(zhWrong.json().msg).not.toBe("Wrong area clicked, try again");
   });
 });

@@ -5,7 +5,6 @@ import { verifyPassword } from "./password.ts";
 
 /** After this many failed logins in a row the account is locked for a while (API.md). */
 export const MAX_LOGIN_FAILURES = 10;
-export const LOGIN_LOCK_SECONDS = 24 * 3600;
 
 interface AccountRow {
   id: number;
@@ -17,7 +16,7 @@ interface AccountRow {
 
 /**
  * Checks a username and password against `admin` or `member`. Unknown user and wrong password
- * get the same message; 10 failures in a row lock the account for LOGIN_LOCK_SECONDS.
+ * get the same message; 10 failures in a row lock the account for `lockSeconds`.
  */
 export async function checkCredentials<T extends AccountRow>(
   db: Queryable,
@@ -25,6 +24,7 @@ export async function checkCredentials<T extends AccountRow>(
   username: string,
   password: string,
   ip: string,
+  lockSeconds: number,
 ): Promise<T> {
   const { rows } = await db.query<T>(`select * from ${table} where username = $1`, [username]);
   const account = rows[0];
@@ -34,7 +34,7 @@ export async function checkCredentials<T extends AccountRow>(
     throw new ApiError(msg`Incorrect username or password`);
   }
   const locked =
-    account.login_failure >= MAX_LOGIN_FAILURES && account.login_failure_time !== null && now - account.login_failure_time < LOGIN_LOCK_SECONDS;
+    account.login_failure >= MAX_LOGIN_FAILURES && account.login_failure_time !== null && now - account.login_failure_time < lockSeconds;
   if (locked) throw new ApiError(msg`Too many failed logins: this account is locked, please try again later`);
   if (!(await verifyPassword(password, account.password_hash))) {
     const failures = account.login_failure >= MAX_LOGIN_FAILURES ? 1 : account.login_failure + 1;

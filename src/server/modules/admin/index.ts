@@ -65,6 +65,7 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
         username,
         password,
         req.ip,
+        config.loginLockSeconds,
       );
       failures.clear(req.ip);
     } catch (error) {

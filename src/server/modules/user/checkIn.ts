@@ -73,6 +73,7 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
           input.username,
           input.password,
           req.ip,
+          config.loginLockSeconds,
         );
         failures.clear(req.ip);
       } catch (error) {
