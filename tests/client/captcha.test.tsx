@@ -66,7 +66,7 @@ describe("ClickCaptcha dialog", () => {
       msg: "",
       time: 0,
       data: { id: "x", text: ["A", "7"], base64: "data:image/png;base64,iVBORw0KGgo=", width: 350, height: 200 },
-    });
+    } as never);
     const props = { onOpenChange: vi.fn(), onSuccess: vi.fn() };
     const { rerender } = render(
       <I18nProvider i18n={i18n}>

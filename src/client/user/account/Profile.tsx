@@ -12,6 +12,7 @@ import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { LoadError, serverMessage } from "./LogTable.tsx";
 
 export const NICKNAME_MAX = 50;
@@ -125,6 +126,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [avatarError, setAvatarError] = useState<MessageDescriptor | null>(null);
+  const [binding, setBinding] = useState<"email" | "mobile" | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const previewRef = useRef<string | null>(null);
   const upload = useSiteConfig((s) => s.upload);
@@ -315,13 +317,36 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
           <dt className="font-medium text-slate-700 dark:text-slate-200">
             <Trans>Email</Trans>
           </dt>
-          <dd className="break-all">{info.email || t`Not set`}</dd>
+          <dd className="flex flex-wrap items-center gap-2 break-all">
+            {info.email || t`Not set`}
+            {profile.accountVerificationType.includes("email") && (
+              <button type="button" onClick={() => setBinding("email")} className="min-h-9 rounded px-2 text-primary hover:underline">
+                <Trans>Change</Trans>
+              </button>
+            )}
+          </dd>
           <dt className="font-medium text-slate-700 dark:text-slate-200">
             <Trans>Mobile number</Trans>
           </dt>
-          <dd>{info.mobile || t`Not set`}</dd>
+          <dd className="flex flex-wrap items-center gap-2">
+            {info.mobile || t`Not set`}
+            {profile.accountVerificationType.includes("mobile") && (
+              <button type="button" onClick={() => setBinding("mobile")} className="min-h-9 rounded px-2 text-primary hover:underline">
+                <Trans>Change</Trans>
+              </button>
+            )}
+          </dd>
         </dl>
         <p className="text-xs text-slate-600 dark:text-slate-300">{verifyNote}</p>
+        {binding && (
+          <ChangeBindDialog
+            type={binding}
+            current={info[binding] ?? ""}
+            open
+            onOpenChange={(open) => !open && setBinding(null)}
+            onChanged={() => void queryClient.invalidateQueries({ queryKey: ["account", "profile"] })}
+          />
+        )}
       </div>
 
       <button

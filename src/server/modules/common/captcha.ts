@@ -13,7 +13,8 @@ const checkBody = z.object({ id: z.string().max(64), info: z.unknown().optional(
 export async function captchaRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
-  app.get("/api/common/clickCaptcha", async (req, reply) => {
+  // Drawing costs CPU and a row: 60 a minute per client address is plenty for people.
+  app.get("/api/common/clickCaptcha", { config: { rateLimit: { max: 60, timeWindow: "1 minute" } } }, async (req, reply) => {
     const { id } = (req.query ?? {}) as { id?: unknown };
     if (!isCaptchaId(id)) throw new ApiError(msg`Invalid captcha id`);
     return reply.success(await createClickCaptcha(db, id));
