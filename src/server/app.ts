@@ -17,6 +17,7 @@ import { codeRoutes } from "./modules/common/codes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { fileRoutes } from "./modules/upload/index.ts";
 import { captchaRoutes } from "./modules/common/captcha.ts";
+import { examRoutes } from "./modules/exam/index.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 
 declare module "fastify" {
@@ -77,6 +78,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(codeRoutes);
   await app.register(accountRoutes);
   await app.register(fileRoutes);
+  await app.register(examRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

@@ -24,6 +24,9 @@ export interface Database extends Queryable {
 /** Postgres type oids whose text form we parse the same way on both drivers. */
 export const PG_INT8 = 20;
 export const parseInt8 = (value: string): number => Number(value);
+/** `numeric` (scores such as 2.50) as a JS number: small values, exact enough for two decimals. */
+export const PG_NUMERIC = 1700;
+export const parseNumeric = (value: string): number => Number(value);
 /** `date` stays "YYYY-MM-DD" text: a calendar day has no time zone. */
 export const PG_DATE = 1082;
 export const parseDate = (value: string): string => value;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, parseDate, parseInt8, type Database, type Queryable } from "./database.ts";
+import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, type Database, type Queryable } from "./database.ts";
 
 function wrap(q: PGlite | Transaction): Queryable {
   return {
@@ -29,7 +29,7 @@ function fromPGlite(pg: PGlite, onClose?: () => void): Database {
   };
 }
 
-const options = { parsers: { [PG_INT8]: parseInt8, [PG_DATE]: parseDate } };
+const options = { parsers: { [PG_INT8]: parseInt8, [PG_DATE]: parseDate, [PG_NUMERIC]: parseNumeric } };
 
 /**
  * An in-memory database (tests), optionally started from a `dumpDataDir()` snapshot; `pg` is

@@ -1,11 +1,11 @@
 import pg from "pg";
 import { redactUrl } from "../config.ts";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, parseDate, parseInt8, type Database, type Queryable } from "./database.ts";
+import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, type Database, type Queryable } from "./database.ts";
 
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === PG_INT8 ? parseInt8 : oid === PG_DATE ? parseDate : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === PG_INT8 ? parseInt8 : oid === PG_DATE ? parseDate : oid === PG_NUMERIC ? parseNumeric : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
 function wrap(q: pg.Pool | pg.PoolClient): Queryable {

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from "../database.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedAccountLogs } from "./accountLogs.ts";
+import { seedExam } from "./exam.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -16,6 +17,7 @@ export interface SeedPart {
 export const demoParts: SeedPart[] = [
   { name: "accounts", run: seedAccounts },
   { name: "accountLogs", run: seedAccountLogs },
+  { name: "exam", run: seedExam },
 ];
 
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {

@@ -1,0 +1,198 @@
+import type { Queryable } from "../database.ts";
+
+/**
+ * Demo exam content: three practice banks (two in Chinese, one in English) with 150 questions
+ * of every type, a fixed and a drawn paper, and an official exam room open now.
+ * Generated from small fact tables with a fixed seed, so every demo database is the same.
+ */
+interface Q {
+  type: "single" | "multiple" | "judge" | "fill" | "short";
+  stem: string;
+  options?: string[];
+  answer: unknown;
+  analysis: string;
+  score: number;
+  difficulty?: number;
+}
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const KEYS = ["A", "B", "C", "D"];
+
+function choice(rand: () => number, correct: string, wrong: string[]): { options: string[]; key: string } {
+  const all = [correct, ...wrong.slice(0, 3)];
+  for (let i = all.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [all[i], all[j]] = [all[j]!, all[i]!];
+  }
+  return { options: all, key: KEYS[all.indexOf(correct)]! };
+}
+
+function mathBank(): Q[] {
+  const rand = rng(7);
+  const out: Q[] = [];
+  for (let i = 0; i < 25; i++) {
+    const a = 3 + Math.floor(rand() * 40);
+    const b = 2 + Math.floor(rand() * 20);
+    const c = choice(rand, String(a + b), [String(a + b + 1), String(a + b - 2), String(a + b + 10)]);
+    out.push({ type: "single", stem: `${a} + ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 加 ${b} 等于 ${a + b}。`, score: 2 });
+  }
+  for (let i = 0; i < 10; i++) {
+    const base = 2 + i;
+    const nums = [base * 2, base * 2 + 1, base * 4, base * 2 + 3];
+    const answer = nums.map((n, k) => (n % 2 === 0 ? KEYS[k]! : null)).filter((k): k is string => k !== null);
+    out.push({ type: "multiple", stem: "下列哪些数是偶数？", options: nums.map(String), answer, analysis: "能被 2 整除的数是偶数。", score: 4, difficulty: 2 });
+  }
+  const primes = new Set([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47]);
+  for (let i = 0; i < 15; i++) {
+    const n = 2 + Math.floor(rand() * 48);
+    out.push({ type: "judge", stem: `${n} 是质数。`, answer: primes.has(n) ? "T" : "F", analysis: primes.has(n) ? `${n} 只能被 1 和它本身整除。` : `${n} 还有其他因数。`, score: 1 });
+  }
+  for (let i = 0; i < 15; i++) {
+    const a = 2 + Math.floor(rand() * 12);
+    const b = 2 + Math.floor(rand() * 12);
+    out.push({ type: "fill", stem: `${a} × ${b} = ____`, answer: [String(a * b)], analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 });
+  }
+  out.push({
+    type: "short",
+    stem: "简述加法交换律。",
+    answer: { keywords: ["交换", "和不变"], reference: "两个数相加，交换加数的位置，和不变。" },
+    analysis: "a + b = b + a。",
+    score: 10,
+    difficulty: 3,
+  });
+  return out; // 66
+}
+
+const CAPITALS: [string, string][] = [
+  ["河北省", "石家庄"], ["山西省", "太原"], ["辽宁省", "沈阳"], ["吉林省", "长春"], ["黑龙江省", "哈尔滨"],
+  ["江苏省", "南京"], ["浙江省", "杭州"], ["安徽省", "合肥"], ["福建省", "福州"], ["江西省", "南昌"],
+  ["山东省", "济南"], ["河南省", "郑州"], ["湖北省", "武汉"], ["湖南省", "长沙"], ["广东省", "广州"],
+  ["海南省", "海口"], ["四川省", "成都"], ["贵州省", "贵阳"], ["云南省", "昆明"], ["陕西省", "西安"],
+];
+
+function knowledgeBank(): Q[] {
+  const rand = rng(11);
+  const out: Q[] = [];
+  CAPITALS.forEach(([province, city], i) => {
+    const others = CAPITALS.filter((_, j) => j !== i).map(([, c]) => c);
+    const wrong = [others[(i * 3) % others.length]!, others[(i * 5 + 1) % others.length]!, others[(i * 7 + 2) % others.length]!];
+    const c = choice(rand, city, [...new Set(wrong)].concat(["北京", "上海", "天津"]).filter((w) => w !== city));
+    out.push({ type: "single", stem: `${province}的省会是哪座城市？`, options: c.options, answer: c.key, analysis: `${province}的省会是${city}。`, score: 2 });
+  });
+  CAPITALS.slice(0, 10).forEach(([province, city], i) => {
+    const other = CAPITALS[(i + 5) % CAPITALS.length]![1];
+    const right = i % 2 === 0;
+    out.push({ type: "judge", stem: `${province}的省会是${right ? city : other}。`, answer: right ? "T" : "F", analysis: `${province}的省会是${city}。`, score: 1 });
+  });
+  const facts: [string, string, string][] = [
+    ["中华人民共和国成立于____年。", "1949", "1949 年 10 月 1 日。"],
+    ["长江是中国最长的河流，全长约____千米。", "6300|6397", "长江全长约 6300 千米。"],
+    ["中国的首都是____。", "北京", "北京是中国的首都。"],
+    ["“四大发明”包括造纸术、印刷术、火药和____。", "指南针", "四大发明：造纸术、印刷术、火药、指南针。"],
+    ["珠穆朗玛峰位于中国与____的边境。", "尼泊尔", "珠峰位于中尼边境。"],
+  ];
+  for (const [stem, answer, analysis] of facts) out.push({ type: "fill", stem, answer: [answer], analysis, score: 2 });
+  out.push({
+    type: "multiple",
+    stem: "下列哪些城市是直辖市？",
+    options: ["北京", "上海", "南京", "重庆"],
+    answer: ["A", "B", "D"],
+    analysis: "中国的直辖市有北京、天津、上海、重庆。",
+    score: 4,
+    difficulty: 2,
+  });
+  return out; // 36
+}
+
+const WORDS: [string, string][] = [
+  ["apple", "苹果"], ["book", "书"], ["cat", "猫"], ["dog", "狗"], ["river", "河流"], ["mountain", "山"],
+  ["teacher", "老师"], ["window", "窗户"], ["bread", "面包"], ["water", "水"], ["friend", "朋友"], ["school", "学校"],
+  ["flower", "花"], ["train", "火车"], ["moon", "月亮"], ["sun", "太阳"], ["city", "城市"], ["music", "音乐"],
+  ["chair", "椅子"], ["rain", "雨"],
+];
+
+function englishBank(): Q[] {
+  const rand = rng(23);
+  const out: Q[] = [];
+  WORDS.forEach(([en, zh], i) => {
+    const wrong = [WORDS[(i + 3) % WORDS.length]![1], WORDS[(i + 7) % WORDS.length]![1], WORDS[(i + 11) % WORDS.length]![1]];
+    const c = choice(rand, zh, wrong);
+    out.push({ type: "single", stem: `What does "${en}" mean in Chinese?`, options: c.options, answer: c.key, analysis: `"${en}" means ${zh}.`, score: 2 });
+  });
+  WORDS.slice(0, 12).forEach(([en, zh]) => {
+    out.push({ type: "fill", stem: `Write the English word for ${zh}: ____`, answer: [en], analysis: `${zh} is "${en}".`, score: 2 });
+  });
+  const verbs: [string, string, boolean][] = [
+    ["go", "went", true], ["eat", "eated", false], ["see", "saw", true], ["run", "runned", false], ["take", "took", true], ["write", "writed", false],
+  ];
+  for (const [base, past, right] of verbs) {
+    out.push({ type: "judge", stem: `The past tense of "${base}" is "${past}".`, answer: right ? "T" : "F", analysis: right ? "Correct." : `It is irregular.`, score: 1 });
+  }
+  out.push({
+    type: "multiple",
+    stem: "Which of these are fruits?",
+    options: ["apple", "chair", "banana", "orange"],
+    answer: ["A", "C", "D"],
+    analysis: "Apples, bananas and oranges are fruits.",
+    score: 4,
+  });
+  out.push({
+    type: "short",
+    stem: "Describe your school in one or two sentences.",
+    answer: { keywords: ["school", "teacher"], reference: "My school is big; my teachers are kind." },
+    analysis: "Use simple present tense.",
+    score: 10,
+    difficulty: 3,
+  });
+  return out; // 40
+}
+
+async function insertBank(tx: Queryable, pid: number, title: string, titleEn: string, weigh: number, questions: Q[]): Promise<{ id: number; questionIds: number[] }> {
+  const bank = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh) values ($1, $2, $3, $4) returning id", [pid, title, titleEn, weigh]);
+  const id = bank.rows[0]!.id;
+  const questionIds: number[] = [];
+  for (const [i, q] of questions.entries()) {
+    const options = (q.options ?? []).map((text, k) => ({ key: KEYS[k]!, text }));
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, weigh)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
+      [id, q.type, q.stem, JSON.stringify(options), JSON.stringify(q.answer), q.analysis, q.difficulty ?? 1, q.score, questions.length - i],
+    );
+    questionIds.push(rows[0]!.id);
+  }
+  return { id, questionIds };
+}
+
+export async function seedExam(tx: Queryable): Promise<void> {
+  const root = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh) values (0, '示例题库', 'Sample banks', 100) returning id");
+  const rootId = root.rows[0]!.id;
+  const math = await insertBank(tx, rootId, "数学基础", "Basic maths", 30, mathBank());
+  const knowledge = await insertBank(tx, rootId, "中国常识", "China general knowledge", 20, knowledgeBank());
+  await insertBank(tx, rootId, "英语基础", "English basics", 10, englishBank());
+
+  const fixed = await tx.query<{ id: number }>(
+    "insert into exam_paper (title, total_score, pass_score, duration) values ('数学基础测验（固定）', 20, 12, 900) returning id",
+  );
+  for (const [i, qid] of math.questionIds.slice(0, 10).entries()) {
+    await tx.query("insert into exam_paper_row (paper_id, kind, question_id, score, weigh) values ($1, 'fixed', $2, 2, $3)", [fixed.rows[0]!.id, qid, 10 - i]);
+  }
+  const drawn = await tx.query<{ id: number }>(
+    "insert into exam_paper (title, total_score, pass_score, duration, partial_credit) values ('中国常识模拟卷（随机抽题）', 15, 9, 1200, true) returning id",
+  );
+  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'single', 5, 2)", [drawn.rows[0]!.id, knowledge.id]);
+  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'judge', 5, 1)", [drawn.rows[0]!.id, knowledge.id]);
+
+  const now = Math.floor(Date.now() / 1000);
+  await tx.query(
+    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
+     values ($1, '数学基础正式考试', $2, $3, 900, 3, 12, true)`,
+    [fixed.rows[0]!.id, now - 3600, now + 90 * 86_400],
+  );
+}

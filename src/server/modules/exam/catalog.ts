@@ -1,0 +1,89 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { ApiError } from "../../errors.ts";
+import { requireMember } from "../../plugins/auth.ts";
+import { bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
+
+interface ClassifyRow {
+  id: number;
+  pid: number;
+  title: string;
+  title_en: string;
+  question_count: number;
+  version: string;
+}
+
+export interface ClassifyNode {
+  id: number;
+  pid: number;
+  title: string;
+  /** A node with questions is a practice bank. */
+  questionCount: number;
+  version: string;
+  children: ClassifyNode[];
+}
+
+/** `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag). */
+export async function catalogRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+
+  app.get("/api/exam/catalog", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const { rows } = await db.query<ClassifyRow>(
+      `select c.id, c.pid, c.title, c.title_en,
+              count(q.id)::int as question_count,
+              count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) as version
+       from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable'
+       where c.status = 'enable' group by c.id order by c.weigh desc, c.id`,
+    );
+    const nodes = new Map<number, ClassifyNode>();
+    for (const r of rows) {
+      nodes.set(r.id, { id: r.id, pid: r.pid, title: req.lang === "en" && r.title_en ? r.title_en : r.title, questionCount: r.question_count, version: r.version, children: [] });
+    }
+    const tree: ClassifyNode[] = [];
+    for (const node of nodes.values()) (nodes.get(node.pid)?.children ?? tree).push(node);
+
+    const papers = await db.query<{ id: number; title: string; total_score: number; pass_score: number; duration: number }>(
+      "select id, title, total_score, pass_score, duration from exam_paper where status = 'enable' order by id",
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const rooms = await db.query<{ id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number }>(
+      `select id, title, paper_id, start_time, end_time, duration, attempts_allowed from exam_room
+       where status = 'enable' and end_time > $1 and (user_group_id is null or user_group_id = $2) order by start_time`,
+      [now, member.group_id],
+    );
+    return reply.success({
+      classify: tree,
+      papers: papers.rows.map((p) => ({ id: p.id, title: p.title, totalScore: p.total_score, passScore: p.pass_score, duration: p.duration })),
+      rooms: rooms.rows.map((r) => ({
+        id: r.id,
+        title: r.title,
+        paperId: r.paper_id,
+        startTime: Number(r.start_time),
+        endTime: Number(r.end_time),
+        duration: r.duration,
+        attemptsAllowed: r.attempts_allowed,
+      })),
+    });
+  });
+
+  app.get("/api/exam/bank", async (req, reply) => {
+    await requireMember(db, req);
+    const q = z.object({ id: z.coerce.number().int().positive() }).safeParse(req.query);
+    if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
+    const bank = await db.query<{ id: number; title: string; title_en: string }>("select id, title, title_en from exam_classify where id = $1 and status = 'enable'", [q.data.id]);
+    const row = bank.rows[0];
+    if (!row) throw new ApiError(msg`This question bank does not exist`);
+    const { count, version } = await bankVersion(db, row.id);
+    const etag = `"bank-${row.id}-${version}-${req.lang}"`;
+    reply.header("etag", etag).header("cache-control", "private, no-cache");
+    if (req.headers["if-none-match"] === etag) return reply.code(304).send();
+    const questions = await bankQuestions(db, row.id);
+    return reply.success({
+      bank: { id: row.id, title: req.lang === "en" && row.title_en ? row.title_en : row.title, version, questionCount: count },
+      // Practice banks carry their answers: practice shows them anyway.
+      questions: questions.map((qr) => presentQuestion(qr, true)),
+    });
+  });
+}

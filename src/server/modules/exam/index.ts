@@ -1,0 +1,8 @@
+import type { FastifyInstance } from "fastify";
+import { catalogRoutes } from "./catalog.ts";
+import { syncRoutes } from "./sync.ts";
+
+export async function examRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(catalogRoutes);
+  await app.register(syncRoutes);
+}

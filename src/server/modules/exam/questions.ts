@@ -1,0 +1,48 @@
+import type { CorrectAnswer, ExamQuestion, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
+import type { Queryable } from "../../db/index.ts";
+
+export interface QuestionRow {
+  id: number;
+  classify_id: number;
+  type: QuestionType;
+  stem: string;
+  options: QuestionOption[];
+  answer: CorrectAnswer;
+  analysis: string;
+  difficulty: number;
+  score: number;
+}
+
+/** A question as the client gets it; answers and analysis only where the member may see them. */
+export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQuestion {
+  return {
+    id: row.id,
+    type: row.type,
+    classifyId: row.classify_id,
+    stem: row.stem,
+    options: row.options,
+    ...(withAnswer ? { answer: row.answer, analysis: row.analysis } : {}),
+    score: Number(row.score),
+    difficulty: Math.min(5, Math.max(1, row.difficulty)) as ExamQuestion["difficulty"],
+  };
+}
+
+export async function bankQuestions(db: Queryable, bankId: number): Promise<QuestionRow[]> {
+  const { rows } = await db.query<QuestionRow>(
+    `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question
+     where classify_id = $1 and status = 'enable' order by weigh desc, id`,
+    [bankId],
+  );
+  return rows;
+}
+
+/** A bank's content version: changes whenever a question is added, edited or removed. */
+export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {
+  const { rows } = await db.query<{ n: number; v: number; s: number }>(
+    `select count(*)::int as n, coalesce(max(update_time), 0) as v, coalesce(sum(id), 0)::bigint as s
+     from exam_question where classify_id = $1 and status = 'enable'`,
+    [bankId],
+  );
+  const r = rows[0] ?? { n: 0, v: 0, s: 0 };
+  return { count: r.n, version: `${r.n}-${r.v}-${r.s}` };
+}

@@ -1,0 +1,217 @@
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gradeAnswer } from "../../src/shared/exam/grading.ts";
+import { applyOp, emptyState, toExamState } from "../../src/shared/exam/state.ts";
+import type { Op } from "../../src/shared/exam/sync.ts";
+import { issueToken } from "../../src/server/auth/tokens.ts";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+let t: TestApp;
+const banks: { id: number; questions: { id: number; type: string; answer: unknown; score: number }[] }[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { seedDemo: true } });
+  const { rows } = await t.database.db.query<{ id: number }>("select id from exam_classify where pid <> 0 order by id");
+  for (const { id } of rows) {
+    const q = await t.database.db.query<{ id: number; type: string; answer: unknown; score: number }>(
+      "select id, type, answer, score from exam_question where classify_id = $1 order by id",
+      [id],
+    );
+    banks.push({ id, questions: q.rows });
+  }
+});
+afterAll(() => t.close());
+
+let members = 0;
+async function newMember(): Promise<{ id: number; token: string }> {
+  members++;
+  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [
+    `sync_${members}_${Date.now() % 100000}`,
+    await hashPassword("irrelevant1"),
+  ]);
+  const id = rows[0]!.id;
+  return { id, token: await issueToken(t.database.db, "user", id, 3600) };
+}
+
+const sync = (token: string, ops: unknown[]) =>
+  t.app.inject({ method: "POST", url: "/api/exam/sync", headers: { "ba-user-token": token, "think-lang": "en" }, payload: { ops } });
+const state = async (token: string) => (await t.app.inject({ method: "GET", url: "/api/exam/state", headers: { "ba-user-token": token } })).json().data;
+
+const base = Date.UTC(2026, 0, 1);
+const op = (type: string, payload: object, at: number, id = randomUUID()) => ({ id, type, at, payload });
+const wrongAnswer = (q: { type: string }) => (q.type === "multiple" ? ["H"] : q.type === "fill" ? ["zzz"] : "H");
+
+describe("catalog and banks", () => {
+  it("lists the demo banks (150+ questions of every type) with versions", async () => {
+    const m = await newMember();
+    const res = await t.app.inject({ method: "GET", url: "/api/exam/catalog", headers: { "ba-user-token": m.token, "think-lang": "en" } });
+    const data = res.json().data;
+    const root = data.classify[0];
+    expect(root.title).toBe("Sample banks");
+    expect(root.children.map((c: { title: string }) => c.title)).toEqual(["Basic maths", "China general knowledge", "English basics"]);
+    const total = root.children.reduce((n: number, c: { questionCount: number }) => n + c.questionCount, 0);
+    expect(total).toBeGreaterThanOrEqual(140);
+    const types = await t.database.db.query<{ type: string }>("select distinct type from exam_question order by type");
+    expect(types.rows.map((r) => r.type)).toEqual(["fill", "judge", "multiple", "short", "single"]);
+    expect(data.papers).toHaveLength(2);
+    expect(data.rooms).toHaveLength(1);
+    expect((await t.app.inject({ method: "GET", url: "/api/exam/catalog" })).json().code).toBe(303);
+  });
+
+  it("downloads a bank with its answers and answers 304 when it has not changed", async () => {
+    const m = await newMember();
+    const bank = banks[0]!;
+    const first = await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${bank.id}`, headers: { "ba-user-token": m.token } });
+    expect(first.json().data.questions).toHaveLength(bank.questions.length);
+    expect(first.json().data.questions[0]).toHaveProperty("answer");
+    const etag = first.headers.etag as string;
+    const again = await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${bank.id}`, headers: { "ba-user-token": m.token, "if-none-match": etag } });
+    expect(again.statusCode).toBe(304);
+    await t.database.db.query("update exam_question set update_time = update_time + 1 where id = $1", [bank.questions[0]!.id]);
+    const changed = await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${bank.id}`, headers: { "ba-user-token": m.token, "if-none-match": etag } });
+    expect(changed.statusCode).toBe(200);
+    expect((await t.app.inject({ method: "GET", url: "/api/exam/bank?id=999999", headers: { "ba-user-token": m.token, "think-lang": "en" } })).json().msg).toBe(
+      "This question bank does not exist",
+    );
+  });
+});
+
+describe("POST /api/exam/sync", () => {
+  it("applies an op once: the same op again is a duplicate", async () => {
+    const m = await newMember();
+    const q = banks[0]!.questions[0]!;
+    const o = op("favourite.set", { questionId: q.id, on: true }, base);
+    expect((await sync(m.token, [o])).json().data.results).toEqual([{ id: o.id, status: "applied" }]);
+    expect((await sync(m.token, [o])).json().data.results).toEqual([{ id: o.id, status: "duplicate" }]);
+    expect((await state(m.token)).favourites).toEqual([q.id]);
+  });
+
+  it("rejects an invalid op and applies the rest of the batch", async () => {
+    const m = await newMember();
+    const [q1, q2] = banks[1]!.questions;
+    const good1 = op("favourite.set", { questionId: q1!.id, on: true }, base);
+    const bad = op("favourite.set", { questionId: "nope", on: true }, base);
+    const unknown = op("favourite.set", { questionId: 99999999, on: true }, base);
+    const good2 = op("progress.set", { bankId: banks[1]!.id, position: 7 }, base);
+    const results = (await sync(m.token, [good1, bad, unknown, good2, { nonsense: true }])).json().data.results;
+    expect(results.map((r: { status: string }) => r.status)).toEqual(["applied", "rejected", "rejected", "applied", "rejected"]);
+    expect(results[1].msg).toBeTruthy();
+    const s = await state(m.token);
+    expect(s.favourites).toEqual([q1!.id]);
+    expect(s.progress).toEqual([{ bankId: banks[1]!.id, position: 7, updatedAt: base }]);
+    void q2;
+  });
+
+  it("counts two wrong answers twice, a replayed one once", async () => {
+    const m = await newMember();
+    const bank = banks[0]!;
+    const q = bank.questions.find((x) => x.type === "single")!;
+    const a1 = op("practice.answer", { questionId: q.id, bankId: bank.id, answer: "H" }, base + 1);
+    const a2 = op("practice.answer", { questionId: q.id, bankId: bank.id, answer: "H" }, base + 2);
+    await sync(m.token, [a1, a2]);
+    await sync(m.token, [a1]);
+    expect((await state(m.token)).wrong).toEqual([{ questionId: q.id, count: 2, lastTime: base + 2 }]);
+    const right = op("practice.answer", { questionId: q.id, bankId: bank.id, answer: q.answer }, base + 3);
+    await sync(m.token, [right]);
+    expect((await state(m.token)).wrong[0].count).toBe(2);
+    const answers = await t.database.db.query<{ n: number }>("select count(*)::int as n from exam_practice_answer where user_id = $1", [m.id]);
+    expect(answers.rows[0]!.n).toBe(3);
+  });
+
+  it("decides favourites by op time, not arrival order", async () => {
+    const m = await newMember();
+    const q = banks[2]!.questions[0]!;
+    await sync(m.token, [op("favourite.set", { questionId: q.id, on: false }, base + 20)]);
+    await sync(m.token, [op("favourite.set", { questionId: q.id, on: true }, base + 10)]);
+    expect((await state(m.token)).favourites).toEqual([]);
+    await sync(m.token, [op("favourite.set", { questionId: q.id, on: true }, base + 30)]);
+    expect((await state(m.token)).favourites).toEqual([q.id]);
+  });
+
+  it("keeps a question out of the wrong book until it is answered wrong after the removal", async () => {
+    const m = await newMember();
+    const bank = banks[0]!;
+    const q = bank.questions.find((x) => x.type === "judge")!;
+    const wrong = q.answer === "T" ? "F" : "T";
+    await sync(m.token, [op("practice.answer", { questionId: q.id, bankId: bank.id, answer: wrong }, base + 10), op("wrong.remove", { questionId: q.id }, base + 20)]);
+    expect((await state(m.token)).wrong).toEqual([]);
+    await sync(m.token, [op("practice.answer", { questionId: q.id, bankId: bank.id, answer: wrong }, base + 15)]);
+    expect((await state(m.token)).wrong).toEqual([]);
+    await sync(m.token, [op("practice.answer", { questionId: q.id, bankId: bank.id, answer: wrong }, base + 25)]);
+    expect((await state(m.token)).wrong).toEqual([{ questionId: q.id, count: 3, lastTime: base + 25 }]);
+  });
+
+  it("refuses more than 200 ops, and anyone without a member token", async () => {
+    const m = await newMember();
+    const many = Array.from({ length: 201 }, (_, i) => op("progress.set", { bankId: banks[0]!.id, position: i }, base + i));
+    expect((await sync(m.token, many)).json()).toMatchObject({ code: 0, msg: "Send between 1 and 200 operations at a time" });
+    expect((await t.app.inject({ method: "POST", url: "/api/exam/sync", payload: { ops: [] } })).json().code).toBe(303);
+  });
+
+  it("ends in the state of applying each op once, whatever the order, duplicates and batching (property)", async () => {
+    const bank = banks[0]!;
+    const questions = bank.questions.slice(0, 4);
+    const opArb = fc.oneof(
+      fc.record({ kind: fc.constant("fav" as const), q: fc.nat(3), on: fc.boolean(), at: fc.nat(50) }),
+      fc.record({ kind: fc.constant("answer" as const), q: fc.nat(3), right: fc.boolean(), at: fc.nat(50) }),
+      fc.record({ kind: fc.constant("remove" as const), q: fc.nat(3), at: fc.nat(50) }),
+      fc.record({ kind: fc.constant("progress" as const), position: fc.nat(60), at: fc.nat(50) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(opArb, { minLength: 1, maxLength: 14 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (specs, shuffleSeeds, batchSize) => {
+          const m = await newMember();
+          const ops = specs.map((s): Op => {
+            const at = base + s.at;
+            const q = questions[("q" in s ? s.q : 0) % questions.length]!;
+            switch (s.kind) {
+              case "fav":
+                return op("favourite.set", { questionId: q.id, on: s.on }, at) as Op;
+              case "answer":
+                return op("practice.answer", { questionId: q.id, bankId: bank.id, answer: s.right ? q.answer : wrongAnswer(q) }, at) as Op;
+              case "remove":
+                return op("wrong.remove", { questionId: q.id }, at) as Op;
+              case "progress":
+                return op("progress.set", { bankId: bank.id, position: s.position }, at) as Op;
+            }
+          });
+          // Deliveries: every op at least once, some twice, in a shuffled order, in batches.
+          const deliveries = [...ops, ...ops.filter((_, i) => (shuffleSeeds[i] ?? 0) % 3 === 0)];
+          for (let i = deliveries.length - 1; i > 0; i--) {
+            const j = (shuffleSeeds[i % Math.max(1, shuffleSeeds.length)] ?? i) % (i + 1);
+            [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
+          }
+          for (let i = 0; i < deliveries.length; i += batchSize) {
+            const res = await sync(m.token, deliveries.slice(i, i + batchSize));
+            expect(res.json().code).toBe(1);
+          }
+          let model = emptyState();
+          for (const o of ops) {
+            const graded =
+              o.type === "practice.answer"
+                ? gradeAnswer(
+                    (() => {
+                      const q = questions.find((x) => x.id === o.payload.questionId)!;
+                      return { type: q.type as never, answer: q.answer as never, score: Number(q.score) };
+                    })(),
+                    o.payload.answer,
+                  )
+                : undefined;
+            model = applyOp(model, o, graded);
+          }
+          const expected = toExamState(model);
+          const actual = await state(m.token);
+          expect(actual.favourites).toEqual(expected.favourites);
+          expect(actual.wrong).toEqual(expected.wrong);
+          expect(actual.progress).toEqual(expected.progress);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+});
