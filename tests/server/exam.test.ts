@@ -52,7 +52,7 @@ describe("catalog and banks", () => {
     expect(root.title).toBe("Sample banks");
     expect(root.children.map((c: { title: string }) => c.title)).toEqual(["Basic maths", "China general knowledge", "English basics"]);
     const total = root.children.reduce((n: number, c: { questionCount: number }) => n + c.questionCount, 0);
-    expect(total).toBeGreaterThanOrEqual(140);
+    expect(total).toBeGreaterThanOrEqual(150);
     const types = await t.database.db.query<{ type: string }>("select distinct type from exam_question order by type");
     expect(types.rows.map((r) => r.type)).toEqual(["fill", "judge", "multiple", "short", "single"]);
     expect(data.papers).toHaveLength(2);

@@ -86,7 +86,7 @@ function knowledgeBank(): Q[] {
     const c = choice(rand, city, [...new Set(wrong)].concat(["北京", "上海", "天津"]).filter((w) => w !== city));
     out.push({ type: "single", stem: `${province}的省会是哪座城市？`, options: c.options, answer: c.key, analysis: `${province}的省会是${city}。`, score: 2 });
   });
-  CAPITALS.slice(0, 10).forEach(([province, city], i) => {
+  CAPITALS.forEach(([province, city], i) => {
     const other = CAPITALS[(i + 5) % CAPITALS.length]![1];
     const right = i % 2 === 0;
     out.push({ type: "judge", stem: `${province}的省会是${right ? city : other}。`, answer: right ? "T" : "F", analysis: `${province}的省会是${city}。`, score: 1 });
@@ -108,7 +108,7 @@ function knowledgeBank(): Q[] {
     score: 4,
     difficulty: 2,
   });
-  return out; // 36
+  return out; // 46
 }
 
 const WORDS: [string, string][] = [
