@@ -51,8 +51,8 @@ export const routes: RouteObject[] = [
           { path: "/course/lesson", ...comingSoon(msg`Course detail`) },
           { path: "/player/txPlayer", ...comingSoon(msg`Course video`) },
           { path: "/exam/examResult", ...comingSoon(msg`Exam result`) },
-          { path: "/exam/myPractice", ...comingSoon(msg`Sequential practice`) },
-          { path: "/exam/myTest", ...comingSoon(msg`Exams`) },
+          { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/PracticePage.tsx")) },
+          { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: screen(() => import("../features/exam/MyTestPage.tsx")) },
           { path: "/exam/my_test_detail", ...comingSoon(msg`Exam detail`) },
           {
             lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),

@@ -1,7 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { DropdownMenu } from "radix-ui";
 import { ChevronDown, GraduationCap, LogIn, UserRound } from "lucide-react";
+import { useEffect } from "react";
 import { Link, NavLink, Outlet } from "react-router-dom";
+import { startOffline, useSyncStatus } from "../../offline/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
@@ -50,9 +52,26 @@ function AccountMenu() {
   );
 }
 
+/** Answers waiting to sync, while there are any (clears itself when sync succeeds). */
+function PendingBadge() {
+  const { t } = useLingui();
+  const { pending, rejected } = useSyncStatus();
+  if (pending === 0 && rejected === 0) return null;
+  return (
+    <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
+      {pending > 0 ? t`${pending} waiting to sync` : t`${rejected} not accepted by the server`}
+    </span>
+  );
+}
+
 /** Member side: header with navigation, account menu, language switch, online status. */
 export default function MemberLayout() {
   const { t } = useLingui();
+  const memberId = useUserInfo((s) => (s.id && s.token ? s.id : 0));
+  useEffect(() => {
+    // The member's offline data and its sync engine (closed again on logout).
+    if (memberId) startOffline(memberId);
+  }, [memberId]);
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
@@ -74,6 +93,7 @@ export default function MemberLayout() {
             </NavLink>
           </nav>
           <div className="flex items-center gap-3">
+            <PendingBadge />
             <OnlineIndicator />
             <LanguageSwitch />
             <AccountMenu />

@@ -1,0 +1,104 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { BookOpenCheck, Clock, FileText, Timer } from "lucide-react";
+import { Link } from "react-router-dom";
+import { formatTime } from "../../../shared/time.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { examQueries, flattenBanks } from "./api.ts";
+
+/** `/exam/myTest`: practice banks, mock papers and the official exams open to the member. */
+export default function MyTestPage() {
+  const { t } = useLingui();
+  const catalog = useQuery(examQueries.catalog());
+  if (catalog.isPending) return <Spinner className="mx-auto my-16 size-8" />;
+  if (catalog.isError) {
+    return (
+      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+        <p>{t`The exam list could not be loaded.`}</p>
+        <button type="button" onClick={() => void catalog.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
+          <Trans>Try again</Trans>
+        </button>
+      </div>
+    );
+  }
+  const banks = flattenBanks(catalog.data.classify);
+  return (
+    <div className="space-y-8">
+      <section aria-labelledby="banks-title" className="space-y-3">
+        <h1 id="banks-title" className="text-xl font-semibold">
+          <Trans>Practice banks</Trans>
+        </h1>
+        {banks.length === 0 ? (
+          <p className="text-slate-600 dark:text-slate-300">{t`No practice banks yet.`}</p>
+        ) : (
+          <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+            {banks.map(({ node, path }) => {
+              const count = node.questionCount;
+              return (
+              <li key={node.id} className="flex flex-col rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+                <p className="text-xs text-slate-500 dark:text-slate-400">{path.join(" / ")}</p>
+                <h2 className="mt-1 flex items-center gap-2 text-lg font-medium">
+                  <BookOpenCheck aria-hidden className="size-5 text-primary" />
+                  {node.title}
+                </h2>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t`${count} questions`}</p>
+                <div className="mt-4 flex gap-2">
+                  <Link to={`/exam/myPractice?bank=${node.id}`} className="inline-flex min-h-11 flex-1 items-center justify-center rounded-md bg-primary px-3 text-white hover:bg-primary-strong">
+                    <Trans>Practise</Trans>
+                  </Link>
+                  <Link to={`/exam/examTab/sortPractice?id=${node.id}`} className="inline-flex min-h-11 items-center justify-center rounded-md border border-slate-300 px-3 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+                    <Trans>Details</Trans>
+                  </Link>
+                </div>
+              </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="papers-title" className="space-y-3">
+        <h2 id="papers-title" className="text-lg font-semibold">
+          <Trans>Mock exams</Trans>
+        </h2>
+        <ul className="space-y-2">
+          {catalog.data.papers.map(({ id, title, totalScore, passScore, duration }) => {
+            const minutes = Math.round(duration / 60);
+            return (
+            <li key={id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
+              <FileText aria-hidden className="size-5 text-primary" />
+              <span className="font-medium">{title}</span>
+              <span className="text-sm text-slate-600 dark:text-slate-300">{t`Total ${totalScore}, pass ${passScore}`}</span>
+              <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
+                <Timer aria-hidden className="size-4" />
+                {t`${minutes} min`}
+              </span>
+            </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section aria-labelledby="rooms-title" className="space-y-3">
+        <h2 id="rooms-title" className="text-lg font-semibold">
+          <Trans>Official exams</Trans>
+        </h2>
+        {catalog.data.rooms.length === 0 ? (
+          <p className="text-slate-600 dark:text-slate-300">{t`No official exam is open for you.`}</p>
+        ) : (
+          <ul className="space-y-2">
+            {catalog.data.rooms.map((r) => (
+              <li key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
+                <Clock aria-hidden className="size-5 text-primary" />
+                <span className="font-medium">{r.title}</span>
+                <span className="text-sm text-slate-600 dark:text-slate-300">
+                  {formatTime(r.startTime, "YYYY-MM-DD HH:mm")} – {formatTime(r.endTime, "YYYY-MM-DD HH:mm")}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { Dexie, type EntityTable, type Table } from "dexie";
+import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
+import type { Op } from "../../shared/exam/sync.ts";
+
+/**
+ * The member's offline database (ARCHITECTURE.md "The offline loop"). One IndexedDB database per
+ * member (`examhub-member-<id>`), so another member on the same device sees nothing of it. Only
+ * src/client/offline touches it; screens read through the hooks in index.ts and change it only
+ * through repository.ts.
+ */
+
+/** A downloaded question bank. */
+export interface BankRow {
+  id: number;
+  classifyId: number;
+  title: string;
+  /** The server's version of the bank's content (a new one replaces the questions). */
+  version: number;
+  questionCount: number;
+  /** ms since the epoch. */
+  downloadedAt: number;
+}
+
+/** One question of a bank, in bank order (the same question may sit in two banks). */
+export interface QuestionRow extends ExamQuestion {
+  bankId: number;
+  /** 0-based index in the bank. */
+  position: number;
+}
+
+/** Practice progress of a bank: the position of the next question to show. */
+export interface ProgressRow {
+  bankId: number;
+  position: number;
+  /** ms; the `at` of the op that set it. */
+  updatedAt: number;
+  /** Id of the op that set it ("" when it came from the server): last-writer-wins tie-break. */
+  opId: string;
+}
+
+/** A practice answer given on this device (graded locally; the server re-grades it). */
+export interface AnswerRow {
+  localId?: number;
+  /** Id of the `practice.answer` op that carries it. */
+  opId: string;
+  questionId: number;
+  bankId: number;
+  answer: GivenAnswer;
+  /** null: not decidable offline (short answers, or no answer key downloaded). */
+  correct: boolean | null;
+  score: number;
+  at: number;
+}
+
+export interface FavouriteRow {
+  questionId: number;
+  on: boolean;
+  at: number;
+  opId: string;
+}
+
+/** The wrong-question book; the book lists rows with `!removed && count > 0`. */
+export interface WrongRow {
+  questionId: number;
+  count: number;
+  /** ms of the latest wrong answer (0: none). */
+  lastTime: number;
+  removed: boolean;
+  /** ms of the latest removal (0: none); removed while removedAt >= lastTime. */
+  removedAt: number;
+}
+
+export type AttemptStatus = "in_progress" | "submitted";
+
+export interface AttemptQuestionResult {
+  correct: boolean | null;
+  score: number;
+}
+
+/** A mock attempt, graded locally on submit and re-graded by the server on sync. */
+export interface AttemptRow {
+  attemptId: string;
+  paperId: number;
+  questions: ExamQuestion[];
+  /** Keyed by question id (decimal text), as the `attempt.submit` payload. */
+  answers: Record<string, GivenAnswer>;
+  startedAt: number;
+  /** ms; null when the attempt has no time limit. */
+  deadline: number | null;
+  submittedAt: number | null;
+  /** Local grading (null until submitted). */
+  score: number | null;
+  results: Record<string, AttemptQuestionResult> | null;
+  status: AttemptStatus;
+}
+
+export type OutboxStatus = "pending" | "rejected";
+
+/**
+ * One queued op. `id`, `type`, `at` and `payload` are the op as sent (made when the change was
+ * made, never when sent; no token); the rest is local bookkeeping and never leaves the device.
+ */
+export type OutboxRow = Op & {
+  /** Queue order. */
+  seq?: number;
+  status: OutboxStatus;
+  /** Why the server rejected it (shown to the member). */
+  msg?: string;
+  /** How many times it was sent without a final answer. */
+  tries: number;
+  /** `practice.answer` only: the local grading, used to re-apply the op on pulled state. */
+  correct?: boolean | null;
+};
+
+export const DB_PREFIX = "examhub-member-";
+
+export function memberDbName(memberId: number): string {
+  if (!Number.isSafeInteger(memberId) || memberId <= 0) throw new Error(`invalid member id ${memberId}`);
+  return `${DB_PREFIX}${memberId}`;
+}
+
+export class MemberDb extends Dexie {
+  banks!: EntityTable<BankRow, "id">;
+  questions!: Table<QuestionRow, [number, number]>;
+  progress!: EntityTable<ProgressRow, "bankId">;
+  answers!: EntityTable<AnswerRow, "localId">;
+  favourites!: EntityTable<FavouriteRow, "questionId">;
+  wrong!: EntityTable<WrongRow, "questionId">;
+  attempts!: EntityTable<AttemptRow, "attemptId">;
+  outbox!: Table<OutboxRow, number>;
+
+  constructor(readonly memberId: number) {
+    super(memberDbName(memberId));
+    this.version(1).stores({
+      banks: "id, classifyId",
+      questions: "[bankId+id], &[bankId+position], id, bankId",
+      progress: "bankId",
+      answers: "++localId, &opId, questionId, bankId, at",
+      favourites: "questionId", // booleans are not indexable: filter on `on`
+      wrong: "questionId, lastTime",
+      attempts: "attemptId, paperId, status",
+      outbox: "++seq, &id, status, [status+seq]",
+    });
+  }
+}
+
+/** Opens (creating on first use) the member's own database. */
+export function openMemberDb(memberId: number): MemberDb {
+  return new MemberDb(memberId);
+}
+
+/** Deletes a member's database (e.g. "clear offline data"); closes it first if open. */
+export async function deleteMemberDb(memberId: number): Promise<void> {
+  await Dexie.delete(memberDbName(memberId));
+}

@@ -1,0 +1,50 @@
+import { useLiveQuery } from "dexie-react-hooks";
+import type { AnswerRow, BankRow, FavouriteRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
+
+/**
+ * Live views of the member's offline data for screens (they re-render when Dexie changes, online
+ * or not). `undefined` while loading; screens never import Dexie themselves.
+ */
+export function useBank(db: MemberDb | undefined, bankId: number): BankRow | null | undefined {
+  return useLiveQuery(async () => (db ? ((await db.banks.get(bankId)) ?? null) : undefined), [db, bankId]);
+}
+
+export function useBankQuestions(db: MemberDb | undefined, bankId: number): QuestionRow[] | undefined {
+  return useLiveQuery(async () => (db ? db.questions.where("bankId").equals(bankId).sortBy("position") : undefined), [db, bankId]);
+}
+
+export function useProgress(db: MemberDb | undefined, bankId: number): ProgressRow | null | undefined {
+  return useLiveQuery(async () => (db ? ((await db.progress.get(bankId)) ?? null) : undefined), [db, bankId]);
+}
+
+/** The latest local answer per question of a bank. */
+export function useBankAnswers(db: MemberDb | undefined, bankId: number): Map<number, AnswerRow> | undefined {
+  return useLiveQuery(async () => {
+    if (!db) return undefined;
+    const rows = await db.answers.where("bankId").equals(bankId).toArray();
+    const latest = new Map<number, AnswerRow>();
+    for (const row of rows) {
+      const seen = latest.get(row.questionId);
+      if (!seen || seen.at <= row.at) latest.set(row.questionId, row);
+    }
+    return latest;
+  }, [db, bankId]);
+}
+
+export function useFavourites(db: MemberDb | undefined): FavouriteRow[] | undefined {
+  return useLiveQuery(async () => (db ? (await db.favourites.toArray()).filter((f) => f.on) : undefined), [db]);
+}
+
+export function useWrongBook(db: MemberDb | undefined): WrongRow[] | undefined {
+  return useLiveQuery(async () => (db ? (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0) : undefined), [db]);
+}
+
+/** Questions by id, from any downloaded bank (for the favourite and wrong-book lists). */
+export function useQuestionsById(db: MemberDb | undefined, ids: readonly number[] | undefined): Map<number, QuestionRow> | undefined {
+  const key = ids?.join(",") ?? "";
+  return useLiveQuery(async () => {
+    if (!db || !ids) return undefined;
+    const rows = await db.questions.where("id").anyOf([...ids]).toArray();
+    return new Map(rows.map((r) => [r.id, r]));
+  }, [db, key]);
+}

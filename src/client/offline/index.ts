@@ -1,0 +1,188 @@
+import { useSyncExternalStore } from "react";
+import { liveQuery, type Subscription } from "dexie";
+import { useLiveQuery } from "dexie-react-hooks";
+import { examStateSchema, syncResponseSchema, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
+import { request, type RequestOptions } from "../api/index.ts";
+import { useUserInfo } from "../stores/userInfo.ts";
+import { openMemberDb, type MemberDb } from "./db.ts";
+import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
+
+/**
+ * App wiring of the offline module: the signed-in member's database and sync engine, and the
+ * hooks screens read them through. Screens change data only through repository.ts.
+ */
+
+export type { MemberDb } from "./db.ts";
+export type {
+  AnswerRow,
+  AttemptRow,
+  BankRow,
+  FavouriteRow,
+  OutboxRow,
+  ProgressRow,
+  QuestionRow,
+  WrongRow,
+} from "./db.ts";
+export type { SyncEngineStatus, SyncState } from "./sync.ts";
+export {
+  answerPractice,
+  discardRejected,
+  localState,
+  pendingCount,
+  rejectedOps,
+  removeWrong,
+  saveAttemptAnswer,
+  saveBank,
+  setFavourite,
+  setProgress,
+  startMockAttempt,
+  submitMockAttempt,
+} from "./repository.ts";
+
+/** Sync traffic is background work: no toasts, no de-duplication; 409 refresh still applies. */
+const SYNC_REQUEST_OPTIONS = {
+  showErrorMessage: false,
+  showCodeMessage: false,
+  cancelDuplicateRequest: false,
+} satisfies Partial<RequestOptions>;
+
+async function send(ops: Op[]): Promise<SyncResult[]> {
+  const envelope = await request<unknown>({ url: "/api/exam/sync", method: "post", data: { ops } }, SYNC_REQUEST_OPTIONS);
+  return syncResponseSchema.parse(envelope.data).results;
+}
+
+async function pull(): Promise<ExamState> {
+  const envelope = await request<unknown>({ url: "/api/exam/state", method: "get" }, SYNC_REQUEST_OPTIONS);
+  return examStateSchema.parse(envelope.data);
+}
+
+interface Session {
+  memberId: number;
+  db: MemberDb;
+  engine: SyncEngine;
+  outboxWatch: Subscription;
+}
+
+interface Snapshot {
+  db: MemberDb | null;
+  status: SyncEngineStatus;
+}
+
+const IDLE: SyncEngineStatus = { state: "idle", pending: 0, rejected: 0 };
+
+let session: Session | null = null;
+let snapshot: Snapshot = { db: null, status: IDLE };
+const listeners = new Set<() => void>();
+let persistAsked = false;
+let userWatch: (() => void) | null = null;
+
+function publish(next: Partial<Snapshot>): void {
+  snapshot = { ...snapshot, ...next };
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function askPersistentStorage(): void {
+  if (persistAsked) return;
+  persistAsked = true;
+  const storage = typeof navigator === "undefined" ? undefined : navigator.storage;
+  void storage?.persist?.().catch(() => false);
+}
+
+/**
+ * Opens the member's database and starts syncing (call it when the member is signed in).
+ * Calling it again for the same member restarts the engine (e.g. after signing in again);
+ * for another member it closes the previous one first.
+ */
+export function startOffline(memberId: number): MemberDb {
+  if (session?.memberId === memberId) {
+    session.engine.stop();
+    session.engine.start();
+    return session.db;
+  }
+  stopOffline();
+  askPersistentStorage();
+  const db = openMemberDb(memberId);
+  const engine = createSyncEngine({
+    db,
+    send,
+    pull,
+    now: () => Date.now(),
+    random: () => Math.random(),
+    setTimer: (fn, ms) => window.setTimeout(fn, ms),
+    clearTimer: (handle) => window.clearTimeout(handle as number),
+    online: () => navigator.onLine,
+    onChange: (status) => {
+      if (session?.engine === engine) publish({ status });
+    },
+  });
+  // Every outbox change (a screen's answer, a favourite, ...) updates the badge and syncs soon.
+  const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
+    next: () => void engine.notifyLocalChange(),
+    error: () => undefined,
+  });
+  session = { memberId, db, engine, outboxWatch };
+  publish({ db, status: engine.getStatus() });
+  // Signing out (or another member signing in) closes this member's data.
+  userWatch ??= useUserInfo.subscribe((state) => {
+    if (session && state.id !== session.memberId) stopOffline();
+  });
+  engine.start();
+  return db;
+}
+
+/** Stops syncing and closes the database (the member signed out); queued ops stay for next time. */
+export function stopOffline(): void {
+  const current = session;
+  if (!current) return;
+  session = null;
+  current.engine.stop();
+  current.outboxWatch.unsubscribe();
+  current.db.close();
+  publish({ db: null, status: IDLE });
+}
+
+/** Runs a sync now (e.g. a "sync now" button); resolves when it is done. */
+export function syncNow(): Promise<void> {
+  return session?.engine.sync() ?? Promise.resolve();
+}
+
+/** The signed-in member's database, or null before `startOffline` / after `stopOffline`. */
+export function getOfflineDb(): MemberDb | null {
+  return snapshot.db;
+}
+
+/** The sync status for screens: state and the "answers waiting to sync" count. */
+export function useSyncStatus(): SyncEngineStatus {
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot.status,
+    () => IDLE,
+  );
+}
+
+/** The signed-in member's database (null when none), re-rendering when it changes. */
+export function useOfflineDb(): MemberDb | null {
+  return useSyncExternalStore(
+    subscribe,
+    () => snapshot.db,
+    () => null,
+  );
+}
+
+/**
+ * A live query on the member's database (dexie-react-hooks): re-runs when the data it read
+ * changes. `fallback` is returned while loading and when no member database is open.
+ */
+export function useOfflineQuery<T, F = undefined>(
+  query: (db: MemberDb) => Promise<T> | T,
+  deps: readonly unknown[],
+  fallback?: F,
+): T | F {
+  const db = useOfflineDb();
+  return useLiveQuery(() => (db ? query(db) : (fallback as F)), [db, ...deps], fallback as F);
+}

@@ -1,0 +1,366 @@
+import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
+import { MAX_OPS_PER_SYNC, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
+import { ApiCode } from "../../shared/constants.ts";
+import { SessionExpiredError } from "../api/http.ts";
+import type { MemberDb, OutboxRow } from "./db.ts";
+import { gradedOf, toOp, writeModel } from "./repository.ts";
+
+/**
+ * The sync engine (ARCHITECTURE.md "The offline loop"): pushes the outbox in `seq` order, in
+ * batches of MAX_OPS_PER_SYNC, one request at a time, then pulls the server's state and merges
+ * it into Dexie. Everything around it (network, clock, randomness, timers, connectivity) is
+ * injected, so it runs in tests without either.
+ */
+
+export type SyncState = "idle" | "syncing" | "offline" | "error" | "auth";
+
+export interface SyncEngineStatus {
+  state: SyncState;
+  /** Ops waiting to be sent. */
+  pending: number;
+  /** Ops the server refused (kept, shown, never retried automatically). */
+  rejected: number;
+  /** ms of the last complete push + pull. */
+  lastSyncAt?: number;
+}
+
+export interface SyncDeps {
+  db: MemberDb;
+  /** POST /api/exam/sync: one result per op, in order. Throws on transport or auth failure. */
+  send(ops: Op[]): Promise<SyncResult[]>;
+  /** GET /api/exam/state. */
+  pull(): Promise<ExamState>;
+  now(): number;
+  /** [0, 1), for the jitter. */
+  random(): number;
+  /** One-shot timer (setTimeout). */
+  setTimer(fn: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  online(): boolean;
+  onChange?(status: SyncEngineStatus): void;
+  /** Where `online` / `focus` are listened for (window by default). */
+  window?: Pick<EventTarget, "addEventListener" | "removeEventListener">;
+  /** Where `visibilitychange` is listened for (document by default). */
+  document?: Pick<Document, "addEventListener" | "removeEventListener" | "visibilityState">;
+}
+
+export interface SyncEngine {
+  /** Installs the listeners and runs a first sync. */
+  start(): void;
+  /** Removes the listeners and timers; a run in flight finishes but schedules nothing. */
+  stop(): void;
+  /** Runs a sync now, or coalesces into one more run when one is running. Never rejects. */
+  sync(): Promise<void>;
+  /** The outbox changed locally: recount, and sync soon when idle and online. */
+  notifyLocalChange(): Promise<void>;
+  getStatus(): SyncEngineStatus;
+}
+
+export const BACKOFF_BASE_MS = 1_000;
+export const BACKOFF_CAP_MS = 5 * 60 * 1_000;
+/** While ops are pending, try again this often. */
+export const PERIODIC_SYNC_MS = 60_000;
+/** After a local change, sync this soon (lets a burst of answers go in one request). */
+export const LOCAL_CHANGE_DELAY_MS = 1_000;
+
+/** Exponential backoff with full jitter: random() * min(5 min, 1 s * 2^attempt). */
+export function backoffDelay(attempt: number, random: () => number): number {
+  const exp = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt));
+  const r = Math.min(Math.max(random(), 0), 1);
+  return r * exp;
+}
+
+export type FailureKind = "auth" | "offline" | "error";
+
+/**
+ * What a thrown send/pull error means: a session that could not be refreshed (or a 303/409
+ * envelope) is "auth"; no response at all (network down, timeout, cancelled) is "offline";
+ * anything else (HTTP 5xx, other envelopes, a malformed answer) is "error".
+ */
+export function classifyError(error: unknown): FailureKind {
+  if (error instanceof SessionExpiredError) return "auth";
+  if (typeof error === "object" && error !== null) {
+    if ((error as { name?: unknown }).name === "SessionExpiredError") return "auth";
+    const code = (error as { code?: unknown }).code;
+    if ("msg" in error && (code === ApiCode.LOGIN || code === ApiCode.TOKEN_EXPIRED)) return "auth";
+    if ((error as { isAxiosError?: unknown }).isAxiosError === true) {
+      const response = (error as { response?: { status?: unknown } }).response;
+      return response && typeof response.status === "number" ? "error" : "offline";
+    }
+  }
+  return "error";
+}
+
+/** The server's state as a model: pulled entries carry no op id, favourites no time. */
+export function modelFromServer(server: ExamState): ExamStateModel {
+  const model = emptyState();
+  for (const questionId of server.favourites) model.favourites.set(questionId, { on: true, at: 0, opId: "" });
+  for (const w of server.wrong) {
+    model.wrong.set(w.questionId, { count: w.count, lastTime: w.lastTime, removed: false, removedAt: 0 });
+  }
+  for (const p of server.progress) model.progress.set(p.bankId, { position: p.position, at: p.updatedAt, opId: "" });
+  return model;
+}
+
+/** The server state with the still-pending local ops re-applied on top, as a model. */
+export function mergeModel(
+  server: ExamState,
+  pendingOps: readonly Op[],
+  gradedFor?: (op: Op) => GradedOutcome | undefined,
+): ExamStateModel {
+  return applyOps(modelFromServer(server), pendingOps, gradedFor);
+}
+
+/**
+ * Pure merge: the server's favourites, wrong-question book and progress with the local ops the
+ * server has not seen yet re-applied on top (`applyOp`). `gradedFor` gives a pending
+ * `practice.answer` its local grading (without it, the op does not touch the wrong book).
+ */
+export function mergeState(
+  server: ExamState,
+  pendingOps: readonly Op[],
+  gradedFor?: (op: Op) => GradedOutcome | undefined,
+): ExamState {
+  return toExamState(mergeModel(server, pendingOps, gradedFor));
+}
+
+/** Replaces the local favourites / wrong / progress with the merge, in one transaction. */
+export async function mergeIntoDb(db: MemberDb, server: ExamState): Promise<void> {
+  await db.transaction("rw", [db.favourites, db.wrong, db.progress, db.outbox], async () => {
+    const pending = await pendingRows(db);
+    const byId = new Map(pending.map((row) => [row.id, row]));
+    const model = mergeModel(server, pending.map(toOp), (op) => {
+      const row = byId.get(op.id);
+      return row ? gradedOf(row) : undefined;
+    });
+    await Promise.all([db.favourites.clear(), db.wrong.clear(), db.progress.clear()]);
+    await writeModel(db, model);
+  });
+}
+
+function pendingRows(db: MemberDb, limit?: number): Promise<OutboxRow[]> {
+  const collection = db.outbox.where("[status+seq]").between(["pending", -Infinity], ["pending", Infinity]);
+  return (limit === undefined ? collection : collection.limit(limit)).toArray();
+}
+
+type TimerKind = "retry" | "periodic" | "soon";
+
+export function createSyncEngine(deps: SyncDeps): SyncEngine {
+  const { db } = deps;
+  let status: SyncEngineStatus = { state: "idle", pending: 0, rejected: 0 };
+  let running: Promise<void> | null = null;
+  let again = false;
+  let started = false;
+  /** After stop(): nothing is scheduled any more. */
+  let stopped = false;
+  let attempt = 0;
+  let timer: { handle: unknown; kind: TimerKind } | null = null;
+  let removeListeners: (() => void) | null = null;
+
+  function emit(patch: Partial<SyncEngineStatus>): void {
+    const next = { ...status, ...patch };
+    if (
+      next.state === status.state &&
+      next.pending === status.pending &&
+      next.rejected === status.rejected &&
+      next.lastSyncAt === status.lastSyncAt
+    ) {
+      return;
+    }
+    status = next;
+    deps.onChange?.(status);
+  }
+
+  async function counts(): Promise<Pick<SyncEngineStatus, "pending" | "rejected">> {
+    const [pending, rejected] = await Promise.all([
+      db.outbox.where("status").equals("pending").count(),
+      db.outbox.where("status").equals("rejected").count(),
+    ]);
+    return { pending, rejected };
+  }
+
+  function clearTimer(): void {
+    if (timer) deps.clearTimer(timer.handle);
+    timer = null;
+  }
+
+  function schedule(ms: number, kind: TimerKind): void {
+    clearTimer();
+    if (stopped) return;
+    const handle = deps.setTimer(() => {
+      if (timer?.handle === handle) timer = null;
+      void sync();
+    }, ms);
+    timer = { handle, kind };
+  }
+
+  function fail(kind: FailureKind): void {
+    if (kind === "auth") {
+      clearTimer();
+      emit({ state: "auth" });
+      return;
+    }
+    schedule(backoffDelay(attempt, deps.random), "retry");
+    attempt++;
+    emit({ state: kind === "offline" || !deps.online() ? "offline" : "error" });
+  }
+
+  /** Marks the ops of a batch after an answer; true when every op got a result. */
+  async function acknowledge(batch: OutboxRow[], results: SyncResult[]): Promise<boolean> {
+    const byId = new Map<string, SyncResult>();
+    for (const result of results) if (result && typeof result.id === "string") byId.set(result.id, result);
+    let complete = true;
+    await db.transaction("rw", db.outbox, async () => {
+      for (const row of batch) {
+        const result = byId.get(row.id);
+        if (row.seq === undefined) continue;
+        if (result?.status === "applied" || result?.status === "duplicate") {
+          await db.outbox.delete(row.seq);
+        } else if (result?.status === "rejected") {
+          await db.outbox.update(row.seq, { status: "rejected", msg: result.msg ?? "", tries: row.tries + 1 });
+        } else {
+          complete = false;
+          await db.outbox.update(row.seq, { tries: row.tries + 1 });
+        }
+      }
+    });
+    return complete;
+  }
+
+  /** One push of the whole outbox (batch after batch) and one pull. */
+  async function runOnce(): Promise<"ok" | "failed"> {
+    if (!deps.online()) {
+      fail("offline");
+      emit(await counts());
+      return "failed";
+    }
+    emit({ state: "syncing" });
+    let incomplete = false;
+    for (;;) {
+      const batch = await pendingRows(db, MAX_OPS_PER_SYNC);
+      if (batch.length === 0) break;
+      let results: SyncResult[];
+      try {
+        results = await deps.send(batch.map(toOp));
+      } catch (error) {
+        await db.outbox
+          .where("seq")
+          .anyOf(batch.map((row) => row.seq ?? -1))
+          .modify((row) => {
+            row.tries += 1;
+          })
+          .catch(() => undefined);
+        fail(classifyError(error));
+        emit(await counts());
+        return "failed";
+      }
+      attempt = 0;
+      const complete = await acknowledge(batch, Array.isArray(results) ? results : []);
+      emit(await counts());
+      // Ops left without a result wait for the next trigger instead of a hot loop.
+      if (!complete) {
+        incomplete = true;
+        break;
+      }
+    }
+
+    try {
+      const server = await deps.pull();
+      await mergeIntoDb(db, server);
+    } catch (error) {
+      fail(classifyError(error));
+      emit(await counts());
+      return "failed";
+    }
+    attempt = 0;
+    const after = await counts();
+    emit({ ...after, state: "idle", lastSyncAt: deps.now() });
+    // Still pending: ops the server did not answer (try again later), or ops made meanwhile (soon).
+    if (after.pending > 0) schedule(incomplete ? PERIODIC_SYNC_MS : LOCAL_CHANGE_DELAY_MS, incomplete ? "periodic" : "soon");
+    else if (timer?.kind !== "soon") clearTimer();
+    return "ok";
+  }
+
+  function sync(): Promise<void> {
+    if (status.state === "auth") return running ?? Promise.resolve();
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          const outcome = await runOnce();
+          if (outcome === "failed") break;
+        } while (again);
+      } catch {
+        // A closed database (logout mid-run) or an unexpected failure: try again later.
+        if (!stopped) fail("error");
+        else emit({ state: "idle" });
+      } finally {
+        again = false;
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  async function notifyLocalChange(): Promise<void> {
+    const before = status.pending;
+    try {
+      emit(await counts());
+    } catch {
+      return;
+    }
+    // Only new ops count (not the engine's own bookkeeping writes).
+    if (stopped || status.pending <= before || !deps.online()) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    if (status.state === "idle" && (timer === null || timer.kind === "periodic")) {
+      schedule(LOCAL_CHANGE_DELAY_MS, "soon");
+    }
+  }
+
+  function start(): void {
+    if (started) return;
+    started = true;
+    stopped = false;
+    attempt = 0;
+    if (status.state === "auth") emit({ state: "idle" });
+    const win = deps.window ?? (typeof window === "undefined" ? undefined : window);
+    const doc = deps.document ?? (typeof document === "undefined" ? undefined : document);
+    const onOnline = () => {
+      attempt = 0;
+      void sync();
+    };
+    // Focus and visibility hint at a returning member; they do not cut a server-error backoff short.
+    const onFocus = () => {
+      if (status.state !== "error") void sync();
+    };
+    const onVisibility = () => {
+      if (doc?.visibilityState === "visible") onFocus();
+    };
+    win?.addEventListener("online", onOnline);
+    win?.addEventListener("focus", onFocus);
+    doc?.addEventListener("visibilitychange", onVisibility);
+    removeListeners = () => {
+      win?.removeEventListener("online", onOnline);
+      win?.removeEventListener("focus", onFocus);
+      doc?.removeEventListener("visibilitychange", onVisibility);
+    };
+    void sync();
+  }
+
+  function stop(): void {
+    started = false;
+    stopped = true;
+    removeListeners?.();
+    removeListeners = null;
+    clearTimer();
+  }
+
+  return { start, stop, sync, notifyLocalChange, getStatus: () => status };
+}

@@ -1,0 +1,52 @@
+import { expect, test } from "./server.ts";
+
+test.describe("offline practice", () => {
+  test("answers and favourites made offline survive a reload and reach the server once back online", async ({ page, context }) => {
+    await page.goto("/");
+    const form = page.getByRole("tabpanel");
+    await form.getByLabel("用户名").fill("member");
+    await form.getByLabel("密码").fill("member123456");
+    await form.getByRole("button", { name: "登录" }).click();
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+
+    await page.goto("/exam/myTest");
+    await page.getByRole("link", { name: "练习" }).first().click();
+    await expect(page.getByText("第 1 题，共 66 题")).toBeVisible({ timeout: 15_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await context.setOffline(true);
+    await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+    // Three answers, always option D (some right, some wrong), and one favourite.
+    for (let i = 0; i < 3; i++) {
+      await page.getByRole("radio").nth(3).check();
+      await page.getByRole("button", { name: "提交答案" }).click();
+      await expect(page.getByText(/回答正确|回答错误/)).toBeVisible();
+      if (i === 0) await page.getByRole("button", { name: "加入收藏" }).click();
+      await page.getByRole("button", { name: "下一题" }).click();
+    }
+    await expect(page.getByText("第 4 题，共 66 题")).toBeVisible();
+    await expect(page.getByText(/条待同步/)).toBeVisible();
+
+    // Reload with no network: the app and the bank still work, the answers are still there.
+    await page.reload();
+    await expect(page.getByText("第 4 题，共 66 题")).toBeVisible();
+    await expect(page.getByRole("button", { name: /第 1 题，(已作答|答错)/ })).toBeVisible();
+
+    await context.setOffline(false);
+    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    await expect(page.getByText("您已断开网络连接！")).toHaveCount(0);
+    const state = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+      return (await (await fetch("/api/exam/state", { headers: { "ba-user-token": token } })).json()).data;
+    });
+    expect(state.favourites).toHaveLength(1);
+    expect(state.progress[0].position).toBe(3);
+    const answers = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+      const bank = await (await fetch("/api/exam/bank?id=2", { headers: { "ba-user-token": token } })).json();
+      return bank.data.questions.slice(0, 3).map((q: { answer: string }) => q.answer);
+    });
+    const wrongExpected = answers.filter((a: string) => a !== "D").length;
+    expect(state.wrong).toHaveLength(wrongExpected);
+  });
+});
