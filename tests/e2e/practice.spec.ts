@@ -48,5 +48,11 @@ test.describe("offline practice", () => {
     });
     const wrongExpected = answers.filter((a: string) => a !== "D").length;
     expect(state.wrong).toHaveLength(wrongExpected);
+
+    // The favourite and wrong-question tabs read the device's copy.
+    await page.goto("/exam/examTab/topicCollect");
+    await expect(page.getByRole("button", { name: "取消收藏" })).toHaveCount(1);
+    await page.getByRole("link", { name: "我的错题" }).click();
+    await expect(page.getByRole("button", { name: "移出错题本" })).toHaveCount(wrongExpected);
   });
 });

@@ -21,8 +21,16 @@ const examTabs: RouteObject[] = [
   { path: "/exam/examTab/mockTest", ...comingSoon(msg`Mock exam`) },
   { path: "/exam/examTab/officialTest", ...comingSoon(msg`Official exam`) },
   { path: "/exam/examTab/testRecord", ...comingSoon(msg`Exam records`) },
-  { path: "/exam/examTab/topicCollect", ...comingSoon(msg`Favourite questions`) },
-  { path: "/exam/examTab/errorTopic", ...comingSoon(msg`My wrong questions`) },
+  {
+    path: "/exam/examTab/topicCollect",
+    handle: { title: msg`Favourite questions` },
+    lazy: async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).FavouritesTab }),
+  },
+  {
+    path: "/exam/examTab/errorTopic",
+    handle: { title: msg`My wrong questions` },
+    lazy: async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).WrongBookTab }),
+  },
 ];
 
 /** Every route of SPEC §2. */
