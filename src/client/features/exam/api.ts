@@ -1,26 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { ExamQuestion } from "../../../shared/exam/types.ts";
+import type { BankDownload, Catalog, ClassifyNode } from "../../../shared/exam/catalog.ts";
 import { request } from "../../api/index.ts";
-
-export interface ClassifyNode {
-  id: number;
-  pid: number;
-  title: string;
-  questionCount: number;
-  version: string;
-  children: ClassifyNode[];
-}
-
-export interface Catalog {
-  classify: ClassifyNode[];
-  papers: { id: number; title: string; totalScore: number; passScore: number; duration: number }[];
-  rooms: { id: number; title: string; paperId: number; startTime: number; endTime: number; duration: number; attemptsAllowed: number }[];
-}
-
-export interface BankDownload {
-  bank: { id: number; title: string; version: string; questionCount: number };
-  questions: ExamQuestion[];
-}
 
 /** Query-key factory and fetchers of the exam screens. */
 export const examQueries = {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
+import type { ClassifyNode } from "../../../shared/exam/catalog.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import { bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
@@ -12,16 +13,6 @@ interface ClassifyRow {
   title_en: string;
   question_count: number;
   version: string;
-}
-
-export interface ClassifyNode {
-  id: number;
-  pid: number;
-  title: string;
-  /** A node with questions is a practice bank. */
-  questionCount: number;
-  version: string;
-  children: ClassifyNode[];
 }
 
 /** `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag). */

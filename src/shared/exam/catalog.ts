@@ -1,0 +1,25 @@
+import type { ExamQuestion } from "./types.ts";
+
+/** A node of the exam classify tree; a node with questions is a practice bank. */
+export interface ClassifyNode {
+  id: number;
+  pid: number;
+  title: string;
+  questionCount: number;
+  /** Changes whenever the bank's questions change (the download's ETag follows it). */
+  version: string;
+  children: ClassifyNode[];
+}
+
+/** `GET /api/exam/catalog`. */
+export interface Catalog {
+  classify: ClassifyNode[];
+  papers: { id: number; title: string; totalScore: number; passScore: number; duration: number }[];
+  rooms: { id: number; title: string; paperId: number; startTime: number; endTime: number; duration: number; attemptsAllowed: number }[];
+}
+
+/** `GET /api/exam/bank?id=`. */
+export interface BankDownload {
+  bank: { id: number; title: string; version: string; questionCount: number };
+  questions: ExamQuestion[];
+}
