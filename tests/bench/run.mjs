@@ -87,6 +87,53 @@ try {
   console.log(`POST /admin/index/login (10 conns)  ${fmt(login.requests.average)} req/s, p50 ${login.latency.p50} ms, p99 ${login.latency.p99} ms, errors ${login.errors + login.non2xx}`);
   await stop(loginServer.child);
 
+  console.log("\n# Offline sync (demo member, demo math bank)");
+  const syncServer = await startServer(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000" });
+  const post = async (path, body, token) => {
+    const res = await fetch(`${syncServer.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { "ba-user-token": token } : {}) },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  };
+  const memberLogin = await post("/api/user/checkIn", { tab: "login", username: "member", password: "member123456" });
+  const token = memberLogin.data.userInfo.token;
+  const bankStart = performance.now();
+  const bankRes = await fetch(`${syncServer.url}/api/exam/bank?id=2`, { headers: { "ba-user-token": token } });
+  const bankText = await bankRes.text();
+  const bank = JSON.parse(bankText).data;
+  console.log(`bank download (${bank.questions.length} questions): ${(bankText.length / 1024).toFixed(1)} KiB, ${fmt(performance.now() - bankStart)} ms`);
+  const questions = bank.questions;
+  let clock = Date.now() - 3_600_000;
+  const makeOps = (n) =>
+    Array.from({ length: n }, (_, i) => {
+      const q = questions[i % questions.length];
+      clock += 1;
+      const kind = i % 3;
+      return kind === 0
+        ? { id: crypto.randomUUID(), type: "practice.answer", at: clock, payload: { questionId: q.id, bankId: 2, answer: q.type === "multiple" || q.type === "fill" ? ["X"] : "X" } }
+        : kind === 1
+          ? { id: crypto.randomUUID(), type: "favourite.set", at: clock, payload: { questionId: q.id, on: i % 2 === 0 } }
+          : { id: crypto.randomUUID(), type: "progress.set", at: clock, payload: { bankId: 2, position: i % questions.length } };
+    });
+  for (const batch of [20, 50, 200]) {
+    const ops = makeOps(1000);
+    const t1 = performance.now();
+    for (let i = 0; i < ops.length; i += batch) await post("/api/exam/sync", { ops: ops.slice(i, i + batch) }, token);
+    console.log(`replay 1,000 queued ops, batches of ${String(batch).padEnd(3)}   ${fmt(performance.now() - t1)} ms`);
+  }
+  const fixed = makeOps(20);
+  await post("/api/exam/sync", { ops: fixed }, token);
+  const syncLoad = await load(`${syncServer.url}/api/exam/sync`, 5, {
+    connections: 10,
+    method: "POST",
+    headers: { "content-type": "application/json", "ba-user-token": token },
+    body: JSON.stringify({ ops: fixed }),
+  });
+  console.log(`POST /api/exam/sync (20 duplicate ops, 10 conns)  ${fmt(syncLoad.requests.average)} req/s, p50 ${syncLoad.latency.p50} ms, p99 ${syncLoad.latency.p99} ms, errors ${syncLoad.errors + syncLoad.non2xx}`);
+  await stop(syncServer.child);
+
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");
   const initial = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
