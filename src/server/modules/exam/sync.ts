@@ -6,6 +6,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import type { QuestionRow } from "./questions.ts";
+import { applyMockSubmit } from "./attempts.ts";
 
 /** A payload the server refuses: the op is answered `rejected` with this message. */
 class RejectOp extends Error {}
@@ -77,9 +78,13 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
       );
       return "applied";
     }
-    case "attempt.submit":
+    case "attempt.submit": {
+      const outcome = await applyMockSubmit(tx, userId, op.payload);
+      if (outcome === "unknown-paper") throw new RejectOp("Unknown paper");
+      return "applied";
+    }
     case "lesson.progress":
-      // Mock attempts and lessons arrive with the screens that make them.
+      // Lessons arrive with the course screens.
       throw new RejectOp(`${op.type} is not supported yet`);
   }
 }
