@@ -66,7 +66,7 @@ function question(id: number, overrides: Partial<ExamQuestion> = {}): ExamQuesti
   return { id, type: "single", classifyId: 1, stem: `Q${id}`, options: [{ key: "A", text: "a" }, { key: "B", text: "b" }], answer: "A", score: 2, difficulty: 1, ...overrides };
 }
 
-const BANK = { id: 7, classifyId: 1, title: "Bank", version: 1 };
+const BANK = { id: 7, classifyId: 1, title: "Bank", version: "1" };
 const QUESTIONS = [1, 2, 3, 4, 5].map((id) => question(id));
 
 /** A clock that moves 1 s per call, from 2024. */
@@ -231,9 +231,9 @@ describe("repository", () => {
   it("stores a bank with its questions in order and replaces an older copy", async () => {
     const db = freshDb();
     await saveBank(db, BANK, QUESTIONS, { now: () => T0 });
-    await saveBank(db, { ...BANK, version: 2 }, QUESTIONS.slice(0, 3), { now: () => T0 + 1 });
+    await saveBank(db, { ...BANK, version: "2" }, QUESTIONS.slice(0, 3), { now: () => T0 + 1 });
     const bank = await db.banks.get(BANK.id);
-    expect(bank).toMatchObject({ version: 2, questionCount: 3, downloadedAt: T0 + 1 });
+    expect(bank).toMatchObject({ version: "2", questionCount: 3, downloadedAt: T0 + 1 });
     const rows = await db.questions.where("[bankId+position]").between([BANK.id, 0], [BANK.id, Infinity]).toArray();
     expect(rows.map((r) => [r.id, r.position])).toEqual([[1, 0], [2, 1], [3, 2]]);
     expect(await db.outbox.count()).toBe(0);

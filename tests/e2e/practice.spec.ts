@@ -56,3 +56,35 @@ test.describe("offline practice", () => {
     await expect(page.getByRole("button", { name: "移出错题本" })).toHaveCount(wrongExpected);
   });
 });
+
+test.describe("mock exam offline", () => {
+  test("a mock exam taken fully offline is graded at once and submitted on reconnect", async ({ page, context }) => {
+    await page.goto("/");
+    const form = page.getByRole("tabpanel");
+    await form.getByLabel("用户名").fill("member");
+    await form.getByLabel("密码").fill("member123456");
+    await form.getByRole("button", { name: "登录" }).click();
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+
+    await page.goto("/exam/examTab/mockTest");
+    await page.getByRole("button", { name: "开始考试" }).first().click();
+    await expect(page).toHaveURL(/\/exam\/my_test_detail\?attempt=/, { timeout: 15_000 });
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+    await context.setOffline(true);
+    await page.getByRole("radio").first().check();
+    await page.getByRole("button", { name: "交卷" }).click();
+    await page.getByRole("button", { name: "仍然交卷" }).click();
+    await expect(page).toHaveURL(/\/exam\/examResult\?attempt=/);
+    await expect(page.getByText(/条待同步/)).toBeVisible();
+
+    await context.setOffline(false);
+    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    const records = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+      return (await (await fetch("/api/exam/records", { headers: { "ba-user-token": token } })).json()).data;
+    });
+    expect(records.total).toBe(1);
+    expect(records.list[0]).toMatchObject({ kind: "mock", status: "submitted" });
+  });
+});

@@ -18,9 +18,9 @@ const comingSoon = (title: ReturnType<typeof msg>) => ({
 
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", ...comingSoon(msg`Sequential practice`) },
-  { path: "/exam/examTab/mockTest", ...comingSoon(msg`Mock exam`) },
+  { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: screen(() => import("../features/exam/MockTestTab.tsx")) },
   { path: "/exam/examTab/officialTest", ...comingSoon(msg`Official exam`) },
-  { path: "/exam/examTab/testRecord", ...comingSoon(msg`Exam records`) },
+  { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: screen(() => import("../features/exam/RecordsTab.tsx")) },
   {
     path: "/exam/examTab/topicCollect",
     handle: { title: msg`Favourite questions` },
@@ -58,10 +58,10 @@ export const routes: RouteObject[] = [
           { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
           { path: "/course/lesson", ...comingSoon(msg`Course detail`) },
           { path: "/player/txPlayer", ...comingSoon(msg`Course video`) },
-          { path: "/exam/examResult", ...comingSoon(msg`Exam result`) },
+          { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: screen(() => import("../features/exam/ExamResultPage.tsx")) },
           { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/PracticePage.tsx")) },
           { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: screen(() => import("../features/exam/MyTestPage.tsx")) },
-          { path: "/exam/my_test_detail", ...comingSoon(msg`Exam detail`) },
+          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/TestTakingPage.tsx")) },
           {
             lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),
             children: [{ path: "/exam/detail", ...comingSoon(msg`Exam detail`) }, ...examTabs],

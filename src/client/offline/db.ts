@@ -15,7 +15,7 @@ export interface BankRow {
   classifyId: number;
   title: string;
   /** The server's version of the bank's content (a new one replaces the questions). */
-  version: number;
+  version: string;
   questionCount: number;
   /** ms since the epoch. */
   downloadedAt: number;

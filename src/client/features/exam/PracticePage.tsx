@@ -41,7 +41,7 @@ export default function PracticePage() {
       async (data) => {
         const stored = await db.banks.get(bankId);
         if (!live || String(stored?.version) === data.bank.version) return;
-        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version as never }, data.questions);
+        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
       },
       () => live && setDownload("failed"),
     );

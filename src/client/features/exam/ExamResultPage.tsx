@@ -1,0 +1,391 @@
+import { Suspense, lazy, useId, useMemo, useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { CheckCircle2, CircleHelp, CloudUpload, LineChart, MinusCircle, XCircle } from "lucide-react";
+import { Link, useSearchParams } from "react-router-dom";
+import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import { formatTime } from "../../../shared/time.ts";
+import { request } from "../../api/index.ts";
+import { useOfflineDb, useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
+import { useOnline } from "../../ui/useOnline.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { examQueries } from "./api.ts";
+import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
+import { answerText, isAnswered } from "./QuestionView.tsx";
+
+// chart.js is large: its own chunk, loaded once a history shows.
+const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
+
+export interface QuestionResult {
+  correct: boolean | null;
+  score: number;
+}
+
+/** `GET /api/exam/record?uuid=`. Times are seconds. */
+export interface ExamRecordDetail {
+  attempt: {
+    uuid: string;
+    kind: "mock" | "official";
+    paperId: number;
+    paperTitle: string;
+    score: number;
+    passed: boolean;
+    startedAt: number;
+    submittedAt: number;
+    totalScore: number;
+    passScore: number;
+  };
+  questions: ExamQuestion[];
+  answers: Record<string, GivenAnswer>;
+  results: Record<string, QuestionResult>;
+}
+
+export const examRecordQuery = (uuid: string) => ({
+  queryKey: ["exam", "record", uuid] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (await request<ExamRecordDetail>({ url: "/api/exam/record", method: "get", params: { uuid }, signal }, { showErrorMessage: false })).data,
+});
+
+/** What the result screen shows, from a local attempt or a server record. */
+export interface ResultView {
+  paperId: number;
+  title: string | null;
+  score: number;
+  totalScore: number;
+  passScore: number | null;
+  /** null: the pass mark is not known on this device. */
+  passed: boolean | null;
+  /** ms since the epoch. */
+  submittedAt: number | null;
+  questions: ExamQuestion[];
+  answers: Record<string, GivenAnswer>;
+  results: Record<string, QuestionResult>;
+}
+
+export function viewOfLocal(
+  attempt: AttemptRow,
+  paper: { title: string | null; totalScore: number | null; passScore: number | null },
+): ResultView {
+  const score = attempt.score ?? 0;
+  return {
+    paperId: attempt.paperId,
+    title: paper.title,
+    score,
+    totalScore: paper.totalScore ?? totalOf(attempt.questions),
+    passScore: paper.passScore,
+    passed: paper.passScore === null ? null : score >= paper.passScore,
+    submittedAt: attempt.submittedAt,
+    questions: attempt.questions,
+    answers: attempt.answers,
+    results: attempt.results ?? {},
+  };
+}
+
+export function viewOfRecord(record: ExamRecordDetail): ResultView {
+  const a = record.attempt;
+  return {
+    paperId: a.paperId,
+    title: a.paperTitle,
+    score: Number(a.score),
+    totalScore: Number(a.totalScore),
+    passScore: Number(a.passScore),
+    passed: a.passed,
+    submittedAt: a.submittedAt ? a.submittedAt * 1000 : null,
+    questions: record.questions,
+    answers: record.answers,
+    results: record.results,
+  };
+}
+
+export interface ResultSummaryProps {
+  title: string | null;
+  score: number;
+  totalScore: number;
+  passScore: number | null;
+  passed: boolean | null;
+  submittedAt: number | null;
+  /** Graded on this device; the server grades again when it syncs. */
+  waitingToSync?: boolean;
+}
+
+/** Score, total and pass or fail (icon and words, never colour alone). */
+export function ResultSummary({ title, score, totalScore, passScore, passed, submittedAt, waitingToSync }: ResultSummaryProps) {
+  const { t } = useLingui();
+  const when = formatTime(submittedAt, "YYYY-MM-DD HH:mm");
+  return (
+    <section aria-labelledby="result-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <h1 id="result-title" className="text-xl font-semibold">
+        {title ?? t`Mock exam`}
+      </h1>
+      {when && <p className="text-sm text-slate-600 dark:text-slate-300">{t`Submitted on ${when}`}</p>}
+      <p className="text-3xl font-semibold tabular-nums" data-testid="result-score">
+        <span className="sr-only">{t`Score:`} </span>
+        {score} <span className="text-lg font-normal text-slate-600 dark:text-slate-300">/ {totalScore}</span>
+      </p>
+      {passed === true && (
+        <p role="status" className="flex items-center gap-2 font-medium text-emerald-700 dark:text-emerald-300">
+          <CheckCircle2 aria-hidden className="size-6" />
+          {t`Passed (pass mark ${passScore})`}
+        </p>
+      )}
+      {passed === false && (
+        <p role="status" className="flex items-center gap-2 font-medium text-red-700 dark:text-red-300">
+          <XCircle aria-hidden className="size-6" />
+          {t`Not passed (pass mark ${passScore})`}
+        </p>
+      )}
+      {passed === null && (
+        <p role="status" className="flex items-center gap-2 text-slate-600 dark:text-slate-300">
+          <CircleHelp aria-hidden className="size-6" />
+          {t`The pass mark is not on this device yet.`}
+        </p>
+      )}
+      {waitingToSync && (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <CloudUpload aria-hidden className="size-4 shrink-0" />
+          {t`Graded on this device; waiting to sync. The server grades it again when it receives it.`}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** A given answer as text ("B", "A, C", "True", "1949; Beijing"); "" when unanswered. */
+export function givenText(question: ExamQuestion, answer: GivenAnswer | undefined, labels: { true: string; false: string }): string {
+  if (answer === undefined || !isAnswered(question, answer)) return "";
+  if (question.type === "judge") return answer === "T" ? labels.true : answer === "F" ? labels.false : String(answer);
+  if (Array.isArray(answer)) return answer.join(question.type === "fill" ? "; " : ", ");
+  return answer;
+}
+
+function Review({ view }: { view: ResultView }) {
+  const { t } = useLingui();
+  const labels = { true: t`True`, false: t`False` };
+  return (
+    <section aria-labelledby="review-title" className="space-y-3">
+      <h2 id="review-title" className="text-lg font-semibold">
+        <Trans>Review</Trans>
+      </h2>
+      <ol className="space-y-3">
+        {view.questions.map((q, i) => {
+          const n = i + 1;
+          const result = view.results[String(q.id)];
+          const given = givenText(q, view.answers[String(q.id)], labels);
+          const got = result?.score ?? 0;
+          const worth = q.score;
+          const correctText = answerText(q, q.answer, labels);
+          return (
+            <li key={q.id} className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
+              <p className="text-sm text-slate-600 dark:text-slate-300">{t`Question ${n}, ${got} of ${worth} points`}</p>
+              <p className="whitespace-pre-wrap">{q.stem}</p>
+              {q.options.length > 0 && (
+                <ul className="space-y-1 text-sm">
+                  {q.options.map((o) => (
+                    <li key={o.key}>
+                      <span className="font-semibold">{o.key}.</span> {o.text}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <p className="text-sm">
+                <span className="font-medium">{t`Your answer:`}</span> {given || t`Not answered`}
+              </p>
+              <p className="flex items-center gap-2 text-sm font-medium">
+                {result?.correct === true ? (
+                  <>
+                    <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
+                    {t`Correct`}
+                  </>
+                ) : result?.correct === false ? (
+                  <>
+                    <XCircle aria-hidden className="size-5 text-red-600" />
+                    {t`Wrong`}
+                  </>
+                ) : (
+                  <>
+                    <MinusCircle aria-hidden className="size-5 text-slate-500" />
+                    {t`To be reviewed`}
+                  </>
+                )}
+              </p>
+              {correctText && (
+                <p className="text-sm">
+                  <span className="font-medium">{t`Answer:`}</span> {correctText}
+                </p>
+              )}
+              {q.analysis && (
+                <p className="text-sm whitespace-pre-wrap">
+                  <span className="font-medium">{t`Analysis:`}</span> {q.analysis}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+function ChartSkeleton() {
+  return <div className="h-56 animate-pulse rounded-lg bg-slate-100 sm:h-64 dark:bg-slate-800" />;
+}
+
+/** Local submitted attempts of the paper, oldest first, as a chart and a table. */
+function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; passScore: number | null; totalScore: number }) {
+  const { t } = useLingui();
+  const tableId = useId();
+  const [showTable, setShowTable] = useState(false);
+  const history = useOfflineQuery<AttemptRow[]>(
+    (db) => db.attempts.where("paperId").equals(paperId).filter((a) => a.status === "submitted" && a.score !== null).toArray(),
+    [paperId],
+    undefined,
+  );
+  const points = useMemo(
+    () =>
+      (history ?? [])
+        .slice()
+        .sort((a, b) => (a.submittedAt ?? 0) - (b.submittedAt ?? 0))
+        .map((a) => ({ id: a.attemptId, label: formatTime(a.submittedAt, "MM-DD HH:mm"), score: a.score ?? 0 })),
+    [history],
+  );
+  const labels = useMemo(() => points.map((p) => p.label), [points]);
+  const scores = useMemo(() => points.map((p) => p.score), [points]);
+  if (points.length === 0) return null;
+  return (
+    <section aria-labelledby={`${tableId}-title`} className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={`${tableId}-title`} className="flex items-center gap-2 text-lg font-semibold">
+          <LineChart aria-hidden className="size-5 text-primary" />
+          <Trans>Your scores on this paper</Trans>
+        </h2>
+        <button
+          type="button"
+          aria-pressed={showTable}
+          onClick={() => setShowTable(!showTable)}
+          className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+        >
+          <Trans>Show as table</Trans>
+        </button>
+      </div>
+      {!showTable && (
+        <Suspense fallback={<ChartSkeleton />}>
+          <ScoreHistoryChart labels={labels} scores={scores} passScore={passScore} totalScore={totalScore} />
+        </Suspense>
+      )}
+      <div className={showTable ? "overflow-x-auto" : "sr-only"}>
+        <table className="w-full text-sm">
+          <caption className="sr-only">{t`Your scores on this paper`}</caption>
+          <thead className="border-b border-slate-200 text-left dark:border-slate-700">
+            <tr>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <Trans>Submitted</Trans>
+              </th>
+              <th scope="col" className="px-3 py-2 font-medium">
+                <Trans>Score</Trans>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((p) => (
+              <tr key={p.id} className="border-b border-slate-100 dark:border-slate-800">
+                <td className="px-3 py-2">{p.label}</td>
+                <td className="px-3 py-2 tabular-nums">{p.score}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: boolean }) {
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <ResultSummary
+        title={view.title}
+        score={view.score}
+        totalScore={view.totalScore}
+        passScore={view.passScore}
+        passed={view.passed}
+        submittedAt={view.submittedAt}
+        waitingToSync={waitingToSync}
+      />
+      <ScoreHistory paperId={view.paperId} passScore={view.passScore} totalScore={view.totalScore} />
+      <Review view={view} />
+      <p className="flex flex-wrap gap-2">
+        <Link to="/exam/examTab/mockTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+          <Trans>Mock exams</Trans>
+        </Link>
+        <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+          <Trans>Exam records</Trans>
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+function LocalResult({ attempt }: { attempt: AttemptRow }) {
+  const online = useOnline();
+  const cached = useMemo(() => readCachedPaper(attempt.paperId), [attempt.paperId]);
+  const catalog = useQuery({ ...examQueries.catalog(), enabled: cached === null && online });
+  const waiting = useOfflineQuery<number, number>(
+    (db) => db.outbox.filter((op) => op.type === "attempt.submit" && op.payload.attemptId === attempt.attemptId).count(),
+    [attempt.attemptId],
+    0,
+  );
+  const view = viewOfLocal(attempt, paperSummary(attempt.paperId, cached, catalog.data?.papers));
+  return <ResultBody view={view} waitingToSync={waiting > 0} />;
+}
+
+function ServerResult({ uuid }: { uuid: string }) {
+  const { t } = useLingui();
+  const record = useQuery(examRecordQuery(uuid));
+  if (record.isPending) return <Spinner className="mx-auto my-16 size-8" />;
+  if (record.isError) {
+    return (
+      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+        <p>{t`This exam result could not be loaded.`}</p>
+        <button type="button" onClick={() => void record.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
+          <Trans>Try again</Trans>
+        </button>
+      </div>
+    );
+  }
+  return <ResultBody view={viewOfRecord(record.data)} waitingToSync={false} />;
+}
+
+/**
+ * `/exam/examResult?attempt=` (a mock attempt on this device; works offline) or `?uuid=` (a
+ * record on the server, used when the attempt is not on this device).
+ */
+export default function ExamResultPage() {
+  const { t } = useLingui();
+  const [params] = useSearchParams();
+  const uuid = params.get("uuid") ?? "";
+  const localId = params.get("attempt") ?? uuid;
+  const db = useOfflineDb();
+  const attempt = useOfflineQuery<AttemptRow | null>(async (d) => (localId ? ((await d.attempts.get(localId)) ?? null) : null), [localId], undefined);
+
+  if (db && attempt === undefined) return <Spinner className="mx-auto my-16 size-8" />;
+  if (attempt && attempt.status === "submitted") return <LocalResult attempt={attempt} />;
+  if (attempt && attempt.status === "in_progress") {
+    return (
+      <div className="mx-auto max-w-md space-y-3 py-12 text-center">
+        <p>{t`This mock exam has not been submitted yet.`}</p>
+        <Link to={`/exam/my_test_detail?attempt=${encodeURIComponent(attempt.attemptId)}`} className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
+          <Trans>Continue</Trans>
+        </Link>
+      </div>
+    );
+  }
+  if (uuid) return <ServerResult uuid={uuid} />;
+  return (
+    <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+      <p>{t`This exam result is not on this device.`}</p>
+      <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
+        <Trans>Exam records</Trans>
+      </Link>
+    </div>
+  );
+}

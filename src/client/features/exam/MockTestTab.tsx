@@ -1,0 +1,239 @@
+import { useMemo, useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { AlertTriangle, CloudOff, FileText, Play, RotateCcw, Timer } from "lucide-react";
+import { Link, useNavigate } from "react-router-dom";
+import type { ExamQuestion } from "../../../shared/exam/types.ts";
+import { request } from "../../api/index.ts";
+import { saveBank, startMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
+import { useOnline } from "../../ui/useOnline.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { downloadBank, examQueries, flattenBanks } from "./api.ts";
+import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCachedPaper, type PaperDetail } from "./papers.ts";
+
+type StartOutcome =
+  | { ok: true; attemptId: string }
+  | { ok: false; reason: "no-paper" }
+  | { ok: false; reason: "refused"; message: string }
+  | { ok: false; reason: "missing-banks"; banks: number[] }
+  | { ok: false; reason: "empty" };
+
+function serverMessage(error: unknown): string | null {
+  if (typeof error === "object" && error !== null && "code" in error && "msg" in error && typeof error.msg === "string") return error.msg;
+  return null;
+}
+
+/** The paper from the server when online (cached for offline use), else the cached copy. */
+async function loadPaper(paperId: number): Promise<PaperDetail | { refused: string } | null> {
+  if (navigator.onLine) {
+    try {
+      const envelope = await request<unknown>(
+        { url: "/api/exam/paper", method: "get", params: { id: paperId } },
+        { showErrorMessage: false, showCodeMessage: false },
+      );
+      const detail = parsePaper(envelope.data);
+      if (detail) {
+        writeCachedPaper(detail);
+        return detail;
+      }
+    } catch (error) {
+      const refused = serverMessage(error);
+      if (refused !== null) return { refused };
+      // Network trouble: fall back to the copy on the device.
+    }
+  }
+  return readCachedPaper(paperId);
+}
+
+function toQuestion(row: QuestionRow): ExamQuestion {
+  const { bankId: _bankId, position: _position, ...question } = row;
+  return question;
+}
+
+/** Makes sure the paper's banks are on the device (downloading changed ones when online). */
+async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: ReadonlyMap<number, string>): Promise<void> {
+  if (!navigator.onLine) return;
+  await Promise.all(
+    bankIds.map(async (bankId) => {
+      const stored = await db.banks.get(bankId);
+      const known = versions.get(bankId);
+      if (stored && known !== undefined && String(stored.version) === known) return;
+      try {
+        const data = await downloadBank(bankId);
+        if (stored && String(stored.version) === data.bank.version) return;
+        // The bank's version travels as text; BankRow declares a number (as PracticePage stores it).
+        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+      } catch {
+        // Keep an older copy if there is one; a missing bank is reported below.
+      }
+    }),
+  );
+}
+
+async function startPaper(db: MemberDb, paperId: number, versions: ReadonlyMap<number, string>): Promise<StartOutcome> {
+  const loaded = await loadPaper(paperId);
+  if (!loaded) return { ok: false, reason: "no-paper" };
+  if ("refused" in loaded) return { ok: false, reason: "refused", message: loaded.refused };
+  const detail = loaded;
+  const bankIds = [...new Set([...detail.banks, ...detail.rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
+  await ensureBanks(db, bankIds, versions);
+
+  const stored = await db.banks.bulkGet(bankIds);
+  const present = bankIds.filter((_, i) => stored[i] !== undefined);
+  const missingBanks = bankIds.filter((_, i) => stored[i] === undefined);
+  const rows = await db.questions.where("bankId").anyOf(present).toArray();
+  rows.sort((a, b) => a.bankId - b.bankId || a.position - b.position);
+  const byBank = new Map<number, ExamQuestion[]>(present.map((id) => [id, []]));
+  for (const row of rows) byBank.get(row.bankId)?.push(toQuestion(row));
+
+  const drawn = drawQuestions(detail.rows, byBank, Math.random);
+  const missing = [...new Set([...missingBanks, ...drawn.missing])];
+  if (missing.length > 0) return { ok: false, reason: "missing-banks", banks: missing };
+  if (drawn.questions.length === 0) return { ok: false, reason: "empty" };
+  const attempt = await startMockAttempt(db, { paperId, questions: drawn.questions, durationSec: detail.paper.duration });
+  return { ok: true, attemptId: attempt.attemptId };
+}
+
+interface PaperListEntry {
+  id: number;
+  title: string;
+  totalScore: number;
+  passScore: number;
+  duration: number;
+}
+
+/** `/exam/examTab/mockTest`: the mock papers; starting one draws its questions on this device. */
+export default function MockTestTab() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const online = useOnline();
+  const db = useOfflineDb();
+  const catalog = useQuery(examQueries.catalog());
+  const inProgress = useOfflineQuery<AttemptRow[]>((d) => d.attempts.where("status").equals("in_progress").toArray(), [], undefined);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<StartOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
+
+  // Offline without a loaded catalog: the papers cached on this device.
+  const cachedPapers = useMemo(() => (catalog.data ? [] : listCachedPapers()), [catalog.data]);
+  const papers: PaperListEntry[] = catalog.data?.papers ?? cachedPapers.map((d) => d.paper);
+  const banks = useMemo(() => flattenBanks(catalog.data?.classify ?? []), [catalog.data]);
+  const versions = useMemo(() => new Map(banks.map(({ node }) => [node.id, node.version])), [banks]);
+  const bankTitle = (id: number) => banks.find((b) => b.node.id === id)?.node.title ?? t`Bank ${id}`;
+
+  if (!db) {
+    return (
+      <p className="py-12 text-center">
+        <Trans>Please log in to take a mock exam.</Trans>{" "}
+        <Link to="/" className="text-primary underline">
+          <Trans>Log in</Trans>
+        </Link>
+      </p>
+    );
+  }
+  if (catalog.isPending && papers.length === 0) return <Spinner className="mx-auto my-16 size-8" />;
+
+  const start = (paperId: number) => {
+    setBusy(paperId);
+    setOutcome(null);
+    startPaper(db, paperId, versions).then(
+      (result) => {
+        setBusy(null);
+        if (result.ok) navigate(`/exam/my_test_detail?attempt=${encodeURIComponent(result.attemptId)}`);
+        else setOutcome({ paperId, result });
+      },
+      () => {
+        setBusy(null);
+        setOutcome({ paperId, result: { ok: false, reason: "error" } });
+      },
+    );
+  };
+
+  const problem = (result: NonNullable<typeof outcome>["result"]): string => {
+    switch (result.reason) {
+      case "no-paper":
+        return t`This paper is not on this device yet. Open it once while online to sit it offline.`;
+      case "refused":
+        return result.message;
+      case "missing-banks": {
+        const names = result.banks.map(bankTitle).join(", ");
+        return online
+          ? t`These question banks could not be downloaded: ${names}. Try again later.`
+          : t`These question banks are not on this device: ${names}. Connect once to download them.`;
+      }
+      case "empty":
+        return t`No questions could be drawn for this paper.`;
+      case "error":
+        return t`The mock exam could not be started. Try again.`;
+    }
+  };
+
+  return (
+    <section aria-labelledby="mock-papers-title" className="space-y-3">
+      <h2 id="mock-papers-title" className="text-lg font-semibold">
+        <Trans>Mock exams</Trans>
+      </h2>
+      {catalog.isError && (
+        <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <CloudOff aria-hidden className="size-4 shrink-0" />
+          {papers.length > 0 ? t`Showing the papers saved on this device.` : t`The paper list could not be loaded. Papers opened once online can be sat offline.`}
+        </p>
+      )}
+      {papers.length === 0 ? (
+        !catalog.isError && <p className="text-slate-600 dark:text-slate-300">{t`No mock exams yet.`}</p>
+      ) : (
+        <ul className="space-y-3">
+          {papers.map((paper) => {
+            const { id, title, totalScore, passScore, duration } = paper;
+            const minutes = Math.round(duration / 60);
+            const running = inProgress?.filter((a) => a.paperId === id).sort((a, b) => b.startedAt - a.startedAt)[0];
+            const failed = outcome?.paperId === id ? outcome.result : null;
+            return (
+              <li key={id} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+                <h3 className="flex items-center gap-2 font-medium">
+                  <FileText aria-hidden className="size-5 shrink-0 text-primary" />
+                  {title}
+                </h3>
+                <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-600 dark:text-slate-300">
+                  <span>{t`Total ${totalScore}, pass ${passScore}`}</span>
+                  <span className="inline-flex items-center gap-1">
+                    <Timer aria-hidden className="size-4" />
+                    {duration > 0 ? t`${minutes} min` : t`No time limit`}
+                  </span>
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  {running && (
+                    <Link
+                      to={`/exam/my_test_detail?attempt=${encodeURIComponent(running.attemptId)}`}
+                      className="inline-flex min-h-11 items-center gap-1 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong"
+                    >
+                      <RotateCcw aria-hidden className="size-4" />
+                      <Trans>Continue</Trans>
+                    </Link>
+                  )}
+                  <button
+                    type="button"
+                    onClick={() => start(id)}
+                    disabled={busy !== null}
+                    aria-busy={busy === id}
+                    className={`inline-flex min-h-11 items-center gap-1 rounded-md px-4 font-medium disabled:opacity-50 ${
+                      running ? "border border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800" : "bg-primary text-white hover:bg-primary-strong"
+                    }`}
+                  >
+                    {busy === id ? <Spinner className="size-4" /> : <Play aria-hidden className="size-4" />}
+                    {running ? t`Start again` : t`Start`}
+                  </button>
+                </div>
+                {failed && (
+                  <p role="alert" className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100">
+                    <AlertTriangle aria-hidden className="mt-0.5 size-4 shrink-0" />
+                    {problem(failed)}
+                  </p>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

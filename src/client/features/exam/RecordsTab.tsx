@@ -1,0 +1,199 @@
+import { useMemo, useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { AlertTriangle, CheckCircle2, ChevronLeft, ChevronRight, CloudUpload, XCircle } from "lucide-react";
+import { Link } from "react-router-dom";
+import { formatTime } from "../../../shared/time.ts";
+import { request } from "../../api/index.ts";
+import { useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { examQueries } from "./api.ts";
+import { paperSummary, readCachedPaper } from "./papers.ts";
+
+/** One row of `GET /api/exam/records`. Times are seconds. */
+export interface ExamRecordRow {
+  id: number;
+  uuid: string;
+  kind: "mock" | "official";
+  paperId: number;
+  paperTitle: string;
+  score: number;
+  passed: boolean;
+  startedAt: number;
+  submittedAt: number;
+  status: string;
+}
+
+export const RECORDS_PAGE_SIZE = 10;
+
+export const examRecordsQuery = (page: number) => ({
+  queryKey: ["exam", "records", page] as const,
+  queryFn: async ({ signal }: { signal: AbortSignal }) =>
+    (
+      await request<{ list: ExamRecordRow[]; total: number }>(
+        { url: "/api/exam/records", method: "get", params: { page, limit: RECORDS_PAGE_SIZE }, signal },
+        { showErrorMessage: false },
+      )
+    ).data,
+  placeholderData: keepPreviousData,
+});
+
+interface LocalPending {
+  attempt: AttemptRow;
+  rejected: string | null;
+}
+
+const rowClass = "flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900";
+const linkClass = "min-w-0 flex-1 font-medium text-primary underline-offset-2 hover:underline";
+
+function PassMark({ passed }: { passed: boolean | null }) {
+  const { t } = useLingui();
+  if (passed === null) return null;
+  return passed ? (
+    <span className="inline-flex items-center gap-1 text-sm text-emerald-700 dark:text-emerald-300">
+      <CheckCircle2 aria-hidden className="size-4" />
+      {t`Passed`}
+    </span>
+  ) : (
+    <span className="inline-flex items-center gap-1 text-sm text-red-700 dark:text-red-300">
+      <XCircle aria-hidden className="size-4" />
+      {t`Not passed`}
+    </span>
+  );
+}
+
+/** `/exam/examTab/testRecord`: exam records from the server, plus local ones not yet synced. */
+export default function RecordsTab() {
+  const { t } = useLingui();
+  const [page, setPage] = useState(1);
+  const records = useQuery(examRecordsQuery(page));
+  const catalog = useQuery(examQueries.catalog());
+
+  // Submitted mock attempts whose `attempt.submit` op is still in the outbox.
+  const pending = useOfflineQuery<LocalPending[], LocalPending[]>(
+    async (db) => {
+      const ops = await db.outbox.filter((op) => op.type === "attempt.submit").toArray();
+      const byAttempt = new Map<string, string | null>();
+      for (const op of ops) {
+        if (op.type === "attempt.submit") byAttempt.set(op.payload.attemptId, op.status === "rejected" ? (op.msg ?? "") : null);
+      }
+      const attempts = await db.attempts.bulkGet([...byAttempt.keys()]);
+      return attempts
+        .filter((a): a is AttemptRow => a !== undefined && a.status === "submitted")
+        .map((attempt) => ({ attempt, rejected: byAttempt.get(attempt.attemptId) ?? null }))
+        .sort((a, b) => (b.attempt.submittedAt ?? 0) - (a.attempt.submittedAt ?? 0));
+    },
+    [],
+    [],
+  );
+
+  const serverIds = useMemo(() => new Set(records.data?.list.map((r) => r.uuid) ?? []), [records.data]);
+  const local = pending.filter((p) => !serverIds.has(p.attempt.attemptId));
+  const total = records.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE));
+
+  return (
+    <div className="space-y-6">
+      {local.length > 0 && (
+        <section aria-labelledby="records-local-title" className="space-y-2">
+          <h2 id="records-local-title" className="flex items-center gap-2 text-lg font-semibold">
+            <CloudUpload aria-hidden className="size-5 text-primary" />
+            <Trans>On this device, waiting to sync</Trans>
+          </h2>
+          <ul className="space-y-2">
+            {local.map(({ attempt, rejected }) => {
+              const summary = paperSummary(attempt.paperId, readCachedPaper(attempt.paperId), catalog.data?.papers);
+              const score = attempt.score ?? 0;
+              const when = formatTime(attempt.submittedAt, "YYYY-MM-DD HH:mm");
+              const passed = summary.passScore === null ? null : score >= summary.passScore;
+              return (
+                <li key={attempt.attemptId} className={rowClass}>
+                  <Link to={`/exam/examResult?attempt=${encodeURIComponent(attempt.attemptId)}`} className={linkClass}>
+                    {summary.title ?? t`Mock exam`}
+                  </Link>
+                  <span className="text-sm tabular-nums">{t`Score ${score}`}</span>
+                  <PassMark passed={passed} />
+                  <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
+                  {rejected === null ? (
+                    <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
+                      <CloudUpload aria-hidden className="size-4" />
+                      {t`Waiting to sync`}
+                    </span>
+                  ) : (
+                    <span className="inline-flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
+                      <AlertTriangle aria-hidden className="size-4" />
+                      {rejected ? t`Not accepted by the server: ${rejected}` : t`Not accepted by the server`}
+                    </span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <section aria-labelledby="records-title" className="space-y-2">
+        <h2 id="records-title" className="text-lg font-semibold">
+          <Trans>Exam records</Trans>
+        </h2>
+        {records.isPending ? (
+          <Spinner className="mx-auto my-12 size-8" />
+        ) : records.isError ? (
+          <div role="alert" className="space-y-2 py-6 text-center">
+            <p>{t`The exam records could not be loaded.`}</p>
+            <button type="button" onClick={() => void records.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
+              <Trans>Try again</Trans>
+            </button>
+          </div>
+        ) : records.data.list.length === 0 ? (
+          <p className="py-6 text-slate-600 dark:text-slate-300">{t`No exam records yet.`}</p>
+        ) : (
+          <>
+            <ul className="space-y-2" aria-busy={records.isPlaceholderData}>
+              {records.data.list.map((r) => {
+                const when = formatTime(r.submittedAt || r.startedAt, "YYYY-MM-DD HH:mm");
+                const score = r.score;
+                return (
+                  <li key={r.uuid} className={rowClass}>
+                    <Link to={`/exam/examResult?uuid=${encodeURIComponent(r.uuid)}`} className={linkClass}>
+                      {r.paperTitle}
+                    </Link>
+                    <span className="text-sm text-slate-600 dark:text-slate-300">{r.kind === "official" ? t`Official exam` : t`Mock exam`}</span>
+                    <span className="text-sm tabular-nums">{t`Score ${score}`}</span>
+                    <PassMark passed={r.passed} />
+                    <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
+                  </li>
+                );
+              })}
+            </ul>
+            {pages > 1 && (
+              <nav aria-label={t`Pages`} className="flex items-center justify-between gap-2 pt-2">
+                <button
+                  type="button"
+                  onClick={() => setPage(page - 1)}
+                  disabled={page <= 1}
+                  className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600"
+                >
+                  <ChevronLeft aria-hidden className="size-4" />
+                  <Trans>Previous page</Trans>
+                </button>
+                <span className="text-sm" aria-live="polite">
+                  {t`Page ${page} of ${pages}`}
+                </span>
+                <button
+                  type="button"
+                  onClick={() => setPage(page + 1)}
+                  disabled={page >= pages}
+                  className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600"
+                >
+                  <Trans>Next page</Trans>
+                  <ChevronRight aria-hidden className="size-4" />
+                </button>
+              </nav>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,207 @@
+import { z } from "zod";
+import { isQuestionType, type ExamQuestion, type QuestionType } from "../../../shared/exam/types.ts";
+
+/**
+ * Mock papers on the client: the `GET /api/exam/paper` shape, its cached copy (so a paper opened
+ * once online can be sat offline) and the pure question draw.
+ */
+
+export type PaperRow =
+  | { kind: "fixed"; questionId: number; score: number }
+  | { kind: "draw"; classifyId: number; questionType: QuestionType; count: number; score: number };
+
+export interface PaperInfo {
+  id: number;
+  title: string;
+  totalScore: number;
+  passScore: number;
+  /** Seconds; 0: no time limit. */
+  duration: number;
+  partialCredit: boolean;
+  shuffleOptions: boolean;
+}
+
+/** `GET /api/exam/paper?id=`. */
+export interface PaperDetail {
+  paper: PaperInfo;
+  rows: PaperRow[];
+  /** Classify (bank) ids whose questions the paper uses. */
+  banks: number[];
+}
+
+const num = z.coerce.number().refine(Number.isFinite);
+const id = z.coerce.number().int().positive();
+
+const paperSchema = z.object({
+  paper: z.object({
+    id,
+    title: z.string(),
+    totalScore: num,
+    passScore: num,
+    duration: num.default(0),
+    partialCredit: z.coerce.boolean().default(false),
+    shuffleOptions: z.coerce.boolean().default(false),
+  }),
+  rows: z.array(
+    z.union([
+      z.object({ kind: z.literal("fixed"), questionId: id, score: num }),
+      z.object({
+        kind: z.literal("draw"),
+        classifyId: id,
+        questionType: z.string().refine(isQuestionType),
+        count: z.coerce.number().int().nonnegative(),
+        score: num,
+      }),
+    ]),
+  ),
+  banks: z.array(id),
+});
+
+/** The paper in the wire shape, or null when `value` is not one. */
+export function parsePaper(value: unknown): PaperDetail | null {
+  const parsed = paperSchema.safeParse(value);
+  return parsed.success ? (parsed.data as PaperDetail) : null;
+}
+
+export const PAPER_CACHE_PREFIX = "examhub.paper.";
+
+export function paperCacheKey(paperId: number): string {
+  return `${PAPER_CACHE_PREFIX}${paperId}`;
+}
+
+function defaultStorage(): Storage | null {
+  try {
+    return typeof localStorage === "undefined" ? null : localStorage;
+  } catch {
+    return null; // storage disabled (private mode, policies)
+  }
+}
+
+/** The last fetched copy of a paper on this device, or null. */
+export function readCachedPaper(paperId: number, storage: Storage | null = defaultStorage()): PaperDetail | null {
+  try {
+    const text = storage?.getItem(paperCacheKey(paperId));
+    return text ? parsePaper(JSON.parse(text)) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeCachedPaper(detail: PaperDetail, storage: Storage | null = defaultStorage()): void {
+  try {
+    storage?.setItem(paperCacheKey(detail.paper.id), JSON.stringify(detail));
+  } catch {
+    // Quota or disabled storage: the paper then needs the network next time.
+  }
+}
+
+export interface DrawResult {
+  questions: ExamQuestion[];
+  /** Classify ids a draw row needs that are not on the device. */
+  missing: number[];
+  /** Fixed questions found in none of the given banks. */
+  missingQuestions: number[];
+}
+
+/**
+ * The questions of one attempt, in paper order: a fixed row takes its question from any bank, a
+ * draw row `count` random questions of its type from its classify. No question appears twice;
+ * each takes its row's score. A draw from a bank with fewer matching questions takes them all.
+ */
+export function drawQuestions(
+  rows: readonly PaperRow[],
+  questionsByBank: ReadonlyMap<number, readonly ExamQuestion[]>,
+  random: () => number,
+): DrawResult {
+  const byId = new Map<number, ExamQuestion>();
+  for (const list of questionsByBank.values()) for (const q of list) if (!byId.has(q.id)) byId.set(q.id, q);
+  const picked = new Set<number>();
+  const questions: ExamQuestion[] = [];
+  const missing: number[] = [];
+  const missingQuestions: number[] = [];
+  // Fixed rows claim their questions first, wherever they sit in the paper.
+  const fixedIds = new Set(rows.flatMap((r) => (r.kind === "fixed" ? [r.questionId] : [])));
+
+  for (const row of rows) {
+    if (row.kind === "fixed") {
+      const q = byId.get(row.questionId);
+      if (!q) {
+        if (!missingQuestions.includes(row.questionId)) missingQuestions.push(row.questionId);
+        continue;
+      }
+      if (picked.has(q.id)) continue;
+      picked.add(q.id);
+      questions.push({ ...q, score: row.score });
+      continue;
+    }
+    const bank = questionsByBank.get(row.classifyId);
+    if (!bank) {
+      if (!missing.includes(row.classifyId)) missing.push(row.classifyId);
+      continue;
+    }
+    const pool = bank.filter((q) => q.type === row.questionType && !picked.has(q.id) && !fixedIds.has(q.id));
+    const unique = [...new Map(pool.map((q) => [q.id, q])).values()];
+    // Partial Fisher-Yates: the first `count` places are a uniform sample without repeats.
+    const take = Math.min(row.count, unique.length);
+    for (let i = 0; i < take; i++) {
+      const j = i + Math.min(unique.length - i - 1, Math.floor(random() * (unique.length - i)));
+      [unique[i], unique[j]] = [unique[j]!, unique[i]!];
+      const q = unique[i]!;
+      picked.add(q.id);
+      questions.push({ ...q, score: row.score });
+    }
+  }
+  return { questions, missing, missingQuestions };
+}
+
+/** The sum of the questions' scores, rounded to cents. */
+export function totalOf(questions: readonly Pick<ExamQuestion, "score">[]): number {
+  return Math.round(questions.reduce((sum, q) => sum + q.score, 0) * 100) / 100;
+}
+
+/** "mm:ss", or "h:mm:ss" from an hour up; never negative. */
+export function formatRemaining(ms: number): string {
+  const total = Math.max(0, Math.ceil((Number.isFinite(ms) ? ms : 0) / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}
+
+export interface PaperSummary {
+  title: string | null;
+  totalScore: number | null;
+  passScore: number | null;
+}
+
+/** What the screens show of a paper: the cached copy first, then the catalog's entry. */
+export function paperSummary(
+  paperId: number,
+  cached: PaperDetail | null,
+  catalogPapers: readonly { id: number; title: string; totalScore: number; passScore: number }[] | undefined,
+): PaperSummary {
+  if (cached && cached.paper.id === paperId) {
+    return { title: cached.paper.title, totalScore: cached.paper.totalScore, passScore: cached.paper.passScore };
+  }
+  const entry = catalogPapers?.find((p) => p.id === paperId);
+  return entry ? { title: entry.title, totalScore: entry.totalScore, passScore: entry.passScore } : { title: null, totalScore: null, passScore: null };
+}
+
+/** Every paper cached on this device (for listing papers offline), by id. */
+export function listCachedPapers(storage: Storage | null = defaultStorage()): PaperDetail[] {
+  const out: PaperDetail[] = [];
+  try {
+    if (!storage) return out;
+    for (let i = 0; i < storage.length; i++) {
+      const key = storage.key(i);
+      if (!key?.startsWith(PAPER_CACHE_PREFIX)) continue;
+      const paperId = Number(key.slice(PAPER_CACHE_PREFIX.length));
+      const detail = Number.isSafeInteger(paperId) ? readCachedPaper(paperId, storage) : null;
+      if (detail) out.push(detail);
+    }
+  } catch {
+    // storage disabled
+  }
+  return out.sort((a, b) => a.paper.id - b.paper.id);
+}

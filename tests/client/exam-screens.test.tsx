@@ -1,0 +1,345 @@
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, render, screen, within } from "@testing-library/react";
+import type { ReactNode } from "react";
+import userEvent from "@testing-library/user-event";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ExamQuestion, QuestionType } from "../../src/shared/exam/types.ts";
+import { deleteMemberDb } from "../../src/client/offline/db.ts";
+import { startOffline, stopOffline, type AttemptRow } from "../../src/client/offline/index.ts";
+import { useUserInfo } from "../../src/client/stores/userInfo.ts";
+import ExamResultPage, { ResultSummary, givenText } from "../../src/client/features/exam/ExamResultPage.tsx";
+import {
+  drawQuestions,
+  formatRemaining,
+  listCachedPapers,
+  paperCacheKey,
+  parsePaper,
+  readCachedPaper,
+  writeCachedPaper,
+  type PaperDetail,
+  type PaperRow,
+} from "../../src/client/features/exam/papers.ts";
+import TestTakingPage, { completeAnswers, remainingMs } from "../../src/client/features/exam/TestTakingPage.tsx";
+
+// The app's HTTP client, replaced: no network in these tests.
+const api = vi.hoisted(() => ({
+  request: vi.fn<(config: { url?: string; data?: unknown }, options?: unknown) => Promise<unknown>>(),
+}));
+vi.mock("../../src/client/api/index.ts", () => ({ request: api.request }));
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en", messages: {} });
+});
+
+afterEach(() => {
+  localStorage.clear();
+});
+
+function q(id: number, type: QuestionType, classifyId: number, extra: Partial<ExamQuestion> = {}): ExamQuestion {
+  return { id, type, classifyId, stem: `Question ${id}`, options: [], score: 1, difficulty: 1, ...extra };
+}
+
+/** A deterministic random source (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const bank10 = [q(1, "single", 10), q(2, "single", 10), q(3, "single", 10), q(4, "multiple", 10), q(5, "judge", 10), q(6, "single", 10)];
+const bank20 = [q(21, "judge", 20), q(22, "judge", 20), q(23, "single", 20)];
+const banks = new Map<number, ExamQuestion[]>([
+  [10, bank10],
+  [20, bank20],
+]);
+
+describe("drawQuestions", () => {
+  it("takes fixed questions from any bank and draws from the row's classify and type, with the row's score", () => {
+    const rows: PaperRow[] = [
+      { kind: "fixed", questionId: 23, score: 5 },
+      { kind: "draw", classifyId: 10, questionType: "single", count: 2, score: 3 },
+      { kind: "draw", classifyId: 20, questionType: "judge", count: 1, score: 2 },
+    ];
+    const { questions, missing, missingQuestions } = drawQuestions(rows, banks, seeded(1));
+    expect(missing).toEqual([]);
+    expect(missingQuestions).toEqual([]);
+    expect(questions).toHaveLength(4);
+    expect(questions[0]).toMatchObject({ id: 23, score: 5, stem: "Question 23" });
+    for (const drawn of questions.slice(1, 3)) {
+      expect(drawn.type).toBe("single");
+      expect(drawn.classifyId).toBe(10);
+      expect(drawn.score).toBe(3);
+    }
+    expect([21, 22]).toContain(questions[3]!.id);
+    expect(questions[3]!.score).toBe(2);
+    // The banks' own questions are left alone.
+    expect(bank20[2]!.score).toBe(1);
+  });
+
+  it("never repeats a question, even when a fixed row names one a draw could pick", () => {
+    const rows: PaperRow[] = [
+      { kind: "draw", classifyId: 10, questionType: "single", count: 3, score: 1 },
+      { kind: "fixed", questionId: 1, score: 4 },
+      { kind: "fixed", questionId: 1, score: 4 },
+      { kind: "draw", classifyId: 10, questionType: "single", count: 3, score: 1 },
+    ];
+    for (let seed = 0; seed < 200; seed++) {
+      const { questions } = drawQuestions(rows, banks, seeded(seed));
+      const ids = questions.map((x) => x.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      // 4 single questions in bank 10: question 1 fixed, the other 3 drawn once in all.
+      expect(ids.sort()).toEqual([1, 2, 3, 6]);
+      expect(questions.find((x) => x.id === 1)?.score).toBe(4);
+    }
+  });
+
+  it("draws each matching question with some seed (uniform enough) and takes all when the bank is short", () => {
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 100; seed++) {
+      const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", count: 1, score: 1 }], banks, seeded(seed));
+      seen.add(questions[0]!.id);
+    }
+    expect([...seen].sort()).toEqual([1, 2, 3, 6]);
+    const all = drawQuestions([{ kind: "draw", classifyId: 20, questionType: "judge", count: 5, score: 1 }], banks, () => 0.999999);
+    expect(all.questions.map((x) => x.id).sort()).toEqual([21, 22]);
+  });
+
+  it("copes with a random source that returns 1", () => {
+    const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", count: 4, score: 1 }], banks, () => 1);
+    expect(questions.map((x) => x.id).sort()).toEqual([1, 2, 3, 6]);
+  });
+
+  it("reports the classify ids not on the device and fixed questions found nowhere", () => {
+    const rows: PaperRow[] = [
+      { kind: "draw", classifyId: 99, questionType: "single", count: 2, score: 1 },
+      { kind: "draw", classifyId: 99, questionType: "judge", count: 1, score: 1 },
+      { kind: "fixed", questionId: 777, score: 1 },
+      { kind: "draw", classifyId: 20, questionType: "single", count: 1, score: 1 },
+    ];
+    const { questions, missing, missingQuestions } = drawQuestions(rows, banks, seeded(3));
+    expect(missing).toEqual([99]);
+    expect(missingQuestions).toEqual([777]);
+    expect(questions.map((x) => x.id)).toEqual([23]);
+  });
+});
+
+describe("paper cache", () => {
+  const detail: PaperDetail = {
+    paper: { id: 7, title: "Road rules", totalScore: 100, passScore: 60, duration: 1800, partialCredit: false, shuffleOptions: false },
+    rows: [{ kind: "draw", classifyId: 10, questionType: "single", count: 2, score: 50 }],
+    banks: [10],
+  };
+
+  it("stores the last fetched paper under examhub.paper.<id> and reads it back", () => {
+    writeCachedPaper(detail);
+    expect(localStorage.getItem(paperCacheKey(7))).not.toBeNull();
+    expect(paperCacheKey(7)).toBe("examhub.paper.7");
+    expect(readCachedPaper(7)).toEqual(detail);
+    expect(listCachedPapers().map((d) => d.paper.id)).toEqual([7]);
+  });
+
+  it("ignores anything that is not a paper", () => {
+    localStorage.setItem(paperCacheKey(8), "{not json");
+    localStorage.setItem(paperCacheKey(9), JSON.stringify({ paper: { id: 9 } }));
+    expect(readCachedPaper(8)).toBeNull();
+    expect(readCachedPaper(9)).toBeNull();
+    expect(readCachedPaper(10)).toBeNull();
+    expect(parsePaper({ ...detail, rows: [{ kind: "draw", classifyId: 1, questionType: "essay", count: 1, score: 1 }] })).toBeNull();
+  });
+});
+
+describe("the timer", () => {
+  it("formats the time left from a deadline, never negative", () => {
+    const deadline = 1_700_000_000_000;
+    expect(formatRemaining(remainingMs(deadline, deadline - 90 * 60_000)!)).toBe("1:30:00");
+    expect(formatRemaining(remainingMs(deadline, deadline - 59 * 60_000 - 59_000)!)).toBe("59:59");
+    expect(formatRemaining(remainingMs(deadline, deadline - 1)!)).toBe("00:01");
+    expect(formatRemaining(remainingMs(deadline, deadline)!)).toBe("00:00");
+    expect(remainingMs(deadline, deadline + 5_000)).toBe(0);
+    expect(remainingMs(null, deadline)).toBeNull();
+    expect(formatRemaining(-1)).toBe("00:00");
+    expect(formatRemaining(Number.NaN)).toBe("00:00");
+    expect(formatRemaining(10 * 3600_000 + 5_000)).toBe("10:00:05");
+  });
+
+  it("submits every question, unanswered ones empty", () => {
+    const questions = [q(1, "single", 1), q(2, "multiple", 1), q(3, "fill", 1, { stem: "__ and __" })];
+    expect(completeAnswers(questions, { "1": "B" })).toEqual({ "1": "B", "2": [], "3": ["", ""] });
+  });
+});
+
+function wrap(ui: ReactNode, path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+describe("ResultSummary", () => {
+  it("says passed with an icon and words, and the score out of the total", () => {
+    wrap(<ResultSummary title="Road rules" score={72.5} totalScore={100} passScore={60} passed submittedAt={null} />, "/");
+    expect(screen.getByRole("heading", { name: "Road rules" })).toBeInTheDocument();
+    expect(screen.getByTestId("result-score")).toHaveTextContent("72.5 / 100");
+    const status = screen.getByRole("status");
+    expect(status).toHaveTextContent("Passed (pass mark 60)");
+    expect(status.querySelector("svg")).not.toBeNull();
+  });
+
+  it("says not passed, and when the pass mark is unknown says so", () => {
+    const { unmount } = wrap(<ResultSummary title={null} score={10} totalScore={100} passScore={60} passed={false} submittedAt={null} waitingToSync />, "/");
+    expect(screen.getByRole("status")).toHaveTextContent("Not passed (pass mark 60)");
+    expect(screen.getByText(/waiting to sync/)).toBeInTheDocument();
+    unmount();
+    wrap(<ResultSummary title={null} score={10} totalScore={100} passScore={null} passed={null} submittedAt={null} />, "/");
+    expect(screen.getByRole("status")).toHaveTextContent("The pass mark is not on this device yet.");
+  });
+
+  it("writes given answers as text", () => {
+    const labels = { true: "True", false: "False" };
+    expect(givenText(q(1, "judge", 1), "T", labels)).toBe("True");
+    expect(givenText(q(1, "multiple", 1), ["A", "C"], labels)).toBe("A, C");
+    expect(givenText(q(1, "fill", 1), ["1949", "Beijing"], labels)).toBe("1949; Beijing");
+    expect(givenText(q(1, "single", 1), "", labels)).toBe("");
+  });
+});
+
+describe("ExamResultPage", () => {
+  afterEach(() => {
+    stopOffline();
+    api.request.mockReset();
+  });
+
+  it("shows a local attempt's result offline: score, pass or fail, and the review", async () => {
+    const memberId = 4242;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/state") return { code: 1, msg: "", time: 0, data: { favourites: [], wrong: [], progress: [] } };
+      throw new Error("offline");
+    });
+    writeCachedPaper({
+      paper: { id: 7, title: "Road rules", totalScore: 10, passScore: 6, duration: 600, partialCredit: false, shuffleOptions: false },
+      rows: [],
+      banks: [1],
+    });
+    const questions: ExamQuestion[] = [
+      q(1, "single", 1, { score: 5, options: [{ key: "A", text: "Stop" }, { key: "B", text: "Go" }], answer: "A", analysis: "Red means stop." }),
+      q(2, "judge", 1, { score: 5, answer: "T" }),
+    ];
+    const attempt: AttemptRow = {
+      attemptId: "11111111-1111-4111-8111-111111111111",
+      paperId: 7,
+      questions,
+      answers: { "1": "B", "2": "T" },
+      startedAt: Date.UTC(2024, 4, 1, 8),
+      deadline: Date.UTC(2024, 4, 1, 8, 10),
+      submittedAt: Date.UTC(2024, 4, 1, 8, 5),
+      score: 5,
+      results: { "1": { correct: false, score: 0 }, "2": { correct: true, score: 5 } },
+      status: "submitted",
+    };
+    const db = await act(async () => startOffline(memberId));
+    await db.attempts.add(attempt);
+
+    wrap(<ExamResultPage />, `/exam/examResult?attempt=${attempt.attemptId}`);
+    expect(await screen.findByRole("heading", { name: "Road rules" })).toBeInTheDocument();
+    expect(screen.getByTestId("result-score")).toHaveTextContent("5 / 10");
+    expect(screen.getAllByRole("status").some((el) => el.textContent?.includes("Not passed (pass mark 6)"))).toBe(true);
+
+    const review = screen.getByRole("region", { name: "Review" });
+    const items = within(review).getAllByRole("listitem").filter((li) => li.parentElement?.tagName === "OL");
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent("Your answer: B");
+    expect(items[0]).toHaveTextContent("Wrong");
+    expect(items[0]).toHaveTextContent("Answer: A");
+    expect(items[0]).toHaveTextContent("Analysis: Red means stop.");
+    expect(items[1]).toHaveTextContent("Your answer: True");
+    expect(items[1]).toHaveTextContent("Correct");
+    // The history of this paper's local attempts (its table is there for screen readers).
+    expect(await screen.findByRole("table", { name: "Your scores on this paper" })).toBeInTheDocument();
+
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+});
+
+describe("TestTakingPage", () => {
+  afterEach(() => {
+    stopOffline();
+    api.request.mockReset();
+  });
+
+  async function setUp(memberId: number, deadline: number | null) {
+    useUserInfo.setState({ id: memberId, token: "t" });
+    api.request.mockImplementation(async () => {
+      throw new Error("offline");
+    });
+    const db = await act(async () => startOffline(memberId));
+    const attempt: AttemptRow = {
+      attemptId: "22222222-2222-4222-8222-222222222222",
+      paperId: 7,
+      questions: [
+        q(1, "single", 1, { score: 5, options: [{ key: "A", text: "Stop" }, { key: "B", text: "Go" }], answer: "A" }),
+        q(2, "judge", 1, { score: 5, answer: "T" }),
+      ],
+      answers: {},
+      startedAt: Date.now() - 1000,
+      deadline,
+      submittedAt: null,
+      score: null,
+      results: null,
+      status: "in_progress",
+    };
+    await db.attempts.add(attempt);
+    wrap(
+      <Routes>
+        <Route path="/exam/my_test_detail" element={<TestTakingPage />} />
+        <Route path="/exam/examResult" element={<p>result page</p>} />
+      </Routes>,
+      `/exam/my_test_detail?attempt=${attempt.attemptId}`,
+    );
+    return { db, attempt };
+  }
+
+  it("autosaves answers and submits after confirming unanswered questions", async () => {
+    const memberId = 4243;
+    const { db, attempt } = await setUp(memberId, Date.now() + 30 * 60_000);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("radio", { name: /Stop/ }));
+    await vi.waitFor(async () => expect((await db.attempts.get(attempt.attemptId))?.answers).toEqual({ "1": "A" }));
+    expect(screen.getByRole("timer")).toHaveTextContent(/^(30:00|29:5\d)$/);
+
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    const dialog = await screen.findByRole("alertdialog");
+    expect(dialog).toHaveTextContent("Questions not answered: 1.");
+    await user.click(within(dialog).getByRole("button", { name: "Submit anyway" }));
+    expect(await screen.findByText("result page")).toBeInTheDocument();
+
+    const stored = await db.attempts.get(attempt.attemptId);
+    expect(stored).toMatchObject({ status: "submitted", score: 5, answers: { "1": "A", "2": "" } });
+    const ops = await db.outbox.toArray();
+    expect(ops.map((o) => o.type)).toEqual(["attempt.submit"]);
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("submits by itself once the deadline has passed", async () => {
+    const memberId = 4244;
+    const { db, attempt } = await setUp(memberId, Date.now() - 1);
+    expect(await screen.findByText("result page")).toBeInTheDocument();
+    expect((await db.attempts.get(attempt.attemptId))?.status).toBe("submitted");
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+});
