@@ -2,14 +2,23 @@ import { Workbox } from "workbox-window";
 import { t } from "@lingui/core/macro";
 import { toast } from "sonner";
 
+/** Paths where a reload would interrupt the member mid-test. */
+export function isTakingTest(pathname: string): boolean {
+  return pathname.startsWith("/exam/my_test_detail");
+}
+
 /**
  * Registers the service worker (production builds only). A new version waits until the member
- * chooses to reload, so it never replaces the app in the middle of an exam.
+ * chooses to reload, and the offer itself waits while a test is in progress: never mid-exam.
  */
 export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
   const wb = new Workbox("/sw.js", { scope: "/" });
-  wb.addEventListener("waiting", () => {
+  const offer = () => {
+    if (isTakingTest(window.location.pathname)) {
+      setTimeout(offer, 5_000);
+      return;
+    }
     toast(t`A new version of the app is ready.`, {
       duration: Number.POSITIVE_INFINITY,
       action: {
@@ -20,7 +29,8 @@ export function registerServiceWorker(): void {
         },
       },
     });
-  });
+  };
+  wb.addEventListener("waiting", offer);
   wb.register().catch((error: unknown) => {
     console.warn("Service worker registration failed", error);
   });
