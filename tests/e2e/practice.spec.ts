@@ -50,10 +50,15 @@ test.describe("offline practice", () => {
     expect(state.wrong).toHaveLength(wrongExpected);
 
     // The favourite and wrong-question tabs read the device's copy.
-    await page.goto("/exam/examTab/topicCollect");
+    await page.goto("/exam/examTab/topicCollect?id=2");
     await expect(page.getByRole("button", { name: "取消收藏" })).toHaveCount(1);
     await page.getByRole("link", { name: "我的错题" }).click();
     await expect(page.getByRole("button", { name: "移出错题本" })).toHaveCount(wrongExpected);
+
+    // The bank's overview: saved for offline, continue where the member left off.
+    await page.getByRole("link", { name: "顺序练习" }).click();
+    await expect(page.getByText("已保存到本设备：可以离线练习。")).toBeVisible();
+    await expect(page.getByRole("link", { name: "从第 4 题继续" })).toBeVisible();
   });
 });
 

@@ -18,8 +18,8 @@ test.describe("app shell", () => {
 
     // A deep link also opens from the cached shell while offline.
     await page.goto("/exam/detail");
-    await expect(page.getByRole("heading", { name: "考试详情" })).toBeVisible();
     await expect(page.getByRole("link", { name: "顺序练习" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "选择题库" })).toBeVisible();
     await context.setOffline(false);
   });
 

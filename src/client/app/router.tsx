@@ -17,7 +17,7 @@ const comingSoon = (title: ReturnType<typeof msg>) => ({
 });
 
 const examTabs: RouteObject[] = [
-  { path: "/exam/examTab/sortPractice", ...comingSoon(msg`Sequential practice`) },
+  { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) },
   { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: screen(() => import("../features/exam/MockTestTab.tsx")) },
   { path: "/exam/examTab/officialTest", ...comingSoon(msg`Official exam`) },
   { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: screen(() => import("../features/exam/RecordsTab.tsx")) },
@@ -64,7 +64,7 @@ export const routes: RouteObject[] = [
           { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/TestTakingPage.tsx")) },
           {
             lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),
-            children: [{ path: "/exam/detail", ...comingSoon(msg`Exam detail`) }, ...examTabs],
+            children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
           },
           {
             path: "/user",
