@@ -93,3 +93,29 @@ test.describe("mock exam offline", () => {
     expect(records.list[0]).toMatchObject({ kind: "mock", status: "submitted" });
   });
 });
+
+test.describe("official exam", () => {
+  test("enters on the server's clock, saves answers to the server, submits and shows the result", async ({ page }) => {
+    await page.goto("/");
+    const form = page.getByRole("tabpanel");
+    await form.getByLabel("用户名").fill("member");
+    await form.getByLabel("密码").fill("member123456");
+    await form.getByRole("button", { name: "登录" }).click();
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+
+    await page.goto("/exam/examTab/officialTest");
+    await page.getByRole("button", { name: "进入考试" }).click();
+    await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
+    await expect(page.getByText(/^1[45]:\d\d$/)).toBeVisible();
+    await page.getByRole("radio").first().check();
+    await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toBeVisible();
+    await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toHaveCount(0, { timeout: 10_000 });
+    await page.getByRole("button", { name: "交卷" }).click();
+    await expect(page).toHaveURL(/\/exam\/examResult\?uuid=/);
+    const records = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+      return (await (await fetch("/api/exam/records", { headers: { "ba-user-token": token } })).json()).data;
+    });
+    expect(records.list.find((r: { kind: string }) => r.kind === "official")).toMatchObject({ status: "submitted" });
+  });
+});

@@ -19,7 +19,7 @@ const comingSoon = (title: ReturnType<typeof msg>) => ({
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) },
   { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: screen(() => import("../features/exam/MockTestTab.tsx")) },
-  { path: "/exam/examTab/officialTest", ...comingSoon(msg`Official exam`) },
+  { path: "/exam/examTab/officialTest", handle: { title: msg`Official exam` }, lazy: screen(() => import("../features/exam/OfficialTab.tsx")) },
   { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: screen(() => import("../features/exam/RecordsTab.tsx")) },
   {
     path: "/exam/examTab/topicCollect",
@@ -61,7 +61,7 @@ export const routes: RouteObject[] = [
           { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: screen(() => import("../features/exam/ExamResultPage.tsx")) },
           { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/PracticePage.tsx")) },
           { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: screen(() => import("../features/exam/MyTestPage.tsx")) },
-          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/TestTakingPage.tsx")) },
+          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/TestDetailRoute.tsx")) },
           {
             lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),
             children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
