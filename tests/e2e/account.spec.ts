@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, root, startServer, test, type RunningServer } from "./server.ts";
+import { expect, logInMember, root, startServer, test, type RunningServer } from "./server.ts";
 
 /** Clicks the captcha's targets (positions from the test-only answers file), scaled to the shown image. */
 async function solveCaptcha(page: Page, server: RunningServer) {
@@ -15,13 +15,6 @@ async function solveCaptcha(page: Page, server: RunningServer) {
   }
 }
 
-async function logIn(page: Page, username: string, password: string) {
-  await page.goto("/");
-  const form = page.getByRole("tabpanel");
-  await form.getByLabel("用户名").fill(username);
-  await form.getByLabel("密码").fill(password);
-  await form.getByRole("button", { name: "登录" }).click();
-}
 
 test.describe("member account", () => {
   test("registers with a captcha and an email code, logs out, logs in, edits the profile with an avatar", async ({ page, server }) => {
@@ -42,7 +35,7 @@ test.describe("member account", () => {
     await page.getByRole("button", { name: "learner1" }).click();
     await page.getByRole("menuitem", { name: "退出登录" }).click();
     await expect(page.getByRole("tab", { name: "登录" })).toBeVisible();
-    await logIn(page, "learner1", "learner-pass-1");
+    await logInMember(page, "learner1", "learner-pass-1");
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
     // Profile: nickname and an avatar upload with preview.
@@ -59,7 +52,7 @@ test.describe("member account", () => {
   });
 
   test("the demo member sees the balance and points logs", async ({ page }) => {
-    await logIn(page, "member", "member123456");
+    await logInMember(page, "member", "member123456");
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
     await page.goto("/user/account/balance");
     await expect(page.getByRole("table")).toContainText("Bought a course");
@@ -74,7 +67,7 @@ test.describe("sessions", () => {
     const server = await startServer({ ACCESS_TOKEN_TTL: "3" });
     try {
       const page = await browser.newPage({ baseURL: server.url });
-      await logIn(page, "member", "member123456");
+      await logInMember(page, "member", "member123456");
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
       const before = await page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
       await page.waitForTimeout(4_000);

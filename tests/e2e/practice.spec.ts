@@ -1,12 +1,8 @@
-import { expect, test } from "./server.ts";
+import { expect, logInMember, test } from "./server.ts";
 
 test.describe("offline practice", () => {
   test("answers and favourites made offline survive a reload and reach the server once back online", async ({ page, context }) => {
-    await page.goto("/");
-    const form = page.getByRole("tabpanel");
-    await form.getByLabel("用户名").fill("member");
-    await form.getByLabel("密码").fill("member123456");
-    await form.getByRole("button", { name: "登录" }).click();
+    await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
     await page.goto("/exam/myTest");
@@ -64,11 +60,7 @@ test.describe("offline practice", () => {
 
 test.describe("mock exam offline", () => {
   test("a mock exam taken fully offline is graded at once and submitted on reconnect", async ({ page, context }) => {
-    await page.goto("/");
-    const form = page.getByRole("tabpanel");
-    await form.getByLabel("用户名").fill("member");
-    await form.getByLabel("密码").fill("member123456");
-    await form.getByRole("button", { name: "登录" }).click();
+    await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
     await page.goto("/exam/examTab/mockTest");
@@ -96,11 +88,7 @@ test.describe("mock exam offline", () => {
 
 test.describe("official exam", () => {
   test("enters on the server's clock, saves answers to the server, submits and shows the result", async ({ page }) => {
-    await page.goto("/");
-    const form = page.getByRole("tabpanel");
-    await form.getByLabel("用户名").fill("member");
-    await form.getByLabel("密码").fill("member123456");
-    await form.getByRole("button", { name: "登录" }).click();
+    await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
     await page.goto("/exam/examTab/officialTest");

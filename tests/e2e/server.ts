@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { test as base } from "@playwright/test";
+import { test as base, type Page } from "@playwright/test";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
 export const serverEntry = path.join(root, "dist/server/main.js");
@@ -103,3 +103,12 @@ export const test = base.extend<object, { server: RunningServer }>({
 });
 
 export { expect } from "@playwright/test";
+
+/** Logs a member in through the login form on `/` and waits for the member center. */
+export async function logInMember(page: Page, username = "member", password = "member123456"): Promise<void> {
+  await page.goto("/");
+  const form = page.getByRole("tabpanel");
+  await form.getByLabel("用户名").fill(username);
+  await form.getByLabel("密码").fill(password);
+  await form.getByRole("button", { name: "登录" }).click();
+}

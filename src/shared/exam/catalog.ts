@@ -1,4 +1,4 @@
-import type { ExamQuestion } from "./types.ts";
+import type { ExamQuestion, GivenAnswer } from "./types.ts";
 
 /** A node of the exam classify tree; a node with questions is a practice bank. */
 export interface ClassifyNode {
@@ -22,4 +22,26 @@ export interface Catalog {
 export interface BankDownload {
   bank: { id: number; title: string; version: string; questionCount: number };
   questions: ExamQuestion[];
+}
+
+/** One row of `GET /api/exam/records`. Times are Unix seconds; open attempts have no score yet. */
+export interface ExamRecordRow {
+  id: number;
+  uuid: string;
+  kind: "mock" | "official";
+  paperId: number;
+  paperTitle: string;
+  score: number | null;
+  passed: boolean | null;
+  startedAt: number;
+  submittedAt: number | null;
+  status: "open" | "submitted" | "expired";
+}
+
+/** `GET /api/exam/record?uuid=`: answers and results only when the review is allowed. */
+export interface ExamRecordDetail {
+  attempt: Omit<ExamRecordRow, "id"> & { deadline: number | null; totalScore: number; passScore: number };
+  questions: ExamQuestion[];
+  answers: Record<string, GivenAnswer>;
+  results: Record<string, { correct: boolean | null; score: number }>;
 }

@@ -1,4 +1,5 @@
 import { Suspense, lazy, useId, useMemo, useState } from "react";
+import type { ExamRecordDetail } from "../../../shared/exam/catalog.ts";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, CircleHelp, CloudUpload, LineChart, MinusCircle, XCircle } from "lucide-react";
@@ -21,24 +22,7 @@ export interface QuestionResult {
   score: number;
 }
 
-/** `GET /api/exam/record?uuid=`. Times are seconds. */
-export interface ExamRecordDetail {
-  attempt: {
-    uuid: string;
-    kind: "mock" | "official";
-    paperId: number;
-    paperTitle: string;
-    score: number;
-    passed: boolean;
-    startedAt: number;
-    submittedAt: number;
-    totalScore: number;
-    passScore: number;
-  };
-  questions: ExamQuestion[];
-  answers: Record<string, GivenAnswer>;
-  results: Record<string, QuestionResult>;
-}
+export type { ExamRecordDetail };
 
 export const examRecordQuery = (uuid: string) => ({
   queryKey: ["exam", "record", uuid] as const,

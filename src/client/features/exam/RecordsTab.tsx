@@ -7,22 +7,11 @@ import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
+import type { ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper } from "./papers.ts";
 
-/** One row of `GET /api/exam/records`. Times are seconds. */
-export interface ExamRecordRow {
-  id: number;
-  uuid: string;
-  kind: "mock" | "official";
-  paperId: number;
-  paperTitle: string;
-  score: number;
-  passed: boolean;
-  startedAt: number;
-  submittedAt: number;
-  status: string;
-}
+export type { ExamRecordRow };
 
 export const RECORDS_PAGE_SIZE = 10;
 

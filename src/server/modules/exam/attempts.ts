@@ -4,6 +4,7 @@ import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { gradeAnswer, isAnswerShape } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import type { ExamRecordDetail, ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember, type MemberRow } from "../../plugins/auth.ts";
@@ -221,7 +222,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
        where a.user_id = $1 order by a.started_at desc, a.id desc limit $2 offset $3`,
       [member.id, q.data.limit, (q.data.page - 1) * q.data.limit],
     );
-    return reply.success({
+    return reply.success<{ list: ExamRecordRow[]; total: number }>({
       list: rows.map((a) => ({
         id: a.id,
         uuid: a.uuid,
@@ -259,7 +260,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     const byId = new Map(qs.map((x) => [x.id, x]));
     const loaded = await loadPaper(db, attempt.paper_id);
     const graded = finished && loaded ? await gradeAttempt(db, loaded.paper, loaded.rows, attempt.answers, ids) : null;
-    return reply.success({
+    return reply.success<ExamRecordDetail>({
       attempt: {
         uuid: attempt.uuid,
         kind: attempt.kind,
@@ -275,7 +276,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
         passScore: Number(attempt.pass_score),
       },
       questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal)] : [])),
-      answers: attempt.answers,
+      answers: attempt.answers as Record<string, GivenAnswer>,
       results: reveal && graded ? graded.results : {},
     });
   });
