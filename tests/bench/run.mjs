@@ -50,6 +50,61 @@ function load(url, seconds, extra = {}) {
   );
 }
 
+/** Adds a bank of `n` questions straight into the (stopped) server's embedded database. */
+async function addBigBank(dir, n) {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const pg = await PGlite.create({ dataDir: path.join(dir, "pgdata") });
+  try {
+    const bank = await pg.query("insert into exam_classify (pid, title, title_en, weigh) values (0, '压力测试题库', 'Load-test bank', 0) returning id");
+    const id = bank.rows[0].id;
+    const values = [];
+    const params = [];
+    for (let i = 0; i < n; i++) {
+      const options = JSON.stringify(["A", "B", "C", "D"].map((key) => ({ key, text: `第 ${i + 1} 题的选项 ${key}：一段与真实题目长度相仿的文字` })));
+      params.push(id, `第 ${i + 1} 题：下列说法中哪一项是正确的？这是一段与真实题目长度相仿的题干文字。`, options, JSON.stringify("B"), `解析：第 ${i + 1} 题选 B，因为 B 的说法符合题意。`, n - i);
+      const b = i * 6;
+      values.push(`($${b + 1}, 'single', $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, 1, 2, $${b + 6})`);
+    }
+    await pg.query(`insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, weigh) values ${values.join(", ")}`, params);
+    return id;
+  } finally {
+    await pg.close();
+  }
+}
+
+/** Times the offline module's answer write in a real Chromium page (Debian's chromium). */
+async function dexieBench(n) {
+  const { build } = await import("vite");
+  const out = await build({
+    configFile: false,
+    logLevel: "silent",
+    build: { write: false, minify: true, lib: { entry: path.join(root, "tests/bench/dexie-entry.ts"), formats: ["iife"], name: "DexieBench" } },
+  });
+  const code = (Array.isArray(out) ? out[0] : out).output[0].code;
+  const { chromium } = await import("@playwright/test");
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium" });
+  try {
+    const page = await browser.newPage();
+    // A real origin for IndexedDB: a tiny local page server.
+    const http = await import("node:http");
+    const server = http.createServer((_req, res) => res.end("<!doctype html><title>bench</title>"));
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      await page.goto(`http://127.0.0.1:${server.address().port}/`);
+      await page.addScriptTag({ content: code });
+      const r = await page.evaluate((count) => globalThis.dexieBench(count), n);
+      const sorted = [...r.latencies].sort((a, b) => a - b);
+      const pct = (p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+      console.log(`save a 1,000-question bank:          ${fmt(r.saveBankMs)} ms`);
+      console.log(`answer write (${n} answers):          p50 ${fmt(pct(50))} ms, p95 ${fmt(pct(95))} ms, p99 ${fmt(pct(99))} ms, max ${fmt(sorted.at(-1))} ms (outbox ${r.outbox} ops)`);
+    } finally {
+      server.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 const fmt = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-bench-"));
 try {
@@ -133,6 +188,31 @@ try {
   });
   console.log(`POST /api/exam/sync (20 duplicate ops, 10 conns)  ${fmt(syncLoad.requests.average)} req/s, p50 ${syncLoad.latency.p50} ms, p99 ${syncLoad.latency.p99} ms, errors ${syncLoad.errors + syncLoad.non2xx}`);
   await stop(syncServer.child);
+
+  console.log("\n# A 1,000-question bank");
+  const bankId = await addBigBank(dataDir, 1000);
+  const bigServer = await startServer(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000" });
+  const bigToken = (await (await fetch(`${bigServer.url}/api/user/checkIn`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tab: "login", username: "member", password: "member123456" }),
+  })).json()).data.userInfo.token;
+  for (const round of ["first", "again"]) {
+    const t2 = performance.now();
+    const res = await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken, "accept-encoding": "gzip" } });
+    const body = Buffer.from(await res.arrayBuffer());
+    const ms = performance.now() - t2;
+    const n = JSON.parse(body.toString("utf8")).data.questions.length;
+    console.log(`bank download (${n} questions, ${round}): ${(body.length / 1024).toFixed(1)} KiB JSON, ${(gzipSync(body).length / 1024).toFixed(1)} KiB gzipped, ${fmt(ms)} ms`);
+  }
+  const etag = (await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken } })).headers.get("etag");
+  const t3 = performance.now();
+  const unchanged = await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken, "if-none-match": etag } });
+  console.log(`unchanged bank (If-None-Match):      HTTP ${unchanged.status}, ${fmt(performance.now() - t3)} ms`);
+  await stop(bigServer.child);
+
+  console.log("\n# Local answer writes in Dexie (real Chromium IndexedDB; answer row + outbox op in one transaction)");
+  await dexieBench(500);
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

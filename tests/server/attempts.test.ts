@@ -108,6 +108,62 @@ describe("official exams", () => {
     expect(record).toMatchObject({ status: "expired", score: 2, passed: false });
   });
 
+  it("takes answers made offline before the deadline when they arrive after it, and only those", async () => {
+    const m = await member();
+    const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;
+    const uuid = start.attempt.uuid;
+    const qs = await fixedQuestions();
+    const ids = start.questions.map((q: { id: number }) => q.id);
+    const keys = new Map(qs.map((q) => [q.id, q.answer]));
+    // The exam's time runs out while the device is offline: the deadline is 5 minutes ago.
+    const deadline = Math.floor(Date.now() / 1000) - 300;
+    await t.database.db.query("update exam_attempt set started_at = $1, deadline = $2 where uuid = $3", [deadline - 600, deadline, uuid]);
+    const [a, b, c] = ids as number[];
+    const answers = { [a!]: keys.get(a!), [b!]: keys.get(b!), [c!]: keys.get(c!) };
+    // a and b were made before the deadline; c after it (the device kept counting).
+    const answeredAt = { [a!]: deadline * 1000 - 120_000, [b!]: deadline * 1000 - 1_000, [c!]: deadline * 1000 + 30_000 };
+    const saved = await api(m.token, "POST", "/api/exam/official/save", { uuid, answers, answeredAt });
+    expect(saved).toMatchObject({ code: 1, data: { saved: 2, refused: 1, late: true } });
+    const rows = (await t.database.db.query<{ answers: Record<string, unknown>; late_answers: number; status: string; score: string }>(
+      "select answers, late_answers, status, score from exam_attempt where uuid = $1",
+      [uuid],
+    )).rows[0]!;
+    expect(Object.keys(rows.answers).sort()).toEqual([String(a), String(b)].sort());
+    expect(rows).toMatchObject({ late_answers: 2, status: "expired" });
+    expect(Number(rows.score)).toBeGreaterThan(0);
+    // The same answers again change nothing; answers without a time are refused outright.
+    await api(m.token, "POST", "/api/exam/official/save", { uuid, answers: { [a!]: keys.get(a!) }, answeredAt: { [a!]: answeredAt[a!] } });
+    const refused = await api(m.token, "POST", "/api/exam/official/save", { uuid, answers: { [c!]: keys.get(c!) } });
+    expect(refused).toMatchObject({ code: 0, msg: "The time for this exam is up: it was submitted with the answers saved before the deadline", data: { closed: true } });
+    const after = (await t.database.db.query<{ answers: Record<string, unknown> }>("select answers from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+    expect(Object.keys(after.answers)).toHaveLength(2);
+  });
+
+  it("keeps the later of two answers to a question, whatever order they arrive in", async () => {
+    const m = await member();
+    const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;
+    const uuid = start.attempt.uuid;
+    const q = start.questions[0].id as number;
+    const t0 = Date.now() - 10_000;
+    await api(m.token, "POST", "/api/exam/official/save", { uuid, answers: { [q]: "B" }, answeredAt: { [q]: t0 + 5_000 } });
+    // An older answer (sent late by a device that was offline) does not overwrite the newer one.
+    expect((await api(m.token, "POST", "/api/exam/official/save", { uuid, answers: { [q]: "A" }, answeredAt: { [q]: t0 } })).data).toMatchObject({ saved: 1, late: false });
+    const row = (await t.database.db.query<{ answers: Record<string, unknown> }>("select answers from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+    expect(row.answers[String(q)]).toBe("B");
+  });
+
+  it("refuses answers that arrive more than a day after the deadline", async () => {
+    const m = await member();
+    const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;
+    const deadline = Math.floor(Date.now() / 1000) - 25 * 3600;
+    await t.database.db.query("update exam_attempt set started_at = $1, deadline = $2 where uuid = $3", [deadline - 600, deadline, start.attempt.uuid]);
+    const q = start.questions[0].id as number;
+    const late = await api(m.token, "POST", "/api/exam/official/submit", { uuid: start.attempt.uuid, answers: { [q]: "A" }, answeredAt: { [q]: deadline * 1000 - 60_000 } });
+    expect(late).toMatchObject({ code: 0, data: { closed: true } });
+    const row = (await t.database.db.query<{ answers: Record<string, unknown>; status: string }>("select answers, status from exam_attempt where uuid = $1", [start.attempt.uuid])).rows[0]!;
+    expect(row).toEqual({ answers: {}, status: "expired" });
+  });
+
   it("closes an abandoned attempt when its time is up, and counts attempts", async () => {
     const m = await member();
     for (let i = 0; i < 3; i++) {

@@ -118,6 +118,9 @@ describe("POST /api/exam/sync", () => {
     expect((await state(m.token)).wrong[0].count).toBe(2);
     const answers = await t.database.db.query<{ n: number }>("select count(*)::int as n from exam_practice_answer where user_id = $1", [m.id]);
     expect(answers.rows[0]!.n).toBe(3);
+    // The member's own figures: three answers to one question, two wrong, one right.
+    const stats = await t.app.inject({ method: "GET", url: "/api/exam/practiceStats", headers: { "ba-user-token": m.token } });
+    expect(stats.json().data.banks).toEqual([{ bankId: bank.id, answers: 3, questions: 1, correct: 1, wrong: 2, lastAnsweredAt: Math.floor((base + 3) / 1000) }]);
   });
 
   it("decides favourites by op time, not arrival order", async () => {

@@ -45,3 +45,18 @@ export interface ExamRecordDetail {
   answers: Record<string, GivenAnswer>;
   results: Record<string, { correct: boolean | null; score: number }>;
 }
+
+/** `GET /api/exam/practiceStats`: the member's practice answers as the server graded them. */
+export interface PracticeStats {
+  banks: {
+    bankId: number;
+    /** Every answer given (a question answered twice counts twice). */
+    answers: number;
+    /** Distinct questions answered. */
+    questions: number;
+    correct: number;
+    wrong: number;
+    /** Unix seconds of the latest answer. */
+    lastAnsweredAt: number;
+  }[];
+}

@@ -3,6 +3,7 @@ import { DropdownMenu } from "radix-ui";
 import { ChevronDown, GraduationCap, LogIn, UserRound } from "lucide-react";
 import { useEffect } from "react";
 import { Link, NavLink, Outlet } from "react-router-dom";
+import { flushOfficialAttempts } from "../../features/exam/official.ts";
 import { startOffline, useSyncStatus } from "../../offline/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
@@ -71,6 +72,14 @@ export default function MemberLayout() {
   useEffect(() => {
     // The member's offline data and its sync engine (closed again on logout).
     if (memberId) startOffline(memberId);
+  }, [memberId]);
+  useEffect(() => {
+    // Official-exam answers left unsent when a page closed offline go out now and on reconnect.
+    if (!memberId) return;
+    const flush = () => void flushOfficialAttempts();
+    flush();
+    window.addEventListener("online", flush);
+    return () => window.removeEventListener("online", flush);
   }, [memberId]);
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (

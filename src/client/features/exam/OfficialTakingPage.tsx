@@ -5,7 +5,7 @@ import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { formatRemaining } from "./papers.ts";
-import { localDeadlineMs, readOfficial, saveOfficial, submitOfficial, writeOfficial, type LocalOfficialAttempt } from "./official.ts";
+import { isClosedAttemptError, localDeadlineMs, readOfficial, saveOfficial, submitOfficial, withAnswer, writeOfficial, type LocalOfficialAttempt } from "./official.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 
 /**
@@ -34,12 +34,15 @@ export default function OfficialTakingPage() {
     if (!attempt?.dirty || !online) return;
     const timer = setTimeout(() => {
       saveOfficial(attempt).then(
-        () => setAttempt((a) => (a && a.answers === attempt.answers ? { ...a, dirty: false } : a)),
+        (outcome) => {
+          if (outcome === "closed") void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
+          else setAttempt((a) => (a && a.answers === attempt.answers ? { ...a, dirty: false } : a));
+        },
         () => undefined,
       );
     }, 800);
     return () => clearTimeout(timer);
-  }, [attempt, online]);
+  }, [attempt, online, navigate]);
 
   if (!attempt) return <p className="py-12 text-center">{t`This exam is not open on this device. Enter it from the official exams tab.`}</p>;
 
@@ -54,7 +57,7 @@ export default function OfficialTakingPage() {
   }).length;
 
   const change = (next: GivenAnswer) => {
-    const updated = { ...attempt, answers: { ...attempt.answers, [String(question.id)]: next }, dirty: true };
+    const updated = withAnswer(attempt, question.id, next);
     writeOfficial(updated);
     setAttempt(updated);
   };
@@ -65,8 +68,10 @@ export default function OfficialTakingPage() {
     try {
       await submitOfficial(attempt);
       void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
-    } catch {
-      setSubmitting(false);
+    } catch (error) {
+      // Time up on the server: it graded what reached it in time; show that result.
+      if (isClosedAttemptError(error)) void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
+      else setSubmitting(false);
     }
   }
 

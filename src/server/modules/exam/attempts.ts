@@ -12,6 +12,13 @@ import { presentQuestion, type QuestionRow } from "./questions.ts";
 
 /** Seconds after an official deadline that a save or submission is still accepted (network lag). */
 export const SUBMIT_GRACE_SECONDS = 60;
+/**
+ * How long after an official deadline answers made BEFORE it are still taken in: a device that
+ * lost its connection mid-exam keeps its answers and sends them when the network returns.
+ */
+export const LATE_SYNC_SECONDS = 24 * 3600;
+/** How far a device's claimed answer time may lie before the attempt's start (clock error). */
+const ANSWER_TIME_SLACK_MS = 60_000;
 
 export interface PaperRow {
   id: number;
@@ -122,6 +129,9 @@ interface AttemptRow {
   room_id: number | null;
   questions: { id: number }[];
   answers: Record<string, unknown>;
+  /** Question id -> when the saved answer was made (server clock, ms). */
+  answer_times: Record<string, number>;
+  late_answers: number;
   score: number | null;
   passed: boolean | null;
   started_at: number;
@@ -146,7 +156,8 @@ async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | 
   const graded = await gradeAttempt(db, loaded.paper, loaded.rows, attempt.answers, attempt.questions.map((q) => q.id));
   const passed = graded.score >= Number(room?.pass_score ?? loaded.paper.pass_score);
   await db.query(
-    "update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'",
+    // An expired attempt is graded again when answers made before its deadline arrive late.
+    "update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status <> 'submitted'",
     [graded.score, passed, graded.needsReview, status, status === "expired" ? attempt.deadline : now(), attempt.id],
   );
   return { score: graded.score, passed };
@@ -328,38 +339,86 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  async function openAttempt(member: MemberRow, uuid: string): Promise<AttemptRow> {
-    const { rows } = await db.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official'", [member.id, uuid]);
-    const attempt = rows[0];
-    if (!attempt) throw new ApiError(msg`This exam record does not exist`);
-    if (attempt.status !== "open") throw new ApiError(msg`This exam has already been submitted`);
-    if (now() > Number(attempt.deadline) + SUBMIT_GRACE_SECONDS) {
-      await finish(db, attempt, "expired");
-      throw new ApiError(msg`The time for this exam is up: it was submitted with the answers saved before the deadline`);
-    }
-    return attempt;
+  const answerBody = z.object({
+    uuid: z.string().length(36),
+    answers: answersSchema,
+    /** Question id -> when the answer was made, ms on the server's clock as the device measured it. */
+    answeredAt: z.record(z.string().regex(/^\d{1,10}$/), z.number().int().nonnegative()).optional(),
+  });
+  type AnswerBody = z.infer<typeof answerBody>;
+
+  /**
+   * Takes answers into an official attempt, in one transaction with the attempt row locked.
+   * Until deadline + grace every answer counts (made "now" unless the device says earlier).
+   * After that, and until LATE_SYNC_SECONDS past the deadline, only answers the device says it
+   * made before the deadline count (the connection dropped mid-exam); the attempt is closed
+   * (or graded again) with them and they are counted as late for review. Of two answers to the
+   * same question the one made later wins, whatever order they arrive in.
+   */
+  async function takeAnswers(member: MemberRow, body: AnswerBody, submit: boolean) {
+    return db.transaction(async (tx) => {
+      const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [member.id, body.uuid]);
+      const attempt = rows[0];
+      if (!attempt) throw new ApiError(msg`This exam record does not exist`);
+      if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`);
+      const nowMs = Date.now();
+      const deadlineMs = Number(attempt.deadline) * 1000;
+      const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
+      const tooLate = nowMs > deadlineMs + LATE_SYNC_SECONDS * 1000;
+      const answers: Record<string, unknown> = { ...attempt.answers };
+      const times: Record<string, number> = { ...attempt.answer_times };
+      let accepted = 0;
+      let refused = 0;
+      for (const [id, answer] of Object.entries(body.answers)) {
+        const claimed = body.answeredAt?.[id];
+        const madeAt = Math.min(claimed ?? nowMs, nowMs);
+        const inTime = !late || (!tooLate && claimed !== undefined && madeAt <= deadlineMs && madeAt >= Number(attempt.started_at) * 1000 - ANSWER_TIME_SLACK_MS);
+        if (!inTime) {
+          refused++;
+          continue;
+        }
+        accepted++;
+        if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
+        answers[id] = answer;
+        times[id] = madeAt;
+      }
+      await tx.query("update exam_attempt set answers = $1, answer_times = $2, late_answers = late_answers + $3 where id = $4", [
+        JSON.stringify(answers),
+        JSON.stringify(times),
+        late ? accepted : 0,
+        attempt.id,
+      ]);
+      const updated = { ...attempt, answers };
+      if (late) {
+        const result = await finish(tx, updated, "expired");
+        return { late: true as const, accepted, refused, result };
+      }
+      return { late: false as const, accepted, refused, result: submit ? await finish(tx, updated, "submitted") : null };
+    });
   }
 
-  const answerBody = z.object({ uuid: z.string().length(36), answers: answersSchema });
+  const TIME_UP = () => msg`The time for this exam is up: it was submitted with the answers saved before the deadline`;
 
   app.post("/api/exam/official/save", async (req, reply) => {
     const member = await requireMember(db, req);
     const body = answerBody.safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
-    const attempt = await openAttempt(member, body.data.uuid);
-    const merged = { ...attempt.answers, ...(body.data.answers as Record<string, GivenAnswer>) };
-    await db.query("update exam_attempt set answers = $1 where id = $2 and status = 'open'", [JSON.stringify(merged), attempt.id]);
-    return reply.success({ saved: Object.keys(body.data.answers).length });
+    const outcome = await takeAnswers(member, body.data, false);
+    if (outcome.late && outcome.accepted === 0 && outcome.refused > 0) throw new ApiError(TIME_UP(), 0, { closed: true });
+    return reply.success({ saved: outcome.accepted, refused: outcome.refused, late: outcome.late });
   });
 
   app.post("/api/exam/official/submit", async (req, reply) => {
     const member = await requireMember(db, req);
     const body = answerBody.partial({ answers: true }).safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
-    const attempt = await openAttempt(member, body.data.uuid);
-    const answers = { ...attempt.answers, ...(body.data.answers ?? {}) };
-    await db.query("update exam_attempt set answers = $1 where id = $2", [JSON.stringify(answers), attempt.id]);
-    const result = await finish(db, { ...attempt, answers }, "submitted");
-    return reply.success({ uuid: attempt.uuid, ...result }, msg`Submitted`);
+    const outcome = await takeAnswers(member, { ...body.data, answers: body.data.answers ?? {} }, true);
+    // The attempt is closed and graded either way; `closed` tells the device to stop sending it.
+    if (outcome.late && (outcome.refused > 0 || outcome.accepted === 0)) throw new ApiError(TIME_UP(), 0, { closed: true });
+    const result = outcome.result!;
+    if (outcome.late) {
+      return reply.success({ uuid: body.data.uuid, ...result, late: true }, msg`The time was up: your answers made before the deadline were counted`);
+    }
+    return reply.success({ uuid: body.data.uuid, ...result, late: false }, msg`Submitted`);
   });
 }

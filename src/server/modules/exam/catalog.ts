@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
-import type { ClassifyNode } from "../../../shared/exam/catalog.ts";
+import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import { bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
@@ -76,5 +76,27 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
       // Practice banks carry their answers: practice shows them anyway.
       questions: questions.map((qr) => presentQuestion(qr, true)),
     });
+  });
+
+  // The member's practice on the server, per bank: every answer counts (the same question
+  // answered twice is two answers), graded by the server.
+  app.get("/api/exam/practiceStats", async (req, reply) => {
+    const member = await requireMember(db, req);
+    const { rows } = await db.query<{ bank_id: number; answers: number; questions: number; correct: number; wrong: number; last_at: string }>(
+      `select bank_id, count(*)::int as answers, count(distinct question_id)::int as questions,
+              count(*) filter (where correct is true)::int as correct, count(*) filter (where correct is false)::int as wrong,
+              max(at) as last_at
+       from exam_practice_answer where user_id = $1 group by bank_id order by bank_id`,
+      [member.id],
+    );
+    const banks: PracticeStats["banks"] = rows.map((r) => ({
+      bankId: r.bank_id,
+      answers: r.answers,
+      questions: r.questions,
+      correct: r.correct,
+      wrong: r.wrong,
+      lastAnsweredAt: Math.floor(Number(r.last_at) / 1000),
+    }));
+    return reply.success({ banks });
   });
 }
