@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from "fastify";
+import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
@@ -18,6 +19,7 @@ import { accountRoutes } from "./modules/account/routes.ts";
 import { fileRoutes } from "./modules/upload/index.ts";
 import { captchaRoutes } from "./modules/common/captcha.ts";
 import { examRoutes } from "./modules/exam/index.ts";
+import { courseRoutes } from "./modules/course/index.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 
 declare module "fastify" {
@@ -66,6 +68,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   const table = tableSender(db, app.log);
   app.decorate("sender", deps.sender ?? (config.smtp ? smtpSender(config.smtp, table) : table));
 
+  // gzip for text (a 1,000-question bank is ~630 KiB of JSON); media and images are left alone.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ["gzip", "deflate"] });
   await app.register(envelopePlugin, { bodyLimit: config.bodyLimit });
   // Limits are per route (login, code sending); answered in the envelope with HTTP 429.
   await app.register(rateLimit, { global: false });
@@ -79,6 +83,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(accountRoutes);
   await app.register(fileRoutes);
   await app.register(examRoutes);
+  await app.register(courseRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,6 +76,19 @@ describe("catalog and banks", () => {
     expect((await t.app.inject({ method: "GET", url: "/api/exam/bank?id=999999", headers: { "ba-user-token": m.token, "think-lang": "en" } })).json().msg).toBe(
       "This question bank does not exist",
     );
+  });
+
+  it("sends a bank gzipped to a client that accepts it, small answers as they are", async () => {
+    const m = await newMember();
+    const bank = banks[0]!;
+    const zipped = await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${bank.id}`, headers: { "ba-user-token": m.token, "accept-encoding": "gzip" } });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    const json = JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"));
+    expect(json.data.questions).toHaveLength(bank.questions.length);
+    expect(zipped.rawPayload.length).toBeLessThan(JSON.stringify(json).length / 3);
+    const small = await t.app.inject({ method: "GET", url: "/api/exam/state", headers: { "ba-user-token": m.token, "accept-encoding": "gzip" } });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.json().code).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@ import type { Database, Queryable } from "../database.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedAccountLogs } from "./accountLogs.ts";
 import { seedExam } from "./exam.ts";
+import { seedCourse } from "./course.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -18,6 +19,7 @@ export const demoParts: SeedPart[] = [
   { name: "accounts", run: seedAccounts },
   { name: "accountLogs", run: seedAccountLogs },
   { name: "exam", run: seedExam },
+  { name: "course", run: seedCourse },
 ];
 
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {

@@ -7,6 +7,7 @@ import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import type { QuestionRow } from "./questions.ts";
 import { applyMockSubmit } from "./attempts.ts";
+import { applyLessonProgress } from "../course/index.ts";
 
 /** A payload the server refuses: the op is answered `rejected` with this message. */
 class RejectOp extends Error {}
@@ -83,9 +84,12 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
       if (outcome === "unknown-paper") throw new RejectOp("Unknown paper");
       return "applied";
     }
-    case "lesson.progress":
-      // Lessons arrive with the course screens.
-      throw new RejectOp(`${op.type} is not supported yet`);
+    case "lesson.progress": {
+      const outcome = await applyLessonProgress(tx, userId, op);
+      if (outcome === "unknown-lesson") throw new RejectOp("Unknown lesson");
+      if (outcome === "not-enrolled") throw new RejectOp("Not enrolled in this lesson's course (and the lesson is not a free preview)");
+      return "applied";
+    }
   }
 }
 

@@ -88,6 +88,8 @@ const INLINE = new Set([
   "jpg", "jpeg", "png", "apng", "gif", "webp", "bmp", "avif", "ico",
   "mp4", "m4v", "mov", "webm", "ogv", "mp3", "m4a", "wav", "ogg", "oga", "opus", "flac", "aac",
   "pdf",
+  // HLS playlists and segments: fetched by hls.js (same-origin XHR) or played natively.
+  "m3u8", "ts", "m4s",
 ]);
 
 export interface ImageSize {

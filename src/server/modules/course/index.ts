@@ -1,0 +1,12 @@
+import type { FastifyInstance } from "fastify";
+import { installDemoMedia } from "./media.ts";
+import { courseApiRoutes } from "./routes.ts";
+
+export { applyLessonProgress, type LessonProgressOutcome } from "./progress.ts";
+export { sanitizeRichText } from "./html.ts";
+
+/** Courses and lessons (src/shared/course/types.ts), and the demo media copied into storage. */
+export async function courseRoutes(app: FastifyInstance): Promise<void> {
+  await installDemoMedia(app.db, app.config.dataDir, app.log);
+  await app.register(courseApiRoutes);
+}

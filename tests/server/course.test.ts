@@ -1,0 +1,552 @@
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LESSON_COMPLETE_POINTS } from "../../src/shared/course/types.ts";
+import { issueToken } from "../../src/server/auth/tokens.ts";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/db/seed/course.ts";
+import { copyDemoMedia, demoMediaSource } from "../../src/server/modules/course/media.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+let t: TestApp;
+let dataDir: string;
+const course = { study: 0, video: 0, english: 0 };
+const category = { study: 0, tech: 0, video: 0 };
+/** Lessons of each demo course in course order. */
+const lessons: Record<keyof typeof course, { id: number; title: string; duration: number; free_preview: boolean; video_url: string }[]> = {
+  study: [],
+  video: [],
+  english: [],
+};
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-course-"));
+  t = await createTestApp({ config: { dataDir, seedDemo: true } });
+  const db = t.database.db;
+  const courses = await db.query<{ id: number; title: string; price: number }>("select id, title, price from course order by id");
+  course.study = courses.rows.find((c) => c.title.startsWith("高效学习法"))!.id;
+  course.video = courses.rows.find((c) => c.title.startsWith("网页视频入门"))!.id;
+  course.english = courses.rows.find((c) => c.title.startsWith("English for Exams"))!.id;
+  const categories = await db.query<{ id: number; title_en: string }>("select id, title_en from course_category");
+  category.study = categories.rows.find((c) => c.title_en === "Study skills")!.id;
+  category.tech = categories.rows.find((c) => c.title_en === "Tech basics")!.id;
+  category.video = categories.rows.find((c) => c.title_en === "Web video")!.id;
+  for (const key of Object.keys(course) as (keyof typeof course)[]) {
+    const { rows } = await db.query<(typeof lessons)["study"][number]>(
+      "select id, title, duration, free_preview, video_url from lesson where course_id = $1 order by weigh desc, id",
+      [course[key]],
+    );
+    lessons[key] = rows;
+  }
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+let members = 0;
+async function newMember(money = 0): Promise<{ id: number; token: string }> {
+  members++;
+  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash, money) values ($1, $2, $3) returning id", [
+    `course_${members}_${Date.now() % 100000}`,
+    await hashPassword("irrelevant1"),
+    money,
+  ]);
+  const id = rows[0]!.id;
+  return { id, token: await issueToken(t.database.db, "user", id, 3600) };
+}
+
+const headers = (token?: string) => ({ "think-lang": "en", ...(token ? { "ba-user-token": token } : {}) });
+const get = async (url: string, token?: string) => (await t.app.inject({ method: "GET", url, headers: headers(token) })).json();
+const post = async (url: string, payload: object, token?: string) => (await t.app.inject({ method: "POST", url, headers: headers(token), payload })).json();
+const sync = async (token: string, ops: unknown[]) => (await post("/api/exam/sync", { ops }, token)).data.results as { id: string; status: string; msg?: string }[];
+
+const base = Date.UTC(2026, 0, 1);
+const progressOp = (lessonId: number, position: number, completed: boolean, at: number, id = randomUUID()) => ({
+  id,
+  type: "lesson.progress",
+  at,
+  payload: { lessonId, position, completed },
+});
+
+async function one<T>(sql: string, params: unknown[]): Promise<T> {
+  return (await t.database.db.query<T>(sql, params)).rows[0]!;
+}
+const count = async (sql: string, params: unknown[]) => (await one<{ n: number }>(sql, params)).n;
+const money = async (id: number) => Number((await one<{ money: number }>("select money from member where id = $1", [id])).money);
+const score = async (id: number) => Number((await one<{ score: number }>("select score from member where id = $1", [id])).score);
+
+describe("demo content", () => {
+  it("seeds three categories, three courses (one paid the demo member can afford) and their lessons", async () => {
+    const prices = await t.database.db.query<{ price: number }>("select price from course order by price");
+    expect(prices.rows.map((r) => Number(r.price))).toEqual([0, 0, DEMO_PAID_PRICE]);
+    const demo = await one<{ money: number }>("select money from member where username = $1", [DEMO_MEMBER.username]);
+    expect(Number(demo.money)).toBeGreaterThanOrEqual(DEMO_PAID_PRICE);
+    expect(lessons.study.length).toBeGreaterThanOrEqual(3);
+    expect(lessons.video.filter((l) => l.free_preview)).toHaveLength(1);
+    expect(lessons.study.some((l) => l.video_url === "" && l.duration === 0)).toBe(true);
+    const types = await t.database.db.query<{ video_type: string }>("select distinct video_type from lesson where video_type <> '' order by 1");
+    expect(types.rows.map((r) => r.video_type)).toEqual(["hls", "mp4", "webm"]);
+  });
+
+  it("copies the demo media into DATA_DIR/storage with the sizes the lessons record", async () => {
+    const storage = path.join(dataDir, "storage");
+    const { rows } = await t.database.db.query<{ video_url: string; video_type: string; video_size: number; duration: number }>(
+      "select video_url, video_type, video_size, duration from lesson where video_url <> ''",
+    );
+    for (const r of rows) {
+      const file = path.join(storage, r.video_url.replace(/^\/storage\//, ""));
+      expect(existsSync(file), file).toBe(true);
+      if (r.video_type !== "hls") expect(Number(r.video_size)).toBe(statSync(file).size);
+      expect(Object.values(DEMO_DURATIONS)).toContain(r.duration);
+    }
+    const playlist = readFileSync(path.join(storage, "course/demo/hls/index.m3u8"), "utf8");
+    const segments = [...playlist.matchAll(/^(?!#)(\S+)$/gm), ...playlist.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]!);
+    expect(segments.length).toBeGreaterThanOrEqual(5);
+    for (const s of segments) expect(existsSync(path.join(storage, "course/demo/hls", s)), s).toBe(true);
+    // Idempotent: nothing to copy again; a removed file comes back.
+    const source = demoMediaSource()!;
+    expect(await copyDemoMedia(source, dataDir)).toBe(0);
+    rmSync(path.join(storage, "course/demo/bars.mp4"));
+    expect(await copyDemoMedia(source, dataDir)).toBe(1);
+    expect(statSync(path.join(storage, "course/demo/bars.mp4")).size).toBe(statSync(path.join(source, "bars.mp4")).size);
+  });
+
+  it("serves a lesson video with range requests (206) and HLS with its content types", async () => {
+    const size = statSync(path.join(dataDir, "storage/course/demo/pattern.mp4")).size;
+    const range = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.mp4", headers: { range: "bytes=0-99" } });
+    expect(range.statusCode).toBe(206);
+    expect(range.headers["content-range"]).toBe(`bytes 0-99/${size}`);
+    expect(range.headers["content-type"]).toBe("video/mp4");
+    expect(range.headers["accept-ranges"]).toBe("bytes");
+    expect(range.rawPayload.length).toBe(100);
+    expect(range.rawPayload.subarray(4, 8).toString("latin1")).toBe("ftyp");
+    const tail = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.mp4", headers: { range: `bytes=${size - 10}-` } });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.length).toBe(10);
+
+    const webm = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.webm", headers: { range: "bytes=0-3" } });
+    expect(webm.statusCode).toBe(206);
+    expect(webm.headers["content-type"]).toBe("video/webm");
+    const playlist = await t.app.inject({ method: "GET", url: "/storage/course/demo/hls/index.m3u8" });
+    expect(playlist.statusCode).toBe(200);
+    expect(playlist.headers["content-type"]).toMatch(/^application\/vnd\.apple\.mpegurl/);
+    expect(playlist.headers["content-disposition"]).toBeUndefined();
+    expect(playlist.body).toContain("#EXT-X-ENDLIST");
+    const segment = await t.app.inject({ method: "GET", url: "/storage/course/demo/hls/segment-00.m4s" });
+    expect(segment.statusCode).toBe(200);
+    expect(segment.headers["content-disposition"]).toBeUndefined();
+  });
+});
+
+describe("GET /api/course/list", () => {
+  it("lists enabled courses with the category tree and counts (a category counts its sub-categories)", async () => {
+    const data = (await get("/api/course/list")).data;
+    expect(data.total).toBe(3);
+    expect(data.list.map((c: { id: number }) => c.id).sort()).toEqual([course.study, course.video, course.english].sort());
+    expect(data.list.every((c: { enrolled: boolean }) => c.enrolled === false)).toBe(true);
+    const tech = data.categories.find((c: { id: number }) => c.id === category.tech);
+    expect(tech).toMatchObject({ title: "Tech basics", courseCount: 1, children: [{ id: category.video, title: "Web video", courseCount: 1, children: [] }] });
+    expect(data.categories.find((c: { id: number }) => c.id === category.study).courseCount).toBe(2);
+    const video = data.list.find((c: { id: number }) => c.id === course.video);
+    expect(video).toMatchObject({ price: DEMO_PAID_PRICE, lessonCount: lessons.video.length, cover: "/storage/course/demo/cover-video.jpg" });
+    expect(video.duration).toBe(lessons.video.reduce((n, l) => n + l.duration, 0));
+    // Chinese titles by default.
+    const zh = (await t.app.inject({ method: "GET", url: "/api/course/list" })).json().data;
+    expect(zh.categories.find((c: { id: number }) => c.id === category.tech).title).toBe("技术入门");
+  });
+
+  it("filters by category including sub-categories", async () => {
+    const tech = (await get(`/api/course/list?categoryId=${category.tech}`)).data;
+    expect(tech.list.map((c: { id: number }) => c.id)).toEqual([course.video]);
+    expect(tech.total).toBe(1);
+    const study = (await get(`/api/course/list?categoryId=${category.study}`)).data;
+    expect(study.list.map((c: { id: number }) => c.id).sort()).toEqual([course.study, course.english].sort());
+    expect((await get("/api/course/list?categoryId=999999")).data).toMatchObject({ list: [], total: 0 });
+  });
+
+  it("searches title and summary, case-insensitively, with LIKE wildcards taken literally", async () => {
+    expect((await get("/api/course/list?keyword=ENGLISH")).data.list.map((c: { id: number }) => c.id)).toEqual([course.english]);
+    expect((await get(`/api/course/list?keyword=${encodeURIComponent("番茄")}`)).data.total).toBe(0); // only in a lesson, not the course
+    expect((await get(`/api/course/list?keyword=${encodeURIComponent("HLS")}`)).data.list.map((c: { id: number }) => c.id)).toEqual([course.video]); // summary
+    expect((await get(`/api/course/list?keyword=${encodeURIComponent("%")}`)).data.total).toBe(0);
+    expect((await get(`/api/course/list?keyword=${encodeURIComponent("_")}`)).data.total).toBe(0);
+    const both = (await get(`/api/course/list?keyword=reading&categoryId=${category.tech}`)).data;
+    expect(both.total).toBe(0);
+  });
+
+  it("pages with sane bounds", async () => {
+    const p1 = (await get("/api/course/list?page=1&limit=2")).data;
+    const p2 = (await get("/api/course/list?page=2&limit=2")).data;
+    expect(p1.total).toBe(3);
+    expect(p1.list).toHaveLength(2);
+    expect(p2.list).toHaveLength(1);
+    expect(new Set([...p1.list, ...p2.list].map((c: { id: number }) => c.id)).size).toBe(3);
+    expect((await get("/api/course/list?page=9&limit=2")).data.list).toEqual([]);
+    for (const q of ["page=0", "limit=0", "limit=51", "page=x", `keyword=${"a".repeat(51)}`]) {
+      const body = await get(`/api/course/list?${q}`);
+      expect(body.code, q).toBe(0);
+      expect(body.msg).toMatch(/^Incorrect list parameters/);
+    }
+  });
+
+  it("hides disabled courses and marks the member's enrolments", async () => {
+    const m = await newMember();
+    expect((await post("/api/course/enrol", { courseId: course.english }, m.token)).code).toBe(1);
+    const list = (await get("/api/course/list", m.token)).data.list;
+    expect(list.find((c: { id: number }) => c.id === course.english).enrolled).toBe(true);
+    expect(list.find((c: { id: number }) => c.id === course.study).enrolled).toBe(false);
+    await t.database.db.query("update course set status = 'disable' where id = $1", [course.english]);
+    try {
+      const hidden = (await get("/api/course/list", m.token)).data;
+      expect(hidden.total).toBe(2);
+      expect(hidden.list.some((c: { id: number }) => c.id === course.english)).toBe(false);
+      expect((await get(`/api/course/detail?id=${course.english}`)).msg).toBe("This course does not exist or is no longer available");
+    } finally {
+      await t.database.db.query("update course set status = 'enable' where id = $1", [course.english]);
+    }
+  });
+});
+
+describe("GET /api/course/detail", () => {
+  it("works without login: lessons, no enrolment, sanitised introduction", async () => {
+    const body = await get(`/api/course/detail?id=${course.video}`);
+    expect(body.code).toBe(1);
+    const d = body.data;
+    expect(d.course).toMatchObject({ id: course.video, enrolled: false, price: DEMO_PAID_PRICE, categoryTitle: "Web video" });
+    expect(d.course.introduction).toContain("<h3>");
+    expect(d.course.introduction).toContain('rel="noopener noreferrer"');
+    expect(d.enrolment).toBeNull();
+    expect(d.lessons.map((l: { id: number }) => l.id)).toEqual(lessons.video.map((l) => l.id));
+    expect(d.lessons[0]).toMatchObject({ freePreview: true, hasVideo: true, progress: { position: 0, completed: false, lastWatched: 0 } });
+    expect(d.continueLessonId).toBe(lessons.video[0]!.id);
+    const text = (await get(`/api/course/detail?id=${course.study}`)).data.lessons.find((l: { hasVideo: boolean }) => !l.hasVideo);
+    expect(text).toMatchObject({ duration: 0, freePreview: false });
+  });
+
+  it("refuses unknown ids and bad parameters with clear messages", async () => {
+    expect((await get("/api/course/detail?id=999999")).msg).toBe("This course does not exist or is no longer available");
+    expect((await get("/api/course/detail?id=abc")).msg).toBe("Please choose a course");
+    expect((await get("/api/course/detail")).msg).toBe("Please choose a course");
+  });
+
+  it("never serves stored HTML unsanitised", async () => {
+    const { id } = await one<{ id: number }>(
+      "insert into course (category_id, title, introduction, status) values ($1, 'Raw', $2, 'disable') returning id",
+      [category.study, `<p onclick="steal()">Hi<script>alert(1)</script><img src="javascript:alert(1)"><a href="javascript:x()">x</a><iframe src="https://evil"></iframe></p>`],
+    );
+    await t.database.db.query("update course set status = 'enable' where id = $1", [id]);
+    try {
+      const intro: string = (await get(`/api/course/detail?id=${id}`)).data.course.introduction;
+      expect(intro).toContain("Hi");
+      expect(intro).not.toMatch(/script|onclick|javascript|iframe/i);
+    } finally {
+      await t.database.db.query("delete from course where id = $1", [id]);
+    }
+  });
+
+  it("shows the member's enrolment, progress and where to continue", async () => {
+    const m = await newMember();
+    await post("/api/course/enrol", { courseId: course.study }, m.token);
+    const [l1, l2, l3] = lessons.study;
+    await sync(m.token, [progressOp(l1!.id, l1!.duration, true, base), progressOp(l2!.id, 7, false, base + 2000), progressOp(l3!.id, 0, false, base + 1000)]);
+    const d = (await get(`/api/course/detail?id=${course.study}`, m.token)).data;
+    expect(d.course.enrolled).toBe(true);
+    expect(d.enrolment).toMatchObject({ courseId: course.study, paid: 0 });
+    expect(d.enrolment.enrolledAt).toBeGreaterThan(0);
+    expect(d.lessons[0].progress).toEqual({ position: l1!.duration, completed: true, lastWatched: Math.floor(base / 1000) });
+    expect(d.lessons[1].progress).toEqual({ position: 7, completed: false, lastWatched: Math.floor((base + 2000) / 1000) });
+    expect(d.continueLessonId).toBe(l2!.id); // the last watched unfinished lesson
+  });
+});
+
+describe("enrol and buy", () => {
+  it("enrols in a free course once, however often asked", async () => {
+    const m = await newMember();
+    const first = await post("/api/course/enrol", { courseId: course.study }, m.token);
+    expect(first).toMatchObject({ code: 1, msg: "You are enrolled in this course", data: { enrolment: { courseId: course.study, paid: 0 } } });
+    const again = await post("/api/course/enrol", { courseId: course.study }, m.token);
+    expect(again).toMatchObject({ code: 1, msg: "You are already enrolled in this course" });
+    expect(again.data.enrolment).toEqual(first.data.enrolment);
+    expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(1);
+  });
+
+  it("refuses to enrol in a paid course, unknown courses and anonymous callers", async () => {
+    const m = await newMember(100_000);
+    expect(await post("/api/course/enrol", { courseId: course.video }, m.token)).toMatchObject({ code: 0, msg: "This is a paid course: please buy it to enrol" });
+    expect((await post("/api/course/enrol", { courseId: 999999 }, m.token)).msg).toBe("This course does not exist or is no longer available");
+    expect((await post("/api/course/enrol", { courseId: "x" }, m.token)).msg).toBe("Please choose a course");
+    expect((await post("/api/course/enrol", { courseId: course.study })).code).toBe(303);
+    expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(0);
+    expect(await money(m.id)).toBe(100_000);
+  });
+
+  it("buys a paid course: balance debited with one log row, enrolled; buying again charges nothing", async () => {
+    const m = await newMember(5_000);
+    const body = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    expect(body).toMatchObject({ code: 1, msg: "Purchase complete: you are enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
+    expect(body.data.enrolment).toMatchObject({ courseId: course.video, paid: DEMO_PAID_PRICE });
+    expect(await money(m.id)).toBe(5_000 - DEMO_PAID_PRICE);
+    const logs = await t.database.db.query<{ money: number; before: number; after: number; memo: string }>(
+      "select money, before, after, memo from user_money_log where user_id = $1",
+      [m.id],
+    );
+    expect(logs.rows).toEqual([{ money: -DEMO_PAID_PRICE, before: 5_000, after: 5_000 - DEMO_PAID_PRICE, memo: "Bought course: 网页视频入门：格式、编码与流媒体" }]);
+
+    const again = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    expect(again).toMatchObject({ code: 1, msg: "You are already enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
+    expect(again.data.enrolment).toEqual(body.data.enrolment);
+    expect(await money(m.id)).toBe(5_000 - DEMO_PAID_PRICE);
+    expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(1);
+    expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(1);
+    // Enrolling in the bought course answers the enrolment too.
+    expect((await post("/api/course/enrol", { courseId: course.video }, m.token)).data.enrolment).toEqual(body.data.enrolment);
+    expect((await get(`/api/course/detail?id=${course.video}`, m.token)).data.enrolment).toEqual(body.data.enrolment);
+  });
+
+  it("two purchases at once charge once", async () => {
+    const m = await newMember(10_000);
+    const results = await Promise.all([1, 2, 3].map(() => post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token)));
+    expect(results.every((r) => r.code === 1)).toBe(true);
+    expect(await money(m.id)).toBe(10_000 - DEMO_PAID_PRICE);
+    expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(1);
+  });
+
+  it("refuses without enough balance and changes nothing", async () => {
+    const m = await newMember(DEMO_PAID_PRICE - 1);
+    const body = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    expect(body).toMatchObject({
+      code: 0,
+      msg: `Your balance is not enough: this course costs 19.90 yuan and your balance is 19.89 yuan`,
+      data: { price: DEMO_PAID_PRICE, money: DEMO_PAID_PRICE - 1 },
+    });
+    expect(await money(m.id)).toBe(DEMO_PAID_PRICE - 1);
+    expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(0);
+    expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(0);
+    expect((await get(`/api/course/lesson?id=${lessons.video[1]!.id}`, m.token)).msg).toBe("Please enrol in this course first");
+  });
+
+  it("refuses a stale price, a free course and bad bodies", async () => {
+    const m = await newMember(100_000);
+    const stale = await post("/api/course/buy", { courseId: course.video, price: 990 }, m.token);
+    expect(stale).toMatchObject({ code: 0, msg: "The price of this course has changed to 19.90 yuan: please check it and try again", data: { price: DEMO_PAID_PRICE } });
+    expect((await post("/api/course/buy", { courseId: course.study, price: 0 }, m.token)).msg).toBe("This course is free: enrol in it instead of buying it");
+    expect((await post("/api/course/buy", { courseId: course.video }, m.token)).msg).toBe("Please choose a course and send the price you were shown (in cents)");
+    expect((await post("/api/course/buy", { courseId: course.video, price: 19.9 }, m.token)).code).toBe(0);
+    expect((await post("/api/course/buy", { courseId: 999999, price: DEMO_PAID_PRICE }, m.token)).msg).toBe("This course does not exist or is no longer available");
+    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE })).code).toBe(303);
+    expect(await money(m.id)).toBe(100_000);
+    expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(0);
+    expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(0);
+  });
+});
+
+describe("GET /api/course/lesson", () => {
+  it("refuses a lesson of a course the member is not enrolled in", async () => {
+    const m = await newMember();
+    const lesson = lessons.video[1]!;
+    expect(await get(`/api/course/lesson?id=${lesson.id}`, m.token)).toMatchObject({ code: 0, msg: "Please enrol in this course first", data: { courseId: course.video } });
+    expect((await get(`/api/course/lesson?id=${lesson.id}`)).code).toBe(303);
+    expect((await get(`/api/course/lesson?id=${lessons.study[0]!.id}`, m.token)).msg).toBe("Please enrol in this course first");
+    expect((await get("/api/course/lesson?id=999999", m.token)).msg).toBe("This lesson does not exist or is no longer available");
+    expect((await get("/api/course/lesson?id=0", m.token)).msg).toBe("Please choose a lesson");
+  });
+
+  it("opens a free preview to everyone, with its video, attachments and neighbours", async () => {
+    const preview = lessons.video.find((l) => l.free_preview)!;
+    for (const token of [undefined, (await newMember()).token]) {
+      const body = await get(`/api/course/lesson?id=${preview.id}`, token);
+      expect(body.code).toBe(1);
+      const d = body.data;
+      expect(d.lesson).toMatchObject({ id: preview.id, courseId: course.video, freePreview: true, hasVideo: true, videoType: "mp4", videoUrl: "/storage/course/demo/pattern.mp4" });
+      expect(d.lesson.videoSize).toBe(statSync(path.join(dataDir, "storage/course/demo/pattern.mp4")).size);
+      expect(d.lesson.attachments).toEqual([
+        { name: "视频格式速查.txt", url: "/storage/course/demo/cheatsheet.txt", size: statSync(path.join(dataDir, "storage/course/demo/cheatsheet.txt")).size },
+      ]);
+      expect(d.lesson.content).toContain("<pre><code>");
+      expect(d.course).toEqual({ id: course.video, title: "网页视频入门：格式、编码与流媒体" });
+      expect(d.prevLessonId).toBeNull();
+      expect(d.nextLessonId).toBe(lessons.video[1]!.id);
+    }
+  });
+
+  it("opens every lesson once enrolled, in course order, HLS and text-only included", async () => {
+    const m = await newMember();
+    await post("/api/course/enrol", { courseId: course.study }, m.token);
+    const ids = lessons.study.map((l) => l.id);
+    for (const [i, id] of ids.entries()) {
+      const d = (await get(`/api/course/lesson?id=${id}`, m.token)).data;
+      expect(d.prevLessonId).toBe(ids[i - 1] ?? null);
+      expect(d.nextLessonId).toBe(ids[i + 1] ?? null);
+      if (!d.lesson.hasVideo) expect(d.lesson).toMatchObject({ videoUrl: "", videoType: "", videoSize: 0, duration: 0 });
+    }
+    const buyer = await newMember(DEMO_PAID_PRICE);
+    await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, buyer.token);
+    const hls = lessons.video.find((l) => l.video_url.endsWith(".m3u8"))!;
+    const d = (await get(`/api/course/lesson?id=${hls.id}`, buyer.token)).data;
+    expect(d.lesson).toMatchObject({ videoType: "hls", videoUrl: "/storage/course/demo/hls/index.m3u8", duration: DEMO_DURATIONS.hls });
+    expect(d.lesson.videoSize).toBeGreaterThan(100_000);
+  });
+});
+
+describe("lesson.progress through POST /api/exam/sync", () => {
+  async function progress(userId: number, lessonId: number) {
+    return (
+      await t.database.db.query<{ position: number; completed: boolean; completed_at: number | null; last_watched: number; points_awarded: boolean }>(
+        "select position, completed, completed_at, last_watched, points_awarded from lesson_progress where user_id = $1 and lesson_id = $2",
+        [userId, lessonId],
+      )
+    ).rows[0];
+  }
+  const scoreLogs = (userId: number) => count("select count(*)::int as n from user_score_log where user_id = $1", [userId]);
+
+  it("applies an op once (the same op again is a duplicate) and an older op never overwrites a newer position", async () => {
+    const m = await newMember();
+    await post("/api/course/enrol", { courseId: course.study }, m.token);
+    const lesson = lessons.study[0]!;
+    const newer = progressOp(lesson.id, 12.5, false, base + 10_000);
+    expect(await sync(m.token, [newer])).toEqual([{ id: newer.id, status: "applied" }]);
+    expect(await sync(m.token, [newer])).toEqual([{ id: newer.id, status: "duplicate" }]);
+    const older = progressOp(lesson.id, 3, false, base + 5_000);
+    expect(await sync(m.token, [older])).toEqual([{ id: older.id, status: "applied" }]);
+    expect(await progress(m.id, lesson.id)).toMatchObject({ position: 12.5, completed: false, last_watched: Math.floor((base + 10_000) / 1000) });
+    // Same time: the larger op id wins, whichever arrives first.
+    const a = progressOp(lesson.id, 20, false, base + 20_000, "00000000-0000-4000-8000-00000000000a");
+    const b = progressOp(lesson.id, 21, false, base + 20_000, "00000000-0000-4000-8000-00000000000b");
+    await sync(m.token, [b, a]);
+    expect((await progress(m.id, lesson.id))!.position).toBe(21);
+    // Positions past the end are clamped to the duration.
+    await sync(m.token, [progressOp(lesson.id, 9999, false, base + 30_000)]);
+    expect((await progress(m.id, lesson.id))!.position).toBe(lesson.duration);
+  });
+
+  it("awards the completion points exactly once, whatever arrives after", async () => {
+    const m = await newMember();
+    await post("/api/course/enrol", { courseId: course.study }, m.token);
+    const lesson = lessons.study[1]!;
+    const before = await score(m.id);
+    const watching = progressOp(lesson.id, 5, false, base + 1_000);
+    const done = progressOp(lesson.id, lesson.duration, true, base + 2_000);
+    expect((await sync(m.token, [watching, done])).map((r) => r.status)).toEqual(["applied", "applied"]);
+    expect(await score(m.id)).toBe(before + LESSON_COMPLETE_POINTS);
+    const logs = await t.database.db.query<{ score: number; before: number; after: number; memo: string }>(
+      "select score, before, after, memo from user_score_log where user_id = $1",
+      [m.id],
+    );
+    expect(logs.rows).toEqual([{ score: LESSON_COMPLETE_POINTS, before, after: before + LESSON_COMPLETE_POINTS, memo: `Completed lesson: ${lesson.title}` }]);
+
+    // Another completing op, replays, and a later "not completed" report: no more points, still completed.
+    const doneAgain = progressOp(lesson.id, lesson.duration, true, base + 3_000);
+    const rewatch = progressOp(lesson.id, 2, false, base + 4_000);
+    expect((await sync(m.token, [doneAgain, done, watching, rewatch])).map((r) => r.status)).toEqual(["applied", "duplicate", "duplicate", "applied"]);
+    expect(await score(m.id)).toBe(before + LESSON_COMPLETE_POINTS);
+    expect(await scoreLogs(m.id)).toBe(1);
+    expect(await progress(m.id, lesson.id)).toMatchObject({ position: 2, completed: true, completed_at: base + 2_000, points_awarded: true });
+    // An earlier completing op arriving late moves completed_at back, still without points.
+    await sync(m.token, [progressOp(lesson.id, lesson.duration, true, base + 500)]);
+    expect((await progress(m.id, lesson.id))!.completed_at).toBe(base + 500);
+    expect(await scoreLogs(m.id)).toBe(1);
+  });
+
+  it("completes a lesson watched to the end even when the op does not say so", async () => {
+    const m = await newMember();
+    await post("/api/course/enrol", { courseId: course.english }, m.token);
+    const lesson = lessons.english[0]!;
+    await sync(m.token, [progressOp(lesson.id, lesson.duration * 0.96, false, base)]);
+    expect((await progress(m.id, lesson.id))!.completed).toBe(true);
+    expect(await scoreLogs(m.id)).toBe(1);
+  });
+
+  it("rejects a lesson of a course the member is not enrolled in, and unknown lessons; accepts a free preview", async () => {
+    const m = await newMember();
+    const locked = progressOp(lessons.video[1]!.id, 5, true, base);
+    const unknown = progressOp(999999, 5, false, base);
+    const preview = progressOp(lessons.video.find((l) => l.free_preview)!.id, 4, false, base);
+    const results = await sync(m.token, [locked, unknown, preview]);
+    expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "applied"]);
+    expect(results[0]!.msg).toMatch(/not enrolled/i);
+    expect(results[1]!.msg).toBe("Unknown lesson");
+    expect(await progress(m.id, lessons.video[1]!.id)).toBeUndefined();
+    expect(await scoreLogs(m.id)).toBe(0);
+    // A rejected op is answered once: its replay is a duplicate.
+    expect((await sync(m.token, [locked]))[0]!.status).toBe("duplicate");
+  });
+
+  it("ends in the same state and awards points once in any delivery order, with replays", async () => {
+    const lesson = lessons.english[1]!;
+    const ops = [
+      progressOp(lesson.id, 3, false, base + 1_000),
+      progressOp(lesson.id, 10, false, base + 2_000),
+      progressOp(lesson.id, lesson.duration, true, base + 3_000),
+      progressOp(lesson.id, lesson.duration, true, base + 3_500),
+      progressOp(lesson.id, 6, false, base + 4_000),
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.shuffledSubarray([...ops, ...ops], { minLength: ops.length * 2, maxLength: ops.length * 2 }), async (delivery) => {
+        const m = await newMember();
+        await post("/api/course/enrol", { courseId: course.english }, m.token);
+        for (let i = 0; i < delivery.length; i += 3) await sync(m.token, delivery.slice(i, i + 3));
+        // The latest op (a rewatch at 6 s) holds the position; completion stays, from the earliest completing op.
+        expect(await progress(m.id, lesson.id)).toMatchObject({
+          position: 6,
+          completed: true,
+          completed_at: base + 3_000,
+          last_watched: Math.floor((base + 4_000) / 1000),
+          points_awarded: true,
+        });
+        expect(await scoreLogs(m.id)).toBe(1);
+        expect(await score(m.id)).toBe(LESSON_COMPLETE_POINTS);
+      }),
+      { numRuns: 8 },
+    );
+  });
+});
+
+describe("GET /api/course/my", () => {
+  it("lists the member's courses with progress, most recently studied first", async () => {
+    const m = await newMember(DEMO_PAID_PRICE);
+    expect((await get("/api/course/my")).code).toBe(303);
+    expect((await get("/api/course/my", m.token)).data).toEqual({ list: [] });
+    await post("/api/course/enrol", { courseId: course.study }, m.token);
+    await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    const [v1, v2] = lessons.video;
+    await sync(m.token, [progressOp(v1!.id, v1!.duration, true, base + 60_000), progressOp(v2!.id, 4, false, base + 30_000)]);
+    const list = (await get("/api/course/my", m.token)).data.list;
+    expect(list.map((c: { id: number }) => c.id)).toEqual([course.video, course.study]);
+    const video = list[0];
+    expect(video).toMatchObject({
+      id: course.video,
+      enrolled: true,
+      price: DEMO_PAID_PRICE,
+      lessonCount: lessons.video.length,
+      completedLessons: 1,
+      percent: Math.floor(100 / lessons.video.length),
+      continueLessonId: v2!.id,
+      lastWatched: Math.floor((base + 60_000) / 1000),
+    });
+    expect(video.enrolledAt).toBeGreaterThan(0);
+    expect(list[1]).toMatchObject({ id: course.study, completedLessons: 0, percent: 0, continueLessonId: lessons.study[0]!.id, lastWatched: 0 });
+    // Every lesson completed: 100 percent, continue with the first.
+    await sync(
+      m.token,
+      lessons.study.map((l, i) => progressOp(l.id, l.duration, true, base + 100_000 + i)),
+    );
+    const study = (await get("/api/course/my", m.token)).data.list.find((c: { id: number }) => c.id === course.study);
+    expect(study).toMatchObject({ completedLessons: lessons.study.length, percent: 100, continueLessonId: lessons.study[0]!.id });
+    expect(await score(m.id)).toBe(LESSON_COMPLETE_POINTS * (1 + lessons.study.length));
+  });
+});
+
+describe("member menu", () => {
+  it("adds the catalogue under My learning", async () => {
+    const rule = await one<{ title: string; title_en: string; component: string; menu_type: string; parent: string }>(
+      "select r.title, r.title_en, r.component, r.menu_type, p.name as parent from user_rule r join user_rule p on p.id = r.pid where r.name = 'course/index'",
+      [],
+    );
+    expect(rule).toEqual({ title: "全部课程", title_en: "All courses", component: "course/index", menu_type: "tab", parent: "learning" });
+  });
+});
