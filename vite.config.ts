@@ -80,7 +80,9 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           },
           injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
-            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**"],
+            // hls.js (its own chunk, loaded only for streamed lessons, which need the network anyway)
+            // is not precached: every install would download it for nothing.
+            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**", "assets/hls-*.js"],
           },
           devOptions: { enabled: false },
         }),

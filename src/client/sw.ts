@@ -1,9 +1,25 @@
 /// <reference lib="webworker" />
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";
+import type { WorkboxPlugin } from "workbox-core/types.js";
+import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
+import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
+import { CacheFirst, CacheOnly, NetworkFirst } from "workbox-strategies";
+import {
+  API_DATA_CACHE,
+  IMAGES_CACHE,
+  LESSON_VIDEOS_CACHE,
+  isApiDataPath,
+  isStorageImagePath,
+  isSuccessEnvelope,
+  mayBeSavedVideo,
+} from "./pwa/caches.ts";
 
 declare const self: ServiceWorkerGlobalScope;
+
+const DAY = 24 * 60 * 60;
 
 // The app shell: every built file, revisioned by the build.
 precacheAndRoute(self.__WB_MANIFEST);
@@ -15,6 +31,57 @@ registerRoute(
   new NavigationRoute(createHandlerBoundToURL("/index.html"), {
     denylist: [/^\/api\//, /^\/storage\//, /^\/assets\//, /\/[^/?]+\.[^/?]+$/],
   }),
+);
+
+const sameOrigin = (url: URL) => url.origin === self.location.origin;
+
+/** Keeps only successful envelopes (business failures are HTTP 200 too). */
+const successEnvelopeOnly: WorkboxPlugin = {
+  cacheWillUpdate: async ({ response }) => ((await isSuccessEnvelope(response)) ? response : null),
+};
+
+// Course lists, course and lesson detail, my courses and the exam catalogue: the network when it
+// answers within 4 s, else the copy from the last visit, so what was opened once reads offline
+// (also after an offline reload). Keyed by URL; per member, so the page deletes this cache when
+// the member signs out or another one signs in (pwa/caches.ts).
+registerRoute(
+  ({ url, request }) => request.method === "GET" && sameOrigin(url) && isApiDataPath(url.pathname),
+  new NetworkFirst({
+    cacheName: API_DATA_CACHE,
+    networkTimeoutSeconds: 4,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      successEnvelopeOnly,
+      new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
+// Uploaded images (question and course pictures): stored content never changes under its name.
+registerRoute(
+  ({ url, request }) => request.method === "GET" && sameOrigin(url) && isStorageImagePath(url.pathname),
+  new CacheFirst({
+    cacheName: IMAGES_CACHE,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 60 * DAY, purgeOnQuotaError: true }),
+    ],
+  }),
+);
+
+// Lesson videos the member saved for offline: served from the cache, sliced into 206 answers for
+// the video element's Range requests; everything else goes to the network untouched (nothing is
+// cached here without the member asking: the page fills this cache on "Save for offline").
+const savedVideo = new CacheOnly({ cacheName: LESSON_VIDEOS_CACHE, plugins: [new RangeRequestsPlugin()] });
+registerRoute(
+  ({ url, request }) => request.method === "GET" && sameOrigin(url) && mayBeSavedVideo(url.pathname, request.destination),
+  async (options) => {
+    try {
+      return await savedVideo.handle(options);
+    } catch {
+      return fetch(options.request);
+    }
+  },
 );
 
 // The first install controls the open page at once; a later version waits for the member's

@@ -8,14 +8,6 @@ import { ROUTE_NAMES } from "./routeNames.ts";
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
-const comingSoon = (title: ReturnType<typeof msg>) => ({
-  handle: { title },
-  lazy: async () => {
-    const { ComingSoon } = await import("./pages/ComingSoon.tsx");
-    return { Component: () => <ComingSoon title={title} /> };
-  },
-});
-
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) },
   { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: screen(() => import("../features/exam/MockTestTab.tsx")) },
@@ -56,8 +48,8 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import("./layouts/MemberLayout.tsx")),
         children: [
           { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
-          { path: "/course/lesson", ...comingSoon(msg`Course detail`) },
-          { path: "/player/txPlayer", ...comingSoon(msg`Course video`) },
+          { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: screen(() => import("../features/course/CourseDetailPage.tsx")) },
+          { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: screen(() => import("../features/player/PlayerPage.tsx")) },
           { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: screen(() => import("../features/exam/ExamResultPage.tsx")) },
           { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/PracticePage.tsx")) },
           { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: screen(() => import("../features/exam/MyTestPage.tsx")) },

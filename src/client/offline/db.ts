@@ -94,6 +94,22 @@ export interface AttemptRow {
   status: AttemptStatus;
 }
 
+/**
+ * The member's progress on one lesson as watched on this device (written first here, then sent as
+ * a `lesson.progress` op). `completed` never goes back to false locally.
+ */
+export interface LessonProgressRow {
+  lessonId: number;
+  courseId: number;
+  /** Seconds into the video. */
+  position: number;
+  completed: boolean;
+  /** ms; the `at` of the op that set it. */
+  updatedAt: number;
+  /** Id of the `lesson.progress` op that carries it. */
+  opId: string;
+}
+
 export type OutboxStatus = "pending" | "rejected";
 
 /**
@@ -128,6 +144,7 @@ export class MemberDb extends Dexie {
   wrong!: EntityTable<WrongRow, "questionId">;
   attempts!: EntityTable<AttemptRow, "attemptId">;
   outbox!: Table<OutboxRow, number>;
+  lessonProgress!: EntityTable<LessonProgressRow, "lessonId">;
 
   constructor(readonly memberId: number) {
     super(memberDbName(memberId));
@@ -140,6 +157,10 @@ export class MemberDb extends Dexie {
       wrong: "questionId, lastTime",
       attempts: "attemptId, paperId, status",
       outbox: "++seq, &id, status, [status+seq]",
+    });
+    // Courses: lesson progress watched on this device (the tables of version 1 carry over).
+    this.version(2).stores({
+      lessonProgress: "lessonId, courseId",
     });
   }
 }

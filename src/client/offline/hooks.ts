@@ -1,5 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import type { AnswerRow, BankRow, FavouriteRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
+import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
  * Live views of the member's offline data for screens (they re-render when Dexie changes, online
@@ -47,4 +47,18 @@ export function useQuestionsById(db: MemberDb | undefined, ids: readonly number[
     const rows = await db.questions.where("id").anyOf([...ids]).toArray();
     return new Map(rows.map((r) => [r.id, r]));
   }, [db, key]);
+}
+
+/** A lesson's progress on this device (null: never watched here). */
+export function useLessonProgress(db: MemberDb | undefined, lessonId: number): LessonProgressRow | null | undefined {
+  return useLiveQuery(async () => (db ? ((await db.lessonProgress.get(lessonId)) ?? null) : undefined), [db, lessonId]);
+}
+
+/** The progress on this device of every lesson of a course, by lesson id. */
+export function useCourseLessonProgress(db: MemberDb | undefined, courseId: number): Map<number, LessonProgressRow> | undefined {
+  return useLiveQuery(async () => {
+    if (!db) return undefined;
+    const rows = await db.lessonProgress.where("courseId").equals(courseId).toArray();
+    return new Map(rows.map((r) => [r.lessonId, r]));
+  }, [db, courseId]);
 }

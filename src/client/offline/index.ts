@@ -3,6 +3,7 @@ import { liveQuery, type Subscription } from "dexie";
 import { useLiveQuery } from "dexie-react-hooks";
 import { examStateSchema, syncResponseSchema, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
 import { request, type RequestOptions } from "../api/index.ts";
+import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { openMemberDb, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
@@ -18,17 +19,21 @@ export type {
   AttemptRow,
   BankRow,
   FavouriteRow,
+  LessonProgressRow,
   OutboxRow,
   ProgressRow,
   QuestionRow,
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
+export type { LessonProgressInput, LessonProgressResult } from "./repository.ts";
+export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
   answerPractice,
   discardRejected,
   localState,
   pendingCount,
+  recordLessonProgress,
   rejectedOps,
   removeWrong,
   saveAttemptAnswer,
@@ -106,6 +111,8 @@ export function startOffline(memberId: number): MemberDb {
   }
   stopOffline();
   askPersistentStorage();
+  // The service worker's cached course data and saved videos belong to one member at a time.
+  void claimMemberCaches(memberId);
   const db = openMemberDb(memberId);
   const engine = createSyncEngine({
     db,
@@ -130,6 +137,8 @@ export function startOffline(memberId: number): MemberDb {
   // Signing out (or another member signing in) closes this member's data.
   userWatch ??= useUserInfo.subscribe((state) => {
     if (session && state.id !== session.memberId) stopOffline();
+    // Signed out: the cached course data and saved videos go too (pwa/caches.ts).
+    if (!state.id) void releaseMemberCaches();
   });
   engine.start();
   return db;

@@ -8,4 +8,6 @@ export const userScreens: ScreenRegistry = {
   "account/changePassword": lazy(() => import("./account/ChangePassword.tsx")),
   "account/balance": lazy(() => import("./account/MoneyLog.tsx")),
   "account/integral": lazy(() => import("./account/ScoreLog.tsx")),
+  "course/index": lazy(() => import("../features/course/CataloguePage.tsx")),
+  "course/my_course": lazy(() => import("../features/course/MyCoursesPage.tsx")),
 };

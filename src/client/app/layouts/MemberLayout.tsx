@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { Link, NavLink, Outlet } from "react-router-dom";
 import { flushOfficialAttempts } from "../../features/exam/official.ts";
 import { startOffline, useSyncStatus } from "../../offline/index.ts";
+import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
@@ -73,6 +74,12 @@ export default function MemberLayout() {
     // The member's offline data and its sync engine (closed again on logout).
     if (memberId) startOffline(memberId);
   }, [memberId]);
+  const signedOut = useUserInfo((s) => !s.id);
+  useEffect(() => {
+    // Nobody signed in: finish clearing the previous member's cached course data and videos (a
+    // logout reloads the page, which may have cut the clean-up short).
+    if (signedOut) void releaseMemberCaches();
+  }, [signedOut]);
   useEffect(() => {
     // Official-exam answers left unsent when a page closed offline go out now and on reconnect.
     if (!memberId) return;

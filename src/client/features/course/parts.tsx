@@ -1,0 +1,62 @@
+import { Plural, useLingui } from "@lingui/react/macro";
+import { BookOpen } from "lucide-react";
+import { formatPrice } from "../../../shared/course/types.ts";
+import { fullUrl } from "../../../shared/url.ts";
+import { useSiteConfig } from "../../stores/siteConfig.ts";
+
+/** "Free" or "¥12.50" (cents on the wire). */
+export function PriceTag({ cents, className = "" }: { cents: number; className?: string }) {
+  const { t } = useLingui();
+  return cents > 0 ? (
+    <span className={`font-semibold text-amber-800 dark:text-amber-300 ${className}`}>¥{formatPrice(cents)}</span>
+  ) : (
+    <span className={`font-semibold text-emerald-800 dark:text-emerald-300 ${className}`}>{t`Free`}</span>
+  );
+}
+
+/** A course cover (16:9), or a calm placeholder when the course has none. */
+export function CourseCover({ src, className = "" }: { src: string; className?: string }) {
+  const cdnUrl = useSiteConfig((s) => s.cdnUrl);
+  const apiUrl = useSiteConfig((s) => s.apiUrl);
+  const url = fullUrl(src, cdnUrl, apiUrl);
+  if (!url) {
+    return (
+      <div aria-hidden className={`flex aspect-video items-center justify-center bg-gradient-to-br from-blue-100 to-slate-100 dark:from-slate-800 dark:to-slate-900 ${className}`}>
+        <BookOpen className="size-10 text-primary/70" />
+      </div>
+    );
+  }
+  return <img src={url} alt="" loading="lazy" className={`aspect-video w-full object-cover ${className}`} />;
+}
+
+/** A duration in seconds as "45 min" or "2 h 5 min". */
+export function useDurationText(): (seconds: number) => string {
+  const { t } = useLingui();
+  return (seconds) => {
+    const totalMinutes = Math.max(0, Math.round(seconds / 60));
+    const hours = Math.floor(totalMinutes / 60);
+    const minutes = totalMinutes % 60;
+    return hours > 0 ? t`${hours} h ${minutes} min` : t`${minutes} min`;
+  };
+}
+
+export function LessonCount({ count }: { count: number }) {
+  return <Plural value={count} one="# lesson" other="# lessons" />;
+}
+
+/** A labelled progress bar (value in percent); the number is also written out. */
+export function ProgressBar({ percent, label }: { percent: number; label: string }) {
+  const value = Math.min(100, Math.max(0, Math.round(percent)));
+  return (
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={value}
+      className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+    >
+      <div className="h-full rounded-full bg-primary transition-[width]" style={{ width: `${value}%` }} />
+    </div>
+  );
+}

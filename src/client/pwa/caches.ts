@@ -1,0 +1,99 @@
+/**
+ * The service worker's runtime caches, shared by sw.ts (which fills and answers from them) and the
+ * page (which saves lesson videos and clears the member's caches on logout). No DOM-only and no
+ * worker-only APIs at module level: both sides import it.
+ */
+
+/** GET answers of course and exam data (NetworkFirst): lists and lesson text readable offline. */
+export const API_DATA_CACHE = "api-data";
+/** Uploaded images under /storage/ (CacheFirst): question and course images offline. */
+export const IMAGES_CACHE = "images";
+/** Lesson videos the member chose to save for offline (filled by the page, served by the SW). */
+export const LESSON_VIDEOS_CACHE = "lesson-videos";
+
+/** Caches whose content belongs to the signed-in member: cleared when another one signs in or out. */
+export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE] as const;
+
+/** localStorage key: the member whose data the member caches hold. */
+export const CACHE_OWNER_KEY = "examhub.cacheOwner";
+
+/** The GET API paths whose answers are kept for offline reading. */
+const API_DATA_PATH = /^\/api\/(?:course\/(?:list|detail|my|lesson)|exam\/catalog)$/;
+const STORAGE_IMAGE_PATH = /^\/storage\/.+\.(?:png|jpe?g|gif|webp|avif)$/i;
+const VIDEO_FILE_PATH = /\.(?:mp4|webm)$/i;
+
+/** Whether a same-origin path is one of the cached API reads. */
+export function isApiDataPath(pathname: string): boolean {
+  return API_DATA_PATH.test(pathname);
+}
+
+export function isStorageImagePath(pathname: string): boolean {
+  return STORAGE_IMAGE_PATH.test(pathname);
+}
+
+/** Whether a request may be for a saved lesson video (the SW then looks in LESSON_VIDEOS_CACHE). */
+export function mayBeSavedVideo(pathname: string, destination: string): boolean {
+  return destination === "video" || VIDEO_FILE_PATH.test(pathname);
+}
+
+/**
+ * Only successful envelopes are worth keeping: business failures travel as HTTP 200 too
+ * (`{code: 0}`, 303 "need login", 409 "token expired"), and must never replace a good copy.
+ */
+export async function isSuccessEnvelope(response: Response): Promise<boolean> {
+  if (response.status !== 200) return false;
+  try {
+    const body = (await response.clone().json()) as { code?: unknown } | null;
+    return body !== null && typeof body === "object" && body.code === 1;
+  } catch {
+    return false;
+  }
+}
+
+interface CacheDeps {
+  storage?: Pick<Storage, "getItem" | "setItem" | "removeItem">;
+  caches?: Pick<CacheStorage, "delete">;
+}
+
+function cacheStorageOf(deps?: CacheDeps): Pick<CacheStorage, "delete"> | undefined {
+  if (deps?.caches) return deps.caches;
+  return typeof caches === "undefined" ? undefined : caches;
+}
+
+function storageOf(deps?: CacheDeps): CacheDeps["storage"] {
+  if (deps?.storage) return deps.storage;
+  return typeof localStorage === "undefined" ? undefined : localStorage;
+}
+
+async function deleteMemberCaches(deps?: CacheDeps): Promise<void> {
+  const cacheStorage = cacheStorageOf(deps);
+  if (!cacheStorage) return;
+  await Promise.all(MEMBER_CACHES.map((name) => cacheStorage.delete(name).catch(() => false)));
+}
+
+/**
+ * The member `memberId` signed in: when the member caches hold someone else's data (or nobody's
+ * known data), they are deleted. Resolves true when something was cleared.
+ */
+export async function claimMemberCaches(memberId: number, deps?: CacheDeps): Promise<boolean> {
+  const storage = storageOf(deps);
+  const owner = storage?.getItem(CACHE_OWNER_KEY) ?? null;
+  if (owner === String(memberId)) return false;
+  // Set first: responses cached from now on belong to this member.
+  storage?.setItem(CACHE_OWNER_KEY, String(memberId));
+  await deleteMemberCaches(deps);
+  return true;
+}
+
+/**
+ * Nobody is signed in any more (logout): the member caches are deleted. The owner mark is removed
+ * only once they are gone, so an interrupted deletion (the page reloads at logout) is finished by
+ * the next sign-in or the next anonymous visit.
+ */
+export async function releaseMemberCaches(deps?: CacheDeps): Promise<boolean> {
+  const storage = storageOf(deps);
+  if (storage?.getItem(CACHE_OWNER_KEY) === null) return false;
+  await deleteMemberCaches(deps);
+  storage?.removeItem(CACHE_OWNER_KEY);
+  return true;
+}
