@@ -12,6 +12,7 @@ import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
 import { logoutMember } from "../../user/session.ts";
+import { RejectedChanges } from "./RejectedChanges.tsx";
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `inline-flex min-h-11 items-center rounded-md px-3 text-sm ${isActive ? "bg-blue-50 font-medium text-primary dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"}`;
@@ -57,11 +58,11 @@ function AccountMenu() {
 /** Answers waiting to sync, while there are any (clears itself when sync succeeds). */
 function PendingBadge() {
   const { t } = useLingui();
-  const { pending, rejected } = useSyncStatus();
-  if (pending === 0 && rejected === 0) return null;
+  const { pending } = useSyncStatus();
+  if (pending === 0) return null;
   return (
     <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
-      {pending > 0 ? t`${pending} waiting to sync` : t`${rejected} not accepted by the server`}
+      {t`${pending} waiting to sync`}
     </span>
   );
 }
@@ -110,6 +111,7 @@ export default function MemberLayout() {
           </nav>
           <div className="flex items-center gap-3">
             <PendingBadge />
+            <RejectedChanges />
             <OnlineIndicator />
             <LanguageSwitch />
             <AccountMenu />

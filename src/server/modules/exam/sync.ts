@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from "@lingui/core";
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
@@ -9,8 +10,12 @@ import type { QuestionRow } from "./questions.ts";
 import { applyMockSubmit } from "./attempts.ts";
 import { applyLessonProgress } from "../course/index.ts";
 
-/** A payload the server refuses: the op is answered `rejected` with this message. */
-class RejectOp extends Error {}
+/** A payload the server refuses: the op is answered `rejected` with this message (shown to the member, translated). */
+class RejectOp extends Error {
+  constructor(readonly reason: MessageDescriptor) {
+    super(reason.message ?? reason.id);
+  }
+}
 
 /**
  * Applies one op for a member, exactly once (the op id is recorded in the same transaction).
@@ -34,7 +39,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
         [questionId],
       );
       const question = rows[0];
-      if (!question || question.classify_id !== bankId) throw new RejectOp("Unknown question");
+      if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
       const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
       await tx.query(
         "insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -70,7 +75,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
     }
     case "progress.set": {
       const bank = await tx.query("select 1 from exam_classify where id = $1", [op.payload.bankId]);
-      if (bank.rows.length === 0) throw new RejectOp("Unknown bank");
+      if (bank.rows.length === 0) throw new RejectOp(msg`Unknown bank`);
       await tx.query(
         `insert into exam_progress (user_id, bank_id, position, at, op_id) values ($1, $2, $3, $4, $5)
          on conflict (user_id, bank_id) do update set position = excluded.position, at = excluded.at, op_id = excluded.op_id
@@ -81,13 +86,13 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
     }
     case "attempt.submit": {
       const outcome = await applyMockSubmit(tx, userId, op.payload);
-      if (outcome === "unknown-paper") throw new RejectOp("Unknown paper");
+      if (outcome === "unknown-paper") throw new RejectOp(msg`Unknown paper`);
       return "applied";
     }
     case "lesson.progress": {
       const outcome = await applyLessonProgress(tx, userId, op);
-      if (outcome === "unknown-lesson") throw new RejectOp("Unknown lesson");
-      if (outcome === "not-enrolled") throw new RejectOp("Not enrolled in this lesson's course (and the lesson is not a free preview)");
+      if (outcome === "unknown-lesson") throw new RejectOp(msg`Unknown lesson`);
+      if (outcome === "not-enrolled") throw new RejectOp(msg`Not enrolled in this lesson's course (and the lesson is not a free preview)`);
       return "applied";
     }
   }
@@ -95,7 +100,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied"
 
 async function mustExist(tx: Queryable, questionId: number): Promise<void> {
   const { rows } = await tx.query("select 1 from exam_question where id = $1", [questionId]);
-  if (rows.length === 0) throw new RejectOp("Unknown question");
+  if (rows.length === 0) throw new RejectOp(msg`Unknown question`);
 }
 
 export async function examState(db: Queryable, userId: number): Promise<ExamState> {
@@ -147,7 +152,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           parsed.op.type,
           parsed.op.at,
         ]);
-        results.push({ id: parsed.op.id, status: "rejected", msg: error.message });
+        results.push({ id: parsed.op.id, status: "rejected", msg: req.t(error.reason) });
       }
     }
     return reply.success({ results });

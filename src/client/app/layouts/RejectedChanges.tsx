@@ -1,0 +1,86 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Popover } from "radix-ui";
+import { TriangleAlert, X } from "lucide-react";
+import type { OpType } from "../../../shared/exam/sync.ts";
+import { formatTime } from "../../../shared/time.ts";
+import { discardRejected, rejectedOps, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
+
+const OP_LABELS: Record<OpType, MessageDescriptor> = {
+  "practice.answer": msg`Practice answer`,
+  "favourite.set": msg`Favourite question`,
+  "wrong.remove": msg`Removal from the wrong-question book`,
+  "progress.set": msg`Practice progress`,
+  "attempt.submit": msg`Mock exam`,
+  "lesson.progress": msg`Lesson progress`,
+};
+
+const EMPTY: OutboxRow[] = [];
+
+/**
+ * Changes the server refused (e.g. a question that was deleted meanwhile): they are never sent
+ * again, and stay on this device, listed here, until the member dismisses them.
+ */
+export function RejectedChanges() {
+  const { t, i18n } = useLingui();
+  const db = useOfflineDb();
+  const rows = useOfflineQuery((d) => rejectedOps(d), [], EMPTY);
+  if (rows.length === 0) return null;
+  const count = rows.length;
+  const dismiss = (ids: string[]) => {
+    if (!db) return;
+    void Promise.all(ids.map((id) => discardRejected(db, id)));
+  };
+  return (
+    <Popover.Root>
+      <Popover.Trigger
+        aria-label={t`${count} not accepted by the server`}
+        className="inline-flex min-h-8 items-center gap-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900 outline-none focus-visible:ring-2 focus-visible:ring-primary"
+      >
+        <TriangleAlert aria-hidden className="size-3.5" />
+        {/* A phone shows the count only; the full text is the button's name. */}
+        <span aria-hidden className="sm:hidden">{count}</span>
+        <span aria-hidden className="hidden sm:inline">
+          {t`${count} not accepted by the server`}
+        </span>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          align="end"
+          sideOffset={6}
+          aria-label={t`Changes the server did not accept`}
+          className="z-50 w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <div className="mb-2 flex items-start justify-between gap-2">
+            <p className="text-slate-700 dark:text-slate-200">
+              <Trans>The server did not accept these changes made on this device. They will not be sent again; dismiss them once you have read why.</Trans>
+            </p>
+            <Popover.Close aria-label={t`Close`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+              <X aria-hidden className="size-4" />
+            </Popover.Close>
+          </div>
+          <ul className="max-h-72 space-y-2 overflow-y-auto">
+            {rows.map((row) => (
+              <li key={row.id} className="flex items-start justify-between gap-2 rounded border border-slate-200 p-2 dark:border-slate-700">
+                <div>
+                  <p className="font-medium">{OP_LABELS[row.type] ? i18n._(OP_LABELS[row.type]) : row.type}</p>
+                  <p className="text-xs text-slate-500 dark:text-slate-400">{formatTime(row.at)}</p>
+                  {row.msg ? <p className="text-xs text-red-800 dark:text-red-300">{t`Reason: ${row.msg}`}</p> : null}
+                </div>
+                <button type="button" onClick={() => dismiss([row.id])} className="min-h-9 shrink-0 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+                  <Trans>Dismiss</Trans>
+                </button>
+              </li>
+            ))}
+          </ul>
+          {count > 1 ? (
+            <button type="button" onClick={() => dismiss(rows.map((r) => r.id))} className="mt-2 min-h-9 w-full rounded bg-slate-100 text-xs hover:bg-slate-200 dark:bg-slate-800 dark:hover:bg-slate-700">
+              <Trans>Dismiss all</Trans>
+            </button>
+          ) : null}
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
+  );
+}
