@@ -50,6 +50,25 @@ function load(url, seconds, extra = {}) {
   );
 }
 
+/** GET with the raw response bytes counted before decompression. */
+async function rawGet(url, headers) {
+  const http = await import("node:http");
+  const { gunzipSync: gunzip } = await import("node:zlib");
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const encoding = res.headers["content-encoding"] ?? "identity";
+          resolve({ wire: raw.length, body: encoding === "gzip" ? gunzip(raw) : raw, encoding });
+        });
+      })
+      .on("error", reject);
+  });
+}
+
 /** Adds a bank of `n` questions straight into the (stopped) server's embedded database. */
 async function addBigBank(dir, n) {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -198,17 +217,27 @@ try {
     body: JSON.stringify({ tab: "login", username: "member", password: "member123456" }),
   })).json()).data.userInfo.token;
   for (const round of ["first", "again"]) {
+    // Bytes on the wire (the server gzips for clients that accept it), then the JSON they carry.
     const t2 = performance.now();
-    const res = await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken, "accept-encoding": "gzip" } });
-    const body = Buffer.from(await res.arrayBuffer());
+    const { wire, body, encoding } = await rawGet(`${bigServer.url}/api/exam/bank?id=${bankId}`, { "ba-user-token": bigToken, "accept-encoding": "gzip" });
     const ms = performance.now() - t2;
     const n = JSON.parse(body.toString("utf8")).data.questions.length;
-    console.log(`bank download (${n} questions, ${round}): ${(body.length / 1024).toFixed(1)} KiB JSON, ${(gzipSync(body).length / 1024).toFixed(1)} KiB gzipped, ${fmt(ms)} ms`);
+    console.log(`bank download (${n} questions, ${round}): ${(wire / 1024).toFixed(1)} KiB on the wire (${encoding}), ${(body.length / 1024).toFixed(1)} KiB of JSON, ${fmt(ms)} ms`);
   }
   const etag = (await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken } })).headers.get("etag");
   const t3 = performance.now();
   const unchanged = await fetch(`${bigServer.url}/api/exam/bank?id=${bankId}`, { headers: { "ba-user-token": bigToken, "if-none-match": etag } });
   console.log(`unchanged bank (If-None-Match):      HTTP ${unchanged.status}, ${fmt(performance.now() - t3)} ms`);
+
+  console.log("\n# Courses (20 connections)");
+  for (const [name, url, extra] of [
+    ["GET /api/course/list", `${bigServer.url}/api/course/list`, {}],
+    ["GET /api/course/detail (member)", `${bigServer.url}/api/course/detail?id=1`, { headers: { "ba-user-token": bigToken } }],
+    ["video range (100 KB of an MP4)", `${bigServer.url}/storage/course/demo/pattern.mp4`, { headers: { range: "bytes=100000-199999" } }],
+  ]) {
+    const r = await load(url, 3, extra);
+    console.log(`${name.padEnd(34)} ${fmt(r.requests.average)} req/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, non-2xx ${r.non2xx}`);
+  }
   await stop(bigServer.child);
 
   console.log("\n# Local answer writes in Dexie (real Chromium IndexedDB; answer row + outbox op in one transaction)");
