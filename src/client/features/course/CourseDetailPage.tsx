@@ -14,6 +14,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { buyCourse, courseQueries, enrolCourse, refreshUserInfo } from "./api.ts";
 import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
 /** Percent of a lesson watched (0..100), from its position and duration. */
 export function watchedPercent(progress: LessonProgress, duration: number): number {
@@ -246,19 +247,7 @@ export default function CourseDetailPage() {
   }
   if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (query.isError) {
-    return (
-      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        <p>{t`This course could not be loaded.`}</p>
-        <div className="flex justify-center gap-2">
-          <button type="button" onClick={() => void query.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
-            <Trans>Try again</Trans>
-          </button>
-          <Link to="/user/course/index" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 dark:border-slate-600">
-            <Trans>All courses</Trans>
-          </Link>
-        </div>
-      </div>
-    );
+    return <LoadFailed message={t`This course could not be loaded.`} onRetry={() => void query.refetch()} backTo="/user/course/index" backLabel={<Trans>All courses</Trans>} />;
   }
 
   const detail = query.data;

@@ -29,6 +29,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { playerQueries } from "./api.ts";
 import { SPEEDS, keyBelongsToTarget, nextSpeed, resumePosition, seekTarget, shortcutAction, supportsNativeHls, type PlayerAction } from "./controls.ts";
 import { OfflineVideo } from "./OfflineVideo.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
 type Lesson = LessonDetail["lesson"];
 
@@ -471,19 +472,7 @@ export default function PlayerPage() {
   }
   if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (query.isError) {
-    return (
-      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        <p>{t`This lesson could not be opened.`}</p>
-        <div className="flex justify-center gap-2">
-          <button type="button" onClick={() => void query.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
-            <Trans>Try again</Trans>
-          </button>
-          <Link to="/user/course/my_course" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 dark:border-slate-600">
-            <Trans>My courses</Trans>
-          </Link>
-        </div>
-      </div>
-    );
+    return <LoadFailed message={t`This lesson could not be opened.`} onRetry={() => void query.refetch()} backTo="/user/course/my_course" backLabel={<Trans>My courses</Trans>} />;
   }
   // A new lesson is a new player (its own state, and the previous one reports on its way out).
   return <LessonView key={query.data.lesson.id} detail={query.data} />;
