@@ -285,6 +285,20 @@ describe("enrol and buy", () => {
     expect(await money(m.id)).toBe(100_000);
   });
 
+  it("writes the log memos in the member's language", async () => {
+    const m = await newMember(5_000);
+    const zh = { "think-lang": "zh-cn", "ba-user-token": m.token };
+    const bought = await t.app.inject({ method: "POST", url: "/api/course/buy", headers: zh, payload: { courseId: course.video, price: DEMO_PAID_PRICE } });
+    expect(bought.json().code).toBe(1);
+    const lesson = (await t.database.db.query<{ id: number; title: string }>("select id, title from lesson where course_id = $1 order by weigh desc, id limit 1", [course.video])).rows[0]!;
+    const synced = await t.app.inject({ method: "POST", url: "/api/exam/sync", headers: zh, payload: { ops: [progressOp(lesson.id, 1, true, base)] } });
+    expect(synced.json().data.results[0].status).toBe("applied");
+    const money = await t.database.db.query<{ memo: string }>("select memo from user_money_log where user_id = $1", [m.id]);
+    expect(money.rows.map((r) => r.memo)).toEqual(["购买课程：网页视频入门：格式、编码与流媒体"]);
+    const points = await t.database.db.query<{ memo: string }>("select memo from user_score_log where user_id = $1", [m.id]);
+    expect(points.rows.map((r) => r.memo)).toEqual([`完成课时：${lesson.title}`]);
+  });
+
   it("buys a paid course: balance debited with one log row, enrolled; buying again charges nothing", async () => {
     const m = await newMember(5_000);
     const body = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);

@@ -307,13 +307,14 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
         });
       }
       const after = balance - current;
+      const title = row.title;
       await tx.query("update member set money = $1, update_time = extract(epoch from now())::bigint where id = $2", [after, member.id]);
       await tx.query("insert into user_money_log (user_id, money, before, after, memo) values ($1, $2, $3, $4, $5)", [
         member.id,
         -current,
         balance,
         after,
-        `Bought course: ${row.title}`,
+        req.t(msg`Bought course: ${title}`),
       ]);
       const inserted = await tx.query<{ course_id: number; create_time: number; paid: number }>(
         "insert into course_enrolment (user_id, course_id, paid) values ($1, $2, $3) returning course_id, create_time, paid",
