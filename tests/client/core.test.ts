@@ -1,6 +1,7 @@
 import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { statusMessage } from "../../src/client/api/errors.ts";
+import { isServerAnswer } from "../../src/client/api/http.ts";
 import { pendingKey } from "../../src/client/api/pending.ts";
 import { checkAuth } from "../../src/client/app/auth.tsx";
 import { authNodes, firstRoute, menuRoutes, menuTarget, type MenuRule } from "../../src/client/app/menus.ts";
@@ -9,6 +10,17 @@ import { documentTitle } from "../../src/client/app/titles.ts";
 import { addTab, closeTab, type Tab } from "../../src/client/stores/navTabs.ts";
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+
+describe("retry policy", () => {
+  it("tells the server's refusals (envelopes) from failed connections", () => {
+    expect(isServerAnswer({ code: 0, msg: "Please enrol in this course first", data: null })).toBe(true);
+    expect(isServerAnswer({ code: 303, msg: "", data: { type: "need login" } })).toBe(true);
+    // axios errors carry a string code; plain errors none.
+    expect(isServerAnswer(Object.assign(new Error("Network Error"), { code: "ERR_NETWORK" }))).toBe(false);
+    expect(isServerAnswer(new Error("timeout"))).toBe(false);
+    expect(isServerAnswer(null)).toBe(false);
+  });
+});
 
 describe("HTTP status catalogue (SPEC §8)", () => {
   it.each([

@@ -300,6 +300,18 @@ async function loadMetadata(video: HTMLVideoElement, duration: number) {
 }
 
 describe("PlayerPage", () => {
+  it("sends a member who is not enrolled to the course page instead of offering a retry", async () => {
+    useUserInfo.setState({ id: 7_950, token: "t" });
+    api.request.mockImplementation(async () => {
+      throw { code: 0, msg: "Please enrol in this course first", data: { courseId: 3 } };
+    });
+    wrap(<PlayerPage />, "/player/txPlayer?id=12");
+    const link = await screen.findByRole("link", { name: "Go to the course" });
+    expect(link).toHaveAttribute("href", "/course/lesson?id=3");
+    expect(screen.getByRole("alert")).toHaveTextContent("Enrol in the course to watch this lesson.");
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+
   it("resumes at this device's newer position, and the keyboard seeks, changes speed and mutes", async () => {
     const memberId = 7_901;
     const { db } = await openPlayer(memberId, lessonDetail());

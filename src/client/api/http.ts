@@ -66,6 +66,11 @@ export const BASE_PATH: Record<Side, string> = { admin: "/admin", user: "/user" 
 export const LOGGED_IN_PATH = "/user/course/my_course";
 const REFRESH_URL = "/api/common/refreshToken";
 
+/** The server's answer to a request it refused (the envelope the client throws, numeric code): asking again changes nothing. */
+export function isServerAnswer(error: unknown): boolean {
+  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "number";
+}
+
 /** A request rejected because the session could not be refreshed (the page went to login). */
 export class SessionExpiredError extends Error {
   constructor(readonly side: Side) {

@@ -1,11 +1,13 @@
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "react-router-dom";
+import { isServerAnswer } from "../api/http.ts";
 import { i18n } from "../i18n/index.ts";
 import { router } from "./router.tsx";
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
+  // One retry for a failed connection; a refusal from the server is final (and toasted once).
+  defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isServerAnswer(error), refetchOnWindowFocus: false } },
 });
 
 export function App() {

@@ -472,6 +472,18 @@ export default function PlayerPage() {
   }
   if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (query.isError) {
+    // Refused because the member is not enrolled: the way on is the course page.
+    const courseId = (query.error as { data?: { courseId?: unknown } } | null)?.data?.courseId;
+    if (typeof courseId === "number") {
+      return (
+        <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+          <p>{t`Enrol in the course to watch this lesson.`}</p>
+          <Link to={`/course/lesson?id=${courseId}`} className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+            <Trans>Go to the course</Trans>
+          </Link>
+        </div>
+      );
+    }
     return <LoadFailed message={t`This lesson could not be opened.`} onRetry={() => void query.refetch()} backTo="/user/course/my_course" backLabel={<Trans>My courses</Trans>} />;
   }
   // A new lesson is a new player (its own state, and the previous one reports on its way out).
