@@ -4,6 +4,7 @@ import { mkdir, readFile, readdir, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
+import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyMultipart, { type MultipartFile } from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
@@ -298,7 +299,12 @@ async function receive(part: MultipartFile, name: string, tmpPath: string | null
   try {
     await pipeline(part.file, tap, sink);
   } catch (error) {
-    if (tmpPath) await rm(tmpPath, { force: true });
+    if (tmpPath) {
+      // A write stream destroyed mid-way may still be opening its file: remove it once closed,
+      // or the file would appear after the removal (a cut-off upload left a stray .part).
+      if (!(sink as { closed?: boolean }).closed) await once(sink, "close").catch(() => undefined);
+      await rm(tmpPath, { force: true });
+    }
     throw error;
   }
   return {
