@@ -156,3 +156,48 @@ test.describe("official exam", () => {
     expect(records.list.find((r: { kind: string }) => r.kind === "official")).toMatchObject({ status: "submitted" });
   });
 });
+
+test.describe("official exam offline", () => {
+  test("answers made offline, page closed, reach the server when the app opens online again", async ({ browser }) => {
+    const server = await startServer();
+    try {
+      const context = await browser.newContext({ baseURL: server.url });
+      let page = await context.newPage();
+      await logInMember(page);
+      await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+      await page.goto("/exam/examTab/officialTest");
+      await page.getByRole("button", { name: "进入考试" }).click();
+      await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
+      const uuid = new URL(page.url()).searchParams.get("official")!;
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+
+      // The connection drops: two answers are kept on the device only.
+      await context.setOffline(true);
+      await page.getByRole("radio").first().check();
+      await page.getByRole("button", { name: "下一题" }).click();
+      await page.getByRole("radio").first().check();
+      await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toBeVisible();
+      await page.close();
+
+      // Later, online, the member opens the app anywhere: the answers go out on their own.
+      await context.setOffline(false);
+      page = await context.newPage();
+      await page.goto("/user/course/my_course");
+      const saved = async () =>
+        page.evaluate(async (id) => {
+          const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+          const headers = { "ba-user-token": token, "content-type": "application/json" };
+          const catalog = (await (await fetch("/api/exam/catalog", { headers })).json()).data;
+          // Entering again returns the open attempt with what the server has saved.
+          const start = await fetch("/api/exam/official/start", { method: "POST", headers, body: JSON.stringify({ roomId: catalog.rooms[0].id }) });
+          const attempt = (await start.json()).data.attempt;
+          return attempt.uuid === id ? Object.keys(attempt.answers).length : -1;
+        }, uuid);
+      await expect.poll(saved, { timeout: 15_000 }).toBe(2);
+      expect(await page.evaluate((id) => localStorage.getItem(`examhub.official.${id}`), uuid)).toContain('"dirty":false');
+      await context.close();
+    } finally {
+      await server.stop();
+    }
+  });
+});
