@@ -28,8 +28,8 @@ import CataloguePage, { SEARCH_DEBOUNCE_MS, catalogueParams } from "../../src/cl
 import CourseDetailPage, { balanceCents, watchedPercent } from "../../src/client/features/course/CourseDetailPage.tsx";
 import MyCoursesPage from "../../src/client/features/course/MyCoursesPage.tsx";
 import PlayerPage from "../../src/client/features/player/PlayerPage.tsx";
-import { keyBelongsToTarget, nextSpeed, resumePosition, seekTarget, shortcutAction } from "../../src/client/features/player/controls.ts";
-import { removeSavedVideo, saveAvailability, saveVideo, savedVideoSize } from "../../src/client/features/player/videoCache.ts";
+import { hlsPlayback, keyBelongsToTarget, nextSpeed, resumePosition, seekTarget, shortcutAction } from "../../src/client/features/player/controls.ts";
+import { VideoSaveError, hlsReferences, removeSavedVideo, saveAvailability, saveVideo, savedVideoSize } from "../../src/client/features/player/videoCache.ts";
 import { formatBytes, formatClock } from "../../src/client/ui/format.ts";
 
 // The app's HTTP client, replaced by the test's own fake server: no network in these tests.
@@ -200,6 +200,13 @@ describe("resume position", () => {
 // ------------------------------------------------------------------ player controls
 
 describe("player controls", () => {
+  it("plays HLS with hls.js wherever Media Source Extensions exist, else natively", () => {
+    expect(hlsPlayback({ mediaSource: true, nativeHls: true })).toBe("hls.js");
+    expect(hlsPlayback({ mediaSource: true, nativeHls: false })).toBe("hls.js");
+    expect(hlsPlayback({ mediaSource: false, nativeHls: true })).toBe("native");
+    expect(hlsPlayback({ mediaSource: false, nativeHls: false })).toBe("none");
+  });
+
   it("maps the shortcut keys, leaving modified keys to the browser", () => {
     const key = (k: string, mods: Partial<KeyboardEvent> = {}) => shortcutAction({ key: k, ctrlKey: false, altKey: false, metaKey: false, ...mods });
     expect(key(" ")).toEqual({ kind: "toggle" });
@@ -402,7 +409,7 @@ describe("PlayerPage", () => {
     await vi.waitFor(async () => expect(await db.lessonProgress.get(11)).toMatchObject({ position: 33, completed: false }));
   });
 
-  it("says HLS videos are not saved for offline, and lets a text-only lesson be marked done", async () => {
+  it("lets a text-only lesson be marked done", async () => {
     const memberId = 7_904;
     const { db } = await openPlayer(memberId, lessonDetail({ hasVideo: false, videoUrl: "", videoType: "", videoSize: 0, duration: 0 }));
     wrap(<PlayerPage />, "/player/txPlayer?id=11");
@@ -411,10 +418,6 @@ describe("PlayerPage", () => {
     await userEvent.setup().click(button);
     expect(await screen.findByText("Lesson done")).toBeInTheDocument();
     expect(await db.lessonProgress.get(11)).toMatchObject({ completed: true, position: 0 });
-
-    expect(saveAvailability("/storage/v/a.m3u8", "hls", "http://localhost")).toBe("streamed");
-    expect(saveAvailability("https://cdn.example.com/a.mp4", "mp4", "http://localhost")).toBe("external");
-    expect(saveAvailability("", "", "http://localhost")).toBe("no-video");
   });
 });
 
@@ -463,6 +466,65 @@ describe("save for offline", () => {
     expect(await savedVideoSize("/storage/videos/a.mp4")).toBeNull();
   });
 
+  it("tells which videos can be saved here", () => {
+    expect(saveAvailability("/storage/v/a.m3u8", "hls", "http://localhost")).toBe("unsupported"); // no Cache API
+    vi.stubGlobal("caches", fakeCaches());
+    expect(saveAvailability("/storage/v/a.m3u8", "hls", "http://localhost")).toBe("ok");
+    expect(saveAvailability("/storage/v/a.webm", "webm", "http://localhost")).toBe("ok");
+    expect(saveAvailability("https://cdn.example.com/a.mp4", "mp4", "http://localhost")).toBe("external");
+    expect(saveAvailability("", "", "http://localhost")).toBe("no-video");
+  });
+
+  it("reads what an HLS playlist needs: variants, renditions, init sections, keys, segments", () => {
+    const master = ["#EXTM3U", '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="zh",URI="audio/zh.m3u8"', "#EXT-X-STREAM-INF:BANDWIDTH=800000", "low/index.m3u8?v=2", "#EXT-X-STREAM-INF:BANDWIDTH=1600000", "high/index"].join("\n");
+    expect(hlsReferences(master, "http://localhost/storage/c/master.m3u8")).toEqual({
+      playlists: ["http://localhost/storage/c/audio/zh.m3u8", "http://localhost/storage/c/low/index.m3u8?v=2", "http://localhost/storage/c/high/index"],
+      files: [],
+    });
+    const media = ["#EXTM3U", "#EXT-X-TARGETDURATION:4", '#EXT-X-MAP:URI="init.mp4"', '#EXT-X-KEY:METHOD=AES-128,URI="/keys/k1"', "#EXTINF:4.0,", "seg-0.m4s", "", "#EXTINF:4.0,", "seg-1.m4s", "#EXTINF:4.0,", "seg-1.m4s", "#EXT-X-ENDLIST"].join("\r\n");
+    expect(hlsReferences(media, "http://localhost/storage/c/low/index.m3u8")).toEqual({
+      playlists: [],
+      files: ["http://localhost/storage/c/low/init.mp4", "http://localhost/keys/k1", "http://localhost/storage/c/low/seg-0.m4s", "http://localhost/storage/c/low/seg-1.m4s"],
+    });
+  });
+
+  it("saves an HLS video with its playlists and segments, counts them all, removes them all", async () => {
+    const storage = fakeCaches();
+    vi.stubGlobal("caches", storage);
+    const files: Record<string, string | Uint8Array<ArrayBuffer>> = {
+      "/storage/h/index.m3u8": "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv/media.m3u8\n",
+      "/storage/h/v/media.m3u8": '#EXTM3U\n#EXT-X-MAP:URI="init.mp4"\n#EXTINF:4,\ns0.m4s\n#EXTINF:4,\ns1.m4s\n#EXT-X-ENDLIST\n',
+      "/storage/h/v/init.mp4": new Uint8Array(1_000).fill(1),
+      "/storage/h/v/s0.m4s": new Uint8Array(40_000).fill(2),
+      "/storage/h/v/s1.m4s": new Uint8Array(30_000).fill(3),
+    };
+    const fetchMock = vi.fn(async (input: string | URL | Request) => {
+      const body = files[new URL(String(input)).pathname];
+      return body === undefined ? new Response("missing", { status: 404 }) : new Response(body, { status: 200 });
+    });
+    vi.stubGlobal("fetch", fetchMock);
+    const playlistBytes = String(files["/storage/h/index.m3u8"]).length + String(files["/storage/h/v/media.m3u8"]).length;
+    const expected = playlistBytes + 71_000;
+    const progress: number[] = [];
+    const size = await saveVideo("/storage/h/index.m3u8", { hls: true, expectedSize: expected, onProgress: (loaded) => progress.push(loaded) });
+    expect(size).toBe(expected);
+    expect(progress.at(-1)).toBe(expected);
+    const cache = storage.stores.get(LESSON_VIDEOS_CACHE)!;
+    for (const path of Object.keys(files)) expect(cache.has(new URL(path, location.href).href), path).toBe(true);
+    expect(await savedVideoSize("/storage/h/index.m3u8")).toBe(expected);
+    expect(await removeSavedVideo("/storage/h/index.m3u8")).toBe(true);
+    expect(cache.size).toBe(0);
+    expect(await savedVideoSize("/storage/h/index.m3u8")).toBeNull();
+
+    // A missing segment (or one on another site) leaves nothing behind.
+    delete files["/storage/h/v/s1.m4s"];
+    await expect(saveVideo("/storage/h/index.m3u8", { hls: true })).rejects.toThrow(/404/);
+    expect(cache.size).toBe(0);
+    files["/storage/h/v/media.m3u8"] = "#EXTM3U\n#EXTINF:4,\nhttps://cdn.example.com/s0.m4s\n";
+    await expect(saveVideo("/storage/h/index.m3u8", { hls: true })).rejects.toThrow(VideoSaveError);
+    expect(cache.size).toBe(0);
+  });
+
   it("keeps nothing when the server refuses the file", async () => {
     const storage = fakeCaches();
     vi.stubGlobal("caches", storage);
@@ -486,7 +548,10 @@ describe("service worker caches", () => {
     expect(isStorageImagePath("/assets/a.png")).toBe(false);
     expect(mayBeSavedVideo("/storage/v/a.mp4", "")).toBe(true);
     expect(mayBeSavedVideo("/storage/v/stream", "video")).toBe(true);
-    expect(mayBeSavedVideo("/storage/v/a.m3u8", "")).toBe(false);
+    expect(mayBeSavedVideo("/storage/v/a.m3u8", "")).toBe(true);
+    expect(mayBeSavedVideo("/storage/v/seg-001.m4s", "")).toBe(true);
+    expect(mayBeSavedVideo("/src/client/main.ts", "")).toBe(false);
+    expect(mayBeSavedVideo("/storage/v/notes.pdf", "")).toBe(false);
   });
 
   it("keeps only successful envelopes", async () => {

@@ -83,4 +83,37 @@ test.describe("courses and the player", () => {
     await expect(page.getByText(/已保存到本设备/)).toHaveCount(0);
     expect(await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).length)).toBe(0);
   });
+
+  test("buy a paid course, save its HLS lesson for offline, and play it with no network", async ({ page, context }) => {
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await page.goto("/user/course/index");
+    await page.getByRole("link", { name: /网页视频入门/ }).first().click();
+    await page.getByRole("button", { name: "购买 ¥19.90" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "购买这门课程？" });
+    await dialog.getByRole("button", { name: "支付 ¥19.90" }).click();
+    await expect(page.getByText("已报名")).toBeVisible();
+    const balance = await page.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+      return (await (await fetch("/api/account/profile", { headers: { "ba-user-token": token } })).json()).data.userInfo.money;
+    });
+    expect(Number(balance)).toBeCloseTo(100 - 19.9, 2);
+
+    await page.getByRole("link", { name: /HLS 流媒体/ }).click();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await page.getByRole("button", { name: /保存.*离线/ }).click();
+    await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
+    const saved = await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).map((r) => new URL(r.url).pathname));
+    expect(saved.filter((p) => p.endsWith(".m4s")).length).toBeGreaterThanOrEqual(6);
+
+    await context.setOffline(true);
+    await page.reload();
+    const controls = page.getByRole("toolbar", { name: "视频控制" });
+    await controls.getByRole("button", { name: "播放", exact: true }).click();
+    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
+    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 11, undefined, { timeout: 15_000 });
+    await controls.getByRole("button", { name: "暂停", exact: true }).click();
+    await context.setOffline(false);
+  });
 });

@@ -21,6 +21,8 @@ export const CACHE_OWNER_KEY = "examhub.cacheOwner";
 const API_DATA_PATH = /^\/api\/(?:course\/(?:list|detail|my|lesson)|exam\/catalog)$/;
 const STORAGE_IMAGE_PATH = /^\/storage\/.+\.(?:png|jpe?g|gif|webp|avif)$/i;
 const VIDEO_FILE_PATH = /\.(?:mp4|webm)$/i;
+/** HLS playlists and segments (only stored files: a dev server's .ts modules are not videos). */
+const HLS_FILE_PATH = /^\/storage\/.+\.(?:m3u8|m4s|ts)$/i;
 
 /** Whether a same-origin path is one of the cached API reads. */
 export function isApiDataPath(pathname: string): boolean {
@@ -33,7 +35,7 @@ export function isStorageImagePath(pathname: string): boolean {
 
 /** Whether a request may be for a saved lesson video (the SW then looks in LESSON_VIDEOS_CACHE). */
 export function mayBeSavedVideo(pathname: string, destination: string): boolean {
-  return destination === "video" || VIDEO_FILE_PATH.test(pathname);
+  return destination === "video" || VIDEO_FILE_PATH.test(pathname) || HLS_FILE_PATH.test(pathname);
 }
 
 /**

@@ -32,12 +32,7 @@ export function OfflineVideo({ url, videoType, videoSize }: { url: string; video
 
   if (availability === "no-video") return null;
   if (availability !== "ok") {
-    const reason =
-      availability === "streamed"
-        ? t`Streamed videos cannot be saved for offline use.`
-        : availability === "external"
-          ? t`Only videos stored on this site can be saved for offline use.`
-          : t`This browser cannot save videos for offline use.`;
+    const reason = availability === "external" ? t`Only videos stored on this site can be saved for offline use.` : t`This browser cannot save videos for offline use.`;
     return (
       <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
         <Info aria-hidden className="mt-0.5 size-4 shrink-0" />
@@ -55,6 +50,7 @@ export function OfflineVideo({ url, videoType, videoSize }: { url: string; video
       const size = await saveVideo(url, {
         signal: controller.signal,
         expectedSize: videoSize,
+        hls: videoType === "hls",
         onProgress: (loaded, total) => setProgress({ loaded, total }),
       });
       queryClient.setQueryData(savedKey, size);

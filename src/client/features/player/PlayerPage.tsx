@@ -27,7 +27,7 @@ import { formatBytes, formatClock } from "../../ui/format.ts";
 import { RichText } from "../../ui/RichText.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { playerQueries } from "./api.ts";
-import { SPEEDS, keyBelongsToTarget, nextSpeed, resumePosition, seekTarget, shortcutAction, supportsNativeHls, type PlayerAction } from "./controls.ts";
+import { SPEEDS, keyBelongsToTarget, nextSpeed, resumePosition, seekTarget, shortcutAction, hlsPlayback, type PlayerAction } from "./controls.ts";
 import { OfflineVideo } from "./OfflineVideo.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
@@ -81,7 +81,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   const ownSeekRef = useRef(false);
   const lastTimeRef = useRef(0);
   const watchedRef = useRef(0);
-  const useHlsJs = lesson.videoType === "hls" && !supportsNativeHls();
+  const useHlsJs = lesson.videoType === "hls" && hlsPlayback() === "hls.js";
   const localReady = !db || local !== undefined;
 
   function report(position: number, ended = false): void {
@@ -123,7 +123,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
     }
   }
 
-  // hls.js, only for HLS in browsers without native HLS; its own chunk, destroyed on unmount.
+  // hls.js, only for HLS lessons (see hlsPlayback); its own chunk, destroyed on unmount.
   useEffect(() => {
     const video = videoRef.current;
     if (!video || !useHlsJs) return;

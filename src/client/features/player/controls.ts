@@ -97,15 +97,23 @@ export function nextSpeed(current: number, step: 1 | -1): number {
   return SPEEDS[index]!;
 }
 
-/** Whether the page can use the browser's own HLS playback (Safari, iOS, some Android). */
-let nativeHls: boolean | undefined;
-export function supportsNativeHls(): boolean {
-  if (nativeHls === undefined) {
-    try {
-      nativeHls = typeof document !== "undefined" && document.createElement("video").canPlayType("application/vnd.apple.mpegurl") !== "";
-    } catch {
-      nativeHls = false;
-    }
+/**
+ * How to play HLS here: hls.js wherever Media Source Extensions exist (Chromium, Firefox, desktop
+ * Safari, iOS 17.1+ with ManagedMediaSource) — its requests go through the service worker, so a
+ * lesson saved for offline plays offline (Chromium's own HLS fetches segments around it) —, else
+ * the browser's own HLS (older iPhones), else none.
+ */
+export function hlsPlayback(env: { mediaSource: boolean; nativeHls: boolean } = hlsEnvironment()): "hls.js" | "native" | "none" {
+  if (env.mediaSource) return "hls.js";
+  return env.nativeHls ? "native" : "none";
+}
+
+function hlsEnvironment(): { mediaSource: boolean; nativeHls: boolean } {
+  if (typeof window === "undefined") return { mediaSource: false, nativeHls: false };
+  const mediaSource = "MediaSource" in window || "ManagedMediaSource" in window;
+  try {
+    return { mediaSource, nativeHls: document.createElement("video").canPlayType("application/vnd.apple.mpegurl") !== "" };
+  } catch {
+    return { mediaSource, nativeHls: false };
   }
-  return nativeHls;
 }
