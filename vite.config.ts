@@ -80,8 +80,9 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           },
           injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
-            // hls.js (its own chunk, loaded only for streamed lessons, which need the network anyway)
-            // is not precached: every install would download it for nothing.
+            // hls.js (its own chunk, loaded only for HLS lessons) is not precached: every install
+            // would download it for nothing. The service worker keeps it once it has been loaded
+            // (sw.ts, LAZY_ASSETS_CACHE), so an HLS lesson saved for offline plays offline.
             globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**", "assets/hls-*.js"],
           },
           devOptions: { enabled: false },

@@ -10,8 +10,10 @@ import { CacheFirst, CacheOnly, NetworkFirst } from "workbox-strategies";
 import {
   API_DATA_CACHE,
   IMAGES_CACHE,
+  LAZY_ASSETS_CACHE,
   LESSON_VIDEOS_CACHE,
   isApiDataPath,
+  isLazyAssetPath,
   isStorageImagePath,
   isSuccessEnvelope,
   mayBeSavedVideo,
@@ -66,6 +68,15 @@ registerRoute(
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 60 * DAY, purgeOnQuotaError: true }),
     ],
+  }),
+);
+
+// hls.js is not precached (only HLS lessons need it); once loaded it stays, named by its hash.
+registerRoute(
+  ({ url, request }) => request.method === "GET" && sameOrigin(url) && isLazyAssetPath(url.pathname),
+  new CacheFirst({
+    cacheName: LAZY_ASSETS_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 10, purgeOnQuotaError: true })],
   }),
 );
 

@@ -18,6 +18,7 @@ import {
   LESSON_VIDEOS_CACHE,
   claimMemberCaches,
   isApiDataPath,
+  isLazyAssetPath,
   isStorageImagePath,
   isSuccessEnvelope,
   mayBeSavedVideo,
@@ -546,6 +547,9 @@ describe("service worker caches", () => {
     expect(isStorageImagePath("/storage/2024/a.webp")).toBe(true);
     expect(isStorageImagePath("/storage/2024/a.pdf")).toBe(false);
     expect(isStorageImagePath("/assets/a.png")).toBe(false);
+    expect(isLazyAssetPath("/assets/hls-D6a35TnA.js")).toBe(true);
+    expect(isLazyAssetPath("/assets/index-D6a35TnA.js")).toBe(false);
+    expect(isLazyAssetPath("/storage/assets/hls-x.js")).toBe(false);
     expect(mayBeSavedVideo("/storage/v/a.mp4", "")).toBe(true);
     expect(mayBeSavedVideo("/storage/v/stream", "video")).toBe(true);
     expect(mayBeSavedVideo("/storage/v/a.m3u8", "")).toBe(true);

@@ -105,6 +105,9 @@ test.describe("courses and the player", () => {
     await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
     const saved = await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).map((r) => new URL(r.url).pathname));
     expect(saved.filter((p) => p.endsWith(".m4s")).length).toBeGreaterThanOrEqual(6);
+    // The HLS player (not precached) is kept by the service worker for offline use.
+    const lazy = await page.evaluate(async () => (await (await caches.open("lazy-assets")).keys()).map((r) => new URL(r.url).pathname));
+    expect(lazy.some((p) => /^\/assets\/hls-.+\.js$/.test(p))).toBe(true);
 
     await context.setOffline(true);
     await page.reload();

@@ -11,6 +11,8 @@ export const IMAGES_CACHE = "images";
 /** Lesson videos the member chose to save for offline (filled by the page, served by the SW). */
 export const LESSON_VIDEOS_CACHE = "lesson-videos";
 
+/** Hashed chunks left out of the precache (hls.js), kept once loaded. */
+export const LAZY_ASSETS_CACHE = "lazy-assets";
 /** Caches whose content belongs to the signed-in member: cleared when another one signs in or out. */
 export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE] as const;
 
@@ -23,6 +25,13 @@ const STORAGE_IMAGE_PATH = /^\/storage\/.+\.(?:png|jpe?g|gif|webp|avif)$/i;
 const VIDEO_FILE_PATH = /\.(?:mp4|webm)$/i;
 /** HLS playlists and segments (only stored files: a dev server's .ts modules are not videos). */
 const HLS_FILE_PATH = /^\/storage\/.+\.(?:m3u8|m4s|ts)$/i;
+
+const LAZY_ASSET_PATH = /^\/assets\/hls-[\w-]+\.js$/;
+
+/** Whether a same-origin path is a built chunk kept after its first load (not precached). */
+export function isLazyAssetPath(pathname: string): boolean {
+  return LAZY_ASSET_PATH.test(pathname);
+}
 
 /** Whether a same-origin path is one of the cached API reads. */
 export function isApiDataPath(pathname: string): boolean {

@@ -53,6 +53,8 @@ export function OfflineVideo({ url, videoType, videoSize }: { url: string; video
         hls: videoType === "hls",
         onProgress: (loaded, total) => setProgress({ loaded, total }),
       });
+      // The player for HLS comes with the lesson: load it now so the service worker keeps it.
+      if (videoType === "hls") await import("hls.js");
       queryClient.setQueryData(savedKey, size);
     } catch (e) {
       const name = (e as { name?: string } | null)?.name;
