@@ -1,6 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { STORE_ADMIN_INFO } from "./keys.ts";
+import { tokenActions, type TokenActions } from "./tokens.ts";
 
 /** SPEC §3 admin info. */
 export interface AdminInfo {
@@ -15,13 +16,8 @@ export interface AdminInfo {
   is_company: boolean;
 }
 
-export type TokenType = "auth" | "refresh";
-
-interface AdminInfoStore extends AdminInfo {
+interface AdminInfoStore extends AdminInfo, TokenActions {
   dataFill(info: Partial<AdminInfo>): void;
-  setToken(token: string, type: TokenType): void;
-  getToken(type?: TokenType): string;
-  removeToken(): void;
   clear(): void;
 }
 
@@ -42,9 +38,7 @@ export const useAdminInfo = create<AdminInfoStore>()(
     (set, get) => ({
       ...empty,
       dataFill: (info) => set(info),
-      setToken: (token, type) => set(type === "auth" ? { token } : { refresh_token: token }),
-      getToken: (type = "auth") => (type === "auth" ? get().token : get().refresh_token),
-      removeToken: () => set({ token: "", refresh_token: "" }),
+      ...tokenActions(set, get),
       clear: () => set(empty),
     }),
     { name: STORE_ADMIN_INFO, storage: createJSONStorage(() => localStorage) },

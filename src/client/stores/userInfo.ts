@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
-import type { TokenType } from "./adminInfo.ts";
 import { STORE_USER_INFO } from "./keys.ts";
+import { tokenActions, type TokenActions } from "./tokens.ts";
 
 /** SPEC §3 member info (gender 0 unknown, 1 male, 2 female; money shown with 2 decimals). */
 export interface UserInfo {
@@ -23,11 +23,8 @@ export interface UserInfo {
   refresh_token: string;
 }
 
-interface UserInfoStore extends UserInfo {
+interface UserInfoStore extends UserInfo, TokenActions {
   dataFill(info: Partial<UserInfo>): void;
-  setToken(token: string, type: TokenType): void;
-  getToken(type?: TokenType): string;
-  removeToken(): void;
   /** Logged in when both id and token are set (SPEC §3). */
   isLogin(): boolean;
   clear(): void;
@@ -57,9 +54,7 @@ export const useUserInfo = create<UserInfoStore>()(
     (set, get) => ({
       ...empty,
       dataFill: (info) => set(info),
-      setToken: (token, type) => set(type === "auth" ? { token } : { refresh_token: token }),
-      getToken: (type = "auth") => (type === "auth" ? get().token : get().refresh_token),
-      removeToken: () => set({ token: "", refresh_token: "" }),
+      ...tokenActions(set, get),
       isLogin: () => Boolean(get().id && get().token),
       clear: () => set(empty),
     }),
