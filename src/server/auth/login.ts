@@ -1,6 +1,8 @@
 import { msg } from "@lingui/core/macro";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
+import type { FailedAttempts } from "./attempts.ts";
+import { consumeClickCaptcha } from "./captcha.ts";
 import { verifyPassword } from "./password.ts";
 
 /** After this many failed logins in a row the account is locked for a while (API.md). */
@@ -48,6 +50,34 @@ export async function checkCredentials<T extends AccountRow>(
     account.id,
   ]);
   return account;
+}
+
+/** A login that must pass the click captcha: refused (with `data.captcha`) unless it is solved now. */
+export async function requireLoginCaptcha(db: Queryable, captchaId: string | undefined, captchaInfo: string | undefined): Promise<void> {
+  if (!captchaId || !captchaInfo) throw new ApiError(msg`Please complete the captcha`, 0, { captcha: true });
+  if (!(await consumeClickCaptcha(db, captchaId, captchaInfo))) {
+    throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
+  }
+}
+
+/** `checkCredentials`, with failures also counted per address (they switch the captcha on). */
+export async function logIn<T extends AccountRow>(
+  db: Queryable,
+  table: "admin" | "member",
+  username: string,
+  password: string,
+  ip: string,
+  lockSeconds: number,
+  failures: FailedAttempts,
+): Promise<T> {
+  try {
+    const account = await checkCredentials<T>(db, table, username, password, ip, lockSeconds);
+    failures.clear(ip);
+    return account;
+  } catch (error) {
+    failures.fail(ip);
+    throw error;
+  }
 }
 
 // scrypt hash of a random string: used only to spend the same time on unknown usernames.

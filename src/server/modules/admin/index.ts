@@ -3,8 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
 import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
-import { consumeClickCaptcha } from "../../auth/captcha.ts";
-import { checkCredentials } from "../../auth/login.ts";
+import { logIn, requireLoginCaptcha } from "../../auth/login.ts";
 import { getSetting } from "../../settings.ts";
 import { issueToken, revokeToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
@@ -50,28 +49,16 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
     const invalid = validateAccount(username) ?? validatePassword(password);
     if (invalid) throw new ApiError(invalid);
     const keep = [true, 1, "1"].includes(parsed.data.keep as never);
-    if (await captchaNeeded(req.ip)) {
-      const { captchaId, captchaInfo } = parsed.data;
-      if (!captchaId || !captchaInfo) throw new ApiError(msg`Please complete the captcha`, 0, { captcha: true });
-      if (!(await consumeClickCaptcha(db, captchaId, captchaInfo))) {
-        throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
-      }
-    }
-    let admin: AdminRow;
-    try {
-      admin = await checkCredentials<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
-        db,
-        "admin",
-        username,
-        password,
-        req.ip,
-        config.loginLockSeconds,
-      );
-      failures.clear(req.ip);
-    } catch (error) {
-      failures.fail(req.ip);
-      throw error;
-    }
+    if (await captchaNeeded(req.ip)) await requireLoginCaptcha(db, parsed.data.captchaId, parsed.data.captchaInfo);
+    const admin = await logIn<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+      db,
+      "admin",
+      username,
+      password,
+      req.ip,
+      config.loginLockSeconds,
+      failures,
+    );
     const token = await issueToken(db, "admin", admin.id, config.tokenTtl.access);
     const refresh = keep ? await issueToken(db, "admin-refresh", admin.id, config.tokenTtl.refresh) : "";
     const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };

@@ -6,7 +6,7 @@ import { validateAccount, validatePassword } from "../../../shared/validation.ts
 import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
 import { consumeClickCaptcha } from "../../auth/captcha.ts";
 import { useCode } from "../../auth/codes.ts";
-import { checkCredentials } from "../../auth/login.ts";
+import { logIn, requireLoginCaptcha } from "../../auth/login.ts";
 import { hashPassword } from "../../auth/password.ts";
 import { issueToken } from "../../auth/tokens.ts";
 import { sqlState } from "../../db/database.ts";
@@ -60,26 +60,16 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
         (await getSetting(db, "user_login_captcha")) ||
         (rows[0]?.login_failure ?? 0) >= CAPTCHA_AFTER_FAILURES ||
         failures.count(req.ip) >= CAPTCHA_AFTER_FAILURES;
-      if (needCaptcha) {
-        if (!input.captchaId || !input.captchaInfo) throw new ApiError(msg`Please complete the captcha`, 0, { captcha: true });
-        if (!(await consumeClickCaptcha(db, input.captchaId, input.captchaInfo))) {
-          throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
-        }
-      }
-      try {
-        member = await checkCredentials<MemberRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
-          db,
-          "member",
-          input.username,
-          input.password,
-          req.ip,
-          config.loginLockSeconds,
-        );
-        failures.clear(req.ip);
-      } catch (error) {
-        failures.fail(req.ip);
-        throw error;
-      }
+      if (needCaptcha) await requireLoginCaptcha(db, input.captchaId, input.captchaInfo);
+      member = await logIn<MemberRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+        db,
+        "member",
+        input.username,
+        input.password,
+        req.ip,
+        config.loginLockSeconds,
+        failures,
+      );
     } else {
       member = await register(input, req.ip);
     }
