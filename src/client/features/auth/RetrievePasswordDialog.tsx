@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
+import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Dialog } from "radix-ui";
-import { X } from "lucide-react";
 import { validatePassword } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
 import { Field } from "../../ui/form/Field.tsx";
@@ -30,44 +30,31 @@ export function RetrievePasswordDialog({ open, onOpenChange, types }: { open: bo
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,26rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100">
-          <div className="mb-4 flex items-center justify-between">
-            <Dialog.Title className="text-lg font-semibold">
-              <Trans>Retrieve password</Trans>
-            </Dialog.Title>
-            <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X aria-hidden className="size-4" />
-            </Dialog.Close>
+    <DialogFrame open={open} onOpenChange={onOpenChange} title={<Trans>Retrieve password</Trans>}>
+      <Dialog.Description className="sr-only">{t`We send a code to the email address or mobile number of your account.`}</Dialog.Description>
+      <form onSubmit={submit} noValidate className="space-y-3">
+        {types.length > 1 && (
+          <div role="radiogroup" aria-label={t`Retrieve by`} className="flex gap-4 text-sm">
+            {types.map((value) => (
+              <label key={value} className="flex min-h-11 items-center gap-2">
+                <input type="radio" name="retrieve-type" className="accent-primary" checked={type === value} onChange={() => setType(value)} />
+                {value === "email" ? t`Email` : t`Mobile`}
+              </label>
+            ))}
           </div>
-          <Dialog.Description className="sr-only">{t`We send a code to the email address or mobile number of your account.`}</Dialog.Description>
-          <form onSubmit={submit} noValidate className="space-y-3">
-            {types.length > 1 && (
-              <div role="radiogroup" aria-label={t`Retrieve by`} className="flex gap-4 text-sm">
-                {types.map((value) => (
-                  <label key={value} className="flex min-h-11 items-center gap-2">
-                    <input type="radio" name="retrieve-type" className="accent-primary" checked={type === value} onChange={() => setType(value)} />
-                    {value === "email" ? t`Email` : t`Mobile`}
-                  </label>
-                ))}
-              </div>
-            )}
-            <Field label={type === "email" ? t`Email` : t`Mobile`} value={account} onChange={(e) => setAccount(e.target.value.trim())} autoComplete={type === "email" ? "email" : "tel"} />
-            <div className="flex items-end gap-2">
-              <div className="flex-1">
-                <Field label={t`Verification code`} value={code} inputMode="numeric" autoComplete="one-time-code" onChange={(e) => setCode(e.target.value.trim())} />
-              </div>
-              <SendCodeButton channel={type} target={account} event="user_retrieve_pwd" />
-            </div>
-            <Field label={t`New password`} type="password" autoComplete="new-password" value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
-            <button type="submit" className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong">
-              <Trans>Reset password</Trans>
-            </button>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+        )}
+        <Field label={type === "email" ? t`Email` : t`Mobile`} value={account} onChange={(e) => setAccount(e.target.value.trim())} autoComplete={type === "email" ? "email" : "tel"} />
+        <div className="flex items-end gap-2">
+          <div className="flex-1">
+            <Field label={t`Verification code`} value={code} inputMode="numeric" autoComplete="one-time-code" onChange={(e) => setCode(e.target.value.trim())} />
+          </div>
+          <SendCodeButton channel={type} target={account} event="user_retrieve_pwd" />
+        </div>
+        <Field label={t`New password`} type="password" autoComplete="new-password" value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
+        <button type="submit" className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong">
+          <Trans>Reset password</Trans>
+        </button>
+      </form>
+    </DialogFrame>
   );
 }

@@ -10,6 +10,7 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
 import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCachedPaper, type PaperDetail } from "./papers.ts";
+import { LogInFirst } from "./LogInFirst.tsx";
 
 type StartOutcome =
   | { ok: true; attemptId: string }
@@ -122,12 +123,9 @@ export default function MockTestTab() {
 
   if (!db) {
     return (
-      <p className="py-12 text-center">
-        <Trans>Please log in to take a mock exam.</Trans>{" "}
-        <Link to="/" className="text-primary underline">
-          <Trans>Log in</Trans>
-        </Link>
-      </p>
+      <LogInFirst>
+        <Trans>Please log in to take a mock exam.</Trans>
+      </LogInFirst>
     );
   }
   if (catalog.isPending && papers.length === 0) return <Spinner className="mx-auto my-16 size-8" />;

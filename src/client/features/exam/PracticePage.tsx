@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from "lucide-react";
-import { Link, useSearchParams } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, saveBank, setFavourite, setProgress } from "../../offline/repository.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/hooks.ts";
@@ -10,6 +10,7 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank } from "./api.ts";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { LogInFirst } from "./LogInFirst.tsx";
 
 type Download = "idle" | "loading" | "failed";
 
@@ -52,12 +53,9 @@ export default function PracticePage() {
 
   if (!db) {
     return (
-      <p className="py-12 text-center">
-        <Trans>Please log in to practise.</Trans>{" "}
-        <Link to="/" className="text-primary underline">
-          <Trans>Log in</Trans>
-        </Link>
-      </p>
+      <LogInFirst>
+        <Trans>Please log in to practise.</Trans>
+      </LogInFirst>
     );
   }
   if (bank === undefined || questions === undefined || progress === undefined) return <Spinner className="mx-auto my-16 size-8" />;

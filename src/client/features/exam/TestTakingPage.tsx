@@ -8,6 +8,7 @@ import { saveAttemptAnswer, submitMockAttempt, useOfflineDb, useOfflineQuery, ty
 import { Spinner } from "../../ui/Spinner.tsx";
 import { formatRemaining, readCachedPaper } from "./papers.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { LogInFirst } from "./LogInFirst.tsx";
 
 export { formatRemaining } from "./papers.ts";
 
@@ -68,12 +69,9 @@ export default function TestTakingPage() {
 
   if (!db) {
     return (
-      <p className="py-12 text-center">
-        <Trans>Please log in to take a mock exam.</Trans>{" "}
-        <Link to="/" className="text-primary underline">
-          <Trans>Log in</Trans>
-        </Link>
-      </p>
+      <LogInFirst>
+        <Trans>Please log in to take a mock exam.</Trans>
+      </LogInFirst>
     );
   }
   if (attempt === undefined) return <Spinner className="mx-auto my-16 size-8" />;
