@@ -81,13 +81,7 @@ export function viewOfRecord(record: ExamRecordDetail): ResultView {
   };
 }
 
-export interface ResultSummaryProps {
-  title: string | null;
-  score: number;
-  totalScore: number;
-  passScore: number | null;
-  passed: boolean | null;
-  submittedAt: number | null;
+export interface ResultSummaryProps extends Pick<ResultView, "title" | "score" | "totalScore" | "passScore" | "passed" | "submittedAt"> {
   /** Graded on this device; the server grades again when it syncs. */
   waitingToSync?: boolean;
 }
