@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, logInMember, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
 
 const videoTime = (page: Page) => page.locator("video").evaluate((v: HTMLVideoElement) => v.currentTime);
 
@@ -17,7 +17,7 @@ test.describe("courses and the player", () => {
     await page.getByRole("link", { name: /为什么要制定学习计划/ }).click();
     await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
     const lessonId = Number(new URL(page.url()).searchParams.get("id"));
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerInControl(page);
 
     // Play, then seek forward 10 s, then pause: the position goes through the offline queue.
     const controls = page.getByRole("toolbar", { name: "视频控制" });
@@ -63,7 +63,7 @@ test.describe("courses and the player", () => {
     await page.getByRole("link", { name: /English for Exams/ }).first().click();
     await page.getByRole("button", { name: "免费报名" }).click();
     await page.getByRole("link", { name: /Skimming and scanning/ }).click();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerInControl(page);
     await page.getByRole("button", { name: /保存.*离线/ }).click();
     await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
 
@@ -100,7 +100,7 @@ test.describe("courses and the player", () => {
     expect(Number(balance)).toBeCloseTo(100 - 19.9, 2);
 
     await page.getByRole("link", { name: /HLS 流媒体/ }).click();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerInControl(page);
     await page.getByRole("button", { name: /保存.*离线/ }).click();
     await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
     const saved = await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).map((r) => new URL(r.url).pathname));

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, logInMember, startServer, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /** Answers the question on screen: option D where there is one, else the first choice or "x". */
 async function answerCurrent(page: Page): Promise<void> {
@@ -33,7 +33,7 @@ async function practiseOffline(context: BrowserContext, first: Page, waitOffline
   await page.goto("/exam/myTest");
   await page.getByRole("link", { name: "练习" }).first().click();
   await expect(page.getByText("第 1 题，共 66 题")).toBeVisible({ timeout: 15_000 });
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  await serviceWorkerInControl(page);
   const practiceUrl = page.url();
 
   const tokenOf = (p: Page) => p.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
@@ -115,7 +115,7 @@ test.describe("mock exam offline", () => {
     await page.goto("/exam/examTab/mockTest");
     await page.getByRole("button", { name: "开始考试" }).first().click();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?attempt=/, { timeout: 15_000 });
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    await serviceWorkerInControl(page);
 
     await context.setOffline(true);
     await page.getByRole("radio").first().check();
@@ -169,7 +169,7 @@ test.describe("official exam offline", () => {
       await page.getByRole("button", { name: "进入考试" }).click();
       await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
       const uuid = new URL(page.url()).searchParams.get("official")!;
-      await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      await serviceWorkerInControl(page);
 
       // The connection drops: two answers are kept on the device only.
       await context.setOffline(true);

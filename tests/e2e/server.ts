@@ -112,3 +112,20 @@ export async function logInMember(page: Page, username = "member", password = "m
   await form.getByLabel("密码").fill(password);
   await form.getByRole("button", { name: "登录" }).click();
 }
+
+/**
+ * Waits until the service worker controls the page, so what follows can go offline. The first
+ * install claims the open page (the app shell test checks that); should the claim not reach this
+ * page in time on a loaded machine, a reload is controlled by the active worker.
+ */
+export async function serviceWorkerInControl(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  try {
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 5_000 });
+  } catch {
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  }
+}
