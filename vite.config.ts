@@ -1,8 +1,8 @@
 /// <reference types="vitest/config" />
 import { fileURLToPath } from "node:url";
-import { defineConfig, type PluginOption } from "vite";
+import { defineConfig, type Plugin, type PluginOption } from "vite";
 import react from "@vitejs/plugin-react";
-import babel from "@rolldown/plugin-babel";
+import { transformAsync } from "@babel/core";
 import { lingui } from "@lingui/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
 import { VitePWA } from "vite-plugin-pwa";
@@ -10,11 +10,35 @@ import { VitePWA } from "vite-plugin-pwa";
 const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const apiTarget = process.env.DEV_API_URL ?? "http://127.0.0.1:8001";
 
-/** Lingui macros run through Babel (plugin-react 6 has no babel option: TOOLCHAIN.md). */
-const linguiPlugins = (): PluginOption[] => [
-  babel({ plugins: ["@lingui/babel-plugin-lingui-macro"] }),
-  lingui(),
-];
+/**
+ * Lingui macros run through Babel (plugin-react 6 has no babel option: TOOLCHAIN.md). This is
+ * what @rolldown/plugin-babel does, limited to the macro: that package declares Node >= 22 and
+ * these machines run Node 20. Only modules that import a Lingui macro are parsed; TypeScript
+ * and JSX are left for Vite's own transform (Babel without a preset keeps them as they are).
+ */
+function linguiMacro(): Plugin {
+  return {
+    name: "lingui-macro",
+    enforce: "pre",
+    transform: {
+      filter: { id: /\.[cm]?[jt]sx?$/, code: /@lingui\/(?:core|react)\/macro/ },
+      async handler(code, id) {
+        const file = id.split("?")[0]!;
+        const syntax = /\.[cm]?tsx$/.test(file) ? ["typescript", "jsx"] : /\.[cm]?ts$/.test(file) ? ["typescript"] : ["jsx"];
+        const result = await transformAsync(code, {
+          filename: file,
+          babelrc: false,
+          configFile: false,
+          sourceMaps: true,
+          parserOpts: { sourceType: "module", plugins: syntax as ("typescript" | "jsx")[] },
+          plugins: ["@lingui/babel-plugin-lingui-macro"],
+        });
+        return result?.code ? { code: result.code, map: result.map } : undefined;
+      },
+    },
+  };
+}
+const linguiPlugins = (): PluginOption[] => [linguiMacro(), lingui()];
 
 /**
  * One config, three uses:

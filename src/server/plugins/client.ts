@@ -27,8 +27,8 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
     cacheControl: false,
     etag: true,
     lastModified: true,
-    setHeaders: (reply, filePath) => {
-      reply.header("cache-control", cacheControlFor(filePath));
+    setHeaders: (res, filePath) => {
+      res.setHeader("cache-control", cacheControlFor(filePath));
     },
   });
 }

@@ -7,7 +7,7 @@ import { finished, pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyMultipart, { type MultipartFile } from "@fastify/multipart";
-import fastifyStatic from "@fastify/static";
+import fastifyStatic, { type SetHeadersResponse } from "@fastify/static";
 import { fileTypeFromBuffer, supportedExtensions, type FileTypeResult } from "file-type";
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
@@ -454,13 +454,13 @@ class Storage {
 }
 
 /** Headers for a stored file: immutable (named by content), never sniffed, downloads unless safe inline. */
-function storageHeaders(reply: FastifyReply, filePath: string): void {
+function storageHeaders(res: SetHeadersResponse, filePath: string): void {
   const ext = extensionOf(filePath);
-  reply.header("cache-control", "public, max-age=31536000, immutable");
-  reply.header("x-content-type-options", "nosniff");
-  if (!INLINE.has(ext)) reply.header("content-disposition", `attachment; filename="${path.basename(filePath)}"`);
+  res.setHeader("cache-control", "public, max-age=31536000, immutable");
+  res.setHeader("x-content-type-options", "nosniff");
+  if (!INLINE.has(ext)) res.setHeader("content-disposition", `attachment; filename="${path.basename(filePath)}"`);
   // Nothing served from here may run script, even if opened directly (PDF viewers refuse sandbox).
-  if (ext !== "pdf") reply.header("content-security-policy", "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  if (ext !== "pdf") res.setHeader("content-security-policy", "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
 }
 
 export async function uploadRoutes(app: FastifyInstance): Promise<void> {
@@ -486,7 +486,6 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     index: false,
     dotfiles: "ignore",
     cacheControl: false,
-    suppressWarning: true,
     setHeaders: storageHeaders,
   });
 
