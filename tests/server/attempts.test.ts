@@ -264,6 +264,23 @@ describe("official exams", () => {
     expect(await lateRows(row.id)).toEqual([]);
   });
 
+  it("keeps a hostile claimed time within bounds, never a server error", async () => {
+    const m = await member();
+    const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;
+    const q = start.questions[0].id as number;
+    await t.database.db.query("update exam_attempt set deadline = $1 where uuid = $2", [now() - 61, start.attempt.uuid]);
+    const res = await t.app.inject({
+      method: "POST",
+      url: "/api/exam/official/save",
+      headers: { "ba-user-token": m.token, "think-lang": "en" },
+      payload: { uuid: start.attempt.uuid, answers: { [q]: "A" }, answeredAt: { [q]: 9_000_000_000_000_000 } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 0, data: { closed: true, pendingReview: 1 } });
+    const row = await attemptRow(start.attempt.uuid);
+    expect((await lateRows(row.id))[0]).toMatchObject({ claimed_at: 8_640_000_000_000_000 });
+  });
+
   it("keeps the later of two answers to a question, whatever order they arrive in", async () => {
     const m = await member();
     const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;

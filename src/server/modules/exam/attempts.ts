@@ -17,6 +17,8 @@ import { isPaperWithheld, withheldQuestions } from "./withheld.ts";
  * `late_policy` keeps them for a marker (`exam_late_answer`, see `decideLateAnswer`) or refuses them.
  */
 export const SUBMIT_GRACE_SECONDS = 60;
+/** The latest time a JavaScript date can hold (ms): claimed times are kept within it. */
+const MAX_TIME_MS = 8_640_000_000_000_000;
 
 export interface PaperRow {
   id: number;
@@ -484,7 +486,9 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
       let changed = 0;
       for (const [id, answer] of Object.entries(body.answers)) {
         if (!inAttempt.has(id)) continue;
-        const claimed = body.answeredAt?.[id];
+        // The device's word, kept as it is for the marker (within what a time can be).
+        const said = body.answeredAt?.[id];
+        const claimed = said === undefined ? undefined : Math.min(said, MAX_TIME_MS);
         // Already held: the same answer, or a later one (the device resends everything it has).
         if (JSON.stringify(answers[id]) === JSON.stringify(answer)) continue;
         if (claimed !== undefined && times[id] !== undefined && times[id] >= claimed) continue;
