@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import type { DestinationStream } from "pino";
@@ -38,6 +38,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Replaces the message sender (tests). */
   sender?: MessageSender;
+  /** Called for every route as it is added (tests enumerate the route table with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     throw error;
   }
 
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   app.decorate("db", db);
   app.decorate("config", config);
   if (!deps.db) app.addHook("onClose", async () => db.close());

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/server/db/index.ts";
 import { bundledMigrations, migrate, type Migration } from "../../src/server/db/migrate.ts";
-import { seedDemo } from "../../src/server/db/seed/index.ts";
+import { demoParts, seedDemo } from "../../src/server/db/seed/index.ts";
 import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
 import { verifyPassword } from "../../src/server/auth/password.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
@@ -74,7 +74,7 @@ describe("demo seed", () => {
 
   it("creates the README's accounts once on an empty database", async () => {
     t = await createTestDatabase();
-    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "exam", "course"]);
+    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "exam", "examOfficial", "course"]);
     expect(await seedDemo(t.db)).toEqual([]);
     const admins = await t.db.query<{ username: string; password_hash: string; is_super: boolean }>(
       "select username, password_hash, is_super from admin",
@@ -87,6 +87,24 @@ describe("demo seed", () => {
       DEMO_MEMBER.username,
     ]);
     expect(await verifyPassword(DEMO_MEMBER.password, members.rows[0]!.password_hash)).toBe(true);
+  });
+
+  it("moves an older demo database's official exam onto exam-only questions", async () => {
+    t = await createTestDatabase();
+    // A demo database from before the exam-only part: its room used the fixed mock paper.
+    expect(await seedDemo(t.db, demoParts.filter((p) => p.name !== "examOfficial"))).toEqual(["accounts", "accountLogs", "exam", "course"]);
+    const fixed = (await t.db.query<{ id: number }>("select id from exam_paper where title = '数学基础测验（固定）'")).rows[0]!.id;
+    await t.db.query("insert into exam_room (paper_id, title, start_time, end_time, duration) values ($1, '数学基础正式考试', 0, $2, 900)", [fixed, 4_000_000_000]);
+    expect(await seedDemo(t.db)).toEqual(["examOfficial"]);
+    const rooms = await t.db.query<{ paper_id: number }>("select paper_id from exam_room");
+    expect(rooms.rows).toHaveLength(1);
+    expect(rooms.rows[0]!.paper_id).not.toBe(fixed);
+    // The room's questions are all exam-only; no practice question is withheld.
+    const withheld = await t.db.query<{ kind: string; n: number }>(
+      `select c.kind, count(distinct w.question_id)::int as n from exam_withheld_question w
+       join exam_question q on q.id = w.question_id join exam_classify c on c.id = q.classify_id group by c.kind`,
+    );
+    expect(withheld.rows).toEqual([{ kind: "exam", n: 30 }]);
   });
 
   it("never seeds a database that already had accounts", async () => {

@@ -36,9 +36,18 @@ export interface ExamRecordRow {
   startedAt: number;
   submittedAt: number | null;
   status: "open" | "submitted" | "expired";
+  /**
+   * Official answers that reached the server after the deadline and wait for a marker's decision
+   * (they are not in the score until accepted).
+   */
+  pendingReview: number;
 }
 
-/** `GET /api/exam/record?uuid=`: answers and results only when the review is allowed. */
+/**
+ * `GET /api/exam/record?uuid=`: answers, analysis and results only when the review is allowed
+ * (after submission; never for a question an official exam that has not ended keeps to itself,
+ * except in that exam's own records as its room allows).
+ */
 export interface ExamRecordDetail {
   attempt: Omit<ExamRecordRow, "id"> & { deadline: number | null; totalScore: number; passScore: number };
   questions: ExamQuestion[];

@@ -2,7 +2,7 @@ import { Suspense, lazy, useId, useMemo, useState } from "react";
 import type { ExamRecordDetail } from "../../../shared/exam/catalog.ts";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CheckCircle2, CircleHelp, CloudUpload, LineChart, MinusCircle, XCircle } from "lucide-react";
+import { CheckCircle2, CircleHelp, CloudUpload, Hourglass, LineChart, MinusCircle, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
@@ -44,6 +44,8 @@ export interface ResultView {
   questions: ExamQuestion[];
   answers: Record<string, GivenAnswer>;
   results: Record<string, QuestionResult>;
+  /** Official answers that reached the server after the deadline, waiting for a marker (not in the score). */
+  pendingReview: number;
 }
 
 export function viewOfLocal(
@@ -62,6 +64,7 @@ export function viewOfLocal(
     questions: attempt.questions,
     answers: attempt.answers,
     results: attempt.results ?? {},
+    pendingReview: 0,
   };
 }
 
@@ -78,16 +81,19 @@ export function viewOfRecord(record: ExamRecordDetail): ResultView {
     questions: record.questions,
     answers: record.answers,
     results: record.results,
+    pendingReview: a.pendingReview ?? 0,
   };
 }
 
 export interface ResultSummaryProps extends Pick<ResultView, "title" | "score" | "totalScore" | "passScore" | "passed" | "submittedAt"> {
   /** Graded on this device; the server grades again when it syncs. */
   waitingToSync?: boolean;
+  /** Late official answers waiting for a marker's review. */
+  pendingReview?: number;
 }
 
 /** Score, total and pass or fail (icon and words, never colour alone). */
-export function ResultSummary({ title, score, totalScore, passScore, passed, submittedAt, waitingToSync }: ResultSummaryProps) {
+export function ResultSummary({ title, score, totalScore, passScore, passed, submittedAt, waitingToSync, pendingReview = 0 }: ResultSummaryProps) {
   const { t } = useLingui();
   const when = formatTime(submittedAt, "YYYY-MM-DD HH:mm");
   return (
@@ -122,6 +128,12 @@ export function ResultSummary({ title, score, totalScore, passScore, passed, sub
         <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <CloudUpload aria-hidden className="size-4 shrink-0" />
           {t`Graded on this device; waiting to sync. The server grades it again when it receives it.`}
+        </p>
+      )}
+      {pendingReview > 0 && (
+        <p className="flex items-center gap-2 text-sm text-amber-800 dark:text-amber-200">
+          <Hourglass aria-hidden className="size-4 shrink-0" />
+          {t`Answers that reached the server after the deadline: ${pendingReview}, waiting for a marker's review. The score counts only the answers that arrived in time.`}
         </p>
       )}
     </section>
@@ -288,6 +300,7 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
         passed={view.passed}
         submittedAt={view.submittedAt}
         waitingToSync={waitingToSync}
+        pendingReview={view.pendingReview}
       />
       <ScoreHistory paperId={view.paperId} passScore={view.passScore} totalScore={view.totalScore} />
       <Review view={view} />

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { AlertTriangle, CheckCircle2, ChevronLeft, ChevronRight, CloudUpload, XCircle } from "lucide-react";
+import { AlertTriangle, CheckCircle2, ChevronLeft, ChevronRight, CloudUpload, Hourglass, XCircle } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
@@ -142,6 +142,7 @@ export default function RecordsTab() {
               {records.data.list.map((r) => {
                 const when = formatTime(r.submittedAt || r.startedAt, "YYYY-MM-DD HH:mm");
                 const score = r.score;
+                const pendingReview = r.pendingReview ?? 0;
                 return (
                   <li key={r.uuid} className={rowClass}>
                     <Link to={`/exam/examResult?uuid=${encodeURIComponent(r.uuid)}`} className={linkClass}>
@@ -151,6 +152,12 @@ export default function RecordsTab() {
                     <span className="text-sm tabular-nums">{t`Score ${score}`}</span>
                     <PassMark passed={r.passed} />
                     <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
+                    {pendingReview > 0 && (
+                      <span className="inline-flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
+                        <Hourglass aria-hidden className="size-4" />
+                        {t`Late answers waiting for review: ${pendingReview}`}
+                      </span>
+                    )}
                   </li>
                 );
               })}

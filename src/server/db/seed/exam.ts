@@ -2,7 +2,9 @@ import type { Queryable } from "../database.ts";
 
 /**
  * Demo exam content: three practice banks (two in Chinese, one in English) with 150 questions
- * of every type, a fixed and a drawn paper, and an official exam room open now.
+ * of every type and a fixed and a drawn mock paper (part "exam"); an exam-only bank with its own
+ * questions and an official exam room open now that draws from it (part "examOfficial"), so the
+ * practice banks stay practisable while the official exam's answers stay on the server.
  * Generated from small fact tables with a fixed seed, so every demo database is the same.
  */
 interface Q {
@@ -154,8 +156,42 @@ function englishBank(): Q[] {
   return out; // 40
 }
 
-async function insertBank(tx: Queryable, pid: number, title: string, titleEn: string, weigh: number, questions: Q[]): Promise<{ id: number; questionIds: number[] }> {
-  const bank = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh) values ($1, $2, $3, $4) returning id", [pid, title, titleEn, weigh]);
+/** Questions for the official exam only: never in a practice bank. */
+function officialBank(): Q[] {
+  const rand = rng(31);
+  const out: Q[] = [];
+  for (let i = 0; i < 15; i++) {
+    const a = 30 + Math.floor(rand() * 60);
+    const b = 2 + Math.floor(rand() * 25);
+    const c = choice(rand, String(a - b), [String(a - b + 1), String(a - b - 1), String(a + b)]);
+    out.push({ type: "single", stem: `${a} − ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 减 ${b} 等于 ${a - b}。`, score: 2 });
+  }
+  for (let i = 0; i < 15; i++) {
+    const a = 3 + Math.floor(rand() * 9);
+    const b = 3 + Math.floor(rand() * 9);
+    const right = rand() < 0.5;
+    const shown = right ? a * b : a * b + (rand() < 0.5 ? a : -b);
+    out.push({ type: "judge", stem: `${a} × ${b} = ${shown}。`, answer: right ? "T" : "F", analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 });
+  }
+  return out; // 30
+}
+
+async function insertBank(
+  tx: Queryable,
+  pid: number,
+  title: string,
+  titleEn: string,
+  weigh: number,
+  questions: Q[],
+  kind: "practice" | "exam" = "practice",
+): Promise<{ id: number; questionIds: number[] }> {
+  const bank = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh, kind) values ($1, $2, $3, $4, $5) returning id", [
+    pid,
+    title,
+    titleEn,
+    weigh,
+    kind,
+  ]);
   const id = bank.rows[0]!.id;
   const questionIds: number[] = [];
   for (const [i, q] of questions.entries()) {
@@ -189,10 +225,37 @@ export async function seedExam(tx: Queryable): Promise<void> {
   await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'single', 5, 2)", [drawn.rows[0]!.id, knowledge.id]);
   await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'judge', 5, 1)", [drawn.rows[0]!.id, knowledge.id]);
 
+}
+
+const ROOM_TITLE = "数学基础正式考试";
+
+/**
+ * The official exam: an exam-only bank (never listed nor downloadable for practice), a paper
+ * drawing 5 single-choice and 5 true-or-false questions from it, and a room open now. A demo
+ * database made before this part had its room on the fixed mock paper: the room moves to the new
+ * paper (the practice banks' answers were downloadable, so that exam's key was public).
+ */
+export async function seedExamOfficial(tx: Queryable): Promise<void> {
+  const bank = await insertBank(tx, 0, "正式考试题库", "Official exam questions", 0, officialBank(), "exam");
+  const paper = await tx.query<{ id: number }>(
+    "insert into exam_paper (title, total_score, pass_score, duration) values ('数学基础正式考试卷（随机抽题）', 20, 12, 900) returning id",
+  );
+  const paperId = paper.rows[0]!.id;
+  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score, weigh) values ($1, 'draw', $2, 'single', 5, 2, 2)", [paperId, bank.id]);
+  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score, weigh) values ($1, 'draw', $2, 'judge', 5, 2, 1)", [paperId, bank.id]);
+
+  const existing = await tx.query<{ id: number }>("select id from exam_room where title = $1", [ROOM_TITLE]);
+  if (existing.rows.length > 0) {
+    await tx.query(
+      "update exam_room set paper_id = $1 where title = $2 and paper_id in (select id from exam_paper where title = '数学基础测验（固定）')",
+      [paperId, ROOM_TITLE],
+    );
+    return;
+  }
   const now = Math.floor(Date.now() / 1000);
   await tx.query(
     `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
-     values ($1, '数学基础正式考试', $2, $3, 900, 3, 12, true)`,
-    [fixed.rows[0]!.id, now - 3600, now + 90 * 86_400],
+     values ($1, $2, $3, $4, 900, 3, 12, true)`,
+    [paperId, ROOM_TITLE, now - 3600, now + 90 * 86_400],
   );
 }

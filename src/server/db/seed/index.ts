@@ -1,7 +1,7 @@
 import type { Database, Queryable } from "../database.ts";
 import { seedAccounts } from "./accounts.ts";
 import { seedAccountLogs } from "./accountLogs.ts";
-import { seedExam } from "./exam.ts";
+import { seedExam, seedExamOfficial } from "./exam.ts";
 import { seedCourse } from "./course.ts";
 
 /**
@@ -19,6 +19,7 @@ export const demoParts: SeedPart[] = [
   { name: "accounts", run: seedAccounts },
   { name: "accountLogs", run: seedAccountLogs },
   { name: "exam", run: seedExam },
+  { name: "examOfficial", run: seedExamOfficial },
   { name: "course", run: seedCourse },
 ];
 

@@ -5,20 +5,20 @@ import { z } from "zod";
 import { gradeAnswer, isAnswerShape } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { ExamRecordDetail, ExamRecordRow } from "../../../shared/exam/catalog.ts";
-import type { Queryable } from "../../db/index.ts";
+import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember, type MemberRow } from "../../plugins/auth.ts";
 import { presentQuestion, type QuestionRow } from "./questions.ts";
+import { isPaperWithheld, withheldQuestions } from "./withheld.ts";
 
-/** Seconds after an official deadline that a save or submission is still accepted (network lag). */
-export const SUBMIT_GRACE_SECONDS = 60;
 /**
- * How long after an official deadline answers made BEFORE it are still taken in: a device that
- * lost its connection mid-exam keeps its answers and sends them when the network returns.
+ * Seconds after an official deadline that a save or submission is still taken in (network lag).
+ * Answers that reach the server later are never graded on the device's word: the room's
+ * `late_policy` keeps them for a marker (`exam_late_answer`, see `decideLateAnswer`) or refuses them.
  */
-export const LATE_SYNC_SECONDS = 24 * 3600;
-/** How far a device's claimed answer time may lie before the attempt's start (clock error). */
-const ANSWER_TIME_SLACK_MS = 60_000;
+export const SUBMIT_GRACE_SECONDS = 60;
+/** The latest time a JavaScript date can hold (ms): claimed times are kept within it. */
+const MAX_TIME_MS = 8_640_000_000_000_000;
 
 export interface PaperRow {
   id: number;
@@ -96,9 +96,11 @@ export async function applyMockSubmit(
   tx: Queryable,
   userId: number,
   payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown> },
-): Promise<"applied" | "unknown-paper"> {
+): Promise<"applied" | "unknown-paper" | "withheld-paper"> {
   const loaded = await loadPaper(tx, payload.paperId);
   if (!loaded) return "unknown-paper";
+  // A mock attempt would reveal (in its record) what an official exam must keep to itself.
+  if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
   const graded = await gradeAttempt(tx, loaded.paper, loaded.rows, payload.answers);
   const questions = Object.keys(graded.results).map((id) => ({ id: Number(id) }));
   await tx.query(
@@ -132,6 +134,8 @@ interface AttemptRow {
   /** Question id -> when the saved answer was made (server clock, ms). */
   answer_times: Record<string, number>;
   late_answers: number;
+  /** When the server last heard from the device in time (ms), or null before 0008. */
+  last_seen_at: number | null;
   score: number | null;
   passed: boolean | null;
   started_at: number;
@@ -149,18 +153,78 @@ export async function closeExpired(db: Queryable, userId: number): Promise<void>
   for (const attempt of rows) await finish(db, attempt, "expired");
 }
 
-async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | "expired"): Promise<{ score: number; passed: boolean }> {
+/** Grades an attempt with the answers it holds (those that reached the server in time, and accepted late ones). */
+async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<{ score: number; passed: boolean; needsReview: boolean }> {
   const loaded = await loadPaper(db, attempt.paper_id);
   if (!loaded) throw new ApiError(msg`This paper no longer exists`);
   const room = attempt.room_id ? (await db.query<{ pass_score: number }>("select pass_score from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
   const graded = await gradeAttempt(db, loaded.paper, loaded.rows, attempt.answers, attempt.questions.map((q) => q.id));
-  const passed = graded.score >= Number(room?.pass_score ?? loaded.paper.pass_score);
-  await db.query(
-    // An expired attempt is graded again when answers made before its deadline arrive late.
-    "update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status <> 'submitted'",
-    [graded.score, passed, graded.needsReview, status, status === "expired" ? attempt.deadline : now(), attempt.id],
+  return { score: graded.score, passed: graded.score >= Number(room?.pass_score ?? loaded.paper.pass_score), needsReview: graded.needsReview };
+}
+
+async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | "expired"): Promise<{ score: number; passed: boolean }> {
+  const graded = await gradeHeld(db, attempt);
+  await db.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'", [
+    graded.score,
+    graded.passed,
+    graded.needsReview,
+    status,
+    status === "expired" ? attempt.deadline : now(),
+    attempt.id,
+  ]);
+  return { score: graded.score, passed: graded.passed };
+}
+
+/** Pending late answers per attempt (the member sees that they wait for review). */
+async function pendingReview(db: Queryable, attemptIds: number[]): Promise<Map<number, number>> {
+  if (attemptIds.length === 0) return new Map();
+  const { rows } = await db.query<{ attempt_id: number; n: number }>(
+    "select attempt_id, count(*)::int as n from exam_late_answer where attempt_id = any($1::int[]) and status = 'pending' group by attempt_id",
+    [attemptIds],
   );
-  return { score: graded.score, passed };
+  return new Map(rows.map((r) => [r.attempt_id, r.n]));
+}
+
+export type LateDecision = "accepted" | "rejected";
+
+/**
+ * A marker's decision on one late official answer (`exam_late_answer`), in one transaction:
+ * accepted, the answer counts as if it had reached the server in time (of two answers to a
+ * question the later one wins) and the attempt is graded again; rejected, it stays out. A
+ * decision is final. For the back office (issues 13/14): no HTTP endpoint calls it yet.
+ */
+export async function decideLateAnswer(
+  db: Database,
+  lateAnswerId: number,
+  decision: LateDecision,
+  adminId: number | null = null,
+): Promise<{ outcome: "decided"; score: number; passed: boolean } | { outcome: "unknown" | "already-decided" }> {
+  return db.transaction(async (tx) => {
+    const late = (
+      await tx.query<{ id: number; attempt_id: number; question_id: number; answer: unknown; claimed_at: number | null; received_at: number; status: string }>(
+        "select * from exam_late_answer where id = $1 for update",
+        [lateAnswerId],
+      )
+    ).rows[0];
+    if (!late) return { outcome: "unknown" as const };
+    if (late.status !== "pending") return { outcome: "already-decided" as const };
+    const attempt = (await tx.query<AttemptRow>("select * from exam_attempt where id = $1 for update", [late.attempt_id])).rows[0]!;
+    if (decision === "accepted") {
+      const key = String(late.question_id);
+      const madeAt = Number(late.claimed_at ?? late.received_at);
+      if ((attempt.answer_times[key] ?? -1) <= madeAt) {
+        attempt.answers = { ...attempt.answers, [key]: late.answer };
+        attempt.answer_times = { ...attempt.answer_times, [key]: madeAt };
+        await tx.query("update exam_attempt set answers = $1, answer_times = $2 where id = $3", [JSON.stringify(attempt.answers), JSON.stringify(attempt.answer_times), attempt.id]);
+      }
+    }
+    await tx.query("update exam_late_answer set status = $1, decided_at = $2, decided_by = $3 where id = $4", [decision, Date.now(), adminId, late.id]);
+    const graded = await gradeHeld(tx, attempt);
+    if (attempt.status !== "open") {
+      await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+    }
+    return { outcome: "decided" as const, score: graded.score, passed: graded.passed };
+  });
 }
 
 function shuffle<T>(list: T[]): T[] {
@@ -201,6 +265,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
     const loaded = await loadPaper(db, q.data.id);
     if (!loaded) throw new ApiError(msg`This paper does not exist`);
+    if (await isPaperWithheld(db, q.data.id)) throw new ApiError(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
     const { paper, rows } = loaded;
     const fixedBanks = await db.query<{ classify_id: number }>(
       "select distinct q.classify_id from exam_question q join exam_paper_row r on r.question_id = q.id where r.paper_id = $1",
@@ -233,6 +298,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
        where a.user_id = $1 order by a.started_at desc, a.id desc limit $2 offset $3`,
       [member.id, q.data.limit, (q.data.page - 1) * q.data.limit],
     );
+    const pending = await pendingReview(db, rows.map((a) => a.id));
     return reply.success<{ list: ExamRecordRow[]; total: number }>({
       list: rows.map((a) => ({
         id: a.id,
@@ -245,6 +311,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
         startedAt: Number(a.started_at),
         submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),
         status: a.status,
+        pendingReview: pending.get(a.id) ?? 0,
       })),
       total: total.rows[0]?.n ?? 0,
     });
@@ -264,13 +331,21 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     if (!attempt) throw new ApiError(msg`This exam record does not exist`);
     const room = attempt.room_id ? (await db.query<{ show_answers: boolean }>("select show_answers from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
     const finished = attempt.status !== "open";
-    // Answers and analysis only after submission, and for official exams only as the room allows.
-    const reveal = finished && (attempt.kind === "mock" || room?.show_answers === true);
     const ids = attempt.questions.map((x) => x.id);
+    const withheld = await withheldQuestions(db, ids);
+    // Answers, analysis and results only after submission; never for a question an official exam
+    // keeps to itself, except in that exam's own records as its room allows (`show_answers`).
+    const reveal = (id: number) => {
+      if (!finished) return false;
+      const rooms = withheld.get(id) ?? [];
+      if (attempt.kind === "mock") return rooms.length === 0;
+      return room?.show_answers === true && rooms.every((r) => r === null || r === attempt.room_id);
+    };
     const qs = ids.length ? (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows : [];
     const byId = new Map(qs.map((x) => [x.id, x]));
     const loaded = await loadPaper(db, attempt.paper_id);
     const graded = finished && loaded ? await gradeAttempt(db, loaded.paper, loaded.rows, attempt.answers, ids) : null;
+    const pending = await pendingReview(db, [attempt.id]);
     return reply.success<ExamRecordDetail>({
       attempt: {
         uuid: attempt.uuid,
@@ -285,17 +360,18 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
         status: attempt.status,
         totalScore: Number(attempt.total_score),
         passScore: Number(attempt.pass_score),
+        pendingReview: pending.get(attempt.id) ?? 0,
       },
-      questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal)] : [])),
+      questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal(id))] : [])),
       answers: attempt.answers as Record<string, GivenAnswer>,
-      results: reveal && graded ? graded.results : {},
+      results: graded ? Object.fromEntries(Object.entries(graded.results).filter(([id]) => reveal(Number(id)))) : {},
     });
   });
 
   // ---------------------------------------------------------------- official exams
 
-  async function openRoom(member: MemberRow, roomId: number) {
-    const { rows } = await db.query<{ id: number; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number; user_group_id: number | null }>(
+  async function openRoom(tx: Queryable, member: MemberRow, roomId: number) {
+    const { rows } = await tx.query<{ id: number; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number; user_group_id: number | null }>(
       "select * from exam_room where id = $1 and status = 'enable'",
       [roomId],
     );
@@ -309,33 +385,40 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/exam/official/start", async (req, reply) => {
     const member = await requireMember(db, req);
-    await closeExpired(db, member.id);
     const body = z.object({ roomId: z.number().int().positive() }).safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
-    const room = await openRoom(member, body.data.roomId);
-    const existing = await db.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
-    let attempt = existing.rows.find((a) => a.status === "open");
-    if (!attempt) {
-      if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
-      const loaded = await loadPaper(db, room.paper_id);
-      if (!loaded) throw new ApiError(msg`This paper does not exist`);
-      const drawn = await drawForPaper(db, loaded.rows);
-      const t = now();
-      const deadline = Math.min(t + room.duration, Number(room.end_time));
-      const inserted = await db.query<AttemptRow>(
-        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status)
-         values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open') returning *`,
-        [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline],
-      );
-      attempt = inserted.rows[0]!;
-    }
-    const ids = attempt.questions.map((q) => q.id);
-    const qs = (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
-    const byId = new Map(qs.map((q) => [q.id, q]));
+    // One start at a time per member (the member row is locked): concurrent starts cannot beat
+    // the attempt limit, and the partial unique index of 0008 allows one open attempt per room.
+    const { attempt, room, questions } = await db.transaction(async (tx) => {
+      await tx.query("select id from member where id = $1 for update", [member.id]);
+      await closeExpired(tx, member.id);
+      const room = await openRoom(tx, member, body.data.roomId);
+      const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
+      let attempt = existing.rows.find((a) => a.status === "open");
+      if (!attempt) {
+        if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
+        const loaded = await loadPaper(tx, room.paper_id);
+        if (!loaded) throw new ApiError(msg`This paper does not exist`);
+        const drawn = await drawForPaper(tx, loaded.rows);
+        const t = now();
+        const deadline = Math.min(t + room.duration, Number(room.end_time));
+        const inserted = await tx.query<AttemptRow>(
+          `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status)
+           values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open') returning *`,
+          [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline],
+        );
+        attempt = inserted.rows[0]!;
+      }
+      await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
+      const ids = attempt.questions.map((q) => q.id);
+      const qs = (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
+      const byId = new Map(qs.map((q) => [q.id, q]));
+      // Official questions travel without answers or analysis.
+      return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])) };
+    });
     return reply.success({
       attempt: { uuid: attempt.uuid, roomId: room.id, paperId: attempt.paper_id, startedAt: Number(attempt.started_at), deadline: Number(attempt.deadline), serverTime: now(), answers: attempt.answers },
-      // Official questions travel without answers or analysis.
-      questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])),
+      questions,
     });
   });
 
@@ -347,78 +430,122 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
   });
   type AnswerBody = z.infer<typeof answerBody>;
 
+  type Taken =
+    | { late: false; saved: number; result: { score: number; passed: boolean } | null }
+    | { late: true; queued: number; refused: number; pending: number };
+
   /**
    * Takes answers into an official attempt, in one transaction with the attempt row locked.
-   * Until deadline + grace every answer counts (made "now" unless the device says earlier).
-   * After that, and until LATE_SYNC_SECONDS past the deadline, only answers the device says it
-   * made before the deadline count (the connection dropped mid-exam); the attempt is closed
-   * (or graded again) with them and they are counted as late for review. Of two answers to the
-   * same question the one made later wins, whatever order they arrive in.
+   * Until deadline + grace every answer to a question of the attempt counts (made "now" unless
+   * the device says earlier; of two answers to a question the one made later wins, whatever
+   * order they arrive in). After that the attempt is closed and graded with what reached it in
+   * time, and every answer the server does not hold yet is late: whatever time the device claims
+   * for it, it is not graded but kept for a marker's decision with that claim, when it arrived and
+   * when the device was last heard from in time (room policy 'review', the default), or refused
+   * (room policy 'refuse').
    */
-  async function takeAnswers(member: MemberRow, body: AnswerBody, submit: boolean) {
-    return db.transaction(async (tx) => {
+  async function takeAnswers(member: MemberRow, body: AnswerBody, submit: boolean): Promise<Taken> {
+    return db.transaction(async (tx): Promise<Taken> => {
       const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [member.id, body.uuid]);
       const attempt = rows[0];
       if (!attempt) throw new ApiError(msg`This exam record does not exist`);
-      if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`);
+      // `closed`: the device keeps nothing more to send for this attempt.
+      if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`, 0, { closed: true });
       const nowMs = Date.now();
       const deadlineMs = Number(attempt.deadline) * 1000;
-      const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
-      const tooLate = nowMs > deadlineMs + LATE_SYNC_SECONDS * 1000;
+      const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
       const answers: Record<string, unknown> = { ...attempt.answers };
       const times: Record<string, number> = { ...attempt.answer_times };
-      let accepted = 0;
+      const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
+
+      if (!late) {
+        let saved = 0;
+        for (const [id, answer] of Object.entries(body.answers)) {
+          if (!inAttempt.has(id)) continue;
+          saved++;
+          const madeAt = Math.min(body.answeredAt?.[id] ?? nowMs, nowMs);
+          if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
+          answers[id] = answer;
+          times[id] = madeAt;
+        }
+        await tx.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [
+          JSON.stringify(answers),
+          JSON.stringify(times),
+          nowMs,
+          attempt.id,
+        ]);
+        return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
+      }
+
+      const policy = attempt.room_id
+        ? ((await tx.query<{ late_policy: "review" | "refuse" }>("select late_policy from exam_room where id = $1", [attempt.room_id])).rows[0]?.late_policy ?? "review")
+        : "review";
+      const lastHeard = Number(attempt.last_seen_at ?? Number(attempt.started_at) * 1000);
+      let queued = 0;
       let refused = 0;
+      let changed = 0;
       for (const [id, answer] of Object.entries(body.answers)) {
-        const claimed = body.answeredAt?.[id];
-        const madeAt = Math.min(claimed ?? nowMs, nowMs);
-        const inTime = !late || (!tooLate && claimed !== undefined && madeAt <= deadlineMs && madeAt >= Number(attempt.started_at) * 1000 - ANSWER_TIME_SLACK_MS);
-        if (!inTime) {
+        if (!inAttempt.has(id)) continue;
+        // The device's word, kept as it is for the marker (within what a time can be).
+        const said = body.answeredAt?.[id];
+        const claimed = said === undefined ? undefined : Math.min(said, MAX_TIME_MS);
+        // Already held: the same answer, or a later one (the device resends everything it has).
+        if (JSON.stringify(answers[id]) === JSON.stringify(answer)) continue;
+        if (claimed !== undefined && times[id] !== undefined && times[id] >= claimed) continue;
+        if (policy === "refuse") {
           refused++;
           continue;
         }
-        accepted++;
-        if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
-        answers[id] = answer;
-        times[id] = madeAt;
+        queued++;
+        // One row per question: a later claimed answer replaces a pending one; a decided one stays.
+        const upsert = await tx.query(
+          `insert into exam_late_answer (attempt_id, question_id, answer, claimed_at, received_at, last_heard_at, away_ms)
+           values ($1, $2, $3, $4, $5, $6, $7)
+           on conflict (attempt_id, question_id) do update
+             set answer = excluded.answer, claimed_at = excluded.claimed_at, received_at = excluded.received_at,
+                 last_heard_at = excluded.last_heard_at, away_ms = excluded.away_ms
+           where exam_late_answer.status = 'pending' and coalesce(excluded.claimed_at, -1) > coalesce(exam_late_answer.claimed_at, -1)`,
+          [attempt.id, Number(id), JSON.stringify(answer), claimed ?? null, nowMs, lastHeard, nowMs - lastHeard],
+        );
+        changed += upsert.rowCount;
       }
-      await tx.query("update exam_attempt set answers = $1, answer_times = $2, late_answers = late_answers + $3 where id = $4", [
-        JSON.stringify(answers),
-        JSON.stringify(times),
-        late ? accepted : 0,
-        attempt.id,
-      ]);
-      const updated = { ...attempt, answers };
-      if (late) {
-        const result = await finish(tx, updated, "expired");
-        return { late: true as const, accepted, refused, result };
-      }
-      return { late: false as const, accepted, refused, result: submit ? await finish(tx, updated, "submitted") : null };
+      const pending = (await pendingReview(tx, [attempt.id])).get(attempt.id) ?? 0;
+      // late_answers: late arrivals recorded for review or refused.
+      if (changed + refused > 0) await tx.query("update exam_attempt set late_answers = late_answers + $1 where id = $2", [changed + refused, attempt.id]);
+      if (attempt.status === "open") await finish(tx, attempt, "expired");
+      return { late: true, queued, refused, pending };
     });
   }
 
-  const TIME_UP = () => msg`The time for this exam is up: it was submitted with the answers saved before the deadline`;
+  /** The attempt is closed (time up): the device stops sending it; `pendingReview` late answers wait for a marker. */
+  function closedError(taken: { queued: number; refused: number; pending: number }): ApiError {
+    const data = { closed: true, pendingReview: taken.pending, refused: taken.refused };
+    if (taken.pending > 0) {
+      return new ApiError(
+        msg`The time for this exam is up. Answers that reached the server after the deadline wait for a marker's review; until then your score counts only the answers that arrived in time.`,
+        0,
+        data,
+      );
+    }
+    if (taken.refused > 0) return new ApiError(msg`The time for this exam is up: answers that reached the server after the deadline were not accepted.`, 0, data);
+    return new ApiError(msg`The time for this exam is up: it was submitted with the answers saved before the deadline`, 0, data);
+  }
 
   app.post("/api/exam/official/save", async (req, reply) => {
     const member = await requireMember(db, req);
     const body = answerBody.safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
-    const outcome = await takeAnswers(member, body.data, false);
-    if (outcome.late && outcome.accepted === 0 && outcome.refused > 0) throw new ApiError(TIME_UP(), 0, { closed: true });
-    return reply.success({ saved: outcome.accepted, refused: outcome.refused, late: outcome.late });
+    const taken = await takeAnswers(member, body.data, false);
+    if (taken.late) throw closedError(taken);
+    return reply.success({ saved: taken.saved, refused: 0, late: false });
   });
 
   app.post("/api/exam/official/submit", async (req, reply) => {
     const member = await requireMember(db, req);
     const body = answerBody.partial({ answers: true }).safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
-    const outcome = await takeAnswers(member, { ...body.data, answers: body.data.answers ?? {} }, true);
-    // The attempt is closed and graded either way; `closed` tells the device to stop sending it.
-    if (outcome.late && (outcome.refused > 0 || outcome.accepted === 0)) throw new ApiError(TIME_UP(), 0, { closed: true });
-    const result = outcome.result!;
-    if (outcome.late) {
-      return reply.success({ uuid: body.data.uuid, ...result, late: true }, msg`The time was up: your answers made before the deadline were counted`);
-    }
-    return reply.success({ uuid: body.data.uuid, ...result, late: false }, msg`Submitted`);
+    const taken = await takeAnswers(member, { ...body.data, answers: body.data.answers ?? {} }, true);
+    if (taken.late) throw closedError(taken);
+    return reply.success({ uuid: body.data.uuid, ...taken.result!, late: false }, msg`Submitted`);
   });
 }

@@ -4,39 +4,54 @@ import { z } from "zod";
 import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
-import { bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
+import { PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
+import { paperWithheldSql } from "./withheld.ts";
 
 interface ClassifyRow {
   id: number;
   pid: number;
   title: string;
   title_en: string;
+  kind: "practice" | "exam";
   question_count: number;
   version: string;
 }
 
-/** `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag). */
+/**
+ * `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag).
+ * Neither ever carries exam-only content: exam-only banks are not listed nor downloadable,
+ * withheld questions are left out of practice banks, papers kept for official exams are not
+ * offered as mock papers (see withheld.ts).
+ */
 export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
   app.get("/api/exam/catalog", async (req, reply) => {
     const member = await requireMember(db, req);
+    // Withheld questions (exam-only content) are not counted; exam-only banks are not listed.
     const { rows } = await db.query<ClassifyRow>(
-      `select c.id, c.pid, c.title, c.title_en,
+      `select c.id, c.pid, c.title, c.title_en, c.kind,
               count(q.id)::int as question_count,
               count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) as version
-       from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable'
+       from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
        where c.status = 'enable' group by c.id order by c.weigh desc, c.id`,
     );
     const nodes = new Map<number, ClassifyNode>();
+    const pidOf = new Map(rows.map((r) => [r.id, r.pid]));
+    const hidden = new Set(rows.filter((r) => r.kind === "exam").map((r) => r.id));
     for (const r of rows) {
-      nodes.set(r.id, { id: r.id, pid: r.pid, title: req.lang === "en" && r.title_en ? r.title_en : r.title, questionCount: r.question_count, version: r.version, children: [] });
+      if (hidden.has(r.id)) continue;
+      // A practice node under an exam-only one hangs from the nearest listed ancestor.
+      let pid = r.pid;
+      for (let hops = 0; hidden.has(pid) && hops < rows.length; hops++) pid = pidOf.get(pid) ?? 0;
+      nodes.set(r.id, { id: r.id, pid, title: req.lang === "en" && r.title_en ? r.title_en : r.title, questionCount: r.question_count, version: r.version, children: [] });
     }
     const tree: ClassifyNode[] = [];
     for (const node of nodes.values()) (nodes.get(node.pid)?.children ?? tree).push(node);
 
     const papers = await db.query<{ id: number; title: string; total_score: number; pass_score: number; duration: number }>(
-      "select id, title, total_score, pass_score, duration from exam_paper where status = 'enable' order by id",
+      // Papers kept for official exams are not offered as mock papers.
+      `select p.id, p.title, p.total_score, p.pass_score, p.duration from exam_paper p where p.status = 'enable' and not ${paperWithheldSql("p.id")} order by p.id`,
     );
     const now = Math.floor(Date.now() / 1000);
     const rooms = await db.query<{ id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number }>(
@@ -63,9 +78,13 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     await requireMember(db, req);
     const q = z.object({ id: z.coerce.number().int().positive() }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
-    const bank = await db.query<{ id: number; title: string; title_en: string }>("select id, title, title_en from exam_classify where id = $1 and status = 'enable'", [q.data.id]);
+    const bank = await db.query<{ id: number; title: string; title_en: string; kind: string }>(
+      "select id, title, title_en, kind from exam_classify where id = $1 and status = 'enable'",
+      [q.data.id],
+    );
     const row = bank.rows[0];
     if (!row) throw new ApiError(msg`This question bank does not exist`);
+    if (row.kind === "exam") throw new ApiError(msg`This question bank is kept for exams and cannot be practised`);
     const { count, version } = await bankVersion(db, row.id);
     const etag = `"bank-${row.id}-${version}-${req.lang}"`;
     reply.header("etag", etag).header("cache-control", "private, no-cache");
@@ -73,7 +92,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const questions = await bankQuestions(db, row.id);
     return reply.success({
       bank: { id: row.id, title: req.lang === "en" && row.title_en ? row.title_en : row.title, version, questionCount: count },
-      // Practice banks carry their answers: practice shows them anyway.
+      // Practice banks carry their answers (practice shows them anyway); withheld questions are left out.
       questions: questions.map((qr) => presentQuestion(qr, true)),
     });
   });

@@ -27,20 +27,24 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
   };
 }
 
+/** A question that is not withheld (exam-only content, see withheld.ts), as SQL on `exam_question q`. */
+export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w where w.question_id = q.id)";
+
+/** A practice bank's questions, without the withheld ones (they stay on the server until their rooms end). */
 export async function bankQuestions(db: Queryable, bankId: number): Promise<QuestionRow[]> {
   const { rows } = await db.query<QuestionRow>(
-    `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question
-     where classify_id = $1 and status = 'enable' order by weigh desc, id`,
+    `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question q
+     where classify_id = $1 and status = 'enable' and ${PRACTISABLE} order by weigh desc, id`,
     [bankId],
   );
   return rows;
 }
 
-/** A bank's content version: changes whenever a question is added, edited or removed. */
+/** A bank's content version: changes whenever a question is added, edited, removed, withheld or released. */
 export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {
   const { rows } = await db.query<{ n: number; v: number; s: number }>(
     `select count(*)::int as n, coalesce(max(update_time), 0) as v, coalesce(sum(id), 0)::bigint as s
-     from exam_question where classify_id = $1 and status = 'enable'`,
+     from exam_question q where classify_id = $1 and status = 'enable' and ${PRACTISABLE}`,
     [bankId],
   );
   const r = rows[0] ?? { n: 0, v: 0, s: 0 };

@@ -9,6 +9,7 @@ import type { Translate } from "../../i18n/index.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import type { QuestionRow } from "./questions.ts";
 import { applyMockSubmit } from "./attempts.ts";
+import { isWithheld } from "./withheld.ts";
 import { applyLessonProgress } from "../course/index.ts";
 
 /** A payload the server refuses: the op is answered `rejected` with this message (shown to the member, translated). */
@@ -41,6 +42,8 @@ async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Pro
       );
       const question = rows[0];
       if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
+      // Grading it would tell (through the wrong book and practice figures) an exam-only answer.
+      if (await isWithheld(tx, questionId)) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
       const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
       await tx.query(
         "insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
@@ -88,6 +91,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Pro
     case "attempt.submit": {
       const outcome = await applyMockSubmit(tx, userId, op.payload);
       if (outcome === "unknown-paper") throw new RejectOp(msg`Unknown paper`);
+      if (outcome === "withheld-paper") throw new RejectOp(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
       return "applied";
     }
     case "lesson.progress": {
