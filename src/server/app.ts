@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import compress from "@fastify/compress";
 import rateLimit from "@fastify/rate-limit";
 import type { DestinationStream } from "pino";
@@ -6,7 +6,7 @@ import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { seedDemo } from "./db/seed/index.ts";
-import { envelopePlugin, sendNotFound } from "./plugins/envelope.ts";
+import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -38,6 +38,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Replaces the message sender (tests). */
   sender?: MessageSender;
+  /** Sees every route as it is registered (tests enumerate the route table). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -56,12 +58,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       trustProxy: config.trustProxy,
       return503OnClosing: true,
       forceCloseConnections: "idle",
+      frameworkErrors: frameworkError,
     });
   } catch (error) {
     if (!deps.db) await db.close();
     throw error;
   }
 
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   app.decorate("db", db);
   app.decorate("config", config);
   if (!deps.db) app.addHook("onClose", async () => db.close());
