@@ -24,7 +24,7 @@ beforeAll(async () => {
     config: { seedDemo: true },
     prepare: (app) => {
       // Values PostgreSQL itself refuses, past any schema (the envelope's safety net).
-      app.get("/api/test/cast", async (req, reply) => {
+      app.get("/api/test/cast", async (_req, reply) => {
         const { rows } = await app.db.query(throwing.sql, [throwing.value]);
         return reply.success(rows);
       });

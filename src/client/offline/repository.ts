@@ -384,6 +384,24 @@ export async function discardRejected(db: MemberDb, opId: string): Promise<void>
   await db.outbox.where("id").equals(opId).and((row) => row.status === "rejected").delete();
 }
 
+/**
+ * The member sends an op the device set aside (the server kept failing on it) again: it goes
+ * back into the queue at its old place, with its failures forgotten. Ops the server rejected
+ * stay rejected (the server answered them; sending them again changes nothing).
+ */
+export async function retrySetAside(db: MemberDb, opId: string): Promise<void> {
+  await db.outbox
+    .where("id")
+    .equals(opId)
+    .and((row) => row.status === "rejected" && row.setAside === true)
+    .modify((row) => {
+      row.status = "pending";
+      delete row.setAside;
+      delete row.msg;
+      row.failures = 0;
+    });
+}
+
 /** The local favourites, wrong-question book and progress, in the wire shape of `GET /api/exam/state`. */
 export async function localState(db: MemberDb): Promise<ExamState> {
   return db.transaction("r", [db.favourites, db.wrong, db.progress], async () => {
