@@ -27,6 +27,19 @@ export function isSafeText(text: string): boolean {
   return typeof wellFormed === "function" ? wellFormed.call(text) : !UNPAIRED_SURROGATE.test(text);
 }
 
+/**
+ * `text` as PostgreSQL can store it: NULs removed, unpaired surrogates replaced by U+FFFD (what
+ * UTF-8 would make of them anyway). For text a member typed, where keeping the rest beats refusing
+ * it all.
+ */
+export function toSafeText(text: string): string {
+  if (isSafeText(text)) return text;
+  // Surrogates first: dropping a NUL between two halves must not join them into a character.
+  const toWellFormed = (text as { toWellFormed?: () => string }).toWellFormed;
+  const wellFormed = typeof toWellFormed === "function" ? toWellFormed.call(text) : text.replace(new RegExp(UNPAIRED_SURROGATE.source, "g"), "\ufffd");
+  return wellFormed.replaceAll("\u0000", "");
+}
+
 /** Most strings, array items and object keys `hasUnsafeText` looks at before giving up (and answering true). */
 export const MAX_INSPECTED_VALUES = 200_000;
 

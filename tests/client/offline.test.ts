@@ -276,6 +276,16 @@ describe("repository", () => {
     expect((await outbox(db)).map((o) => o.type)).toEqual(["practice.answer", "wrong.remove", "practice.answer"]);
   });
 
+  it("queues answers as the server can store them: NULs dropped, unpaired surrogates replaced", async () => {
+    const db = freshDb();
+    await answerPractice(db, { bankId: BANK.id, question: question(1, { type: "fill", answer: ["ab"] }), answer: ["a\u0000b"] });
+    await submitMockAttempt(db, { paperId: 1, questions: QUESTIONS, answers: { "1": "A\u0000", "2": "x\ud800" }, startedAt: T0 });
+    const [practice, mock] = await outbox(db);
+    expect(practice).toMatchObject({ payload: { answer: ["ab"] }, correct: true });
+    expect(mock).toMatchObject({ payload: { answers: { "1": "A", "2": "x\ufffd" } } });
+    expect((await db.answers.toArray())[0]!.answer).toEqual(["ab"]);
+  });
+
   it("leaves a question without an answer key ungraded", async () => {
     const db = freshDb();
     const result = await answerPractice(db, { bankId: BANK.id, question: question(3, { answer: undefined }), answer: "A" });

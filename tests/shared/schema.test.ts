@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DB_INT_MAX, MAX_INSPECTED_VALUES, dbId, dbIdKey, dbIdParam, dbInt, dbIntParam, hasUnsafeText, isSafeText, safeText } from "../../src/shared/schema.ts";
+import { DB_INT_MAX, MAX_INSPECTED_VALUES, dbId, dbIdKey, dbIdParam, dbInt, dbIntParam, hasUnsafeText, isSafeText, safeText, toSafeText } from "../../src/shared/schema.ts";
+
+const anyUnits = fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom("\u0000", "\ud83d", "\ude00", "😀")) });
 
 describe("isSafeText", () => {
   it("refuses NUL and unpaired surrogates, accepts everything else", () => {
@@ -11,11 +13,50 @@ describe("isSafeText", () => {
   it("agrees with what UTF-8 can carry (property)", () => {
     fc.assert(
       // Any UTF-16 code units: surrogate pairs, lone halves and NUL included.
-      fc.property(fc.string({ unit: fc.oneof(fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), fc.constantFrom("\u0000", "\ud83d", "\ude00", "😀")) }), (text) => {
+      fc.property(anyUnits, (text) => {
         const roundTrip = new TextDecoder().decode(new TextEncoder().encode(text)) === text;
         expect(isSafeText(text)).toBe(roundTrip && !text.includes("\u0000"));
       }),
     );
+  });
+});
+
+describe("toSafeText", () => {
+  it("drops NULs and replaces unpaired surrogates, keeping the rest", () => {
+    expect(toSafeText("a\u0000b")).toBe("ab");
+    expect(toSafeText("x\ud800y😀")).toBe("x\ufffdy😀");
+    expect(toSafeText("\udc00\ud800")).toBe("\ufffd\ufffd");
+  });
+
+  it("always answers safe text, and leaves safe text alone (property)", () => {
+    fc.assert(
+      fc.property(anyUnits, (text) => {
+        const safe = toSafeText(text);
+        expect(isSafeText(safe)).toBe(true);
+        if (isSafeText(text)) expect(safe).toBe(text);
+        // What UTF-8 makes of the text, without the NULs.
+        expect(safe).toBe(new TextDecoder().decode(new TextEncoder().encode(text)).replaceAll("\u0000", ""));
+      }),
+    );
+  });
+});
+
+describe("without String.prototype.isWellFormed / toWellFormed (older browsers)", () => {
+  it("answers the same (property)", () => {
+    const proto = String.prototype as unknown as Record<string, unknown>;
+    const saved = (["isWellFormed", "toWellFormed"] as const).map((name) => [name, Object.getOwnPropertyDescriptor(String.prototype, name)!] as const);
+    const results = fc.sample(anyUnits, 300).map((text) => [text, isSafeText(text), toSafeText(text)] as const);
+    delete proto.isWellFormed;
+    delete proto.toWellFormed;
+    try {
+      expect(proto.isWellFormed ?? proto.toWellFormed).toBeUndefined();
+      for (const [text, safe, cleaned] of results) {
+        expect(isSafeText(text)).toBe(safe);
+        expect(toSafeText(text)).toBe(cleaned);
+      }
+    } finally {
+      for (const [name, descriptor] of saved) Object.defineProperty(String.prototype, name, descriptor);
+    }
   });
 });
 
