@@ -43,7 +43,7 @@ const HUGE = "x".repeat(100_000);
  * 431, Node's header limit) before any route runs; inject() has no such limit.
  */
 const MAX_QUERY_VALUE = 8_000;
-/** Values for JSON bodies (and, as text, for query strings). */
+/** Every hostile value (the random mixtures draw from it; as text in query strings). */
 const HOSTILE: unknown[] = [
   2 ** 31,
   -(2 ** 31) - 1,
@@ -67,10 +67,14 @@ const HOSTILE: unknown[] = [
   {},
   { "\u0000": 1, nested: { deeper: "\ud800" } },
 ];
+/** The values a valid request's parts are replaced with, one at a time (one of each class). */
+const MUTATIONS: unknown[] = [2 ** 31, -1, 2 ** 63, 1.5, "2147483648", "", "a\u0000b", "\ud800", HUGE, true, null, [], { "\u0000": 1 }];
+/** The values every field gets at once. */
+const EVERY_FIELD: unknown[] = [...MUTATIONS, -(2 ** 31) - 1, 1e308, "NaN", "9223372036854775808"];
 /** The few values a caller turned away before its input is read gets. */
 const LIGHT: unknown[] = [2 ** 31, "a\u0000b", "\ud800", HUGE, ["a\u0000"]];
 /** Raw query-string values (already percent-encoded): NUL, invalid and truncated UTF-8, an unpaired surrogate's bytes. */
-const HOSTILE_QUERY = ["%00", "a%00b", "%ED%A0%80", "%FF%FE", "%E4%B8", "%", "%zz", "2147483648", "9223372036854775808", "-1", "NaN", "1e400", "", "x".repeat(MAX_QUERY_VALUE)];
+const HOSTILE_QUERY = ["a%00b", "%ED%A0%80", "%FF%E4%B8", "2147483648", "1e400", "x".repeat(MAX_QUERY_VALUE)];
 /** Raw JSON bodies that are not objects, or not JSON at all. */
 const HOSTILE_BODIES: { payload: string; type: string }[] = [
   { payload: "[]", type: "application/json" },
@@ -286,7 +290,7 @@ describe("hostile values on every route", () => {
         if (who === "anonymous") anonymousAnswer = answer;
         const light = route.method === "HEAD" || [303, 401, 409].includes(Number(json?.code)) || (who !== "anonymous" && answer === anonymousAnswer);
         // 1. Every field the API knows, all set to one hostile value.
-        for (const value of light ? LIGHT : HOSTILE) {
+        for (const value of light ? LIGHT : EVERY_FIELD) {
           const all = Object.fromEntries(FIELDS.map((f) => [f, value]));
           await send(route, who, sendsBody ? { body: all } : { query: all }, `every field = ${JSON.stringify(value)?.slice(0, 40)}`);
         }
@@ -296,7 +300,7 @@ describe("hostile values on every route", () => {
           for (const [where, base] of [["query", valid.query], ["body", valid.body]] as const) {
             if (!base) continue;
             for (const at of paths(base)) {
-              for (const value of HOSTILE) {
+              for (const value of MUTATIONS) {
                 await send(route, who, { ...valid, [where]: replaced(base, at, value) }, `${where}.${at.join(".")} = ${JSON.stringify(value)?.slice(0, 40)}`);
               }
             }
@@ -332,7 +336,7 @@ describe("hostile values on every route", () => {
           await send(route, who, parts, `mixture ${JSON.stringify(fields).slice(0, 120)}`);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
     expect(failures.slice(0, 40), `${failures.length} of ${requests} requests failed`).toEqual([]);
     // Still serving after all that.
