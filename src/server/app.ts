@@ -6,7 +6,7 @@ import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { seedDemo } from "./db/seed/index.ts";
-import { envelopePlugin, sendNotFound } from "./plugins/envelope.ts";
+import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
@@ -58,6 +58,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       trustProxy: config.trustProxy,
       return503OnClosing: true,
       forceCloseConnections: "idle",
+      frameworkErrors: frameworkError,
     });
   } catch (error) {
     if (!deps.db) await db.close();

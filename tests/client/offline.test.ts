@@ -14,6 +14,7 @@ import {
   pendingCount,
   rejectedOps,
   removeWrong,
+  retrySetAside,
   saveBank,
   setFavourite,
   setProgress,
@@ -22,6 +23,7 @@ import {
 } from "../../src/client/offline/repository.ts";
 import {
   BACKOFF_CAP_MS,
+  MAX_SOLO_FAILURES,
   PERIODIC_SYNC_MS,
   backoffDelay,
   classifyError,
@@ -272,6 +274,16 @@ describe("repository", () => {
     expect(await db.wrong.get(9)).toMatchObject({ count: 2, removed: false });
     // Not in a downloaded bank: no progress op.
     expect((await outbox(db)).map((o) => o.type)).toEqual(["practice.answer", "wrong.remove", "practice.answer"]);
+  });
+
+  it("queues answers as the server can store them: NULs dropped, unpaired surrogates replaced", async () => {
+    const db = freshDb();
+    await answerPractice(db, { bankId: BANK.id, question: question(1, { type: "fill", answer: ["ab"] }), answer: ["a\u0000b"] });
+    await submitMockAttempt(db, { paperId: 1, questions: QUESTIONS, answers: { "1": "A\u0000", "2": "x\ud800" }, startedAt: T0 });
+    const [practice, mock] = await outbox(db);
+    expect(practice).toMatchObject({ payload: { answer: ["ab"] }, correct: true });
+    expect(mock).toMatchObject({ payload: { answers: { "1": "A", "2": "x\ufffd" } } });
+    expect((await db.answers.toArray())[0]!.answer).toEqual(["ab"]);
   });
 
   it("leaves a question without an answer key ungraded", async () => {
@@ -850,5 +862,170 @@ describe("startOffline / stopOffline", () => {
     expect(db.isOpen()).toBe(false);
     expect(status.result.current.state).toBe("idle");
     await deleteMemberDb(memberId);
+  });
+});
+
+// ------------------------------------------------------------------ one bad op
+
+describe("a batch the server keeps failing on", () => {
+  const http = (status: number) => Object.assign(new Error(`Request failed with status code ${status}`), { isAxiosError: true, response: { status } });
+
+  /** A server that fails with HTTP `status` on every batch holding one of `poison` (applying nothing of it). */
+  function failOn(h: Harness, poison: Set<string>, status = 500) {
+    h.send.mockImplementation(async (ops) => {
+      if (ops.some((op) => poison.has(op.id))) throw http(status);
+      return h.server.handle(ops);
+    });
+  }
+
+  /** Fires timers until nothing is scheduled (at most `max`). */
+  async function drain(h: Harness, max = 200): Promise<number> {
+    let fired = 0;
+    while (h.timers.length > 0 && fired < max) {
+      await h.fire();
+      fired++;
+    }
+    return fired;
+  }
+
+  it("splits the batch until the op is alone, sets it aside after a few tries, and syncs the rest in order, once", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 450);
+    const poison = ids[290]!;
+    const h = harness(db);
+    failOn(h, new Set([poison]));
+    await h.engine.sync();
+    await drain(h);
+
+    const applied = h.server.batches.flat().filter((id) => h.server.seen.has(id));
+    expect(applied).toEqual(ids.filter((id) => id !== poison));
+    expect(new Set(applied).size).toBe(applied.length);
+    // Batches that went through were never sent again.
+    expect(h.server.batches.flat().filter((id) => id !== poison)).toEqual(ids.filter((id) => id !== poison));
+    const [aside] = await rejectedOps(db);
+    expect(aside).toMatchObject({ id: poison, status: "rejected", setAside: true, msg: "HTTP 500", failures: MAX_SOLO_FAILURES });
+    expect(await pendingCount(db)).toBe(0);
+    expect(h.engine.getStatus()).toMatchObject({ state: "idle", pending: 0, rejected: 1 });
+    // Bisection: about log2(200) splits plus the tries of the op alone, not one request per op.
+    expect(h.send.mock.calls.length).toBeLessThan(30);
+    const alone = h.send.mock.calls.filter(([ops]) => ops.length === 1 && ops[0]!.id === poison);
+    expect(alone).toHaveLength(MAX_SOLO_FAILURES);
+    // Every retry waited for the backoff (with jitter); none came from a hot loop.
+    expect(h.timers).toHaveLength(0);
+  });
+
+  it("isolates two bad ops in one batch and keeps the order of the rest", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 40);
+    const poison = new Set([ids[0]!, ids[37]!]);
+    const h = harness(db);
+    failOn(h, poison);
+    await h.engine.sync();
+    await drain(h);
+    expect(h.server.batches.flat().filter((id) => !poison.has(id))).toEqual(ids.filter((id) => !poison.has(id)));
+    expect((await rejectedOps(db)).map((r) => r.id)).toEqual([ids[0], ids[37]]);
+    expect(await pendingCount(db)).toBe(0);
+  });
+
+  it.each([502, 503, 504, 429])("neither splits nor sets aside on HTTP %i (the server is busy, not failing on an op)", async (status) => {
+    const db = freshDb();
+    const ids = await seedOps(db, 10);
+    const h = harness(db);
+    failOn(h, new Set([ids[3]!]), status);
+    await h.engine.sync();
+    for (let i = 0; i < 12; i++) await h.fire();
+    expect(h.send.mock.calls.every(([ops]) => ops.length === 10)).toBe(true);
+    expect(await pendingCount(db)).toBe(10);
+    expect(await rejectedOps(db)).toEqual([]);
+    // Backoff grows as before.
+    expect(h.timers.map((t) => t.ms)).toEqual([backoffDelay(12, () => 0.5)]);
+    h.send.mockImplementation(async (ops) => h.server.handle(ops));
+    await h.fire();
+    expect(h.server.seen.size).toBe(10);
+  });
+
+  it("keeps an op that fails alone while the server does not answer at all (no pull either)", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 4);
+    let down = true;
+    const h = harness(db, {
+      pull: async () => {
+        if (down) throw http(500);
+        return toExamState(emptyState());
+      },
+    });
+    failOn(h, new Set(ids));
+    await h.engine.sync();
+    for (let i = 0; i < 20; i++) await h.fire();
+    expect(await rejectedOps(db)).toEqual([]);
+    expect(await pendingCount(db)).toBe(4);
+    // The server comes back: everything goes through, nothing was set aside.
+    down = false;
+    h.send.mockImplementation(async (ops) => h.server.handle(ops));
+    await drain(h);
+    expect([...h.server.seen]).toEqual(ids);
+  });
+
+  it("goes back to full batches when the op it suspected goes through after all", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 3);
+    const h = harness(db);
+    let failing = 4;
+    // Four failures of whatever is sent (a passing fault that answers 500), then the server is fine.
+    h.send.mockImplementation(async (ops) => {
+      if (failing > 0) {
+        failing--;
+        throw http(500);
+      }
+      return h.server.handle(ops);
+    });
+    await h.engine.sync();
+    await drain(h);
+    expect(h.send.mock.calls.map(([ops]) => ops.length)).toEqual([3, 2, 1, 1, 1, 2]);
+    expect(h.server.batches.flat()).toEqual(ids);
+    expect(await rejectedOps(db)).toEqual([]);
+    // Full batches again.
+    await seedOps(db, 250, 1_000);
+    await h.engine.sync();
+    expect(h.send.mock.calls.slice(6).map(([ops]) => ops.length)).toEqual([200, 50]);
+  });
+
+  it("treats a refusal of the whole request (a code-0 envelope, a malformed answer) like a failure on the batch", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 6);
+    const h = harness(db);
+    h.send.mockImplementation(async (ops) => {
+      if (ops.some((op) => op.id === ids[2])) throw { code: 0, msg: "Incorrect parameter!", time: 0, data: null };
+      if (ops.some((op) => op.id === ids[4])) throw new Error("results: expected array");
+      return h.server.handle(ops);
+    });
+    await h.engine.sync();
+    await drain(h);
+    expect((await rejectedOps(db)).map((r) => [r.id, r.msg])).toEqual([
+      [ids[2], "Incorrect parameter!"],
+      [ids[4], "results: expected array"],
+    ]);
+    expect([...h.server.seen]).toEqual([ids[0], ids[1], ids[3], ids[5]]);
+  });
+
+  it("lets the member send a set-aside op again: it goes back in the queue and syncs once", async () => {
+    const db = freshDb();
+    const ids = await seedOps(db, 3);
+    const h = harness(db);
+    const poison = new Set([ids[1]!]);
+    failOn(h, poison);
+    await h.engine.sync();
+    await drain(h);
+    expect(await rejectedOps(db)).toHaveLength(1);
+    // A rejected (not set-aside) op stays rejected.
+    await db.outbox.add({ id: "40000000-0000-4000-8000-000000000001", type: "favourite.set", at: T0, payload: { questionId: 2, on: true }, status: "rejected", msg: "Unknown question", tries: 1 });
+    await retrySetAside(db, "40000000-0000-4000-8000-000000000001");
+    poison.clear(); // the server was fixed
+    await retrySetAside(db, ids[1]!);
+    expect(await pendingCount(db)).toBe(1);
+    expect((await db.outbox.where("id").equals(ids[1]!).first())).toMatchObject({ status: "pending", failures: 0 });
+    await h.engine.sync();
+    expect([...h.server.seen]).toEqual([ids[0], ids[2], ids[1]]);
+    expect((await rejectedOps(db)).map((r) => r.msg)).toEqual(["Unknown question"]);
   });
 });

@@ -56,4 +56,30 @@ describe("changes the server did not accept", () => {
     // Only rejected ops go: the pending one is still queued.
     expect((await db.outbox.toArray()).map((r) => r.status)).toEqual(["pending"]);
   });
+
+  it("shows a change set aside because the server kept failing on it, and sends it again on request", async () => {
+    const db = await act(async () => startOffline(memberId));
+    const at = Date.UTC(2026, 10, 1, 8, 30);
+    const id = "b".repeat(8) + "-0000-4000-8000-000000000001";
+    await db.outbox.bulkAdd([
+      { id, type: "practice.answer", at, payload: { questionId: 9, bankId: 2, answer: "A" }, status: "rejected", setAside: true, failures: 3, msg: "HTTP 500", tries: 9 },
+      { id: "b".repeat(8) + "-0000-4000-8000-000000000002", type: "favourite.set", at, payload: { questionId: 9, on: true }, status: "rejected", msg: "Unknown question", tries: 1 },
+    ]);
+    render(
+      <I18nProvider i18n={i18n}>
+        <RejectedChanges />
+      </I18nProvider>,
+    );
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "2 not accepted by the server" }));
+    const panel = await screen.findByRole("dialog", { name: "Changes the server did not accept" });
+    const [aside, rejected] = within(panel).getAllByRole("listitem");
+    expect(aside).toHaveTextContent("Set aside: the server kept failing on this change (HTTP 500), so the rest was synced without it.");
+    // Only a set-aside change can be sent again: the server answered the rejected one.
+    expect(within(rejected!).queryByRole("button", { name: "Send again" })).toBeNull();
+    await user.click(within(aside!).getByRole("button", { name: "Send again" }));
+    await waitFor(() => expect(within(panel).getAllByRole("listitem")).toHaveLength(1));
+    expect(await db.outbox.where("id").equals(id).first()).toMatchObject({ status: "pending", failures: 0 });
+    expect((await db.outbox.where("id").equals(id).first())?.setAside).toBeUndefined();
+  });
 });

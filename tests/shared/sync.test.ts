@@ -39,6 +39,7 @@ const VALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
   "progress.set": [
     { bankId: 3, position: 0 },
     { bankId: 3, position: 41 },
+    { bankId: 2_147_483_647, position: 2_147_483_647 },
   ],
   "attempt.submit": [
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 3600_000, submittedAt: NOW, answers: {} },
@@ -53,6 +54,7 @@ const VALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
   "lesson.progress": [
     { lessonId: 9, position: 0, completed: false },
     { lessonId: 9, position: 123.5, completed: true },
+    { lessonId: 2_147_483_647, position: 1, completed: false },
   ],
 };
 
@@ -67,14 +69,21 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { questionId: 1, answer: Array.from({ length: 21 }, () => "x"), bankId: 2 },
     { questionId: 1, answer: "B" },
     { questionId: 1, answer: "B", bankId: -2 },
+    // Past the int4 columns, and text PostgreSQL cannot store.
+    { questionId: 2 ** 31, answer: "B", bankId: 2 },
+    { questionId: 1, answer: "B", bankId: 2 ** 63 },
+    { questionId: 1, answer: "B\u0000", bankId: 2 },
+    { questionId: 1, answer: "\ud800", bankId: 2 },
+    { questionId: 1, answer: ["A", "x\udfff"], bankId: 2 },
   ],
-  "favourite.set": [{ questionId: 7 }, { questionId: 7, on: "true" }, { questionId: -1, on: true }],
+  "favourite.set": [{ questionId: 7 }, { questionId: 7, on: "true" }, { questionId: -1, on: true }, { questionId: 2_147_483_648, on: true }],
   "wrong.remove": [{}, { questionId: null }, { questionId: 7.1 }],
   "progress.set": [
     { bankId: 3, position: -1 },
     { bankId: 3, position: 1.5 },
     { bankId: 0, position: 1 },
     { position: 1 },
+    { bankId: 3, position: 2 ** 31 },
   ],
   "attempt.submit": [
     { attemptId: "nope", paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: {} },
@@ -87,6 +96,10 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1": 5 } },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: [] },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW },
+    { attemptId: ATTEMPT, paperId: 2 ** 31, startedAt: NOW - 1, submittedAt: NOW, answers: {} },
+    { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "2147483648": "A" } },
+    { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1\u0000": "A" } },
+    { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1": "a\u0000" } },
   ],
   "lesson.progress": [
     { lessonId: 9, position: -0.5, completed: false },
@@ -94,6 +107,7 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { lessonId: 9, position: Number.NaN, completed: false },
     { lessonId: 9, position: 1, completed: 1 },
     { lessonId: 0, position: 1, completed: true },
+    { lessonId: 2 ** 31, position: 1, completed: true },
   ],
 };
 

@@ -120,10 +120,20 @@ export type OutboxRow = Op & {
   /** Queue order. */
   seq?: number;
   status: OutboxStatus;
-  /** Why the server rejected it (shown to the member). */
+  /** Why the server rejected it, or why it was set aside (shown to the member). */
   msg?: string;
   /** How many times it was sent without a final answer. */
   tries: number;
+  /**
+   * How many times the server failed on this op sent alone while it answered other requests
+   * (the sync engine's bisection isolated it); at MAX_SOLO_FAILURES it is set aside.
+   */
+  failures?: number;
+  /**
+   * Set aside by the device (status "rejected"): the server kept failing on it, so it was taken
+   * out of the queue for the rest to sync. The member may send it again (retrySetAside).
+   */
+  setAside?: boolean;
   /** `practice.answer` only: the local grading, used to re-apply the op on pulled state. */
   correct?: boolean | null;
 };

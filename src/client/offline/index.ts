@@ -1,12 +1,12 @@
 import { useSyncExternalStore } from "react";
 import { liveQuery, type Subscription } from "dexie";
 import { useLiveQuery } from "dexie-react-hooks";
-import { examStateSchema, syncResponseSchema, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
-import { request, type RequestOptions } from "../api/index.ts";
+import { request } from "../api/index.ts";
 import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { openMemberDb, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
+import { createSyncTransport } from "./transport.ts";
 
 /**
  * App wiring of the offline module: the signed-in member's database and sync engine, and the
@@ -36,6 +36,7 @@ export {
   recordLessonProgress,
   rejectedOps,
   removeWrong,
+  retrySetAside,
   saveAttemptAnswer,
   saveBank,
   setFavourite,
@@ -44,22 +45,8 @@ export {
   submitMockAttempt,
 } from "./repository.ts";
 
-/** Sync traffic is background work: no toasts, no de-duplication; 409 refresh still applies. */
-const SYNC_REQUEST_OPTIONS = {
-  showErrorMessage: false,
-  showCodeMessage: false,
-  cancelDuplicateRequest: false,
-} satisfies Partial<RequestOptions>;
-
-async function send(ops: Op[]): Promise<SyncResult[]> {
-  const envelope = await request<unknown>({ url: "/api/exam/sync", method: "post", data: { ops } }, SYNC_REQUEST_OPTIONS);
-  return syncResponseSchema.parse(envelope.data).results;
-}
-
-async function pull(): Promise<ExamState> {
-  const envelope = await request<unknown>({ url: "/api/exam/state", method: "get" }, SYNC_REQUEST_OPTIONS);
-  return examStateSchema.parse(envelope.data);
-}
+// The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.
+const { send, pull } = createSyncTransport((config, options) => request<unknown>(config, options));
 
 interface Session {
   memberId: number;

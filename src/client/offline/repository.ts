@@ -2,6 +2,7 @@ import { gradeAnswer, type GradeResult } from "../../shared/exam/grading.ts";
 import { applyOp, emptyState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
 import type { ExamState, Op, OpOf } from "../../shared/exam/sync.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
+import { toSafeText } from "../../shared/schema.ts";
 import { uuid } from "../../shared/uuid.ts";
 import type { AttemptQuestionResult, AttemptRow, BankRow, LessonProgressRow, MemberDb, OutboxRow, QuestionRow } from "./db.ts";
 
@@ -146,6 +147,14 @@ export interface PracticeAnswerInput {
   answer: GivenAnswer;
 }
 
+/**
+ * An answer as the server can store it (no NUL, no unpaired surrogate: they can only come from a
+ * paste, and the server would reject the whole op for them).
+ */
+function storable(answer: GivenAnswer): GivenAnswer {
+  return typeof answer === "string" ? toSafeText(answer) : Array.isArray(answer) ? answer.map((part) => (typeof part === "string" ? toSafeText(part) : part)) : answer;
+}
+
 function gradeLocally(question: ExamQuestion, answer: GivenAnswer | undefined): GradeResult {
   if (question.answer === undefined) return { correct: null, score: 0 };
   return gradeAnswer({ type: question.type, answer: question.answer, score: question.score }, answer);
@@ -157,7 +166,8 @@ function gradeLocally(question: ExamQuestion, answer: GivenAnswer | undefined): 
  * question and queues `practice.answer` (+ `progress.set`), all in one transaction.
  */
 export async function answerPractice(db: MemberDb, input: PracticeAnswerInput, opts?: RepoOptions): Promise<GradeResult> {
-  const { bankId, question, answer } = input;
+  const { bankId, question } = input;
+  const answer = storable(input.answer);
   const graded = gradeLocally(question, answer);
   const at = clockOf(opts)();
   const newId = idOf(opts);
@@ -267,7 +277,8 @@ export interface MockAttemptResult {
  * (the whole attempt; the server re-grades it). Submitting an already submitted attempt returns
  * the stored result and queues nothing.
  */
-export async function submitMockAttempt(db: MemberDb, attempt: MockAttemptInput, opts?: RepoOptions): Promise<MockAttemptResult> {
+export async function submitMockAttempt(db: MemberDb, input: MockAttemptInput, opts?: RepoOptions): Promise<MockAttemptResult> {
+  const attempt = { ...input, answers: Object.fromEntries(Object.entries(input.answers).map(([id, answer]) => [id, storable(answer)])) };
   const newId = idOf(opts);
   const attemptId = attempt.attemptId ?? newId();
   const submittedAt = Math.max(clockOf(opts)(), attempt.startedAt);
@@ -382,6 +393,24 @@ export function rejectedOps(db: MemberDb): Promise<OutboxRow[]> {
 /** The member dismisses a rejected op. */
 export async function discardRejected(db: MemberDb, opId: string): Promise<void> {
   await db.outbox.where("id").equals(opId).and((row) => row.status === "rejected").delete();
+}
+
+/**
+ * The member sends an op the device set aside (the server kept failing on it) again: it goes
+ * back into the queue at its old place, with its failures forgotten. Ops the server rejected
+ * stay rejected (the server answered them; sending them again changes nothing).
+ */
+export async function retrySetAside(db: MemberDb, opId: string): Promise<void> {
+  await db.outbox
+    .where("id")
+    .equals(opId)
+    .and((row) => row.status === "rejected" && row.setAside === true)
+    .modify((row) => {
+      row.status = "pending";
+      delete row.setAside;
+      delete row.msg;
+      row.failures = 0;
+    });
 }
 
 /** The local favourites, wrong-question book and progress, in the wire shape of `GET /api/exam/state`. */

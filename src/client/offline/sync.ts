@@ -10,6 +10,15 @@ import { gradedOf, toOp, writeModel } from "./repository.ts";
  * batches of MAX_OPS_PER_SYNC, one request at a time, then pulls the server's state and merges
  * it into Dexie. Everything around it (network, clock, randomness, timers, connectivity) is
  * injected, so it runs in tests without either.
+ *
+ * One op must never hold the queue back: when the server fails on a batch as a whole (HTTP 500,
+ * 413, a refusal of the whole request), the next try sends the first half of it, and so on
+ * (bisection, with the usual backoff), until the op the server fails on is sent alone. While it
+ * fails alone and the server still answers the state pull (so the server works, the op is the
+ * problem), its failures are counted; at MAX_SOLO_FAILURES it is set aside (status "rejected",
+ * `setAside`, the failure as its reason: listed for the member, who may send it again) and the
+ * rest of the queue syncs, in order. Passing failures (no network, 502/503/504/429/408) only
+ * back off: the batch is not split and nothing is set aside.
  */
 
 export type SyncState = "idle" | "syncing" | "offline" | "error" | "auth";
@@ -18,7 +27,7 @@ export interface SyncEngineStatus {
   state: SyncState;
   /** Ops waiting to be sent. */
   pending: number;
-  /** Ops the server refused (kept, shown, never retried automatically). */
+  /** Ops the server refused, or set aside because it kept failing on them (kept, shown, never retried automatically). */
   rejected: number;
   /** ms of the last complete push + pull. */
   lastSyncAt?: number;
@@ -58,6 +67,10 @@ export interface SyncEngine {
 
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_CAP_MS = 5 * 60 * 1_000;
+/** How many times an op sent alone may fail (while the server answers otherwise) before it is set aside. */
+export const MAX_SOLO_FAILURES = 3;
+/** HTTP statuses that say "not now" rather than "not this": back off, never split or set aside. */
+const PASSING_STATUSES = new Set([408, 429, 502, 503, 504]);
 /** While ops are pending, try again this often. */
 export const PERIODIC_SYNC_MS = 60_000;
 /** After a local change, sync this soon (lets a burst of answers go in one request). */
@@ -89,6 +102,34 @@ export function classifyError(error: unknown): FailureKind {
     }
   }
   return "error";
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null || (error as { isAxiosError?: unknown }).isAxiosError !== true) return undefined;
+  const status = (error as { response?: { status?: unknown } }).response?.status;
+  return typeof status === "number" ? status : undefined;
+}
+
+/**
+ * True when a failed push may be the fault of what the batch holds: the server answered, but
+ * with an error for the request as a whole (HTTP 500, 413 too large, 400, a code-0 envelope, an
+ * answer that is not a sync answer). Not for auth failures, no answer at all, or "busy, try
+ * again later" statuses.
+ */
+export function blamesBatch(error: unknown): boolean {
+  if (classifyError(error) !== "error") return false;
+  const status = httpStatusOf(error);
+  return status === undefined || !PASSING_STATUSES.has(status);
+}
+
+/** What to tell the member about a failure that set an op aside: the HTTP status or the server's message. */
+export function failureReason(error: unknown): string {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return `HTTP ${status}`;
+  if (typeof error === "object" && error !== null && typeof (error as { msg?: unknown }).msg === "string" && (error as { msg: string }).msg) {
+    return (error as { msg: string }).msg.slice(0, 200);
+  }
+  return error instanceof Error && error.message ? error.message.slice(0, 200) : "error";
 }
 
 /** The server's state as a model: pulled entries carry no op id, favourites no time. */
@@ -154,6 +195,8 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
   /** After stop(): nothing is scheduled any more. */
   let stopped = false;
   let attempt = 0;
+  /** Ops per request: MAX_OPS_PER_SYNC, halved while the server keeps failing on a batch. */
+  let batchLimit = MAX_OPS_PER_SYNC;
   let timer: { handle: unknown; kind: TimerKind } | null = null;
   let removeListeners: (() => void) | null = null;
 
@@ -227,6 +270,38 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     return complete;
   }
 
+  /** Does the server answer at all (the state pull)? Then a failure on one op alone is that op's. */
+  async function serverAnswers(): Promise<boolean> {
+    try {
+      await deps.pull();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The server failed on `batch` as a whole: split it for the next try, or, sent alone, count the
+   * failure and set the op aside at MAX_SOLO_FAILURES. True when an op was set aside (the rest
+   * can be sent at once).
+   */
+  async function isolate(batch: OutboxRow[], error: unknown): Promise<boolean> {
+    if (batch.length > 1) {
+      batchLimit = Math.ceil(batch.length / 2);
+      return false;
+    }
+    const row = batch[0]!;
+    if (row.seq === undefined || !(await serverAnswers())) return false;
+    const failures = (row.failures ?? 0) + 1;
+    if (failures < MAX_SOLO_FAILURES) {
+      await db.outbox.update(row.seq, { failures });
+      return false;
+    }
+    await db.outbox.update(row.seq, { failures, status: "rejected", setAside: true, msg: failureReason(error) });
+    batchLimit = MAX_OPS_PER_SYNC;
+    return true;
+  }
+
   /** One push of the whole outbox (batch after batch) and one pull. */
   async function runOnce(): Promise<"ok" | "failed"> {
     if (!deps.online()) {
@@ -237,8 +312,11 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     emit({ state: "syncing" });
     let incomplete = false;
     for (;;) {
-      const batch = await pendingRows(db, MAX_OPS_PER_SYNC);
-      if (batch.length === 0) break;
+      const batch = await pendingRows(db, batchLimit);
+      if (batch.length === 0) {
+        batchLimit = MAX_OPS_PER_SYNC;
+        break;
+      }
       let results: SyncResult[];
       try {
         results = await deps.send(batch.map(toOp));
@@ -250,11 +328,18 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
             row.tries += 1;
           })
           .catch(() => undefined);
+        // The rest of the queue goes on at once when the op the server fails on was set aside.
+        if (blamesBatch(error) && (await isolate(batch, error))) {
+          emit(await counts());
+          continue;
+        }
         fail(classifyError(error));
         emit(await counts());
         return "failed";
       }
       attempt = 0;
+      // The op the server failed on alone went through after all: full batches again.
+      if (batch.length === 1 && (batch[0]!.failures ?? 0) > 0) batchLimit = MAX_OPS_PER_SYNC;
       const complete = await acknowledge(batch, Array.isArray(results) ? results : []);
       emit(await counts());
       // Ops left without a result wait for the next trigger instead of a hot loop.

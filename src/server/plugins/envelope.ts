@@ -4,6 +4,8 @@ import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { ApiCode, HEADER_LANGUAGE, resolveLanguage, type Language } from "../../shared/constants.ts";
 import { unixSeconds, type Envelope } from "../../shared/envelope.ts";
+import { hasUnsafeText } from "../../shared/schema.ts";
+import { classifyDbError, loggableError, pgState } from "../db/errors.ts";
 import { ApiError } from "../errors.ts";
 import { translator, type Translate } from "../i18n/index.ts";
 
@@ -17,6 +19,14 @@ declare module "fastify" {
     success<T>(data?: T, message?: MessageDescriptor | string): FastifyReply;
     /** 200 `{code, msg, time, data}` for a business failure (code 0 unless given). */
     fail(message: MessageDescriptor | string, code?: number, data?: unknown): FastifyReply;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The route judges NUL and unpaired surrogates in its input itself, item by item
+     * (`POST /api/exam/sync`: one bad op is rejected, the rest applied); every other route has
+     * such input refused as a whole before its handler runs.
+     */
+    judgesTextPerItem?: boolean;
   }
 }
 
@@ -47,9 +57,25 @@ export function sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyR
 }
 
 /**
+ * Fastify's own refusals before routing (`frameworkErrors`: a URL that is not valid
+ * percent-encoded UTF-8, e.g. `/storage/%ED%A0%80`): HTTP 400 in the envelope.
+ */
+export function frameworkError(error: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const t = translator(resolveLanguage(req.headers[HEADER_LANGUAGE]));
+  req.log.info({ err: { code: error.code } }, "request rejected");
+  void reply.code(400).send(envelope(ApiCode.FAIL, t(msg`Incorrect parameter!`), null));
+}
+
+/**
  * The envelope and status rules of API.md: business outcomes are HTTP 200 with a body code;
  * transport failures keep their status; anything unexpected is a logged 500 with a generic
  * message and never a stack trace.
+ *
+ * Hostile values are refused as a class, whatever a route's own schema says: a NUL or an
+ * unpaired surrogate anywhere in the query, body or path parameters answers code 0 "Incorrect
+ * parameter!" before the handler runs (PostgreSQL can store neither), and a value PostgreSQL
+ * refuses anyway (a number out of range, bad syntax: SQLSTATE class 22, 54000, 23514) answers
+ * the same instead of 500. An unreachable or overloaded database answers 503 (try again later).
  */
 export const envelopePlugin = fp(
   async (app: FastifyInstance, opts: { bodyLimit: number }) => {
@@ -60,6 +86,13 @@ export const envelopePlugin = fp(
     app.addHook("onRequest", async (req) => {
       req.lang = resolveLanguage(req.headers[HEADER_LANGUAGE]);
       req.t = translator(req.lang);
+    });
+    app.addHook("preValidation", async (req) => {
+      if (req.is404 || req.routeOptions.config?.judgesTextPerItem) return;
+      if (hasUnsafeText(req.query) || hasUnsafeText(req.params) || hasUnsafeText(req.body)) {
+        req.log.info({ route: req.routeOptions.url }, "request refused: NUL or unpaired surrogate in its input");
+        throw new ApiError(msg`Incorrect parameter!`);
+      }
     });
 
     app.decorateReply("success", function (this: FastifyReply, data?: unknown, message?: MessageDescriptor | string) {
@@ -81,7 +114,18 @@ export const envelopePlugin = fp(
           .code(status)
           .send(envelope(ApiCode.FAIL, req.t(transportMessage(error, status, opts.bodyLimit)), null));
       }
-      req.log.error({ err: error }, "unhandled error");
+      const db = classifyDbError(error);
+      if (db === "invalid-input") {
+        // The values are not logged: PostgreSQL's message quotes them.
+        req.log.warn({ route: req.routeOptions.url, db: loggableError(error) }, "database refused a value");
+        return reply.fail(msg`Incorrect parameter!`);
+      }
+      if (db === "unavailable") {
+        req.log.error({ route: req.routeOptions.url, db: loggableError(error) }, "database unavailable");
+        return reply.code(503).send(envelope(ApiCode.FAIL, req.t(msg`The service is busy, please try again later`), null));
+      }
+      // A database error's own message and detail may quote request values: log its SQLSTATE only.
+      req.log.error(pgState(error) ? { route: req.routeOptions.url, db: loggableError(error) } : { err: error }, "unhandled error");
       return reply.code(500).send(envelope(ApiCode.FAIL, req.t(msg`Server internal error!`), null));
     });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dbId, dbIdKey, dbInt, safeText } from "../schema.ts";
 import { MAX_ANSWER_LENGTH, MAX_BLANKS } from "./grading.ts";
 
 /**
@@ -30,11 +31,15 @@ export const MAX_ATTEMPT_ANSWERS = 1000;
 export const UUID_REGEX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const uuidSchema = z.string().regex(UUID_REGEX, "must be a 36-character lowercase uuid");
-const idSchema = z.number().int().positive();
-/** A given answer (GivenAnswer encoding): one string, or a list of strings (multiple / fill). */
-const givenAnswerSchema = z.union([
-  z.string().max(MAX_ANSWER_LENGTH),
-  z.array(z.string().max(MAX_ANSWER_LENGTH)).max(MAX_BLANKS),
+/** Ids are `integer` columns: 1 .. 2^31 - 1 (src/shared/schema.ts). */
+const idSchema = dbId;
+/**
+ * A given answer (GivenAnswer encoding): one string, or a list of strings (multiple / fill);
+ * text PostgreSQL can store (no NUL, no unpaired surrogate).
+ */
+export const givenAnswerSchema = z.union([
+  safeText(MAX_ANSWER_LENGTH),
+  z.array(safeText(MAX_ANSWER_LENGTH)).max(MAX_BLANKS),
 ]);
 
 /** Milliseconds since the epoch, from 2020-01-01 to `now` + 1 day. */
@@ -53,7 +58,7 @@ const practiceAnswerPayload = z.object({
 });
 const favouriteSetPayload = z.object({ questionId: idSchema, on: z.boolean() });
 const wrongRemovePayload = z.object({ questionId: idSchema });
-const progressSetPayload = z.object({ bankId: idSchema, position: z.number().int().nonnegative() });
+const progressSetPayload = z.object({ bankId: idSchema, position: dbInt(0) });
 const lessonProgressPayload = z.object({
   lessonId: idSchema,
   position: z.number().nonnegative(), // seconds into the video; finite (zod 4 rejects Infinity)
@@ -69,7 +74,7 @@ function attemptSubmitPayload(now: number) {
       submittedAt: timeSchema(now),
       /** Keyed by question id (decimal text). */
       answers: z
-        .record(z.string().regex(/^[1-9]\d{0,15}$/, "keys must be question ids"), givenAnswerSchema)
+        .record(dbIdKey, givenAnswerSchema)
         .refine((answers) => Object.keys(answers).length <= MAX_ATTEMPT_ANSWERS, {
           message: `at most ${MAX_ATTEMPT_ANSWERS} answers`,
         }),

@@ -5,7 +5,7 @@ import { Popover } from "radix-ui";
 import { TriangleAlert, X } from "lucide-react";
 import type { OpType } from "../../../shared/exam/sync.ts";
 import { formatTime } from "../../../shared/time.ts";
-import { discardRejected, rejectedOps, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
+import { discardRejected, rejectedOps, retrySetAside, syncNow, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
 
 const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "practice.answer": msg`Practice answer`,
@@ -20,7 +20,9 @@ const EMPTY: OutboxRow[] = [];
 
 /**
  * Changes the server refused (e.g. a question that was deleted meanwhile): they are never sent
- * again, and stay on this device, listed here, until the member dismisses them.
+ * again, and stay on this device, listed here, until the member dismisses them. Changes the
+ * device set aside because the server kept failing on them are listed too, with the failure,
+ * and the member may send them again.
  */
 export function RejectedChanges() {
   const { t, i18n } = useLingui();
@@ -31,6 +33,10 @@ export function RejectedChanges() {
   const dismiss = (ids: string[]) => {
     if (!db) return;
     void Promise.all(ids.map((id) => discardRejected(db, id)));
+  };
+  const sendAgain = (id: string) => {
+    if (!db) return;
+    void retrySetAside(db, id).then(() => syncNow());
   };
   return (
     <Popover.Root>
@@ -66,11 +72,24 @@ export function RejectedChanges() {
                 <div>
                   <p className="font-medium">{OP_LABELS[row.type] ? i18n._(OP_LABELS[row.type]) : row.type}</p>
                   <p className="text-xs text-slate-500 dark:text-slate-400">{formatTime(row.at)}</p>
-                  {row.msg ? <p className="text-xs text-red-800 dark:text-red-300">{t`Reason: ${row.msg}`}</p> : null}
+                  {row.setAside ? (
+                    <p className="text-xs text-red-800 dark:text-red-300">
+                      {t`Set aside: the server kept failing on this change (${row.msg}), so the rest was synced without it.`}
+                    </p>
+                  ) : row.msg ? (
+                    <p className="text-xs text-red-800 dark:text-red-300">{t`Reason: ${row.msg}`}</p>
+                  ) : null}
                 </div>
-                <button type="button" onClick={() => dismiss([row.id])} className="min-h-9 shrink-0 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
-                  <Trans>Dismiss</Trans>
-                </button>
+                <div className="flex shrink-0 flex-col gap-1">
+                  {row.setAside ? (
+                    <button type="button" onClick={() => sendAgain(row.id)} className="min-h-9 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+                      <Trans>Send again</Trans>
+                    </button>
+                  ) : null}
+                  <button type="button" onClick={() => dismiss([row.id])} className="min-h-9 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+                    <Trans>Dismiss</Trans>
+                  </button>
+                </div>
               </li>
             ))}
           </ul>

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { gradeAnswer, isAnswerShape } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { ExamRecordDetail, ExamRecordRow } from "../../../shared/exam/catalog.ts";
+import { givenAnswerSchema } from "../../../shared/exam/sync.ts";
+import { dbId, dbIdKey, dbIdParam, dbIntParam } from "../../../shared/schema.ts";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember, type MemberRow } from "../../plugins/auth.ts";
@@ -253,7 +255,7 @@ async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<{ row:
   return out;
 }
 
-const answersSchema = z.record(z.string().regex(/^\d{1,10}$/), z.union([z.string().max(10_000), z.array(z.string().max(10_000)).max(20)]));
+const answersSchema = z.record(dbIdKey, givenAnswerSchema);
 
 /** Mock papers, records, and official exams on the server's clock. */
 export async function attemptRoutes(app: FastifyInstance): Promise<void> {
@@ -261,7 +263,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/api/exam/paper", async (req, reply) => {
     await requireMember(db, req);
-    const q = z.object({ id: z.coerce.number().int().positive() }).safeParse(req.query);
+    const q = z.object({ id: dbIdParam }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
     const loaded = await loadPaper(db, q.data.id);
     if (!loaded) throw new ApiError(msg`This paper does not exist`);
@@ -290,7 +292,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/exam/records", async (req, reply) => {
     const member = await requireMember(db, req);
     await closeExpired(db, member.id);
-    const q = z.object({ page: z.coerce.number().int().min(1).default(1), limit: z.coerce.number().int().min(1).max(100).default(10) }).safeParse(req.query);
+    const q = z.object({ page: dbIntParam(1, 100_000).default(1), limit: dbIntParam(1, 100).default(10) }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
     const total = await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where user_id = $1", [member.id]);
     const { rows } = await db.query<AttemptRow & { paper_title: string }>(
@@ -385,7 +387,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
 
   app.post("/api/exam/official/start", async (req, reply) => {
     const member = await requireMember(db, req);
-    const body = z.object({ roomId: z.number().int().positive() }).safeParse(req.body ?? {});
+    const body = z.object({ roomId: dbId }).safeParse(req.body ?? {});
     if (!body.success) throw new ApiError(msg`Incorrect parameter!`);
     // One start at a time per member (the member row is locked): concurrent starts cannot beat
     // the attempt limit, and the partial unique index of 0008 allows one open attempt per room.
@@ -426,7 +428,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     uuid: z.string().length(36),
     answers: answersSchema,
     /** Question id -> when the answer was made, ms on the server's clock as the device measured it. */
-    answeredAt: z.record(z.string().regex(/^\d{1,10}$/), z.number().int().nonnegative()).optional(),
+    answeredAt: z.record(dbIdKey, z.number().int().nonnegative()).optional(),
   });
   type AnswerBody = z.infer<typeof answerBody>;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.ts";
+import { dbIdParam } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import { PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
@@ -76,7 +77,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/api/exam/bank", async (req, reply) => {
     await requireMember(db, req);
-    const q = z.object({ id: z.coerce.number().int().positive() }).safeParse(req.query);
+    const q = z.object({ id: dbIdParam }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
     const bank = await db.query<{ id: number; title: string; title_en: string; kind: string }>(
       "select id, title, title_en, kind from exam_classify where id = $1 and status = 'enable'",

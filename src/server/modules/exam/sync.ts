@@ -1,9 +1,10 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import { MAX_OPS_PER_SYNC, parseOp, rawOpId, type ExamState, type Op, type SyncResult } from "../../../shared/exam/sync.ts";
 import type { Queryable } from "../../db/index.ts";
+import { classifyDbError, loggableError } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
 import { requireMember } from "../../plugins/auth.ts";
@@ -103,6 +104,21 @@ async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Pro
   }
 }
 
+/**
+ * Why an op that failed while being applied (its transaction rolled back) is rejected. A
+ * refusal of the rules (RejectOp, ApiError) says why; anything else (a value the database
+ * refused, a constraint, a bug) is logged with the op's id and type and the error's SQLSTATE or
+ * stack, never the op's payload (the member's answers), and answered with a generic reason.
+ * Such ops are recorded like every answered op, so the device never sends them again and one
+ * bad op never holds back the ops behind it.
+ */
+function rejection(error: unknown, op: Op, req: FastifyRequest): string {
+  if (error instanceof RejectOp) return req.t(error.reason);
+  if (error instanceof ApiError) return req.t(error.msgDescriptor);
+  req.log.error({ opId: op.id, opType: op.type, error: loggableError(error) }, "sync op failed");
+  return req.t(msg`The server could not apply this change`);
+}
+
 async function mustExist(tx: Queryable, questionId: number): Promise<void> {
   const { rows } = await tx.query("select 1 from exam_question where id = $1", [questionId]);
   if (rows.length === 0) throw new RejectOp(msg`Unknown question`);
@@ -130,7 +146,9 @@ export async function examState(db: Queryable, userId: number): Promise<ExamStat
 export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
-  app.post("/api/exam/sync", async (req, reply) => {
+  // Each op is judged on its own, NUL and unpaired surrogates included (the envelope's
+  // whole-request check would refuse the batch).
+  app.post("/api/exam/sync", { config: { judgesTextPerItem: true } }, async (req, reply) => {
     const member = await requireMember(db, req);
     const ops = (req.body as { ops?: unknown } | null)?.ops;
     if (!Array.isArray(ops) || ops.length === 0 || ops.length > MAX_OPS_PER_SYNC) {
@@ -140,25 +158,25 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     const results: SyncResult[] = [];
     for (const raw of ops) {
       const parsed = parseOp(raw, now);
-      const id = rawOpId(raw);
       if (!parsed.ok) {
-        results.push({ id, status: "rejected", msg: parsed.msg });
+        // Refused by the op schema: the same op is refused the same way every time.
+        results.push({ id: rawOpId(raw), status: "rejected", msg: parsed.msg });
         continue;
       }
+      const op = parsed.op;
       try {
-        const status = await db.transaction((tx) => applyOp(tx, member.id, parsed.op, req.t));
-        results.push({ id: parsed.op.id, status });
+        const status = await db.transaction((tx) => applyOp(tx, member.id, op, req.t));
+        results.push({ id: op.id, status });
+        continue;
       } catch (error) {
-        if (!(error instanceof RejectOp)) throw error;
-        // The op is answered, never retried: remember it so a replay is a duplicate.
-        await db.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [
-          member.id,
-          parsed.op.id,
-          parsed.op.type,
-          parsed.op.at,
-        ]);
-        results.push({ id: parsed.op.id, status: "rejected", msg: req.t(error.reason) });
+        // The database could not be reached (or gave up for a passing reason): the whole request
+        // fails with 503 and the device sends the batch again later. Ops applied before this one
+        // are committed and answer `duplicate` then; nothing is lost or applied twice.
+        if (classifyDbError(error) === "unavailable") throw error;
+        results.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
       }
+      // The op is answered, never retried: remember it so a replay is a duplicate.
+      await db.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
     }
     return reply.success({ results });
   });
