@@ -23,7 +23,7 @@ import { verifyPassword } from "./password.ts";
  * - After 5 failures on the account, an address that has not logged in to it successfully in
  *   the last 90 days gets one password check per slot, and the slots grow: 1 s after the 5th
  *   failure, doubling up to 15 min. An attacker spreading guesses over many addresses gets
- *   a few dozen checks a day at most, each with a solved captcha. The owner's own address
+ *   at most 96 checks a day once the wait is at its longest, each with a solved captcha. The owner's own address
  *   (a past successful login) skips the wait, so an attack from elsewhere does not keep them out.
  * - 10 failures in a row from one address lock that address out of the account until
  *   `lockSeconds` pass without an attempt from it; other addresses are not locked.
