@@ -147,7 +147,7 @@ export async function clearLoginFailures(db: Queryable, kind: AccountKind, usern
 }
 
 let nextPurge = 0;
-/** Rows that no longer change any decision are dropped now and then. */
+/** Rows that no longer change any decision are dropped now and then (at most every 10 minutes a process). */
 async function purgeStale(db: Queryable, t: number, lockSeconds: number): Promise<void> {
   if (t < nextPurge) return;
   nextPurge = t + 600;
@@ -167,6 +167,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   const { username, ip, lockSeconds } = { ...input, ...policy };
   const address = addressKey(ip);
   const t = now();
+  await purgeStale(db, t, lockSeconds);
   const { rows } = await db.query<T>(`select * from ${kind} where username = $1`, [username]);
   const account = rows[0];
 
@@ -209,7 +210,6 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   await db.query("update login_address set last_success = $4 where kind = $1 and username = $2 and address = $3", [kind, username, address, t]);
   await db.query(`update ${kind} set last_login_time = $1, last_login_ip = $2 where id = $3`, [t, ip, account.id]);
   policy.addressFailures.clear(ip);
-  await purgeStale(db, t, lockSeconds);
   return account;
 }
 
