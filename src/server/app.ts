@@ -10,6 +10,7 @@ import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { adminAccessPlugin } from "./modules/admin/access.ts";
 import { adminIndexRoutes } from "./modules/admin/index.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
@@ -77,6 +78,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(envelopePlugin, { bodyLimit: config.bodyLimit });
   // Limits are per route (login, code sending); answered in the envelope with HTTP 429.
   await app.register(rateLimit, { global: false });
+  // Every /admin/ route declares the rule it needs (config.adminRule), checked before its handler.
+  await app.register(adminAccessPlugin);
   await app.register(healthRoutes);
   await app.register(refreshRoutes);
   await app.register(adminIndexRoutes);

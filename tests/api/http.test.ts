@@ -3,7 +3,10 @@ import axios from "axios";
 import Fastify, { type FastifyInstance } from "fastify";
 import { i18n } from "@lingui/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createHttpClient, type HttpDeps, type Side } from "../../src/client/api/http.ts";
+import { createHttpClient, SessionExpiredError, type HttpDeps, type Side } from "../../src/client/api/http.ts";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { hashToken, REFRESH_GRACE_SECONDS } from "../../src/server/auth/tokens.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /**
  * The request layer against a real local HTTP server (no mocked axios): headers, envelope,
@@ -206,6 +209,15 @@ describe("409: one refresh, every request replayed", () => {
     expect(world.navigations).toEqual(["/"]);
   });
 
+  it("posts no refresh without a refresh token: the session is over, straight to login", async () => {
+    const http = client();
+    world.tokens.user.refresh = "";
+    await expect(http.request({ url: "/api/protected", params: { id: 1 } })).rejects.toBeInstanceOf(SessionExpiredError);
+    expect(refreshCalls).toBe(0);
+    expect(world.tokens.user).toEqual({ auth: "", refresh: "" });
+    expect(world.navigations).toEqual(["/"]);
+  });
+
   it("admin refresh failure goes to the admin login", async () => {
     const http = client({ path: "/admin/dashboard" });
     world.tokens.admin.refresh = "bad";
@@ -337,5 +349,108 @@ describe("HTTP and network errors", () => {
     const http = client();
     await expect(http.request({ url: "/api/status/500" }, { showErrorMessage: false })).rejects.toBeTruthy();
     expect(world.errors).toEqual([]);
+  });
+});
+
+/**
+ * The same request layer against the real API server (issue 10): refresh tokens rotate, the
+ * client keeps the new one, and two tabs refreshing at once both stay logged in.
+ */
+describe("refresh token rotation against the real API server", () => {
+  let real: TestApp;
+  let realURL: string;
+  beforeAll(async () => {
+    real = await createTestApp({ config: { loginRateLimit: 10_000 } });
+    await real.database.db.query("insert into member (username, password_hash) values ('tab_member', $1)", [await hashPassword("tab-pass-1")]);
+    await real.app.listen({ port: 0, host: "127.0.0.1" });
+    const address = real.app.server.address();
+    realURL = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+  });
+  afterAll(() => real.close());
+
+  async function logIn(): Promise<{ auth: string; refresh: string }> {
+    const res = await real.app.inject({ method: "POST", url: "/api/user/checkIn", payload: { tab: "login", username: "tab_member", password: "tab-pass-1", keep: true } });
+    const info = res.json().data.userInfo;
+    return { auth: info.token, refresh: info.refresh_token };
+  }
+
+  /** A browser tab: its own client and its own copy of the member's tokens. */
+  function tab(tokens: { auth: string; refresh: string }) {
+    const state = { user: { ...tokens }, admin: { auth: "", refresh: "" }, navigations: [] as string[] };
+    const store = (side: Side) => ({
+      getToken: (type: "auth" | "refresh" = "auth") => state[side][type],
+      setToken: (token: string, type: "auth" | "refresh") => {
+        state[side][type] = token;
+      },
+      removeToken: () => {
+        state[side] = { auth: "", refresh: "" };
+      },
+    });
+    const http = createHttpClient({
+      baseURL: realURL,
+      language: () => "en",
+      tokens: { admin: store("admin"), user: store("user") },
+      currentPath: () => "/user/account/overview",
+      navigate: ({ path }) => void state.navigations.push(path ?? ""),
+      online: () => true,
+      notify: { error: () => {}, success: () => {} },
+      translate: (m) => i18n._(m),
+      loading: { open: () => {}, close: () => {} },
+    });
+    return { http, state };
+  }
+
+  const expire = (token: string) => real.database.db.query("update token set expire_time = 0 where token_hash = $1", [hashToken(token)]);
+  const pastGrace = (token: string) =>
+    real.database.db.query("update token set rotated_at = rotated_at - $2 where token_hash = $1", [hashToken(token), REFRESH_GRACE_SECONDS + 1]);
+  const overview = (http: ReturnType<typeof tab>["http"]) => http.request<{ days: string[] }>({ url: "/api/account/overview" }, { cancelDuplicateRequest: false });
+
+  it("stores the rotated refresh token and uses it for the next refresh", async () => {
+    const first = await logIn();
+    const { http, state } = tab(first);
+    await expire(first.auth);
+    expect((await overview(http)).data.days).toHaveLength(7);
+    const second = { ...state.user };
+    expect(second.auth).not.toBe(first.auth);
+    expect(second.refresh).not.toBe(first.refresh);
+    expect(second.refresh).toMatch(/^[\w-]{40,}$/);
+
+    // The exchanged refresh token is dead once the grace is over; the stored one still works.
+    await pastGrace(first.refresh);
+    await expire(second.auth);
+    expect((await overview(http)).code).toBe(1);
+    expect(state.user.refresh).not.toBe(second.refresh);
+    expect(state.navigations).toEqual([]);
+  });
+
+  it("two tabs whose tokens expire together both refresh with the same token and both stay logged in", async () => {
+    const tokens = await logIn();
+    const a = tab(tokens);
+    const b = tab(tokens);
+    await expire(tokens.auth);
+    const results = await Promise.all([overview(a.http), overview(b.http), overview(a.http), overview(b.http)]);
+    expect(results.every((r) => r.code === 1)).toBe(true);
+    // One rotation: both tabs hold the same new pair.
+    expect(a.state.user).toEqual(b.state.user);
+    expect(a.state.user.refresh).not.toBe(tokens.refresh);
+    expect([...a.state.navigations, ...b.state.navigations]).toEqual([]);
+
+    // The session goes on: the next expiry is refreshed with the pair both tabs hold.
+    await pastGrace(tokens.refresh);
+    await expire(a.state.user.auth);
+    expect((await overview(a.http)).code).toBe(1);
+  });
+
+  it("a stolen refresh token used after the member's own refresh ends the session for both", async () => {
+    const tokens = await logIn();
+    const member = tab(tokens);
+    await expire(tokens.auth);
+    await overview(member.http);
+    await pastGrace(tokens.refresh);
+    const thief = await axios.post(`${realURL}/api/common/refreshToken`, { refreshToken: tokens.refresh });
+    expect(thief.data.code).toBe(0);
+    // The member's session was ended with it: the next call goes to the login page.
+    await expect(overview(member.http)).rejects.toMatchObject({ code: 303 });
+    expect(member.state.navigations).toEqual(["/"]);
   });
 });

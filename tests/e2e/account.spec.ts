@@ -69,13 +69,17 @@ test.describe("sessions", () => {
       const page = await browser.newPage({ baseURL: server.url });
       await logInMember(page, "member", "member123456");
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-      const before = await page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
+      const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state as { token: string; refresh_token: string });
+      const { token: before, refresh_token: refreshBefore } = await stored();
       await page.waitForTimeout(4_000);
       await page.goto("/user/account/balance");
       await expect(page.getByRole("table")).toContainText("Refund");
       await expect(page).toHaveURL(/\/user\/account\/balance$/);
-      const after = await page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
+      const { token: after, refresh_token: refreshAfter } = await stored();
       expect(after).not.toBe(before);
+      // The refresh token was rotated and the new one kept.
+      expect(refreshAfter).toMatch(/^[\w-]{40,}$/);
+      expect(refreshAfter).not.toBe(refreshBefore);
       await page.close();
     } finally {
       await server.stop();

@@ -122,19 +122,27 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     return refreshing[side];
   }
 
+  /**
+   * Exchanges the side's refresh token (rotated by the server: the answer carries the new
+   * refresh token, stored with the new access token; the old one stops working). Without a
+   * refresh token nothing is posted: the session cannot be renewed.
+   */
   async function doRefresh(side: Side): Promise<void> {
     const store = deps.tokens[side];
     try {
-      const res = await instance.post<Envelope<{ type: string; token: string }>>(
+      const refreshToken = store.getToken("refresh");
+      if (!refreshToken) throw new Error("no refresh token");
+      const res = await instance.post<Envelope<{ type: string; token: string; refreshToken?: string }>>(
         REFRESH_URL,
-        { refreshToken: store.getToken("refresh") },
+        { refreshToken },
         { headers: headersFor(defaultRequestOptions) },
       );
       const body = res.data;
       if (body?.code !== ApiCode.SUCCESS || !body.data?.token) throw new Error(body?.msg || "refresh failed");
-      if (body.data.type === "admin-refresh") deps.tokens.admin.setToken(body.data.token, "auth");
-      else if (body.data.type === "user-refresh") deps.tokens.user.setToken(body.data.token, "auth");
-      else throw new Error(`unexpected refresh type ${body.data.type}`);
+      const target = body.data.type === "admin-refresh" ? deps.tokens.admin : body.data.type === "user-refresh" ? deps.tokens.user : null;
+      if (!target) throw new Error(`unexpected refresh type ${body.data.type}`);
+      target.setToken(body.data.token, "auth");
+      if (body.data.refreshToken) target.setToken(body.data.refreshToken, "refresh");
     } catch {
       store.removeToken();
       if (deps.currentPath() !== LOGIN_PATH[side]) {

@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { STORE_ADMIN_INFO } from "./keys.ts";
-import { tokenActions, type TokenActions } from "./tokens.ts";
+import { shareTokensAcrossTabs, tokenActions, type TokenActions } from "./tokens.ts";
 
 /** SPEC §3 admin info. */
 export interface AdminInfo {
@@ -44,3 +44,5 @@ export const useAdminInfo = create<AdminInfoStore>()(
     { name: STORE_ADMIN_INFO, storage: createJSONStorage(() => localStorage) },
   ),
 );
+
+shareTokensAcrossTabs(STORE_ADMIN_INFO, useAdminInfo);

@@ -1,7 +1,7 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { STORE_USER_INFO } from "./keys.ts";
-import { tokenActions, type TokenActions } from "./tokens.ts";
+import { shareTokensAcrossTabs, tokenActions, type TokenActions } from "./tokens.ts";
 
 /** SPEC §3 member info (gender 0 unknown, 1 male, 2 female; money shown with 2 decimals). */
 export interface UserInfo {
@@ -61,3 +61,5 @@ export const useUserInfo = create<UserInfoStore>()(
     { name: STORE_USER_INFO, storage: createJSONStorage(() => localStorage) },
   ),
 );
+
+shareTokensAcrossTabs(STORE_USER_INFO, useUserInfo);

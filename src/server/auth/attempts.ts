@@ -1,6 +1,7 @@
 /**
- * Failed logins per client address in a sliding window, in memory (per process). Used to ask
- * for a captcha after 3 failures; account lockout is separate and lives in the database.
+ * Failed logins per client address over every account, in a window, in memory (per process).
+ * Used to ask for a captcha after 3 failures; the per-account and per-(account, address)
+ * counts live in the database (login.ts).
  */
 export class FailedAttempts {
   private readonly map = new Map<string, { count: number; first: number }>();
@@ -28,6 +29,14 @@ export class FailedAttempts {
     const entry = this.map.get(key);
     if (entry) entry.count += 1;
     else this.map.set(key, { count: 1, first: at });
+  }
+
+  /** Takes one failure back (an attempt refused before its password was checked). */
+  release(key: string): void {
+    const entry = this.map.get(key);
+    if (!entry) return;
+    entry.count -= 1;
+    if (entry.count <= 0) this.map.delete(key);
   }
 
   clear(key: string): void {

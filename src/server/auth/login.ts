@@ -1,56 +1,78 @@
+import { isIPv6 } from "node:net";
 import { msg } from "@lingui/core/macro";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
-import type { FailedAttempts } from "./attempts.ts";
+import { CAPTCHA_AFTER_FAILURES, type FailedAttempts } from "./attempts.ts";
 import { consumeClickCaptcha } from "./captcha.ts";
 import { verifyPassword } from "./password.ts";
 
-/** After this many failed logins in a row the account is locked for a while (API.md). */
+/**
+ * Login throttling (admin and member alike), designed so that brute force stays impractical
+ * without giving anyone a switch that locks the real owner out:
+ *
+ * - Failures are counted per username (an unknown name is counted like a real one, so no
+ *   answer tells them apart) across every address (`login_guard`), and per (username, client
+ *   address) (`login_address`), in the database: several server processes share them.
+ * - Each attempt is counted BEFORE the slow password check, by one atomic
+ *   `insert ... on conflict do update ... returning`; the count it gets back decides what it
+ *   may do. An attempt refused before the check (captcha, lock, wait) takes its count back;
+ *   a success resets both. Concurrent attempts therefore cannot pass more checks than the
+ *   rules allow: at most 3 without a captcha, 10 per address, one per delay slot.
+ * - After 3 failures on the account (from anywhere), or 3 from the address (any account, in
+ *   memory), or with the site switch, every login needs a solved click captcha.
+ * - After 5 failures on the account, an address that has not logged in to it successfully in
+ *   the last 90 days gets one password check per slot, and the slots grow: 1 s after the 5th
+ *   failure, doubling up to 15 min. An attacker spreading guesses over many addresses gets
+ *   at most 96 checks a day once the wait is at its longest, each with a solved captcha. The owner's own address
+ *   (a past successful login) skips the wait, so an attack from elsewhere does not keep them out.
+ * - 10 failures in a row from one address lock that address out of the account until
+ *   `lockSeconds` pass without an attempt from it; other addresses are not locked.
+ */
+
+/** Failures in a row from one address that lock it out of the account. */
 export const MAX_LOGIN_FAILURES = 10;
+/** Account failures after which unknown addresses wait between password checks. */
+export const DELAY_AFTER_FAILURES = 5;
+/** Longest wait between password checks from unknown addresses, seconds. */
+export const MAX_LOGIN_DELAY = 900;
+/** An address that logged in to the account this recently skips the wait, seconds. */
+export const KNOWN_ADDRESS_SECONDS = 90 * 86_400;
+
+export type AccountKind = "admin" | "member";
 
 interface AccountRow {
   id: number;
   password_hash: string;
   status: string;
-  login_failure: number;
-  login_failure_time: number | null;
+}
+
+/** The wait an unknown address gets after `failures` account failures (0 below the threshold). */
+export function loginDelay(failures: number): number {
+  if (failures < DELAY_AFTER_FAILURES) return 0;
+  return Math.min(MAX_LOGIN_DELAY, 2 ** (failures - DELAY_AFTER_FAILURES));
 }
 
 /**
- * Checks a username and password against `admin` or `member`. Unknown user and wrong password
- * get the same message; 10 failures in a row lock the account for `lockSeconds`.
+ * The address a failure is counted against: an IPv4 address, or the /64 network of an IPv6
+ * address (one subscriber usually holds a whole /64).
  */
-export async function checkCredentials<T extends AccountRow>(
-  db: Queryable,
-  table: "admin" | "member",
-  username: string,
-  password: string,
-  ip: string,
-  lockSeconds: number,
-): Promise<T> {
-  const { rows } = await db.query<T>(`select * from ${table} where username = $1`, [username]);
-  const account = rows[0];
-  const now = Math.floor(Date.now() / 1000);
-  if (!account) {
-    await verifyPassword(password, DUMMY_HASH); // same work as a real check: no user enumeration by timing
-    throw new ApiError(msg`Incorrect username or password`);
-  }
-  const locked =
-    account.login_failure >= MAX_LOGIN_FAILURES && account.login_failure_time !== null && now - account.login_failure_time < lockSeconds;
-  if (locked) throw new ApiError(msg`Too many failed logins: this account is locked, please try again later`);
-  if (!(await verifyPassword(password, account.password_hash))) {
-    const failures = account.login_failure >= MAX_LOGIN_FAILURES ? 1 : account.login_failure + 1;
-    await db.query(`update ${table} set login_failure = $1, login_failure_time = $2 where id = $3`, [failures, now, account.id]);
-    throw new ApiError(msg`Incorrect username or password`);
-  }
-  if (account.status !== "enable") throw new ApiError(msg`This account has been disabled`);
-  await db.query(`update ${table} set login_failure = 0, login_failure_time = null, last_login_time = $1, last_login_ip = $2 where id = $3`, [
-    now,
-    ip,
-    account.id,
-  ]);
-  return account;
+export function addressKey(ip: string): string {
+  const bare = ip.split("%")[0]!.toLowerCase();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(bare)) return ip.slice(0, 100);
+  const [left = "", right] = bare.split("::");
+  const l = left ? left.split(":") : [];
+  const r = right ? right.split(":") : [];
+  const width = (parts: string[]) => parts.reduce((n, p) => n + (p.includes(".") ? 2 : 1), 0);
+  const groups = right === undefined ? l : [...l, ...Array<string>(Math.max(0, 8 - width(l) - width(r))).fill("0"), ...r];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
+
+const now = () => Math.floor(Date.now() / 1000);
 
 /** A login that must pass the click captcha: refused (with `data.captcha`) unless it is solved now. */
 export async function requireLoginCaptcha(db: Queryable, captchaId: string | undefined, captchaInfo: string | undefined): Promise<void> {
@@ -60,24 +82,135 @@ export async function requireLoginCaptcha(db: Queryable, captchaId: string | und
   }
 }
 
-/** `checkCredentials`, with failures also counted per address (they switch the captcha on). */
-export async function logIn<T extends AccountRow>(
-  db: Queryable,
-  table: "admin" | "member",
-  username: string,
-  password: string,
-  ip: string,
-  lockSeconds: number,
-  failures: FailedAttempts,
-): Promise<T> {
+export interface LoginInput {
+  username: string;
+  password: string;
+  ip: string;
+  captchaId?: string | undefined;
+  captchaInfo?: string | undefined;
+}
+
+export interface LoginPolicy {
+  /** How long failures are remembered and an address stays locked, seconds. */
+  lockSeconds: number;
+  /** The site asks every login for the captcha. */
+  captchaSwitch: boolean;
+  /** Failures per client address over every account (this process). */
+  addressFailures: FailedAttempts;
+}
+
+const locked = () => new ApiError(msg`Too many failed logins: this account is locked, please try again later`);
+const mustWait = (seconds: number) =>
+  new ApiError(msg`Too many failed logins for this account: please wait ${seconds} seconds and try again`, 0, { wait: seconds });
+
+/** Counts this attempt as a failure of the account (atomically) and returns the new count. */
+async function claimAccount(db: Queryable, kind: AccountKind, username: string, t: number, lockSeconds: number) {
+  const { rows } = await db.query<{ failures: number; next_try: number }>(
+    `insert into login_guard as g (kind, username, failures, last_failure) values ($1, $2, 1, $3)
+     on conflict (kind, username) do update set
+       failures = case when g.last_failure <= $3 - $4 then 1 else g.failures + 1 end,
+       next_try = case when g.last_failure <= $3 - $4 then 0 else g.next_try end,
+       last_failure = $3
+     returning failures, next_try`,
+    [kind, username, t, lockSeconds],
+  );
+  return rows[0]!;
+}
+
+/** Counts this attempt as a failure from this address (atomically) and returns the new count. */
+async function claimAddress(db: Queryable, kind: AccountKind, username: string, address: string, t: number, lockSeconds: number) {
+  const { rows } = await db.query<{ failures: number; last_success: number | null }>(
+    `insert into login_address as a (kind, username, address, failures, last_failure) values ($1, $2, $3, 1, $4)
+     on conflict (kind, username, address) do update set
+       failures = case when a.last_failure <= $4 - $5 then 1 else a.failures + 1 end,
+       last_failure = $4
+     returning failures, last_success`,
+    [kind, username, address, t, lockSeconds],
+  );
+  return rows[0]!;
+}
+
+/** Takes back the counts of an attempt refused before its password was checked. */
+async function release(db: Queryable, kind: AccountKind, username: string, address: string): Promise<void> {
+  await db.query("update login_guard set failures = greatest(failures - 1, 0) where kind = $1 and username = $2", [kind, username]);
+  await db.query("update login_address set failures = greatest(failures - 1, 0) where kind = $1 and username = $2 and address = $3", [
+    kind,
+    username,
+    address,
+  ]);
+}
+
+/** Forgets the failures of an account (a successful login; a password reset by email or SMS code). */
+export async function clearLoginFailures(db: Queryable, kind: AccountKind, username: string): Promise<void> {
+  await db.query("delete from login_guard where kind = $1 and username = $2", [kind, username]);
+  await db.query("update login_address set failures = 0 where kind = $1 and username = $2 and failures > 0", [kind, username]);
+}
+
+let nextPurge = 0;
+/** Rows that no longer change any decision are dropped now and then (at most every 10 minutes a process). */
+async function purgeStale(db: Queryable, t: number, lockSeconds: number): Promise<void> {
+  if (t < nextPurge) return;
+  nextPurge = t + 600;
+  await db.query("delete from login_guard where last_failure < $1", [t - lockSeconds]);
+  await db.query("delete from login_address where last_failure < $1 and (last_success is null or last_success < $2)", [
+    t - lockSeconds,
+    t - KNOWN_ADDRESS_SECONDS,
+  ]);
+}
+
+/**
+ * Logs in to `admin` or `member` under the rules above. Unknown usernames and wrong passwords
+ * get the same answer after the same work (a password check against a dummy hash); refusals
+ * before the check (captcha, lock, wait) are the same for both too.
+ */
+export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKind, input: LoginInput, policy: LoginPolicy): Promise<T> {
+  const { username, ip, lockSeconds } = { ...input, ...policy };
+  const address = addressKey(ip);
+  const t = now();
+  await purgeStale(db, t, lockSeconds);
+  const { rows } = await db.query<T>(`select * from ${kind} where username = $1`, [username]);
+  const account = rows[0];
+
+  const fromAddress = policy.addressFailures.count(ip);
+  policy.addressFailures.fail(ip);
+  const onAccount = await claimAccount(db, kind, username, t, lockSeconds);
+  const onAddress = await claimAddress(db, kind, username, address, t, lockSeconds);
   try {
-    const account = await checkCredentials<T>(db, table, username, password, ip, lockSeconds);
-    failures.clear(ip);
-    return account;
+    if (onAddress.failures > MAX_LOGIN_FAILURES) throw locked();
+    const before = onAccount.failures - 1;
+    const known = onAddress.last_success !== null && t - onAddress.last_success < KNOWN_ADDRESS_SECONDS;
+    const throttled = !known && before >= DELAY_AFTER_FAILURES;
+    // Checked before the captcha is spent; the slot itself is claimed after it.
+    if (throttled && onAccount.next_try > t) throw mustWait(onAccount.next_try - t);
+    if (policy.captchaSwitch || before >= CAPTCHA_AFTER_FAILURES || fromAddress >= CAPTCHA_AFTER_FAILURES) {
+      await requireLoginCaptcha(db, input.captchaId, input.captchaInfo);
+    }
+    if (throttled) {
+      const slot = await db.query<{ next_try: number }>(
+        "update login_guard set next_try = $3 where kind = $1 and username = $2 and next_try <= $4 returning next_try",
+        [kind, username, t + loginDelay(before), t],
+      );
+      if (slot.rowCount === 0) {
+        const { rows: guard } = await db.query<{ next_try: number }>("select next_try from login_guard where kind = $1 and username = $2", [kind, username]);
+        throw mustWait(Math.max(1, (guard[0]?.next_try ?? t + 1) - t));
+      }
+    }
   } catch (error) {
-    failures.fail(ip);
+    policy.addressFailures.release(ip);
+    await release(db, kind, username, address);
     throw error;
   }
+
+  // The attempt stays counted as a failure unless it succeeds.
+  const ok = await verifyPassword(input.password, account?.password_hash ?? DUMMY_HASH);
+  if (!account || !ok) throw new ApiError(msg`Incorrect username or password`);
+  if (account.status !== "enable") throw new ApiError(msg`This account has been disabled`);
+
+  await clearLoginFailures(db, kind, username);
+  await db.query("update login_address set last_success = $4 where kind = $1 and username = $2 and address = $3", [kind, username, address, t]);
+  await db.query(`update ${kind} set last_login_time = $1, last_login_ip = $2 where id = $3`, [t, ip, account.id]);
+  policy.addressFailures.clear(ip);
+  return account;
 }
 
 // scrypt hash of a random string: used only to spend the same time on unknown usernames.

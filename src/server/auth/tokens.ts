@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
-import type { Queryable } from "../db/index.ts";
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
+import type { Database, Queryable } from "../db/index.ts";
 
 export type TokenType = "admin" | "admin-refresh" | "user" | "user-refresh";
+export type Side = "admin" | "user";
 
 export interface TokenTtls {
   /** Access tokens, seconds (framework default 3 days). */
@@ -10,30 +11,55 @@ export interface TokenTtls {
   refresh: number;
 }
 
+/**
+ * How long a refresh token that was just exchanged still answers (with the same new pair), in
+ * seconds: two tabs refreshing at the same moment, or a refresh whose answer was lost on a bad
+ * network and is sent again, do not end the session. After that, a reuse is taken as theft.
+ */
+export const REFRESH_GRACE_SECONDS = 30;
+
 export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
 
 const now = () => Math.floor(Date.now() / 1000);
+const newToken = () => randomBytes(32).toString("base64url");
+const MAX_TOKEN_LENGTH = 200;
 
-/** A fresh random token; only its hash is stored. */
-export async function issueToken(db: Queryable, type: TokenType, userId: number, ttlSeconds: number): Promise<string> {
-  const token = randomBytes(32).toString("base64url");
-  const t = now();
-  await db.query("insert into token (token_hash, type, user_id, create_time, expire_time) values ($1, $2, $3, $4, $5)", [
+/** A new session id: the access token of a login and its refresh token share it. */
+export const newSessionId = (): string => randomUUID();
+
+async function insertToken(db: Queryable, token: string, type: TokenType, userId: number, sessionId: string, expireTime: number): Promise<void> {
+  await db.query("insert into token (token_hash, type, user_id, session_id, create_time, expire_time) values ($1, $2, $3, $4, $5, $6)", [
     hashToken(token),
     type,
     userId,
-    t,
-    t + ttlSeconds,
+    sessionId,
+    now(),
+    expireTime,
   ]);
+}
+
+/** A fresh random token in a session (a new one unless given); only its hash is stored. */
+export async function issueToken(db: Queryable, type: TokenType, userId: number, ttlSeconds: number, sessionId = newSessionId()): Promise<string> {
+  const token = newToken();
+  await insertToken(db, token, type, userId, sessionId, now() + ttlSeconds);
   return token;
+}
+
+/** A login's session: an access token, and a refresh token when "keep me logged in" is ticked ("" otherwise). */
+export async function issueSession(db: Queryable, side: Side, userId: number, ttls: TokenTtls, keep: boolean): Promise<{ token: string; refreshToken: string }> {
+  const sessionId = newSessionId();
+  const token = await issueToken(db, side, userId, ttls.access, sessionId);
+  const refreshToken = keep ? await issueToken(db, `${side}-refresh`, userId, ttls.refresh, sessionId) : "";
+  return { token, refreshToken };
 }
 
 export type TokenCheck = { status: "valid"; userId: number } | { status: "expired"; userId: number } | { status: "invalid" };
 
+/** An access or (not yet exchanged) refresh token of this type. */
 export async function checkToken(db: Queryable, token: string | undefined, type: TokenType): Promise<TokenCheck> {
-  if (!token || token.length > 200) return { status: "invalid" };
+  if (!token || token.length > MAX_TOKEN_LENGTH) return { status: "invalid" };
   const { rows } = await db.query<{ user_id: number; expire_time: number }>(
-    "select user_id, expire_time from token where token_hash = $1 and type = $2",
+    "select user_id, expire_time from token where token_hash = $1 and type = $2 and rotated_at is null",
     [hashToken(token), type],
   );
   const row = rows[0];
@@ -41,9 +67,131 @@ export async function checkToken(db: Queryable, token: string | undefined, type:
   return row.expire_time > now() ? { status: "valid", userId: row.user_id } : { status: "expired", userId: row.user_id };
 }
 
-export async function revokeToken(db: Queryable, token: string | undefined, type: TokenType): Promise<void> {
-  if (!token) return;
-  await db.query("delete from token where token_hash = $1 and type = $2", [hashToken(token), type]);
+/**
+ * Ends the sessions these tokens (access or refresh, expired or not) belong to: every token of
+ * those sessions on this side goes. Other sessions of the same account stay.
+ */
+export async function endSessions(db: Queryable, side: Side, tokens: (string | undefined)[]): Promise<number> {
+  const hashes = tokens.filter((t): t is string => typeof t === "string" && t.length > 0 && t.length <= MAX_TOKEN_LENGTH).map(hashToken);
+  if (hashes.length === 0) return 0;
+  const { rowCount } = await db.query(
+    `delete from token where type in ($2, $3) and session_id in
+       (select session_id from token where token_hash = any($1::text[]) and type in ($2, $3))`,
+    [hashes, side, `${side}-refresh`],
+  );
+  return rowCount;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refresh token rotation
+
+interface Pair {
+  token: string;
+  refreshToken: string;
+}
+
+/**
+ * The pair a refresh token was exchanged for, sealed (AES-256-GCM) with a key derived from that
+ * refresh token. The database holds only the token's SHA-256, a different derivation, so the
+ * sealed pair is readable only by whoever presents the old token again within the grace.
+ */
+const successorKey = (refreshToken: string) => createHash("sha256").update("examhub refresh successor\0").update(refreshToken, "utf8").digest();
+
+export function sealSuccessor(refreshToken: string, pair: Pair): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", successorKey(refreshToken), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify([pair.token, pair.refreshToken]), "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+}
+
+export function openSuccessor(refreshToken: string, sealed: string): Pair | null {
+  try {
+    const raw = Buffer.from(sealed, "base64url");
+    const decipher = createDecipheriv("aes-256-gcm", successorKey(refreshToken), raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    const [token, refreshToken2] = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8")) as unknown[];
+    return typeof token === "string" && typeof refreshToken2 === "string" ? { token, refreshToken: refreshToken2 } : null;
+  } catch {
+    return null;
+  }
+}
+
+export type RefreshOutcome =
+  | { status: "rotated"; side: Side; userId: number; token: string; refreshToken: string }
+  /** Unknown, expired, or its session has ended. */
+  | { status: "invalid" }
+  /** An exchanged refresh token used again after the grace: its session was ended. */
+  | { status: "reused"; side: Side; userId: number };
+
+interface RefreshRow {
+  type: "admin-refresh" | "user-refresh";
+  user_id: number;
+  session_id: string;
+  expire_time: number;
+  rotated_at: number | null;
+  successor: string | null;
+}
+
+/**
+ * `POST /api/common/refreshToken`: a refresh token is exchanged once for a new access token
+ * and a new refresh token in the same session (the new refresh token keeps the session's
+ * expiry). The old access token is left to expire: requests still in flight with it get 409
+ * and replay with the new one.
+ *
+ * The exchange is claimed atomically (`rotated_at is null`), so of two concurrent refreshes one
+ * rotates and the other finds the token exchanged. Within REFRESH_GRACE_SECONDS the exchanged
+ * token answers with the same pair again (no second branch of the session appears); after that,
+ * or when its pair was exchanged in turn, a reuse means two parties hold the session's tokens:
+ * the session ends.
+ */
+export async function rotateRefreshToken(db: Database, presented: string, ttls: TokenTtls, graceSeconds = REFRESH_GRACE_SECONDS): Promise<RefreshOutcome> {
+  if (!presented || presented.length > MAX_TOKEN_LENGTH) return { status: "invalid" };
+  const hash = hashToken(presented);
+  const read = async () =>
+    (
+      await db.query<RefreshRow>(
+        "select type, user_id, session_id, expire_time, rotated_at, successor from token where token_hash = $1 and type in ('admin-refresh', 'user-refresh')",
+        [hash],
+      )
+    ).rows[0];
+  let row = await read();
+  const t = now();
+  if (!row || row.expire_time <= t) return { status: "invalid" };
+  const side: Side = row.type === "admin-refresh" ? "admin" : "user";
+
+  if (row.rotated_at === null) {
+    const pair = { token: newToken(), refreshToken: newToken() };
+    const current = row;
+    const won = await db.transaction(async (tx) => {
+      const claim = await tx.query("update token set rotated_at = $2, successor = $3 where token_hash = $1 and rotated_at is null", [
+        hash,
+        t,
+        sealSuccessor(presented, pair),
+      ]);
+      if (claim.rowCount === 0) return false;
+      await insertToken(tx, pair.token, side, current.user_id, current.session_id, t + ttls.access);
+      await insertToken(tx, pair.refreshToken, `${side}-refresh`, current.user_id, current.session_id, current.expire_time);
+      return true;
+    });
+    if (won) return { status: "rotated", side, userId: current.user_id, ...pair };
+    // A concurrent refresh with the same token won: answer as a reuse within the grace.
+    row = await read();
+    if (!row) return { status: "invalid" };
+  }
+
+  const rotatedAt = row.rotated_at ?? t;
+  const pair = row.successor ? openSuccessor(presented, row.successor) : null;
+  if (pair && t - rotatedAt <= graceSeconds) {
+    // The same pair again, if the session still has it unused (not ended, not exchanged again).
+    const { rows } = await db.query<{ n: number }>(
+      "select count(*)::int as n from token where session_id = $1 and rotated_at is null and token_hash = any($2::text[])",
+      [row.session_id, [hashToken(pair.token), hashToken(pair.refreshToken)]],
+    );
+    if (rows[0]?.n === 2) return { status: "rotated", side, userId: row.user_id, ...pair };
+    return { status: "invalid" };
+  }
+  await db.query("delete from token where session_id = $1 and type in ($2, $3)", [row.session_id, side, `${side}-refresh`]);
+  return { status: "reused", side, userId: row.user_id };
 }
 
 /** Expired rows are useless: dropped now and then (cheap, indexed). */

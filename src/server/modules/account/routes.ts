@@ -4,6 +4,7 @@ import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { validatePassword } from "../../../shared/validation.ts";
 import { useCode } from "../../auth/codes.ts";
+import { clearLoginFailures } from "../../auth/login.ts";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
 import { hashToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
@@ -198,13 +199,15 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const { type, account, captcha, password } = parsed.data;
     const invalid = validatePassword(password);
     if (invalid) throw new ApiError(invalid);
-    const { rows } = await db.query<{ id: number; target: string }>(`select id, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
+    const { rows } = await db.query<{ id: number; username: string; target: string }>(`select id, username, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
     const member = rows[0];
     if (!member) throw new ApiError(msg`No account uses this address`);
     await useCode(db, type, member.target, "user_retrieve_pwd", captcha);
     const hash = await hashPassword(password);
     await db.transaction(async (tx) => {
-      await tx.query("update member set password_hash = $1, login_failure = 0, login_failure_time = null where id = $2", [hash, member.id]);
+      await tx.query("update member set password_hash = $1 where id = $2", [hash, member.id]);
+      // Proving the bound address lifts the failed-login lock and captcha of the account.
+      await clearLoginFailures(tx, "member", member.username);
       await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
     });
     return reply.success(null, msg`Password reset, please log in`);

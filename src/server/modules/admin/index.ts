@@ -3,12 +3,13 @@ import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
 import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
-import { logIn, requireLoginCaptcha } from "../../auth/login.ts";
+import { logIn } from "../../auth/login.ts";
 import { getSetting } from "../../settings.ts";
-import { issueToken, revokeToken } from "../../auth/tokens.ts";
+import { endSessions, issueSession } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
-import { adminToken, requireAdmin, type AdminRow } from "../../plugins/auth.ts";
+import { adminToken, type AdminRow } from "../../plugins/auth.ts";
 import { siteConfig } from "../site/config.ts";
+import { ANY_ADMIN_RULE } from "./access.ts";
 import { adminRules, ruleTree } from "./rules.ts";
 
 const loginBody = z.object({
@@ -40,33 +41,32 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   const captchaNeeded = async (ip: string) =>
     (await getSetting(db, "admin_login_captcha")) || failures.count(ip) >= CAPTCHA_AFTER_FAILURES;
 
-  app.get("/admin/index/login", async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
+  app.get("/admin/index/login", { config: { adminRule: { public: true } } }, async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 
-  app.post("/admin/index/login", { config: { rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } }, async (req, reply) => {
-    const parsed = loginBody.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const { username, password } = parsed.data;
-    const invalid = validateAccount(username) ?? validatePassword(password);
-    if (invalid) throw new ApiError(invalid);
-    const keep = [true, 1, "1"].includes(parsed.data.keep as never);
-    if (await captchaNeeded(req.ip)) await requireLoginCaptcha(db, parsed.data.captchaId, parsed.data.captchaInfo);
-    const admin = await logIn<AdminRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
-      db,
-      "admin",
-      username,
-      password,
-      req.ip,
-      config.loginLockSeconds,
-      failures,
-    );
-    const token = await issueToken(db, "admin", admin.id, config.tokenTtl.access);
-    const refresh = keep ? await issueToken(db, "admin-refresh", admin.id, config.tokenTtl.refresh) : "";
-    const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };
-    return reply.success({ userInfo: adminInfo(fresh, token, refresh), routePath: "/admin" }, msg`Login successful`);
-  });
+  app.post(
+    "/admin/index/login",
+    { config: { adminRule: { public: true }, rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } },
+    async (req, reply) => {
+      const parsed = loginBody.safeParse(req.body ?? {});
+      if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
+      const { username, password, captchaId, captchaInfo } = parsed.data;
+      const invalid = validateAccount(username) ?? validatePassword(password);
+      if (invalid) throw new ApiError(invalid);
+      const keep = [true, 1, "1"].includes(parsed.data.keep as never);
+      const admin = await logIn<AdminRow & { password_hash: string }>(
+        db,
+        "admin",
+        { username, password, ip: req.ip, captchaId, captchaInfo },
+        { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "admin_login_captcha"), addressFailures: failures },
+      );
+      const session = await issueSession(db, "admin", admin.id, config.tokenTtl, keep);
+      const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };
+      return reply.success({ userInfo: adminInfo(fresh, session.token, session.refreshToken), routePath: "/admin" }, msg`Login successful`);
+    },
+  );
 
-  app.get("/admin/index/index", async (req, reply) => {
-    const admin = await requireAdmin(db, req);
+  app.get("/admin/index/index", { config: { adminRule: ANY_ADMIN_RULE } }, async (req, reply) => {
+    const admin = req.admin!;
     const rules = await adminRules(db, admin);
     return reply.success({
       adminInfo: adminInfo(admin, adminToken(req) ?? "", ""),
@@ -76,10 +76,10 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.post("/admin/index/logout", async (req, reply) => {
+  /** Ends the session of the access token (header) or the refresh token (body), whichever is sent, expired or not. */
+  app.post("/admin/index/logout", { config: { adminRule: { public: true } } }, async (req, reply) => {
     const body = z.object({ refreshToken: z.string().max(200).optional() }).safeParse(req.body ?? {});
-    await revokeToken(db, adminToken(req), "admin");
-    if (body.success) await revokeToken(db, body.data.refreshToken, "admin-refresh");
+    await endSessions(db, "admin", [adminToken(req), body.success ? body.data.refreshToken : undefined]);
     return reply.success(null, msg`Logged out`);
   });
 }

@@ -8,8 +8,9 @@ import type { Language } from "../../../shared/constants.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
 
 /**
- * Every admin endpoint's gate: a logged-in admin (303 / 409 otherwise) who holds the rule
- * (code 401 otherwise; super admins hold every rule). A member token is never an admin token.
+ * Every admin endpoint's gate, run by the route option `config.adminRule` (access.ts): a
+ * logged-in admin (303 / 409 otherwise) who holds the rule (code 401 otherwise; super admins
+ * hold every rule; `*` any rule). A member token is never an admin token.
  */
 export async function authorizeAdmin(db: Queryable, req: FastifyRequest, rule: string): Promise<AdminRow> {
   const admin = await requireAdmin(db, req);
@@ -67,7 +68,7 @@ export async function adminRuleIds(db: Queryable, admin: AdminRow): Promise<"all
   const ids = new Set<number>();
   for (const { rules } of rows) {
     if (rules.trim() === "*") return "all";
-    for (const id of rules.split(",")) if (/^\d+$/.test(id.trim())) ids.add(Number(id));
+    for (const id of rules.split(",")) if (/^\d{1,10}$/.test(id.trim()) && Number(id) <= 2_147_483_647) ids.add(Number(id));
   }
   return ids;
 }
@@ -81,10 +82,17 @@ export async function adminRules(db: Queryable, admin: AdminRow): Promise<RuleRo
   return ids === "all" ? rows : rows.filter((r) => ids.has(r.id));
 }
 
-/** Server-side permission check: the admin holds the rule with this name (super admins hold all). */
+/**
+ * Server-side permission check: the admin holds the rule with this name, or with `*` any
+ * enabled rule at all (super admins hold every rule).
+ */
 export async function adminHasRule(db: Queryable, admin: AdminRow, name: string): Promise<boolean> {
   const ids = await adminRuleIds(db, admin);
   if (ids === "all") return true;
-  const { rows } = await db.query<{ id: number }>("select id from admin_rule where name = $1 and status = 'enable'", [name]);
+  if (ids.size === 0) return false;
+  const { rows } =
+    name === "*"
+      ? await db.query<{ id: number }>("select id from admin_rule where id = any($1::int[]) and status = 'enable' limit 1", [[...ids]])
+      : await db.query<{ id: number }>("select id from admin_rule where name = $1 and status = 'enable'", [name]);
   return rows.some((r) => ids.has(r.id));
 }

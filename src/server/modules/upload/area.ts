@@ -59,5 +59,5 @@ async function sendArea(req: FastifyRequest, reply: FastifyReply) {
 
 export async function areaRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/ajax/area", sendArea);
-  app.get("/admin/ajax/area", sendArea);
+  app.get("/admin/ajax/area", { config: { adminRule: "*" } }, sendArea);
 }

@@ -523,7 +523,7 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     return upload(req, reply, { adminId: null, userId: member.id });
   });
 
-  app.post("/admin/ajax/upload", async (req, reply) => {
+  app.post("/admin/ajax/upload", { config: { adminRule: "*" } }, async (req, reply) => {
     const admin = await requireAdmin(db, req);
     return upload(req, reply, { adminId: admin.id, userId: null });
   });

@@ -61,5 +61,5 @@ async function sendSuffixSvg(req: FastifyRequest, reply: FastifyReply) {
 
 export async function suffixSvgRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/ajax/buildSuffixSvg", sendSuffixSvg);
-  app.get("/admin/ajax/buildSuffixSvg", sendSuffixSvg);
+  app.get("/admin/ajax/buildSuffixSvg", { config: { adminRule: "*" } }, sendSuffixSvg);
 }

@@ -3,12 +3,12 @@ import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { ApiCode } from "../../../shared/constants.ts";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
-import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
+import { FailedAttempts } from "../../auth/attempts.ts";
 import { consumeClickCaptcha } from "../../auth/captcha.ts";
 import { useCode } from "../../auth/codes.ts";
-import { logIn, requireLoginCaptcha } from "../../auth/login.ts";
+import { logIn } from "../../auth/login.ts";
 import { hashPassword } from "../../auth/password.ts";
-import { issueToken } from "../../auth/tokens.ts";
+import { issueSession } from "../../auth/tokens.ts";
 import { sqlState } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
 import { optionalMember, type MemberRow } from "../../plugins/auth.ts";
@@ -55,30 +55,20 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
 
     let member: MemberRow;
     if (input.tab === "login") {
-      const { rows } = await db.query<{ login_failure: number }>("select login_failure from member where username = $1", [input.username]);
-      const needCaptcha =
-        (await getSetting(db, "user_login_captcha")) ||
-        (rows[0]?.login_failure ?? 0) >= CAPTCHA_AFTER_FAILURES ||
-        failures.count(req.ip) >= CAPTCHA_AFTER_FAILURES;
-      if (needCaptcha) await requireLoginCaptcha(db, input.captchaId, input.captchaInfo);
-      member = await logIn<MemberRow & { password_hash: string; login_failure: number; login_failure_time: number | null }>(
+      member = await logIn<MemberRow & { password_hash: string }>(
         db,
         "member",
-        input.username,
-        input.password,
-        req.ip,
-        config.loginLockSeconds,
-        failures,
+        { username: input.username, password: input.password, ip: req.ip, captchaId: input.captchaId, captchaInfo: input.captchaInfo },
+        { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "user_login_captcha"), addressFailures: failures },
       );
     } else {
       member = await register(input, req.ip);
     }
 
-    const token = await issueToken(db, "user", member.id, config.tokenTtl.access);
-    const refresh = keep ? await issueToken(db, "user-refresh", member.id, config.tokenTtl.refresh) : "";
+    const session = await issueSession(db, "user", member.id, config.tokenTtl, keep);
     const fresh = (await db.query<MemberRow>("select * from member where id = $1", [member.id])).rows[0]!;
     return reply.success(
-      { userInfo: memberInfo(fresh, token, refresh), routePath: "/user" },
+      { userInfo: memberInfo(fresh, session.token, session.refreshToken), routePath: "/user" },
       input.tab === "login" ? msg`Login successful` : msg`Registration successful`,
     );
   });

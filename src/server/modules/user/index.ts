@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
-import { revokeToken } from "../../auth/tokens.ts";
+import { endSessions } from "../../auth/tokens.ts";
 import { memberToken, optionalMember, requireMember, type MemberRow } from "../../plugins/auth.ts";
 import { ruleTree, type RuleRow } from "../admin/rules.ts";
 import { siteConfig } from "../site/config.ts";
@@ -58,10 +58,10 @@ export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
+  /** Ends the session of the access token (header) or the refresh token (body), whichever is sent, expired or not. */
   app.post("/api/user/logout", async (req, reply) => {
     const body = z.object({ refreshToken: z.string().max(200).optional() }).safeParse(req.body ?? {});
-    await revokeToken(db, memberToken(req), "user");
-    if (body.success) await revokeToken(db, body.data.refreshToken, "user-refresh");
+    await endSessions(db, "user", [memberToken(req), body.success ? body.data.refreshToken : undefined]);
     return reply.success(null, msg`Logged out`);
   });
 }

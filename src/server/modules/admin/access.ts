@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
+import fp from "fastify-plugin";
+import type { AdminRow } from "../../plugins/auth.ts";
+import { authorizeAdmin } from "./rules.ts";
+
+/**
+ * What an `/admin/...` route needs, declared on the route: `config: { adminRule: 'exam/room/edit' }`
+ * (a rule of `admin_rule`), `'*'` (any rule granted: the back office's shell endpoints such as
+ * the start data, upload, area) or `{ public: true }` (no admin at all: only login and logout).
+ */
+export type AdminRuleSpec = string | { public: true };
+
+/** Any rule granted to the admin (a super admin, or a group granting at least one enabled rule). */
+export const ANY_ADMIN_RULE = "*";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    adminRule?: AdminRuleSpec;
+  }
+  interface FastifyRequest {
+    /** The admin the route's `adminRule` check let through (null on other routes). */
+    admin: AdminRow | null;
+  }
+}
+
+export interface AdminRoute {
+  method: string;
+  url: string;
+  adminRule: AdminRuleSpec;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Every `/admin/...` route with what it needs (tests walk it). */
+    adminRoutes: AdminRoute[];
+  }
+}
+
+export const isAdminUrl = (url: string): boolean => url === "/admin" || url.startsWith("/admin/");
+
+/**
+ * The one permission mechanism of the back office. Every route under `/admin/` must declare
+ * `config.adminRule`, or the server refuses to start (the route is named in the error), so a
+ * new endpoint cannot forget its check. The check runs on the route's `onRequest`, before the
+ * body is read: a logged-in admin (303 need login / 409 expired otherwise) who holds the rule
+ * (code 401 otherwise). Member tokens never count. The admin is left on `req.admin`.
+ * Register before any route.
+ */
+export const adminAccessPlugin = fp(
+  async (app: FastifyInstance) => {
+    const routes: AdminRoute[] = [];
+    app.decorate("adminRoutes", routes);
+    app.decorateRequest("admin", null);
+
+    app.addHook("onRoute", (route: RouteOptions) => {
+      if (!isAdminUrl(route.url)) return;
+      const rule = (route.config as { adminRule?: AdminRuleSpec } | undefined)?.adminRule;
+      const methods = ([] as string[]).concat(route.method);
+      if (rule === undefined || rule === "" || (typeof rule === "object" && rule?.public !== true)) {
+        throw new Error(
+          `${methods.join(",")} ${route.url} declares no admin rule: every /admin/ route needs config.adminRule (a rule name, '*', or { public: true } for login)`,
+        );
+      }
+      for (const method of methods) routes.push({ method, url: route.url, adminRule: rule });
+      if (typeof rule !== "string") return;
+      const check: onRequestHookHandler = async (req: FastifyRequest) => {
+        req.admin = await authorizeAdmin(app.db, req, rule);
+      };
+      route.onRequest = [check, ...(route.onRequest ? ([] as onRequestHookHandler[]).concat(route.onRequest) : [])];
+    });
+  },
+  { name: "admin-access" },
+);
