@@ -5,7 +5,6 @@ import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import { MAX_OPS_PER_SYNC, parseOp, rawOpId, type ExamState, type Op, type SyncResult } from "../../../shared/exam/sync.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { Translate } from "../../i18n/index.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import type { QuestionRow } from "./questions.ts";
 import { applyMockSubmit } from "./attempts.ts";
@@ -25,7 +24,7 @@ class RejectOp extends Error {
  * wrong answer, and a question is out of it while its latest removal is not older than its
  * latest wrong answer.
  */
-async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Promise<"applied" | "duplicate"> {
+async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied" | "duplicate"> {
   const recorded = await tx.query(
     "insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing returning op_id",
     [userId, op.id, op.type, op.at],
@@ -91,7 +90,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Pro
       return "applied";
     }
     case "lesson.progress": {
-      const outcome = await applyLessonProgress(tx, userId, op, t);
+      const outcome = await applyLessonProgress(tx, userId, op);
       if (outcome === "unknown-lesson") throw new RejectOp(msg`Unknown lesson`);
       if (outcome === "not-enrolled") throw new RejectOp(msg`Not enrolled in this lesson's course (and the lesson is not a free preview)`);
       return "applied";
@@ -142,7 +141,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
         continue;
       }
       try {
-        const status = await db.transaction((tx) => applyOp(tx, member.id, parsed.op, req.t));
+        const status = await db.transaction((tx) => applyOp(tx, member.id, parsed.op));
         results.push({ id: parsed.op.id, status });
       } catch (error) {
         if (!(error instanceof RejectOp)) throw error;

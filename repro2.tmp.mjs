@@ -1,0 +1,33 @@
+import { chromium } from "@playwright/test";
+import { execSync } from "node:child_process";
+const base = process.env.BASE ?? "http://127.0.0.1:18431";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const context = await browser.newContext({ baseURL: base, viewport: { width: 1366, height: 768 } });
+const page = await context.newPage();
+page.on("console", (m) => console.log("console:", m.type(), m.text()));
+page.on("request", (r) => { if (r.url().includes("/api/")) console.log("req", r.method(), r.url()); });
+page.on("requestfailed", (r) => console.log("failed", r.url(), r.failure()?.errorText));
+await page.goto("/");
+await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 20000 });
+const form = page.getByRole("tabpanel");
+await form.getByLabel("用户名").fill("member");
+await form.getByLabel("密码").fill("member123456");
+await form.getByRole("button", { name: "登录" }).click();
+await page.waitForURL(/my_course/);
+await page.waitForTimeout(1500);
+const pid = execSync("pgrep -f 'dist/server/main.js' -n").toString().trim();
+console.log("=== stopping server", pid);
+execSync(`kill ${process.env.SRV}`);
+await page.waitForTimeout(1500);
+await page.getByRole("link", { name: "余额记录" }).click();
+for (let i = 0; i < 8; i++) { await page.waitForTimeout(500); const toasts = await page.locator("[data-sonner-toast]").allInnerTexts(); console.log(i, JSON.stringify(toasts)); }
+await page.screenshot({ path: "/tmp/mbr/down.png" });
+console.log("=== offline, profile");
+await context.setOffline(true);
+await page.getByRole("link", { name: "个人资料" }).click();
+for (let i = 0; i < 6; i++) { await page.waitForTimeout(500); const toasts = await page.locator("[data-sonner-toast]").allInnerTexts(); console.log(i, JSON.stringify(toasts)); }
+await page.screenshot({ path: "/tmp/mbr/offline-profile.png" });
+await page.reload();
+await page.waitForTimeout(3000);
+await page.screenshot({ path: "/tmp/mbr/offline-reload.png" });
+await browser.close();
