@@ -44,7 +44,7 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
   return (
     <li className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40">
       <CloudOff aria-hidden className="size-5 shrink-0 text-amber-700 dark:text-amber-300" />
-      <p className="min-w-0 flex-1">
+      <p className="min-w-0 flex-1 basis-60">
         {t`${plural(count, { one: "# question here comes from", other: "# questions here come from" })} “${title}”, which is not saved on this device.`}
         {state === "failed" && <span className="block text-red-700 dark:text-red-300">{t`The bank could not be downloaded. Try again when online.`}</span>}
       </p>
@@ -52,7 +52,7 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
         type="button"
         onClick={() => void save()}
         disabled={!online || state === "saving"}
-        className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
+        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50 sm:w-auto"
       >
         {state === "saving" ? <Spinner className="size-4 text-white" /> : <CloudDownload aria-hidden className="size-4" />}
         {t`Save “${title}” for offline`}
