@@ -9,6 +9,8 @@ import { memos, renderMemo } from "../../src/server/modules/account/memos.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 
 const zh = translator("zh-cn");
+/** Migrating and seeding a whole demo database on embedded PGlite takes a while on a busy machine. */
+const SEEDING = 120_000;
 const en = translator("en");
 
 describe("log memos", () => {
@@ -81,7 +83,7 @@ describe("the demo account logs", () => {
     // A purchase only where the member really bought a course (the demo member bought none).
     const enrolments = await t.db.query("select 1 from course_enrolment where user_id = $1 and paid > 0", [member.id]);
     expect(money.filter((r) => r.key === "course.bought")).toHaveLength(enrolments.rows.length);
-  });
+  }, SEEDING);
 
   it("convert old free-text memos (migration 0012) and retell the old demo story", async () => {
     t = await createTestDatabase({ migrated: false });
@@ -137,5 +139,5 @@ describe("the demo account logs", () => {
     expectChained(score, 105);
     // The other member's rows are untouched by the demo's retelling.
     expect((await chain(t.db, "user_money_log", other)).map((r) => r.key)).toEqual(["course.bought", ""]);
-  });
+  }, SEEDING);
 });

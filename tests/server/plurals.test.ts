@@ -1,19 +1,20 @@
 import { msg, plural } from "@lingui/core/macro";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { translator } from "../../src/server/i18n/index.ts";
-import { createTestApp } from "../helpers/app.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ config: { bodyLimit: 1 } });
+});
+afterAll(() => t.close());
 
 describe("server messages with counts", () => {
   it("use plural forms in both languages", async () => {
-    const t = await createTestApp({ config: { bodyLimit: 1 } });
-    try {
-      const send = (lang: string) =>
-        t.app.inject({ method: "POST", url: "/api/user/logout", headers: { "content-type": "application/json", "think-lang": lang }, payload: "{}" });
-      expect((await send("en")).json().msg).toBe("The request body is too large (at most 1 byte)");
-      expect((await send("zh-cn")).json().msg).toBe("请求体过大（最多 1 字节）");
-    } finally {
-      await t.close();
-    }
+    const send = (lang: string) =>
+      t.app.inject({ method: "POST", url: "/api/user/logout", headers: { "content-type": "application/json", "think-lang": lang }, payload: "{}" });
+    expect((await send("en")).json().msg).toBe("The request body is too large (at most 1 byte)");
+    expect((await send("zh-cn")).json().msg).toBe("请求体过大（最多 1 字节）");
   });
 
   it("the verification code's lifetime", () => {
