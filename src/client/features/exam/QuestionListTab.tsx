@@ -62,7 +62,7 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
 }
 
 /** Options, and on request the answer and analysis (when the member may see them). */
-function QuestionBody({ question }: { question: ShownQuestion }) {
+function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevice: boolean }) {
   const { t } = useLingui();
   const hasAnswer = question.answer !== undefined;
   return (
@@ -91,7 +91,11 @@ function QuestionBody({ question }: { question: ShownQuestion }) {
             )}
           </div>
         ) : (
-          <p className="pb-1 text-slate-600 dark:text-slate-300">{t`The answer to this question is not available right now (for example while an exam uses it).`}</p>
+          <p className="pb-1 text-slate-600 dark:text-slate-300">
+            {onDevice
+              ? t`The answer to this question is not available right now (for example while an exam uses it).`
+              : t`Save this question's bank for offline to see its answer.`}
+          </p>
         )}
       </details>
     </>
@@ -115,7 +119,7 @@ function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: Ques
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-start dark:border-slate-700 dark:bg-slate-900">
       <div className="min-w-0 flex-1">
-        {question ? <QuestionBody question={question} /> : <p className="text-slate-700 dark:text-slate-200">{notes[missing]}</p>}
+        {question ? <QuestionBody question={question} onDevice={entry.question !== null} /> : <p className="text-slate-700 dark:text-slate-200">{notes[missing]}</p>}
         <p className="mt-1 flex flex-wrap items-center gap-x-3 text-sm text-slate-600 dark:text-slate-300">
           {kind === "wrong" && <span>{wrongText(entry.count, formatTime(entry.at, "YYYY-MM-DD HH:mm"))}</span>}
           {entry.bank && (
