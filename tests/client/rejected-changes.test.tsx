@@ -37,7 +37,7 @@ describe("changes the server did not accept", () => {
       </I18nProvider>,
     );
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "3 not accepted by the server" }));
+    await user.click(await screen.findByRole("button", { name: "3 changes not accepted by the server" }));
     const panel = await screen.findByRole("dialog", { name: "Changes the server did not accept" });
     const items = within(panel).getAllByRole("listitem");
     expect(items.map((li) => li.textContent)).toEqual([

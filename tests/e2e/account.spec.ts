@@ -51,14 +51,18 @@ test.describe("member account", () => {
     await expect(page.locator('img[src^="/storage/"]').first()).toBeVisible();
   });
 
-  test("the demo member sees the balance and points logs", async ({ page }) => {
+  test("the demo member sees the balance and points logs, memos in the reader's language", async ({ page }) => {
     await logInMember(page, "member", "member123456");
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
     await page.goto("/user/account/balance");
-    await expect(page.getByRole("table")).toContainText("Bought a course");
-    await expect(page.getByRole("table")).toContainText("−20.00");
+    await expect(page.getByRole("table")).toContainText("充值");
+    await expect(page.getByRole("table")).toContainText("+80.00");
     await page.goto("/user/account/integral");
-    await expect(page.getByRole("table")).toContainText("Daily check-in");
+    await expect(page.getByRole("table")).toContainText("新会员注册奖励");
+    await page.getByRole("combobox").selectOption("en");
+    await expect(page.getByRole("table")).toContainText("Welcome bonus for joining");
+    await page.getByRole("combobox").selectOption("zh-cn");
+    await expect(page.getByRole("table")).toContainText("新会员注册奖励");
   });
 });
 
@@ -73,7 +77,7 @@ test.describe("sessions", () => {
       const { token: before, refresh_token: refreshBefore } = await stored();
       await page.waitForTimeout(4_000);
       await page.goto("/user/account/balance");
-      await expect(page.getByRole("table")).toContainText("Refund");
+      await expect(page.getByRole("table")).toContainText("充值");
       await expect(page).toHaveURL(/\/user\/account\/balance$/);
       const { token: after, refresh_token: refreshAfter } = await stored();
       expect(after).not.toBe(before);

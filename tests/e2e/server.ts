@@ -46,7 +46,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s:\n${out}`)), 30_000);
+    // Generous: a first start creates and seeds the database, slow on a busy machine. A server
+    // that does not come up is stopped, not left running.
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not start in 90 s:\n${out}`));
+    }, 90_000);
     const check = () => {
       const match = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (match) {

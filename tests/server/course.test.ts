@@ -285,18 +285,25 @@ describe("enrol and buy", () => {
     expect(await money(m.id)).toBe(100_000);
   });
 
-  it("writes the log memos in the member's language", async () => {
+  it("stores the log memos as keys and shows them in the reader's language", async () => {
     const m = await newMember(5_000);
     const zh = { "think-lang": "zh-cn", "ba-user-token": m.token };
+    const en = { "think-lang": "en", "ba-user-token": m.token };
     const bought = await t.app.inject({ method: "POST", url: "/api/course/buy", headers: zh, payload: { courseId: course.video, price: DEMO_PAID_PRICE } });
     expect(bought.json().code).toBe(1);
     const lesson = (await t.database.db.query<{ id: number; title: string }>("select id, title from lesson where course_id = $1 order by weigh desc, id limit 1", [course.video])).rows[0]!;
     const synced = await t.app.inject({ method: "POST", url: "/api/exam/sync", headers: zh, payload: { ops: [progressOp(lesson.id, 1, true, base)] } });
     expect(synced.json().data.results[0].status).toBe("applied");
-    const money = await t.database.db.query<{ memo: string }>("select memo from user_money_log where user_id = $1", [m.id]);
-    expect(money.rows.map((r) => r.memo)).toEqual(["购买课程：网页视频入门：格式、编码与流媒体"]);
-    const points = await t.database.db.query<{ memo: string }>("select memo from user_score_log where user_id = $1", [m.id]);
-    expect(points.rows.map((r) => r.memo)).toEqual([`完成课时：${lesson.title}`]);
+    const money = await t.database.db.query("select memo, memo_key, memo_params from user_money_log where user_id = $1", [m.id]);
+    expect(money.rows).toEqual([{ memo: "", memo_key: "course.bought", memo_params: { title: "网页视频入门：格式、编码与流媒体" } }]);
+    const points = await t.database.db.query("select memo, memo_key, memo_params from user_score_log where user_id = $1", [m.id]);
+    expect(points.rows).toEqual([{ memo: "", memo_key: "lesson.completed", memo_params: { title: lesson.title } }]);
+    const read = async (url: string, headers: Record<string, string>) =>
+      (await t.app.inject({ method: "GET", url, headers })).json().data.list.map((r: { memo: string }) => r.memo);
+    expect(await read("/api/account/balance", zh)).toEqual(["购买课程：网页视频入门：格式、编码与流媒体"]);
+    expect(await read("/api/account/balance", en)).toEqual(["Bought course: 网页视频入门：格式、编码与流媒体"]);
+    expect(await read("/api/account/integral", zh)).toEqual([`完成课时：${lesson.title}`]);
+    expect(await read("/api/account/integral", en)).toEqual([`Completed lesson: ${lesson.title}`]);
   });
 
   it("buys a paid course: balance debited with one log row, enrolled; buying again charges nothing", async () => {
@@ -305,11 +312,11 @@ describe("enrol and buy", () => {
     expect(body).toMatchObject({ code: 1, msg: "Purchase complete: you are enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
     expect(body.data.enrolment).toMatchObject({ courseId: course.video, paid: DEMO_PAID_PRICE });
     expect(await money(m.id)).toBe(5_000 - DEMO_PAID_PRICE);
-    const logs = await t.database.db.query<{ money: number; before: number; after: number; memo: string }>(
-      "select money, before, after, memo from user_money_log where user_id = $1",
+    const logs = await t.database.db.query<{ money: number; before: number; after: number; memo_key: string }>(
+      "select money, before, after, memo_key from user_money_log where user_id = $1",
       [m.id],
     );
-    expect(logs.rows).toEqual([{ money: -DEMO_PAID_PRICE, before: 5_000, after: 5_000 - DEMO_PAID_PRICE, memo: "Bought course: 网页视频入门：格式、编码与流媒体" }]);
+    expect(logs.rows).toEqual([{ money: -DEMO_PAID_PRICE, before: 5_000, after: 5_000 - DEMO_PAID_PRICE, memo_key: "course.bought" }]);
 
     const again = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
     expect(again).toMatchObject({ code: 1, msg: "You are already enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
@@ -447,11 +454,11 @@ describe("lesson.progress through POST /api/exam/sync", () => {
     const done = progressOp(lesson.id, lesson.duration, true, base + 2_000);
     expect((await sync(m.token, [watching, done])).map((r) => r.status)).toEqual(["applied", "applied"]);
     expect(await score(m.id)).toBe(before + LESSON_COMPLETE_POINTS);
-    const logs = await t.database.db.query<{ score: number; before: number; after: number; memo: string }>(
-      "select score, before, after, memo from user_score_log where user_id = $1",
+    const logs = await t.database.db.query<{ score: number; before: number; after: number; memo_params: unknown }>(
+      "select score, before, after, memo_params from user_score_log where user_id = $1",
       [m.id],
     );
-    expect(logs.rows).toEqual([{ score: LESSON_COMPLETE_POINTS, before, after: before + LESSON_COMPLETE_POINTS, memo: `Completed lesson: ${lesson.title}` }]);
+    expect(logs.rows).toEqual([{ score: LESSON_COMPLETE_POINTS, before, after: before + LESSON_COMPLETE_POINTS, memo_params: { title: lesson.title } }]);
 
     // Another completing op, replays, and a later "not completed" report: no more points, still completed.
     const doneAgain = progressOp(lesson.id, lesson.duration, true, base + 3_000);

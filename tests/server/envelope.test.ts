@@ -67,7 +67,7 @@ describe("envelope and error mapping", () => {
       payload: { big: "x".repeat(2000) },
     });
     expect(res.statusCode).toBe(413);
-    expect(res.json()).toMatchObject({ code: 0, msg: "The request body is too large (at most 1024 bytes)" });
+    expect(res.json()).toMatchObject({ code: 0, msg: "The request body is too large (at most 1,024 bytes)" });
   });
 
   it("turns a thrown error into a generic 500 without stack or detail, and logs it", async () => {

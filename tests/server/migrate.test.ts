@@ -74,7 +74,7 @@ describe("demo seed", () => {
 
   it("creates the README's accounts once on an empty database", async () => {
     t = await createTestDatabase();
-    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "exam", "examOfficial", "course"]);
+    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "accountLogsRetold", "exam", "examOfficial", "course"]);
     expect(await seedDemo(t.db)).toEqual([]);
     const admins = await t.db.query<{ username: string; password_hash: string; is_super: boolean }>(
       "select username, password_hash, is_super from admin",

@@ -37,7 +37,9 @@ export const http = createHttpClient({
   navigate: (to) => navigateImpl(to),
   online: () => navigator.onLine,
   notify: {
-    error: (text) => toast.error(text),
+    // One toast per message on screen: a retried request, or several that fail together (the
+    // server is down), update the same toast instead of stacking copies of it.
+    error: (text) => toast.error(text, { id: `error:${text}` }),
     success: (text) => toast.success(text),
   },
   translate: (message) => i18n._(message),

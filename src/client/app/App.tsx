@@ -5,9 +5,21 @@ import { isServerAnswer } from "../api/http.ts";
 import { i18n } from "../i18n/index.ts";
 import { router } from "./router.tsx";
 
+/**
+ * One retry for a failed connection while the device is online; a refusal from the server, or a
+ * device that is offline, fails at once (the request layer toasts it once). Requests run offline
+ * too (`networkMode: "always"`): the service worker may answer from its cache, and otherwise the
+ * screen shows its error or offline state instead of waiting paused behind a spinner.
+ */
 const queryClient = new QueryClient({
-  // One retry for a failed connection; a refusal from the server is final (and toasted once).
-  defaultOptions: { queries: { retry: (failures, error) => failures < 1 && !isServerAnswer(error), refetchOnWindowFocus: false } },
+  defaultOptions: {
+    queries: {
+      networkMode: "always",
+      retry: (failures, error) => failures < 1 && !isServerAnswer(error) && navigator.onLine,
+      refetchOnWindowFocus: false,
+    },
+    mutations: { networkMode: "always" },
+  },
 });
 
 export function App() {

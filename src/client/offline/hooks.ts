@@ -39,16 +39,6 @@ export function useWrongBook(db: MemberDb | undefined): WrongRow[] | undefined {
   return useLiveQuery(async () => (db ? (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0) : undefined), [db]);
 }
 
-/** Questions by id, from any downloaded bank (for the favourite and wrong-book lists). */
-export function useQuestionsById(db: MemberDb | undefined, ids: readonly number[] | undefined): Map<number, QuestionRow> | undefined {
-  const key = ids?.join(",") ?? "";
-  return useLiveQuery(async () => {
-    if (!db || !ids) return undefined;
-    const rows = await db.questions.where("id").anyOf([...ids]).toArray();
-    return new Map(rows.map((r) => [r.id, r]));
-  }, [db, key]);
-}
-
 /** A lesson's progress on this device (null: never watched here). */
 export function useLessonProgress(db: MemberDb | undefined, lessonId: number): LessonProgressRow | null | undefined {
   return useLiveQuery(async () => (db ? ((await db.lessonProgress.get(lessonId)) ?? null) : undefined), [db, lessonId]);

@@ -10,4 +10,5 @@ export const userScreens: ScreenRegistry = {
   "account/integral": lazy(() => import("./account/ScoreLog.tsx")),
   "course/index": lazy(() => import("../features/course/CataloguePage.tsx")),
   "course/my_course": lazy(() => import("../features/course/MyCoursesPage.tsx")),
+  "exam/my_exam": lazy(() => import("../features/exam/MyExamsPage.tsx")),
 };

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
+import { msg, plural } from "@lingui/core/macro";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
 import type { Translate } from "../i18n/index.ts";
@@ -59,7 +59,7 @@ export async function sendCode(
     channel,
     target,
     subject: t(msg`Your verification code`),
-    body: t(msg`Your verification code is ${code}. It is valid for ${minutes} minutes. If you did not ask for it, ignore this message.`),
+    body: t(msg`Your verification code is ${code}. It is valid for ${plural(minutes, { one: "# minute", other: "# minutes" })}. If you did not ask for it, ignore this message.`),
   });
 }
 

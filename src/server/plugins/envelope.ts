@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { msg } from "@lingui/core/macro";
+import { msg, plural } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { ApiCode, HEADER_LANGUAGE, resolveLanguage, type Language } from "../../shared/constants.ts";
 import { unixSeconds, type Envelope } from "../../shared/envelope.ts";
@@ -36,7 +36,7 @@ export function envelope<T>(code: number, message: string, data: T): Envelope<T>
 
 /** Transport-level failures: their HTTP status and a message a person can act on. */
 function transportMessage(error: FastifyError, status: number, bodyLimit: number): MessageDescriptor {
-  if (status === 413) return msg`The request body is too large (at most ${bodyLimit} bytes)`;
+  if (status === 413) return msg`The request body is too large (at most ${plural(bodyLimit, { one: "# byte", other: "# bytes" })})`;
   if (status === 415) return msg`Unsupported content type`;
   if (status === 429) return msg`Too many requests, please try again later`;
   if (

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { DropdownMenu } from "radix-ui";
 import { ChevronDown, GraduationCap, LogIn, UserRound } from "lucide-react";
@@ -62,7 +63,7 @@ function PendingBadge() {
   if (pending === 0) return null;
   return (
     <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
-      {t`${pending} waiting to sync`}
+      {t`${plural(pending, { one: "# change waiting to sync", other: "# changes waiting to sync" })}`}
     </span>
   );
 }

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
+import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Popover } from "radix-ui";
 import { TriangleAlert, X } from "lucide-react";
@@ -41,14 +41,14 @@ export function RejectedChanges() {
   return (
     <Popover.Root>
       <Popover.Trigger
-        aria-label={t`${count} not accepted by the server`}
+        aria-label={t`${plural(count, { one: "# change not accepted by the server", other: "# changes not accepted by the server" })}`}
         className="inline-flex min-h-8 items-center gap-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900 outline-none focus-visible:ring-2 focus-visible:ring-primary"
       >
         <TriangleAlert aria-hidden className="size-3.5" />
         {/* A phone shows the count only; the full text is the button's name. */}
         <span aria-hidden className="sm:hidden">{count}</span>
         <span aria-hidden className="hidden sm:inline">
-          {t`${count} not accepted by the server`}
+          {t`${plural(count, { one: "# change not accepted by the server", other: "# changes not accepted by the server" })}`}
         </span>
       </Popover.Trigger>
       <Popover.Portal>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useState } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Layers, Search, SearchX } from "lucide-react";
@@ -200,7 +201,7 @@ export default function CataloguePage() {
       ) : (
         <>
           <p className="sr-only" role="status">
-            {t`${total} courses found`}
+            {t`${plural(total, { one: "# course found", other: "# courses found" })}`}
           </p>
           <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${query.isPlaceholderData ? "opacity-60" : ""}`} aria-busy={query.isPlaceholderData}>
             {query.data.list.map((course) => (

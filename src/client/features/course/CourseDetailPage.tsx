@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog } from "radix-ui";
@@ -286,7 +287,7 @@ export default function CourseDetailPage() {
               </span>
             )}
           </div>
-          {enrolment && total > 0 && <p className="text-sm text-slate-600 dark:text-slate-300">{t`${completed} of ${total} lessons done`}</p>}
+          {enrolment && total > 0 && <p className="text-sm text-slate-600 dark:text-slate-300">{t`${completed} of ${plural(total, { one: "# lesson", other: "# lessons" })} done`}</p>}
           <div className="mt-auto pt-2">
             <EnrolActions detail={detail} />
           </div>

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { BookOpen, CheckCircle2, PlayCircle } from "lucide-react";
@@ -39,7 +40,7 @@ function MyCourseRow({ course }: { course: MyCourse }) {
               {finished && <CheckCircle2 aria-hidden className="size-4 text-emerald-700 dark:text-emerald-400" />}
               {finished ? t`Completed` : t`${percent}% complete`}
             </span>
-            <span>{t`${done} of ${total} lessons done`}</span>
+            <span>{t`${done} of ${plural(total, { one: "# lesson", other: "# lessons" })} done`}</span>
           </p>
           {lastWatched && <p className="text-xs text-slate-500 dark:text-slate-400">{t`Last studied ${lastWatched}`}</p>}
         </div>

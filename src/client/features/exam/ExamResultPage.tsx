@@ -1,5 +1,6 @@
 import { Suspense, lazy, useId, useMemo, useState } from "react";
 import type { ExamRecordDetail } from "../../../shared/exam/catalog.ts";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, CircleHelp, CloudUpload, Hourglass, LineChart, MinusCircle, XCircle } from "lucide-react";
@@ -166,7 +167,7 @@ function Review({ view }: { view: ResultView }) {
           const correctText = answerText(q, q.answer, labels);
           return (
             <li key={q.id} className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
-              <p className="text-sm text-slate-600 dark:text-slate-300">{t`Question ${n}, ${got} of ${worth} points`}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">{t`Question ${n}, ${got} of ${plural(worth, { one: "# point", other: "# points" })}`}</p>
               <p className="whitespace-pre-wrap">{q.stem}</p>
               {q.options.length > 0 && (
                 <ul className="space-y-1 text-sm">

@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { BookOpenCheck, Clock, FileText, Timer } from "lucide-react";
@@ -41,7 +42,7 @@ export default function MyTestPage() {
                   <BookOpenCheck aria-hidden className="size-5 text-primary" />
                   {node.title}
                 </h2>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t`${count} questions`}</p>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t`${plural(count, { one: "# question", other: "# questions" })}`}</p>
                 <div className="mt-4 flex gap-2">
                   <Link to={`/exam/myPractice?bank=${node.id}`} className="inline-flex min-h-11 flex-1 items-center justify-center rounded-md bg-primary px-3 text-white hover:bg-primary-strong">
                     <Trans>Practise</Trans>

@@ -1,68 +1,217 @@
+import { useState } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Star, Trash2 } from "lucide-react";
+import { useQuery } from "@tanstack/react-query";
+import { CloudDownload, CloudOff, HardDrive, Inbox, Star, Trash2 } from "lucide-react";
 import { formatTime } from "../../../shared/time.ts";
-import { useFavourites, useQuestionsById, useWrongBook } from "../../offline/hooks.ts";
+import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { useOfflineDb } from "../../offline/index.ts";
+import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../../offline/questionBook.ts";
 import { removeWrong, setFavourite } from "../../offline/repository.ts";
+import { useUserInfo } from "../../stores/userInfo.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { useOnline } from "../../ui/useOnline.ts";
+import { downloadBank } from "./api.ts";
+import { LogInFirst } from "./LogInFirst.tsx";
+import { answerText } from "./QuestionView.tsx";
+import { questionLookupQuery } from "./questionLookup.ts";
+
+type Kind = "favourites" | "wrong";
+type ShownQuestion = Omit<ExamQuestion, "answer" | "analysis"> & Partial<Pick<ExamQuestion, "answer" | "analysis">>;
+
+/** "Wrong 3 times, last on 2026-01-02 10:00" (plural forms per language). */
+export function useWrongCountText(): (count: number, last: string) => string {
+  const { t } = useLingui();
+  return (count, last) => t`${plural(count, { one: "Wrong # time", other: "Wrong # times" })}, last on ${last}`;
+}
+
+/** A bank not on this device, with the button that saves it for offline use. */
+function SaveBank({ bankId, title, count }: { bankId: number; title: string; count: number }) {
+  const { t } = useLingui();
+  const db = useOfflineDb();
+  const online = useOnline();
+  const [state, setState] = useState<"idle" | "saving" | "failed">("idle");
+  async function save() {
+    if (!db) return;
+    setState("saving");
+    try {
+      await saveDownloadedBank(db, await downloadBank(bankId));
+      // The list re-reads itself from the device once the bank is there.
+    } catch {
+      setState("failed");
+    }
+  }
+  return (
+    <li className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-800 dark:bg-amber-950/40">
+      <CloudOff aria-hidden className="size-5 shrink-0 text-amber-700 dark:text-amber-300" />
+      <p className="min-w-0 flex-1 basis-60">
+        {t`${plural(count, { one: "# question here comes from", other: "# questions here come from" })} “${title}”, which is not saved on this device.`}
+        {state === "failed" && <span className="block text-red-700 dark:text-red-300">{t`The bank could not be downloaded. Try again when online.`}</span>}
+      </p>
+      <button
+        type="button"
+        onClick={() => void save()}
+        disabled={!online || state === "saving"}
+        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50 sm:w-auto"
+      >
+        {state === "saving" ? <Spinner className="size-4 text-white" /> : <CloudDownload aria-hidden className="size-4" />}
+        {t`Save “${title}” for offline`}
+      </button>
+    </li>
+  );
+}
+
+/** Options, and on request the answer and analysis (when the member may see them). */
+function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevice: boolean }) {
+  const { t } = useLingui();
+  const hasAnswer = question.answer !== undefined;
+  return (
+    <>
+      <p className="whitespace-pre-wrap">{question.stem}</p>
+      {question.options.length > 0 && (
+        <ul className="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-200">
+          {question.options.map((o) => (
+            <li key={o.key}>
+              <span className="font-semibold">{o.key}.</span> {o.text}
+            </li>
+          ))}
+        </ul>
+      )}
+      <details className="mt-2 text-sm">
+        <summary className="inline-flex min-h-11 cursor-pointer items-center text-primary">{t`Show the answer`}</summary>
+        {hasAnswer ? (
+          <div className="space-y-1 pb-1">
+            <p>
+              <span className="font-medium">{t`Answer:`}</span> {answerText(question as ExamQuestion, question.answer, { true: t`True`, false: t`False` })}
+            </p>
+            {question.analysis && (
+              <p>
+                <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
+              </p>
+            )}
+          </div>
+        ) : (
+          <p className="pb-1 text-slate-600 dark:text-slate-300">
+            {onDevice
+              ? t`The answer to this question is not available right now (for example while an exam uses it).`
+              : t`Save this question's bank for offline to see its answer.`}
+          </p>
+        )}
+      </details>
+    </>
+  );
+}
+
+/** Why a question cannot be shown: offline, still loading, the lookup failed, or it is gone. */
+type Missing = "offline" | "loading" | "failed" | "gone";
+
+function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: QuestionBookEntry; question: ShownQuestion | null; missing: Missing }) {
+  const { t } = useLingui();
+  const db = useOfflineDb();
+  const wrongText = useWrongCountText();
+  const id = entry.questionId;
+  const notes: Record<Missing, string> = {
+    offline: t`Question ${id}: its bank is not on this device. Connect to the internet to see it.`,
+    loading: t`Loading question ${id}…`,
+    failed: t`Question ${id} could not be loaded.`,
+    gone: t`Question ${id} is no longer available.`,
+  };
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-start dark:border-slate-700 dark:bg-slate-900">
+      <div className="min-w-0 flex-1">
+        {question ? <QuestionBody question={question} onDevice={entry.question !== null} /> : <p className="text-slate-700 dark:text-slate-200">{notes[missing]}</p>}
+        <p className="mt-1 flex flex-wrap items-center gap-x-3 text-sm text-slate-600 dark:text-slate-300">
+          {kind === "wrong" && <span>{wrongText(entry.count, formatTime(entry.at, "YYYY-MM-DD HH:mm"))}</span>}
+          {entry.bank && (
+            <span className="inline-flex items-center gap-1">
+              <HardDrive aria-hidden className="size-3.5" />
+              {entry.bank.title}
+            </span>
+          )}
+        </p>
+      </div>
+      {db &&
+        (kind === "favourites" ? (
+          <button
+            type="button"
+            onClick={() => void setFavourite(db, id, false)}
+            className="inline-flex min-h-11 shrink-0 items-center gap-1 self-start rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
+            <Star aria-hidden className="size-4 fill-amber-400 text-amber-500" />
+            <Trans>Remove from favourites</Trans>
+          </button>
+        ) : (
+          <button
+            type="button"
+            onClick={() => void removeWrong(db, id)}
+            className="inline-flex min-h-11 shrink-0 items-center gap-1 self-start rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
+            <Trash2 aria-hidden className="size-4" />
+            <Trans>Remove from the book</Trans>
+          </button>
+        ))}
+    </li>
+  );
+}
 
 /**
  * The favourite questions and the wrong-question book, from the device (so they work offline);
- * changes go through the outbox like every other.
+ * changes go through the outbox like every other. Questions whose bank is not on this device are
+ * fetched when online (without answers) and their banks offered for saving.
  */
-export function QuestionListTab({ kind }: { kind: "favourites" | "wrong" }) {
+export function QuestionListTab({ kind }: { kind: Kind }) {
   const { t } = useLingui();
+  const signedIn = useUserInfo((s) => Boolean(s.id && s.token));
   const db = useOfflineDb() ?? undefined;
-  const favourites = useFavourites(db);
-  const wrong = useWrongBook(db);
-  const ids = kind === "favourites" ? favourites?.map((f) => f.questionId) : wrong?.map((w) => w.questionId);
-  const questions = useQuestionsById(db, ids);
+  const online = useOnline();
+  const entries = useQuestionBook(db, kind);
+  const missing = entries?.filter((e) => !e.question).map((e) => e.questionId) ?? [];
+  const lookup = useQuery({ ...questionLookupQuery(missing), enabled: online && missing.length > 0 });
 
-  if (!db) return <p className="py-8 text-center">{t`Please log in to practise.`}</p>;
-  if (!ids || !questions) return <Spinner className="mx-auto my-12 size-8" />;
-  if (ids.length === 0) {
+  if (!signedIn) {
     return (
-      <p className="py-12 text-center text-slate-600 dark:text-slate-300">
-        {kind === "favourites" ? t`No favourite questions yet: tap the star while practising.` : t`No wrong questions: well done.`}
-      </p>
+      <LogInFirst>
+        <Trans>Please log in to practise.</Trans>
+      </LogInFirst>
     );
   }
+  // The member's database opens right after sign-in; the first read is one quick transaction.
+  if (!db || entries === undefined) return <Spinner className="mx-auto my-12 size-8" />;
+  if (entries.length === 0) {
+    return (
+      <div className="flex flex-col items-center gap-2 py-12 text-center text-slate-600 dark:text-slate-300">
+        <Inbox aria-hidden className="size-8 text-slate-500 dark:text-slate-400" />
+        <p>{kind === "favourites" ? t`No favourite questions yet: tap the star while practising.` : t`No wrong questions: well done.`}</p>
+      </div>
+    );
+  }
+
+  const remote = new Map((lookup.data?.questions ?? []).map((q) => [q.id, q]));
+  // Banks to offer: those of the fetched questions not on this device.
+  const offered = new Map<number, { title: string; count: number }>();
+  for (const id of missing) {
+    const q = remote.get(id);
+    if (!q) continue;
+    const title = lookup.data?.banks.find((b) => b.id === q.classifyId)?.title ?? "";
+    const seen = offered.get(q.classifyId);
+    offered.set(q.classifyId, { title, count: (seen?.count ?? 0) + 1 });
+  }
+  const missingState: Missing = !online ? "offline" : lookup.isError ? "failed" : lookup.isSuccess ? "gone" : "loading";
   return (
-    <ul className="space-y-3">
-      {ids.map((id) => {
-        const q = questions.get(id);
-        const entry = wrong?.find((w) => w.questionId === id);
-        const count = entry?.count ?? 0;
-        const last = entry ? formatTime(entry.lastTime, "YYYY-MM-DD HH:mm") : "";
-        return (
-          <li key={id} className="flex items-start gap-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
-            <div className="min-w-0 flex-1">
-              <p className="whitespace-pre-wrap">{q ? q.stem : t`Question ${id} (its bank is not on this device)`}</p>
-              {kind === "wrong" && <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t`Wrong ${count} times, last on ${last}`}</p>}
-            </div>
-            {kind === "favourites" ? (
-              <button
-                type="button"
-                onClick={() => void setFavourite(db, id, false)}
-                className="inline-flex min-h-11 shrink-0 items-center gap-1 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
-              >
-                <Star aria-hidden className="size-4 fill-amber-400 text-amber-500" />
-                <Trans>Remove from favourites</Trans>
-              </button>
-            ) : (
-              <button
-                type="button"
-                onClick={() => void removeWrong(db, id)}
-                className="inline-flex min-h-11 shrink-0 items-center gap-1 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
-              >
-                <Trash2 aria-hidden className="size-4" />
-                <Trans>Remove from the book</Trans>
-              </button>
-            )}
-          </li>
-        );
-      })}
-    </ul>
+    <div className="space-y-3">
+      {offered.size > 0 && (
+        <ul className="space-y-2" aria-label={t`Banks not on this device`}>
+          {[...offered].map(([bankId, bank]) => (
+            <SaveBank key={bankId} bankId={bankId} title={bank.title} count={bank.count} />
+          ))}
+        </ul>
+      )}
+      <ul className="space-y-3">
+        {entries.map((entry) => (
+          <EntryCard key={entry.questionId} kind={kind} entry={entry} question={entry.question ?? remote.get(entry.questionId) ?? null} missing={missingState} />
+        ))}
+      </ul>
+    </div>
   );
 }
 

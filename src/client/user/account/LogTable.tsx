@@ -1,4 +1,5 @@
 import { useEffect, useId } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { AlertCircle, ChevronLeft, ChevronRight, Inbox, RotateCw } from "lucide-react";
@@ -227,9 +228,7 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
 
       <nav aria-label={t`Pages`} className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
-          <Trans>
-            Page {page} of {pageCount}, {total} records in total
-          </Trans>
+          {t`Page ${page} of ${pageCount}, ${plural(total, { one: "# record in total", other: "# records in total" })}`}
         </p>
         <ul className="flex flex-wrap items-center gap-1">
           <li>

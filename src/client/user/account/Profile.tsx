@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
 import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
+import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImageUp, LoaderCircle, UserRound } from "lucide-react";
@@ -39,7 +39,7 @@ export interface AccountProfile {
 export type ProfileErrors = Partial<Record<"nickname" | "birthday" | "motto", MessageDescriptor>>;
 
 /** "At most {max} characters". */
-const tooLong = (max: number): MessageDescriptor => msg`At most ${max} characters`;
+const tooLong = (max: number): MessageDescriptor => msg`${plural(max, { one: "At most # character", other: "At most # characters" })}`;
 
 /** Characters as the server counts them (UTF-16 code units: an emoji may count 2). */
 const length = (text: string) => text.length;

@@ -11,6 +11,7 @@ import { ApiError } from "../../errors.ts";
 import { memberToken, requireMember, type MemberRow } from "../../plugins/auth.ts";
 import { getSetting } from "../../settings.ts";
 import { memberInfo } from "../user/index.ts";
+import { renderMemo } from "./memos.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
@@ -103,20 +104,27 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
       const { page: p, limit } = q.data;
       const total = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_id = $1`, [member.id]);
-      const { rows } = await db.query<Record<string, number | string>>(
-        `select id, user_id, ${column}, before, after, memo, create_time from ${table}
+      type LogRow = Record<"id" | "user_id" | "money" | "score" | "before" | "after" | "create_time", number | string> & {
+        memo: string;
+        memo_key: string;
+        memo_params: unknown;
+      };
+      const { rows } = await db.query<LogRow>(
+        `select id, user_id, ${column}, before, after, memo, memo_key, memo_params, create_time from ${table}
          where user_id = $1 order by id desc limit $2 offset $3`,
         [member.id, limit, (p - 1) * limit],
       );
+      // Memos are shown in the reader's language (memos.ts); the row keeps its key, not text.
+      const shown = rows.map(({ memo_key, memo_params, ...r }) => ({ ...r, memo: renderMemo(req.t, memo_key, memo_params, r.memo) }));
       const list =
         column === "money"
-          ? rows.map((r) => ({
+          ? shown.map((r) => ({
               ...r,
               money: (Number(r.money) / 100).toFixed(2),
               before: (Number(r.before) / 100).toFixed(2),
               after: (Number(r.after) / 100).toFixed(2),
             }))
-          : rows;
+          : shown;
       return reply.success({ list, total: total.rows[0]?.n ?? 0 });
     });
   }

@@ -1,8 +1,7 @@
-import { msg } from "@lingui/core/macro";
 import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course/types.ts";
 import type { OpOf } from "../../../shared/exam/sync.ts";
 import type { Queryable } from "../../db/index.ts";
-import type { Translate } from "../../i18n/index.ts";
+import { memos } from "../account/memos.ts";
 
 export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled";
 
@@ -19,7 +18,7 @@ export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled
  * Refused: an unknown (or disabled) lesson, and a lesson of a course the member is not enrolled
  * in unless it is a free preview.
  */
-export async function applyLessonProgress(tx: Queryable, userId: number, op: OpOf<"lesson.progress">, t: Translate): Promise<LessonProgressOutcome> {
+export async function applyLessonProgress(tx: Queryable, userId: number, op: OpOf<"lesson.progress">): Promise<LessonProgressOutcome> {
   const { lessonId } = op.payload;
   const found = await tx.query<{ id: number; course_id: number; title: string; duration: number; free_preview: boolean; enrolled: boolean }>(
     `select l.id, l.course_id, l.title, l.duration, l.free_preview,
@@ -59,13 +58,15 @@ export async function applyLessonProgress(tx: Queryable, userId: number, op: OpO
     const title = lesson.title;
     const member = await tx.query<{ score: number }>("update member set score = score + $1 where id = $2 returning score", [LESSON_COMPLETE_POINTS, userId]);
     const after = Number(member.rows[0]!.score);
-    await tx.query("insert into user_score_log (user_id, score, before, after, memo) values ($1, $2, $3, $4, $5)", [
+    // The memo is a key with parameters, shown in the reader's language (account/memos.ts).
+    const memo = memos.lessonCompleted(title);
+    await tx.query("insert into user_score_log (user_id, score, before, after, memo_key, memo_params) values ($1, $2, $3, $4, $5, $6)", [
       userId,
       LESSON_COMPLETE_POINTS,
       after - LESSON_COMPLETE_POINTS,
       after,
-      // The log keeps the memo in the language of the device that synced it.
-      t(msg`Completed lesson: ${title}`),
+      memo.key,
+      JSON.stringify(memo.params),
     ]);
   }
   return "applied";

@@ -18,6 +18,7 @@ import {
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { optionalMember, requireMember } from "../../plugins/auth.ts";
+import { memos } from "../account/memos.ts";
 import { safeMediaUrl, sanitizeRichText } from "./html.ts";
 
 /**
@@ -309,12 +310,15 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
       const after = balance - current;
       const title = row.title;
       await tx.query("update member set money = $1, update_time = extract(epoch from now())::bigint where id = $2", [after, member.id]);
-      await tx.query("insert into user_money_log (user_id, money, before, after, memo) values ($1, $2, $3, $4, $5)", [
+      // The memo is a key with parameters, shown in the reader's language (account/memos.ts).
+      const memo = memos.courseBought(title);
+      await tx.query("insert into user_money_log (user_id, money, before, after, memo_key, memo_params) values ($1, $2, $3, $4, $5, $6)", [
         member.id,
         -current,
         balance,
         after,
-        req.t(msg`Bought course: ${title}`),
+        memo.key,
+        JSON.stringify(memo.params),
       ]);
       const inserted = await tx.query<{ course_id: number; create_time: number; paid: number }>(
         "insert into course_enrolment (user_id, course_id, paid) values ($1, $2, $3) returning course_id, create_time, paid",

@@ -6,7 +6,6 @@ import { MAX_OPS_PER_SYNC, parseOp, rawOpId, type ExamState, type Op, type SyncR
 import type { Queryable } from "../../db/index.ts";
 import { classifyDbError, loggableError } from "../../db/errors.ts";
 import { ApiError } from "../../errors.ts";
-import type { Translate } from "../../i18n/index.ts";
 import { requireMember } from "../../plugins/auth.ts";
 import type { QuestionRow } from "./questions.ts";
 import { applyMockSubmit } from "./attempts.ts";
@@ -27,7 +26,7 @@ class RejectOp extends Error {
  * wrong answer, and a question is out of it while its latest removal is not older than its
  * latest wrong answer.
  */
-async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Promise<"applied" | "duplicate"> {
+async function applyOp(tx: Queryable, userId: number, op: Op): Promise<"applied" | "duplicate"> {
   const recorded = await tx.query(
     "insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing returning op_id",
     [userId, op.id, op.type, op.at],
@@ -96,7 +95,7 @@ async function applyOp(tx: Queryable, userId: number, op: Op, t: Translate): Pro
       return "applied";
     }
     case "lesson.progress": {
-      const outcome = await applyLessonProgress(tx, userId, op, t);
+      const outcome = await applyLessonProgress(tx, userId, op);
       if (outcome === "unknown-lesson") throw new RejectOp(msg`Unknown lesson`);
       if (outcome === "not-enrolled") throw new RejectOp(msg`Not enrolled in this lesson's course (and the lesson is not a free preview)`);
       return "applied";
@@ -165,7 +164,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       }
       const op = parsed.op;
       try {
-        const status = await db.transaction((tx) => applyOp(tx, member.id, op, req.t));
+        const status = await db.transaction((tx) => applyOp(tx, member.id, op));
         results.push({ id: op.id, status });
         continue;
       } catch (error) {

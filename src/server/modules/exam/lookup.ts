@@ -1,0 +1,42 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { MAX_LOOKUP_IDS, type QuestionLookup } from "../../../shared/exam/lookup.ts";
+import { ApiError } from "../../errors.ts";
+import { requireMember } from "../../plugins/auth.ts";
+import { presentQuestion, type QuestionRow } from "./questions.ts";
+
+const ids = z
+  .string()
+  .max(MAX_LOOKUP_IDS * 11)
+  .transform((text) => text.split(","))
+  .pipe(z.array(z.string().regex(/^\d{1,10}$/).transform(Number).pipe(z.number().int().min(1).max(2_147_483_647))).min(1).max(MAX_LOOKUP_IDS));
+
+/**
+ * `GET /api/exam/questions?ids=`: the member's favourite or wrong questions whose bank is not on
+ * the device. Never answers or analysis: the bank download (`/api/exam/bank`) carries those as
+ * far as the member may see them, and the client offers to save the bank.
+ */
+export async function lookupRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+
+  app.get("/api/exam/questions", async (req, reply) => {
+    await requireMember(db, req);
+    const q = z.object({ ids }).safeParse(req.query);
+    if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
+    const wanted = [...new Set(q.data.ids)];
+    const { rows } = await db.query<QuestionRow & { bank_title: string; bank_title_en: string }>(
+      `select q.id, q.classify_id, q.type, q.stem, q.options, q.answer, q.analysis, q.difficulty, q.score,
+              c.title as bank_title, c.title_en as bank_title_en
+       from exam_question q join exam_classify c on c.id = q.classify_id
+       where q.id = any($1::int[]) and q.status = 'enable' and c.status = 'enable' order by q.id`,
+      [wanted],
+    );
+    const banks = new Map<number, string>();
+    for (const r of rows) banks.set(r.classify_id, req.lang === "en" && r.bank_title_en ? r.bank_title_en : r.bank_title);
+    return reply.success<QuestionLookup>({
+      questions: rows.map((r) => presentQuestion(r, false)),
+      banks: [...banks].map(([id, title]) => ({ id, title })),
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { ExamQuestion } from "../../src/shared/exam/types.ts";
+import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
+import { readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
+import { answerPractice, removeWrong, setFavourite } from "../../src/client/offline/repository.ts";
+
+let memberId = 9_100;
+const opened: MemberDb[] = [];
+function freshDb(): MemberDb {
+  const db = openMemberDb(++memberId);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) {
+    db.close();
+    await deleteMemberDb(db.memberId);
+  }
+});
+
+const question = (id: number, answer?: string): ExamQuestion => ({
+  id,
+  type: "single",
+  classifyId: 7,
+  stem: `Stem ${id}`,
+  options: [
+    { key: "A", text: "a" },
+    { key: "B", text: "b" },
+  ],
+  ...(answer ? { answer } : {}),
+  score: 1,
+  difficulty: 1,
+});
+
+describe("the favourites and wrong book as lists", () => {
+  it("are empty lists on a device where nothing was saved (never 'still loading')", async () => {
+    const db = freshDb();
+    await expect(readQuestionBook(db, "favourites")).resolves.toEqual([]);
+    await expect(readQuestionBook(db, "wrong")).resolves.toEqual([]);
+  });
+
+  it("carry the question and its bank when a saved bank holds it, else null", async () => {
+    const db = freshDb();
+    await setFavourite(db, 1, true, { now: () => 1_000 });
+    await setFavourite(db, 2, true, { now: () => 2_000 });
+    await setFavourite(db, 3, true, { now: () => 3_000 });
+    await setFavourite(db, 3, false, { now: () => 4_000 });
+    let book = await readQuestionBook(db, "favourites");
+    expect(book.map((e) => [e.questionId, e.question])).toEqual([
+      [2, null],
+      [1, null],
+    ]);
+    await saveDownloadedBank(db, { bank: { id: 7, title: "Maths", version: "v1", questionCount: 1 }, questions: [question(1, "A")] });
+    book = await readQuestionBook(db, "favourites");
+    expect(book.find((e) => e.questionId === 1)).toMatchObject({ question: { stem: "Stem 1", answer: "A", bankId: 7 }, bank: { title: "Maths" } });
+    expect(book.find((e) => e.questionId === 2)).toMatchObject({ question: null, bank: null });
+  });
+
+  it("list wrong answers with their count, newest first, without removed ones", async () => {
+    const db = freshDb();
+    await saveDownloadedBank(db, { bank: { id: 7, title: "Maths", version: "v1", questionCount: 2 }, questions: [question(1, "A"), question(2, "A")] });
+    await answerPractice(db, { bankId: 7, question: question(1, "A"), answer: "B" }, { now: () => 1_000 });
+    await answerPractice(db, { bankId: 7, question: question(1, "A"), answer: "B" }, { now: () => 2_000 });
+    await answerPractice(db, { bankId: 7, question: question(2, "A"), answer: "B" }, { now: () => 3_000 });
+    let book = await readQuestionBook(db, "wrong");
+    expect(book.map((e) => [e.questionId, e.count, e.at])).toEqual([
+      [2, 1, 3_000],
+      [1, 2, 2_000],
+    ]);
+    await removeWrong(db, 2, { now: () => 4_000 });
+    book = await readQuestionBook(db, "wrong");
+    expect(book.map((e) => e.questionId)).toEqual([1]);
+  });
+});
