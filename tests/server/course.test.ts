@@ -490,6 +490,25 @@ describe("lesson.progress through POST /api/exam/sync", () => {
     expect((await sync(m.token, [locked]))[0]!.status).toBe("duplicate");
   });
 
+  it("awards no points for a free preview completed without enrolling; they come once, after enrolling", async () => {
+    const m = await newMember(DEMO_PAID_PRICE);
+    const lesson = lessons.video.find((l) => l.free_preview)!;
+    const done = progressOp(lesson.id, lesson.duration, true, base + 1_000);
+    expect((await sync(m.token, [done]))[0]!.status).toBe("applied");
+    expect(await progress(m.id, lesson.id)).toMatchObject({ completed: true, points_awarded: false });
+    expect(await score(m.id)).toBe(0);
+    expect(await scoreLogs(m.id)).toBe(0);
+    // Watching it again unenrolled earns nothing either.
+    await sync(m.token, [progressOp(lesson.id, lesson.duration, true, base + 2_000)]);
+    expect(await scoreLogs(m.id)).toBe(0);
+
+    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token)).code).toBe(1);
+    await sync(m.token, [progressOp(lesson.id, 3, false, base + 3_000), progressOp(lesson.id, lesson.duration, true, base + 4_000)]);
+    expect(await score(m.id)).toBe(LESSON_COMPLETE_POINTS);
+    expect(await scoreLogs(m.id)).toBe(1);
+    expect(await progress(m.id, lesson.id)).toMatchObject({ completed: true, points_awarded: true, completed_at: base + 1_000 });
+  });
+
   it("ends in the same state and awards points once in any delivery order, with replays", async () => {
     const lesson = lessons.english[1]!;
     const ops = [
