@@ -11,7 +11,10 @@ import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
 import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/db/seed/course.ts";
 import { copyDemoMedia, demoMediaSource } from "../../src/server/modules/course/media.ts";
 import { forgetCourseMedia } from "../../src/server/modules/course/mediaAccess.ts";
+import { bundledMigrations, migrate } from "../../src/server/db/migrate.ts";
+import { seedDemo } from "../../src/server/db/seed/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestDatabase } from "../helpers/db.ts";
 
 let t: TestApp;
 let dataDir: string;
@@ -115,6 +118,37 @@ describe("demo content", () => {
     rmSync(path.join(storage, "course/demo/bars.mp4"));
     expect(await copyDemoMedia(source, dataDir)).toBe(1);
     expect(statSync(path.join(storage, "course/demo/bars.mp4")).size).toBe(statSync(path.join(source, "bars.mp4")).size);
+  });
+
+  it("moves a demo database seeded before 0010 onto the paid course's own media, leaving the free courses alone", async () => {
+    const old = await createTestDatabase({ migrated: false });
+    try {
+      await migrate(old.db, bundledMigrations.filter((m) => m.version < "0010"));
+      await seedDemo(old.db);
+      // What the seed wrote before the paid course had media of its own.
+      await old.db.query(
+        `update lesson set video_url = replace(video_url, '/storage/course/demo-paid/', '/storage/course/demo/'),
+           attachments = replace(attachments::text, '/storage/course/demo-paid/', '/storage/course/demo/')::jsonb`,
+      );
+      const before = await old.db.query<{ id: number; video_url: string; attachments: unknown }>("select id, video_url, attachments from lesson order by id");
+      expect(await migrate(old.db)).toContain("0010");
+      const after = await old.db.query<{ id: number; video_url: string; attachments: unknown; price: number }>(
+        "select l.id, l.video_url, l.attachments, c.price from lesson l join course c on c.id = l.course_id order by l.id",
+      );
+      expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
+      for (const [i, r] of after.rows.entries()) {
+        const was = before.rows[i]!;
+        if (Number(r.price) > 0 && was.video_url) {
+          expect(r.video_url).toBe(was.video_url.replace("/storage/course/demo/", "/storage/course/demo-paid/"));
+          expect(JSON.stringify(r.attachments)).toBe(JSON.stringify(was.attachments).replaceAll("/storage/course/demo/", "/storage/course/demo-paid/"));
+        } else {
+          expect(r).toMatchObject({ video_url: was.video_url, attachments: was.attachments });
+        }
+      }
+      expect(after.rows.some((r) => Number(r.price) > 0 && r.video_url.startsWith("/storage/course/demo-paid/"))).toBe(true);
+    } finally {
+      await old.drop();
+    }
   });
 
   it("serves a lesson video with range requests (206) and HLS with its content types", async () => {

@@ -1,4 +1,5 @@
--- Upload limits per member (site settings `upload_rate_per_minute`, `upload_quota_mib`).
+-- Upload limits per member (site settings `upload_rate_per_minute`, `upload_quota_mib`), and the
+-- paid demo course moved onto media of its own.
 -- A member's storage is the sum of the sizes of the distinct stored files (attachment rows) the
 -- member has uploaded: content is stored once per (sha1, topic), so uploading the same content
 -- again counts once, while content first uploaded by someone else counts for this member too
@@ -33,3 +34,13 @@ insert into site_setting (key, value) values
   ('upload_rate_per_minute', '10'),
   ('upload_quota_mib', '100')
 on conflict (key) do nothing;
+
+-- The paid demo course (seeded before its media had copies of their own) played files the free
+-- demo courses share, and a file a free course uses is open to everyone: its lessons now point
+-- at its own copies, which start-up puts in storage/course/demo-paid/ (course/media.ts).
+update lesson set
+  video_url = replace(video_url, '/storage/course/demo/', '/storage/course/demo-paid/'),
+  attachments = replace(attachments::text, '"/storage/course/demo/', '"/storage/course/demo-paid/')::jsonb
+where exists (select 1 from app_meta where key = 'seed:course')
+  and course_id in (select id from course where price > 0)
+  and (video_url like '/storage/course/demo/%' or attachments::text like '%"/storage/course/demo/%');
