@@ -3,6 +3,30 @@ import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
 
 const videoTime = (page: Page) => page.locator("video").evaluate((v: HTMLVideoElement) => v.currentTime);
 
+/** The paid demo course's own media files (the free courses use copies under /storage/course/demo/). */
+const PAID_MEDIA = ["/storage/course/demo-paid/hls/index.m3u8", "/storage/course/demo-paid/hls/init.mp4", "/storage/course/demo-paid/hls/segment-00.m4s", "/storage/course/demo-paid/pattern.webm", "/storage/course/demo-paid/bars.mp4"];
+
+/** HTTP status of a fetch made by the page (the browser's own cookie rules), with or without its cookies. */
+const mediaStatus = (page: Page, url: string, credentials: RequestCredentials = "same-origin", range = "") =>
+  page.evaluate(
+    async ([u, c, r]) => (await fetch(u!, { credentials: c as RequestCredentials, cache: "no-store", headers: r ? { range: r } : {} })).status,
+    [url, credentials, range],
+  );
+
+/**
+ * The service worker controls the page, and did when the page loaded: a page it claimed later
+ * fetched its lesson around the worker, so that answer is not cached for offline use and the
+ * page is loaded again (on a busy machine the first install can finish after the lesson loaded).
+ */
+async function lessonUnderWorker(page: Page): Promise<void> {
+  await serviceWorkerInControl(page);
+  const loadedUnderWorker = await page.evaluate(() => ((performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined)?.workerStart ?? 0) > 0);
+  if (!loadedUnderWorker) {
+    await page.reload();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+  }
+}
+
 test.describe("courses and the player", () => {
   test("enrol, play, seek, resume after a reload at the saved position, read a lesson offline", async ({ page, context }) => {
     await logInMember(page);
@@ -63,7 +87,7 @@ test.describe("courses and the player", () => {
     await page.getByRole("link", { name: /English for Exams/ }).first().click();
     await page.getByRole("button", { name: "免费报名" }).click();
     await page.getByRole("link", { name: /Skimming and scanning/ }).click();
-    await serviceWorkerInControl(page);
+    await lessonUnderWorker(page);
     await page.getByRole("button", { name: /保存.*离线/ }).click();
     await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
 
@@ -84,11 +108,23 @@ test.describe("courses and the player", () => {
     expect(await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).length)).toBe(0);
   });
 
-  test("buy a paid course, save its HLS lesson for offline, and play it with no network", async ({ page, context }) => {
+  test("buy a paid course, save its HLS lesson for offline, and play it with no network", async ({ page, context, browser, server }) => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
     await page.goto("/user/course/index");
     await page.getByRole("link", { name: /网页视频入门/ }).first().click();
+
+    // Not enrolled yet: the free preview plays (which gives the page its media cookie), the paid
+    // lessons' media are refused — to this member (403) and to a request without cookies (401).
+    await page.getByRole("link", { name: /容器与编码/ }).click();
+    await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+    expect(await mediaStatus(page, "/storage/course/demo-paid/pattern.mp4", "same-origin", "bytes=0-9")).toBe(206);
+    for (const url of PAID_MEDIA) {
+      expect(await mediaStatus(page, url), url).toBe(403);
+      expect(await mediaStatus(page, url, "omit"), url).toBe(401);
+    }
+    await page.goBack();
     await page.getByRole("button", { name: "购买 ¥19.90" }).click();
     const dialog = page.getByRole("alertdialog", { name: "购买这门课程？" });
     await dialog.getByRole("button", { name: "支付 ¥19.90" }).click();
@@ -100,7 +136,17 @@ test.describe("courses and the player", () => {
     expect(Number(balance)).toBeCloseTo(100 - 19.9, 2);
 
     await page.getByRole("link", { name: /HLS 流媒体/ }).click();
-    await serviceWorkerInControl(page);
+    await lessonUnderWorker(page);
+    // Enrolled: the member's media answer 200/206 (before anything is saved on the device), and
+    // still nothing without the member's cookie, here or in another browser.
+    for (const url of PAID_MEDIA) {
+      expect(await mediaStatus(page, url), url).toBe(200);
+      expect(await mediaStatus(page, url, "same-origin", "bytes=0-9"), url).toBe(206);
+      expect(await mediaStatus(page, url, "omit"), url).toBe(401);
+    }
+    const stranger = await browser.newContext();
+    for (const url of PAID_MEDIA) expect((await stranger.request.get(`${server.url}${url}`)).status(), url).toBe(401);
+    await stranger.close();
     await page.getByRole("button", { name: /保存.*离线/ }).click();
     await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
     const saved = await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).map((r) => new URL(r.url).pathname));

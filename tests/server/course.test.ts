@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHmac, randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -10,7 +10,11 @@ import { hashPassword } from "../../src/server/auth/password.ts";
 import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
 import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/db/seed/course.ts";
 import { copyDemoMedia, demoMediaSource } from "../../src/server/modules/course/media.ts";
+import { forgetCourseMedia } from "../../src/server/modules/course/mediaAccess.ts";
+import { bundledMigrations, migrate } from "../../src/server/db/migrate.ts";
+import { seedDemo } from "../../src/server/db/seed/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createTestDatabase } from "../helpers/db.ts";
 
 let t: TestApp;
 let dataDir: string;
@@ -114,6 +118,37 @@ describe("demo content", () => {
     rmSync(path.join(storage, "course/demo/bars.mp4"));
     expect(await copyDemoMedia(source, dataDir)).toBe(1);
     expect(statSync(path.join(storage, "course/demo/bars.mp4")).size).toBe(statSync(path.join(source, "bars.mp4")).size);
+  });
+
+  it("moves a demo database seeded before 0010 onto the paid course's own media, leaving the free courses alone", async () => {
+    const old = await createTestDatabase({ migrated: false });
+    try {
+      await migrate(old.db, bundledMigrations.filter((m) => m.version < "0010"));
+      await seedDemo(old.db);
+      // What the seed wrote before the paid course had media of its own.
+      await old.db.query(
+        `update lesson set video_url = replace(video_url, '/storage/course/demo-paid/', '/storage/course/demo/'),
+           attachments = replace(attachments::text, '/storage/course/demo-paid/', '/storage/course/demo/')::jsonb`,
+      );
+      const before = await old.db.query<{ id: number; video_url: string; attachments: unknown }>("select id, video_url, attachments from lesson order by id");
+      expect(await migrate(old.db)).toContain("0010");
+      const after = await old.db.query<{ id: number; video_url: string; attachments: unknown; price: number }>(
+        "select l.id, l.video_url, l.attachments, c.price from lesson l join course c on c.id = l.course_id order by l.id",
+      );
+      expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
+      for (const [i, r] of after.rows.entries()) {
+        const was = before.rows[i]!;
+        if (Number(r.price) > 0 && was.video_url) {
+          expect(r.video_url).toBe(was.video_url.replace("/storage/course/demo/", "/storage/course/demo-paid/"));
+          expect(JSON.stringify(r.attachments)).toBe(JSON.stringify(was.attachments).replaceAll("/storage/course/demo/", "/storage/course/demo-paid/"));
+        } else {
+          expect(r).toMatchObject({ video_url: was.video_url, attachments: was.attachments });
+        }
+      }
+      expect(after.rows.some((r) => Number(r.price) > 0 && r.video_url.startsWith("/storage/course/demo-paid/"))).toBe(true);
+    } finally {
+      await old.drop();
+    }
   });
 
   it("serves a lesson video with range requests (206) and HLS with its content types", async () => {
@@ -383,10 +418,10 @@ describe("GET /api/course/lesson", () => {
       const body = await get(`/api/course/lesson?id=${preview.id}`, token);
       expect(body.code).toBe(1);
       const d = body.data;
-      expect(d.lesson).toMatchObject({ id: preview.id, courseId: course.video, freePreview: true, hasVideo: true, videoType: "mp4", videoUrl: "/storage/course/demo/pattern.mp4" });
-      expect(d.lesson.videoSize).toBe(statSync(path.join(dataDir, "storage/course/demo/pattern.mp4")).size);
+      expect(d.lesson).toMatchObject({ id: preview.id, courseId: course.video, freePreview: true, hasVideo: true, videoType: "mp4", videoUrl: "/storage/course/demo-paid/pattern.mp4" });
+      expect(d.lesson.videoSize).toBe(statSync(path.join(dataDir, "storage/course/demo-paid/pattern.mp4")).size);
       expect(d.lesson.attachments).toEqual([
-        { name: "视频格式速查.txt", url: "/storage/course/demo/cheatsheet.txt", size: statSync(path.join(dataDir, "storage/course/demo/cheatsheet.txt")).size },
+        { name: "视频格式速查.txt", url: "/storage/course/demo-paid/cheatsheet.txt", size: statSync(path.join(dataDir, "storage/course/demo-paid/cheatsheet.txt")).size },
       ]);
       expect(d.lesson.content).toContain("<pre><code>");
       expect(d.course).toEqual({ id: course.video, title: "网页视频入门：格式、编码与流媒体" });
@@ -409,8 +444,215 @@ describe("GET /api/course/lesson", () => {
     await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, buyer.token);
     const hls = lessons.video.find((l) => l.video_url.endsWith(".m3u8"))!;
     const d = (await get(`/api/course/lesson?id=${hls.id}`, buyer.token)).data;
-    expect(d.lesson).toMatchObject({ videoType: "hls", videoUrl: "/storage/course/demo/hls/index.m3u8", duration: DEMO_DURATIONS.hls });
+    expect(d.lesson).toMatchObject({ videoType: "hls", videoUrl: "/storage/course/demo-paid/hls/index.m3u8", duration: DEMO_DURATIONS.hls });
     expect(d.lesson.videoSize).toBeGreaterThan(100_000);
+  });
+});
+
+describe("course media under /storage", () => {
+  const paid = "/storage/course/demo-paid";
+  /** Every kind of paid lesson media: the URL and the lesson it belongs to (by its video URL). */
+  const kinds = [
+    { kind: "MP4", url: `${paid}/bars.mp4`, lessonVideo: `${paid}/bars.mp4`, type: "video/mp4" },
+    { kind: "WebM", url: `${paid}/pattern.webm`, lessonVideo: `${paid}/pattern.webm`, type: "video/webm" },
+    { kind: "HLS playlist", url: `${paid}/hls/index.m3u8`, lessonVideo: `${paid}/hls/index.m3u8`, type: "application/vnd.apple.mpegurl" },
+    { kind: "HLS segment", url: `${paid}/hls/segment-00.m4s`, lessonVideo: `${paid}/hls/index.m3u8`, type: "" },
+    { kind: "HLS init section", url: `${paid}/hls/init.mp4`, lessonVideo: `${paid}/hls/index.m3u8`, type: "video/mp4" },
+  ];
+  const lessonOf = (videoUrl: string) => lessons.video.find((l) => l.video_url === videoUrl)!;
+  const preview = () => lessons.video.find((l) => l.free_preview)!;
+
+  const media = (url: string, cookie?: string, extra: Record<string, string> = {}) =>
+    t.app.inject({ method: "GET", url, headers: { "think-lang": "en", ...(cookie ? { cookie } : {}), ...extra } });
+
+  /** The media cookie `/api/course/lesson` gives this member (as a Cookie header), with its Set-Cookie line. */
+  async function mediaCookie(token: string, lessonId: number): Promise<{ cookie: string; setCookie: string }> {
+    const res = await t.app.inject({ method: "GET", url: `/api/course/lesson?id=${lessonId}`, headers: headers(token) });
+    expect(res.json().code).toBe(1);
+    const setCookie = [res.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("examhub_media="));
+    expect(setCookie).toBeDefined();
+    return { cookie: setCookie!.split(";")[0]!, setCookie: setCookie! };
+  }
+
+  /** A member enrolled in the paid course, and one who is not (both hold a media cookie). */
+  async function audiences() {
+    const buyer = await newMember(DEMO_PAID_PRICE);
+    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, buyer.token)).code).toBe(1);
+    const outsider = await newMember(DEMO_PAID_PRICE);
+    return {
+      buyer: { ...buyer, cookie: (await mediaCookie(buyer.token, lessonOf(`${paid}/bars.mp4`).id)).cookie },
+      // Someone who only opened the free preview: a valid cookie, no enrolment.
+      outsider: { ...outsider, cookie: (await mediaCookie(outsider.token, preview().id)).cookie },
+    };
+  }
+
+  it("serves every kind of paid lesson media to enrolled members only: 401 anonymous, 403 not enrolled", async () => {
+    const { buyer, outsider } = await audiences();
+    for (const k of kinds) {
+      const anonymous = await media(k.url);
+      expect(anonymous.statusCode, `${k.kind} anonymous`).toBe(401);
+      expect(anonymous.json()).toMatchObject({ code: 0, msg: "Please log in and open the lesson to watch its video", data: null });
+      expect(anonymous.headers["cache-control"]).toBe("no-store");
+      expect(anonymous.headers["set-cookie"]).toBeUndefined();
+
+      const notEnrolled = await media(k.url, outsider.cookie);
+      expect(notEnrolled.statusCode, `${k.kind} not enrolled`).toBe(403);
+      expect(notEnrolled.json()).toMatchObject({ code: 0, msg: "Please enrol in this course to watch its videos" });
+      // The refusal holds for a range request and HEAD too, and says nothing of the file.
+      expect((await media(k.url, outsider.cookie, { range: "bytes=0-9" })).statusCode).toBe(403);
+      expect((await t.app.inject({ method: "HEAD", url: k.url, headers: { cookie: outsider.cookie } })).statusCode).toBe(403);
+      expect(notEnrolled.rawPayload.includes(Buffer.from("ftyp"))).toBe(false);
+
+      const full = await media(k.url, buyer.cookie);
+      expect(full.statusCode, `${k.kind} enrolled`).toBe(200);
+      const file = readFileSync(path.join(dataDir, k.url));
+      expect(full.rawPayload.equals(file)).toBe(true);
+      if (k.type) expect(full.headers["content-type"]).toMatch(new RegExp(`^${k.type.replace(/[.+]/g, "\\$&")}`));
+      expect(full.headers["cache-control"]).toBe("private, no-cache");
+      expect(full.headers["x-content-type-options"]).toBe("nosniff");
+      const range = await media(k.url, buyer.cookie, { range: "bytes=0-9" });
+      expect(range.statusCode, `${k.kind} enrolled range`).toBe(206);
+      expect(range.rawPayload.equals(file.subarray(0, 10))).toBe(true);
+    }
+  });
+
+  it("opens free previews to everyone, every kind of media", async () => {
+    const { buyer, outsider } = await audiences();
+    // The seeded preview is an MP4 (with an attachment); the other kinds are made previews here.
+    const others = [...new Set(kinds.map((k) => lessonOf(k.lessonVideo).id))];
+    await t.database.db.query("update lesson set free_preview = true where id = any($1::int[])", [others]);
+    try {
+      const urls = [`${paid}/pattern.mp4`, `${paid}/cheatsheet.txt`, ...kinds.map((k) => k.url)];
+      for (const url of urls) {
+        for (const [who, cookie] of [["anonymous", undefined], ["not enrolled", outsider.cookie], ["enrolled", buyer.cookie]] as const) {
+          const res = await media(url, cookie, { range: "bytes=0-9" });
+          expect(res.statusCode, `${url} ${who}`).toBe(206);
+          expect(res.headers["cache-control"]).toBe("public, max-age=3600");
+        }
+      }
+    } finally {
+      await t.database.db.query("update lesson set free_preview = false where id = any($1::int[])", [others]);
+    }
+    expect((await media(`${paid}/bars.mp4`)).statusCode).toBe(401);
+  });
+
+  it("keeps media of free courses open, and uploads that are no course media served as before", async () => {
+    for (const url of ["/storage/course/demo/pattern.webm", "/storage/course/demo/hls/index.m3u8", "/storage/course/demo/hls/segment-01.m4s"]) {
+      expect((await media(url)).statusCode, url).toBe(200);
+    }
+    const cover = await media("/storage/course/demo/cover-video.jpg");
+    expect(cover.statusCode).toBe(200);
+    expect(cover.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("sets the media cookie HttpOnly, SameSite=Strict, for /storage/ only, without the token in it", async () => {
+    const m = await newMember();
+    const { cookie, setCookie } = await mediaCookie(m.token, preview().id);
+    const attributes = setCookie.split(";").map((a) => a.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(["path=/storage/", "httponly", "samesite=strict", "max-age=43200"]));
+    expect(attributes.some((a) => a.startsWith("domain="))).toBe(false);
+    expect(cookie).toMatch(new RegExp(`^examhub_media=${m.id}\\.\\d+\\.[\\w-]{43}$`));
+    expect(setCookie).not.toContain(m.token);
+    // Anonymous visitors of a preview get none; a refused lesson sets none.
+    const anonymous = await t.app.inject({ method: "GET", url: `/api/course/lesson?id=${preview().id}` });
+    expect(anonymous.headers["set-cookie"]).toBeUndefined();
+    const refused = await t.app.inject({ method: "GET", url: `/api/course/lesson?id=${lessonOf(`${paid}/bars.mp4`).id}`, headers: headers(m.token) });
+    expect(refused.json().code).toBe(0);
+    expect(refused.headers["set-cookie"]).toBeUndefined();
+  });
+
+  it("counts a media cookie only with its member's valid session, unaltered and unexpired", async () => {
+    const { buyer } = await audiences();
+    const url = `${paid}/pattern.webm`;
+    expect((await media(url, buyer.cookie)).statusCode).toBe(200);
+    const [, id, expires, sig] = /^examhub_media=(\d+)\.(\d+)\.(.+)$/.exec(buyer.cookie)!;
+    const other = await newMember();
+    const forged = [
+      `examhub_media=${other.id}.${expires}.${sig}`,
+      `examhub_media=${id}.${Number(expires) + 1}.${sig}`,
+      `examhub_media=${id}.${expires}.${sig!.slice(0, -2)}AA`,
+      `examhub_media=${id}.${expires}`,
+      `examhub_media=${"9".repeat(12)}.${expires}.${sig}`,
+      "examhub_media=",
+      `ba-user-token=${buyer.token}`,
+      "%%%;;;=",
+    ];
+    for (const cookie of forged) expect((await media(url, cookie)).statusCode, cookie).toBe(401);
+
+    // Signed with the server's key but expired, or still valid and past half-life (renewed).
+    const { value: secret } = await one<{ value: string }>("select value from app_meta where key = 'media_cookie_secret'", []);
+    const { token_hash: tokenHash } = await one<{ token_hash: string }>("select token_hash from token where user_id = $1 and type = 'user'", [buyer.id]);
+    const signed = (exp: number) =>
+      `examhub_media=${buyer.id}.${exp}.${createHmac("sha256", Buffer.from(secret, "hex")).update(`media-v1.${buyer.id}.${exp}.${tokenHash}`).digest("base64url")}`;
+    const now = Math.floor(Date.now() / 1000);
+    expect((await media(url, signed(now - 1))).statusCode).toBe(401);
+    expect((await media(url, signed(now + 86_400 * 30))).statusCode).toBe(401);
+    const aging = await media(url, signed(now + 3600));
+    expect(aging.statusCode).toBe(200);
+    expect(String(aging.headers["set-cookie"])).toMatch(/^examhub_media=\d+\.\d+\.[\w-]{43}; Max-Age=43200; Path=\/storage\/; HttpOnly; SameSite=Strict$/);
+    expect((await media(url, buyer.cookie)).headers["set-cookie"]).toBeUndefined();
+
+    // Logging out (the access token gone) ends it; so does a disabled account.
+    await t.database.db.query("update member set status = 'disable' where id = $1", [buyer.id]);
+    expect((await media(url, buyer.cookie)).statusCode).toBe(401);
+    await t.database.db.query("update member set status = 'enable' where id = $1", [buyer.id]);
+    expect((await media(url, buyer.cookie)).statusCode).toBe(200);
+    await t.database.db.query("delete from token where user_id = $1", [buyer.id]);
+    expect((await media(url, buyer.cookie)).statusCode).toBe(401);
+  });
+
+  it("refuses other spellings of a paid file's path rather than serving them", async () => {
+    const { buyer } = await audiences();
+    const spellings = [
+      `${paid}/%62ars.mp4`,
+      `${paid}/./bars.mp4`,
+      `/storage/course//demo-paid/bars.mp4`,
+      `/storage/course/demo/../demo-paid/bars.mp4`,
+      `/storage/course/demo/%2e%2e/demo-paid/bars.mp4`,
+      `${paid}/bars.mp4?x=1`,
+      `${paid}/bars.mp4#x`,
+      `${paid}/hls/%2e/segment-00.m4s`,
+      `${paid}/hls//segment-00.m4s`,
+      `${paid}/bars.mp4/`,
+      `${paid}/BARS.mp4`,
+    ];
+    for (const url of spellings) {
+      const res = await media(url);
+      expect(res.statusCode, url).toBeGreaterThanOrEqual(400);
+      expect(res.rawPayload.includes(Buffer.from("ftyp")), url).toBe(false);
+    }
+    // The enrolled member gets the canonical and the encoded spelling, nothing odd.
+    expect((await media(`${paid}/%62ars.mp4`, buyer.cookie)).statusCode).toBe(200);
+    expect((await media(`${paid}/bars.mp4?x=1`, buyer.cookie)).statusCode).toBe(200);
+  });
+
+  it("keeps a disabled lesson's media closed, and treats a paid lesson's attachments as its media", async () => {
+    const { buyer, outsider } = await audiences();
+    const webm = lessonOf(`${paid}/pattern.webm`);
+    await t.database.db.query("update lesson set status = 'disable' where id = $1", [webm.id]);
+    try {
+      expect((await media(webm.video_url, buyer.cookie)).statusCode).toBe(403);
+      expect((await media(webm.video_url)).statusCode).toBe(401);
+    } finally {
+      await t.database.db.query("update lesson set status = 'enable' where id = $1", [webm.id]);
+    }
+
+    const notes = `${paid}/notes-${randomUUID()}.txt`;
+    writeFileSync(path.join(dataDir, notes), "paid notes");
+    expect((await media(notes)).statusCode).toBe(200);
+    await t.database.db.query("update lesson set attachments = $2::jsonb where id = $1", [webm.id, JSON.stringify([{ name: "notes.txt", url: notes, size: 10 }])]);
+    forgetCourseMedia(t.database.db);
+    try {
+      expect((await media(notes)).statusCode).toBe(401);
+      expect((await media(notes, outsider.cookie)).statusCode).toBe(403);
+      const own = await media(notes, buyer.cookie);
+      expect(own.statusCode).toBe(200);
+      expect(own.body).toBe("paid notes");
+      expect(own.headers["content-disposition"]).toMatch(/^attachment;/);
+    } finally {
+      await t.database.db.query("update lesson set attachments = '[]'::jsonb where id = $1", [webm.id]);
+      forgetCourseMedia(t.database.db);
+    }
   });
 });
 
@@ -495,6 +737,25 @@ describe("lesson.progress through POST /api/exam/sync", () => {
     expect(await scoreLogs(m.id)).toBe(0);
     // A rejected op is answered once: its replay is a duplicate.
     expect((await sync(m.token, [locked]))[0]!.status).toBe("duplicate");
+  });
+
+  it("awards no points for a free preview completed without enrolling; they come once, after enrolling", async () => {
+    const m = await newMember(DEMO_PAID_PRICE);
+    const lesson = lessons.video.find((l) => l.free_preview)!;
+    const done = progressOp(lesson.id, lesson.duration, true, base + 1_000);
+    expect((await sync(m.token, [done]))[0]!.status).toBe("applied");
+    expect(await progress(m.id, lesson.id)).toMatchObject({ completed: true, points_awarded: false });
+    expect(await score(m.id)).toBe(0);
+    expect(await scoreLogs(m.id)).toBe(0);
+    // Watching it again unenrolled earns nothing either.
+    await sync(m.token, [progressOp(lesson.id, lesson.duration, true, base + 2_000)]);
+    expect(await scoreLogs(m.id)).toBe(0);
+
+    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token)).code).toBe(1);
+    await sync(m.token, [progressOp(lesson.id, 3, false, base + 3_000), progressOp(lesson.id, lesson.duration, true, base + 4_000)]);
+    expect(await score(m.id)).toBe(LESSON_COMPLETE_POINTS);
+    expect(await scoreLogs(m.id)).toBe(1);
+    expect(await progress(m.id, lesson.id)).toMatchObject({ completed: true, points_awarded: true, completed_at: base + 1_000 });
   });
 
   it("ends in the same state and awards points once in any delivery order, with replays", async () => {

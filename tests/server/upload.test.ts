@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
@@ -7,8 +7,11 @@ import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
-import { imageSize, sanitizeFileName } from "../../src/server/modules/upload/routes.ts";
-import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { INLINE_TYPES, STORAGE_CSP, formatStorageSize, imageSize, sanitizeFileName } from "../../src/server/modules/upload/routes.ts";
+import { getCountSetting, getSetting, setSetting } from "../../src/server/settings.ts";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../../src/server/app.ts";
+import { createTestApp, LogCapture, testConfig, type TestApp } from "../helpers/app.ts";
 
 const MAX = 10 * 1024 * 1024;
 
@@ -100,6 +103,10 @@ describe("uploads", () => {
     adminId = (await db.query<{ id: number }>("select id from admin where username = $1", [DEMO_ADMIN.username])).rows[0]!.id;
     memberToken = await issueToken(db, "user", memberId, 3600);
     adminToken = await issueToken(db, "admin", adminId, 3600);
+    // These tests are about single uploads: the member's rate and quota are lifted here
+    // ("upload limits" below tests them).
+    await setSetting(db, "upload_rate_per_minute", 100_000);
+    await setSetting(db, "upload_quota_mib", 100_000);
   });
   afterAll(async () => {
     await t.close();
@@ -358,6 +365,32 @@ describe("uploads", () => {
     expect(missing.json()).toMatchObject({ code: 0 });
   });
 
+  it("serves every inline type unsniffable and sandboxed, everything else (PDF included) as a download", async () => {
+    const folder = path.join(storageDir, "headers");
+    mkdirSync(folder, { recursive: true });
+    const downloads = ["pdf", "txt", "html", "svg", "zip", "docx", "json", "js", "xml", "exe", "bin"];
+    for (const ext of [...INLINE_TYPES, ...downloads]) {
+      writeFileSync(path.join(folder, `file.${ext}`), "x");
+      const res = await t.app.inject({ method: "GET", url: `/storage/headers/file.${ext}` });
+      expect(res.statusCode, ext).toBe(200);
+      expect(res.headers["x-content-type-options"], ext).toBe("nosniff");
+      expect(res.headers["content-security-policy"], ext).toBe(STORAGE_CSP);
+      expect(String(res.headers["content-security-policy"]).split(";").map((d) => d.trim())).toContain("sandbox");
+      if (INLINE_TYPES.has(ext)) expect(res.headers["content-disposition"], ext).toBeUndefined();
+      else expect(res.headers["content-disposition"], ext).toBe(`attachment; filename="file.${ext}"`);
+    }
+    expect(INLINE_TYPES.has("pdf")).toBe(false);
+    expect(INLINE_TYPES.has("svg")).toBe(false);
+    // An uploaded PDF: a download under the sandbox CSP.
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n");
+    const body = (await upload([filePart("report.pdf", pdf, "application/pdf")])).json();
+    expect(body).toMatchObject({ code: 1, data: { file: { mimetype: "application/pdf" } } });
+    const served = await t.app.inject({ method: "GET", url: body.data.file.url });
+    expect(served.headers["content-type"]).toBe("application/pdf");
+    expect(served.headers["content-disposition"]).toMatch(/^attachment; filename="[0-9a-f]{40}\.pdf"$/);
+    expect(served.headers["content-security-policy"]).toBe(STORAGE_CSP);
+  });
+
   it("streams over real HTTP: a 5 MB upload, and an oversized one answered without hanging", async () => {
     const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
     const send = async (name: string, data: Buffer, type: string) => {
@@ -392,6 +425,175 @@ describe("uploads", () => {
       const big = Buffer.concat([png(1, 1), Buffer.alloc(MAX)]);
       expect((await upload([filePart("big.png", big, "image/png")], { lang: "zh-cn" })).json().msg).toBe("上传文件的大小超出允许范围！");
     });
+  });
+});
+
+describe("upload limits", () => {
+  let t: TestApp;
+  /** A second server on its own connection pool (PostgreSQL only), sharing DATA_DIR. */
+  let second: FastifyInstance | undefined;
+  let dataDir: string;
+  let storageDir: string;
+  let adminToken: string;
+  let members = 0;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-upload-limits-"));
+    storageDir = path.join(dataDir, "storage");
+    t = await createTestApp({ config: { dataDir, seedDemo: true } });
+    const adminId = (await t.database.db.query<{ id: number }>("select id from admin where username = $1", [DEMO_ADMIN.username])).rows[0]!.id;
+    adminToken = await issueToken(t.database.db, "admin", adminId, 3600);
+    const other = await t.database.openAnother();
+    if (other) {
+      second = await buildApp(testConfig({ dataDir }), { db: other, logStream: new LogCapture() });
+      await second.ready();
+    }
+  });
+  afterAll(async () => {
+    await second?.close();
+    await t.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function newMember(): Promise<{ id: number; token: string }> {
+    members++;
+    const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, 'x') returning id", [`limits_${members}`]);
+    return { id: rows[0]!.id, token: await issueToken(t.database.db, "user", rows[0]!.id, 3600) };
+  }
+  /** A text file of exactly `size` bytes with content of its own. */
+  const text = (size: number) => Buffer.concat([Buffer.from(randomUUID()), Buffer.alloc(size - 36, "x")]);
+  const send = async (token: string, data: Buffer, options: { area?: "api" | "admin"; lang?: string; app?: FastifyInstance } = {}) => {
+    const area = options.area ?? "api";
+    const body = multipart([filePart("notes.txt", data, "text/plain")]);
+    const res = await (options.app ?? t.app).inject({
+      method: "POST",
+      url: `/${area}/ajax/upload`,
+      headers: { "content-type": body.contentType, "think-lang": options.lang ?? "en", [area === "api" ? "ba-user-token" : "batoken"]: token },
+      payload: body.payload,
+    });
+    return res.json() as { code: number; msg: string; data: { file: { id: number; url: string } } | Record<string, unknown> | null };
+  };
+  const used = async (userId: number) =>
+    Number((await t.database.db.query<{ n: number }>("select coalesce(sum(size), 0)::bigint as n from member_upload where user_id = $1", [userId])).rows[0]!.n);
+  const rowsOf = async (userId: number) =>
+    (await t.database.db.query<{ n: number }>("select count(*)::int as n from attachment where user_id = $1", [userId])).rows[0]!.n;
+  const limits = async (perMinute: number, quotaMib: number) => {
+    await setSetting(t.database.db, "upload_rate_per_minute", perMinute);
+    await setSetting(t.database.db, "upload_quota_mib", quotaMib);
+  };
+  async function storesNothing(fn: () => Promise<void>): Promise<void> {
+    const files = listFiles(storageDir);
+    const rows = (await t.database.db.query<{ n: number }>("select count(*)::int as n from attachment")).rows[0]!.n;
+    const held = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member_upload")).rows[0]!.n;
+    await fn();
+    expect(listFiles(storageDir)).toEqual(files);
+    expect((await t.database.db.query<{ n: number }>("select count(*)::int as n from attachment")).rows[0]!.n).toBe(rows);
+    expect((await t.database.db.query<{ n: number }>("select count(*)::int as n from member_upload")).rows[0]!.n).toBe(held);
+  }
+
+  it("has sensible defaults in the site settings: 10 uploads a minute, 100 MiB a member", async () => {
+    expect(await getSetting(t.database.db, "upload_rate_per_minute")).toBe(10);
+    expect(await getSetting(t.database.db, "upload_quota_mib")).toBe(100);
+    // A value that is no whole number >= 0 counts as the default.
+    await t.database.db.query("update site_setting set value = '\"lots\"'::jsonb where key = 'upload_quota_mib'");
+    expect(await getCountSetting(t.database.db, "upload_quota_mib")).toBe(100);
+    await t.database.db.query("update site_setting set value = '-1'::jsonb where key = 'upload_rate_per_minute'");
+    expect(await getCountSetting(t.database.db, "upload_rate_per_minute")).toBe(10);
+    expect(formatStorageSize(100 * 1024 * 1024)).toBe("100 MB");
+    expect(formatStorageSize(400_000)).toBe("390.6 KB");
+    expect(formatStorageSize(12)).toBe("12 B");
+  });
+
+  it("refuses uploads past the member's rate, storing nothing, until the minute has passed; admins are not limited", async () => {
+    await limits(3, 100);
+    const m = await newMember();
+    const first = text(100);
+    for (const data of [first, text(100), text(100)]) expect((await send(m.token, data)).code).toBe(1);
+    await storesNothing(async () => {
+      expect(await send(m.token, text(100))).toMatchObject({ code: 0, msg: "You can upload at most 3 files a minute: please wait a moment and try again", data: { limit: 3 } });
+      // A repeat of a file already stored counts as an upload too.
+      expect((await send(m.token, first)).code).toBe(0);
+      expect((await send(m.token, text(100), { lang: "zh-cn" })).msg).toBe("每分钟最多上传 3 个文件，请稍后再试");
+    });
+    // Other members and admins go on.
+    expect((await send((await newMember()).token, text(100))).code).toBe(1);
+    for (let i = 0; i < 5; i++) expect((await send(adminToken, text(100), { area: "admin" })).code).toBe(1);
+    // A minute later (the uploads moved back in time) the member may upload again.
+    await t.database.db.query("update member_upload_event set at = at - 60000 where user_id = $1", [m.id]);
+    expect((await send(m.token, text(100))).code).toBe(1);
+  });
+
+  it("keeps each member within the quota: content stored once counts once per member, refusals store nothing", async () => {
+    await limits(1000, 1);
+    const quota = 1024 * 1024;
+    const [a, b] = [await newMember(), await newMember()];
+    const [one, two, three] = [text(400_000), text(400_000), text(400_000)];
+    expect((await send(a.token, one)).code).toBe(1);
+    expect((await send(a.token, two)).code).toBe(1);
+    expect(await used(a.id)).toBe(800_000);
+    await storesNothing(async () => {
+      expect(await send(a.token, three)).toMatchObject({
+        code: 0,
+        msg: "Not enough upload space: this file needs 390.6 KB and 242.8 KB of your 1 MB is left",
+        data: { quota, used: 800_000 },
+      });
+      expect((await send(a.token, three, { lang: "zh-cn" })).msg).toBe("上传空间不足：该文件需要 390.6 KB，您的 1 MB 空间只剩 242.8 KB");
+    });
+    // The same content again costs nothing: accepted, counted once.
+    expect((await send(a.token, one)).code).toBe(1);
+    expect(await used(a.id)).toBe(800_000);
+    expect((await t.database.db.query<{ uploads: number }>("select uploads from member_upload where user_id = $1 order by uploads desc limit 1", [a.id])).rows[0]!.uploads).toBe(2);
+    // Content another member stored first counts for this member too; the file stays one file.
+    expect((await send(b.token, three)).code).toBe(1);
+    expect((await send(b.token, one)).code).toBe(1);
+    expect(await used(b.id)).toBe(800_000);
+    expect(listFiles(storageDir).filter((f) => f.includes(sha1(one)))).toHaveLength(1);
+    // Filling the space to the byte is allowed; then the member is told it is full, before any byte is read.
+    expect((await send(a.token, text(quota - 800_000))).code).toBe(1);
+    expect(await used(a.id)).toBe(quota);
+    await storesNothing(async () => {
+      expect((await send(a.token, text(100))).msg).toBe("Your upload space of 1 MB is full: no more files can be stored");
+    });
+    // Admins are not held to the member quota.
+    expect((await send(adminToken, text(2 * quota), { area: "admin" })).code).toBe(1);
+    // A quota of 0 lets no member store anything.
+    await limits(1000, 0);
+    await storesNothing(async () => {
+      expect((await send((await newMember()).token, text(100))).msg).toBe("Your upload space of 0 B is full: no more files can be stored");
+    });
+  });
+
+  it("holds the quota and the rate against concurrent uploads (two servers on PostgreSQL)", async () => {
+    const apps = [t.app, second ?? t.app];
+    // Quota: 1 MiB, 8 different files of 300,000 bytes at once: exactly 3 fit.
+    await limits(1000, 1);
+    const m = await newMember();
+    const files = Array.from({ length: 8 }, () => text(300_000));
+    const results = await Promise.all(files.map((data, i) => send(m.token, data, { app: apps[i % 2] })));
+    const accepted = results.filter((r) => r.code === 1);
+    expect(accepted).toHaveLength(3);
+    for (const r of results.filter((r) => r.code !== 1)) expect(r.msg).toMatch(/^Not enough upload space/);
+    expect(await used(m.id)).toBe(900_000);
+    expect(await rowsOf(m.id)).toBe(3);
+    const stored = files.filter((f) => listFiles(storageDir).some((name) => name.includes(sha1(f))));
+    expect(stored).toHaveLength(3);
+    expect(listFiles(path.join(storageDir, ".tmp"))).toEqual([]);
+
+    // One content sent 5 times at once with room for it once: all accepted, counted once.
+    const room = await newMember();
+    await limits(1000, 1);
+    const same = text(700_000);
+    const repeats = await Promise.all(Array.from({ length: 5 }, (_, i) => send(room.token, same, { app: apps[i % 2] })));
+    expect(repeats.map((r) => r.code)).toEqual([1, 1, 1, 1, 1]);
+    expect(await used(room.id)).toBe(700_000);
+    expect((await t.database.db.query<{ quote: number }>("select quote from attachment where sha1 = $1", [sha1(same)])).rows[0]!.quote).toBe(5);
+
+    // Rate: 2 a minute, 6 at once: exactly 2 stored.
+    await limits(2, 100);
+    const fast = await newMember();
+    const burst = await Promise.all(Array.from({ length: 6 }, (_, i) => send(fast.token, text(1000), { app: apps[i % 2] })));
+    expect(burst.filter((r) => r.code === 1)).toHaveLength(2);
+    expect(await rowsOf(fast.id)).toBe(2);
   });
 });
 

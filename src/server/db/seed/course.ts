@@ -1,13 +1,14 @@
 import type { Queryable } from "../database.ts";
 import { sanitizeRichText } from "../../modules/course/html.ts";
-import { DEMO_MEDIA_URL, demoMediaSize } from "../../modules/course/media.ts";
+import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL, demoMediaSize } from "../../modules/course/media.ts";
 
 /**
  * Demo courses: three categories, three courses (two free, one paid at 19.90 — the demo member
  * has 100.00 after the accountLogs part, so can buy it), lessons with real small videos (MP4,
  * WebM and an HLS playlist, made by src/tools/demo-media.sh), one free-preview lesson in the
  * paid course and one text-only lesson. The media files reach DATA_DIR/storage/course/demo/ at
- * start-up (src/server/modules/course/media.ts).
+ * start-up, the paid course's (videos and attachments) DATA_DIR/storage/course/demo-paid/
+ * (src/server/modules/course/media.ts).
  */
 
 /** Seconds of each demo video: must match src/tools/demo-media.sh. */
@@ -235,9 +236,9 @@ const COURSES: DemoCourse[] = [
   },
 ];
 
-function videoUrl(video: Video): { url: string; type: "mp4" | "webm" | "hls"; size: number } {
-  if (video === "hls") return { url: `${DEMO_MEDIA_URL}/hls/index.m3u8`, type: "hls", size: demoMediaSize("hls") };
-  return { url: `${DEMO_MEDIA_URL}/${video}`, type: video.endsWith(".webm") ? "webm" : "mp4", size: demoMediaSize(video) };
+function videoUrl(video: Video, base: string): { url: string; type: "mp4" | "webm" | "hls"; size: number } {
+  if (video === "hls") return { url: `${base}/hls/index.m3u8`, type: "hls", size: demoMediaSize("hls") };
+  return { url: `${base}/${video}`, type: video.endsWith(".webm") ? "webm" : "mp4", size: demoMediaSize(video) };
 }
 
 export async function seedCourse(tx: Queryable): Promise<void> {
@@ -266,8 +267,10 @@ export async function seedCourse(tx: Queryable): Promise<void> {
     const courseId = rows[0]!.id;
     let weigh = course.lessons.length * 10;
     for (const lesson of course.lessons) {
-      const video = lesson.video ? videoUrl(lesson.video) : undefined;
-      const attachments = (lesson.attachments ?? []).map((a) => ({ name: a.name, url: `${DEMO_MEDIA_URL}/${a.file}`, size: demoMediaSize(a.file) }));
+      // The paid course's media are its own: a file a free course uses is open to everyone.
+      const base = course.price > 0 ? DEMO_PAID_MEDIA_URL : DEMO_MEDIA_URL;
+      const video = lesson.video ? videoUrl(lesson.video, base) : undefined;
+      const attachments = (lesson.attachments ?? []).map((a) => ({ name: a.name, url: `${base}/${a.file}`, size: demoMediaSize(a.file) }));
       await tx.query(
         `insert into lesson (course_id, title, content, video_url, video_type, video_size, duration, attachments, free_preview, weigh)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,

@@ -13,8 +13,11 @@ export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled
  * - completed is sticky (an op completes the lesson when it says so or its position reaches
  *   LESSON_COMPLETE_FRACTION of the duration); completed_at is the earliest completing op time;
  * - last_watched is the latest op time (Unix seconds);
- * - the first time the lesson is completed the member gets LESSON_COMPLETE_POINTS points and a
- *   points log row, in this transaction; `points_awarded` (set under the row lock) makes it once.
+ * - the first time the lesson is completed by an enrolled member, the member gets
+ *   LESSON_COMPLETE_POINTS points and a points log row, in this transaction; `points_awarded`
+ *   (set under the row lock) makes it once. A free preview watched without enrolling keeps its
+ *   progress (and completion) but earns nothing; once the member has enrolled, the next op of
+ *   that completed lesson awards the points.
  * Refused: an unknown (or disabled) lesson, and a lesson of a course the member is not enrolled
  * in unless it is a free preview.
  */
@@ -49,6 +52,8 @@ export async function applyLessonProgress(tx: Queryable, userId: number, op: OpO
     [userId, lessonId, position, completed, completed ? op.at : null, Math.floor(op.at / 1000), op.at, op.id],
   );
 
+  // Points go to enrolled members only.
+  if (!lesson.enrolled) return "applied";
   // The first completion, whenever it arrives: flip the flag once and award the points with it.
   const award = await tx.query(
     "update lesson_progress set points_awarded = true where user_id = $1 and lesson_id = $2 and completed and not points_awarded returning lesson_id",

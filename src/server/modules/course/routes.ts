@@ -20,6 +20,7 @@ import { ApiError } from "../../errors.ts";
 import { optionalMember, requireMember } from "../../plugins/auth.ts";
 import { memos } from "../account/memos.ts";
 import { safeMediaUrl, sanitizeRichText } from "./html.ts";
+import { issueMediaCookie } from "./mediaAccess.ts";
 
 /**
  * The member's course API (src/shared/course/types.ts is the contract): catalogue, detail,
@@ -384,6 +385,8 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
     if (!lesson.free_preview && !(await findEnrolment(db, member!.id, lesson.course_id))) {
       throw new ApiError(msg`Please enrol in this course first`, 0, { courseId: lesson.course_id });
     }
+    // The lesson's media are fetched by the video element and hls.js, which send no token header.
+    if (member) await issueMediaCookie(db, req, reply, member.id);
     const siblings = await courseLessons(db, [lesson.course_id], member?.id ?? 0);
     const at = siblings.findIndex((l) => l.id === lesson.id);
     const self = siblings[at]!;

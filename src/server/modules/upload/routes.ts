@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, existsSync } from "node:fs";
 import { mkdir, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import type { ServerResponse } from "node:http";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -12,9 +13,11 @@ import { fileTypeFromBuffer, supportedExtensions, type FileTypeResult } from "fi
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { checkUpload, isAllowedFileType, parseSize, type UploadConfig } from "../../../shared/upload.ts";
-import type { Queryable } from "../../db/index.ts";
+import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { requireAdmin, requireMember } from "../../plugins/auth.ts";
+import { getCountSetting } from "../../settings.ts";
+import { courseMediaGuard } from "../course/mediaAccess.ts";
 import { siteConfig } from "../site/config.ts";
 
 /**
@@ -85,10 +88,9 @@ const TEXT_TYPES: Record<string, string> = {
 };
 
 /** Served inline from /storage (everything else is a download). SVG is deliberately absent. */
-const INLINE = new Set([
+export const INLINE_TYPES: ReadonlySet<string> = new Set([
   "jpg", "jpeg", "png", "apng", "gif", "webp", "bmp", "avif", "ico",
   "mp4", "m4v", "mov", "webm", "ogv", "mp3", "m4a", "wav", "ogg", "oga", "opus", "flac", "aac",
-  "pdf",
   // HLS playlists and segments: fetched by hls.js (same-origin XHR) or played natively.
   "m3u8", "ts", "m4s",
 ]);
@@ -378,6 +380,65 @@ interface Uploader {
   userId: number | null;
 }
 
+/** Member uploads older than this are forgotten by the rate (kept an hour, then removed). */
+const RATE_WINDOW_MS = 60_000;
+const EVENT_KEEP_MS = 3_600_000;
+const MIB = 1024 * 1024;
+
+/** The member limits of the site settings (admins have none). */
+export interface UploadLimits {
+  perMinute: number;
+  quotaBytes: number;
+}
+
+interface UploadUse {
+  /** Uploads accepted in the last minute. */
+  recent: number;
+  /** Bytes of the distinct files the member stores. */
+  used: number;
+}
+
+async function uploadLimits(db: Queryable): Promise<UploadLimits> {
+  const [perMinute, quota] = await Promise.all([getCountSetting(db, "upload_rate_per_minute"), getCountSetting(db, "upload_quota_mib")]);
+  return { perMinute, quotaBytes: quota * MIB };
+}
+
+async function memberUploadUse(db: Queryable, userId: number, now: number): Promise<UploadUse> {
+  const { rows } = await db.query<{ recent: number; used: number }>(
+    `select (select count(*)::int from member_upload_event where user_id = $1 and at > $2) as recent,
+            (select coalesce(sum(size), 0)::bigint from member_upload where user_id = $1) as used`,
+    [userId, now - RATE_WINDOW_MS],
+  );
+  return { recent: rows[0]!.recent, used: Number(rows[0]!.used) };
+}
+
+/** "3.5 MB", "120 KB", "12 B" (binary units, as the quota is set in MiB). */
+export function formatStorageSize(bytes: number): string {
+  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${Math.max(0, bytes)} B`;
+}
+
+/**
+ * Why an upload is refused (null: it fits the rate and the quota): `adding` bytes more, or
+ * "unknown" before the file is read (refused only when the space is already full).
+ */
+function limitRefusal(use: UploadUse, limits: UploadLimits, adding: number | "unknown"): ApiError | null {
+  if (use.recent >= limits.perMinute) {
+    const limit = limits.perMinute;
+    return new ApiError(msg`You can upload at most ${limit} files a minute: please wait a moment and try again`, 0, { limit });
+  }
+  const quota = formatStorageSize(limits.quotaBytes);
+  const data = { quota: limits.quotaBytes, used: use.used };
+  if (adding === "unknown" ? use.used >= limits.quotaBytes : adding > 0 && use.used + adding > limits.quotaBytes) {
+    if (adding === "unknown" || use.used >= limits.quotaBytes) return new ApiError(msg`Your upload space of ${quota} is full: no more files can be stored`, 0, data);
+    const left = formatStorageSize(limits.quotaBytes - use.used);
+    const size = formatStorageSize(adding);
+    return new ApiError(msg`Not enough upload space: this file needs ${size} and ${left} of your ${quota} is left`, 0, data);
+  }
+  return null;
+}
+
 /** Files under DATA_DIR/storage, their rows in `attachment`. */
 class Storage {
   readonly root: string;
@@ -385,7 +446,7 @@ class Storage {
 
   constructor(
     dataDir: string,
-    private readonly db: Queryable,
+    private readonly db: Database,
   ) {
     this.root = path.join(path.resolve(dataDir), "storage");
     this.tempDir = path.join(this.root, TEMP_DIR);
@@ -399,37 +460,69 @@ class Storage {
   }
 
   /**
-   * Moves the received file into place (atomic rename) unless an attachment with the same
-   * content and topic already has its file, then records the upload: a new row, or the
-   * existing row's `quote` + 1 and `last_upload_time` (one statement, safe under concurrency).
+   * Records the upload and moves the received file into place, in one transaction: a new
+   * attachment row, or the existing row's `quote` + 1 and `last_upload_time` (the row lock
+   * orders concurrent uploads of one content). A member's upload first locks the member row,
+   * so the member's uploads take turns: the rate and the quota are checked against what is
+   * committed, and a refused upload leaves no row and no file. A file this upload put in place
+   * is removed again when the transaction fails after it.
    */
-  async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader): Promise<AttachmentRow> {
+  async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader, limits: UploadLimits | null): Promise<AttachmentRow> {
     const existing = await this.db.query<{ url: string }>("select url from attachment where sha1 = $1 and topic = $2", [file.sha1, topic]);
-    const url = existing.rows[0]?.url ?? `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
     const image = !existing.rows[0] && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
-    await this.place(file.tmpPath, this.fileFor(url));
+    const url = `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
 
-    const now = Math.floor(Date.now() / 1000);
-    const { rows } = await this.db.query<AttachmentRow>(
-      `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11)
-       on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time
-       returning id, url, width, height, size, mimetype`,
-      [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, file.size, verdict.mimetype, file.sha1, now],
-    );
-    const row = rows[0]!;
-    // A concurrent first upload of the same content won the insert under another day's folder.
-    if (row.url !== url) await this.place(this.fileFor(url), this.fileFor(row.url));
-    return row;
+    return this.db.transaction(async (tx) => {
+      const now = Date.now();
+      if (who.userId !== null && limits) {
+        await tx.query("select id from member where id = $1 for update", [who.userId]);
+        const held = await tx.query(
+          "select 1 from member_upload u join attachment a on a.id = u.attachment_id where u.user_id = $1 and a.sha1 = $2 and a.topic = $3",
+          [who.userId, file.sha1, topic],
+        );
+        const refusal = limitRefusal(await memberUploadUse(tx, who.userId, now), limits, held.rows.length > 0 ? 0 : file.size);
+        if (refusal) throw refusal;
+      }
+      const seconds = Math.floor(now / 1000);
+      const { rows } = await tx.query<AttachmentRow & { inserted: boolean }>(
+        `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11)
+         on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time
+         returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
+        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, file.size, verdict.mimetype, file.sha1, seconds],
+      );
+      const row = rows[0]!;
+      const target = this.fileFor(row.url);
+      const placed = await this.place(file.tmpPath, target);
+      try {
+        if (who.userId !== null) {
+          await tx.query(
+            `insert into member_upload (user_id, attachment_id, size, create_time, last_upload_time) values ($1, $2, $3, $4, $4)
+             on conflict (user_id, attachment_id) do update set uploads = member_upload.uploads + 1, last_upload_time = excluded.last_upload_time`,
+            [who.userId, row.id, row.size, seconds],
+          );
+          await tx.query("insert into member_upload_event (user_id, at) values ($1, $2)", [who.userId, now]);
+          await tx.query("delete from member_upload_event where user_id = $1 and at < $2", [who.userId, now - EVENT_KEEP_MS]);
+        }
+      } catch (error) {
+        // Nobody else can see the new row before this transaction ends: its file goes with it.
+        if (placed && row.inserted) await rm(target, { force: true });
+        throw error;
+      }
+      const { inserted: _inserted, ...attachment } = row;
+      return attachment;
+    });
   }
 
-  private async place(from: string, to: string): Promise<void> {
+  /** Moves `from` to `to` unless `to` already holds the content; true when it moved it. */
+  private async place(from: string, to: string): Promise<boolean> {
     if (await exists(to)) {
       await rm(from, { force: true });
-      return;
+      return false;
     }
     await mkdir(path.dirname(to), { recursive: true });
     await rename(from, to);
+    return true;
   }
 
   private async dimensions(file: ReceivedFile, type: string): Promise<ImageSize | undefined> {
@@ -453,14 +546,19 @@ class Storage {
   }
 }
 
-/** Headers for a stored file: immutable (named by content), never sniffed, downloads unless safe inline. */
-function storageHeaders(res: SetHeadersResponse, filePath: string): void {
+/** The CSP of everything served from /storage: nothing runs script, even when opened directly. */
+export const STORAGE_CSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/**
+ * Headers for a stored file: never sniffed, sandboxed, downloads unless safe inline (PDFs are
+ * downloads: browsers' PDF viewers do not run under a sandbox CSP).
+ */
+function storageHeaders(res: SetHeadersResponse, filePath: string, cacheControl: string): void {
   const ext = extensionOf(filePath);
-  res.setHeader("cache-control", "public, max-age=31536000, immutable");
+  res.setHeader("cache-control", cacheControl);
   res.setHeader("x-content-type-options", "nosniff");
-  if (!INLINE.has(ext)) res.setHeader("content-disposition", `attachment; filename="${path.basename(filePath)}"`);
-  // Nothing served from here may run script, even if opened directly (PDF viewers refuse sandbox).
-  if (ext !== "pdf") res.setHeader("content-security-policy", "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox");
+  if (!INLINE_TYPES.has(ext)) res.setHeader("content-disposition", `attachment; filename="${path.basename(filePath)}"`);
+  res.setHeader("content-security-policy", STORAGE_CSP);
 }
 
 export async function uploadRoutes(app: FastifyInstance): Promise<void> {
@@ -479,6 +577,11 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
   await storage.sweepTemp();
 
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
+  // Course media only for whoever may watch their lesson (course/mediaAccess.ts).
+  const guard = courseMediaGuard(db);
+  app.addHook("onRequest", async (req, reply) => {
+    if (req.routeOptions.url === "/storage/*") return guard.onRequest(req, reply);
+  });
   await app.register(fastifyStatic, {
     root: storage.root,
     prefix: "/storage/",
@@ -486,11 +589,19 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     index: false,
     dotfiles: "ignore",
     cacheControl: false,
-    setHeaders: storageHeaders,
+    allowedPath: guard.allowedPath,
+    // @fastify/static hands over the raw response; the guard knows the request behind it.
+    setHeaders: (res, filePath) => storageHeaders(res, filePath, guard.cacheControl((res as unknown as ServerResponse).req)),
   });
 
   const upload = async (req: FastifyRequest, reply: FastifyReply, who: Uploader) => {
     const rules = uploadRules(config);
+    // Members: a member already over the rate or out of space is answered before the body is read.
+    const limits = who.userId !== null ? await uploadLimits(db) : null;
+    if (who.userId !== null && limits) {
+      const refusal = limitRefusal(await memberUploadUse(db, who.userId, Date.now()), limits, "unknown");
+      if (refusal) throw refusal;
+    }
     const form = await readForm(req, rules, storage.tempDir);
     try {
       const topic = uploadTopic(form.topic, (req.query as Record<string, unknown> | undefined)?.topic);
@@ -498,7 +609,7 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
       const verdict = await judgeUpload(form.file, form.broken, rules);
       if (verdict.failure || !form.file?.tmpPath) throw new ApiError(verdict.failure ?? TYPE_NOT_ALLOWED());
       const file = { ...form.file, tmpPath: form.file.tmpPath };
-      const row = await storage.keep(file, topic, verdict, who);
+      const row = await storage.keep(file, topic, verdict, who, limits);
       req.log.info({ attachment: row.id, size: row.size, topic }, "file uploaded");
       return reply.success(
         {
