@@ -140,6 +140,12 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/exam/bank": async () => (await column("select id from exam_classify order by id")).map((id) => `/api/exam/bank?id=${id}`),
   "/api/exam/paper": async () => (await column("select id from exam_paper order by id")).map((id) => `/api/exam/paper?id=${id}`),
   "/api/exam/practiceStats": () => ["/api/exam/practiceStats"],
+  "/api/exam/questions": async () => {
+    const ids = await column("select id from exam_question order by id");
+    const urls: string[] = [];
+    for (let i = 0; i < ids.length; i += 100) urls.push(`/api/exam/questions?ids=${ids.slice(i, i + 100).join(",")}`);
+    return urls;
+  },
   "/api/exam/state": () => ["/api/exam/state"],
   "/api/exam/records": () => ["/api/exam/records?page=1&limit=100"],
   "/api/exam/record": (ctx) => ctx.attemptUuids.map((uuid) => `/api/exam/record?uuid=${uuid}`),
