@@ -175,7 +175,13 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
         results.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
       }
       // The op is answered, never retried: remember it so a replay is a duplicate.
-      await db.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
+      try {
+        await db.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
+      } catch (error) {
+        if (classifyDbError(error) === "unavailable") throw error;
+        // Not remembered: a replay runs the op again (and is answered again); the batch goes on.
+        req.log.error({ opId: op.id, opType: op.type, error: loggableError(error) }, "sync op rejection not recorded");
+      }
     }
     return reply.success({ results });
   });
