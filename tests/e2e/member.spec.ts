@@ -61,7 +61,8 @@ test.describe("member lists", () => {
     await page.getByRole("link", { name: "我的考试" }).first().click();
     await expect(page).toHaveURL(/\/user\/exam\/my_exam$/);
     await expect(page.getByRole("heading", { level: 1, name: "我的考试" })).toBeVisible();
-    const roomRow = page.getByRole("listitem").filter({ hasText: room.title });
+    // The rooms' list only: the attempts below are named after their room too.
+    const roomRow = page.getByRole("region", { name: "正在进行和即将开始的考试" }).getByRole("listitem").filter({ hasText: room.title });
     await expect(roomRow).toContainText("进行中");
     await expect(roomRow.getByRole("button", { name: "进入考试" })).toBeEnabled();
     const attempts = page.getByRole("region", { name: "我的答卷" });
