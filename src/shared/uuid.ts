@@ -2,9 +2,15 @@
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
+/** The part of the Web Crypto API used here (browsers and Node alike; shared code sees neither's types). */
+interface WebCrypto {
+  randomUUID?: () => string;
+  getRandomValues?: (array: Uint8Array) => Uint8Array;
+}
+
 /** An RFC 4122 version 4 UUID such as `3b241101-e2bb-4255-8caf-4136c566a962`. */
 export function uuid(): string {
-  const crypto = globalThis.crypto as Partial<Crypto> | undefined;
+  const crypto = (globalThis as { crypto?: WebCrypto }).crypto;
   if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
   if (typeof crypto?.getRandomValues !== "function") {
     throw new Error("uuid() needs crypto.getRandomValues, which this environment does not provide");

@@ -3,6 +3,8 @@ import { Languages } from "lucide-react";
 import { LANGUAGES, isLanguage, type Language } from "../../shared/constants.ts";
 import { changeLanguage } from "../i18n/index.ts";
 
+// Each language is named in its own words, whatever the interface language is.
+// eslint-disable-next-line lingui/no-unlocalized-strings
 const LABELS: Record<Language, string> = { "zh-cn": "简体中文", en: "English" };
 
 /** Language choice; choosing stores it and reloads (SPEC §1). `showLabel` shows the word "Language". */

@@ -74,10 +74,10 @@ export function RejectedChanges() {
                   <p className="text-xs text-slate-500 dark:text-slate-400">{formatTime(row.at)}</p>
                   {row.setAside ? (
                     <p className="text-xs text-red-800 dark:text-red-300">
-                      {t`Set aside: the server kept failing on this change (${row.msg}), so the rest was synced without it.`}
+                      <SetAsideReason reason={row.msg ?? ""} />
                     </p>
                   ) : row.msg ? (
-                    <p className="text-xs text-red-800 dark:text-red-300">{t`Reason: ${row.msg}`}</p>
+                    <p className="text-xs text-red-800 dark:text-red-300"><RejectionReason reason={row.msg} /></p>
                   ) : null}
                 </div>
                 <div className="flex shrink-0 flex-col gap-1">
@@ -102,4 +102,13 @@ export function RejectedChanges() {
       </Popover.Portal>
     </Popover.Root>
   );
+}
+
+/** Why a change was set aside, in the reader's language (the server's reason inside). */
+function SetAsideReason({ reason }: { reason: string }) {
+  return <Trans>Set aside: the server kept failing on this change ({reason}), so the rest was synced without it.</Trans>;
+}
+
+function RejectionReason({ reason }: { reason: string }) {
+  return <Trans>Reason: {reason}</Trans>;
 }

@@ -136,7 +136,7 @@ export default function MockTestTab() {
     startPaper(db, paperId, versions).then(
       (result) => {
         setBusy(null);
-        if (result.ok) navigate(`/exam/my_test_detail?attempt=${encodeURIComponent(result.attemptId)}`);
+        if (result.ok) void navigate(`/exam/my_test_detail?attempt=${encodeURIComponent(result.attemptId)}`);
         else setOutcome({ paperId, result });
       },
       () => {

@@ -127,7 +127,7 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
           deadline: attempt.deadline,
         });
       }
-      navigate(`/exam/examResult?attempt=${encodeURIComponent(attempt.attemptId)}`, { replace: true });
+      void navigate(`/exam/examResult?attempt=${encodeURIComponent(attempt.attemptId)}`, { replace: true });
     } catch {
       busy.current = false;
       setSubmitting(false);

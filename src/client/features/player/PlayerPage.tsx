@@ -324,7 +324,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           <Trans>Keyboard shortcuts</Trans>
         </summary>
         <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 pl-1">
-          <dt><kbd>Space</kbd> / <kbd>K</kbd></dt>
+          <dt><kbd>{t`Space`}</kbd> / <kbd>K</kbd></dt>
           <dd>{t`Play or pause`}</dd>
           <dt><kbd>←</kbd> / <kbd>→</kbd></dt>
           <dd>{t`Back or forward 5 seconds`}</dd>

@@ -1,0 +1,70 @@
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The walls of eslint.config.js, probed: small files linted as if they lived in each zone (at
+ * the path of a real file there, so relative imports resolve as they would), each expected to
+ * fail for the one forbidden thing it does, and allowed imports expected to pass.
+ */
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({ cwd: process.cwd() });
+});
+
+async function problems(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((m) => `${m.ruleId ?? "parse"}: ${m.message}`);
+}
+
+const SHARED = "src/shared/uuid.ts";
+const SERVER = "src/server/version.ts";
+const CLIENT = "src/client/features/exam/papers.ts";
+const CLIENT_JSX = "src/client/app/pages/NotFoundPage.tsx";
+const OFFLINE = "src/client/offline/db.ts";
+
+const forbidden: [zone: string, file: string, code: string][] = [
+  ["shared", SHARED, 'import fs from "node:fs";\nexport const x = fs;'],
+  ["shared", SHARED, 'import pg from "pg";\nexport const x = pg;'],
+  ["shared", SHARED, 'import axios from "axios";\nexport const x = axios;'],
+  ["shared", SHARED, 'import { create } from "zustand";\nexport const x = create;'],
+  ["shared", SHARED, 'import React from "react";\nexport const x = React;'],
+  ["shared", SHARED, 'import { openMemberDb } from "../client/offline/db.ts";\nexport const x = openMemberDb;'],
+  ["shared", SHARED, 'import { loadConfig } from "../server/config.ts";\nexport const x = loadConfig;'],
+  ["client", CLIENT, 'import fs from "node:fs";\nexport const x = fs;'],
+  ["client", CLIENT, 'import nodemailer from "nodemailer";\nexport const x = nodemailer;'],
+  ["client", CLIENT, 'import sanitize from "sanitize-html";\nexport const x = sanitize;'],
+  ["client", CLIENT, 'import { loadConfig } from "../../../server/config.ts";\nexport const x = loadConfig;'],
+  ["client", CLIENT, 'import Dexie from "dexie";\nexport const x = Dexie;'],
+  ["client", CLIENT, 'import { useLiveQuery } from "dexie-react-hooks";\nexport const x = useLiveQuery;'],
+  ["server", SERVER, 'import React from "react";\nexport const x = React;'],
+  ["server", SERVER, 'import axios from "axios";\nexport const x = axios;'],
+  ["server", SERVER, 'import { openMemberDb } from "../client/offline/db.ts";\nexport const x = openMemberDb;'],
+  ["server", SERVER, 'import Dexie from "dexie";\nexport const x = Dexie;'],
+];
+
+describe("lint walls", () => {
+  it.each(forbidden)("%s code may not do: %s", async (_zone, file, code) => {
+    const found = await problems(file, code);
+    expect(found.filter((p) => p.startsWith("boundaries/dependencies"))).toHaveLength(1);
+  });
+
+  it("lets each zone import what it is allowed to", async () => {
+    expect(await problems(SHARED, 'import { z } from "zod";\nexport const x = z;')).toEqual([]);
+    expect(await problems(SERVER, 'import fs from "node:fs";\nimport { uuid } from "../shared/uuid.ts";\nexport const x = [fs, uuid];')).toEqual([]);
+    expect(await problems(CLIENT, 'import axios from "axios";\nimport { uuid } from "../../../shared/uuid.ts";\nexport const x = [axios, uuid];')).toEqual([]);
+    expect(await problems(OFFLINE, 'import Dexie from "dexie";\nexport const x = Dexie;')).toEqual([]);
+  });
+
+  it("refuses untranslated text in the client's JSX", async () => {
+    const found = await problems(CLIENT_JSX, "export function Probe() {\n  return <p>Page not found</p>;\n}\n");
+    expect(found.filter((p) => p.startsWith("lingui/no-unlocalized-strings"))).toHaveLength(1);
+    const translated = 'import { Trans } from "@lingui/react/macro";\nexport function Probe() {\n  return <p className="text-sm"><Trans>Page not found</Trans></p>;\n}\n';
+    expect(await problems(CLIENT_JSX, translated)).toEqual([]);
+  });
+
+  it("refuses a promise nobody awaits or handles", async () => {
+    const code = "async function save(): Promise<void> {}\nexport function probe(): void {\n  save();\n}\n";
+    expect(await problems(CLIENT, code)).toEqual([expect.stringMatching(/^@typescript-eslint\/no-floating-promises/)]);
+    expect(await problems(CLIENT, code.replace("  save();", "  void save();"))).toEqual([]);
+  });
+});
