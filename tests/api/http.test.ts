@@ -1,3 +1,4 @@
+import { ApiError } from "../../src/client/api/errors.ts";
 import { setTimeout as sleep } from "node:timers/promises";
 import axios from "axios";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -274,7 +275,7 @@ describe("de-duplication", () => {
     const http = client();
     const first = http.request({ url: "/api/slow", params: { a: 1 } });
     const second = http.request({ url: "/api/slow", params: { a: 1 } });
-    await expect(first).rejects.toSatisfy((e: unknown) => axios.isCancel(e));
+    await expect(first).rejects.toSatisfy((e: unknown) => e instanceof ApiError && e.cancelled && !e.network);
     await expect(second).resolves.toMatchObject({ code: 1 });
     expect(world.errors).toEqual([]);
     expect(http.pending.size).toBe(0);
@@ -337,6 +338,21 @@ describe("HTTP and network errors", () => {
     const offline = client({ online: false });
     await expect(offline.request({ url: `${closed}/api/x` })).rejects.toBeTruthy();
     expect(world.errors).toEqual(["You are disconnected!"]);
+  });
+
+  it("rejects with one typed error: ApiError with code, msg, data, HTTP status and whether it was the network", async () => {
+    const http = client();
+    const caught = async (p: Promise<unknown>) => p.then(() => expect.unreachable("resolved"), (e: unknown) => e);
+    const refused = await caught(http.request({ url: "/api/fail" }));
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ name: "ApiError", code: 0, msg: "Not enough balance", data: { need: 3 }, status: 200, network: false, cancelled: false, isServerAnswer: true });
+    const status = await caught(http.request({ url: "/api/status/503" }));
+    expect(status).toMatchObject({ code: null, msg: "Service unavailable!", data: null, status: 503, network: false, isServerAnswer: false });
+    const unreachable = await caught(client({ online: false }).request({ url: "http://127.0.0.1:1/api/x" }));
+    expect(unreachable).toMatchObject({ code: null, msg: "You are disconnected!", status: null, network: true, cancelled: false, isServerAnswer: false });
+    expect((unreachable as ApiError).cause).toBeTruthy();
+    const timedOut = await caught(http.request({ url: "/api/hang", timeout: 100 }));
+    expect(timedOut).toMatchObject({ msg: "Network request timeout!", status: null, network: true });
   });
 
   it("says 'Network request timeout!' on a timeout", async () => {

@@ -1,3 +1,4 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { render, screen } from "@testing-library/react";
@@ -7,7 +8,7 @@ import { ClickCaptcha } from "../../src/client/ui/captcha/ClickCaptcha.tsx";
 import { clickFraction, formatClickInfo, toRendered } from "../../src/client/ui/captcha/clickInfo.ts";
 
 // Only the render test below uses it: no network in client tests.
-vi.mock("../../src/client/api/index.ts", () => ({ request: vi.fn() }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: vi.fn() }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

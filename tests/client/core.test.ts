@@ -1,6 +1,6 @@
 import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { statusMessage } from "../../src/client/api/errors.ts";
+import { ApiError, statusMessage } from "../../src/client/api/errors.ts";
 import { isServerAnswer } from "../../src/client/api/http.ts";
 import { pendingKey } from "../../src/client/api/pending.ts";
 import { checkAuth } from "../../src/client/app/auth.tsx";
@@ -13,10 +13,12 @@ beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 
 describe("retry policy", () => {
   it("tells the server's refusals (envelopes) from failed connections", () => {
-    expect(isServerAnswer({ code: 0, msg: "Please enrol in this course first", data: null })).toBe(true);
-    expect(isServerAnswer({ code: 303, msg: "", data: { type: "need login" } })).toBe(true);
-    // axios errors carry a string code; plain errors none.
-    expect(isServerAnswer(Object.assign(new Error("Network Error"), { code: "ERR_NETWORK" }))).toBe(false);
+    expect(isServerAnswer(ApiError.fromEnvelope({ code: 0, msg: "Please enrol in this course first", data: null }, 200))).toBe(true);
+    expect(isServerAnswer(ApiError.fromEnvelope({ code: 303, msg: "", data: { type: "need login" } }, 200))).toBe(true);
+    // No envelope: a failed connection or an HTTP error status; plain errors are not answers.
+    expect(isServerAnswer(new ApiError({ msg: "Server exception!", network: true }))).toBe(false);
+    expect(isServerAnswer(new ApiError({ msg: "Service unavailable!", status: 503 }))).toBe(false);
+    expect(isServerAnswer({ code: 0, msg: "a look-alike object" })).toBe(false);
     expect(isServerAnswer(new Error("timeout"))).toBe(false);
     expect(isServerAnswer(null)).toBe(false);
   });

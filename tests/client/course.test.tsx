@@ -1,3 +1,5 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
+import { ApiError } from "../../src/client/api/errors.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -38,7 +40,7 @@ type Config = { url?: string; method?: string; params?: Record<string, unknown>;
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: Config, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", () => ({ request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
 
 const ok = <T,>(data: T) => ({ code: 1, msg: "", time: 0, data });
 
@@ -311,7 +313,7 @@ describe("PlayerPage", () => {
   it("sends a member who is not enrolled to the course page instead of offering a retry", async () => {
     useUserInfo.setState({ id: 7_950, token: "t" });
     api.request.mockImplementation(async () => {
-      throw { code: 0, msg: "Please enrol in this course first", data: { courseId: 3 } };
+      throw ApiError.fromEnvelope({ code: 0, msg: "Please enrol in this course first", data: { courseId: 3 } }, 200);
     });
     wrap(<PlayerPage />, "/player/txPlayer?id=12");
     const link = await screen.findByRole("link", { name: "Go to the course" });

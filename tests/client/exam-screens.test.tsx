@@ -1,3 +1,4 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -28,7 +29,7 @@ import TestTakingPage, { completeAnswers, remainingMs } from "../../src/client/f
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; data?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", () => ({ request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

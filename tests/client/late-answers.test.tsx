@@ -1,3 +1,5 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
+import { ApiError } from "../../src/client/api/errors.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -14,7 +16,7 @@ import { flushOfficialAttempts, pendingOfficialAttempts, readOfficial, writeOffi
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; params?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", () => ({ request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });
@@ -134,7 +136,7 @@ describe("official answers kept on the device", () => {
       const body = (config as { data?: { uuid: string } }).data!;
       sent.push(body);
       if (body.uuid === inTime) return envelope({ saved: 2, refused: 0, late: false });
-      if (body.uuid === late) throw { code: 0, msg: "The time for this exam is up.", data: { closed: true, pendingReview: 2, refused: 0 } };
+      if (body.uuid === late) throw ApiError.fromEnvelope({ code: 0, msg: "The time for this exam is up.", data: { closed: true, pendingReview: 2, refused: 0 } }, 200);
       throw new Error("Network Error");
     });
     await flushOfficialAttempts();

@@ -1,3 +1,4 @@
+import { ApiError } from "../../src/client/api/errors.ts";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   isClosedAttemptError,
@@ -57,8 +58,8 @@ describe("official attempt on the device", () => {
   });
 
   it("recognises the server's 'attempt closed' answer", () => {
-    expect(isClosedAttemptError({ code: 0, msg: "time up", data: { closed: true } })).toBe(true);
-    expect(isClosedAttemptError({ code: 0, msg: "other", data: null })).toBe(false);
+    expect(isClosedAttemptError(ApiError.fromEnvelope({ code: 0, msg: "time up", data: { closed: true } }, 200))).toBe(true);
+    expect(isClosedAttemptError(ApiError.fromEnvelope({ code: 0, msg: "other", data: null }, 200))).toBe(false);
     expect(isClosedAttemptError(new Error("network"))).toBe(false);
   });
 });

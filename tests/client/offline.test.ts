@@ -1,3 +1,4 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, renderHook } from "@testing-library/react";
 import fc from "fast-check";
@@ -5,6 +6,7 @@ import { gradeAnswer } from "../../src/shared/exam/grading.ts";
 import { applyOp, applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../src/shared/exam/state.ts";
 import { UUID_REGEX, type ExamState, type Op, type SyncResult } from "../../src/shared/exam/sync.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
+import { ApiError } from "../../src/client/api/errors.ts";
 import { SessionExpiredError } from "../../src/client/api/http.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb, type OutboxRow } from "../../src/client/offline/db.ts";
 import {
@@ -41,7 +43,7 @@ import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; method?: string; data?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", () => ({ request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
 
 // ------------------------------------------------------------------ fixtures
 
@@ -204,8 +206,8 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const networkError = () => Object.assign(new Error("Network Error"), { isAxiosError: true, code: "ERR_NETWORK" });
-const serverError = () => Object.assign(new Error("Request failed with status code 503"), { isAxiosError: true, response: { status: 503 } });
+const networkError = () => new ApiError({ msg: "Network Error", network: true });
+const serverError = () => new ApiError({ msg: "Service unavailable!", status: 503 });
 
 // ------------------------------------------------------------------ repository
 
@@ -481,8 +483,8 @@ describe("sync engine", () => {
 
   it.each([
     ["SessionExpiredError", () => new SessionExpiredError("user")],
-    ["envelope 303", () => ({ code: 303, msg: "Please login first", time: 0, data: { type: "need login" } })],
-    ["envelope 409", () => ({ code: 409, msg: "Token expiration", time: 0, data: null })],
+    ["envelope 303", () => ApiError.fromEnvelope({ code: 303, msg: "Please login first", data: { type: "need login" } }, 200)],
+    ["envelope 409", () => ApiError.fromEnvelope({ code: 409, msg: "Token expiration", data: null }, 200)],
   ])("keeps every op and stops on an auth failure (%s)", async (_name, error) => {
     const db = freshDb();
     await seedOps(db, 3);
@@ -505,8 +507,8 @@ describe("sync engine", () => {
 
   it("classifies errors", () => {
     expect(classifyError(new SessionExpiredError("user"))).toBe("auth");
-    expect(classifyError({ code: 303, msg: "" })).toBe("auth");
-    expect(classifyError({ code: 0, msg: "bad" })).toBe("error");
+    expect(classifyError(ApiError.fromEnvelope({ code: 303, msg: "" }, 200))).toBe("auth");
+    expect(classifyError(ApiError.fromEnvelope({ code: 0, msg: "bad" }, 200))).toBe("error");
     expect(classifyError(networkError())).toBe("offline");
     expect(classifyError(serverError())).toBe("error");
     expect(classifyError(new Error("zod"))).toBe("error");
@@ -868,7 +870,7 @@ describe("startOffline / stopOffline", () => {
 // ------------------------------------------------------------------ one bad op
 
 describe("a batch the server keeps failing on", () => {
-  const http = (status: number) => Object.assign(new Error(`Request failed with status code ${status}`), { isAxiosError: true, response: { status } });
+  const http = (status: number) => new ApiError({ msg: `Request failed with status code ${status}`, status });
 
   /** A server that fails with HTTP `status` on every batch holding one of `poison` (applying nothing of it). */
   function failOn(h: Harness, poison: Set<string>, status = 500) {
@@ -995,7 +997,7 @@ describe("a batch the server keeps failing on", () => {
     const ids = await seedOps(db, 6);
     const h = harness(db);
     h.send.mockImplementation(async (ops) => {
-      if (ops.some((op) => op.id === ids[2])) throw { code: 0, msg: "Incorrect parameter!", time: 0, data: null };
+      if (ops.some((op) => op.id === ids[2])) throw ApiError.fromEnvelope({ code: 0, msg: "Incorrect parameter!", data: null }, 200);
       if (ops.some((op) => op.id === ids[4])) throw new Error("results: expected array");
       return h.server.handle(ops);
     });

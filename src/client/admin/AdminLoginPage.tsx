@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { GraduationCap } from "lucide-react";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../shared/validation.ts";
-import { request } from "../api/index.ts";
+import { request, serverRefusal } from "../api/index.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { ClickCaptcha } from "../ui/captcha/ClickCaptcha.tsx";
@@ -46,12 +46,12 @@ export default function AdminLoginPage() {
       useAdminInfo.getState().dataFill(res.data.userInfo);
       void navigate(res.data.routePath || "/admin", { replace: true });
     } catch (error) {
-      const body = error as { msg?: string; data?: { captcha?: boolean } } | undefined;
-      if (body?.data?.captcha) {
+      const refusal = serverRefusal(error);
+      if ((refusal?.data as { captcha?: boolean } | null)?.captcha) {
         setCaptchaNeeded(true);
         if (!captcha) setCaptchaOpen(true);
       }
-      if (body?.msg) setErrors((e) => ({ ...e, password: body.msg }));
+      if (refusal?.msg) setErrors((e) => ({ ...e, password: refusal.msg }));
     } finally {
       setBusy(false);
     }

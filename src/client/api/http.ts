@@ -9,7 +9,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from "../../shared/constants.ts";
 import type { Envelope } from "../../shared/envelope.ts";
-import { httpErrorMessage } from "./errors.ts";
+import { ApiError, httpErrorMessage } from "./errors.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
 
 /** Per-request switches; defaults as SPEC §9 says. */
@@ -66,15 +66,15 @@ export const BASE_PATH: Record<Side, string> = { admin: "/admin", user: "/user" 
 export const LOGGED_IN_PATH = "/user/course/my_course";
 const REFRESH_URL = "/api/common/refreshToken";
 
-/** The server's answer to a request it refused (the envelope the client throws, numeric code): asking again changes nothing. */
+/** The server's answer to a request it refused (an envelope with a code): asking again changes nothing. */
 export function isServerAnswer(error: unknown): boolean {
-  return typeof error === "object" && error !== null && typeof (error as { code?: unknown }).code === "number";
+  return error instanceof ApiError && error.isServerAnswer;
 }
 
 /** A request rejected because the session could not be refreshed (the page went to login). */
-export class SessionExpiredError extends Error {
+export class SessionExpiredError extends ApiError {
   constructor(readonly side: Side) {
-    super(`The ${side} session has expired`);
+    super({ code: ApiCode.LOGIN, data: { type: "need login" } });
     this.name = "SessionExpiredError";
   }
 }
@@ -185,8 +185,9 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       response = await instance.request<Envelope>({ ...cfg, signal: controller.signal });
     } catch (error) {
       const message = httpErrorMessage(error, deps.online());
-      if (message && options.showErrorMessage) deps.notify.error(deps.translate(message));
-      throw error;
+      const text = message ? deps.translate(message) : "";
+      if (text && options.showErrorMessage) deps.notify.error(text);
+      throw ApiError.fromHttp(error, text);
     } finally {
       if (key) pending.remove(key, controller);
     }
@@ -199,7 +200,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
         return execute(config, options, true);
       }
       handleCode(body, side, options);
-      throw body;
+      throw ApiError.fromEnvelope(body, response.status);
     }
     if (options.showSuccessMessage) {
       deps.notify.success(body?.msg || deps.translate(msg`Operation successful`));

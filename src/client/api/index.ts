@@ -7,6 +7,7 @@ import { createHttpClient } from "./http.ts";
 import { useRequestLoading } from "./loading.ts";
 
 export type { RequestOptions } from "./http.ts";
+export { ApiError, serverRefusal } from "./errors.ts";
 
 type Navigate = (to: { path?: string; name?: string }) => void;
 let navigateImpl: Navigate = ({ path }) => {

@@ -1,6 +1,7 @@
 import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
 import { MAX_OPS_PER_SYNC, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
 import { ApiCode } from "../../shared/constants.ts";
+import { ApiError } from "../api/errors.ts";
 import { SessionExpiredError } from "../api/http.ts";
 import type { MemberDb, OutboxRow } from "./db.ts";
 import { gradedOf, toOp, writeModel } from "./repository.ts";
@@ -91,23 +92,10 @@ export type FailureKind = "auth" | "offline" | "error";
  * anything else (HTTP 5xx, other envelopes, a malformed answer) is "error".
  */
 export function classifyError(error: unknown): FailureKind {
-  if (error instanceof SessionExpiredError) return "auth";
-  if (typeof error === "object" && error !== null) {
-    if ((error as { name?: unknown }).name === "SessionExpiredError") return "auth";
-    const code = (error as { code?: unknown }).code;
-    if ("msg" in error && (code === ApiCode.LOGIN || code === ApiCode.TOKEN_EXPIRED)) return "auth";
-    if ((error as { isAxiosError?: unknown }).isAxiosError === true) {
-      const response = (error as { response?: { status?: unknown } }).response;
-      return response && typeof response.status === "number" ? "error" : "offline";
-    }
-  }
+  if (!(error instanceof ApiError)) return "error";
+  if (error instanceof SessionExpiredError || error.code === ApiCode.LOGIN || error.code === ApiCode.TOKEN_EXPIRED) return "auth";
+  if (error.network || error.cancelled) return "offline";
   return "error";
-}
-
-function httpStatusOf(error: unknown): number | undefined {
-  if (typeof error !== "object" || error === null || (error as { isAxiosError?: unknown }).isAxiosError !== true) return undefined;
-  const status = (error as { response?: { status?: unknown } }).response?.status;
-  return typeof status === "number" ? status : undefined;
 }
 
 /**
@@ -118,16 +106,15 @@ function httpStatusOf(error: unknown): number | undefined {
  */
 export function blamesBatch(error: unknown): boolean {
   if (classifyError(error) !== "error") return false;
-  const status = httpStatusOf(error);
-  return status === undefined || !PASSING_STATUSES.has(status);
+  const status = error instanceof ApiError ? error.status : null;
+  return status === null || !PASSING_STATUSES.has(status);
 }
 
 /** What to tell the member about a failure that set an op aside: the HTTP status or the server's message. */
 export function failureReason(error: unknown): string {
-  const status = httpStatusOf(error);
-  if (status !== undefined) return `HTTP ${status}`;
-  if (typeof error === "object" && error !== null && typeof (error as { msg?: unknown }).msg === "string" && (error as { msg: string }).msg) {
-    return (error as { msg: string }).msg.slice(0, 200);
+  if (error instanceof ApiError) {
+    if (error.code !== null && error.msg) return error.msg.slice(0, 200);
+    if (error.status !== null) return `HTTP ${error.status}`;
   }
   return error instanceof Error && error.message ? error.message.slice(0, 200) : "error";
 }

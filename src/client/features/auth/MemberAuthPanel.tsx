@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Tabs } from "radix-ui";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
-import { request } from "../../api/index.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { ClickCaptcha } from "../../ui/captcha/ClickCaptcha.tsx";
@@ -78,12 +78,12 @@ export function MemberAuthPanel() {
       useUserInfo.getState().dataFill(res.data.userInfo);
       void navigate(res.data.routePath || "/user", { replace: true });
     } catch (error) {
-      const body = error as { code?: number; msg?: string; data?: { captcha?: boolean } };
-      if (body?.data?.captcha && which === "login" && !captcha) {
+      const refusal = serverRefusal(error);
+      if ((refusal?.data as { captcha?: boolean } | null)?.captcha && which === "login" && !captcha) {
         setPending(which);
         setCaptchaOpen(true);
-      } else if (body?.msg) {
-        setErrors((e) => ({ ...e, password: body.msg ?? null }));
+      } else if (refusal?.msg) {
+        setErrors((e) => ({ ...e, password: refusal.msg }));
       }
     } finally {
       setBusy(false);

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, CloudOff, FileText, Play, RotateCcw, Timer } from "lucide-react";
 import { Link, useNavigate } from "react-router-dom";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
-import { request } from "../../api/index.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 import { saveBank, startMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -20,8 +20,7 @@ type StartOutcome =
   | { ok: false; reason: "empty" };
 
 function serverMessage(error: unknown): string | null {
-  if (typeof error === "object" && error !== null && "code" in error && "msg" in error && typeof error.msg === "string") return error.msg;
-  return null;
+  return serverRefusal(error)?.msg ?? null;
 }
 
 /** The paper from the server when online (cached for offline use), else the cached copy. */

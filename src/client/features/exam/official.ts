@@ -1,5 +1,5 @@
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
-import { request } from "../../api/index.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 
 /** `POST /api/exam/official/start` (times in seconds, on the server's clock). */
 export interface OfficialStart {
@@ -23,7 +23,7 @@ export interface LocalOfficialAttempt extends OfficialStart {
 
 /** The envelope the server answers when the attempt's time is up and it is closed. */
 export function isClosedAttemptError(error: unknown): boolean {
-  const data = (error as { data?: { closed?: unknown } } | null)?.data;
+  const data = serverRefusal(error)?.data as { closed?: unknown } | null | undefined;
   return typeof data === "object" && data !== null && data.closed === true;
 }
 

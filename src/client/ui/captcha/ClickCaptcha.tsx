@@ -2,9 +2,8 @@ import { useCallback, useEffect, useRef, useState, type MouseEvent } from "react
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Dialog } from "radix-ui";
 import { RefreshCw, X } from "lucide-react";
-import type { Envelope } from "../../../shared/envelope.ts";
 import { uuid } from "../../../shared/uuid.ts";
-import { request } from "../../api/index.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 import { Spinner } from "../Spinner.tsx";
 import { clickFraction, formatClickInfo, toRendered, type Point } from "./clickInfo.ts";
 
@@ -48,8 +47,6 @@ async function fetchCaptcha(): Promise<CaptchaImage> {
   return { ...res.data, id };
 }
 
-const isEnvelope = (error: unknown): error is Envelope =>
-  typeof error === "object" && error !== null && "code" in error && typeof (error as { code: unknown }).code === "number";
 
 /**
  * The click captcha (SPEC §8): the member clicks the characters in the order listed; after the
@@ -133,7 +130,7 @@ function CaptchaBody({ onOpenChange, onSuccess }: Omit<ClickCaptchaProps, "open"
     } catch (error) {
       if (!current(mine)) return;
       // A business answer (wrong, expired...) says why; a network failure shows on the new load.
-      if (!isEnvelope(error)) return reload();
+      if (!serverRefusal(error)) return reload();
       setWrongNotice(true);
       setPhase("wrong");
       session.current.timer = setTimeout(reload, WRONG_DELAY_MS);

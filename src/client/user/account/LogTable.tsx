@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { AlertCircle, ChevronLeft, ChevronRight, Inbox, RotateCw } from "lucide-react";
 import { useSearchParams } from "react-router-dom";
 import { formatTime, toMilliseconds } from "../../../shared/time.ts";
-import { request } from "../../api/index.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 
 /** Rows per page of the balance and points logs. */
@@ -109,10 +109,9 @@ export function LoadError({ message, detail, onRetry }: { message: string; detai
   );
 }
 
-/** The server's message of a failed request (`{code, msg}` thrown by the request layer), if any. */
+/** The server's message of a refused request (an envelope), if any. */
 export function serverMessage(error: unknown): string | undefined {
-  if (error && typeof error === "object" && "msg" in error && typeof error.msg === "string" && error.msg) return error.msg;
-  return undefined;
+  return serverRefusal(error)?.msg || undefined;
 }
 
 export interface LogTableProps {
