@@ -91,6 +91,11 @@ export default defineConfig(({ isSsrBuild, mode }) => {
             orientation: "any",
             theme_color: "#2563eb",
             background_color: "#f8fafc",
+            // The install dialog's screenshots (made by `npm run screenshots`; not precached).
+            screenshots: [
+              { src: "/screenshots/desktop-zh-cn.png", sizes: "1280x800", type: "image/png", form_factor: "wide", label: "ExamHub on a computer" },
+              { src: "/screenshots/phone-zh-cn.png", sizes: "390x844", type: "image/png", form_factor: "narrow", label: "ExamHub on a phone" },
+            ],
             icons: [
               { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
               { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },

@@ -27,11 +27,13 @@ const DAY = 24 * 60 * 60;
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Page navigations get the cached shell (the client router takes over); API, uploads and
-// files are never answered with it.
+// Page navigations get the cached shell (the client router takes over), dots in the path
+// included (/admin/iframe/https%3A%2F%2Fexample.com); API, uploads, the build's file folders and
+// top-level files (/sw.js, /robots.txt) are never answered with it. Precached files are
+// answered by the precache route above.
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL("/index.html"), {
-    denylist: [/^\/api\//, /^\/storage\//, /^\/assets\//, /\/[^/?]+\.[^/?]+$/],
+    denylist: [/^\/api\//, /^\/storage\//, /^\/assets\//, /^\/icons\//, /^\/screenshots\//, /^\/[^/?]+\.[^/?]+(\?|$)/],
   }),
 );
 

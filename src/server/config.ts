@@ -24,6 +24,11 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().positive().default(3 * 86_400),
   REFRESH_TOKEN_TTL: z.coerce.number().int().positive().default(30 * 86_400),
   SITE_NAME: z.string().default("ExamHub"),
+  SITE_CONTACT: z
+    .string()
+    .trim()
+    .refine((v) => v === "" || contactUrl(v) !== undefined, "must be an email address or an http(s) URL")
+    .optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(86_400),
   SMTP_HOST: z.string().optional(),
@@ -51,6 +56,8 @@ export interface AppConfig {
   /** Token lifetimes in seconds (API.md: access 3 days, refresh 30 days). */
   tokenTtl: { access: number; refresh: number };
   siteName: string;
+  /** Where members reach the site's administrator: a `mailto:` or http(s) URL; absent or "" when unset. */
+  siteContactUrl?: string;
   /** Login attempts a minute per client address (admin and member login each). */
   loginRateLimit: number;
   /** How long 10 failed logins in a row lock an account, seconds. */
@@ -59,6 +66,13 @@ export interface AppConfig {
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
+}
+
+/** `admin@example.com` -> `mailto:admin@example.com`; an http(s) URL as it is; anything else undefined. */
+export function contactUrl(value: string): string | undefined {
+  if (z.email().safeParse(value).success) return `mailto:${value}`;
+  if (/^https?:\/\//i.test(value) && z.url({ protocol: /^https?$/ }).safeParse(value).success) return value;
+  return undefined;
 }
 
 /** Reads and validates the environment once; a bad value stops start-up with one clear line. */
@@ -85,6 +99,7 @@ export function loadConfig(
     trustProxy: e.TRUST_PROXY,
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,
+    siteContactUrl: e.SITE_CONTACT ? (contactUrl(e.SITE_CONTACT) ?? "") : "",
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginLockSeconds: e.LOGIN_LOCK_SECONDS,
     ...(e.SMTP_HOST

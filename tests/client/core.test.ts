@@ -173,15 +173,15 @@ describe("menus from rules", () => {
 });
 
 describe("admin tabs (SPEC §2)", () => {
-  const open = (tabs: Tab[], path: string, search = "", addtab = true) => addTab(tabs, { path, title: path, search, addtab });
+  const open = (tabs: Tab[], path: string, search = "", addtab = true) => addTab(tabs, { path, search, addtab });
   it("adds only addtab routes", () => {
     expect(open([], "/admin/x", "", false)).toEqual([]);
-    expect(open([], "/admin/x")).toEqual([{ path: "/admin/x", title: "/admin/x", search: "" }]);
+    expect(open([], "/admin/x")).toEqual([{ path: "/admin/x", search: "" }]);
   });
   it("updates the query of an open path instead of adding a tab", () => {
     const one = open([], "/admin/x", "?id=1");
     const again = open(one, "/admin/x", "?id=2");
-    expect(again).toEqual([{ path: "/admin/x", title: "/admin/x", search: "?id=2" }]);
+    expect(again).toEqual([{ path: "/admin/x", search: "?id=2" }]);
     expect(open(again, "/admin/x", "?id=2")).toBe(again);
   });
   it("closing picks the tab to its right, else its left", () => {

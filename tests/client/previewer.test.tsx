@@ -388,7 +388,7 @@ describe("ScreenshotGallery", () => {
     await user.click(screen.getByRole("button", { name: "Open screenshot 2" }));
     const dialog = await screen.findByRole("dialog", { name: "Image preview" });
     expect(dialog).toHaveAccessibleDescription("Image 2 of 2");
-    expect(image()).toHaveAttribute("src", "/screenshots/home-en-mobile.png");
+    expect(image()).toHaveAttribute("src", "/screenshots/phone-zh-cn.png");
     await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     await waitFor(() => expect(screen.getByRole("button", { name: "Open screenshot 2" })).toHaveFocus());

@@ -71,7 +71,7 @@ describe("changes the server did not accept", () => {
       </I18nProvider>,
     );
     const user = userEvent.setup();
-    await user.click(await screen.findByRole("button", { name: "2 not accepted by the server" }));
+    await user.click(await screen.findByRole("button", { name: "2 changes not accepted by the server" }));
     const panel = await screen.findByRole("dialog", { name: "Changes the server did not accept" });
     const [aside, rejected] = within(panel).getAllByRole("listitem");
     expect(aside).toHaveTextContent("Set aside: the server kept failing on this change (HTTP 500), so the rest was synced without it.");

@@ -18,14 +18,14 @@ test.describe("image previewer", () => {
     await expect(dialog.getByText("Image 1 of 2")).toBeVisible();
     await expect(dialog.getByRole("button", { name: "Previous image" })).toBeDisabled();
     const image = dialog.getByRole("img", { name: "Image 1 of 2" });
-    await expect(image).toHaveAttribute("src", "/screenshots/home-zh-cn.png");
+    await expect(image).toHaveAttribute("src", "/screenshots/desktop-zh-cn.png");
     // The image really loads (served from public/screenshots).
     await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
 
     await page.keyboard.press("ArrowRight");
     await expect(dialog.getByText("Image 2 of 2")).toBeVisible();
     await expect(dialog.getByRole("button", { name: "Next image" })).toBeDisabled();
-    await expect(dialog.getByRole("img", { name: "Image 2 of 2" })).toHaveAttribute("src", "/screenshots/home-en-mobile.png");
+    await expect(dialog.getByRole("img", { name: "Image 2 of 2" })).toHaveAttribute("src", "/screenshots/phone-zh-cn.png");
 
     const zoom = dialog.getByRole("status", { name: "Zoom level" });
     await expect(zoom).toHaveText("100%");

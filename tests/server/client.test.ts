@@ -60,7 +60,53 @@ describe("serving the built client", () => {
     expect((await get("/api/unknown", "text/html")).statusCode).toBe(404);
     expect((await get("/api/unknown", "text/html")).json().code).toBe(0);
     expect((await get("/assets/gone-123.js")).statusCode).toBe(404);
-    expect((await get("/missing.png", "text/html")).statusCode).toBe(404);
+    expect((await get("/missing.png", "image/avif,image/webp,*/*")).statusCode).toBe(404);
+  });
+
+  it("gives browser navigations the shell whatever dots their path holds (SPEC §2 iframe routes)", async () => {
+    const navigation = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    for (const url of [
+      "/admin/iframe/https%3A%2F%2Fexample.com",
+      "/user/iframe/https%3A%2F%2Fexample.com%2Fdocs%2Findex.html",
+      "/exam/notes.txt",
+      "/admin/loading/%7B%22path%22%3A%22%2Fadmin%2Fa.b%22%2C%22query%22%3A%7B%7D%7D",
+      "/user/course/my_course.v2?x=1.5",
+    ]) {
+      const res = await get(url, navigation);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"], url).toMatch(/text\/html/);
+      expect(res.body, url).toContain("id=root");
+      expect(res.headers["cache-control"], url).toBe("no-cache");
+      const head = await t.app.inject({ method: "HEAD", url, headers: { accept: navigation } });
+      expect(head.statusCode, url).toBe(200);
+    }
+  });
+
+  it("serves real static files to navigations, and keeps file folders, API paths and non-navigations out of the shell", async () => {
+    const navigation = "text/html,application/xhtml+xml,*/*;q=0.8";
+    const icon = await get("/icons/icon-192.png", navigation);
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["content-type"]).toBe("image/png");
+    expect(icon.body).toBe("png");
+    const manifest = await get("/manifest.webmanifest", navigation);
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.body).toBe("{}");
+
+    for (const url of ["/icons/gone.png", "/screenshots/gone.png", "/assets/gone-1.js", "/storage/a/b.png", "/api/exam/bank.json"]) {
+      const res = await get(url, navigation);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body, url).not.toContain("id=root");
+    }
+    // Not a navigation: a file-like path is a missing file, and /admin paths are admin API calls.
+    for (const url of ["/exam/notes.txt", "/admin/iframe/https%3A%2F%2Fexample.com", "/admin/index/index.json"]) {
+      const res = await get(url, "application/json, text/plain, */*");
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().code, url).toBe(0);
+    }
+    // Only GET and HEAD are pages.
+    const post = await t.app.inject({ method: "POST", url: "/exam/notes.txt", headers: { accept: navigation }, payload: {} });
+    expect(post.statusCode).toBe(404);
+    expect(post.body).not.toContain("id=root");
   });
 
   it("caches hashed assets for a year and revalidates the service worker and manifest", async () => {

@@ -28,6 +28,16 @@ describe("loadConfig", () => {
     }
   });
 
+  it("turns SITE_CONTACT into the 401 page's contact link, refusing anything but an email or http(s) URL", () => {
+    expect(loadConfig({}).siteContactUrl).toBe("");
+    expect(loadConfig({ SITE_CONTACT: "" }).siteContactUrl).toBe("");
+    expect(loadConfig({ SITE_CONTACT: " admin@example.com " }).siteContactUrl).toBe("mailto:admin@example.com");
+    expect(loadConfig({ SITE_CONTACT: "https://example.com/help?a=1" }).siteContactUrl).toBe("https://example.com/help?a=1");
+    for (const bad of ["javascript:alert(1)", "mailto:", "ftp://example.com", "example.com", "data:text/html,x", "https://"]) {
+      expect(() => loadConfig({ SITE_CONTACT: bad }), bad).toThrow(/^Invalid SITE_CONTACT: must be an email address or an http\(s\) URL$/);
+    }
+  });
+
   it("masks the password of a database URL", () => {
     expect(redactUrl("postgres://app:s3cret@db:5432/x")).toBe("postgres://app:***@db:5432/x");
     expect(redactUrl("postgres://db/x")).toBe("postgres://db/x");

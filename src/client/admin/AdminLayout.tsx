@@ -1,46 +1,71 @@
+import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { DropdownMenu } from "radix-ui";
-import { ChevronDown, GraduationCap, LayoutTemplate, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound } from "lucide-react";
-import { Link, Outlet } from "react-router-dom";
+import { Dialog, DropdownMenu } from "radix-ui";
+import { ChevronDown, GraduationCap, LayoutTemplate, Menu, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound, X } from "lucide-react";
+import { Link, Outlet, useLocation, useMatch } from "react-router-dom";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 import { useConfig } from "../stores/config.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
+import { SMALL_SCREEN, useMediaQuery } from "../ui/useMediaQuery.ts";
 import { logoutAdmin } from "./session.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TabBar } from "./TabBar.tsx";
 
 const iconButton = "inline-flex size-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary dark:text-slate-300 dark:hover:bg-slate-800";
 
-function Header() {
+/** The header's first button: collapses the side menu, or on a small screen opens the drawer. */
+function MenuButton({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => void }) {
+  const { t } = useLingui();
+  const collapsed = useConfig((s) => s.layout.menuCollapse);
+  const setLayout = useConfig((s) => s.setLayout);
+  if (small) {
+    return (
+      <button type="button" className={iconButton} aria-label={t`Open the menu`} aria-haspopup="dialog" onClick={onOpenDrawer}>
+        <Menu aria-hidden className="size-5" />
+      </button>
+    );
+  }
+  return (
+    <button type="button" className={iconButton} aria-label={collapsed ? t`Expand the menu` : t`Collapse the menu`} onClick={() => setLayout("menuCollapse", !collapsed)}>
+      {collapsed ? <PanelLeftOpen aria-hidden className="size-5" /> : <PanelLeftClose aria-hidden className="size-5" />}
+    </button>
+  );
+}
+
+function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => void }) {
   const { t } = useLingui();
   const layout = useConfig((s) => s.layout);
   const setLayout = useConfig((s) => s.setLayout);
   const name = useAdminInfo((s) => s.nickname || s.username);
   return (
     <header className="flex h-14 items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
-      <button type="button" className={iconButton} aria-label={layout.menuCollapse ? t`Expand the menu` : t`Collapse the menu`} onClick={() => setLayout("menuCollapse", !layout.menuCollapse)}>
-        {layout.menuCollapse ? <PanelLeftOpen aria-hidden className="size-5" /> : <PanelLeftClose aria-hidden className="size-5" />}
-      </button>
+      <MenuButton small={small} onOpenDrawer={onOpenDrawer} />
       <div className="flex-1" />
-      <button
-        type="button"
-        className={iconButton}
-        aria-label={layout.layoutMode === "Default" ? t`Switch to the classic layout` : t`Switch to the default layout`}
-        onClick={() => setLayout("layoutMode", layout.layoutMode === "Default" ? "Classic" : "Default")}
-      >
-        <LayoutTemplate aria-hidden className="size-5" />
-      </button>
+      {/* The layout choice is about the side menu, which a small screen shows as a drawer. */}
+      {!small && (
+        <button
+          type="button"
+          className={iconButton}
+          aria-label={layout.layoutMode === "Default" ? t`Switch to the classic layout` : t`Switch to the default layout`}
+          onClick={() => setLayout("layoutMode", layout.layoutMode === "Default" ? "Classic" : "Default")}
+        >
+          <LayoutTemplate aria-hidden className="size-5" />
+        </button>
+      )}
       <button type="button" className={iconButton} aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
         {layout.isDark ? <Sun aria-hidden className="size-5" /> : <Moon aria-hidden className="size-5" />}
       </button>
       <LanguageSwitch />
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger className="ml-1 inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+        <DropdownMenu.Trigger
+          aria-label={small ? t`Account: ${name}` : undefined}
+          className="ml-1 inline-flex min-h-11 items-center gap-1.5 rounded-md px-2 text-sm hover:bg-slate-100 sm:px-3 dark:hover:bg-slate-800"
+        >
           <UserRound aria-hidden className="size-4" />
-          <span className="max-w-32 truncate">{name}</span>
+          <span className="max-w-32 truncate max-sm:sr-only">{name}</span>
           <ChevronDown aria-hidden className="size-4" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
@@ -55,10 +80,10 @@ function Header() {
   );
 }
 
-function Brand({ collapsed }: { collapsed: boolean }) {
+function Brand({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (
-    <Link to="/admin" className="flex h-14 shrink-0 items-center gap-2 px-4 font-semibold">
+    <Link to="/admin" onClick={onNavigate} aria-label={collapsed ? siteName : undefined} className="flex h-14 shrink-0 items-center gap-2 px-4 font-semibold">
       <GraduationCap aria-hidden className="size-6 shrink-0 text-primary" />
       {!collapsed && <span className="truncate">{siteName}</span>}
     </Link>
@@ -66,9 +91,38 @@ function Brand({ collapsed }: { collapsed: boolean }) {
 }
 
 /**
- * The back office (SPEC §2, §3): side menu from the admin's rules (260 px, 64 px collapsed),
- * Default or Classic layout, dark mode, tab bar. Until the admin's data is loaded only the
- * loading screen shows.
+ * On small screens the side menu is a drawer (closed by default) that the header's menu button
+ * opens; it closes when a page is chosen.
+ */
+function MenuDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useLingui();
+  const menus = useNavTabs((s) => s.menus);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col bg-white shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
+        >
+          <Dialog.Title className="sr-only">{t`Back office menu`}</Dialog.Title>
+          <div className="flex items-center justify-between pr-2">
+            <Brand collapsed={false} onNavigate={() => onOpenChange(false)} />
+            <Dialog.Close className={iconButton} aria-label={t`Close the menu`}>
+              <X aria-hidden className="size-5" />
+            </Dialog.Close>
+          </div>
+          <SideMenu menus={menus} collapsed={false} onNavigate={() => onOpenChange(false)} />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/**
+ * The back office (SPEC §2, §3): side menu from the admin's rules (260 px, 64 px collapsed; a
+ * drawer on small screens), Default or Classic layout, dark mode, tab bar. Until the admin's data
+ * is loaded only the loading screen shows.
  */
 export default function AdminLayout() {
   const loaded = useNavTabs((s) => s.loaded);
@@ -76,8 +130,18 @@ export default function AdminLayout() {
   const mode = useConfig((s) => s.layout.layoutMode);
   const collapsed = useConfig((s) => s.layout.menuCollapse);
   const width = useConfig((s) => s.menuWidth());
+  const small = useMediaQuery(SMALL_SCREEN);
+  // The drawer is open on the page it was opened on: choosing a page (or going back) closes it.
+  const { pathname } = useLocation();
+  const [drawerOpenAt, setDrawerOpenAt] = useState<string | null>(null);
+  const drawerOpen = small && drawerOpenAt === pathname;
+  const setDrawerOpen = (open: boolean) => setDrawerOpenAt(open ? pathname : null);
 
-  if (!loaded) {
+  // The loading route keeps the bare frame until it has navigated on: switching frames under it
+  // would mount it a second time, load twice and navigate twice (an unknown path's redirect to
+  // /404 could then be overtaken and leave a blank page).
+  const onLoadingRoute = useMatch("/admin/loading/:to?") !== null;
+  if (!loaded || onLoadingRoute) {
     return (
       <div className="min-h-screen bg-slate-50 dark:bg-slate-950 dark:text-slate-100">
         <Outlet />
@@ -85,23 +149,25 @@ export default function AdminLayout() {
     );
   }
 
-  const aside = (
-    <aside
-      style={{ width }}
-      className={`flex shrink-0 flex-col bg-white transition-[width] dark:bg-slate-900 ${
-        mode === "Default" ? "m-3 mr-0 rounded-xl shadow-sm" : "border-r border-slate-200 dark:border-slate-700"
-      }`}
-    >
-      <Brand collapsed={collapsed} />
-      <SideMenu menus={menus} collapsed={collapsed} />
-    </aside>
-  );
-
+  // The Default layout's floating cards need room: a small screen gets the plain frame.
+  const floating = mode === "Default" && !small;
   return (
     <div data-layout={mode} className="flex h-screen bg-slate-100 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
-      {aside}
-      <div className={`flex min-w-0 flex-1 flex-col ${mode === "Default" ? "m-3 overflow-hidden rounded-xl shadow-sm" : ""}`}>
-        <Header />
+      {small ? (
+        <MenuDrawer open={drawerOpen} onOpenChange={setDrawerOpen} />
+      ) : (
+        <aside
+          style={{ width }}
+          className={`flex shrink-0 flex-col bg-white transition-[width] dark:bg-slate-900 ${
+            floating ? "m-3 mr-0 rounded-xl shadow-sm" : "border-r border-slate-200 dark:border-slate-700"
+          }`}
+        >
+          <Brand collapsed={collapsed} />
+          <SideMenu menus={menus} collapsed={collapsed} />
+        </aside>
+      )}
+      <div className={`flex min-w-0 flex-1 flex-col ${floating ? "m-3 overflow-hidden rounded-xl shadow-sm" : ""}`}>
+        <Header small={small} onOpenDrawer={() => setDrawerOpen(true)} />
         <OfflineBanner />
         <TabBar />
         <main className="flex-1 overflow-auto bg-slate-50 p-4 dark:bg-slate-950">

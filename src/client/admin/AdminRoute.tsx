@@ -10,7 +10,7 @@ export default function AdminRoute() {
   const routes = useNavTabs((s) => s.routes);
   const open = useNavTabs((s) => s.open);
   const onOpen = useCallback(
-    (route: MenuRoute, search: string) => open({ path: route.path, title: route.title, search, addtab: route.addtab }),
+    (route: MenuRoute, search: string) => open({ path: route.path, search, addtab: route.addtab }),
     [open],
   );
   return <DynamicRoute area="admin" loaded={loaded} routes={routes} registry={adminScreens} onOpen={onOpen} />;

@@ -1,18 +1,34 @@
+import { useEffect, useMemo, useRef } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { DropdownMenu } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
 
-/** The admin tab bar (SPEC §2): one tab per open addtab route, persisted. */
+/**
+ * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
+ * pages (not ARIA tabs: there is no tab panel), in a navigation landmark, each followed by its
+ * close button; the open page's tab is marked `aria-current` and kept scrolled into view. A tab's
+ * label is its menu route's title, so it follows the language the menus were loaded in.
+ */
 export function TabBar() {
   const { t } = useLingui();
   const tabs = useNavTabs((s) => s.tabs);
+  const routes = useNavTabs((s) => s.routes);
   const close = useNavTabs((s) => s.close);
   const closeOthers = useNavTabs((s) => s.closeOthers);
   const closeAll = useNavTabs((s) => s.closeAll);
   const { pathname } = useLocation();
   const navigate = useNavigate();
+  const listRef = useRef<HTMLUListElement>(null);
+  const titles = useMemo(() => new Map(routes.map((r) => [r.path, r.title])), [routes]);
+
+  useEffect(() => {
+    // The whole tab, its close button included.
+    const active = listRef.current?.querySelector<HTMLElement>('[aria-current="page"]')?.closest("li");
+    if (active && typeof active.scrollIntoView === "function") active.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [pathname, tabs.length]);
+
   if (tabs.length === 0) return null;
 
   const onClose = (path: string) => {
@@ -21,17 +37,30 @@ export function TabBar() {
   };
 
   return (
-    <div className="flex items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
-      <ul role="tablist" aria-label={t`Open pages`} className="flex min-w-0 flex-1 gap-1 overflow-x-auto py-1">
+    <nav aria-label={t`Open pages`} className="flex items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
+      <ul ref={listRef} className="flex min-w-0 flex-1 gap-1 overflow-x-auto py-1">
         {tabs.map((tab) => {
           const active = tab.path === pathname;
-          const title = tab.title;
+          const title = titles.get(tab.path) ?? tab.path;
           return (
-            <li key={tab.path} role="presentation" className={`flex shrink-0 items-center rounded-md text-sm ${active ? "bg-primary text-white" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}>
-              <Link role="tab" aria-selected={active} to={tab.path + tab.search} className="flex min-h-9 items-center px-3">
-                {tab.title}
+            <li
+              key={tab.path}
+              data-testid="admin-tab"
+              className={`flex shrink-0 items-center rounded-md text-sm ${active ? "bg-primary-strong text-white" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}
+            >
+              <Link
+                aria-current={active ? "page" : undefined}
+                to={tab.path + tab.search}
+                className="flex min-h-9 items-center rounded-md px-3 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-1"
+              >
+                {title}
               </Link>
-              <button type="button" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
+              <button
+                type="button"
+                aria-label={t`Close ${title}`}
+                onClick={() => onClose(tab.path)}
+                className="mr-1 rounded p-1 outline-none hover:bg-black/10 focus-visible:ring-2 focus-visible:ring-primary"
+              >
                 <X aria-hidden className="size-3.5" />
               </button>
             </li>
@@ -43,7 +72,7 @@ export function TabBar() {
           <ChevronDown aria-hidden className="size-4" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
             <DropdownMenu.Item onSelect={() => closeOthers(pathname)} className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
               {t`Close other tabs`}
             </DropdownMenu.Item>
@@ -59,6 +88,6 @@ export function TabBar() {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-    </div>
+    </nav>
   );
 }

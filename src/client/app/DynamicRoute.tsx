@@ -41,7 +41,8 @@ export function DynamicRoute({
     const base = area === "admin" ? "/admin" : "/user";
     return <Navigate to={loadingPath(base, targetFromLocation(location.pathname, location.search))} replace />;
   }
-  if (!route) return <Navigate to="/404" replace />;
+  // Keyed by the location: should the same path be committed again, the redirect runs again.
+  if (!route) return <Navigate key={location.key} to="/404" replace />;
   const Screen = registry[route.component];
   if (!Screen) return <ComingSoon title={route.title} />;
   return (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useLingui } from "@lingui/react";
+import { useLingui as useLinguiMacro } from "@lingui/react/macro";
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from "react-router-dom";
 import NProgress from "nprogress";
 import { Toaster } from "sonner";
@@ -12,7 +13,13 @@ import { useDynamicTitle, useScreenTitle } from "./routeState.ts";
 import { documentTitle, type RouteTitle } from "./titles.ts";
 import "nprogress/nprogress.css";
 
-NProgress.configure({ showSpinner: false });
+// nprogress's own template gives its bar `role="bar"`, which is no ARIA role (axe: critical);
+// the bar is decoration, hidden from assistive technology.
+NProgress.configure({
+  showSpinner: false,
+  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
+  barSelector: ".bar",
+});
 
 /** Progress bar on every navigation (SPEC §2). */
 function NavigationProgress() {
@@ -73,8 +80,40 @@ function ThemeSync() {
   return null;
 }
 
-export function RootLayout() {
+/**
+ * What the router shows while the first screen's code loads (its lazy routes resolve before the
+ * first render): the same spinner as the blocking loader, so nothing flashes and the router has
+ * its HydrateFallback.
+ */
+export function InitialLoading() {
+  return (
+    <div aria-hidden className="fixed inset-0 z-[70] flex items-center justify-center bg-slate-50 dark:bg-slate-950">
+      <Spinner className="size-12" />
+    </div>
+  );
+}
+
+/**
+ * Toasts (sonner): at the bottom, where they cover neither the header's links nor the sticky
+ * bars at the top of the exam screens (a phone gets them full width at the bottom); the
+ * library's own labels ("Close toast", "Notifications") go through Lingui.
+ */
+function Toasts() {
+  const { t } = useLinguiMacro();
   const isDark = useConfig((s) => s.layout.isDark);
+  return (
+    <Toaster
+      position="bottom-right"
+      richColors
+      closeButton
+      theme={isDark ? "dark" : "light"}
+      customAriaLabel={t`Notifications (Alt+T)`}
+      toastOptions={{ closeButtonAriaLabel: t`Close the message` }}
+    />
+  );
+}
+
+export function RootLayout() {
   return (
     <>
       <NavigationProgress />
@@ -83,7 +122,7 @@ export function RootLayout() {
       <ThemeSync />
       <Outlet />
       <LoadingOverlay />
-      <Toaster position="top-center" richColors closeButton theme={isDark ? "dark" : "light"} />
+      <Toasts />
       <ScrollRestoration />
     </>
   );

@@ -2,7 +2,7 @@ import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
 import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
-import { RootLayout } from "./RootLayout.tsx";
+import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "./routeNames.ts";
 
 /** Lazy screen: one chunk per screen. */
@@ -29,6 +29,8 @@ const examTabs: RouteObject[] = [
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    // Shown while the first screen's lazy routes load (the router warns without one).
+    HydrateFallback: InitialLoading,
     children: [
       // Admin area.
       { path: "/admin/login", handle: { title: "pagesTitle.login" }, lazy: screen(() => import("../admin/AdminLoginPage.tsx")) },

@@ -5,6 +5,8 @@ import { STORE_SITE_CONFIG } from "./keys.ts";
 /** SPEC §3 site config, as the server sends it. */
 export interface SiteConfig {
   siteName: string;
+  /** Where to reach the site's administrator (`mailto:` or http(s)); "" when none is set. */
+  contactUrl: string;
   recordNumber: string;
   version: string;
   cdnUrl: string;
@@ -21,6 +23,7 @@ interface SiteConfigStore extends SiteConfig {
 
 export const defaultSiteConfig: SiteConfig = {
   siteName: "",
+  contactUrl: "",
   recordNumber: "",
   version: "",
   cdnUrl: "",

@@ -33,22 +33,26 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
   });
 }
 
-const API_PREFIXES = ["/api/", "/storage/", "/assets/"];
+/**
+ * Paths that are never pages: the API, uploads, and the folders of the built client that hold
+ * only files (Vite's hashed assets, icons, screenshots). A missing file there is a 404.
+ */
+const NEVER_SHELL = ["/api/", "/storage/", "/assets/", "/icons/", "/screenshots/"];
 
 /**
- * Whether a request that matched no route and no file should get the app shell: a GET for a
- * page path (no file extension, not an API path). Paths under /admin/ are both back-office
- * pages and admin API calls: only browser navigations (Accept: text/html) are pages there.
+ * Whether a GET that matched no route and no file should get the app shell. A browser navigation
+ * (`Accept: text/html`) always does, whatever the path holds — dots included, as in
+ * `/admin/iframe/https%3A%2F%2Fexample.com` or `/exam/notes.txt` (the client router shows its
+ * 404 page for a path it does not know). Other requests get it only for page-like paths: no file
+ * extension, and not under /admin, where everything else is an admin API call.
  */
 export function wantsAppShell(req: FastifyRequest): boolean {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const pathname = (req.url.split("?")[0] ?? "/").toLowerCase();
-  if (pathname === "/api" || API_PREFIXES.some((p) => pathname.startsWith(p))) return false;
-  if (path.posix.extname(pathname) !== "") return false;
-  if (pathname === "/admin" || pathname.startsWith("/admin/")) {
-    return (req.headers.accept ?? "").includes("text/html");
-  }
-  return true;
+  if (pathname === "/api" || NEVER_SHELL.some((p) => pathname.startsWith(p))) return false;
+  if ((req.headers.accept ?? "").includes("text/html")) return true;
+  if (pathname === "/admin" || pathname.startsWith("/admin/")) return false;
+  return path.posix.extname(pathname) === "";
 }
 
 export function sendAppShell(reply: FastifyReply): FastifyReply {

@@ -1,9 +1,9 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { DropdownMenu } from "radix-ui";
-import { ChevronDown, GraduationCap, LogIn, UserRound } from "lucide-react";
-import { useEffect } from "react";
-import { Link, NavLink, Outlet } from "react-router-dom";
+import { Dialog, DropdownMenu } from "radix-ui";
+import { ChevronDown, CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
 import { flushOfficialAttempts } from "../../features/exam/official.ts";
 import { startOffline, useSyncStatus } from "../../offline/index.ts";
 import { releaseMemberCaches } from "../../pwa/caches.ts";
@@ -62,9 +62,98 @@ function PendingBadge() {
   const { pending } = useSyncStatus();
   if (pending === 0) return null;
   return (
-    <span role="status" className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">
-      {t`${plural(pending, { one: "# change waiting to sync", other: "# changes waiting to sync" })}`}
+    <span role="status" className="inline-flex items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs whitespace-nowrap text-amber-900">
+      <CloudUpload aria-hidden className="size-3.5" />
+      {/* A phone shows the count only; the full text is there for screen readers. */}
+      <span aria-hidden className="sm:hidden">
+        {pending}
+      </span>
+      <span className="max-sm:sr-only">{t`${plural(pending, { one: "# change waiting to sync", other: "# changes waiting to sync" })}`}</span>
     </span>
+  );
+}
+
+function MainLinks({ className, onNavigate }: { className: (state: { isActive: boolean }) => string; onNavigate?: () => void }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <NavLink to="/user/course/my_course" className={className} onClick={onNavigate}>
+        {t`My courses`}
+      </NavLink>
+      <NavLink to="/exam/myTest" className={className} onClick={onNavigate}>
+        {t`Exams`}
+      </NavLink>
+      <NavLink to="/user" end className={className} onClick={onNavigate}>
+        {t`Member center`}
+      </NavLink>
+    </>
+  );
+}
+
+const sheetLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `flex min-h-11 items-center rounded-md px-3 text-base ${isActive ? "bg-blue-50 font-medium text-primary-strong dark:bg-slate-800 dark:text-blue-300" : "text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"}`;
+
+/**
+ * The phone's header menu: navigation, language and account behind one button, so the header
+ * stays one row. It closes when a page is chosen (it is open only on the page it was opened on).
+ */
+function PhoneMenu() {
+  const { t } = useLingui();
+  const { pathname } = useLocation();
+  const [openAt, setOpenAt] = useState<string | null>(null);
+  const loggedIn = useUserInfo((s) => Boolean(s.id && s.token));
+  const name = useUserInfo((s) => s.nickname || s.username);
+  const close = () => setOpenAt(null);
+  return (
+    <Dialog.Root open={openAt === pathname} onOpenChange={(open) => setOpenAt(open ? pathname : null)}>
+      <Dialog.Trigger className="inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary sm:hidden dark:text-slate-200 dark:hover:bg-slate-800">
+        <Menu aria-hidden className="size-6" />
+        <span className="sr-only">{t`Menu`}</span>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="fixed inset-x-0 top-0 z-50 max-h-[100dvh] overflow-y-auto rounded-b-2xl bg-white p-4 pt-2 shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
+        >
+          <div className="flex items-center justify-between">
+            <Dialog.Title className="text-base font-semibold">{t`Menu`}</Dialog.Title>
+            <Dialog.Close className="inline-flex size-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800" aria-label={t`Close the menu`}>
+              <X aria-hidden className="size-5" />
+            </Dialog.Close>
+          </div>
+          <nav aria-label={t`Main`} className="mt-1 flex flex-col gap-1">
+            <MainLinks className={sheetLinkClass} onNavigate={close} />
+          </nav>
+          <div className="mt-3 border-t border-slate-200 px-3 pt-3 dark:border-slate-700">
+            <LanguageSwitch showLabel />
+          </div>
+          <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
+            {loggedIn ? (
+              <>
+                <p className="flex min-h-11 items-center gap-2 px-3 text-sm text-slate-600 dark:text-slate-300">
+                  <UserRound aria-hidden className="size-4" />
+                  <span className="truncate">{name}</span>
+                </p>
+                <button
+                  type="button"
+                  onClick={() => void logoutMember()}
+                  className="flex min-h-11 w-full items-center gap-2 rounded-md px-3 text-left text-base text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-slate-800"
+                >
+                  <LogOut aria-hidden className="size-4" />
+                  {t`Log out`}
+                </button>
+              </>
+            ) : (
+              <Link to="/" onClick={close} className="flex min-h-11 items-center gap-2 rounded-md px-3 text-base text-primary-strong hover:bg-blue-50 dark:text-blue-300">
+                <LogIn aria-hidden className="size-4" />
+                <Trans>Log in</Trans>
+              </Link>
+            )}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
   );
 }
 
@@ -94,28 +183,25 @@ export default function MemberLayout() {
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
-        <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-x-4 px-4 py-1">
-          <Link to="/" className="flex min-h-11 items-center gap-2 text-lg font-semibold">
-            <GraduationCap aria-hidden className="size-6 text-primary" />
-            {siteName}
+        {/* One row on every screen: a phone keeps the logo and the sync status and puts the
+            navigation, language and account behind the menu button. */}
+        <div className="mx-auto flex max-w-5xl items-center justify-between gap-x-2 px-4 py-1 sm:gap-x-4">
+          <Link to="/" className="flex min-h-11 min-w-0 items-center gap-2 text-lg font-semibold">
+            <GraduationCap aria-hidden className="size-6 shrink-0 text-primary" />
+            <span className="truncate">{siteName}</span>
           </Link>
-          <nav aria-label={t`Main`} className="order-3 flex w-full gap-1 overflow-x-auto sm:order-none sm:w-auto">
-            <NavLink to="/user/course/my_course" className={navClass}>
-              {t`My courses`}
-            </NavLink>
-            <NavLink to="/exam/myTest" className={navClass}>
-              {t`Exams`}
-            </NavLink>
-            <NavLink to="/user" end className={navClass}>
-              {t`Member center`}
-            </NavLink>
+          <nav aria-label={t`Main`} className="hidden gap-1 sm:flex">
+            <MainLinks className={navClass} />
           </nav>
-          <div className="flex items-center gap-3">
+          <div className="flex shrink-0 items-center gap-2 sm:gap-3">
             <PendingBadge />
             <RejectedChanges />
             <OnlineIndicator />
-            <LanguageSwitch />
-            <AccountMenu />
+            <div className="hidden items-center gap-3 sm:flex">
+              <LanguageSwitch />
+              <AccountMenu />
+            </div>
+            <PhoneMenu />
           </div>
         </div>
         <OfflineBanner />

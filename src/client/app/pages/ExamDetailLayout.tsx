@@ -1,5 +1,23 @@
 import { useLingui } from "@lingui/react/macro";
-import { NavLink, Outlet, useLocation } from "react-router-dom";
+import { useQuery } from "@tanstack/react-query";
+import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom";
+import { examQueries, flattenBanks } from "../../features/exam/api.ts";
+import { useBank } from "../../offline/hooks.ts";
+import { useOfflineDb } from "../../offline/index.ts";
+import { useOnline } from "../../ui/useOnline.ts";
+
+/** The page's heading: the bank's title (from the catalogue, or the copy on this device), else "Exam detail". */
+function ExamTitle() {
+  const { t } = useLingui();
+  const [params] = useSearchParams();
+  const bankId = Number(params.get("id")) || 0;
+  const online = useOnline();
+  const catalog = useQuery({ ...examQueries.catalog(), enabled: online && bankId > 0 });
+  const saved = useBank(useOfflineDb() ?? undefined, bankId);
+  const node = bankId && catalog.data ? flattenBanks(catalog.data.classify).find((b) => b.node.id === bankId)?.node : undefined;
+  const title = node?.title || saved?.title || t`Exam detail`;
+  return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
+}
 
 /** /exam/detail and its six tabs (SPEC §2); the exam id travels in the query. */
 export default function ExamDetailLayout() {
@@ -15,6 +33,7 @@ export default function ExamDetailLayout() {
   ] as const;
   return (
     <div>
+      <ExamTitle />
       <nav aria-label={t`Exam`} className="-mx-4 mb-4 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-700">
         <ul className="flex min-w-max gap-1">
           {tabs.map(([to, label]) => (
@@ -22,7 +41,7 @@ export default function ExamDetailLayout() {
               <NavLink
                 to={`${to}${search}`}
                 className={({ isActive }) =>
-                  `inline-flex min-h-11 items-center border-b-2 px-3 text-sm ${isActive ? "border-primary font-medium text-primary" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`
+                  `inline-flex min-h-11 items-center border-b-2 px-3 text-sm ${isActive ? "border-primary font-medium text-primary-strong dark:text-blue-300" : "border-transparent text-slate-600 hover:text-slate-900 dark:text-slate-300"}`
                 }
               >
                 {label}

@@ -1,9 +1,21 @@
 import { Trans } from "@lingui/react/macro";
 import { ShieldAlert } from "lucide-react";
 import { Link } from "react-router-dom";
+import { useSiteConfig } from "../../stores/siteConfig.ts";
 
-/** SPEC §2: no permission to access this page, or the file is invalid. */
+/** Only links the site configured (SITE_CONTACT): an email or a web page, never a script URL. */
+export function safeContactUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  if (/^mailto:[^\s@]+@[^\s@]+$/i.test(url)) return url;
+  return /^https?:\/\/[^\s]+$/i.test(url) ? url : null;
+}
+
+/**
+ * SPEC §2: no permission to access this page, or the file is invalid. "Contact the
+ * administrator" links to the site's configured contact, and is left out when there is none.
+ */
 export default function NoPermissionPage() {
+  const contact = safeContactUrl(useSiteConfig((s) => s.contactUrl));
   return (
     <section className="mx-auto max-w-md py-16 text-center">
       <ShieldAlert aria-hidden className="mx-auto size-14 text-amber-500" />
@@ -11,12 +23,22 @@ export default function NoPermissionPage() {
         <Trans>You have no permission to access this page, or the file is invalid.</Trans>
       </h1>
       <p className="mt-2 text-slate-600 dark:text-slate-300">
-        <Trans>If you think you should have access, contact the administrator.</Trans>
+        {contact ? (
+          <Trans>If you think you should have access, contact the administrator.</Trans>
+        ) : (
+          <Trans>If you think you should have access, ask the person who runs this site.</Trans>
+        )}
       </p>
       <div className="mt-6 flex justify-center gap-3">
-        <a href="mailto:" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-          <Trans>Contact the administrator</Trans>
-        </a>
+        {contact && (
+          <a
+            href={contact}
+            {...(contact.startsWith("mailto:") ? {} : { target: "_blank", rel: "noopener noreferrer" })}
+            className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+          >
+            <Trans>Contact the administrator</Trans>
+          </a>
+        )}
         <Link to="/" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
           <Trans>Back to home</Trans>
         </Link>

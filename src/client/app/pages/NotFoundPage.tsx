@@ -21,7 +21,7 @@ export default function NotFoundPage() {
 
   return (
     <section className="mx-auto max-w-md py-16 text-center">
-      <p className="text-6xl font-bold text-slate-300 dark:text-slate-600">404</p>
+      <p className="text-6xl font-bold text-slate-500 dark:text-slate-400">404</p>
       <h1 className="mt-4 text-xl font-semibold">
         <Trans>Problem tip: the page you are looking for does not exist.</Trans>
       </h1>

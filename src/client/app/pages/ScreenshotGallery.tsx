@@ -2,10 +2,13 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useId } from "react";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 
-/** The app's own screenshots (public/screenshots) with their sizes, so thumbnails do not shift. */
+/**
+ * The app's own screenshots (public/screenshots, made by tests/e2e/screenshots.ts): a small WebP
+ * thumbnail each, with its size so nothing shifts; the full image loads only when opened.
+ */
 const SCREENSHOTS = [
-  { src: "/screenshots/home-zh-cn.png", width: 1280, height: 800 },
-  { src: "/screenshots/home-en-mobile.png", width: 390, height: 844 },
+  { src: "/screenshots/desktop-zh-cn.png", thumb: "/screenshots/desktop-zh-cn-thumb.webp", width: 512, height: 320 },
+  { src: "/screenshots/phone-zh-cn.png", thumb: "/screenshots/phone-zh-cn-thumb.webp", width: 148, height: 320 },
 ];
 const SOURCES = SCREENSHOTS.map((shot) => shot.src);
 
@@ -15,21 +18,21 @@ export function ScreenshotGallery() {
   const titleId = useId();
   return (
     <section aria-labelledby={titleId} className="space-y-3">
-      <h2 id={titleId} className="text-lg font-semibold text-slate-900">
+      <h2 id={titleId} className="text-lg font-semibold text-slate-900 dark:text-slate-100">
         <Trans>See the app</Trans>
       </h2>
       <ul className="flex flex-wrap gap-4">
-        {SCREENSHOTS.map(({ src, width, height }, i) => {
+        {SCREENSHOTS.map(({ thumb, width, height }, i) => {
           const n = i + 1;
           return (
-            <li key={src}>
+            <li key={thumb}>
               <button
                 type="button"
                 aria-label={t`Open screenshot ${n}`}
                 onClick={() => previewImages(SOURCES, i)}
-                className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+                className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary dark:border-slate-700"
               >
-                <img src={src} width={width} height={height} alt="" loading="lazy" className="h-40 w-auto max-w-full object-cover object-top" />
+                <img src={thumb} width={width} height={height} alt="" loading="lazy" decoding="async" className="block h-40 w-auto max-w-full" />
               </button>
             </li>
           );

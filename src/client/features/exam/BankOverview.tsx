@@ -68,7 +68,6 @@ export default function BankOverview() {
   if (!db) return <p className="py-8 text-center">{t`Please log in to practise.`}</p>;
   if (bank === undefined || answers === undefined || progress === undefined) return <Spinner className="mx-auto my-12 size-8" />;
 
-  const title = bank?.title ?? node?.title ?? "";
   const total = bank?.questionCount ?? node?.questionCount ?? 0;
   const answered = answers.size;
   const wrong = [...answers.values()].filter((a) => a.correct === false).length;
@@ -76,7 +75,8 @@ export default function BankOverview() {
 
   return (
     <section className="space-y-4">
-      <h1 className="text-xl font-semibold">{title}</h1>
+      {/* The page's h1 (ExamDetailLayout) names the bank. */}
+      <h2 className="text-lg font-semibold">{t`Your practice`}</h2>
       <dl className="grid grid-cols-3 gap-3 text-center">
         <div className="rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
           <dt className="text-sm text-slate-600 dark:text-slate-300">{t`Questions`}</dt>

@@ -85,7 +85,9 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   const localReady = !db || local !== undefined;
 
   function report(position: number, ended = false): void {
-    if (!db || !resumedRef.current) return;
+    // Before the resume position is known the video sits at 0 unless the member moved it: a 0
+    // then says nothing (and would overwrite the saved position), any other time is theirs.
+    if (!db || (!resumedRef.current && !(position > 0))) return;
     const duration = durationOf(videoRef.current, lesson.duration);
     const completed = ended || isLessonComplete(position, duration) || lesson.progress.completed;
     void recordLessonProgress(db, { lessonId: lesson.id, courseId: lesson.courseId, position, completed }).catch(() => undefined);

@@ -132,6 +132,21 @@ export interface LogTableProps {
   pageSize?: number;
 }
 
+/**
+ * A log row on a phone: change (left) and time (right) on the first line, the memo on the second,
+ * before -> after on the third; the cells keep their own markup and are only placed here.
+ */
+const PHONE_CARD = [
+  "max-sm:flex max-sm:flex-wrap max-sm:items-baseline max-sm:gap-x-2 max-sm:gap-y-1 max-sm:px-3 max-sm:py-3",
+  "max-sm:[&>td]:p-0",
+  "max-sm:[&>td:nth-child(1)]:order-1 max-sm:[&>td:nth-child(1)]:text-base",
+  "max-sm:[&>td:nth-child(5)]:order-2 max-sm:[&>td:nth-child(5)]:ml-auto max-sm:[&>td:nth-child(5)]:text-xs",
+  "max-sm:[&>td:nth-child(4)]:order-3 max-sm:[&>td:nth-child(4)]:basis-full",
+  "max-sm:[&>td:nth-child(2)]:order-4 max-sm:[&>td:nth-child(3)]:order-5 max-sm:[&>td:nth-child(2)]:text-xs max-sm:[&>td:nth-child(3)]:text-xs",
+  "max-sm:[&>td:nth-child(2)]:text-slate-600 max-sm:[&>td:nth-child(3)]:text-slate-600 dark:max-sm:[&>td:nth-child(2)]:text-slate-300 dark:max-sm:[&>td:nth-child(3)]:text-slate-300",
+  "max-sm:[&>td:nth-child(3)]:before:content-['→_']",
+].join(" ");
+
 function SkeletonRows() {
   return (
     <>
@@ -179,12 +194,15 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
         tabIndex={0}
         className="overflow-x-auto rounded-xl border border-slate-200 bg-white outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-900"
       >
-        <table aria-busy={loading || undefined} className={`w-full min-w-[36rem] text-sm ${loading && rows.length > 0 ? "opacity-60" : ""}`}>
+        {/* A phone shows each row as a small card (change and time, memo, before -> after)
+            instead of clipping a wide table; the explicit roles keep the table's meaning when its
+            parts are laid out as blocks and grids. */}
+        <table role="table" aria-busy={loading || undefined} className={`w-full text-sm max-sm:block sm:min-w-[36rem] ${loading && rows.length > 0 ? "opacity-60" : ""}`}>
           <caption id={captionId} className="sr-only">
             {caption}
           </caption>
-          <thead className="border-b border-slate-200 bg-slate-50 text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
-            <tr>
+          <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50 text-slate-700 max-sm:sr-only dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
+            <tr role="row">
               <th scope="col" className={th}>
                 {kind === "money" ? t`Balance change` : t`Points change`}
               </th>
@@ -202,7 +220,7 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+          <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block dark:divide-slate-800">
             {rows.length === 0 ? (
               <SkeletonRows />
             ) : (
@@ -210,7 +228,7 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
                 const change = signedAmount(row[kind], decimals);
                 const ms = toMilliseconds(row.create_time);
                 return (
-                  <tr key={row.id}>
+                  <tr key={row.id} role="row" className={PHONE_CARD}>
                     <td className={`px-3 py-3 font-semibold whitespace-nowrap tabular-nums ${changeClass[change.sign]}`}>{change.text}</td>
                     <td className="px-3 py-3 whitespace-nowrap tabular-nums">{formatAmount(row.before, decimals)}</td>
                     <td className="px-3 py-3 whitespace-nowrap tabular-nums">{formatAmount(row.after, decimals)}</td>

@@ -5,6 +5,8 @@ import { APP_VERSION } from "../../version.ts";
 export function siteConfig(config: AppConfig) {
   return {
     siteName: config.siteName,
+    /** The 401 page's "contact the administrator" (SITE_CONTACT); hidden when "". */
+    contactUrl: config.siteContactUrl ?? "",
     recordNumber: "",
     version: APP_VERSION,
     cdnUrl: "",

@@ -1,0 +1,238 @@
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
+
+const PHONE = { width: 390, height: 844 };
+
+async function logInAdmin(page: Page): Promise<void> {
+  await page.goto("/admin/login");
+  await page.getByLabel("用户名").fill("admin");
+  await page.getByLabel("密码").fill("admin123456");
+  await page.getByRole("button", { name: "登录" }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  await expect(page.getByTestId("greeting")).toBeVisible();
+}
+
+test.describe("routing: paths with dots, unknown admin paths, a clean console", () => {
+  test("a browser navigation to a path with a dot gets the app, online and from the service worker offline", async ({ page, context }) => {
+    const notes = await page.goto("/exam/notes.txt");
+    expect(notes!.status()).toBe(200);
+    expect(notes!.headers()["content-type"]).toMatch(/text\/html/);
+    // The app, not an API envelope: the client router shows its 404 page.
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page.getByRole("heading", { name: "问题提示：您访问的页面不存在。" })).toBeVisible();
+
+    // An iframe route with a real (encoded) URL reaches the app, which asks the admin to log in.
+    const iframe = await page.goto("/admin/iframe/https%3A%2F%2Fexample.com");
+    expect(iframe!.status()).toBe(200);
+    await expect(page).toHaveURL(/\/admin\/login$/);
+    await expect(page.getByRole("heading", { name: "后台登录" })).toBeVisible();
+
+    // Offline, the service worker answers the same navigations with the cached shell.
+    await page.goto("/");
+    await serviceWorkerInControl(page);
+    await context.setOffline(true);
+    await page.goto("/user/iframe/https%3A%2F%2Fexample.com%2Fdocs%2Findex.html");
+    await expect(page.getByRole("link", { name: "ExamHub" })).toBeVisible();
+    await expect(page.getByText("您已断开网络连接！").first()).toBeVisible();
+    await page.goto("/exam/notes.txt");
+    await expect(page).toHaveURL(/\/404$/);
+    await context.setOffline(false);
+  });
+
+  test("an unknown path under /admin goes to /404, however it is reached", async ({ page }) => {
+    test.setTimeout(120_000);
+    await logInAdmin(page);
+    for (const path of ["/admin/no/such", "/admin/auth", "/admin/iframe/https%3A%2F%2Fevil.example%2Flogin"]) {
+      await page.goto(path);
+      await expect(page, path).toHaveURL(/\/404$/);
+      await expect(page.getByRole("heading", { name: "问题提示：您访问的页面不存在。" })).toBeVisible();
+    }
+    await expect(page).toHaveTitle("页面不存在 - ExamHub");
+    expect(await page.locator("iframe").count()).toBe(0);
+    // And from inside the app, without a page load.
+    await page.goto("/admin/dashboard");
+    await expect(page.getByTestId("greeting")).toBeVisible();
+    await page.evaluate(() => {
+      window.history.pushState({}, "", "/admin/nosuch");
+      window.dispatchEvent(new PopStateEvent("popstate"));
+    });
+    await expect(page).toHaveURL(/\/404$/);
+  });
+
+  test("pages load without console warnings or errors (no missing HydrateFallback)", async ({ page }) => {
+    const messages: string[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "warning" || m.type() === "error") messages.push(`${m.type()}: ${m.text()}`);
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.goto("/exam/myTest");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.goto("/admin/login");
+    await expect(page.getByRole("heading", { name: "后台登录" })).toBeVisible();
+    expect(messages).toEqual([]);
+  });
+});
+
+test.describe("the member header on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("is one row: logo, sync status and a menu holding navigation, language and account", async ({ page }) => {
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\//);
+    const header = page.locator("body > #root header").first();
+    const box = (await header.boundingBox())!;
+    expect(box.height).toBeLessThanOrEqual(60);
+    await expect(header.getByRole("link", { name: "ExamHub" })).toBeVisible();
+    await expect(header.getByText("在线")).toBeVisible();
+    // Navigation, language and account are not in the row itself.
+    await expect(header.getByRole("link", { name: "考试" })).toBeHidden();
+    await expect(header.getByRole("combobox")).toBeHidden();
+
+    await header.getByRole("button", { name: "菜单" }).click();
+    const menu = page.getByRole("dialog", { name: "菜单" });
+    await expect(menu.getByRole("link", { name: "我的课程" })).toBeVisible();
+    await expect(menu.getByRole("combobox", { name: "语言" })).toBeVisible();
+    await expect(menu.getByRole("button", { name: "退出登录" })).toBeVisible();
+    await menu.getByRole("link", { name: "考试" }).click();
+    await expect(page).toHaveURL(/\/exam\/myTest$/);
+    await expect(menu).toBeHidden();
+    // The page's heading sits right under the one-row header.
+    const heading = (await page.getByRole("heading", { level: 1 }).boundingBox())!;
+    expect(heading.y).toBeLessThan(120);
+
+    // The language choice in the menu works.
+    await header.getByRole("button", { name: "菜单" }).click();
+    await page.getByRole("dialog", { name: "菜单" }).getByRole("combobox", { name: "语言" }).selectOption("en");
+    await expect(page.getByRole("button", { name: "Menu" })).toBeVisible();
+  });
+
+  test("the balance log fits the screen: every row readable without sideways scrolling", async ({ page }) => {
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\//);
+    await page.goto("/user/account/balance");
+    const table = page.getByRole("table");
+    await expect(table.getByRole("row").nth(1)).toBeVisible();
+    const region = page.getByRole("region", { name: /余额/ });
+    const overflow = await region.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    const rows = table.locator("tbody tr");
+    for (let i = 0; i < (await rows.count()); i++) {
+      const row = (await rows.nth(i).boundingBox())!;
+      expect(row.x + row.width).toBeLessThanOrEqual(PHONE.width);
+    }
+  });
+});
+
+test.describe("toasts", () => {
+  for (const [name, viewport] of [["a computer", { width: 1366, height: 768 }], ["a phone", PHONE]] as const) {
+    test(`appear at the bottom on ${name}, clear of the header, with a translated close button`, async ({ page, context }) => {
+      await page.setViewportSize(viewport);
+      await page.goto("/");
+      const form = page.getByRole("tabpanel");
+      await form.getByLabel("用户名").fill("member");
+      await form.getByLabel("密码").fill("member123456");
+      // A failed request is toasted.
+      await context.setOffline(true);
+      await form.getByRole("button", { name: "登录" }).click();
+      const toast = page.locator("[data-sonner-toast]").first();
+      await expect(toast).toBeVisible();
+      await expect(toast.getByRole("button", { name: "关闭消息" })).toBeAttached();
+      await expect(page.getByRole("region", { name: "通知 (Alt+T)" })).toBeAttached();
+      const header = (await page.locator("header").first().boundingBox())!;
+      const box = (await toast.boundingBox())!;
+      expect(box.y).toBeGreaterThan(header.y + header.height);
+      expect(box.y + box.height).toBeGreaterThan((viewport.height * 2) / 3);
+      // Its colours are legible (sonner's own error red is 4.05:1 on its tint).
+      const { violations } = await new AxeBuilder({ page }).include("[data-sonner-toast]").withRules(["color-contrast"]).analyze();
+      expect(violations.flatMap((v) => v.nodes.map((n) => n.failureSummary))).toEqual([]);
+      await context.setOffline(false);
+    });
+  }
+});
+
+test.describe("the back office on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("puts the side menu in a drawer, closed by default, and gives the page the full width", async ({ page }) => {
+    await logInAdmin(page);
+    await expect(page.getByRole("navigation", { name: "后台菜单" })).toHaveCount(0);
+    const greeting = (await page.getByTestId("greeting").boundingBox())!;
+    expect(greeting.width).toBeGreaterThan(300);
+    expect(greeting.height).toBeLessThan(100);
+
+    await page.getByRole("button", { name: "打开菜单" }).click();
+    const drawer = page.getByRole("dialog", { name: "后台菜单" });
+    await expect(drawer).toBeVisible();
+    await drawer.getByRole("link", { name: "题目", exact: true }).click();
+    await expect(page).toHaveURL(/\/admin\/exam\/question$/);
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole("navigation", { name: "已打开的页面" }).getByRole("link", { name: "题目" })).toHaveAttribute("aria-current", "page");
+  });
+});
+
+test.describe("the back office menu and tabs", () => {
+  test("collapsed, each entry has its own icon and its title as name and tooltip", async ({ page }) => {
+    await logInAdmin(page);
+    await page.getByRole("button", { name: "收起菜单" }).click();
+    const menu = page.getByRole("navigation", { name: "后台菜单" });
+    await expect(page.locator("aside")).toHaveCSS("width", "64px");
+    const exams = menu.getByRole("button", { name: "考试管理" });
+    await exams.hover();
+    await expect(page.getByRole("tooltip", { name: "考试管理" })).toBeVisible();
+    await menu.getByRole("link", { name: "题目", exact: true }).focus();
+    await expect(page.getByRole("tooltip", { name: "题目" })).toBeVisible();
+    // No two top-level entries share an icon.
+    const icons = await menu.locator(":scope > ul > li > :is(a, button) > svg").evaluateAll((svgs) => svgs.map((svg) => svg.innerHTML));
+    expect(icons.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(icons).size).toBe(icons.length);
+  });
+
+  test("keeps the open page's tab in view when many are open, and labels tabs in the chosen language", async ({ page }) => {
+    await logInAdmin(page);
+    const menu = page.getByRole("navigation", { name: "后台菜单" });
+    const titles = ["管理员管理", "角色组管理", "菜单规则管理", "管理员日志", "公司管理", "职务管理", "班级管理", "人脸规则", "会员分组", "余额日志", "积分日志", "课程分类", "题目"];
+    for (const title of titles) await menu.getByRole("link", { name: title, exact: true }).click();
+    const bar = page.getByRole("navigation", { name: "已打开的页面" });
+    const list = (await bar.getByRole("list").boundingBox())!;
+    const active = bar.getByRole("link", { name: "题目" });
+    await expect(active).toHaveAttribute("aria-current", "page");
+    // The whole tab is in view, its close button included.
+    const close = bar.getByRole("button", { name: "关闭 题目" });
+    await expect.poll(async () => {
+      const box = (await active.boundingBox())!;
+      const button = (await close.boundingBox())!;
+      return box.x >= list.x - 1 && button.x + button.width <= list.x + list.width + 1;
+    }).toBe(true);
+    // Back to the first tab: it scrolls into view again.
+    await bar.getByRole("link", { name: "控制台" }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+    await expect.poll(async () => ((await bar.getByRole("link", { name: "控制台" }).boundingBox())!.x >= list.x - 1)).toBe(true);
+
+    // Switching the language relabels the open tabs.
+    await page.getByRole("combobox").selectOption("en");
+    const barEn = page.getByRole("navigation", { name: "Open pages" });
+    await expect(barEn.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+    await expect(barEn.getByRole("link", { name: "Questions" })).toBeVisible();
+    await expect(barEn.getByText("控制台")).toHaveCount(0);
+  });
+});
+
+test.describe("login page and error pages", () => {
+  test("the login page's hero says what the member gets and loads no full-size screenshots", async ({ page }) => {
+    const images: { url: string; bytes: number }[] = [];
+    page.on("response", async (res) => {
+      if (res.request().resourceType() === "image") images.push({ url: new URL(res.url()).pathname, bytes: (await res.body().catch(() => Buffer.alloc(0))).length });
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("随时随地学习和考试");
+    await expect(page.getByText("离线可用")).toBeVisible();
+    await expect(page.getByText("练习", { exact: true })).toBeVisible();
+    await page.getByRole("heading", { name: "看看应用界面" }).scrollIntoViewIfNeeded();
+    await expect.poll(() => images.length).toBeGreaterThanOrEqual(2);
+    await page.waitForLoadState("networkidle");
+    expect(images.filter((i) => i.url.endsWith(".png") && i.url.startsWith("/screenshots/"))).toEqual([]);
+    expect(images.reduce((sum, i) => sum + i.bytes, 0)).toBeLessThan(30 * 1024);
+  });
+});
