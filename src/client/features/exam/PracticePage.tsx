@@ -65,13 +65,13 @@ export default function PracticePage() {
         if (live && String(stored?.version) !== data.bank.version) {
           await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
         }
-        if (live) setDownload({ state: "done" });
+        if (live) setFetched({ bankId, download: { state: "done" } });
       },
       (error: unknown) => {
         if (!live) return;
         // The server's answer (unknown bank, or one kept for exams) says so; else the network failed.
         const reason = (error as { msg?: unknown } | null)?.msg;
-        setDownload(isServerAnswer(error) ? { state: "missing", msg: typeof reason === "string" ? reason : "" } : { state: "failed" });
+        setFetched({ bankId, download: isServerAnswer(error) ? { state: "missing", msg: typeof reason === "string" ? reason : "" } : { state: "failed" } });
       },
     );
     return () => {
