@@ -92,6 +92,8 @@ test.describe("practice and result edge cases", () => {
 
     await page.goto("/exam/myPractice?bank=999");
     await expect(page.getByRole("alert")).toContainText("该题库不存在");
+    // Said once, on the page (no toast repeating it).
+    await expect(page.getByText("该题库不存在")).toHaveCount(1);
     await expect(page.getByText("此题库尚未保存到本设备")).toHaveCount(0);
     await expect(page.getByRole("link", { name: "返回题库" })).toBeVisible();
 

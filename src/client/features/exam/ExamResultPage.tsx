@@ -30,7 +30,7 @@ export type { ExamRecordDetail };
 export const examRecordQuery = (uuid: string) => ({
   queryKey: ["exam", "record", uuid] as const,
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
-    (await request<ExamRecordDetail>({ url: "/api/exam/record", method: "get", params: { uuid }, signal }, { showErrorMessage: false })).data,
+    (await request<ExamRecordDetail>({ url: "/api/exam/record", method: "get", params: { uuid }, signal }, { showErrorMessage: false, showCodeMessage: false })).data,
 });
 
 /** What the result screen shows, from a local attempt or a server record. */

@@ -59,7 +59,7 @@ export default function PracticePage() {
   useEffect(() => {
     if (!db || !validBank || !online) return;
     let live = true;
-    downloadBank(bankId).then(
+    downloadBank(bankId, { quiet: true }).then(
       async (data) => {
         const stored = await db.banks.get(bankId);
         if (live && String(stored?.version) !== data.bank.version) {

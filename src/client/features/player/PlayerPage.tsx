@@ -344,7 +344,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
               video.currentTime = to;
               setTime(to);
             }}
-            className="h-11 min-w-0 flex-1 cursor-pointer accent-primary"
+            className="h-11 min-w-0 flex-1 cursor-pointer rounded accent-primary outline-none focus-visible:ring-2 focus-visible:ring-primary"
           />
           <span className="text-sm tabular-nums" aria-hidden>
             {lengthText}
