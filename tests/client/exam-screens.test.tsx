@@ -11,7 +11,8 @@ import type { ExamQuestion, QuestionType } from "../../src/shared/exam/types.ts"
 import { deleteMemberDb } from "../../src/client/offline/db.ts";
 import { startOffline, stopOffline, type AttemptRow } from "../../src/client/offline/index.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
-import ExamResultPage, { ResultSummary, givenText } from "../../src/client/features/exam/ExamResultPage.tsx";
+import ExamResultPage, { ResultSummary, givenText, questionOutcome } from "../../src/client/features/exam/ExamResultPage.tsx";
+import { attemptTitle } from "../../src/shared/exam/catalog.ts";
 import {
   drawQuestions,
   formatRemaining,
@@ -216,6 +217,30 @@ describe("ResultSummary", () => {
   });
 });
 
+describe("a result's questions and names", () => {
+  it("calls an unanswered question unanswered, never wrong, whatever the grade says", () => {
+    const single = q(1, "single", 1, { options: [{ key: "A", text: "a" }, { key: "B", text: "b" }] });
+    const multiple = q(2, "multiple", 1);
+    const fill = q(3, "fill", 1);
+    const wrong = { correct: false, score: 0 };
+    expect(questionOutcome(single, undefined, wrong)).toBe("unanswered");
+    expect(questionOutcome(single, "", wrong)).toBe("unanswered");
+    expect(questionOutcome(multiple, [], wrong)).toBe("unanswered");
+    expect(questionOutcome(fill, ["", " "], wrong)).toBe("unanswered");
+    expect(questionOutcome(single, "B", wrong)).toBe("wrong");
+    expect(questionOutcome(single, "A", { correct: true, score: 1 })).toBe("correct");
+    expect(questionOutcome(fill, ["x"], { correct: null, score: 0 })).toBe("review");
+    // An exam that keeps its results: answered, but right or wrong is not shown.
+    expect(questionOutcome(single, "A", undefined)).toBe("hidden");
+  });
+
+  it("names an official attempt by its room, a mock one (or one whose room is gone) by its paper", () => {
+    expect(attemptTitle({ kind: "official", paperTitle: "Paper", roomTitle: "Spring finals" })).toBe("Spring finals");
+    expect(attemptTitle({ kind: "official", paperTitle: "Paper", roomTitle: null })).toBe("Paper");
+    expect(attemptTitle({ kind: "mock", paperTitle: "Paper", roomTitle: "Spring finals" })).toBe("Paper");
+  });
+});
+
 describe("ExamResultPage", () => {
   afterEach(() => {
     stopOffline();
@@ -323,7 +348,7 @@ describe("TestTakingPage", () => {
 
     await user.click(screen.getByRole("button", { name: "Submit" }));
     const dialog = await screen.findByRole("alertdialog");
-    expect(dialog).toHaveTextContent("Questions not answered: 1.");
+    expect(dialog).toHaveTextContent("1 question is not answered.");
     await user.click(within(dialog).getByRole("button", { name: "Submit anyway" }));
     expect(await screen.findByText("result page")).toBeInTheDocument();
 

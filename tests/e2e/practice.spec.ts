@@ -55,7 +55,7 @@ async function practiseOffline(context: BrowserContext, first: Page, waitOffline
       // Reload with no network halfway: the app and the bank still work.
       await page.reload();
       await expect(page.getByText("第 6 题，共 66 题")).toBeVisible();
-      await expect(page.getByRole("button", { name: /第 1 题，(已作答|答错)/ })).toBeVisible();
+      await expect(page.getByRole("button", { name: /第 1 题，(已作答|答对|答错)/ })).toBeVisible();
     }
     await answerCurrent(page);
     if (i === 0 || i === 7) await page.getByRole("button", { name: "加入收藏" }).click();
@@ -158,6 +158,8 @@ test.describe("official exam", () => {
     await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toBeVisible();
     await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toHaveCount(0, { timeout: 10_000 });
     await page.getByRole("button", { name: "交卷" }).click();
+    // Submitting asks first (9 of 10 unanswered).
+    await page.getByRole("alertdialog").getByRole("button", { name: "仍然交卷" }).click();
     await expect(page).toHaveURL(/\/exam\/examResult\?uuid=/);
     const records = await page.evaluate(async () => {
       const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;

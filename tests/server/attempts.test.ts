@@ -264,6 +264,43 @@ describe("official exams", () => {
     expect(await lateRows(row.id)).toEqual([]);
   });
 
+  it("names an official attempt by its room (start, records, record) and shows the room's pass mark; a mock attempt has no room", async () => {
+    const m = await member();
+    // A room of its own: its title and pass mark differ from its paper's.
+    const paper = (await t.database.db.query<{ title: string; pass_score: string }>("select title, pass_score from exam_paper where id = $1", [roomPaper])).rows[0]!;
+    expect(Number(paper.pass_score)).not.toBe(16);
+    const named = (
+      await t.database.db.query<{ id: number }>(
+        `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
+         values ($1, 'Spring finals (room)', $2, $3, 600, 1, 16, true) returning id`,
+        [roomPaper, now() - 60, now() + 3600],
+      )
+    ).rows[0]!.id;
+    const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId: named })).data;
+    expect(start.attempt).toMatchObject({ roomId: named, roomTitle: "Spring finals (room)" });
+    const ids = start.questions.map((q: { id: number }) => q.id as number) as number[];
+    const keys = await keysOf(ids);
+    // 14 of 20 points: passes the paper's 12, not the room's 16 — the room decides.
+    const answers = Object.fromEntries(ids.map((id, i) => [String(id), i < 7 ? keys.get(id) : wrongFor(keys.get(id))]));
+    expect(await api(m.token, "POST", "/api/exam/official/submit", { uuid: start.attempt.uuid, answers })).toMatchObject({ code: 1, data: { score: 14, passed: false } });
+
+    const mockId = randomUUID();
+    const op = { id: randomUUID(), type: "attempt.submit", at: Date.now(), payload: { attemptId: mockId, paperId: fixedPaper, startedAt: Date.now() - 1000, submittedAt: Date.now(), answers: {} } };
+    expect((await api(m.token, "POST", "/api/exam/sync", { ops: [op] })).data.results[0].status).toBe("applied");
+
+    const list = (await api(m.token, "GET", "/api/exam/records")).data.list as { uuid: string; kind: string; paperTitle: string; roomTitle: string | null }[];
+    expect(list.find((r) => r.uuid === start.attempt.uuid)).toMatchObject({ kind: "official", paperTitle: paper.title, roomTitle: "Spring finals (room)", passed: false });
+    expect(list.find((r) => r.uuid === mockId)).toMatchObject({ kind: "mock", paperTitle: "数学基础测验（固定）", roomTitle: null });
+    const official = (await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt;
+    expect(official).toMatchObject({ paperTitle: paper.title, roomTitle: "Spring finals (room)", passScore: 16, passed: false, score: 14 });
+    const mock = (await api(m.token, "GET", `/api/exam/record?uuid=${mockId}`)).data.attempt;
+    expect(mock).toMatchObject({ roomTitle: null, passScore: 12 });
+
+    // The room deleted later: the attempt keeps its paper's name and pass mark.
+    await t.database.db.query("delete from exam_room where id = $1", [named]);
+    expect((await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt).toMatchObject({ roomTitle: null, paperTitle: paper.title, passScore: Number(paper.pass_score) });
+  });
+
   it("keeps a hostile claimed time within bounds, never a server error", async () => {
     const m = await member();
     const start = (await api(m.token, "POST", "/api/exam/official/start", { roomId })).data;

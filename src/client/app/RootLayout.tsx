@@ -9,7 +9,7 @@ import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
-import { useDynamicTitle } from "./routeState.ts";
+import { useDynamicTitle, useScreenTitle } from "./routeState.ts";
 import { documentTitle, type RouteTitle } from "./titles.ts";
 import "nprogress/nprogress.css";
 
@@ -60,10 +60,11 @@ function BlockingLoader() {
 function DocumentTitle() {
   const matches = useMatches();
   const dynamic = useDynamicTitle((s) => s.title);
+  const screenTitle = useScreenTitle((s) => s.title);
   const siteName = useSiteConfig((s) => s.siteName);
   const { i18n } = useLingui();
   const handleTitle = [...matches].reverse().map((m) => (m.handle as { title?: RouteTitle } | undefined)?.title).find(Boolean);
-  const title = handleTitle === "dynamic" ? dynamic : handleTitle;
+  const title = screenTitle ?? (handleTitle === "dynamic" ? dynamic : handleTitle);
   useEffect(() => {
     document.title = documentTitle(title, i18n, siteName) || "ExamHub";
   }, [title, i18n, siteName]);

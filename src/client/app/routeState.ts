@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { create } from "zustand";
 import type { RouteTitle } from "./titles.ts";
 
@@ -5,6 +6,19 @@ import type { RouteTitle } from "./titles.ts";
 export const useDynamicTitle = create<{ title: RouteTitle | undefined; set(title: RouteTitle | undefined): void }>()(
   (set) => ({ title: undefined, set: (title) => set({ title }) }),
 );
+
+/** A title a screen takes from its data (an exam's room), over its route's title while the screen is shown. */
+export const useScreenTitle = create<{ title: string | undefined; set(title: string | undefined): void }>()((set) => ({ title: undefined, set: (title) => set({ title }) }));
+
+/** Gives the document the title `title` (then " - siteName") while the calling screen is shown; nothing while it is empty. */
+export function useDocumentTitle(title: string | null | undefined): void {
+  const set = useScreenTitle((s) => s.set);
+  useEffect(() => {
+    if (!title) return;
+    set(title);
+    return () => set(undefined);
+  }, [title, set]);
+}
 
 /** `/admin/loading/{json}`: the original path and query, carried as JSON (SPEC §2). */
 export interface LoadingTarget {

@@ -31,6 +31,11 @@ export interface ExamRecordRow {
   kind: "mock" | "official";
   paperId: number;
   paperTitle: string;
+  /**
+   * The exam room of an official attempt (null for a mock attempt, or when the room was deleted):
+   * screens name official attempts by it, not by the paper (see `attemptTitle`).
+   */
+  roomTitle: string | null;
   score: number | null;
   passed: boolean | null;
   startedAt: number;
@@ -43,12 +48,18 @@ export interface ExamRecordRow {
   pendingReview: number;
 }
 
+/** The name of an attempt on screen: its room for an official attempt, else its paper. */
+export function attemptTitle(attempt: Pick<ExamRecordRow, "kind" | "paperTitle" | "roomTitle">): string {
+  return (attempt.kind === "official" && attempt.roomTitle) || attempt.paperTitle;
+}
+
 /**
  * `GET /api/exam/record?uuid=`: answers, analysis and results only when the review is allowed
  * (after submission; never for a question an official exam that has not ended keeps to itself,
  * except in that exam's own records as its room allows).
  */
 export interface ExamRecordDetail {
+  /** `passScore`: the room's pass mark for an official attempt (the one it passes by), else the paper's. */
   attempt: Omit<ExamRecordRow, "id"> & { deadline: number | null; totalScore: number; passScore: number };
   questions: ExamQuestion[];
   answers: Record<string, GivenAnswer>;

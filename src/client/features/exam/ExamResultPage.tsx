@@ -1,13 +1,15 @@
 import { Suspense, lazy, useId, useMemo, useState } from "react";
-import type { ExamRecordDetail } from "../../../shared/exam/catalog.ts";
+import { attemptTitle, type ExamRecordDetail } from "../../../shared/exam/catalog.ts";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CheckCircle2, CircleHelp, CloudUpload, Hourglass, LineChart, MinusCircle, XCircle } from "lucide-react";
+import { CheckCircle2, CircleDashed, CircleHelp, CloudOff, CloudUpload, EyeOff, Hourglass, LineChart, MinusCircle, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
+import { isServerAnswer } from "../../api/http.ts";
+import { useDocumentTitle } from "../../app/routeState.ts";
 import { useOfflineDb, useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -28,12 +30,14 @@ export type { ExamRecordDetail };
 export const examRecordQuery = (uuid: string) => ({
   queryKey: ["exam", "record", uuid] as const,
   queryFn: async ({ signal }: { signal: AbortSignal }) =>
-    (await request<ExamRecordDetail>({ url: "/api/exam/record", method: "get", params: { uuid }, signal }, { showErrorMessage: false })).data,
+    (await request<ExamRecordDetail>({ url: "/api/exam/record", method: "get", params: { uuid }, signal }, { showErrorMessage: false, showCodeMessage: false })).data,
 });
 
 /** What the result screen shows, from a local attempt or a server record. */
 export interface ResultView {
+  kind: "mock" | "official";
   paperId: number;
+  /** The exam room for an official attempt, the paper for a mock one; null: the paper is not on this device. */
   title: string | null;
   score: number;
   totalScore: number;
@@ -55,6 +59,7 @@ export function viewOfLocal(
 ): ResultView {
   const score = attempt.score ?? 0;
   return {
+    kind: "mock",
     paperId: attempt.paperId,
     title: paper.title,
     score,
@@ -72,8 +77,9 @@ export function viewOfLocal(
 export function viewOfRecord(record: ExamRecordDetail): ResultView {
   const a = record.attempt;
   return {
+    kind: a.kind,
     paperId: a.paperId,
-    title: a.paperTitle,
+    title: attemptTitle(a),
     score: Number(a.score),
     totalScore: Number(a.totalScore),
     passScore: Number(a.passScore),
@@ -149,14 +155,49 @@ export function givenText(question: ExamQuestion, answer: GivenAnswer | undefine
   return answer;
 }
 
+/** How one question of a result went: unanswered is never "wrong"; "hidden" when the exam does not show its results. */
+export type QuestionOutcome = "correct" | "wrong" | "review" | "unanswered" | "hidden";
+
+export function questionOutcome(question: ExamQuestion, answer: GivenAnswer | undefined, result: QuestionResult | undefined): QuestionOutcome {
+  if (answer === undefined || !isAnswered(question, answer)) return "unanswered";
+  if (!result) return "hidden";
+  return result.correct === true ? "correct" : result.correct === false ? "wrong" : "review";
+}
+
+function Outcome({ outcome }: { outcome: QuestionOutcome }) {
+  const { t } = useLingui();
+  if (outcome === "hidden") return null;
+  const [icon, text] =
+    outcome === "correct"
+      ? [<CheckCircle2 key="i" aria-hidden className="size-5 text-emerald-600" />, t`Correct`]
+      : outcome === "wrong"
+        ? [<XCircle key="i" aria-hidden className="size-5 text-red-600" />, t`Wrong`]
+        : outcome === "unanswered"
+          ? [<CircleDashed key="i" aria-hidden className="size-5 text-slate-500" />, t`Unanswered`]
+          : [<MinusCircle key="i" aria-hidden className="size-5 text-slate-500" />, t`To be reviewed`];
+  return (
+    <p className="flex items-center gap-2 text-sm font-medium" data-testid="question-outcome">
+      {icon}
+      {text}
+    </p>
+  );
+}
+
 function Review({ view }: { view: ResultView }) {
   const { t } = useLingui();
   const labels = { true: t`True`, false: t`False` };
+  const outcomes = view.questions.map((q) => questionOutcome(q, view.answers[String(q.id)], view.results[String(q.id)]));
   return (
     <section aria-labelledby="review-title" className="space-y-3">
       <h2 id="review-title" className="text-lg font-semibold">
         <Trans>Review</Trans>
       </h2>
+      {outcomes.includes("hidden") && (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <EyeOff aria-hidden className="size-4 shrink-0" />
+          {t`This exam does not show which answers were right.`}
+        </p>
+      )}
       <ol className="space-y-3">
         {view.questions.map((q, i) => {
           const n = i + 1;
@@ -167,7 +208,11 @@ function Review({ view }: { view: ResultView }) {
           const correctText = answerText(q, q.answer, labels);
           return (
             <li key={q.id} className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
-              <p className="text-sm text-slate-600 dark:text-slate-300">{t`Question ${n}, ${got} of ${plural(worth, { one: "# point", other: "# points" })}`}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                {outcomes[i] === "hidden"
+                  ? t`Question ${n} (${plural(worth, { one: "# point", other: "# points" })})`
+                  : t`Question ${n}, ${got} of ${plural(worth, { one: "# point", other: "# points" })}`}
+              </p>
               <p className="whitespace-pre-wrap">{q.stem}</p>
               {q.options.length > 0 && (
                 <ul className="space-y-1 text-sm">
@@ -181,24 +226,7 @@ function Review({ view }: { view: ResultView }) {
               <p className="text-sm">
                 <span className="font-medium">{t`Your answer:`}</span> {given || t`Not answered`}
               </p>
-              <p className="flex items-center gap-2 text-sm font-medium">
-                {result?.correct === true ? (
-                  <>
-                    <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
-                    {t`Correct`}
-                  </>
-                ) : result?.correct === false ? (
-                  <>
-                    <XCircle aria-hidden className="size-5 text-red-600" />
-                    {t`Wrong`}
-                  </>
-                ) : (
-                  <>
-                    <MinusCircle aria-hidden className="size-5 text-slate-500" />
-                    {t`To be reviewed`}
-                  </>
-                )}
-              </p>
+              <Outcome outcome={outcomes[i]!} />
               {correctText && (
                 <p className="text-sm">
                   <span className="font-medium">{t`Answer:`}</span> {correctText}
@@ -291,10 +319,13 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
 }
 
 function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: boolean }) {
+  const { t } = useLingui();
+  const title = view.title ?? (view.kind === "official" ? t`Official exam` : t`Mock exam`);
+  useDocumentTitle(t`Result: ${title}`);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <ResultSummary
-        title={view.title}
+        title={title}
         score={view.score}
         totalScore={view.totalScore}
         passScore={view.passScore}
@@ -306,9 +337,15 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
       <ScoreHistory paperId={view.paperId} passScore={view.passScore} totalScore={view.totalScore} />
       <Review view={view} />
       <p className="flex flex-wrap gap-2">
-        <Link to="/exam/examTab/mockTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
-          <Trans>Mock exams</Trans>
-        </Link>
+        {view.kind === "official" ? (
+          <Link to="/exam/examTab/officialTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+            <Trans>Official exams</Trans>
+          </Link>
+        ) : (
+          <Link to="/exam/examTab/mockTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+            <Trans>Mock exams</Trans>
+          </Link>
+        )}
         <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
           <Trans>Exam records</Trans>
         </Link>
@@ -330,17 +367,39 @@ function LocalResult({ attempt }: { attempt: AttemptRow }) {
   return <ResultBody view={view} waitingToSync={waiting > 0} />;
 }
 
+const recordsLink = "inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800";
+
+/** A result from the server: for `?uuid=`, and for `?attempt=` of an attempt made on another device. */
 function ServerResult({ uuid }: { uuid: string }) {
   const { t } = useLingui();
+  const online = useOnline();
   const record = useQuery(examRecordQuery(uuid));
   if (record.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (record.isError) {
+    // The server's own answer ("does not exist"): asking again changes nothing.
+    if (isServerAnswer(record.error)) {
+      const reason = (record.error as { msg?: unknown }).msg;
+      return (
+        <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+          <p>{typeof reason === "string" && reason ? reason : t`This exam result was not found.`}</p>
+          <Link to="/exam/examTab/testRecord" className={recordsLink}>
+            <Trans>Exam records</Trans>
+          </Link>
+        </div>
+      );
+    }
     return (
       <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
         <p>{t`This exam result could not be loaded.`}</p>
-        <button type="button" onClick={() => void record.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
-          <Trans>Try again</Trans>
-        </button>
+        {!online && <p className="text-sm text-slate-600 dark:text-slate-300">{t`You are offline: connect to the internet and try again.`}</p>}
+        <div className="flex flex-wrap justify-center gap-2">
+          <button type="button" onClick={() => void record.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+            <Trans>Try again</Trans>
+          </button>
+          <Link to="/exam/examTab/testRecord" className={recordsLink}>
+            <Trans>Exam records</Trans>
+          </Link>
+        </div>
       </div>
     );
   }
@@ -349,11 +408,13 @@ function ServerResult({ uuid }: { uuid: string }) {
 
 /**
  * `/exam/examResult?attempt=` (a mock attempt on this device; works offline) or `?uuid=` (a
- * record on the server, used when the attempt is not on this device).
+ * record on the server). An `?attempt=` that is not on this device (taken on another one) is
+ * loaded from the server when online — a mock attempt's id is its record's uuid.
  */
 export default function ExamResultPage() {
   const { t } = useLingui();
   const [params] = useSearchParams();
+  const online = useOnline();
   const uuid = params.get("uuid") ?? "";
   const localId = params.get("attempt") ?? uuid;
   const db = useOfflineDb();
@@ -372,9 +433,17 @@ export default function ExamResultPage() {
     );
   }
   if (uuid) return <ServerResult uuid={uuid} />;
+  if (localId && online) return <ServerResult uuid={localId} />;
   return (
     <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-      <p>{t`This exam result is not on this device.`}</p>
+      {localId ? (
+        <>
+          <CloudOff aria-hidden className="mx-auto size-10 text-slate-400" />
+          <p>{t`This exam result is not on this device. Connect to the internet to load it from the server.`}</p>
+        </>
+      ) : (
+        <p>{t`No exam result was chosen.`}</p>
+      )}
       <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
         <Trans>Exam records</Trans>
       </Link>

@@ -4,7 +4,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { CalendarClock, CheckCircle2, ChevronLeft, ChevronRight, Clock, History, PlayCircle, XCircle } from "lucide-react";
 import { Link, useNavigate } from "react-router-dom";
-import type { Catalog, ExamRecordRow } from "../../../shared/exam/catalog.ts";
+import { attemptTitle, type Catalog, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -94,7 +94,7 @@ function AttemptRow({ record }: { record: ExamRecordRow }) {
   return (
     <li className={`${card} flex flex-wrap items-center gap-x-4 gap-y-1`}>
       <Link to={target} className="min-w-0 flex-1 basis-56 font-medium text-primary underline-offset-2 hover:underline">
-        {record.paperTitle}
+        {attemptTitle(record)}
       </Link>
       <span className="text-sm text-slate-600 dark:text-slate-300">{record.kind === "official" ? t`Official exam` : t`Mock exam`}</span>
       {inProgress ? (

@@ -1,17 +1,34 @@
 import { useEffect, useState } from "react";
-import { Trans, useLingui } from "@lingui/react/macro";
-import { Send, Timer } from "lucide-react";
+import { useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import { useDocumentTitle } from "../../app/routeState.ts";
 import { useOnline } from "../../ui/useOnline.ts";
-import { formatRemaining } from "./papers.ts";
+import { examQueries } from "./api.ts";
+import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
 import { isClosedAttemptError, localDeadlineMs, readOfficial, saveOfficial, submitOfficial, withAnswer, writeOfficial, type LocalOfficialAttempt } from "./official.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+
+const noop = () => undefined;
+
+/**
+ * The exam room's title: from the attempt (the server names it at start) or, for an attempt
+ * stored on this device before it did, from the catalogue.
+ */
+function useRoomTitle(attempt: LocalOfficialAttempt | null): string | null {
+  const known = attempt?.attempt.roomTitle ?? null;
+  const catalog = useQuery({ ...examQueries.catalog(), enabled: attempt !== null && !known });
+  if (known) return known;
+  return catalog.data?.rooms.find((r) => r.id === attempt?.attempt.roomId)?.title ?? null;
+}
 
 /**
  * An official exam in progress (`/exam/my_test_detail?official=`): the deadline is the server's;
  * every answer is written on the device first and sent to the server (again when the network is
- * back); the server refuses answers after its deadline plus a short grace.
+ * back); the server refuses answers after its deadline plus a short grace. Submitting always asks
+ * first (it cannot be undone, and it uses one of the room's attempts), saying how many questions
+ * are not answered.
  */
 export default function OfficialTakingPage() {
   const { t } = useLingui();
@@ -21,13 +38,11 @@ export default function OfficialTakingPage() {
   const online = useOnline();
   const [attempt, setAttempt] = useState<LocalOfficialAttempt | null>(() => readOfficial(uuid));
   const [index, setIndex] = useState(0);
-  const [now, setNow] = useState(() => Date.now());
+  const [confirmOpen, setConfirmOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
+  const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
+  const roomTitle = useRoomTitle(attempt);
+  useDocumentTitle(roomTitle);
 
   // Send unsaved answers whenever they change and the network is there.
   useEffect(() => {
@@ -45,16 +60,19 @@ export default function OfficialTakingPage() {
   }, [attempt, online, navigate]);
 
   if (!attempt) return <p className="py-12 text-center">{t`This exam is not open on this device. Enter it from the official exams tab.`}</p>;
+  if (attempt.questions.length === 0) return <p role="alert" className="py-12 text-center">{t`This exam has no questions.`}</p>;
 
   const left = Math.max(0, localDeadlineMs(attempt) - now);
-  const question = attempt.questions[Math.min(index, attempt.questions.length - 1)]!;
+  const questions = attempt.questions;
+  const total = questions.length;
+  const current = Math.min(index, Math.max(0, total - 1));
+  const question = questions[current]!;
   const value = attempt.answers[String(question.id)] ?? emptyAnswer(question);
-  const total = attempt.questions.length;
-  const position = index + 1;
-  const answeredCount = attempt.questions.filter((q) => {
+  const answeredOf = (q: (typeof questions)[number]) => {
     const a = attempt.answers[String(q.id)];
     return a !== undefined && isAnswered(q, a);
-  }).length;
+  };
+  const answeredCount = questions.filter(answeredOf).length;
 
   const change = (next: GivenAnswer) => {
     const updated = withAnswer(attempt, question.id, next);
@@ -64,6 +82,7 @@ export default function OfficialTakingPage() {
 
   async function submit() {
     if (!attempt) return;
+    setConfirmOpen(false);
     setSubmitting(true);
     try {
       await submitOfficial(attempt);
@@ -76,31 +95,23 @@ export default function OfficialTakingPage() {
   }
 
   return (
-    <div className="mx-auto max-w-3xl space-y-4">
-      <header className="sticky top-0 z-10 flex flex-wrap items-center justify-between gap-2 rounded-lg bg-white/95 p-3 shadow-sm dark:bg-slate-900/95">
-        <span className={`inline-flex items-center gap-1 font-mono text-lg ${left < 60_000 ? "text-red-700 dark:text-red-400" : ""}`} aria-live="off">
-          <Timer aria-hidden className="size-5" />
-          {formatRemaining(left)}
-        </span>
-        <span className="text-sm text-slate-600 dark:text-slate-300">{t`Answered ${answeredCount} of ${total}`}</span>
+    <div className="mx-auto max-w-3xl space-y-4 pb-8">
+      <ExamHeader
+        title={roomTitle ?? t`Official exam`}
+        remaining={left}
+        answered={answeredCount}
+        total={total}
+        submitting={submitting}
+        submitDisabled={!online}
+        onSubmit={() => setConfirmOpen(true)}
+      >
         {attempt.dirty && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
-        <button type="button" onClick={() => void submit()} disabled={submitting || !online} className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white disabled:opacity-50">
-          <Send aria-hidden className="size-4" />
-          <Trans>Submit</Trans>
-        </button>
-      </header>
-      <div className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{t`Question ${position} of ${total}`}</p>
-        <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0} />
-        <div className="flex justify-between">
-          <button type="button" onClick={() => setIndex(Math.max(0, index - 1))} disabled={index === 0} className="min-h-11 rounded-md border border-slate-300 px-4 disabled:opacity-40 dark:border-slate-600">
-            <Trans>Previous</Trans>
-          </button>
-          <button type="button" onClick={() => setIndex(Math.min(total - 1, index + 1))} disabled={index === total - 1} className="min-h-11 rounded-md border border-slate-300 px-4 disabled:opacity-40 dark:border-slate-600">
-            <Trans>Next question</Trans>
-          </button>
-        </div>
-      </div>
+      </ExamHeader>
+      <QuestionStep position={current + 1} total={total} onMove={setIndex}>
+        <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />
+      </QuestionStep>
+      <QuestionGrid states={questions.map((q) => (answeredOf(q) ? "answered" : "unanswered"))} current={current} onJump={setIndex} />
+      <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={total - answeredCount} onConfirm={() => void submit()} />
     </div>
   );
 }

@@ -1,18 +1,33 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from "lucide-react";
-import { useSearchParams } from "react-router-dom";
+import { Link, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, saveBank, setFavourite, setProgress } from "../../offline/repository.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/hooks.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { isServerAnswer } from "../../api/http.ts";
 import { downloadBank } from "./api.ts";
+import { QuestionGrid } from "./ExamParts.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 
-type Download = "idle" | "loading" | "failed";
+/** The way on from a bank that cannot be opened. */
+function BackToBanks() {
+  return (
+    <Link to="/exam/myTest" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+      <Trans>Back to the question banks</Trans>
+    </Link>
+  );
+}
+
+/**
+ * Fetching the bank from the server: not answered yet, answered (saved), failed to reach the
+ * server, or refused by it (no such bank, or one kept for exams) with its message.
+ */
+type Download = { state: "idle" } | { state: "done" } | { state: "failed" } | { state: "missing"; msg: string };
 
 /**
  * `/exam/myPractice?bank=`: sequential practice, one question at a time, offline first: the bank
@@ -21,7 +36,10 @@ type Download = "idle" | "loading" | "failed";
 export default function PracticePage() {
   const { t } = useLingui();
   const [params] = useSearchParams();
-  const bankId = Number(params.get("bank"));
+  const asked = Number(params.get("bank") ?? "");
+  // Without a usable `?bank=` there is nothing to open (0 is no bank, and a valid key for the device's database).
+  const validBank = Number.isSafeInteger(asked) && asked > 0;
+  const bankId = validBank ? asked : 0;
   const db = useOfflineDb() ?? undefined;
   const online = useOnline();
   const bank = useBank(db, bankId);
@@ -29,27 +47,37 @@ export default function PracticePage() {
   const progress = useProgress(db, bankId);
   const answers = useBankAnswers(db, bankId);
   const favourites = useFavourites(db);
-  const [download, setDownload] = useState<Download>("idle");
+  const [fetched, setFetched] = useState<{ bankId: number; download: Download }>({ bankId, download: { state: "idle" } });
+  const download: Download = fetched.bankId === bankId ? fetched.download : { state: "idle" };
+  const setDownload = (next: Download) => setFetched({ bankId, download: next });
+  const [tries, setTries] = useState(0);
   const [index, setIndex] = useState<number | null>(null);
   const [draft, setDraft] = useState<GivenAnswer | null>(null);
   const [result, setResult] = useState<{ correct: boolean | null; score: number } | null>(null);
 
   // Keep the bank on the device: download it when missing or changed (when online).
   useEffect(() => {
-    if (!db || !Number.isInteger(bankId) || bankId <= 0 || !online) return;
+    if (!db || !validBank || !online) return;
     let live = true;
-    downloadBank(bankId).then(
+    downloadBank(bankId, { quiet: true }).then(
       async (data) => {
         const stored = await db.banks.get(bankId);
-        if (!live || String(stored?.version) === data.bank.version) return;
-        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+        if (live && String(stored?.version) !== data.bank.version) {
+          await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+        }
+        if (live) setFetched({ bankId, download: { state: "done" } });
       },
-      () => live && setDownload("failed"),
+      (error: unknown) => {
+        if (!live) return;
+        // The server's answer (unknown bank, or one kept for exams) says so; else the network failed.
+        const reason = (error as { msg?: unknown } | null)?.msg;
+        setFetched({ bankId, download: isServerAnswer(error) ? { state: "missing", msg: typeof reason === "string" ? reason : "" } : { state: "failed" } });
+      },
     );
     return () => {
       live = false;
     };
-  }, [db, bankId, online]);
+  }, [db, bankId, validBank, online, tries]);
 
   if (!db) {
     return (
@@ -58,18 +86,51 @@ export default function PracticePage() {
       </LogInFirst>
     );
   }
+  if (!validBank) {
+    return (
+      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+        <p>{t`No question bank was chosen.`}</p>
+        <BackToBanks />
+      </div>
+    );
+  }
   if (bank === undefined || questions === undefined || progress === undefined) return <Spinner className="mx-auto my-16 size-8" />;
   if (bank === null || questions.length === 0) {
+    // What the device holds is used; the server's word decides only when it has nothing.
+    if (online && download.state === "missing") {
+      return (
+        <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+          <p>{download.msg || t`This question bank was not found.`}</p>
+          <BackToBanks />
+        </div>
+      );
+    }
+    if (online && download.state === "done") {
+      return (
+        <div role="status" className="mx-auto max-w-md space-y-3 py-12 text-center">
+          <p>{t`This question bank has no questions yet.`}</p>
+          <BackToBanks />
+        </div>
+      );
+    }
+    if (online && download.state === "idle") return <Spinner className="mx-auto my-16 size-8" />;
     return (
       <div role="status" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        {online && download !== "failed" ? (
-          <Spinner className="mx-auto size-8" />
-        ) : (
-          <>
-            <CloudOff aria-hidden className="mx-auto size-10 text-slate-400" />
-            <p>{t`This question bank is not on this device yet. Open it once while online to practise offline.`}</p>
-          </>
+        <CloudOff aria-hidden className="mx-auto size-10 text-slate-400" />
+        <p>{t`This question bank is not on this device yet. Open it once while online to practise offline.`}</p>
+        {online && (
+          <button
+            type="button"
+            onClick={() => {
+              setDownload({ state: "idle" });
+              setTries((n) => n + 1);
+            }}
+            className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong"
+          >
+            <Trans>Try again</Trans>
+          </button>
         )}
+        <BackToBanks />
       </div>
     );
   }
@@ -156,31 +217,14 @@ export default function PracticePage() {
         </div>
       </form>
 
-      <nav aria-label={t`Jump to a question`} className="rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
-        <ol className="grid grid-cols-[repeat(auto-fill,minmax(2.75rem,1fr))] gap-2">
-          {questions.map((q, i) => {
-            const a = answers?.get(q.id);
-            const n = i + 1;
-            const state = a ? (a.correct === false ? t`answered wrong` : t`answered`) : t`not answered`;
-            return (
-              <li key={q.id}>
-                <button
-                  type="button"
-                  onClick={() => go(i)}
-                  aria-current={i === current ? "step" : undefined}
-                  aria-label={t`Question ${n}, ${state}`}
-                  className={`min-h-11 w-full rounded-md border text-sm ${i === current ? "ring-2 ring-primary" : ""} ${
-                    a ? (a.correct === false ? "border-red-300 bg-red-50 text-red-800 dark:bg-red-950/40 dark:text-red-200" : "border-emerald-300 bg-emerald-50 text-emerald-800 dark:bg-emerald-950/40 dark:text-emerald-200") : "border-slate-200 dark:border-slate-700"
-                  }`}
-                >
-                  {n}
-                  {a && <span aria-hidden>{a.correct === false ? "✗" : "✓"}</span>}
-                </button>
-              </li>
-            );
-          })}
-        </ol>
-      </nav>
+      <QuestionGrid
+        states={questions.map((q) => {
+          const a = answers?.get(q.id);
+          return a ? (a.correct === false ? "wrong" : a.correct === true ? "correct" : "answered") : "unanswered";
+        })}
+        current={current}
+        onJump={go}
+      />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import type { ExamRecordRow } from "../../../shared/exam/catalog.ts";
+import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper } from "./papers.ts";
 
@@ -146,7 +146,7 @@ export default function RecordsTab() {
                 return (
                   <li key={r.uuid} className={rowClass}>
                     <Link to={`/exam/examResult?uuid=${encodeURIComponent(r.uuid)}`} className={linkClass}>
-                      {r.paperTitle}
+                      {attemptTitle(r)}
                     </Link>
                     <span className="text-sm text-slate-600 dark:text-slate-300">{r.kind === "official" ? t`Official exam` : t`Mock exam`}</span>
                     <span className="text-sm tabular-nums">{t`Score ${score}`}</span>

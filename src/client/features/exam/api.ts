@@ -13,8 +13,9 @@ export const examQueries = {
     }),
 };
 
-export async function downloadBank(id: number): Promise<BankDownload> {
-  return (await request<BankDownload>({ url: "/api/exam/bank", method: "get", params: { id } }, { showErrorMessage: false })).data;
+export async function downloadBank(id: number, { quiet = false }: { quiet?: boolean } = {}): Promise<BankDownload> {
+  // `quiet`: the caller shows the server's refusal itself (no toast repeating it).
+  return (await request<BankDownload>({ url: "/api/exam/bank", method: "get", params: { id } }, { showErrorMessage: false, showCodeMessage: !quiet })).data;
 }
 
 /** Banks are the classify nodes that hold questions, with their parents' titles. */

@@ -3,7 +3,8 @@ import { request, serverRefusal } from "../../api/index.ts";
 
 /** `POST /api/exam/official/start` (times in seconds, on the server's clock). */
 export interface OfficialStart {
-  attempt: { uuid: string; roomId: number; paperId: number; startedAt: number; deadline: number; serverTime: number; answers: Record<string, GivenAnswer> };
+  /** `roomTitle`: the exam room's name (absent in attempts stored before the server sent it). */
+  attempt: { uuid: string; roomId: number; roomTitle?: string; paperId: number; startedAt: number; deadline: number; serverTime: number; answers: Record<string, GivenAnswer> };
   questions: ExamQuestion[];
 }
 

@@ -10,6 +10,7 @@ import {
   Gauge,
   Keyboard,
   Maximize,
+  Minimize,
   Pause,
   Play,
   Redo2,
@@ -46,21 +47,37 @@ function durationOf(video: HTMLVideoElement | null, fallback: number): number {
   return d !== undefined && Number.isFinite(d) && d > 0 ? d : fallback;
 }
 
-function requestFullscreen(video: HTMLVideoElement): void {
-  const doc = document as Document & { webkitFullscreenElement?: Element | null; webkitExitFullscreen?: () => void };
-  if (doc.fullscreenElement || doc.webkitFullscreenElement) {
+type FullscreenDocument = Document & { webkitFullscreenElement?: Element | null; webkitExitFullscreen?: () => void };
+
+function fullscreenElement(): Element | null {
+  const doc = document as FullscreenDocument;
+  return doc.fullscreenElement ?? doc.webkitFullscreenElement ?? null;
+}
+
+/**
+ * Full screen for the player's frame (the video with the app's controls), or out of it. Where a
+ * page element cannot go full screen (iPhone Safari), the video goes into the system's own
+ * full-screen player, which brings its native controls (the only place they are shown).
+ */
+function toggleFullscreen(frame: HTMLElement, video: HTMLVideoElement): void {
+  const doc = document as FullscreenDocument;
+  if (fullscreenElement()) {
     if (doc.exitFullscreen) void doc.exitFullscreen().catch(() => undefined);
     else doc.webkitExitFullscreen?.();
     return;
   }
+  const box = frame as HTMLElement & { webkitRequestFullscreen?: () => void };
   const el = video as HTMLVideoElement & { webkitEnterFullscreen?: () => void };
-  if (typeof el.requestFullscreen === "function") void el.requestFullscreen().catch(() => undefined);
+  if (typeof box.requestFullscreen === "function" && document.fullscreenEnabled !== false) void box.requestFullscreen().catch(() => el.webkitEnterFullscreen?.());
+  else if (typeof box.webkitRequestFullscreen === "function") box.webkitRequestFullscreen();
   else el.webkitEnterFullscreen?.();
 }
 
 /**
- * The video of a lesson: the browser's own controls plus an accessible control bar and a keyboard
- * layer; HLS through hls.js only when the browser cannot play it itself (a separate chunk, loaded
+ * The video of a lesson with one set of controls, the app's: a control bar (play, position slider,
+ * 10 s back and forward, speed, sound, full screen) and a keyboard layer, all reachable by
+ * keyboard and named for screen readers. The browser's own controls are shown only inside the
+ * system's full-screen player (iPhone), where the app's cannot be. HLS plays; HLS through hls.js only when the browser cannot play it itself (a separate chunk, loaded
  * then); resumes at the saved position and records progress on this device first (offline
  * queue), every LESSON_PROGRESS_INTERVAL_SECONDS of playback and whenever playback stops or the
  * page goes away.
@@ -69,6 +86,14 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   const { t } = useLingui();
   const helpId = useId();
   const videoRef = useRef<HTMLVideoElement>(null);
+  const frameRef = useRef<HTMLDivElement>(null);
+  const [time, setTime] = useState(0);
+  const [length, setLength] = useState(lesson.duration);
+  /** The frame while it is full screen (the speed menu opens inside it then). */
+  const [fullscreenFrame, setFullscreenFrame] = useState<HTMLElement | null>(null);
+  const fullscreen = fullscreenFrame !== null;
+  /** The video is in the system's own full-screen player (iPhone): its native controls are needed there. */
+  const [nativeFullscreen, setNativeFullscreen] = useState(false);
   const [paused, setPaused] = useState(true);
   const [muted, setMuted] = useState(false);
   const [rate, setRate] = useState(1);
@@ -120,7 +145,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
         setAnnounce(video.muted ? t`Muted` : t`Sound on`);
         break;
       case "fullscreen":
-        requestFullscreen(video);
+        if (frameRef.current) toggleFullscreen(frameRef.current, video);
         break;
     }
   }
@@ -155,6 +180,29 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
       hls?.destroy();
     };
   }, [useHlsJs, src]);
+
+  // Full screen: the frame's (app controls included), or the system player's (native controls).
+  useEffect(() => {
+    const video = videoRef.current;
+    if (!video) return;
+    const onChange = () => {
+      const current = fullscreenElement();
+      setFullscreenFrame(current !== null && current === frameRef.current ? frameRef.current : null);
+      setNativeFullscreen(current !== null && current === video);
+    };
+    const onBegin = () => setNativeFullscreen(true);
+    const onEnd = () => setNativeFullscreen(false);
+    document.addEventListener("fullscreenchange", onChange);
+    document.addEventListener("webkitfullscreenchange", onChange);
+    video.addEventListener("webkitbeginfullscreen", onBegin);
+    video.addEventListener("webkitendfullscreen", onEnd);
+    return () => {
+      document.removeEventListener("fullscreenchange", onChange);
+      document.removeEventListener("webkitfullscreenchange", onChange);
+      video.removeEventListener("webkitbeginfullscreen", onBegin);
+      video.removeEventListener("webkitendfullscreen", onEnd);
+    };
+  }, []);
 
   // Resume at the saved position once both the video's metadata and this device's copy are known.
   useEffect(() => {
@@ -205,6 +253,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
     const video = videoRef.current;
     if (!video) return;
     const now = video.currentTime;
+    setTime(now);
     const delta = now - lastTimeRef.current;
     lastTimeRef.current = now;
     if (video.paused || video.seeking || delta <= 0 || delta > 3) return;
@@ -220,6 +269,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
     const video = videoRef.current;
     if (!video) return;
     lastTimeRef.current = video.currentTime;
+    setTime(video.currentTime);
     if (ownSeekRef.current) {
       ownSeekRef.current = false;
       return;
@@ -228,19 +278,29 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   }
 
   const rateText = speedLabel(rate);
+  const timeText = formatClock(time);
+  const lengthText = formatClock(length);
+  const sliderMax = Math.max(1, Math.floor(length));
+  const onDark = fullscreen ? "text-white hover:bg-white/15 dark:hover:bg-white/15" : "";
+  const button = `${controlClass} ${onDark}`;
   return (
-    <div className="space-y-2">
-      <div className="-mx-4 bg-black sm:mx-0 sm:overflow-hidden sm:rounded-xl">
+    <div ref={frameRef} data-testid="player-frame" className={fullscreen ? "flex h-full w-full flex-col bg-black text-white" : "space-y-2"}>
+      <div className={fullscreen ? "flex min-h-0 flex-1 items-center justify-center" : "-mx-4 bg-black sm:mx-0 sm:overflow-hidden sm:rounded-xl"}>
         <video
           ref={videoRef}
-          controls
+          controls={nativeFullscreen}
           playsInline
           preload="metadata"
           src={useHlsJs ? undefined : src}
           aria-label={lesson.title}
           aria-describedby={helpId}
-          className="aspect-video w-full bg-black"
-          onLoadedMetadata={() => setMetaReady(true)}
+          className={fullscreen ? "h-full w-full bg-black" : "aspect-video w-full bg-black"}
+          onClick={() => perform({ kind: "toggle" })}
+          onLoadedMetadata={() => {
+            setMetaReady(true);
+            setLength(durationOf(videoRef.current, lesson.duration));
+          }}
+          onDurationChange={() => setLength(durationOf(videoRef.current, lesson.duration))}
           onPlay={() => setPaused(false)}
           onPause={() => {
             setPaused(true);
@@ -264,24 +324,50 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           {t`The video cannot be played right now. Check your connection, or save it for offline use when online.`}
         </p>
       )}
-      <div role="toolbar" aria-label={t`Video controls`} className="flex flex-wrap items-center gap-1">
-        <button type="button" onClick={() => perform({ kind: "toggle" })} className={controlClass} aria-label={paused ? t`Play` : t`Pause`}>
+      <div role="toolbar" aria-label={t`Video controls`} className={`flex flex-wrap items-center gap-1 ${fullscreen ? "bg-black/90 px-3 pb-2" : ""}`}>
+        <div className="flex basis-full items-center gap-3 px-1">
+          <span className="text-sm tabular-nums" aria-hidden>
+            {timeText}
+          </span>
+          <input
+            type="range"
+            min={0}
+            max={sliderMax}
+            step={1}
+            value={Math.min(sliderMax, Math.floor(time))}
+            aria-label={t`Playback position`}
+            aria-valuetext={t`${timeText} of ${lengthText}`}
+            onChange={(event) => {
+              const video = videoRef.current;
+              if (!video) return;
+              const to = seekTarget(Number(event.target.value), 0, durationOf(video, lesson.duration));
+              video.currentTime = to;
+              setTime(to);
+            }}
+            className="h-11 min-w-0 flex-1 cursor-pointer rounded accent-primary outline-none focus-visible:ring-2 focus-visible:ring-primary"
+          />
+          <span className="text-sm tabular-nums" aria-hidden>
+            {lengthText}
+          </span>
+        </div>
+        <button type="button" onClick={() => perform({ kind: "toggle" })} className={button} aria-label={paused ? t`Play` : t`Pause`}>
           {paused ? <Play aria-hidden className="size-5" /> : <Pause aria-hidden className="size-5" />}
         </button>
-        <button type="button" onClick={() => perform({ kind: "seek", by: -10 })} className={controlClass} aria-label={t`Back 10 seconds`}>
+        <button type="button" onClick={() => perform({ kind: "seek", by: -10 })} className={button} aria-label={t`Back 10 seconds`}>
           <Undo2 aria-hidden className="size-5" />
           <span aria-hidden>10</span>
         </button>
-        <button type="button" onClick={() => perform({ kind: "seek", by: 10 })} className={controlClass} aria-label={t`Forward 10 seconds`}>
+        <button type="button" onClick={() => perform({ kind: "seek", by: 10 })} className={button} aria-label={t`Forward 10 seconds`}>
           <Redo2 aria-hidden className="size-5" />
           <span aria-hidden>10</span>
         </button>
         <DropdownMenu.Root>
-          <DropdownMenu.Trigger className={controlClass} aria-label={t`Playback speed: ${rateText}`}>
+          <DropdownMenu.Trigger className={button} aria-label={t`Playback speed: ${rateText}`}>
             <Gauge aria-hidden className="size-5" />
             <span aria-hidden>{rateText}</span>
           </DropdownMenu.Trigger>
-          <DropdownMenu.Portal>
+          {/* In full screen only the frame is shown: the menu opens inside it. */}
+          <DropdownMenu.Portal container={fullscreenFrame ?? undefined}>
             <DropdownMenu.Content sideOffset={4} className="z-50 min-w-32 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
               <DropdownMenu.RadioGroup
                 value={String(rate)}
@@ -308,17 +394,17 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
             </DropdownMenu.Content>
           </DropdownMenu.Portal>
         </DropdownMenu.Root>
-        <button type="button" onClick={() => perform({ kind: "mute" })} className={controlClass} aria-label={muted ? t`Unmute` : t`Mute`} aria-pressed={muted}>
+        <button type="button" onClick={() => perform({ kind: "mute" })} className={button} aria-label={muted ? t`Unmute` : t`Mute`} aria-pressed={muted}>
           {muted ? <VolumeX aria-hidden className="size-5" /> : <Volume2 aria-hidden className="size-5" />}
         </button>
-        <button type="button" onClick={() => perform({ kind: "fullscreen" })} className={controlClass} aria-label={t`Full screen`}>
-          <Maximize aria-hidden className="size-5" />
+        <button type="button" onClick={() => perform({ kind: "fullscreen" })} className={button} aria-label={fullscreen ? t`Exit full screen` : t`Full screen`}>
+          {fullscreen ? <Minimize aria-hidden className="size-5" /> : <Maximize aria-hidden className="size-5" />}
         </button>
         <p role="status" className="sr-only">
           {announce}
         </p>
       </div>
-      <details id={helpId} className="text-sm text-slate-600 dark:text-slate-300">
+      <details id={helpId} hidden={fullscreen} className="text-sm text-slate-600 dark:text-slate-300">
         <summary className="inline-flex min-h-11 cursor-pointer items-center gap-2 rounded-md px-1 outline-none focus-visible:ring-2 focus-visible:ring-primary">
           <Keyboard aria-hidden className="size-4" />
           <Trans>Keyboard shortcuts</Trans>

@@ -295,8 +295,9 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     const q = z.object({ page: dbIntParam(1, 100_000).default(1), limit: dbIntParam(1, 100).default(10) }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
     const total = await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where user_id = $1", [member.id]);
-    const { rows } = await db.query<AttemptRow & { paper_title: string }>(
-      `select a.*, p.title as paper_title from exam_attempt a join exam_paper p on p.id = a.paper_id
+    const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null }>(
+      `select a.*, p.title as paper_title, r.title as room_title from exam_attempt a join exam_paper p on p.id = a.paper_id
+       left join exam_room r on r.id = a.room_id
        where a.user_id = $1 order by a.started_at desc, a.id desc limit $2 offset $3`,
       [member.id, q.data.limit, (q.data.page - 1) * q.data.limit],
     );
@@ -308,6 +309,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
         kind: a.kind,
         paperId: a.paper_id,
         paperTitle: a.paper_title,
+        roomTitle: a.room_title,
         score: a.score,
         passed: a.passed,
         startedAt: Number(a.started_at),
@@ -324,8 +326,11 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
     await closeExpired(db, member.id);
     const q = z.object({ uuid: z.string().length(36) }).safeParse(req.query);
     if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
-    const { rows } = await db.query<AttemptRow & { paper_title: string; total_score: number; pass_score: number }>(
-      `select a.*, p.title as paper_title, p.total_score, p.pass_score from exam_attempt a join exam_paper p on p.id = a.paper_id
+    const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null; total_score: number; pass_score: number }>(
+      // An official attempt passes by its room's pass mark (see gradeHeld), so that is the one shown.
+      `select a.*, p.title as paper_title, r.title as room_title, p.total_score, coalesce(r.pass_score, p.pass_score) as pass_score
+       from exam_attempt a join exam_paper p on p.id = a.paper_id
+       left join exam_room r on r.id = a.room_id
        where a.user_id = $1 and a.uuid = $2`,
       [member.id, q.data.uuid],
     );
@@ -354,6 +359,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
         kind: attempt.kind,
         paperId: attempt.paper_id,
         paperTitle: attempt.paper_title,
+        roomTitle: attempt.room_title,
         score: attempt.score,
         passed: attempt.passed,
         startedAt: Number(attempt.started_at),
@@ -373,7 +379,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
   // ---------------------------------------------------------------- official exams
 
   async function openRoom(tx: Queryable, member: MemberRow, roomId: number) {
-    const { rows } = await tx.query<{ id: number; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number; user_group_id: number | null }>(
+    const { rows } = await tx.query<{ id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number; user_group_id: number | null }>(
       "select * from exam_room where id = $1 and status = 'enable'",
       [roomId],
     );
@@ -419,7 +425,7 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
       return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])) };
     });
     return reply.success({
-      attempt: { uuid: attempt.uuid, roomId: room.id, paperId: attempt.paper_id, startedAt: Number(attempt.started_at), deadline: Number(attempt.deadline), serverTime: now(), answers: attempt.answers },
+      attempt: { uuid: attempt.uuid, roomId: room.id, roomTitle: room.title, paperId: attempt.paper_id, startedAt: Number(attempt.started_at), deadline: Number(attempt.deadline), serverTime: now(), answers: attempt.answers },
       questions,
     });
   });

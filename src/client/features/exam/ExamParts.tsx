@@ -1,0 +1,206 @@
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { plural } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { AlertDialog } from "radix-ui";
+import { AlertTriangle, ChevronLeft, ChevronRight, Send, Timer } from "lucide-react";
+import { formatRemaining } from "./papers.ts";
+
+/** Parts shared by the exam screens: practice, mock exams and official exams. */
+
+/** A question's state in the grid: practice knows right and wrong at once, exams only answered or not. */
+export type GridState = "unanswered" | "answered" | "correct" | "wrong";
+
+const gridTone: Record<GridState, string> = {
+  unanswered: "border-slate-200 dark:border-slate-700",
+  answered: "border-primary bg-blue-50 font-medium text-slate-900 dark:bg-slate-800 dark:text-slate-100",
+  correct: "border-emerald-300 bg-emerald-50 text-emerald-800 dark:bg-emerald-950/40 dark:text-emerald-200",
+  wrong: "border-red-300 bg-red-50 text-red-800 dark:bg-red-950/40 dark:text-red-200",
+};
+const gridMark: Record<GridState, string> = { unanswered: "", answered: "•", correct: "✓", wrong: "✗" };
+
+/** The numbered grid of an attempt's or a bank's questions: each says its state and jumps to its question. */
+export function QuestionGrid({ states, current, onJump }: { states: readonly GridState[]; current: number; onJump(index: number): void }) {
+  const { t } = useLingui();
+  const labelOf = (n: number, state: GridState) =>
+    state === "wrong"
+      ? t`Question ${n}, answered wrong`
+      : state === "correct"
+        ? t`Question ${n}, answered correctly`
+        : state === "answered"
+          ? t`Question ${n}, answered`
+          : t`Question ${n}, not answered`;
+  return (
+    <nav aria-label={t`Jump to a question`} className="rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900">
+      <ol className="grid grid-cols-[repeat(auto-fill,minmax(2.75rem,1fr))] gap-2">
+        {states.map((state, i) => {
+          const n = i + 1;
+          return (
+            // The list is the attempt's (or bank's) fixed order: the index is the question.
+            <li key={i}>
+              <button
+                type="button"
+                onClick={() => onJump(i)}
+                aria-current={i === current ? "step" : undefined}
+                aria-label={labelOf(n, state)}
+                className={`min-h-11 w-full rounded-md border text-sm outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 ${i === current ? "ring-2 ring-primary" : ""} ${gridTone[state]}`}
+              >
+                {n}
+                {gridMark[state] && <span aria-hidden>{gridMark[state]}</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
+
+/** One question of an attempt with its position and "Previous" / "Next question". */
+export function QuestionStep({ position, total, onMove, children }: { position: number; total: number; onMove(index: number): void; children: ReactNode }) {
+  const { t } = useLingui();
+  const current = position - 1;
+  const buttonClass = "inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600";
+  return (
+    <section aria-label={t`Question ${position} of ${total}`} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+        {t`Question ${position} of ${total}`}
+      </p>
+      {children}
+      <div className="flex items-center justify-between gap-2">
+        <button type="button" onClick={() => onMove(current - 1)} disabled={current === 0} className={buttonClass}>
+          <ChevronLeft aria-hidden className="size-4" />
+          <Trans>Previous</Trans>
+        </button>
+        <button type="button" onClick={() => onMove(current + 1)} disabled={current >= total - 1} className={buttonClass}>
+          <Trans>Next question</Trans>
+          <ChevronRight aria-hidden className="size-4" />
+        </button>
+      </div>
+    </section>
+  );
+}
+
+const FIVE_MINUTES = 5 * 60_000;
+const ONE_MINUTE = 60_000;
+
+/**
+ * The sticky bar of an exam in progress: its title, the time left (announced to screen readers at
+ * five minutes and one minute), how many questions are answered, and "Submit".
+ */
+export function ExamHeader({
+  title,
+  remaining,
+  answered,
+  total,
+  submitting,
+  submitDisabled = false,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  /** ms left; null without a time limit. */
+  remaining: number | null;
+  answered: number;
+  total: number;
+  submitting: boolean;
+  submitDisabled?: boolean;
+  onSubmit(): void;
+  /** Extra status next to the count (e.g. "not yet on the server"). */
+  children?: ReactNode;
+}) {
+  const { t } = useLingui();
+  const lowTime = remaining !== null && remaining <= FIVE_MINUTES;
+  const announcement = remaining === null ? "" : remaining <= ONE_MINUTE ? t`Less than a minute left` : remaining <= FIVE_MINUTES ? t`Less than five minutes left` : "";
+  return (
+    <header className="sticky top-0 z-10 -mx-4 flex flex-wrap items-center gap-x-4 gap-y-2 border-b border-slate-200 bg-white/95 px-4 py-2 backdrop-blur dark:border-slate-700 dark:bg-slate-900/95">
+      <h1 className="min-w-0 flex-1 basis-48 truncate text-base font-semibold sm:text-lg">{title}</h1>
+      {remaining !== null && (
+        <p className={`inline-flex items-center gap-1 font-mono text-lg tabular-nums ${lowTime ? "font-semibold text-red-700 dark:text-red-300" : ""}`}>
+          {lowTime ? <AlertTriangle aria-hidden className="size-5" /> : <Timer aria-hidden className="size-5" />}
+          <span className="sr-only">{t`Time left:`}</span>
+          <span role="timer">{formatRemaining(remaining)}</span>
+        </p>
+      )}
+      <p className="text-sm text-slate-600 dark:text-slate-300">{t`Answered ${answered} of ${total}`}</p>
+      {children}
+      <button
+        type="button"
+        disabled={submitting || submitDisabled}
+        onClick={onSubmit}
+        className="inline-flex min-h-11 items-center gap-1 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
+      >
+        <Send aria-hidden className="size-4" />
+        {submitting ? t`Submitting…` : t`Submit`}
+      </button>
+      <span className="sr-only" aria-live="assertive">
+        {announcement}
+      </span>
+    </header>
+  );
+}
+
+/**
+ * "Submit the exam?": how many questions are not answered (none: that answers cannot be changed
+ * afterwards); "Keep answering" or "Submit anyway".
+ */
+export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: { open: boolean; onOpenChange(open: boolean): void; unanswered: number; onConfirm(): void }) {
+  const { t } = useLingui();
+  return (
+    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
+        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 space-y-4 rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900">
+          <AlertDialog.Title className="text-lg font-semibold">
+            <Trans>Submit the exam?</Trans>
+          </AlertDialog.Title>
+          <AlertDialog.Description className="text-slate-700 dark:text-slate-300">
+            {unanswered > 0
+              ? t`${plural(unanswered, { one: "# question is not answered.", other: "# questions are not answered." })} Unanswered questions score nothing.`
+              : t`Every question is answered. You cannot change your answers after submitting.`}
+          </AlertDialog.Description>
+          <div className="flex flex-wrap justify-end gap-2">
+            <AlertDialog.Cancel className="min-h-11 rounded-md border border-slate-300 px-4 dark:border-slate-600">
+              <Trans>Keep answering</Trans>
+            </AlertDialog.Cancel>
+            <AlertDialog.Action onClick={onConfirm} className="min-h-11 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+              {unanswered > 0 ? <Trans>Submit anyway</Trans> : <Trans>Submit</Trans>}
+            </AlertDialog.Action>
+          </div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
+  );
+}
+
+/**
+ * The current time, refreshed every second and whenever the page becomes visible again; calls
+ * `onExpired` (through a ref, so always the latest) on each refresh at or after the deadline.
+ * The remaining time is always `deadline - now`, never a count of ticks, so sleep and background
+ * tabs (which throttle timers) cannot make it drift.
+ */
+export function useDeadlineClock(deadline: number | null, onExpired: () => void): number {
+  const [now, setNow] = useState(() => Date.now());
+  const expiredRef = useRef(onExpired);
+  useEffect(() => {
+    expiredRef.current = onExpired;
+  }, [onExpired]);
+  useEffect(() => {
+    if (deadline === null) return;
+    const tick = () => {
+      const current = Date.now();
+      setNow(current);
+      if (current >= deadline) expiredRef.current();
+    };
+    const first = window.setTimeout(tick, 0);
+    const handle = window.setInterval(tick, 1000);
+    document.addEventListener("visibilitychange", tick);
+    window.addEventListener("focus", tick);
+    return () => {
+      window.clearTimeout(first);
+      window.clearInterval(handle);
+      document.removeEventListener("visibilitychange", tick);
+      window.removeEventListener("focus", tick);
+    };
+  }, [deadline]);
+  return now;
+}

@@ -1,0 +1,56 @@
+import { expect, logInMember, test } from "./server.ts";
+
+test.describe("the lesson player's controls", () => {
+  test("one set of controls, the app's: no native controls, a named position slider, keyboard play/pause and seek, full screen keeps them", async ({ page }) => {
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await page.goto("/user/course/index");
+    await page.getByRole("link", { name: /高效学习法/ }).first().click();
+    await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
+    const enrol = page.getByRole("button", { name: "免费报名" });
+    await expect(enrol.or(page.getByRole("link", { name: /为什么要制定学习计划/ })).first()).toBeVisible();
+    if (await enrol.isVisible()) await enrol.click();
+    await page.getByRole("link", { name: /为什么要制定学习计划/ }).click();
+    await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
+
+    const video = page.locator("video");
+    await expect(video).toHaveCount(1);
+    // The browser's own controls are not shown next to the app's.
+    await expect(video).not.toHaveAttribute("controls");
+    const controls = page.getByRole("toolbar", { name: "视频控制" });
+    const slider = controls.getByRole("slider", { name: "播放进度" });
+    await expect(slider).toBeVisible();
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+    await expect(slider).toHaveAttribute("aria-valuetext", /^0:0\d \/ \d+:\d\d$/);
+
+    // Keyboard only: Tab to "play", press Enter; K pauses (the page's shortcut layer).
+    const play = controls.getByRole("button", { name: "播放", exact: true });
+    await play.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
+    await page.keyboard.press("k");
+    await expect(controls.getByRole("button", { name: "播放", exact: true })).toBeVisible();
+    expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+
+    // The slider is the member's to move (End, Home), not taken by the page's shortcut layer.
+    const before = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
+    await slider.focus();
+    await page.keyboard.press("End");
+    await page.waitForFunction((at) => (document.querySelector("video")?.currentTime ?? 0) > at + 5, before);
+    const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBeGreaterThan(duration - 2);
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) < 1);
+    await expect(slider).toHaveAttribute("aria-valuetext", /^0:00 \/ /);
+
+    // Full screen takes the frame with the app's controls; still no native ones.
+    await controls.getByRole("button", { name: "全屏", exact: true }).click();
+    await page.waitForFunction(() => document.fullscreenElement !== null);
+    expect(await page.evaluate(() => document.fullscreenElement?.contains(document.querySelector("[role=toolbar]")) ?? false)).toBe(true);
+    await expect(video).not.toHaveAttribute("controls");
+    await expect(controls.getByRole("button", { name: "退出全屏" })).toBeVisible();
+    await controls.getByRole("button", { name: "退出全屏" }).click();
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    await expect(controls.getByRole("button", { name: "全屏", exact: true })).toBeVisible();
+  });
+});
