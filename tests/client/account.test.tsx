@@ -20,7 +20,7 @@ import { ProfileForm, checkAvatarFile, validateProfile, type AccountProfile, typ
 import { MemberCenterLayout } from "../../src/client/user/MemberCenterLayout.tsx";
 
 // The request layer is mocked only to prove that invalid forms never reach the network.
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: vi.fn() }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

@@ -8,7 +8,7 @@ import { ClickCaptcha } from "../../src/client/ui/captcha/ClickCaptcha.tsx";
 import { clickFraction, formatClickInfo, toRendered } from "../../src/client/ui/captcha/clickInfo.ts";
 
 // Only the render test below uses it: no network in client tests.
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: vi.fn() }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

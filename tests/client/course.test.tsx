@@ -40,7 +40,7 @@ type Config = { url?: string; method?: string; params?: Record<string, unknown>;
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: Config, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: api.request }));
 
 const ok = <T,>(data: T) => ({ code: 1, msg: "", time: 0, data });
 

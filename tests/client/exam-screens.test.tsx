@@ -30,7 +30,7 @@ import TestTakingPage, { completeAnswers, remainingMs } from "../../src/client/f
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; data?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: api.request }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

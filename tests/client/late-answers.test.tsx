@@ -16,7 +16,7 @@ import { flushOfficialAttempts, pendingOfficialAttempts, readOfficial, writeOffi
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; params?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: api.request }));
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

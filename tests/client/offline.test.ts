@@ -43,7 +43,7 @@ import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 const api = vi.hoisted(() => ({
   request: vi.fn<(config: { url?: string; method?: string; data?: unknown }, options?: unknown) => Promise<unknown>>(),
 }));
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: api.request }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: api.request }));
 
 // ------------------------------------------------------------------ fixtures
 

@@ -9,7 +9,7 @@ import { deleteMemberDb } from "../../src/client/offline/db.ts";
 import { startOffline, stopOffline } from "../../src/client/offline/index.ts";
 
 // No network here: the sync engine's calls fail like a dropped connection, so nothing is sent.
-vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<ApiModule>()), request: () => Promise.reject(new Error("Network Error")) }));
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: () => Promise.reject(new Error("Network Error")) }));
 
 const memberId = 4242;
 

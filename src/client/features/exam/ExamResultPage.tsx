@@ -7,8 +7,7 @@ import { CheckCircle2, CircleDashed, CircleHelp, CloudOff, CloudUpload, EyeOff, 
 import { Link, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
-import { request } from "../../api/index.ts";
-import { isServerAnswer } from "../../api/http.ts";
+import { request, serverRefusal } from "../../api/index.ts";
 import { useDocumentTitle } from "../../app/routeState.ts";
 import { useOfflineDb, useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -377,8 +376,9 @@ function ServerResult({ uuid }: { uuid: string }) {
   if (record.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (record.isError) {
     // The server's own answer ("does not exist"): asking again changes nothing.
-    if (isServerAnswer(record.error)) {
-      const reason = (record.error as { msg?: unknown }).msg;
+    const refusal = serverRefusal(record.error);
+    if (refusal) {
+      const reason = refusal.msg;
       return (
         <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
           <p>{typeof reason === "string" && reason ? reason : t`This exam result was not found.`}</p>

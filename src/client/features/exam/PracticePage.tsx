@@ -8,7 +8,7 @@ import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress }
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { isServerAnswer } from "../../api/http.ts";
+import { serverRefusal } from "../../api/errors.ts";
 import { downloadBank } from "./api.ts";
 import { QuestionGrid } from "./ExamParts.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
@@ -70,8 +70,8 @@ export default function PracticePage() {
       (error: unknown) => {
         if (!live) return;
         // The server's answer (unknown bank, or one kept for exams) says so; else the network failed.
-        const reason = (error as { msg?: unknown } | null)?.msg;
-        setFetched({ bankId, download: isServerAnswer(error) ? { state: "missing", msg: typeof reason === "string" ? reason : "" } : { state: "failed" } });
+        const refusal = serverRefusal(error);
+        setFetched({ bankId, download: refusal ? { state: "missing", msg: refusal.msg } : { state: "failed" } });
       },
     );
     return () => {
