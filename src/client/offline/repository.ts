@@ -1,6 +1,7 @@
 import { gradeAnswer, type GradeResult } from "../../shared/exam/grading.ts";
 import { applyOp, emptyState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
-import type { ExamState, Op, OpOf } from "../../shared/exam/sync.ts";
+import type { ExamState } from "../../shared/sync/exam.ts";
+import type { Op, OpOf } from "../../shared/sync/ops.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
 import { toSafeText } from "../../shared/schema.ts";
 import { uuid } from "../../shared/uuid.ts";

@@ -1,5 +1,7 @@
 import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
-import { MAX_OPS_PER_SYNC, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
+import type { ExamState } from "../../shared/sync/exam.ts";
+import type { Op } from "../../shared/sync/ops.ts";
+import { MAX_OPS_PER_SYNC, type SyncResult } from "../../shared/sync/protocol.ts";
 import { ApiCode } from "../../shared/constants.ts";
 import { SessionExpiredError } from "../api/http.ts";
 import type { MemberDb, OutboxRow } from "./db.ts";
