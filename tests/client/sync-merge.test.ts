@@ -61,7 +61,7 @@ async function watchTables(db: MemberDb): Promise<Record<(typeof TABLES)[number]
   for (const name of TABLES) {
     await new Promise<void>((resolve, reject) => {
       subscriptions.push(
-        liveQuery(() => db[name].toArray()).subscribe({
+        liveQuery((): Promise<unknown[]> => db.table(name).toArray()).subscribe({
           next: () => {
             wakes[name] += 1;
             resolve();
