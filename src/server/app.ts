@@ -21,6 +21,7 @@ import { fileRoutes } from "./modules/upload/index.ts";
 import { captchaRoutes } from "./modules/common/captcha.ts";
 import { examRoutes } from "./modules/exam/index.ts";
 import { courseRoutes } from "./modules/course/index.ts";
+import { syncRoutes } from "./sync/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 
 declare module "fastify" {
@@ -91,6 +92,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(fileRoutes);
   await app.register(examRoutes);
   await app.register(courseRoutes);
+  await app.register(syncRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

@@ -1,10 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
-import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gradeAnswer } from "../../src/shared/exam/grading.ts";
-import { applyOp, emptyState, toExamState } from "../../src/shared/exam/state.ts";
-import type { Op } from "../../src/shared/exam/sync.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -42,7 +38,6 @@ const state = async (token: string) => (await t.app.inject({ method: "GET", url:
 
 const base = Date.UTC(2026, 0, 1);
 const op = (type: string, payload: object, at: number, id = randomUUID()) => ({ id, type, at, payload });
-const wrongAnswer = (q: { type: string }) => (q.type === "multiple" ? ["H"] : q.type === "fill" ? ["zzz"] : "H");
 
 describe("catalog and banks", () => {
   it("lists the demo banks (150+ questions of every type) with versions", async () => {
@@ -92,6 +87,8 @@ describe("catalog and banks", () => {
   });
 });
 
+// The property "any order, duplicates and batching end in one state" (server SQL against the
+// shared rules) is tests/server/sync-rules.test.ts.
 describe("POST /api/exam/sync", () => {
   it("applies an op once: the same op again is a duplicate", async () => {
     const m = await newMember();
@@ -165,70 +162,5 @@ describe("POST /api/exam/sync", () => {
     const many = Array.from({ length: 201 }, (_, i) => op("progress.set", { bankId: banks[0]!.id, position: i }, base + i));
     expect((await sync(m.token, many)).json()).toMatchObject({ code: 0, msg: "Send between 1 and 200 operations at a time" });
     expect((await t.app.inject({ method: "POST", url: "/api/exam/sync", payload: { ops: [] } })).json().code).toBe(303);
-  });
-
-  it("ends in the state of applying each op once, whatever the order, duplicates and batching (property)", async () => {
-    const bank = banks[0]!;
-    const questions = bank.questions.slice(0, 4);
-    const opArb = fc.oneof(
-      fc.record({ kind: fc.constant("fav" as const), q: fc.nat(3), on: fc.boolean(), at: fc.nat(50) }),
-      fc.record({ kind: fc.constant("answer" as const), q: fc.nat(3), right: fc.boolean(), at: fc.nat(50) }),
-      fc.record({ kind: fc.constant("remove" as const), q: fc.nat(3), at: fc.nat(50) }),
-      fc.record({ kind: fc.constant("progress" as const), position: fc.nat(60), at: fc.nat(50) }),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(opArb, { minLength: 1, maxLength: 14 }),
-        fc.array(fc.nat(), { maxLength: 30 }),
-        fc.integer({ min: 1, max: 6 }),
-        async (specs, shuffleSeeds, batchSize) => {
-          const m = await newMember();
-          const ops = specs.map((s): Op => {
-            const at = base + s.at;
-            const q = questions[("q" in s ? s.q : 0) % questions.length]!;
-            switch (s.kind) {
-              case "fav":
-                return op("favourite.set", { questionId: q.id, on: s.on }, at) as Op;
-              case "answer":
-                return op("practice.answer", { questionId: q.id, bankId: bank.id, answer: s.right ? q.answer : wrongAnswer(q) }, at) as Op;
-              case "remove":
-                return op("wrong.remove", { questionId: q.id }, at) as Op;
-              case "progress":
-                return op("progress.set", { bankId: bank.id, position: s.position }, at) as Op;
-            }
-          });
-          // Deliveries: every op at least once, some twice, in a shuffled order, in batches.
-          const deliveries = [...ops, ...ops.filter((_, i) => (shuffleSeeds[i] ?? 0) % 3 === 0)];
-          for (let i = deliveries.length - 1; i > 0; i--) {
-            const j = (shuffleSeeds[i % Math.max(1, shuffleSeeds.length)] ?? i) % (i + 1);
-            [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
-          }
-          for (let i = 0; i < deliveries.length; i += batchSize) {
-            const res = await sync(m.token, deliveries.slice(i, i + batchSize));
-            expect(res.json().code).toBe(1);
-          }
-          let model = emptyState();
-          for (const o of ops) {
-            const graded =
-              o.type === "practice.answer"
-                ? gradeAnswer(
-                    (() => {
-                      const q = questions.find((x) => x.id === o.payload.questionId)!;
-                      return { type: q.type as never, answer: q.answer as never, score: Number(q.score) };
-                    })(),
-                    o.payload.answer,
-                  )
-                : undefined;
-            model = applyOp(model, o, graded);
-          }
-          const expected = toExamState(model);
-          const actual = await state(m.token);
-          expect(actual.favourites).toEqual(expected.favourites);
-          expect(actual.wrong).toEqual(expected.wrong);
-          expect(actual.progress).toEqual(expected.progress);
-        },
-      ),
-      { numRuns: 25 },
-    );
   });
 });

@@ -1,6 +1,6 @@
 import { Dexie, type EntityTable, type Table } from "dexie";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
-import type { Op } from "../../shared/exam/sync.ts";
+import type { Op } from "../../shared/sync/ops.ts";
 
 /**
  * The member's offline database (ARCHITECTURE.md "The offline loop"). One IndexedDB database per

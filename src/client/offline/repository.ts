@@ -1,10 +1,22 @@
 import { gradeAnswer, type GradeResult } from "../../shared/exam/grading.ts";
 import { applyOp, emptyState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
-import type { ExamState, Op, OpOf } from "../../shared/exam/sync.ts";
+import type { ExamState } from "../../shared/sync/exam.ts";
+import type { Op, OpOf } from "../../shared/sync/ops.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
 import { toSafeText } from "../../shared/schema.ts";
 import { uuid } from "../../shared/uuid.ts";
-import type { AttemptQuestionResult, AttemptRow, BankRow, LessonProgressRow, MemberDb, OutboxRow, QuestionRow } from "./db.ts";
+import type {
+  AttemptQuestionResult,
+  AttemptRow,
+  BankRow,
+  FavouriteRow,
+  LessonProgressRow,
+  MemberDb,
+  OutboxRow,
+  ProgressRow,
+  QuestionRow,
+  WrongRow,
+} from "./db.ts";
 
 /**
  * The ONLY way screens change offline data (ARCHITECTURE.md "The offline loop"): every change
@@ -47,30 +59,76 @@ async function enqueue(db: MemberDb, op: Op, extra: Pick<OutboxRow, "correct"> =
   await db.outbox.add({ ...op, ...extra, status: "pending", tries: 0 });
 }
 
+type ModelRows = { favourites: FavouriteRow[]; wrong: WrongRow[]; progress: ProgressRow[] };
+
+/** The rows of the favourites, wrong and progress tables that hold `model`. */
+function rowsOf(model: ExamStateModel): ModelRows {
+  return {
+    favourites: [...model.favourites].map(([questionId, e]) => ({ questionId, on: e.on, at: e.at, opId: e.opId })),
+    wrong: [...model.wrong].map(([questionId, e]) => ({
+      questionId,
+      count: e.count,
+      lastTime: e.lastTime,
+      removed: e.removed,
+      removedAt: e.removedAt,
+    })),
+    progress: [...model.progress].map(([bankId, e]) => ({ bankId, position: e.position, updatedAt: e.at, opId: e.opId })),
+  };
+}
+
 /**
  * Writes every entry of `model` into the favourites, wrong and progress tables (upsert). Only the
  * tables with entries are touched, so a transaction needs only those.
  */
 export async function writeModel(db: MemberDb, model: ExamStateModel): Promise<void> {
-  if (model.favourites.size > 0) {
-    await db.favourites.bulkPut([...model.favourites].map(([questionId, e]) => ({ questionId, on: e.on, at: e.at, opId: e.opId })));
-  }
-  if (model.wrong.size > 0) {
-    await db.wrong.bulkPut(
-      [...model.wrong].map(([questionId, e]) => ({
-        questionId,
-        count: e.count,
-        lastTime: e.lastTime,
-        removed: e.removed,
-        removedAt: e.removedAt,
-      })),
-    );
-  }
-  if (model.progress.size > 0) {
-    await db.progress.bulkPut(
-      [...model.progress].map(([bankId, e]) => ({ bankId, position: e.position, updatedAt: e.at, opId: e.opId })),
-    );
-  }
+  const rows = rowsOf(model);
+  if (rows.favourites.length > 0) await db.favourites.bulkPut(rows.favourites);
+  if (rows.wrong.length > 0) await db.wrong.bulkPut(rows.wrong);
+  if (rows.progress.length > 0) await db.progress.bulkPut(rows.progress);
+}
+
+/** Two flat rows with the same fields and values. */
+function sameRow(a: object, b: object): boolean {
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  return keys.length === Object.keys(right).length && keys.every((key) => Object.is(left[key], right[key]));
+}
+
+/**
+ * Makes `table` hold exactly `next`, writing only what differs: rows that are new or changed are
+ * put, rows not in `next` deleted. Nothing written when nothing changed, so live queries on the
+ * table do not wake. Returns how many rows were written or deleted.
+ */
+async function replaceRows<T extends object, K extends number>(
+  table: { toArray(): Promise<T[]>; bulkPut(rows: T[]): Promise<unknown>; bulkDelete(keys: K[]): Promise<unknown> },
+  next: T[],
+  keyOf: (row: T) => K,
+): Promise<number> {
+  const before = new Map((await table.toArray()).map((row) => [keyOf(row), row]));
+  const changed = next.filter((row) => {
+    const old = before.get(keyOf(row));
+    return old === undefined || !sameRow(old, row);
+  });
+  const kept = new Set(next.map(keyOf));
+  const gone = [...before.keys()].filter((key) => !kept.has(key));
+  if (gone.length > 0) await table.bulkDelete(gone);
+  if (changed.length > 0) await table.bulkPut(changed);
+  return gone.length + changed.length;
+}
+
+/**
+ * Makes the favourites, wrong and progress tables hold exactly `model` (inside the caller's
+ * transaction over the three tables), touching only the rows that differ. Returns how many rows
+ * were written or deleted.
+ */
+export async function replaceModel(db: MemberDb, model: ExamStateModel): Promise<number> {
+  const rows = rowsOf(model);
+  return (
+    (await replaceRows<FavouriteRow, number>(db.favourites, rows.favourites, (row) => row.questionId)) +
+    (await replaceRows<WrongRow, number>(db.wrong, rows.wrong, (row) => row.questionId)) +
+    (await replaceRows<ProgressRow, number>(db.progress, rows.progress, (row) => row.bankId))
+  );
 }
 
 /**

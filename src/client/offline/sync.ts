@@ -1,10 +1,12 @@
 import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
-import { MAX_OPS_PER_SYNC, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
+import type { ExamState } from "../../shared/sync/exam.ts";
+import type { Op } from "../../shared/sync/ops.ts";
+import { MAX_OPS_PER_SYNC, type SyncResult } from "../../shared/sync/protocol.ts";
 import { ApiCode } from "../../shared/constants.ts";
 import { ApiError } from "../api/errors.ts";
 import { SessionExpiredError } from "../api/http.ts";
 import type { MemberDb, OutboxRow } from "./db.ts";
-import { gradedOf, toOp, writeModel } from "./repository.ts";
+import { gradedOf, replaceModel, toOp } from "./repository.ts";
 
 /**
  * The sync engine (ARCHITECTURE.md "The offline loop"): pushes the outbox in `seq` order, in
@@ -152,17 +154,20 @@ export function mergeState(
   return toExamState(mergeModel(server, pendingOps, gradedFor));
 }
 
-/** Replaces the local favourites / wrong / progress with the merge, in one transaction. */
-export async function mergeIntoDb(db: MemberDb, server: ExamState): Promise<void> {
-  await db.transaction("rw", [db.favourites, db.wrong, db.progress, db.outbox], async () => {
+/**
+ * Replaces the local favourites / wrong / progress with the merge, in one transaction, writing
+ * only the rows that differ: a round trip that changed nothing writes nothing and wakes no live
+ * query. Returns how many rows were written or deleted.
+ */
+export async function mergeIntoDb(db: MemberDb, server: ExamState): Promise<number> {
+  return db.transaction("rw", [db.favourites, db.wrong, db.progress, db.outbox], async () => {
     const pending = await pendingRows(db);
     const byId = new Map(pending.map((row) => [row.id, row]));
     const model = mergeModel(server, pending.map(toOp), (op) => {
       const row = byId.get(op.id);
       return row ? gradedOf(row) : undefined;
     });
-    await Promise.all([db.favourites.clear(), db.wrong.clear(), db.progress.clear()]);
-    await writeModel(db, model);
+    return replaceModel(db, model);
   });
 }
 

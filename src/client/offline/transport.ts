@@ -1,4 +1,6 @@
-import { examStateSchema, syncResponseSchema, type ExamState, type Op, type SyncResult } from "../../shared/exam/sync.ts";
+import { examStateSchema, type ExamState } from "../../shared/sync/exam.ts";
+import type { Op } from "../../shared/sync/ops.ts";
+import { syncResponseSchema, type SyncResult } from "../../shared/sync/protocol.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import type { RequestOptions } from "../api/http.ts";
 

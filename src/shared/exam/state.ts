@@ -1,4 +1,5 @@
-import type { ExamState, Op } from "./sync.ts";
+import type { ExamState } from "../sync/exam.ts";
+import type { Op } from "../sync/ops.ts";
 
 /**
  * The exam state machine both sides agree on: the server applies each accepted op with it, the

@@ -1,5 +1,5 @@
 import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course/types.ts";
-import type { OpOf } from "../../../shared/exam/sync.ts";
+import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memos } from "../account/memos.ts";
 

@@ -1,0 +1,103 @@
+import { msg } from "@lingui/core/macro";
+import { gradeAnswer } from "../../../shared/exam/grading.ts";
+import type { ExamState } from "../../../shared/sync/exam.ts";
+import type { Queryable } from "../../db/index.ts";
+import type { QuestionRow } from "../../modules/exam/questions.ts";
+import { applyMockSubmit } from "../../modules/exam/attempts.ts";
+import { isWithheld } from "../../modules/exam/withheld.ts";
+import { RejectOp, type OpHandlerMap } from "../registry.ts";
+
+/**
+ * The exam ops, and the exam state they make (`GET /api/exam/state`). The state rules are
+ * src/shared/exam/state.ts (the device applies them in TypeScript); here they are SQL upserts,
+ * each one atomic under concurrent syncs of one member, and tests/server/sync-rules.test.ts runs
+ * both on the same random op sequences (reordered, duplicated, batched) and expects one state:
+ * - favourites and progress: last writer wins by (op time, op id);
+ * - the wrong book counts every wrong answer; a question is out of it while its latest removal is
+ *   not older than its latest wrong answer.
+ */
+export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
+  async "practice.answer"({ tx, userId }, op) {
+    const { questionId, bankId, answer } = op.payload;
+    const { rows } = await tx.query<QuestionRow>(
+      "select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question where id = $1 and status = 'enable'",
+      [questionId],
+    );
+    const question = rows[0];
+    if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
+    // Grading it would tell (through the wrong book and practice figures) an exam-only answer.
+    if (await isWithheld(tx, questionId)) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
+    const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
+    await tx.query(
+      "insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
+      [userId, op.id, questionId, bankId, JSON.stringify(answer), graded.correct, graded.score, op.at],
+    );
+    if (graded.correct === false) {
+      await tx.query(
+        `insert into exam_wrong (user_id, question_id, count, last_time) values ($1, $2, 1, $3)
+         on conflict (user_id, question_id) do update set count = exam_wrong.count + 1, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
+        [userId, questionId, op.at],
+      );
+    }
+  },
+
+  async "favourite.set"({ tx, userId }, op) {
+    await mustExist(tx, op.payload.questionId);
+    await tx.query(
+      `insert into exam_favourite (user_id, question_id, on_, at, op_id) values ($1, $2, $3, $4, $5)
+       on conflict (user_id, question_id) do update set on_ = excluded.on_, at = excluded.at, op_id = excluded.op_id
+       where (excluded.at, excluded.op_id collate "C") > (exam_favourite.at, exam_favourite.op_id collate "C")`,
+      [userId, op.payload.questionId, op.payload.on, op.at, op.id],
+    );
+  },
+
+  async "wrong.remove"({ tx, userId }, op) {
+    await mustExist(tx, op.payload.questionId);
+    await tx.query(
+      `insert into exam_wrong (user_id, question_id, count, last_time, removed_at) values ($1, $2, 0, 0, $3)
+       on conflict (user_id, question_id) do update set removed_at = greatest(exam_wrong.removed_at, excluded.removed_at)`,
+      [userId, op.payload.questionId, op.at],
+    );
+  },
+
+  async "progress.set"({ tx, userId }, op) {
+    const bank = await tx.query("select 1 from exam_classify where id = $1", [op.payload.bankId]);
+    if (bank.rows.length === 0) throw new RejectOp(msg`Unknown bank`);
+    await tx.query(
+      `insert into exam_progress (user_id, bank_id, position, at, op_id) values ($1, $2, $3, $4, $5)
+       on conflict (user_id, bank_id) do update set position = excluded.position, at = excluded.at, op_id = excluded.op_id
+       where (excluded.at, excluded.op_id collate "C") > (exam_progress.at, exam_progress.op_id collate "C")`,
+      [userId, op.payload.bankId, op.payload.position, op.at, op.id],
+    );
+  },
+
+  async "attempt.submit"({ tx, userId }, op) {
+    const outcome = await applyMockSubmit(tx, userId, op.payload);
+    if (outcome === "unknown-paper") throw new RejectOp(msg`Unknown paper`);
+    if (outcome === "withheld-paper") throw new RejectOp(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
+  },
+};
+
+async function mustExist(tx: Queryable, questionId: number): Promise<void> {
+  const { rows } = await tx.query("select 1 from exam_question where id = $1", [questionId]);
+  if (rows.length === 0) throw new RejectOp(msg`Unknown question`);
+}
+
+/** The member's favourites, wrong book and practice progress (the wire shape of `GET /api/exam/state`). */
+export async function examState(db: Queryable, userId: number): Promise<ExamState> {
+  const favourites = await db.query<{ question_id: number }>("select question_id from exam_favourite where user_id = $1 and on_ order by question_id", [userId]);
+  const wrong = await db.query<{ question_id: number; count: number; last_time: number }>(
+    `select question_id, count, last_time from exam_wrong
+     where user_id = $1 and count > 0 and not (removed_at >= last_time) order by question_id`,
+    [userId],
+  );
+  const progress = await db.query<{ bank_id: number; position: number; at: number }>(
+    "select bank_id, position, at from exam_progress where user_id = $1 order by bank_id",
+    [userId],
+  );
+  return {
+    favourites: favourites.rows.map((r) => r.question_id),
+    wrong: wrong.rows.map((r) => ({ questionId: r.question_id, count: r.count, lastTime: Number(r.last_time) })),
+    progress: progress.rows.map((r) => ({ bankId: r.bank_id, position: r.position, updatedAt: Number(r.at) })),
+  };
+}

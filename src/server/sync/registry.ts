@@ -1,0 +1,29 @@
+import type { MessageDescriptor } from "@lingui/core";
+import type { OpOf, OpType } from "../../shared/sync/ops.ts";
+import type { Queryable } from "../db/index.ts";
+
+/**
+ * Op handlers of the sync protocol (src/shared/sync/ops.ts). A handler applies one validated op
+ * for a member inside the transaction that recorded the op's id (so it runs once per op id), and
+ * refuses a payload it cannot accept by throwing RejectOp (the op is answered `rejected` with the
+ * reason, translated). Each domain has its own file in handlers/; handlers/index.ts registers
+ * them all.
+ */
+export interface OpContext {
+  /** The op's own transaction. */
+  tx: Queryable;
+  /** The member whose op it is. */
+  userId: number;
+}
+
+export type OpHandler<T extends OpType> = (ctx: OpContext, op: OpOf<T>) => Promise<void>;
+
+/** A handler for each op type of a domain (a subset of the op types). */
+export type OpHandlerMap<T extends OpType> = { [K in T]: OpHandler<K> };
+
+/** A payload the server refuses: the op is answered `rejected` with this message (shown to the member, translated). */
+export class RejectOp extends Error {
+  constructor(readonly reason: MessageDescriptor) {
+    super(reason.message ?? reason.id);
+  }
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { dbId, dbIdKey, dbInt, safeText } from "../schema.ts";
+import { MAX_ANSWER_LENGTH, MAX_BLANKS } from "../exam/grading.ts";
+import { timeSchema, uuidSchema, type PayloadSchemaAt } from "./protocol.ts";
+
+/**
+ * The exam ops (practice answers, favourites, the wrong book, practice progress, mock attempts)
+ * and the exam state the device pulls after a push (`GET /api/exam/state`). The rules that turn
+ * these ops into that state are src/shared/exam/state.ts.
+ */
+
+/** At most this many answers in one submitted attempt. */
+export const MAX_ATTEMPT_ANSWERS = 1000;
+
+/**
+ * A given answer (GivenAnswer encoding): one string, or a list of strings (multiple / fill);
+ * text PostgreSQL can store (no NUL, no unpaired surrogate).
+ */
+export const givenAnswerSchema = z.union([
+  safeText(MAX_ANSWER_LENGTH),
+  z.array(safeText(MAX_ANSWER_LENGTH)).max(MAX_BLANKS),
+]);
+
+/** Ids are `integer` columns: 1 .. 2^31 - 1 (src/shared/schema.ts). */
+const practiceAnswerPayload = z.object({ questionId: dbId, answer: givenAnswerSchema, bankId: dbId });
+const favouriteSetPayload = z.object({ questionId: dbId, on: z.boolean() });
+const wrongRemovePayload = z.object({ questionId: dbId });
+const progressSetPayload = z.object({ bankId: dbId, position: dbInt(0) });
+
+function attemptSubmitPayload(now: number) {
+  return z
+    .object({
+      attemptId: uuidSchema,
+      paperId: dbId,
+      startedAt: timeSchema(now),
+      submittedAt: timeSchema(now),
+      /** Keyed by question id (decimal text). */
+      answers: z
+        .record(dbIdKey, givenAnswerSchema)
+        .refine((answers) => Object.keys(answers).length <= MAX_ATTEMPT_ANSWERS, {
+          message: `at most ${MAX_ATTEMPT_ANSWERS} answers`,
+        }),
+    })
+    .refine((p) => p.submittedAt >= p.startedAt, {
+      message: "submittedAt must not be before startedAt",
+      path: ["submittedAt"],
+    });
+}
+
+/** Payload schemas of the exam op types, by type. */
+export const examOpPayloads = {
+  "practice.answer": () => practiceAnswerPayload,
+  "favourite.set": () => favouriteSetPayload,
+  "wrong.remove": () => wrongRemovePayload,
+  "progress.set": () => progressSetPayload,
+  "attempt.submit": attemptSubmitPayload,
+} satisfies Record<string, PayloadSchemaAt>;
+
+export const examStateSchema = z.object({
+  favourites: z.array(z.number().int().positive()),
+  wrong: z.array(
+    z.object({
+      questionId: z.number().int().positive(),
+      count: z.number().int().nonnegative(),
+      lastTime: z.number().int().nonnegative(),
+    }),
+  ),
+  progress: z.array(
+    z.object({
+      bankId: z.number().int().positive(),
+      position: z.number().int().nonnegative(),
+      updatedAt: z.number().int().nonnegative(),
+    }),
+  ),
+});
+export type ExamState = z.infer<typeof examStateSchema>;

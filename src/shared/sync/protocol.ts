@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/**
+ * The offline sync protocol (API.md "Offline sync"), whatever the ops are about: `POST
+ * /api/exam/sync {ops}` answers one SyncResult per op, in order. The op types and their payloads
+ * are listed in ops.ts (one file per domain: exam.ts, course.ts). Messages are developer-facing
+ * English.
+ */
+
+export const MAX_OPS_PER_SYNC = 200;
+/** Earliest acceptable op time: 2020-01-01T00:00:00Z. */
+export const MIN_OP_TIME = Date.UTC(2020, 0, 1);
+/** How far ahead of the server's clock a client's clock may run. */
+export const MAX_CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** A 36-character uuid: lowercase hex and dashes in the 8-4-4-4-12 layout. */
+export const UUID_REGEX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const uuidSchema = z.string().regex(UUID_REGEX, "must be a 36-character lowercase uuid");
+
+/** Milliseconds since the epoch, from 2020-01-01 to `now` + 1 day. */
+export function timeSchema(now: number) {
+  return z
+    .number()
+    .int()
+    .min(MIN_OP_TIME, "must be ms since the epoch, not before 2020-01-01")
+    .max(now + MAX_CLOCK_SKEW_MS, "must not be more than 1 day in the future");
+}
+
+/**
+ * A payload schema, given the server's clock `now` (for payloads that carry times of their own).
+ * Each op type has one (ops.ts).
+ */
+export type PayloadSchemaAt = (now: number) => z.ZodType;
+
+/**
+ * The request body. It only checks that `ops` is an array of 1..200 items; each op is then
+ * parsed with `parseOp` (ops.ts) so that one bad op is rejected on its own.
+ */
+export const syncRequestSchema = z.object({
+  ops: z.array(z.unknown()).min(1).max(MAX_OPS_PER_SYNC),
+});
+export type SyncRequest = z.infer<typeof syncRequestSchema>;
+
+/** The id of a raw op when it has a string one (to label a rejection), else "". */
+export function rawOpId(raw: unknown): string {
+  if (typeof raw !== "object" || raw === null) return "";
+  const id: unknown = (raw as { id?: unknown }).id;
+  return typeof id === "string" ? id.slice(0, 64) : "";
+}
+
+export const SYNC_STATUSES = ["applied", "duplicate", "rejected"] as const;
+export type SyncStatus = (typeof SYNC_STATUSES)[number];
+
+export const syncResultSchema = z.object({
+  id: z.string(),
+  status: z.enum(SYNC_STATUSES),
+  msg: z.string().optional(),
+});
+export type SyncResult = z.infer<typeof syncResultSchema>;
+
+export const syncResponseSchema = z.object({ results: z.array(syncResultSchema) });
+export type SyncResponse = z.infer<typeof syncResponseSchema>;

@@ -1,0 +1,129 @@
+import { randomUUID } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gradeAnswer } from "../../src/shared/exam/grading.ts";
+import { applyOps, emptyState, toExamState } from "../../src/shared/exam/state.ts";
+import type { ExamQuestion } from "../../src/shared/exam/types.ts";
+import type { Op } from "../../src/shared/sync/ops.ts";
+import { issueToken } from "../../src/server/auth/tokens.ts";
+import { hashPassword } from "../../src/server/auth/password.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+
+/**
+ * The order-independent state rules exist twice: in TypeScript (src/shared/exam/state.ts, which
+ * the device applies to its own tables) and as SQL upserts on the server
+ * (src/server/sync/handlers/exam.ts, atomic under concurrent syncs). This property runs both on
+ * the same random op sequences — many ops at the same time (the op id breaks the tie), each op
+ * delivered once or more, in any order, in batches of any size — and expects the same state.
+ */
+
+interface Question {
+  id: number;
+  type: ExamQuestion["type"];
+  answer: unknown;
+  score: number;
+}
+
+let t: TestApp;
+let bankIds: number[] = [];
+let questions: Question[] = [];
+let questionBank = 0;
+let passwordHash = "";
+
+beforeAll(async () => {
+  t = await createTestApp({ config: { seedDemo: true } });
+  const banks = await t.database.db.query<{ classify_id: number }>(
+    "select classify_id from exam_question where status = 'enable' group by classify_id having count(*) >= 4 order by classify_id limit 2",
+  );
+  bankIds = banks.rows.map((r) => r.classify_id);
+  questionBank = bankIds[0]!;
+  // One question of each type.
+  const rows = await t.database.db.query<Question>(
+    "select distinct on (type) id, type, answer, score from exam_question where classify_id = $1 and status = 'enable' order by type, id",
+    [questionBank],
+  );
+  questions = rows.rows;
+  passwordHash = await hashPassword("irrelevant1");
+});
+afterAll(() => t.close());
+
+let members = 0;
+async function newMember(): Promise<string> {
+  members++;
+  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [
+    `rules_${members}_${Date.now() % 100000}`,
+    passwordHash,
+  ]);
+  return issueToken(t.database.db, "user", rows[0]!.id, 3600);
+}
+
+const base = Date.UTC(2026, 0, 1);
+/** The key as a member would type it (a short answer's key is keywords and a reference: send the reference). */
+const rightAnswer = (q: Question) => (q.type === "short" ? String((q.answer as { reference?: unknown }).reference ?? "") : q.answer);
+const wrongAnswer = (q: Question) => (q.type === "multiple" ? ["H"] : q.type === "fill" ? ["zzz"] : q.type === "judge" ? (q.answer === "T" ? "F" : "T") : "H");
+
+// Few questions, banks and times, so that ops often meet on one row at one time.
+const opSpec = fc.oneof(
+  fc.record({ kind: fc.constant("fav" as const), q: fc.nat(1), on: fc.boolean(), at: fc.nat(2) }),
+  fc.record({ kind: fc.constant("answer" as const), q: fc.nat(9), right: fc.boolean(), at: fc.nat(4) }),
+  fc.record({ kind: fc.constant("remove" as const), q: fc.nat(9), at: fc.nat(4) }),
+  fc.record({ kind: fc.constant("progress" as const), bank: fc.nat(1), position: fc.nat(60), at: fc.nat(2) }),
+);
+
+describe("the server's SQL and the shared TypeScript rules", () => {
+  it("end in the same state for the same ops, whatever the order, duplicates and batches (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(opSpec, { minLength: 1, maxLength: 16 }),
+        // Per op: how many extra deliveries (0-2); per delivery: a sort key (the order).
+        fc.array(fc.nat(2), { minLength: 16, maxLength: 16 }),
+        fc.array(fc.nat(), { minLength: 48, maxLength: 48 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (specs, extra, keys, batchSize) => {
+          const token = await newMember();
+          const ops = specs.map((s): Op => {
+            const at = base + s.at;
+            const id = randomUUID();
+            if (s.kind === "progress") return { id, at, type: "progress.set", payload: { bankId: bankIds[s.bank % bankIds.length]!, position: s.position } };
+            const q = questions[s.q % questions.length]!;
+            switch (s.kind) {
+              case "fav":
+                return { id, at, type: "favourite.set", payload: { questionId: q.id, on: s.on } };
+              case "answer":
+                return { id, at, type: "practice.answer", payload: { questionId: q.id, bankId: questionBank, answer: (s.right ? rightAnswer(q) : wrongAnswer(q)) as string } };
+              case "remove":
+                return { id, at, type: "wrong.remove", payload: { questionId: q.id } };
+            }
+          });
+          const deliveries = ops.flatMap((o, i) => Array.from({ length: 1 + extra[i]! }, () => o));
+          const order = deliveries.map((o, i) => ({ o, key: keys[i]!, i })).sort((a, b) => a.key - b.key || a.i - b.i);
+          for (let i = 0; i < order.length; i += batchSize) {
+            const res = await t.app.inject({
+              method: "POST",
+              url: "/api/exam/sync",
+              headers: { "ba-user-token": token },
+              payload: { ops: order.slice(i, i + batchSize).map((d) => d.o) },
+            });
+            const results = res.json().data.results as { status: string }[];
+            expect(results.filter((r) => r.status !== "applied" && r.status !== "duplicate")).toEqual([]);
+          }
+
+          const graded = (o: Op) => {
+            if (o.type !== "practice.answer") return undefined;
+            const q = questions.find((x) => x.id === o.payload.questionId)!;
+            return gradeAnswer({ type: q.type, answer: q.answer as never, score: Number(q.score) }, o.payload.answer);
+          };
+          const expected = toExamState(applyOps(emptyState(), ops, graded));
+          // The shared rules themselves: the order the server saw them in (each once) gives the same.
+          const seen = new Set<string>();
+          const asDelivered = order.map((d) => d.o).filter((o) => !seen.has(o.id) && seen.add(o.id));
+          expect(toExamState(applyOps(emptyState(), asDelivered, graded))).toEqual(expected);
+
+          const actual = (await t.app.inject({ method: "GET", url: "/api/exam/state", headers: { "ba-user-token": token } })).json().data;
+          expect(actual).toEqual(expected);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 180_000);
+});
