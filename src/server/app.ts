@@ -11,6 +11,7 @@ import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./p
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { adminAccessPlugin } from "./modules/admin/access.ts";
+import { memberAccessPlugin } from "./plugins/auth.ts";
 import { adminIndexRoutes } from "./modules/admin/index.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
@@ -80,6 +81,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(rateLimit, { global: false });
   // Every /admin/ route declares the rule it needs (config.adminRule), checked before its handler.
   await app.register(adminAccessPlugin);
+  // Every /api/ route declares who may call it (config.auth), checked before its handler.
+  await app.register(memberAccessPlugin);
   await app.register(healthRoutes);
   await app.register(refreshRoutes);
   await app.register(adminIndexRoutes);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { declareAuth } from "../../plugins/auth.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { syncRoutes } from "./sync.ts";
 import { attemptRoutes } from "./attempts.ts";
@@ -6,7 +7,8 @@ import { lookupRoutes } from "./lookup.ts";
 
 export async function examRoutes(app: FastifyInstance): Promise<void> {
   await app.register(catalogRoutes);
-  await app.register(syncRoutes);
-  await app.register(attemptRoutes);
+  // Every route of the sync and attempt modules is a member's own (declared here for them).
+  await app.register(declareAuth("member", syncRoutes));
+  await app.register(declareAuth("member", attemptRoutes));
   await app.register(lookupRoutes);
 }

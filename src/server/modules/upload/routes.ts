@@ -15,7 +15,6 @@ import type { MessageDescriptor } from "@lingui/core";
 import { checkUpload, isAllowedFileType, parseSize, type UploadConfig } from "../../../shared/upload.ts";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import { requireAdmin, requireMember } from "../../plugins/auth.ts";
 import { getCountSetting } from "../../settings.ts";
 import { courseMediaGuard } from "../course/mediaAccess.ts";
 import { siteConfig } from "../site/config.ts";
@@ -629,13 +628,9 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     }
   };
 
-  app.post("/api/ajax/upload", async (req, reply) => {
-    const member = await requireMember(db, req);
-    return upload(req, reply, { adminId: null, userId: member.id });
-  });
+  app.post("/api/ajax/upload", { config: { auth: "member" } }, async (req, reply) => upload(req, reply, { adminId: null, userId: req.member!.id }));
 
   app.post("/admin/ajax/upload", { config: { adminRule: "*" } }, async (req, reply) => {
-    const admin = await requireAdmin(db, req);
-    return upload(req, reply, { adminId: admin.id, userId: null });
+    return upload(req, reply, { adminId: req.admin!.id, userId: null });
   });
 }
