@@ -5,7 +5,7 @@ import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
-import { seedDemo } from "./db/seed/index.ts";
+import { seedDemo } from "./demo/index.ts";
 import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
