@@ -66,7 +66,7 @@ describe("route validation and auth in the real server", () => {
   });
 
   it("answers a refused field with its own message, HTTP 200 code 0, in the reader's language", async () => {
-    for (const courseId of [0, -1, 2_147_483_648, "abc", null, [1], { a: 1 }]) {
+    for (const courseId of [0, -1, 2_147_483_648, "abc", null, { a: 1 }, "1e99"]) {
       const res = await post({ courseId });
       expect(res.statusCode, String(courseId)).toBe(200);
       expect(res.json(), JSON.stringify(courseId)).toMatchObject({ code: 0, msg: "Please choose a course", data: null });

@@ -4,7 +4,7 @@ import { createBank, createMember, createQuestion } from "../helpers/factories.t
 
 let t: TestApp;
 let token = "";
-let questions: { id: number; classify_id: number }[] = [];
+const questions: { id: number; classify_id: number }[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
