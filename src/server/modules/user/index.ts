@@ -52,10 +52,12 @@ export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
 
   /** The member side's start data; `requiredLogin=1` answers 303 need login when not logged in. */
   // Any other requiredLogin value (or none) counts as 0, as it always did.
-  const indexQuery = z.object({ requiredLogin: z.unknown().transform((v) => ((typeof v === "string" || typeof v === "number") && Number(v) === 1 ? 1 : 0)) });
+  const indexQuery = z.object({ requiredLogin: z.unknown().optional() });
   api.get("/api/index/index", { config: { auth: "optional" }, schema: { querystring: indexQuery } }, async (req, reply) => {
     const member = req.member;
-    if (req.query.requiredLogin === 1 && !member) throw needLogin();
+    const v = req.query.requiredLogin;
+    const required = (typeof v === "string" || typeof v === "number") && Number(v) === 1;
+    if (required && !member) throw needLogin();
     const menus = member ? ruleTree(await memberRules(app, member), req.lang) : [];
     return reply.success({
       siteConfig: siteConfig(config),
