@@ -5,12 +5,13 @@ import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
-import { seedDemo } from "./db/seed/index.ts";
+import { seedDemo } from "./demo/index.ts";
 import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
 import { loggerOptions } from "./plugins/logging.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import { adminAccessPlugin } from "./modules/admin/access.ts";
+import { memberAccessPlugin } from "./plugins/auth.ts";
 import { adminIndexRoutes } from "./modules/admin/index.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
@@ -81,6 +82,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(rateLimit, { global: false });
   // Every /admin/ route declares the rule it needs (config.adminRule), checked before its handler.
   await app.register(adminAccessPlugin);
+  // Every /api/ route declares who may call it (config.auth), checked before its handler.
+  await app.register(memberAccessPlugin);
   await app.register(healthRoutes);
   await app.register(refreshRoutes);
   await app.register(adminIndexRoutes);

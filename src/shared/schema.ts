@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { MessageDescriptor } from "@lingui/core";
 
 /**
  * Bounded building blocks for every request schema (route parameters, bodies and sync ops), so
@@ -104,3 +105,73 @@ export const dbIdKey = z
   .string()
   .regex(/^[1-9]\d{0,9}$/, "must be a decimal id")
   .refine((key) => Number(key) <= DB_INT_MAX, "must be at most 2147483647");
+
+/**
+ * Per-field messages of request schemas: `withMessage(dbIdParam, msg\`Please choose a course\`)`
+ * is the field's own copy of the schema carrying the message a person sees when the value is
+ * refused (translated per request on the server). A message on an object covers the fields under
+ * it that carry none; the deepest message on an issue's path wins (`fieldMessage`).
+ */
+export const fieldMessages = z.registry<{ message: MessageDescriptor }>();
+
+export function withMessage<T extends z.ZodType>(schema: T, message: MessageDescriptor): T {
+  const copy = schema.clone() as T;
+  fieldMessages.add(copy, { message });
+  return copy;
+}
+
+/** A JSON body: absent (no body at all) counts as `{}`, so optional fields stay optional. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => value ?? {}, schema);
+}
+
+interface SchemaDef {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  valueType?: z.ZodType;
+  items?: z.ZodType[];
+}
+
+const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+
+/** `schema` and the schemas it wraps (optional, default, pipes...), outermost first. */
+function layers(schema: z.ZodType): z.ZodType[] {
+  const found: z.ZodType[] = [];
+  let current: z.ZodType | undefined = schema;
+  for (let depth = 0; current && depth < 16; depth++) {
+    found.push(current);
+    const def = defOf(current);
+    if (def.innerType) current = def.innerType;
+    else if (def.type === "pipe") current = def.out && defOf(def.out).type !== "transform" ? def.out : def.in;
+    else current = undefined;
+  }
+  return found;
+}
+
+/**
+ * The message for a refused value at `path` (object keys, array indexes) of `schema`: the
+ * deepest `withMessage` on the way, or null when none covers it.
+ */
+export function fieldMessage(schema: z.ZodType, path: readonly (string | number)[]): MessageDescriptor | null {
+  let found: MessageDescriptor | null = null;
+  let level: z.ZodType | undefined = schema;
+  for (let i = 0; level; i++) {
+    let next: z.ZodType | undefined;
+    for (const layer of layers(level)) {
+      found = fieldMessages.get(layer)?.message ?? found;
+      if (i >= path.length || next) continue;
+      const def = defOf(layer);
+      const key = path[i]!;
+      if (def.shape) next = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+      else if (def.element) next = def.element;
+      else if (def.valueType) next = def.valueType;
+      else if (def.items) next = def.items[Number(key)];
+    }
+    level = i < path.length ? next : undefined;
+  }
+  return found;
+}

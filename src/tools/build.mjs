@@ -64,7 +64,7 @@ export function build() {
   run(["build", "--logLevel", "warn"]);
   run(["build", "--ssr", "src/server/main.ts", "--logLevel", "warn"]);
   // The demo course media travel with the server bundle (src/server/modules/course/media.ts).
-  fs.cpSync(path.join(root, "src/server/db/seed/media"), path.join(root, "dist/server/seed-media"), { recursive: true });
+  fs.cpSync(path.join(root, "src/server/demo/media"), path.join(root, "dist/server/seed-media"), { recursive: true });
   fs.writeFileSync(stampPath, JSON.stringify({ hash, builtAt: new Date().toISOString() }) + "\n");
   process.stdout.write(`Built client and server in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Generates the demo course media (small test-pattern videos, covers and an attachment) into
-# src/server/db/seed/media/. The outputs are committed, so ffmpeg is only needed to regenerate
+# src/server/demo/media/. The outputs are committed, so ffmpeg is only needed to regenerate
 # them: `bash src/tools/demo-media.sh` (Debian: apt-get install ffmpeg fonts-dejavu-core).
 #
 # At start-up the server copies this folder to DATA_DIR/storage/course/demo/ once the "course"
 # demo seed has run (src/server/modules/course/media.ts), and the seed
-# (src/server/db/seed/course.ts) points lessons at /storage/course/demo/<file>. The durations
-# below must match DEMO_DURATIONS in src/server/db/seed/course.ts.
+# (src/server/demo/course.ts) points lessons at /storage/course/demo/<file>. The durations
+# below must match DEMO_DURATIONS in src/server/demo/course.ts.
 #
 #   pattern.mp4     30 s  320x180 H.264 baseline + AAC, faststart   (testsrc2, 440 Hz tone)
 #   bars.mp4        24 s  320x180 H.264 baseline + AAC, faststart   (SMPTE bars, 660 Hz tone)
@@ -19,7 +19,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-out="$root/src/server/db/seed/media"
+out="$root/src/server/demo/media"
 command -v ffmpeg >/dev/null || { echo "ffmpeg is not installed (apt-get install ffmpeg)" >&2; exit 1; }
 
 rm -rf "$out"

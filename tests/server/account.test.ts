@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageSender, OutgoingMessage } from "../../src/server/auth/senders.ts";
-import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { hashToken } from "../../src/server/auth/tokens.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
 

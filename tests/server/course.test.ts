@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LESSON_COMPLETE_POINTS } from "../../src/shared/course/types.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
-import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
-import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/db/seed/course.ts";
+import { DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
+import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/demo/course.ts";
 import { copyDemoMedia, demoMediaSource } from "../../src/server/modules/course/media.ts";
 import { forgetCourseMedia } from "../../src/server/modules/course/mediaAccess.ts";
 import { bundledMigrations, migrate } from "../../src/server/db/migrate.ts";
-import { demoParts, seedDemo } from "../../src/server/db/seed/index.ts";
+import { demoParts, seedDemo } from "../../src/server/demo/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createTestDatabase } from "../helpers/db.ts";
 

@@ -8,14 +8,14 @@ describe("envelope and error mapping", () => {
     t = await createTestApp({
       config: { bodyLimit: 1024 },
       prepare: (app) => {
-        app.post("/api/test/echo", async (req, reply) => reply.success(req.body, "echoed"));
-        app.get("/api/test/boom", async () => {
+        app.post("/api/test/echo", { config: { auth: "public" } }, async (req, reply) => reply.success(req.body, "echoed"));
+        app.get("/api/test/boom", { config: { auth: "public" } }, async () => {
           throw new Error("secret internal detail at /srv/app/db.ts:42");
         });
-        app.get("/api/test/business", async () => {
+        app.get("/api/test/business", { config: { auth: "public" } }, async () => {
           throw new ApiError("Not enough balance", 0, { need: 5 });
         });
-        app.get("/api/test/expired", async () => {
+        app.get("/api/test/expired", { config: { auth: "public" } }, async () => {
           throw new ApiError("Token expired", 409);
         });
       },

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/server/auth/tokens.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /**

@@ -24,14 +24,14 @@ beforeAll(async () => {
     config: { seedDemo: true },
     prepare: (app) => {
       // Values PostgreSQL itself refuses, past any schema (the envelope's safety net).
-      app.get("/api/test/cast", async (_req, reply) => {
+      app.get("/api/test/cast", { config: { auth: "public" } }, async (_req, reply) => {
         const { rows } = await app.db.query(throwing.sql, [throwing.value]);
         return reply.success(rows);
       });
-      app.get("/api/test/unavailable", async () => {
+      app.get("/api/test/unavailable", { config: { auth: "public" } }, async () => {
         throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
       });
-      app.get("/api/test/refused", async () => {
+      app.get("/api/test/refused", { config: { auth: "public" } }, async () => {
         throw Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
       });
     },

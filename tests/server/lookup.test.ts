@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBank, createMember, createQuestion } from "../helpers/factories.ts";
 
 let t: TestApp;
 let token = "";
-let questions: { id: number; classify_id: number }[] = [];
+const questions: { id: number; classify_id: number }[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true } });
-  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ('lookup1', 'x') returning id");
-  token = await issueToken(t.database.db, "user", rows[0]!.id, 3600);
-  questions = (await t.database.db.query<{ id: number; classify_id: number }>("select id, classify_id from exam_question order by id limit 3")).rows;
+  t = await createTestApp();
+  const { db } = t.database;
+  token = (await createMember(db, { username: "lookup1" })).token;
+  const maths = await createBank(db, { title: "数学基础", titleEn: "Basic maths" });
+  const other = await createBank(db, { title: "常识", titleEn: "General knowledge" });
+  for (const bank of [maths, maths, other]) questions.push({ id: await createQuestion(db, bank), classify_id: bank });
 });
 afterAll(() => t.close());
 

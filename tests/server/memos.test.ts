@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/server/db/index.ts";
 import { bundledMigrations, migrate } from "../../src/server/db/migrate.ts";
-import { DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
-import { DEMO_MONEY_LOG, DEMO_SCORE_LOG, demoTotal } from "../../src/server/db/seed/accountLogs.ts";
-import { demoParts, seedDemo } from "../../src/server/db/seed/index.ts";
+import { DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
+import { DEMO_MONEY_LOG, DEMO_SCORE_LOG, demoTotal } from "../../src/server/demo/accountLogs.ts";
+import { demoParts, seedDemo } from "../../src/server/demo/index.ts";
 import { translator } from "../../src/server/i18n/index.ts";
 import { memos, renderMemo } from "../../src/server/modules/account/memos.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";

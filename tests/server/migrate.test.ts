@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../src/server/db/index.ts";
 import { bundledMigrations, migrate, type Migration } from "../../src/server/db/migrate.ts";
-import { demoParts, seedDemo } from "../../src/server/db/seed/index.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/db/seed/accounts.ts";
+import { demoParts, seedDemo } from "../../src/server/demo/index.ts";
+import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { verifyPassword } from "../../src/server/auth/password.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/db.ts";
 

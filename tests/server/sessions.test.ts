@@ -54,8 +54,8 @@ async function use(side: Side, token: string): Promise<number> {
   return res.json().code;
 }
 
-async function refresh(refreshToken: string, app = t.app) {
-  const res = await app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken } });
+async function refresh(refreshToken: string, app = t.app, side?: Side) {
+  const res = await app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken, side } });
   return res.json() as { code: number; msg: string; data: { type: string; token: string; refreshToken: string } | null };
 }
 
@@ -141,6 +141,19 @@ describe.each(["user", "admin"] as const)("%s refresh token rotation", (side) =>
     const second = (await refresh(pair.refreshToken)).data!;
     expect(await use(side, second.token)).toBe(1);
     expect(second.refreshToken).not.toBe(pair.refreshToken);
+  });
+
+  it("exchanges the token for the side the request names, and refuses it for the other side without spending it", async () => {
+    const s = await logIn(side);
+    const wrong = side === "admin" ? "user" : "admin";
+    expect(await refresh(s.refresh, t.app, wrong)).toMatchObject({ code: 0, msg: "Invalid token, please log in again", data: null });
+    // Nothing was spent: the token still rotates once, for its own side.
+    const pair = await refresh(s.refresh, t.app, side);
+    expect(pair).toMatchObject({ code: 1, data: { type: `${side}-refresh` } });
+    expect(await use(side, pair.data!.token)).toBe(1);
+    const bad = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken: pair.data!.refreshToken, side: "both" } });
+    expect(bad.json()).toMatchObject({ code: 0, msg: "Invalid token, please log in again" });
+    expect((await refresh(pair.data!.refreshToken, t.app, side)).code).toBe(1);
   });
 
   it("treats a reuse of an exchanged refresh token after the grace as theft: the whole session ends", async () => {

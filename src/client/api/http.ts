@@ -134,7 +134,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       if (!refreshToken) throw new Error("no refresh token");
       const res = await instance.post<Envelope<{ type: string; token: string; refreshToken?: string }>>(
         REFRESH_URL,
-        { refreshToken },
+        { refreshToken, side },
         { headers: headersFor(defaultRequestOptions) },
       );
       const body = res.data;

@@ -143,15 +143,25 @@ interface RefreshRow {
  * token answers with the same pair again (no second branch of the session appears); after that,
  * or when its pair was exchanged in turn, a reuse means two parties hold the session's tokens:
  * the session ends.
+ *
+ * `side` is the side the client holds the token for: a refresh token of the other side is
+ * unknown here (invalid, and left as it is). Without it the token's own side counts (older
+ * clients).
  */
-export async function rotateRefreshToken(db: Database, presented: string, ttls: TokenTtls, graceSeconds = REFRESH_GRACE_SECONDS): Promise<RefreshOutcome> {
+export async function rotateRefreshToken(
+  db: Database,
+  presented: string,
+  ttls: TokenTtls,
+  { side: wanted, graceSeconds = REFRESH_GRACE_SECONDS }: { side?: Side; graceSeconds?: number } = {},
+): Promise<RefreshOutcome> {
   if (!presented || presented.length > MAX_TOKEN_LENGTH) return { status: "invalid" };
   const hash = hashToken(presented);
+  const types = wanted ? [`${wanted}-refresh`] : ["admin-refresh", "user-refresh"];
   const read = async () =>
     (
       await db.query<RefreshRow>(
-        "select type, user_id, session_id, expire_time, rotated_at, successor from token where token_hash = $1 and type in ('admin-refresh', 'user-refresh')",
-        [hash],
+        "select type, user_id, session_id, expire_time, rotated_at, successor from token where token_hash = $1 and type = any($2::text[])",
+        [hash, types],
       )
     ).rows[0];
   let row = await read();

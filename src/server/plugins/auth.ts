@@ -1,4 +1,5 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
+import fp from "fastify-plugin";
 import { msg } from "@lingui/core/macro";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_USER_TOKEN } from "../../shared/constants.ts";
 import { checkToken, type TokenType } from "../auth/tokens.ts";
@@ -38,7 +39,7 @@ export interface MemberRow {
   status: string;
 }
 
-const needLogin = () => new ApiError(msg`Please log in first`, ApiCode.LOGIN, { type: "need login" });
+export const needLogin = () => new ApiError(msg`Please log in first`, ApiCode.LOGIN, { type: "need login" });
 const expired = () => new ApiError(msg`Token expired`, ApiCode.TOKEN_EXPIRED, null);
 
 function headerToken(req: FastifyRequest, name: string): string | undefined {
@@ -61,8 +62,12 @@ export function requireAdmin(db: Queryable, req: FastifyRequest): Promise<AdminR
   return resolve<AdminRow>(db, headerToken(req, HEADER_ADMIN_TOKEN), "admin", "admin");
 }
 
-/** The member behind the `ba-user-token` header (same rules). */
+/**
+ * The member behind the `ba-user-token` header (same rules); on a route declared
+ * `auth: 'member'` the member the route's check already found.
+ */
 export function requireMember(db: Queryable, req: FastifyRequest): Promise<MemberRow> {
+  if (req.member) return Promise.resolve(req.member);
   return resolve<MemberRow>(db, headerToken(req, HEADER_USER_TOKEN), "user", "member");
 }
 
@@ -84,3 +89,74 @@ export function memberToken(req: FastifyRequest): string | undefined {
 }
 
 export type Reply = FastifyReply;
+
+/**
+ * Who may call a member-side route, declared on the route: `config: { auth: 'member' }` (a
+ * logged-in member: 303 need login / 409 expired otherwise), `'optional'` (the member when a
+ * valid token is sent, else nobody; an expired token still answers 409 so the client refreshes
+ * it) or `'public'` (the token is not looked at: login, logout, refresh, captcha, health).
+ */
+export type AuthSpec = "member" | "optional" | "public";
+
+const AUTH_SPECS: ReadonlySet<unknown> = new Set<AuthSpec>(["member", "optional", "public"]);
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    auth?: AuthSpec;
+  }
+  interface FastifyRequest {
+    /** The member the route's `auth` check found (null for nobody, and on other routes). */
+    member: MemberRow | null;
+  }
+}
+
+export const isApiUrl = (url: string): boolean => url.startsWith("/api/");
+
+/**
+ * The one authentication mechanism of the member side. Every route under `/api/` declares
+ * `config.auth`, or the server refuses to start (the route is named in the error); the check
+ * runs on the route's `onRequest`, before the body is read, and leaves the member on
+ * `req.member`. The declaration is read when the first request arrives, so a module may declare
+ * it for routes it registers from elsewhere (`declareAuth`). Register before any route.
+ */
+export const memberAccessPlugin = fp(
+  async (app: FastifyInstance) => {
+    const routes: { method: string; url: string; config: () => { auth?: unknown } }[] = [];
+    app.decorateRequest("member", null);
+
+    app.addHook("onRoute", (route: RouteOptions) => {
+      if (!isApiUrl(route.url)) return;
+      const config = () => (route.config ?? {}) as { auth?: unknown };
+      for (const method of ([] as string[]).concat(route.method)) routes.push({ method, url: route.url, config });
+      const check: onRequestHookHandler = async (req: FastifyRequest) => {
+        const auth = config().auth;
+        if (auth === "member") req.member = await requireMember(app.db, req);
+        else if (auth === "optional") req.member = await optionalMember(app.db, req);
+      };
+      route.onRequest = [check, ...(route.onRequest ? ([] as onRequestHookHandler[]).concat(route.onRequest) : [])];
+    });
+
+    app.addHook("onReady", async () => {
+      const missing = routes.filter((r) => !AUTH_SPECS.has(r.config().auth));
+      if (missing.length > 0) {
+        const names = missing.map((r) => `${r.method} ${r.url}`).join(", ");
+        throw new Error(`${names}: every /api/ route needs config.auth ('member', 'optional' or 'public')`);
+      }
+    });
+  },
+  { name: "member-access" },
+);
+
+/**
+ * Declares `auth` for the routes `plugin` registers without a declaration of their own (a
+ * module whose routes all need the same, registered from a file that does not declare it).
+ */
+export function declareAuth(auth: AuthSpec, plugin: (app: FastifyInstance) => Promise<void>) {
+  return async (app: FastifyInstance): Promise<void> => {
+    app.addHook("onRoute", (route: RouteOptions) => {
+      if (!isApiUrl(route.url)) return;
+      route.config = { ...route.config, auth: (route.config as { auth?: AuthSpec } | undefined)?.auth ?? auth };
+    });
+    await app.register(plugin);
+  };
+}

@@ -4,7 +4,9 @@ import { msg, plural } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { ApiCode, HEADER_LANGUAGE, resolveLanguage, type Language } from "../../shared/constants.ts";
 import { unixSeconds, type Envelope } from "../../shared/envelope.ts";
-import { hasUnsafeText } from "../../shared/schema.ts";
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { z } from "zod";
+import { fieldMessage, hasUnsafeText } from "../../shared/schema.ts";
 import { classifyDbError, loggableError, pgState } from "../db/errors.ts";
 import { ApiError } from "../errors.ts";
 import { translator, type Translate } from "../i18n/index.ts";
@@ -50,6 +52,20 @@ function transportMessage(error: FastifyError, status: number, bodyLimit: number
   return msg`Incorrect parameter!`;
 }
 
+type ValidationFailure = Omit<FastifyError, "validation"> & { validation: { instancePath: string }[]; validationContext?: string };
+
+/**
+ * The message for a request its route's schema refused: the refused field's own message
+ * (`withMessage` in src/shared/schema.ts, the deepest on its path), else "Incorrect parameter!".
+ */
+function validationMessage(error: ValidationFailure, req: FastifyRequest): MessageDescriptor {
+  const part = error.validationContext;
+  const schema = part ? (req.routeOptions.schema as Record<string, unknown> | undefined)?.[part] : undefined;
+  const path = (error.validation[0]?.instancePath ?? "").split("/").slice(1);
+  const found = schema ? fieldMessage(schema as z.ZodType, path) : null;
+  return found ?? msg`Incorrect parameter!`;
+}
+
 /** 404 for an unknown API path. */
 export function sendNotFound(req: FastifyRequest, reply: FastifyReply): FastifyReply {
   const path = req.url.split("?")[0] ?? "/";
@@ -67,6 +83,9 @@ export function frameworkError(error: FastifyError, req: FastifyRequest, reply: 
 }
 
 /**
+ * Route validation (zod schemas through fastify-type-provider-zod) answers the same way: code 0
+ * with the refused field's message, HTTP 200.
+ *
  * The envelope and status rules of API.md: business outcomes are HTTP 200 with a body code;
  * transport failures keep their status; anything unexpected is a logged 500 with a generic
  * message and never a stack trace.
@@ -79,6 +98,10 @@ export function frameworkError(error: FastifyError, req: FastifyRequest, reply: 
  */
 export const envelopePlugin = fp(
   async (app: FastifyInstance, opts: { bodyLimit: number }) => {
+    // Route schemas are zod schemas (src/shared/schema.ts building blocks): routes declare
+    // `schema: { querystring, body, params }` and get typed, coerced values.
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
     app.decorateRequest("lang", "zh-cn");
     app.decorateRequest("t", function (this: FastifyRequest, m: MessageDescriptor | string) {
       return typeof m === "string" ? m : m.message ?? m.id;
@@ -106,6 +129,11 @@ export const envelopePlugin = fp(
     app.setErrorHandler((error: FastifyError, req, reply) => {
       if (error instanceof ApiError) {
         return reply.fail(error.msgDescriptor, error.code, error.data);
+      }
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        // A refused value is a business failure like any other: code 0 with the field's message.
+        req.log.info({ route: req.routeOptions.url, part: error.validationContext, path: error.validation[0]?.instancePath }, "request refused by its schema");
+        return reply.fail(validationMessage(error, req));
       }
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
       if (status >= 400 && status < 500) {

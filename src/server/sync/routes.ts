@@ -60,7 +60,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
 
   // Each op is judged on its own, NUL and unpaired surrogates included (the envelope's
   // whole-request check would refuse the batch).
-  app.post("/api/exam/sync", { config: { judgesTextPerItem: true } }, async (req, reply) => {
+  app.post("/api/exam/sync", { config: { auth: "member", judgesTextPerItem: true } }, async (req, reply) => {
     const member = await requireMember(db, req);
     const ops = (req.body as { ops?: unknown } | null)?.ops;
     if (!Array.isArray(ops) || ops.length === 0 || ops.length > MAX_OPS_PER_SYNC) {
@@ -102,7 +102,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   // The state carries an ETag of its content: a browser revalidates its cached copy
   // (`private, no-cache`) and gets 304 when nothing changed, so the device's HTTP cache hands the
   // same answer back without the server sending it again.
-  app.get("/api/exam/state", async (req, reply) => {
+  app.get("/api/exam/state", { config: { auth: "member" } }, async (req, reply) => {
     const member = await requireMember(db, req);
     const state = await examState(db, member.id);
     const etag = contentTag(state);

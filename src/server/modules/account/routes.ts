@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { jsonBody, withMessage } from "../../../shared/schema.ts";
 import { validatePassword } from "../../../shared/validation.ts";
 import { useCode } from "../../auth/codes.ts";
 import { clearLoginFailures } from "../../auth/login.ts";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
 import { hashToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
-import { memberToken, requireMember, type MemberRow } from "../../plugins/auth.ts";
+import { memberToken, type MemberRow } from "../../plugins/auth.ts";
 import { getSetting } from "../../settings.ts";
 import { memberInfo } from "../user/index.ts";
 import { renderMemo } from "./memos.ts";
@@ -22,13 +24,16 @@ const page = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
 });
 
-const profileBody = z.object({
-  avatar: z.string().max(500).default(""),
-  nickname: z.string().trim().min(1).max(50),
-  gender: z.coerce.number().int().min(0).max(2).default(0),
-  birthday: z.union([z.literal(""), z.iso.date()]).default(""),
-  motto: z.string().max(250).default(""),
-});
+const profileBody = jsonBody(
+  z.object({
+    avatar: z.string().max(500).default(""),
+    nickname: withMessage(z.string().trim().min(1).max(50), msg`Please enter a nickname of at most 50 characters`),
+    gender: z.coerce.number().int().min(0).max(2).default(0),
+    birthday: withMessage(z.union([z.literal(""), z.iso.date()]).default(""), msg`Please enter a correct birthday`),
+    motto: withMessage(z.string().max(250).default(""), msg`The motto can have at most 250 characters`),
+  }),
+);
+const bindingType = z.enum(["email", "mobile"]);
 
 /** YYYY-MM-DD of a Unix time in the server's time zone. */
 function ymd(seconds: number): string {
@@ -46,9 +51,11 @@ function startOfToday(): number {
 /** The member's own account (API.md "Member calls"): overview, profile, logs, password, bindings. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const memberOnly = { auth: "member" } as const;
 
-  app.get("/api/account/overview", async (req, reply) => {
-    const member = await requireMember(db, req);
+  api.get("/api/account/overview", { config: memberOnly }, async (req, reply) => {
+    const member = req.member!;
     const first = startOfToday() - 6 * DAY;
     const days = Array.from({ length: 7 }, (_, i) => ymd(first + i * DAY));
     const sum = async (table: "user_score_log" | "user_money_log", column: "score" | "money") => {
@@ -65,25 +72,17 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return reply.success({ days, score, money });
   });
 
-  app.get("/api/account/profile", async (req, reply) => {
-    const member = await requireMember(db, req);
+  api.get("/api/account/profile", { config: memberOnly }, async (req, reply) => {
+    const member = req.member!;
     return reply.success({
       userInfo: memberInfo(member, memberToken(req) ?? "", ""),
       accountVerificationType: await getSetting(db, "account_verification_type"),
     });
   });
 
-  app.post("/api/account/profile", async (req, reply) => {
-    const member = await requireMember(db, req);
-    const parsed = profileBody.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const field = String(parsed.error.issues[0]?.path[0] ?? "");
-      if (field === "nickname") throw new ApiError(msg`Please enter a nickname of at most 50 characters`);
-      if (field === "birthday") throw new ApiError(msg`Please enter a correct birthday`);
-      if (field === "motto") throw new ApiError(msg`The motto can have at most 250 characters`);
-      throw new ApiError(msg`Incorrect parameter!`);
-    }
-    const p = parsed.data;
+  api.post("/api/account/profile", { config: memberOnly, schema: { body: profileBody } }, async (req, reply) => {
+    const member = req.member!;
+    const p = req.body;
     if (p.avatar && !p.avatar.startsWith("/storage/") && !/^https?:\/\//.test(p.avatar)) throw new ApiError(msg`Incorrect parameter!`);
     const { rows } = await db.query<MemberRow>(
       `update member set avatar = $1, nickname = $2, gender = $3, birthday = $4, motto = $5,
@@ -98,11 +97,9 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     ["/api/account/balance", "user_money_log", "money"],
     ["/api/account/integral", "user_score_log", "score"],
   ] as const) {
-    app.get(url, async (req, reply) => {
-      const member = await requireMember(db, req);
-      const q = page.safeParse(req.query);
-      if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
-      const { page: p, limit } = q.data;
+    api.get(url, { config: memberOnly, schema: { querystring: page } }, async (req, reply) => {
+      const member = req.member!;
+      const { page: p, limit } = req.query;
       const total = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_id = $1`, [member.id]);
       type LogRow = Record<"id" | "user_id" | "money" | "score" | "before" | "after" | "create_time", number | string> & {
         memo: string;
@@ -129,15 +126,14 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     });
   }
 
-  app.post("/api/account/changePassword", async (req, reply) => {
-    const member = await requireMember(db, req);
-    const parsed = z.object({ oldPassword: z.string().max(64), newPassword: z.string().max(64) }).safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const invalid = validatePassword(parsed.data.newPassword);
+  const passwordBody = jsonBody(z.object({ oldPassword: z.string().max(64), newPassword: z.string().max(64) }));
+  api.post("/api/account/changePassword", { config: memberOnly, schema: { body: passwordBody } }, async (req, reply) => {
+    const member = req.member!;
+    const invalid = validatePassword(req.body.newPassword);
     if (invalid) throw new ApiError(invalid);
     const { rows } = await db.query<{ password_hash: string }>("select password_hash from member where id = $1", [member.id]);
-    if (!(await verifyPassword(parsed.data.oldPassword, rows[0]!.password_hash))) throw new ApiError(msg`The old password is wrong`);
-    const hash = await hashPassword(parsed.data.newPassword);
+    if (!(await verifyPassword(req.body.oldPassword, rows[0]!.password_hash))) throw new ApiError(msg`The old password is wrong`);
+    const hash = await hashPassword(req.body.newPassword);
     await db.transaction(async (tx) => {
       await tx.query("update member set password_hash = $1, update_time = extract(epoch from now())::bigint where id = $2", [hash, member.id]);
       // Every session of the member ends: log in again with the new password.
@@ -147,11 +143,10 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Step 1 of changing a binding: prove the current email/mobile with a code; get a short-lived token. */
-  app.post("/api/account/verification", async (req, reply) => {
-    const member = await requireMember(db, req);
-    const parsed = z.object({ type: z.enum(["email", "mobile"]), captcha: z.string().max(10) }).safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const { type, captcha } = parsed.data;
+  const verificationBody = jsonBody(z.object({ type: bindingType, captcha: z.string().max(10) }));
+  api.post("/api/account/verification", { config: memberOnly, schema: { body: verificationBody } }, async (req, reply) => {
+    const member = req.member!;
+    const { type, captcha } = req.body;
     const current = member[type];
     if (!current) throw new ApiError(msg`There is nothing bound to verify yet`);
     await useCode(db, type, current, type === "email" ? "user_email_verify" : "user_mobile_verify", captcha);
@@ -165,20 +160,19 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Step 2: bind a new email/mobile, proven by a code sent to it (and step 1 when one was bound). */
-  app.post("/api/account/changeBind", async (req, reply) => {
-    const member = await requireMember(db, req);
-    const parsed = z
-      .object({
-        type: z.enum(["email", "mobile"]),
-        email: z.string().max(254).optional(),
-        mobile: z.string().max(20).optional(),
-        captcha: z.string().max(10),
-        accountVerificationToken: z.string().max(100).optional(),
-      })
-      .safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const { type, captcha, accountVerificationToken } = parsed.data;
-    const target = (type === "email" ? parsed.data.email : parsed.data.mobile)?.trim() ?? "";
+  const changeBindBody = jsonBody(
+    z.object({
+      type: bindingType,
+      email: z.string().max(254).optional(),
+      mobile: z.string().max(20).optional(),
+      captcha: z.string().max(10),
+      accountVerificationToken: z.string().max(100).optional(),
+    }),
+  );
+  api.post("/api/account/changeBind", { config: memberOnly, schema: { body: changeBindBody } }, async (req, reply) => {
+    const member = req.member!;
+    const { type, captcha, accountVerificationToken } = req.body;
+    const target = (type === "email" ? req.body.email : req.body.mobile)?.trim() ?? "";
     if (type === "email" ? !EMAIL.test(target) : !MOBILE.test(target)) {
       throw new ApiError(type === "email" ? msg`Please enter a correct email address` : msg`Please enter the correct mobile number`);
     }
@@ -199,25 +193,26 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     return reply.success(null, msg`Saved`);
   });
 
-  app.post("/api/account/retrievePassword", { config: { rateLimit: { max: 10, timeWindow: "1 minute" } } }, async (req, reply) => {
-    const parsed = z
-      .object({ type: z.enum(["email", "mobile"]), account: z.string().max(254), captcha: z.string().max(10), password: z.string().max(64) })
-      .safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const { type, account, captcha, password } = parsed.data;
-    const invalid = validatePassword(password);
-    if (invalid) throw new ApiError(invalid);
-    const { rows } = await db.query<{ id: number; username: string; target: string }>(`select id, username, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
-    const member = rows[0];
-    if (!member) throw new ApiError(msg`No account uses this address`);
-    await useCode(db, type, member.target, "user_retrieve_pwd", captcha);
-    const hash = await hashPassword(password);
-    await db.transaction(async (tx) => {
-      await tx.query("update member set password_hash = $1 where id = $2", [hash, member.id]);
-      // Proving the bound address lifts the failed-login lock and captcha of the account.
-      await clearLoginFailures(tx, "member", member.username);
-      await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
-    });
-    return reply.success(null, msg`Password reset, please log in`);
-  });
+  const retrieveBody = jsonBody(z.object({ type: bindingType, account: z.string().max(254), captcha: z.string().max(10), password: z.string().max(64) }));
+  api.post(
+    "/api/account/retrievePassword",
+    { config: { auth: "public", rateLimit: { max: 10, timeWindow: "1 minute" } }, schema: { body: retrieveBody } },
+    async (req, reply) => {
+      const { type, account, captcha, password } = req.body;
+      const invalid = validatePassword(password);
+      if (invalid) throw new ApiError(invalid);
+      const { rows } = await db.query<{ id: number; username: string; target: string }>(`select id, username, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
+      const member = rows[0];
+      if (!member) throw new ApiError(msg`No account uses this address`);
+      await useCode(db, type, member.target, "user_retrieve_pwd", captcha);
+      const hash = await hashPassword(password);
+      await db.transaction(async (tx) => {
+        await tx.query("update member set password_hash = $1 where id = $2", [hash, member.id]);
+        // Proving the bound address lifts the failed-login lock and captcha of the account.
+        await clearLoginFailures(tx, "member", member.username);
+        await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
+      });
+      return reply.success(null, msg`Password reset, please log in`);
+    },
+  );
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { jsonBody } from "../../../shared/schema.ts";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
 import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
 import { logIn } from "../../auth/login.ts";
@@ -8,17 +10,18 @@ import { getSetting } from "../../settings.ts";
 import { endSessions, issueSession } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
 import { adminToken, type AdminRow } from "../../plugins/auth.ts";
+import { logoutToken } from "../user/index.ts";
 import { siteConfig } from "../site/config.ts";
 import { ANY_ADMIN_RULE } from "./access.ts";
 import { adminRules, ruleTree } from "./rules.ts";
 
-const loginBody = z.object({
+const loginBody = jsonBody(z.object({
   username: z.string().max(64),
   password: z.string().max(64),
   keep: z.union([z.boolean(), z.literal(1), z.literal(0), z.literal("1"), z.literal("0")]).optional(),
   captchaId: z.string().max(64).optional(),
   captchaInfo: z.string().max(500).optional(),
-});
+}));
 
 export function adminInfo(admin: AdminRow, token: string, refreshToken: string) {
   return {
@@ -37,22 +40,21 @@ export function adminInfo(admin: AdminRow, token: string, refreshToken: string) 
 /** Admin session: login, the back office's start data, logout (API.md "Admin calls"). */
 export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const failures = new FailedAttempts();
   const captchaNeeded = async (ip: string) =>
     (await getSetting(db, "admin_login_captcha")) || failures.count(ip) >= CAPTCHA_AFTER_FAILURES;
 
   app.get("/admin/index/login", { config: { adminRule: { public: true } } }, async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 
-  app.post(
+  api.post(
     "/admin/index/login",
-    { config: { adminRule: { public: true }, rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } },
+    { config: { adminRule: { public: true }, rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } }, schema: { body: loginBody } },
     async (req, reply) => {
-      const parsed = loginBody.safeParse(req.body ?? {});
-      if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-      const { username, password, captchaId, captchaInfo } = parsed.data;
+      const { username, password, captchaId, captchaInfo } = req.body;
       const invalid = validateAccount(username) ?? validatePassword(password);
       if (invalid) throw new ApiError(invalid);
-      const keep = [true, 1, "1"].includes(parsed.data.keep as never);
+      const keep = [true, 1, "1"].includes(req.body.keep as never);
       const admin = await logIn<AdminRow & { password_hash: string }>(
         db,
         "admin",
@@ -77,9 +79,9 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Ends the session of the access token (header) or the refresh token (body), whichever is sent, expired or not. */
-  app.post("/admin/index/logout", { config: { adminRule: { public: true } } }, async (req, reply) => {
-    const body = z.object({ refreshToken: z.string().max(200).optional() }).safeParse(req.body ?? {});
-    await endSessions(db, "admin", [adminToken(req), body.success ? body.data.refreshToken : undefined]);
+  const logoutBody = z.unknown().transform((body) => logoutToken.safeParse(body).data ?? {});
+  api.post("/admin/index/logout", { config: { adminRule: { public: true } }, schema: { body: logoutBody } }, async (req, reply) => {
+    await endSessions(db, "admin", [adminToken(req), req.body.refreshToken]);
     return reply.success(null, msg`Logged out`);
   });
 }

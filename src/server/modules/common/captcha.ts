@@ -1,10 +1,14 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { jsonBody, withMessage } from "../../../shared/schema.ts";
 import { checkClickCaptcha, createClickCaptcha, isCaptchaId } from "../../auth/captcha.ts";
 import { ApiError } from "../../errors.ts";
 
-const checkBody = z.object({ id: z.string().max(64), info: z.unknown().optional(), unset: z.unknown().optional() });
+const invalidId = msg`Invalid captcha id`;
+const captchaId = withMessage(z.string().refine(isCaptchaId), invalidId);
+const checkBody = withMessage(jsonBody(z.object({ id: captchaId, info: z.unknown().optional(), unset: z.unknown().optional() })), invalidId);
 
 /**
  * The click captcha (API.md): `GET /api/common/clickCaptcha?id=<uuid>` draws one and
@@ -12,19 +16,18 @@ const checkBody = z.object({ id: z.string().max(64), info: z.unknown().optional(
  */
 export async function captchaRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   // Drawing costs CPU and a row: 60 a minute per client address is plenty for people.
-  app.get("/api/common/clickCaptcha", { config: { rateLimit: { max: 60, timeWindow: "1 minute" } } }, async (req, reply) => {
-    const { id } = (req.query ?? {}) as { id?: unknown };
-    if (!isCaptchaId(id)) throw new ApiError(msg`Invalid captcha id`);
-    return reply.success(await createClickCaptcha(db, id));
-  });
+  api.get(
+    "/api/common/clickCaptcha",
+    { config: { auth: "public", rateLimit: { max: 60, timeWindow: "1 minute" } }, schema: { querystring: z.object({ id: captchaId }) } },
+    async (req, reply) => reply.success(await createClickCaptcha(db, req.query.id)),
+  );
 
-  app.post("/api/common/checkClickCaptcha", async (req, reply) => {
-    const parsed = checkBody.safeParse(req.body ?? {});
-    if (!parsed.success || !isCaptchaId(parsed.data.id)) throw new ApiError(msg`Invalid captcha id`);
-    const { id, info } = parsed.data;
-    const unset = [true, 1, "1", "true"].includes(parsed.data.unset as never);
+  api.post("/api/common/checkClickCaptcha", { config: { auth: "public" }, schema: { body: checkBody } }, async (req, reply) => {
+    const { id, info } = req.body;
+    const unset = [true, 1, "1", "true"].includes(req.body.unset as never);
     // Malformed info still spends the try (checkClickCaptcha deletes the captcha).
     switch (await checkClickCaptcha(db, id, typeof info === "string" ? info : "", unset)) {
       case "ok":

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { jsonBody } from "../../../shared/schema.ts";
 import { sendCode, type CodeChannel, type CodeEvent } from "../../auth/codes.ts";
 import { ApiError } from "../../errors.ts";
-import { requireMember } from "../../plugins/auth.ts";
+import { needLogin } from "../../plugins/auth.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
@@ -12,11 +14,13 @@ const MOBILE = /^1[3-9]\d{9}$/;
  * `POST /api/Ems/send {email, event}` and `POST /api/Sms/send {mobile, template_code}`: a code
  * for registering, retrieving a password, or changing/verifying the bound address. Who may ask
  * depends on the event: registration needs an unused address, password retrieval a known one,
- * changes and verification a logged-in member.
+ * changes and verification a logged-in member (the route is `auth: 'optional'`: the event
+ * decides whether the member must be there).
  */
 export async function codeRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
-  const rateLimit = { config: { rateLimit: { max: 10, timeWindow: "1 minute" } } };
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const config = { auth: "optional", rateLimit: { max: 10, timeWindow: "1 minute" } } as const;
 
   async function handle(req: FastifyRequest, channel: CodeChannel, target: string, event: string) {
     if (channel === "email" ? !EMAIL.test(target) : !MOBILE.test(target)) {
@@ -34,12 +38,13 @@ export async function codeRoutes(app: FastifyInstance): Promise<void> {
         break;
       case "user_change_email":
       case "user_change_mobile":
-        await requireMember(db, req);
+        if (!req.member) throw needLogin();
         if (registered) throw new ApiError(channel === "email" ? msg`This email address is already registered` : msg`This mobile number is already registered`);
         break;
       case "user_email_verify":
       case "user_mobile_verify": {
-        const member = await requireMember(db, req);
+        const member = req.member;
+        if (!member) throw needLogin();
         if ((member[column] ?? "").toLowerCase() !== target.toLowerCase()) throw new ApiError(msg`This is not the address bound to your account`);
         break;
       }
@@ -52,17 +57,15 @@ export async function codeRoutes(app: FastifyInstance): Promise<void> {
     await sendCode(db, app.sender, req.t, channel, target, event as CodeEvent);
   }
 
-  app.post("/api/Ems/send", rateLimit, async (req, reply) => {
-    const parsed = z.object({ email: z.string().max(254), event: z.string().max(40) }).safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    await handle(req, "email", parsed.data.email.trim(), parsed.data.event);
+  const emailBody = jsonBody(z.object({ email: z.string().max(254), event: z.string().max(40) }));
+  api.post("/api/Ems/send", { config, schema: { body: emailBody } }, async (req, reply) => {
+    await handle(req, "email", req.body.email.trim(), req.body.event);
     return reply.success(null, msg`The code has been sent`);
   });
 
-  app.post("/api/Sms/send", rateLimit, async (req, reply) => {
-    const parsed = z.object({ mobile: z.string().max(20), template_code: z.string().max(40) }).safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    await handle(req, "mobile", parsed.data.mobile.trim(), parsed.data.template_code);
+  const mobileBody = jsonBody(z.object({ mobile: z.string().max(20), template_code: z.string().max(40) }));
+  api.post("/api/Sms/send", { config, schema: { body: mobileBody } }, async (req, reply) => {
+    await handle(req, "mobile", req.body.mobile.trim(), req.body.template_code);
     return reply.success(null, msg`The code has been sent`);
   });
 }

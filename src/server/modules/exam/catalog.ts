@@ -1,10 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.ts";
 import { dbIdParam } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
-import { requireMember } from "../../plugins/auth.ts";
 import { PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
 import { paperWithheldSql } from "./withheld.ts";
 
@@ -26,9 +26,11 @@ interface ClassifyRow {
  */
 export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const memberOnly = { auth: "member" } as const;
 
-  app.get("/api/exam/catalog", async (req, reply) => {
-    const member = await requireMember(db, req);
+  api.get("/api/exam/catalog", { config: memberOnly }, async (req, reply) => {
+    const member = req.member!;
     // Withheld questions (exam-only content) are not counted; exam-only banks are not listed.
     const { rows } = await db.query<ClassifyRow>(
       `select c.id, c.pid, c.title, c.title_en, c.kind,
@@ -75,13 +77,10 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  app.get("/api/exam/bank", async (req, reply) => {
-    await requireMember(db, req);
-    const q = z.object({ id: dbIdParam }).safeParse(req.query);
-    if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
+  api.get("/api/exam/bank", { config: memberOnly, schema: { querystring: z.object({ id: dbIdParam }) } }, async (req, reply) => {
     const bank = await db.query<{ id: number; title: string; title_en: string; kind: string }>(
       "select id, title, title_en, kind from exam_classify where id = $1 and status = 'enable'",
-      [q.data.id],
+      [req.query.id],
     );
     const row = bank.rows[0];
     if (!row) throw new ApiError(msg`This question bank does not exist`);
@@ -100,8 +99,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
   // The member's practice on the server, per bank: every answer counts (the same question
   // answered twice is two answers), graded by the server.
-  app.get("/api/exam/practiceStats", async (req, reply) => {
-    const member = await requireMember(db, req);
+  api.get("/api/exam/practiceStats", { config: memberOnly }, async (req, reply) => {
+    const member = req.member!;
     const { rows } = await db.query<{ bank_id: number; answers: number; questions: number; correct: number; wrong: number; last_at: string }>(
       `select bank_id, count(*)::int as answers, count(distinct question_id)::int as questions,
               count(*) filter (where correct is true)::int as correct, count(*) filter (where correct is false)::int as wrong,

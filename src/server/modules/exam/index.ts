@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
+import { declareAuth } from "../../plugins/auth.ts";
 import { catalogRoutes } from "./catalog.ts";
 import { attemptRoutes } from "./attempts.ts";
 import { lookupRoutes } from "./lookup.ts";
 
 export async function examRoutes(app: FastifyInstance): Promise<void> {
   await app.register(catalogRoutes);
-  await app.register(attemptRoutes);
+  // Every route of the attempt module is a member's own (declared here for them).
+  await app.register(declareAuth("member", attemptRoutes));
   await app.register(lookupRoutes);
 }

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_LOOKUP_IDS, type QuestionLookup } from "../../../shared/exam/lookup.ts";
-import { ApiError } from "../../errors.ts";
-import { requireMember } from "../../plugins/auth.ts";
 import { presentQuestion, type QuestionRow } from "./questions.ts";
 
 const ids = z
@@ -20,11 +18,9 @@ const ids = z
 export async function lookupRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
-  app.get("/api/exam/questions", async (req, reply) => {
-    await requireMember(db, req);
-    const q = z.object({ ids }).safeParse(req.query);
-    if (!q.success) throw new ApiError(msg`Incorrect parameter!`);
-    const wanted = [...new Set(q.data.ids)];
+  const query = z.object({ ids });
+  app.withTypeProvider<ZodTypeProvider>().get("/api/exam/questions", { config: { auth: "member" }, schema: { querystring: query } }, async (req, reply) => {
+    const wanted = [...new Set(req.query.ids)];
     const { rows } = await db.query<QuestionRow & { bank_title: string; bank_title_en: string }>(
       `select q.id, q.classify_id, q.type, q.stem, q.options, q.answer, q.analysis, q.difficulty, q.score,
               c.title as bank_title, c.title_en as bank_title_en

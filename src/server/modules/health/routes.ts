@@ -6,7 +6,7 @@ import { APP_VERSION } from "../../version.ts";
 
 /** `GET /api/health`: answers only after a real round trip to the database. */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/api/health", async (req, reply) => {
+  app.get("/api/health", { config: { auth: "public" } }, async (req, reply) => {
     try {
       await app.db.query("select 1 as ok");
       return reply.success<HealthData>({ db: "ok", version: APP_VERSION });

@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ApiError } from "../../errors.ts";
 
 /**
  * Area data for the province/city/district cascader (SPEC §7 area row): the administrative
@@ -50,14 +49,14 @@ const areaQuery = z.object({
   uuid: z.unknown().optional(),
 });
 
-async function sendArea(req: FastifyRequest, reply: FastifyReply) {
-  const query = areaQuery.safeParse(req.query ?? {});
-  if (!query.success) throw new ApiError(msg`Incorrect parameter!`);
+async function sendArea(req: FastifyRequest<{ Querystring: z.output<typeof areaQuery> }>, reply: FastifyReply) {
   reply.header("cache-control", "public, max-age=86400");
-  return reply.success(areaOptions(query.data.province?.trim(), query.data.city?.trim()));
+  return reply.success(areaOptions(req.query.province?.trim(), req.query.city?.trim()));
 }
 
 export async function areaRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/api/ajax/area", sendArea);
-  app.get("/admin/ajax/area", { config: { adminRule: "*" } }, sendArea);
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const schema = { querystring: areaQuery };
+  api.get("/api/ajax/area", { config: { auth: "public" }, schema }, sendArea);
+  api.get("/admin/ajax/area", { config: { adminRule: "*" }, schema }, sendArea);
 }

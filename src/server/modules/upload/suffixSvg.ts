@@ -60,6 +60,6 @@ async function sendSuffixSvg(req: FastifyRequest, reply: FastifyReply) {
 }
 
 export async function suffixSvgRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/api/ajax/buildSuffixSvg", sendSuffixSvg);
+  app.get("/api/ajax/buildSuffixSvg", { config: { auth: "public" } }, sendSuffixSvg);
   app.get("/admin/ajax/buildSuffixSvg", { config: { adminRule: "*" } }, sendSuffixSvg);
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ApiCode } from "../../../shared/constants.ts";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
@@ -11,7 +12,8 @@ import { hashPassword } from "../../auth/password.ts";
 import { issueSession } from "../../auth/tokens.ts";
 import { sqlState } from "../../db/database.ts";
 import { ApiError } from "../../errors.ts";
-import { optionalMember, type MemberRow } from "../../plugins/auth.ts";
+import type { MemberRow } from "../../plugins/auth.ts";
+import { jsonBody } from "../../../shared/schema.ts";
 import { getSetting } from "../../settings.ts";
 import { memberInfo } from "./index.ts";
 
@@ -19,7 +21,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
 const keepFlag = z.union([z.boolean(), z.literal(1), z.literal(0), z.literal("1"), z.literal("0")]).optional();
 
-const body = z.object({
+const body = jsonBody(z.object({
   tab: z.enum(["login", "register"]),
   username: z.string().max(64).default(""),
   password: z.string().max(64).default(""),
@@ -30,50 +32,53 @@ const body = z.object({
   email: z.string().max(254).optional(),
   mobile: z.string().max(20).optional(),
   captcha: z.string().max(10).optional(),
-});
+}));
 
 /** `GET/POST /api/user/checkIn`: member login and registration (API.md "Member calls"). */
 export async function checkInRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
   const failures = new FailedAttempts();
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/user/checkIn", async (req, reply) => {
-    if (await optionalMember(db, req)) throw new ApiError(msg`You are already logged in`, ApiCode.LOGIN, { type: "logged in" });
+  api.get("/api/user/checkIn", { config: { auth: "optional" } }, async (req, reply) => {
+    if (req.member) throw new ApiError(msg`You are already logged in`, ApiCode.LOGIN, { type: "logged in" });
     return reply.success({
       userLoginCaptchaSwitch: await getSetting(db, "user_login_captcha"),
       accountVerificationType: await getSetting(db, "account_verification_type"),
     });
   });
 
-  app.post("/api/user/checkIn", { config: { rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } } }, async (req, reply) => {
-    const parsed = body.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ApiError(msg`Incorrect parameter!`);
-    const input = parsed.data;
-    const keep = [true, 1, "1"].includes(input.keep as never);
-    const invalid = validateAccount(input.username) ?? validatePassword(input.password);
-    if (invalid) throw new ApiError(invalid);
+  api.post(
+    "/api/user/checkIn",
+    { config: { auth: "public", rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } }, schema: { body } },
+    async (req, reply) => {
+      const input = req.body;
+      const keep = [true, 1, "1"].includes(input.keep as never);
+      const invalid = validateAccount(input.username) ?? validatePassword(input.password);
+      if (invalid) throw new ApiError(invalid);
 
-    let member: MemberRow;
-    if (input.tab === "login") {
-      member = await logIn<MemberRow & { password_hash: string }>(
-        db,
-        "member",
-        { username: input.username, password: input.password, ip: req.ip, captchaId: input.captchaId, captchaInfo: input.captchaInfo },
-        { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "user_login_captcha"), addressFailures: failures },
+      let member: MemberRow;
+      if (input.tab === "login") {
+        member = await logIn<MemberRow & { password_hash: string }>(
+          db,
+          "member",
+          { username: input.username, password: input.password, ip: req.ip, captchaId: input.captchaId, captchaInfo: input.captchaInfo },
+          { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "user_login_captcha"), addressFailures: failures },
+        );
+      } else {
+        member = await register(input, req.ip);
+      }
+
+      const session = await issueSession(db, "user", member.id, config.tokenTtl, keep);
+      const fresh = (await db.query<MemberRow>("select * from member where id = $1", [member.id])).rows[0]!;
+      return reply.success(
+        { userInfo: memberInfo(fresh, session.token, session.refreshToken), routePath: "/user" },
+        input.tab === "login" ? msg`Login successful` : msg`Registration successful`,
       );
-    } else {
-      member = await register(input, req.ip);
-    }
+    },
+  );
 
-    const session = await issueSession(db, "user", member.id, config.tokenTtl, keep);
-    const fresh = (await db.query<MemberRow>("select * from member where id = $1", [member.id])).rows[0]!;
-    return reply.success(
-      { userInfo: memberInfo(fresh, session.token, session.refreshToken), routePath: "/user" },
-      input.tab === "login" ? msg`Login successful` : msg`Registration successful`,
-    );
-  });
-
-  async function register(input: z.infer<typeof body>, ip: string): Promise<MemberRow> {
+  async function register(input: z.output<typeof body>, ip: string): Promise<MemberRow> {
     if (!input.captchaId || !input.captchaInfo || !(await consumeClickCaptcha(db, input.captchaId, input.captchaInfo))) {
       throw new ApiError(msg`The captcha is wrong or has expired, please try again`, 0, { captcha: true });
     }

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { endSessions } from "../../auth/tokens.ts";
-import { memberToken, optionalMember, requireMember, type MemberRow } from "../../plugins/auth.ts";
+import { memberToken, needLogin, type MemberRow } from "../../plugins/auth.ts";
 import { ruleTree, type RuleRow } from "../admin/rules.ts";
 import { siteConfig } from "../site/config.ts";
 
@@ -28,6 +29,9 @@ export function memberInfo(member: MemberRow, token: string, refreshToken: strin
   };
 }
 
+/** `{refreshToken}` of a logout (either side). */
+export const logoutToken = z.object({ refreshToken: z.string().max(200).optional() });
+
 /** Member-center menus: the rules of the member's group ('*' = all). */
 async function memberRules(app: FastifyInstance, member: MemberRow): Promise<RuleRow[]> {
   const { rows } = await app.db.query<RuleRow>(
@@ -44,12 +48,16 @@ async function memberRules(app: FastifyInstance, member: MemberRow): Promise<Rul
 
 export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   /** The member side's start data; `requiredLogin=1` answers 303 need login when not logged in. */
-  app.get("/api/index/index", async (req, reply) => {
-    const query = z.object({ requiredLogin: z.coerce.number().optional() }).safeParse(req.query);
-    const required = query.success && query.data.requiredLogin === 1;
-    const member = required ? await requireMember(db, req) : await optionalMember(db, req);
+  // Any other requiredLogin value (or none) counts as 0, as it always did.
+  const indexQuery = z.object({ requiredLogin: z.unknown().optional() });
+  api.get("/api/index/index", { config: { auth: "optional" }, schema: { querystring: indexQuery } }, async (req, reply) => {
+    const member = req.member;
+    const v = req.query.requiredLogin;
+    const required = (typeof v === "string" || typeof v === "number") && Number(v) === 1;
+    if (required && !member) throw needLogin();
     const menus = member ? ruleTree(await memberRules(app, member), req.lang) : [];
     return reply.success({
       siteConfig: siteConfig(config),
@@ -59,9 +67,10 @@ export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
   });
 
   /** Ends the session of the access token (header) or the refresh token (body), whichever is sent, expired or not. */
-  app.post("/api/user/logout", async (req, reply) => {
-    const body = z.object({ refreshToken: z.string().max(200).optional() }).safeParse(req.body ?? {});
-    await endSessions(db, "user", [memberToken(req), body.success ? body.data.refreshToken : undefined]);
+  // A malformed body still ends the session of the header's token.
+  const logoutBody = z.unknown().transform((body) => logoutToken.safeParse(body).data ?? {});
+  api.post("/api/user/logout", { config: { auth: "public" }, schema: { body: logoutBody } }, async (req, reply) => {
+    await endSessions(db, "user", [memberToken(req), req.body.refreshToken]);
     return reply.success(null, msg`Logged out`);
   });
 }

@@ -1,5 +1,5 @@
-import { memos, type Memo } from "../../modules/account/memos.ts";
-import type { Queryable } from "../database.ts";
+import { memos, type Memo } from "../modules/account/memos.ts";
+import type { Queryable } from "../db/database.ts";
 import { DEMO_MEMBER } from "./accounts.ts";
 
 const DAY = 86_400;

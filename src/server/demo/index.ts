@@ -1,4 +1,4 @@
-import type { Database, Queryable } from "../database.ts";
+import type { Database, Queryable } from "../db/database.ts";
 import { seedAccounts } from "./accounts.ts";
 import { retellAccountLogs, seedAccountLogs } from "./accountLogs.ts";
 import { seedExam, seedExamOfficial } from "./exam.ts";

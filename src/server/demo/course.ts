@@ -1,6 +1,6 @@
-import type { Queryable } from "../database.ts";
-import { sanitizeRichText } from "../../modules/course/html.ts";
-import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL, demoMediaSize } from "../../modules/course/media.ts";
+import type { Queryable } from "../db/database.ts";
+import { sanitizeRichText } from "../modules/course/html.ts";
+import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL, demoMediaSize } from "../modules/course/media.ts";
 
 /**
  * Demo courses: three categories, three courses (two free, one paid at 19.90 — the demo member

@@ -1,5 +1,5 @@
-import { hashPassword } from "../../auth/password.ts";
-import type { Queryable } from "../database.ts";
+import { hashPassword } from "../auth/password.ts";
+import type { Queryable } from "../db/database.ts";
 
 /** The demo accounts the README promises. */
 export const DEMO_ADMIN = { username: "admin", password: "admin123456" } as const;

@@ -1,4 +1,4 @@
-import type { Queryable } from "../database.ts";
+import type { Queryable } from "../db/database.ts";
 
 /**
  * Demo exam content: three practice banks (two in Chinese, one in English) with 150 questions

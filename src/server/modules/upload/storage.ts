@@ -1,0 +1,209 @@
+import { mkdir, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { msg } from "@lingui/core/macro";
+import type { Database, Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+import { getCountSetting } from "../../settings.ts";
+import { imageSize, type ImageSize, type ReceivedFile, type Verdict } from "./sniff.ts";
+
+/**
+ * Where uploads are kept: one file per (sha1, topic) under DATA_DIR/storage/<topic>/<yyyymmdd>/,
+ * its row in `attachment`, and the member limits (uploads a minute, storage quota).
+ */
+
+const TEMP_DIR = ".tmp";
+const STALE_TEMP_MS = 86_400_000;
+
+export interface AttachmentRow {
+  id: number;
+  url: string;
+  width: number | null;
+  height: number | null;
+  size: number;
+  mimetype: string;
+}
+
+function dayFolder(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}`;
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export interface Uploader {
+  adminId: number | null;
+  userId: number | null;
+}
+
+/** Member uploads older than this are forgotten by the rate (kept an hour, then removed). */
+const RATE_WINDOW_MS = 60_000;
+const EVENT_KEEP_MS = 3_600_000;
+const MIB = 1024 * 1024;
+
+/** The member limits of the site settings (admins have none). */
+export interface UploadLimits {
+  perMinute: number;
+  quotaBytes: number;
+}
+
+interface UploadUse {
+  /** Uploads accepted in the last minute. */
+  recent: number;
+  /** Bytes of the distinct files the member stores. */
+  used: number;
+}
+
+export async function uploadLimits(db: Queryable): Promise<UploadLimits> {
+  const [perMinute, quota] = await Promise.all([getCountSetting(db, "upload_rate_per_minute"), getCountSetting(db, "upload_quota_mib")]);
+  return { perMinute, quotaBytes: quota * MIB };
+}
+
+export async function memberUploadUse(db: Queryable, userId: number, now: number): Promise<UploadUse> {
+  const { rows } = await db.query<{ recent: number; used: number }>(
+    `select (select count(*)::int from member_upload_event where user_id = $1 and at > $2) as recent,
+            (select coalesce(sum(size), 0)::bigint from member_upload where user_id = $1) as used`,
+    [userId, now - RATE_WINDOW_MS],
+  );
+  return { recent: rows[0]!.recent, used: Number(rows[0]!.used) };
+}
+
+/** "3.5 MB", "120 KB", "12 B" (binary units, as the quota is set in MiB). */
+export function formatStorageSize(bytes: number): string {
+  if (bytes >= MIB) return `${Number((bytes / MIB).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${Math.max(0, bytes)} B`;
+}
+
+/**
+ * Why an upload is refused (null: it fits the rate and the quota): `adding` bytes more, or
+ * "unknown" before the file is read (refused only when the space is already full).
+ */
+export function limitRefusal(use: UploadUse, limits: UploadLimits, adding: number | "unknown"): ApiError | null {
+  if (use.recent >= limits.perMinute) {
+    const limit = limits.perMinute;
+    return new ApiError(msg`You can upload at most ${limit} files a minute: please wait a moment and try again`, 0, { limit });
+  }
+  const quota = formatStorageSize(limits.quotaBytes);
+  const data = { quota: limits.quotaBytes, used: use.used };
+  if (adding === "unknown" ? use.used >= limits.quotaBytes : adding > 0 && use.used + adding > limits.quotaBytes) {
+    if (adding === "unknown" || use.used >= limits.quotaBytes) return new ApiError(msg`Your upload space of ${quota} is full: no more files can be stored`, 0, data);
+    const left = formatStorageSize(limits.quotaBytes - use.used);
+    const size = formatStorageSize(adding);
+    return new ApiError(msg`Not enough upload space: this file needs ${size} and ${left} of your ${quota} is left`, 0, data);
+  }
+  return null;
+}
+
+/** Files under DATA_DIR/storage, their rows in `attachment`. */
+export class Storage {
+  readonly root: string;
+  readonly tempDir: string;
+
+  constructor(
+    dataDir: string,
+    private readonly db: Database,
+  ) {
+    this.root = path.join(path.resolve(dataDir), "storage");
+    this.tempDir = path.join(this.root, TEMP_DIR);
+  }
+
+  /** The file behind a `/storage/...` URL we issued; never outside the storage folder. */
+  fileFor(url: string): string {
+    const full = path.resolve(this.root, url.replace(/^\/storage\//, ""));
+    if (!full.startsWith(this.root + path.sep)) throw new Error(`attachment url outside storage: ${url}`);
+    return full;
+  }
+
+  /**
+   * Records the upload and moves the received file into place, in one transaction: a new
+   * attachment row, or the existing row's `quote` + 1 and `last_upload_time` (the row lock
+   * orders concurrent uploads of one content). A member's upload first locks the member row,
+   * so the member's uploads take turns: the rate and the quota are checked against what is
+   * committed, and a refused upload leaves no row and no file. A file this upload put in place
+   * is removed again when the transaction fails after it.
+   */
+  async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader, limits: UploadLimits | null): Promise<AttachmentRow> {
+    const existing = await this.db.query<{ url: string }>("select url from attachment where sha1 = $1 and topic = $2", [file.sha1, topic]);
+    const image = !existing.rows[0] && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
+    const url = `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
+
+    return this.db.transaction(async (tx) => {
+      const now = Date.now();
+      if (who.userId !== null && limits) {
+        await tx.query("select id from member where id = $1 for update", [who.userId]);
+        const held = await tx.query(
+          "select 1 from member_upload u join attachment a on a.id = u.attachment_id where u.user_id = $1 and a.sha1 = $2 and a.topic = $3",
+          [who.userId, file.sha1, topic],
+        );
+        const refusal = limitRefusal(await memberUploadUse(tx, who.userId, now), limits, held.rows.length > 0 ? 0 : file.size);
+        if (refusal) throw refusal;
+      }
+      const seconds = Math.floor(now / 1000);
+      const { rows } = await tx.query<AttachmentRow & { inserted: boolean }>(
+        `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11)
+         on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time
+         returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
+        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, file.size, verdict.mimetype, file.sha1, seconds],
+      );
+      const row = rows[0]!;
+      const target = this.fileFor(row.url);
+      const placed = await this.place(file.tmpPath, target);
+      try {
+        if (who.userId !== null) {
+          await tx.query(
+            `insert into member_upload (user_id, attachment_id, size, create_time, last_upload_time) values ($1, $2, $3, $4, $4)
+             on conflict (user_id, attachment_id) do update set uploads = member_upload.uploads + 1, last_upload_time = excluded.last_upload_time`,
+            [who.userId, row.id, row.size, seconds],
+          );
+          await tx.query("insert into member_upload_event (user_id, at) values ($1, $2)", [who.userId, now]);
+          await tx.query("delete from member_upload_event where user_id = $1 and at < $2", [who.userId, now - EVENT_KEEP_MS]);
+        }
+      } catch (error) {
+        // Nobody else can see the new row before this transaction ends: its file goes with it.
+        if (placed && row.inserted) await rm(target, { force: true });
+        throw error;
+      }
+      const { inserted: _inserted, ...attachment } = row;
+      return attachment;
+    });
+  }
+
+  /** Moves `from` to `to` unless `to` already holds the content; true when it moved it. */
+  private async place(from: string, to: string): Promise<boolean> {
+    if (await exists(to)) {
+      await rm(from, { force: true });
+      return false;
+    }
+    await mkdir(path.dirname(to), { recursive: true });
+    await rename(from, to);
+    return true;
+  }
+
+  private async dimensions(file: ReceivedFile, type: string): Promise<ImageSize | undefined> {
+    const fromHead = imageSize(file.head, type);
+    if (fromHead || type !== "jpg" || file.size <= file.head.length || !file.tmpPath) return fromHead;
+    // A JPEG whose frame header lies past the first 64 KB (large EXIF/ICC blocks): read it all
+    // (at most maxsize bytes, the file passed the size check).
+    const stored = await readFile(file.tmpPath).catch(() => undefined);
+    return stored ? imageSize(stored, type) : undefined;
+  }
+
+  /** Temp files left by a crash (older than a day) are removed at start. */
+  async sweepTemp(): Promise<void> {
+    const names = await readdir(this.tempDir).catch(() => [] as string[]);
+    const cutoff = Date.now() - STALE_TEMP_MS;
+    for (const name of names) {
+      const file = path.join(this.tempDir, name);
+      const info = await stat(file).catch(() => undefined);
+      if (info && info.mtimeMs < cutoff) await rm(file, { force: true });
+    }
+  }
+}
+
