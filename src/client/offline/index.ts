@@ -26,11 +26,19 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
-export type { LessonProgressInput, LessonProgressResult } from "./repository.ts";
+export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
   answerPractice,
+  attemptsInProgress,
   discardRejected,
+  gradedAttemptsOfPaper,
+  questionsOfBanks,
+  storedAttempt,
+  storedBank,
+  storedBanks,
+  unsentSubmissions,
+  waitingSubmissions,
   localState,
   pendingCount,
   recordLessonProgress,

@@ -486,3 +486,68 @@ export async function localState(db: MemberDb): Promise<ExamState> {
     };
   });
 }
+
+/*
+ * Reads for screens: what a screen needs to know of the device's copy, by name. Screens call
+ * these (directly or inside `useOfflineQuery`) and never touch a table themselves (lint).
+ */
+
+/** The bank's row on this device, if it was saved. */
+export async function storedBank(db: MemberDb, bankId: number): Promise<BankRow | undefined> {
+  return db.banks.get(bankId);
+}
+
+/** The banks of `bankIds` on this device (undefined where missing), in the same order. */
+export async function storedBanks(db: MemberDb, bankIds: readonly number[]): Promise<(BankRow | undefined)[]> {
+  return db.banks.bulkGet([...bankIds]);
+}
+
+/** The saved questions of these banks, by bank and then position. */
+export async function questionsOfBanks(db: MemberDb, bankIds: readonly number[]): Promise<QuestionRow[]> {
+  const rows = await db.questions.where("bankId").anyOf([...bankIds]).toArray();
+  return rows.sort((a, b) => a.bankId - b.bankId || a.position - b.position);
+}
+
+/** One mock attempt on this device, or null. */
+export async function storedAttempt(db: MemberDb, attemptId: string): Promise<AttemptRow | null> {
+  return (await db.attempts.get(attemptId)) ?? null;
+}
+
+/** Mock attempts started on this device and not submitted yet. */
+export async function attemptsInProgress(db: MemberDb): Promise<AttemptRow[]> {
+  return db.attempts.where("status").equals("in_progress").toArray();
+}
+
+/** Submitted, graded attempts of a paper on this device. */
+export async function gradedAttemptsOfPaper(db: MemberDb, paperId: number): Promise<AttemptRow[]> {
+  return db.attempts
+    .where("paperId")
+    .equals(paperId)
+    .filter((a) => a.status === "submitted" && a.score !== null)
+    .toArray();
+}
+
+/** How many `attempt.submit` ops of this attempt still wait in the outbox (0 or 1). */
+export async function waitingSubmissions(db: MemberDb, attemptId: string): Promise<number> {
+  return db.outbox.filter((op) => op.type === "attempt.submit" && op.payload.attemptId === attemptId).count();
+}
+
+/** A submitted mock attempt whose submission the server has not taken yet; `rejected` its refusal, if refused. */
+export interface UnsentSubmission {
+  attempt: AttemptRow;
+  rejected: string | null;
+}
+
+/** Submitted mock attempts whose `attempt.submit` op is still in the outbox, newest first. */
+export async function unsentSubmissions(db: MemberDb): Promise<UnsentSubmission[]> {
+  const ops = await db.outbox.filter((op) => op.type === "attempt.submit").toArray();
+  const byAttempt = new Map<string, string | null>();
+  for (const op of ops) {
+    if (op.type === "attempt.submit") byAttempt.set(op.payload.attemptId, op.status === "rejected" ? (op.msg ?? "") : null);
+  }
+  const attempts = await db.attempts.bulkGet([...byAttempt.keys()]);
+  return attempts
+    .filter((a): a is AttemptRow => a !== undefined && a.status === "submitted")
+    .map((attempt) => ({ attempt, rejected: byAttempt.get(attempt.attemptId) ?? null }))
+    .sort((a, b) => (b.attempt.submittedAt ?? 0) - (a.attempt.submittedAt ?? 0));
+}

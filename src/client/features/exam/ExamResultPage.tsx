@@ -9,7 +9,7 @@ import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { useDocumentTitle } from "../../app/routeState.ts";
-import { useOfflineDb, useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
+import { gradedAttemptsOfPaper, storedAttempt, useOfflineDb, useOfflineQuery, waitingSubmissions, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries } from "./api.ts";
@@ -254,7 +254,7 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
   const tableId = useId();
   const [showTable, setShowTable] = useState(false);
   const history = useOfflineQuery<AttemptRow[]>(
-    (db) => db.attempts.where("paperId").equals(paperId).filter((a) => a.status === "submitted" && a.score !== null).toArray(),
+    (db) => gradedAttemptsOfPaper(db, paperId),
     [paperId],
     undefined,
   );
@@ -358,7 +358,7 @@ function LocalResult({ attempt }: { attempt: AttemptRow }) {
   const cached = useMemo(() => readCachedPaper(attempt.paperId), [attempt.paperId]);
   const catalog = useQuery({ ...examQueries.catalog(), enabled: cached === null && online });
   const waiting = useOfflineQuery<number, number>(
-    (db) => db.outbox.filter((op) => op.type === "attempt.submit" && op.payload.attemptId === attempt.attemptId).count(),
+    (db) => waitingSubmissions(db, attempt.attemptId),
     [attempt.attemptId],
     0,
   );
@@ -418,7 +418,7 @@ export default function ExamResultPage() {
   const uuid = params.get("uuid") ?? "";
   const localId = params.get("attempt") ?? uuid;
   const db = useOfflineDb();
-  const attempt = useOfflineQuery<AttemptRow | null>(async (d) => (localId ? ((await d.attempts.get(localId)) ?? null) : null), [localId], undefined);
+  const attempt = useOfflineQuery<AttemptRow | null>(async (d) => (localId ? storedAttempt(d, localId) : null), [localId], undefined);
 
   if (db && attempt === undefined) return <Spinner className="mx-auto my-16 size-8" />;
   if (attempt && attempt.status === "submitted") return <LocalResult attempt={attempt} />;

@@ -5,7 +5,7 @@ import { AlertTriangle, CloudOff, FileText, Play, RotateCcw, Timer } from "lucid
 import { Link, useNavigate } from "react-router-dom";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { request, serverRefusal } from "../../api/index.ts";
-import { saveBank, startMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
+import { attemptsInProgress, questionsOfBanks, saveBank, startMockAttempt, storedBank, storedBanks, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
@@ -55,7 +55,7 @@ async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: R
   if (!navigator.onLine) return;
   await Promise.all(
     bankIds.map(async (bankId) => {
-      const stored = await db.banks.get(bankId);
+      const stored = await storedBank(db, bankId);
       const known = versions.get(bankId);
       if (stored && known !== undefined && String(stored.version) === known) return;
       try {
@@ -78,11 +78,10 @@ async function startPaper(db: MemberDb, paperId: number, versions: ReadonlyMap<n
   const bankIds = [...new Set([...detail.banks, ...detail.rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
   await ensureBanks(db, bankIds, versions);
 
-  const stored = await db.banks.bulkGet(bankIds);
+  const stored = await storedBanks(db, bankIds);
   const present = bankIds.filter((_, i) => stored[i] !== undefined);
   const missingBanks = bankIds.filter((_, i) => stored[i] === undefined);
-  const rows = await db.questions.where("bankId").anyOf(present).toArray();
-  rows.sort((a, b) => a.bankId - b.bankId || a.position - b.position);
+  const rows = await questionsOfBanks(db, present);
   const byBank = new Map<number, ExamQuestion[]>(present.map((id) => [id, []]));
   for (const row of rows) byBank.get(row.bankId)?.push(toQuestion(row));
 
@@ -109,7 +108,7 @@ export default function MockTestTab() {
   const online = useOnline();
   const db = useOfflineDb();
   const catalog = useQuery(examQueries.catalog());
-  const inProgress = useOfflineQuery<AttemptRow[]>((d) => d.attempts.where("status").equals("in_progress").toArray(), [], undefined);
+  const inProgress = useOfflineQuery<AttemptRow[]>((d) => attemptsInProgress(d), [], undefined);
   const [busy, setBusy] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<StartOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
 

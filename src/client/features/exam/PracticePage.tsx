@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { answerPractice, saveBank, setFavourite, setProgress } from "../../offline/repository.ts";
+import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/repository.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/hooks.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -61,7 +61,7 @@ export default function PracticePage() {
     let live = true;
     downloadBank(bankId, { quiet: true }).then(
       async (data) => {
-        const stored = await db.banks.get(bankId);
+        const stored = await storedBank(db, bankId);
         if (live && String(stored?.version) !== data.bank.version) {
           await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
         }

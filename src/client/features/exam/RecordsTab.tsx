@@ -5,7 +5,7 @@ import { AlertTriangle, CheckCircle2, ChevronLeft, ChevronRight, CloudUpload, Ho
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
-import { useOfflineQuery, type AttemptRow } from "../../offline/index.ts";
+import { unsentSubmissions, useOfflineQuery, type UnsentSubmission } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
@@ -27,10 +27,7 @@ export const examRecordsQuery = (page: number) => ({
   placeholderData: keepPreviousData,
 });
 
-interface LocalPending {
-  attempt: AttemptRow;
-  rejected: string | null;
-}
+type LocalPending = UnsentSubmission;
 
 const rowClass = "flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900";
 const linkClass = "min-w-0 flex-1 font-medium text-primary underline-offset-2 hover:underline";
@@ -59,22 +56,7 @@ export default function RecordsTab() {
   const catalog = useQuery(examQueries.catalog());
 
   // Submitted mock attempts whose `attempt.submit` op is still in the outbox.
-  const pending = useOfflineQuery<LocalPending[], LocalPending[]>(
-    async (db) => {
-      const ops = await db.outbox.filter((op) => op.type === "attempt.submit").toArray();
-      const byAttempt = new Map<string, string | null>();
-      for (const op of ops) {
-        if (op.type === "attempt.submit") byAttempt.set(op.payload.attemptId, op.status === "rejected" ? (op.msg ?? "") : null);
-      }
-      const attempts = await db.attempts.bulkGet([...byAttempt.keys()]);
-      return attempts
-        .filter((a): a is AttemptRow => a !== undefined && a.status === "submitted")
-        .map((attempt) => ({ attempt, rejected: byAttempt.get(attempt.attemptId) ?? null }))
-        .sort((a, b) => (b.attempt.submittedAt ?? 0) - (a.attempt.submittedAt ?? 0));
-    },
-    [],
-    [],
-  );
+  const pending = useOfflineQuery<LocalPending[], LocalPending[]>((db) => unsentSubmissions(db), [], []);
 
   const serverIds = useMemo(() => new Set(records.data?.list.map((r) => r.uuid) ?? []), [records.data]);
   const local = pending.filter((p) => !serverIds.has(p.attempt.attemptId));

@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { AlertTriangle } from "lucide-react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
-import { saveAttemptAnswer, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
+import { saveAttemptAnswer, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { readCachedPaper } from "./papers.ts";
 import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
@@ -29,7 +29,7 @@ export default function TestTakingPage() {
   const [params] = useSearchParams();
   const attemptId = params.get("attempt") ?? "";
   const db = useOfflineDb();
-  const attempt = useOfflineQuery<AttemptRow | null>(async (d) => (attemptId ? ((await d.attempts.get(attemptId)) ?? null) : null), [attemptId], undefined);
+  const attempt = useOfflineQuery<AttemptRow | null>(async (d) => (attemptId ? storedAttempt(d, attemptId) : null), [attemptId], undefined);
 
   if (!db) {
     return (
@@ -79,7 +79,7 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
     if (busy.current) return;
     busy.current = true;
     try {
-      const latest = await db.attempts.get(attempt.attemptId);
+      const latest = await storedAttempt(db, attempt.attemptId);
       if (latest?.status !== "submitted") {
         const answers = completeAnswers(attempt.questions, { ...(latest?.answers ?? attempt.answers), ...drafts });
         await submitMockAttempt(db, {
