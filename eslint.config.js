@@ -37,6 +37,10 @@ const walls = {
       { type: "shared", pattern: "src/shared/**", partialMatch: false },
       { type: "server", pattern: "src/server/**", partialMatch: false },
       { type: "offline", pattern: "src/client/offline/**", partialMatch: false },
+      { type: "routing", pattern: "src/client/routing/**", partialMatch: false },
+      { type: "app", pattern: "src/client/app/**", partialMatch: false },
+      { type: "feature", pattern: "src/client/features/*/**", partialMatch: false, capture: ["feature"] },
+      { type: "area", pattern: "src/client/(admin|user)/**", partialMatch: false },
       { type: "client", pattern: "src/client/**", partialMatch: false },
       { type: "catalogs", pattern: "locales/**", partialMatch: false },
     ],
@@ -48,10 +52,21 @@ const walls = {
         default: "disallow",
         checkAllOrigins: true,
         checkUnknownLocals: true,
-        checkInternals: true,
+        checkInternals: false,
         policies: [
           { from: { element: { type: "shared" } }, allow: [zones("shared"), packages(SHARED_PACKAGES)] },
           { from: { element: { type: "server" } }, allow: [zones("server", "shared", "catalogs"), { to: { file: { path: "package.json" } } }, packages(SERVER_PACKAGES), nodeBuiltins] },
+          // Inside the client no folder imports one that imports it back: the app (router, layouts,
+          // pages) sits on top; the back office and member center (admin/, user/) below it; then the
+          // member features, each on its own (a feature never imports another, nor the app); then
+          // routing (menus, area loading, route state, <Auth>) and the offline layer; then the base
+          // (api, stores, ui, pwa, i18n).
+          // The entry point mounts the app.
+          { from: { file: { path: "src/client/main.tsx" } }, allow: [zones("app")] },
+          { from: { element: { type: "app" } }, allow: [zones("app", "area", "feature", "routing", "offline", "client", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "area" } }, allow: [zones("area", "feature", "routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "feature" } }, allow: [zones("routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "routing" } }, allow: [zones("routing", "client", "shared"), packages(CLIENT_PACKAGES)] },
           { from: { element: { type: "client" } }, allow: [zones("client", "offline", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
           { from: { element: { type: "offline" } }, allow: [zones("offline", "client", "shared"), packages([...CLIENT_PACKAGES, ...OFFLINE_PACKAGES])] },
         ],

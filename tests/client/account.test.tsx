@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { formatTime } from "../../src/shared/time.ts";
 import { request } from "../../src/client/api/index.ts";
-import type { MenuRule } from "../../src/client/app/menus.ts";
+import type { MenuRule } from "../../src/client/routing/menus.ts";
 import { useMemberCenter } from "../../src/client/stores/memberCenter.ts";
 import { useSiteConfig } from "../../src/client/stores/siteConfig.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";

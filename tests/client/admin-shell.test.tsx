@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { menuIcon, MENU_ICONS } from "../../src/client/admin/menuIcons.tsx";
 import { TabBar } from "../../src/client/admin/TabBar.tsx";
-import { authNodes, menuRoutes, type MenuRule } from "../../src/client/app/menus.ts";
+import { authNodes, menuRoutes, type MenuRule } from "../../src/client/routing/menus.ts";
 import IframePage from "../../src/client/app/pages/IframePage.tsx";
 import { safeContactUrl } from "../../src/client/app/pages/NoPermissionPage.tsx";
 import { STORE_TAB_VIEW } from "../../src/client/stores/keys.ts";

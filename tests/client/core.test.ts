@@ -3,10 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError, statusMessage } from "../../src/client/api/errors.ts";
 import { isServerAnswer } from "../../src/client/api/http.ts";
 import { pendingKey } from "../../src/client/api/pending.ts";
-import { checkAuth } from "../../src/client/app/auth.tsx";
-import { authNodes, firstRoute, menuRoutes, menuTarget, type MenuRule } from "../../src/client/app/menus.ts";
-import { loadingPath, parseLoadingTarget, targetUrl } from "../../src/client/app/routeState.ts";
-import { documentTitle } from "../../src/client/app/titles.ts";
+import { checkAuth } from "../../src/client/routing/auth.tsx";
+import { authNodes, firstRoute, menuRoutes, menuTarget, type MenuRule } from "../../src/client/routing/menus.ts";
+import { loadingPath, parseLoadingTarget, targetUrl } from "../../src/client/routing/routeState.ts";
+import { documentTitle } from "../../src/client/routing/titles.ts";
 import { addTab, closeTab, type Tab } from "../../src/client/stores/navTabs.ts";
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));

@@ -21,6 +21,9 @@ const SERVER = "src/server/version.ts";
 const CLIENT = "src/client/features/exam/papers.ts";
 const CLIENT_JSX = "src/client/app/pages/NotFoundPage.tsx";
 const OFFLINE = "src/client/offline/db.ts";
+const ROUTING = "src/client/routing/menus.ts";
+const BASE = "src/client/stores/navTabs.ts";
+const AREA = "src/client/admin/screens.ts";
 
 const forbidden: [zone: string, file: string, code: string][] = [
   ["shared", SHARED, 'import fs from "node:fs";\nexport const x = fs;'],
@@ -36,6 +39,13 @@ const forbidden: [zone: string, file: string, code: string][] = [
   ["client", CLIENT, 'import { loadConfig } from "../../../server/config.ts";\nexport const x = loadConfig;'],
   ["client", CLIENT, 'import Dexie from "dexie";\nexport const x = Dexie;'],
   ["client", CLIENT, 'import { useLiveQuery } from "dexie-react-hooks";\nexport const x = useLiveQuery;'],
+  // Inside the client: no folder imports one that imports it back.
+  ["a feature", CLIENT, 'import { x as y } from "../course/CataloguePage.tsx";\nexport const x = y;'],
+  ["a feature", CLIENT, 'import { router } from "../../app/router.tsx";\nexport const x = router;'],
+  ["routing", ROUTING, 'import { router } from "../app/router.tsx";\nexport const x = router;'],
+  ["routing", ROUTING, 'import { x as y } from "../features/exam/papers.ts";\nexport const x = y;'],
+  ["the base", BASE, 'import { menuRoutes } from "../routing/menus.ts";\nexport const x = menuRoutes;'],
+  ["the back office", AREA, 'import { router } from "../app/router.tsx";\nexport const x = router;'],
   ["server", SERVER, 'import React from "react";\nexport const x = React;'],
   ["server", SERVER, 'import axios from "axios";\nexport const x = axios;'],
   ["server", SERVER, 'import { openMemberDb } from "../client/offline/db.ts";\nexport const x = openMemberDb;'],
@@ -53,6 +63,8 @@ describe("lint walls", () => {
     expect(await problems(SERVER, 'import fs from "node:fs";\nimport { uuid } from "../shared/uuid.ts";\nexport const x = [fs, uuid];')).toEqual([]);
     expect(await problems(CLIENT, 'import axios from "axios";\nimport { uuid } from "../../../shared/uuid.ts";\nexport const x = [axios, uuid];')).toEqual([]);
     expect(await problems(OFFLINE, 'import Dexie from "dexie";\nexport const x = Dexie;')).toEqual([]);
+    expect(await problems(CLIENT, 'import { x as y } from "./official.ts";\nimport { menuRoutes } from "../../routing/menus.ts";\nexport const x = [y, menuRoutes];')).toEqual([]);
+    expect(await problems(AREA, 'import { menuRoutes } from "../routing/menus.ts";\nimport { x as y } from "../features/exam/papers.ts";\nexport const x = [y, menuRoutes];')).toEqual([]);
   });
 
   it("keeps Dexie behind src/client/offline: screens read no table, the offline layer may", async () => {

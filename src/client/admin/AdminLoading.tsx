@@ -1,4 +1,4 @@
-import { AreaLoading } from "../app/AreaLoading.tsx";
+import { AreaLoading } from "../routing/AreaLoading.tsx";
 import { loadAdmin } from "./session.ts";
 
 export default function AdminLoading() {

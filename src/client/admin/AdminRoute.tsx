@@ -1,6 +1,6 @@
 import { useCallback } from "react";
-import { DynamicRoute } from "../app/DynamicRoute.tsx";
-import type { MenuRoute } from "../app/menus.ts";
+import { DynamicRoute } from "../routing/DynamicRoute.tsx";
+import type { MenuRoute } from "../routing/menus.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { adminScreens } from "./screens.ts";
 

@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import { Tooltip } from "radix-ui";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import { Link, useLocation } from "react-router-dom";
-import { menuTarget, type MenuRule } from "../app/menus.ts";
+import { menuTarget, type MenuRule } from "../routing/menus.ts";
 import { menuIcon } from "./menuIcons.tsx";
 
 // The active entry's text is primary-strong on a light tint: 6.1:1 (primary itself was 4.48:1).

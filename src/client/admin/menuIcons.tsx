@@ -38,7 +38,7 @@ import {
   Wallet,
   type LucideIcon,
 } from "lucide-react";
-import type { MenuRule } from "../app/menus.ts";
+import type { MenuRule } from "../routing/menus.ts";
 
 /**
  * The icons a menu rule may name in its `icon` column, by lucide's kebab-case names (the icon

@@ -1,5 +1,5 @@
 import { request } from "../api/index.ts";
-import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../app/menus.ts";
+import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../routing/menus.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig, type SiteConfig } from "../stores/siteConfig.ts";

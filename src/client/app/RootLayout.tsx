@@ -9,8 +9,8 @@ import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
-import { useDynamicTitle, useScreenTitle } from "./routeState.ts";
-import { documentTitle, type RouteTitle } from "./titles.ts";
+import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
+import { documentTitle, type RouteTitle } from "../routing/titles.ts";
 import "nprogress/nprogress.css";
 
 // nprogress's own template gives its bar `role="bar"`, which is no ARIA role (axe: critical);

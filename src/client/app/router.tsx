@@ -3,7 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
-import { ROUTE_NAMES } from "./routeNames.ts";
+import { ROUTE_NAMES } from "../routing/routeNames.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });

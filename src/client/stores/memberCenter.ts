@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { MenuRoute, MenuRule } from "../app/menus.ts";
+import type { MenuRoute, MenuRule } from "../../shared/menus.ts";
 
 /** The member center's menus and permission nodes (loaded by /user/loading each page load). */
 interface MemberCenterStore {

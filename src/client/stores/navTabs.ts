@@ -1,6 +1,6 @@
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
-import type { MenuRoute, MenuRule } from "../app/menus.ts";
+import type { MenuRoute, MenuRule } from "../../shared/menus.ts";
 import { STORE_TAB_VIEW } from "./keys.ts";
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { ExternalLink } from "lucide-react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
-import { menuTarget, type MenuRule } from "../app/menus.ts";
+import { menuTarget, type MenuRule } from "../routing/menus.ts";
 import { useMemberCenter } from "../stores/memberCenter.ts";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>

@@ -1,7 +1,7 @@
 import { useCallback } from "react";
 import { request } from "../api/index.ts";
-import { AreaLoading } from "../app/AreaLoading.tsx";
-import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../app/menus.ts";
+import { AreaLoading } from "../routing/AreaLoading.tsx";
+import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../routing/menus.ts";
 import { useMemberCenter } from "../stores/memberCenter.ts";
 import { useSiteConfig, type SiteConfig } from "../stores/siteConfig.ts";
 import { useUserInfo, type UserInfo } from "../stores/userInfo.ts";

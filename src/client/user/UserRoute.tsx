@@ -1,4 +1,4 @@
-import { DynamicRoute } from "../app/DynamicRoute.tsx";
+import { DynamicRoute } from "../routing/DynamicRoute.tsx";
 import { useMemberCenter } from "../stores/memberCenter.ts";
 import { userScreens } from "./screens.ts";
 

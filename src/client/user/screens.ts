@@ -1,5 +1,5 @@
 import { lazy } from "react";
-import type { ScreenRegistry } from "../app/DynamicRoute.tsx";
+import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
 
 /** Member-center screens by the `component` key of their menu rule; others show "coming soon". */
 export const userScreens: ScreenRegistry = {

@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import { Navigate, useLocation, useParams } from "react-router-dom";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useNavTabs } from "../../stores/navTabs.ts";
-import { loadingPath, targetFromLocation, useDynamicTitle } from "../routeState.ts";
+import { loadingPath, targetFromLocation, useDynamicTitle } from "../../routing/routeState.ts";
 
 /**
  * Menu entries of type iframe: /admin/iframe/{encoded url} and /user/iframe/{encoded url}

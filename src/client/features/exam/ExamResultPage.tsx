@@ -8,7 +8,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
-import { useDocumentTitle } from "../../app/routeState.ts";
+import { useDocumentTitle } from "../../routing/routeState.ts";
 import { gradedAttemptsOfPaper, storedAttempt, useOfflineDb, useOfflineQuery, waitingSubmissions, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";

@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { useDocumentTitle } from "../../app/routeState.ts";
+import { useDocumentTitle } from "../../routing/routeState.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";

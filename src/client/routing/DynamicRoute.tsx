@@ -4,7 +4,7 @@ import type { Area, MenuRoute } from "./menus.ts";
 import { loadingPath, targetFromLocation } from "./routeState.ts";
 import { useDynamicTitle } from "./routeState.ts";
 import { Spinner } from "../ui/Spinner.tsx";
-import ComingSoon from "./pages/ComingSoon.tsx";
+import ComingSoon from "./ComingSoon.tsx";
 
 /** Screens by the `component` key of their menu rule, each a lazy chunk. */
 export type ScreenRegistry = Record<string, LazyExoticComponent<ComponentType>>;

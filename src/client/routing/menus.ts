@@ -1,22 +1,6 @@
-/** Menu rules as the server sends them (API.md) and what the client derives from them. */
-export interface MenuRule {
-  id: number;
-  pid: number;
-  type: "menu_dir" | "menu" | "button";
-  title: string;
-  name: string;
-  path: string;
-  icon: string;
-  menu_type: "tab" | "link" | "iframe" | null;
-  url: string;
-  component: string;
-  keepalive: number | boolean;
-  extend: string;
-  children?: MenuRule[];
-}
+import { AREA_BASE, type Area, type MenuRoute, type MenuRule } from "../../shared/menus.ts";
 
-export type Area = "admin" | "user";
-export const AREA_BASE: Record<Area, string> = { admin: "/admin", user: "/user" };
+export { AREA_BASE, type Area, type MenuRoute, type MenuRule };
 
 /** Where a menu entry opens: a tab route, an iframe route, or an outside link. */
 export function menuTarget(rule: MenuRule, area: Area): { kind: "route" | "external"; to: string } {
@@ -27,18 +11,6 @@ export function menuTarget(rule: MenuRule, area: Area): { kind: "route" | "exter
   return { kind: "route", to: path.startsWith(base.slice(1) + "/") ? `/${path}` : `${base}/${path}` };
 }
 
-/** The routes a menu tree provides (menus of type 'menu' with a tab or iframe target). */
-export interface MenuRoute {
-  path: string;
-  name: string;
-  title: string;
-  component: string;
-  keepalive: boolean;
-  menuType: "tab" | "iframe";
-  url: string;
-  /** Only such routes become admin tabs (SPEC §2). */
-  addtab: boolean;
-}
 
 export function menuRoutes(rules: MenuRule[], area: Area): MenuRoute[] {
   const out: MenuRoute[] = [];
