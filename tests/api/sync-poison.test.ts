@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Op } from "../../src/shared/exam/sync.ts";
 import { createHttpClient } from "../../src/client/api/http.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
-import { answerPractice, localState, pendingCount, rejectedOps, setFavourite } from "../../src/client/offline/repository.ts";
+import { answerPractice, localState, pendingCount, rejectedOps, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { MAX_SOLO_FAILURES, createSyncEngine } from "../../src/client/offline/sync.ts";
 import { createSyncTransport } from "../../src/client/offline/transport.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";

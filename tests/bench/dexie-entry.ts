@@ -1,7 +1,7 @@
 // Bundled by tests/bench/run.mjs into one script for a real Chromium page: the offline module's
 // own write path (answerPractice: the answer row and its outbox op in one transaction).
 import { openMemberDb } from "../../src/client/offline/db.ts";
-import { answerPractice, saveBank } from "../../src/client/offline/repository.ts";
+import { answerPractice, saveBank } from "../../src/client/offline/repository/index.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 
 async function run(n: number): Promise<{ saveBankMs: number; latencies: number[]; outbox: number }> {

@@ -11,7 +11,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CourseDetail, CourseList, LessonDetail, MyCourses } from "../../src/shared/course/types.ts";
 import { UUID_REGEX } from "../../src/shared/exam/sync.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
-import { recordLessonProgress } from "../../src/client/offline/repository.ts";
+import { recordLessonProgress } from "../../src/client/offline/repository/index.ts";
 import { mergeLessonProgress, startOffline, stopOffline } from "../../src/client/offline/index.ts";
 import {
   API_DATA_CACHE,

@@ -22,7 +22,7 @@ import {
   setProgress,
   submitMockAttempt,
   toOp,
-} from "../../src/client/offline/repository.ts";
+} from "../../src/client/offline/repository/index.ts";
 import {
   BACKOFF_CAP_MS,
   MAX_SOLO_FAILURES,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
 import { readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
-import { answerPractice, removeWrong, setFavourite } from "../../src/client/offline/repository.ts";
+import { answerPractice, removeWrong, setFavourite } from "../../src/client/offline/repository/index.ts";
 
 let memberId = 9_100;
 const opened: MemberDb[] = [];

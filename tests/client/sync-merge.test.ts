@@ -5,7 +5,7 @@ import type { ExamState } from "../../src/shared/sync/exam.ts";
 import type { Op } from "../../src/shared/sync/ops.ts";
 import type { SyncResult } from "../../src/shared/sync/protocol.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
-import { localState, removeWrong, setFavourite, setProgress } from "../../src/client/offline/repository.ts";
+import { localState, removeWrong, setFavourite, setProgress } from "../../src/client/offline/repository/index.ts";
 import { createSyncEngine, mergeIntoDb, type SyncEngine } from "../../src/client/offline/sync.ts";
 
 /**

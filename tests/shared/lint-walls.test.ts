@@ -72,7 +72,7 @@ describe("lint walls", () => {
     expect((await problems(CLIENT, read)).filter((p) => p.startsWith("no-restricted-syntax"))).toHaveLength(1);
     const viaRepository = 'import { getOfflineDb, storedAttempt } from "../../offline/index.ts";\nexport async function probe() {\n  return storedAttempt(getOfflineDb()!, "x");\n}\n';
     expect(await problems(CLIENT, viaRepository)).toEqual([]);
-    expect(await problems("src/client/offline/repository.ts", 'import type { MemberDb } from "./db.ts";\nexport async function probe(db: MemberDb) {\n  return db.attempts.get("x");\n}\n')).toEqual([]);
+    expect(await problems("src/client/offline/repository/banks.ts", 'import type { MemberDb } from "../db.ts";\nexport async function probe(db: MemberDb) {\n  return db.attempts.get("x");\n}\n')).toEqual([]);
   });
 
   it("refuses untranslated text in the client's JSX", async () => {

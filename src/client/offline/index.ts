@@ -26,7 +26,7 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
-export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository.ts";
+export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
   answerPractice,
@@ -51,7 +51,7 @@ export {
   setProgress,
   startMockAttempt,
   submitMockAttempt,
-} from "./repository.ts";
+} from "./repository/index.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.
 const { send, pull } = createSyncTransport((config, options) => request<unknown>(config, options));

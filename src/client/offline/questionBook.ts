@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import type { BankDownload } from "../../shared/exam/catalog.ts";
 import type { BankRow, MemberDb, QuestionRow } from "./db.ts";
-import { saveBank } from "./repository.ts";
+import { saveBank } from "./repository/index.ts";
 
 /**
  * The favourite questions and the wrong-question book as screens list them: each entry with its

@@ -6,7 +6,7 @@ import { ApiCode } from "../../shared/constants.ts";
 import { ApiError } from "../api/errors.ts";
 import { SessionExpiredError } from "../api/http.ts";
 import type { MemberDb, OutboxRow } from "./db.ts";
-import { gradedOf, replaceModel, toOp } from "./repository.ts";
+import { gradedOf, replaceModel, toOp } from "./repository/index.ts";
 
 /**
  * The sync engine (ARCHITECTURE.md "The offline loop"): pushes the outbox in `seq` order, in

@@ -5,7 +5,7 @@ import { CheckCircle2, CloudDownload, HardDrive } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import { useBank, useBankAnswers, useProgress } from "../../offline/hooks.ts";
 import { useOfflineDb } from "../../offline/index.ts";
-import { saveBank } from "../../offline/repository.ts";
+import { saveBank } from "../../offline/repository/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";

@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/repository.ts";
+import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/repository/index.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/hooks.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";

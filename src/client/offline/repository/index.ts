@@ -1,0 +1,11 @@
+/**
+ * The offline repository, by aggregate: the one way screens read and change the member's data on
+ * this device (ARCHITECTURE.md "The offline loop"). Screens read through the named reads here
+ * (directly or inside `useOfflineQuery`) and never touch a Dexie table themselves (lint).
+ */
+export * from "./banks.ts";
+export * from "./lessons.ts";
+export * from "./mockAttempts.ts";
+export * from "./outbox.ts";
+export * from "./practice.ts";
+export { gradedOf, toOp, type RepoOptions } from "./shared.ts";
