@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { buildApp } from "../../src/server/app.ts";
-import { decideLateAnswer } from "../../src/server/modules/exam/attempts.ts";
+import { decideLateAnswer } from "../../src/server/modules/exam/attempts/index.ts";
 import { createTestApp, testConfig, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;

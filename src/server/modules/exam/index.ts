@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { declareAuth } from "../../plugins/auth.ts";
 import { catalogRoutes } from "./catalog.ts";
-import { attemptRoutes } from "./attempts.ts";
+import { attemptRoutes } from "./attempts/index.ts";
 import { lookupRoutes } from "./lookup.ts";
 
 export async function examRoutes(app: FastifyInstance): Promise<void> {

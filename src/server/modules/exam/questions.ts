@@ -1,6 +1,9 @@
 import type { CorrectAnswer, ExamQuestion, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
 import type { Queryable } from "../../db/index.ts";
 
+/** The columns of `exam_question` a `QuestionRow` holds. */
+export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score";
+
 export interface QuestionRow {
   id: number;
   classify_id: number;

@@ -3,7 +3,7 @@ import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
-import { applyMockSubmit } from "../../modules/exam/attempts.ts";
+import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { isWithheld } from "../../modules/exam/withheld.ts";
 import { RejectOp, type OpHandlerMap } from "../registry.ts";
 

@@ -1,0 +1,78 @@
+import { msg } from "@lingui/core/macro";
+import type { Queryable } from "../../../db/index.ts";
+import { ApiError } from "../../../errors.ts";
+import { gradeAttempt } from "./grading.ts";
+import { loadPaper, paperQuestions } from "./papers.ts";
+
+/**
+ * Seconds after an official deadline that a save or submission is still taken in (network lag).
+ * Answers that reach the server later are never graded on the device's word: the room's
+ * `late_policy` keeps them for a marker (`exam_late_answer`, see late.ts) or refuses them.
+ */
+export const SUBMIT_GRACE_SECONDS = 60;
+
+/** The server's clock in seconds (attempt times are seconds; answer times are ms). */
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A row of `exam_attempt`: a mock attempt (graded on arrival) or an official one (open until submitted or expired). */
+export interface AttemptRow {
+  id: number;
+  uuid: string;
+  user_id: number;
+  kind: "mock" | "official";
+  paper_id: number;
+  room_id: number | null;
+  questions: { id: number }[];
+  answers: Record<string, unknown>;
+  /** Question id -> when the saved answer was made (server clock, ms). */
+  answer_times: Record<string, number>;
+  late_answers: number;
+  /** When the server last heard from the device in time (ms), or null before 0008. */
+  last_seen_at: number | null;
+  score: number | null;
+  passed: boolean | null;
+  started_at: number;
+  deadline: number | null;
+  submitted_at: number | null;
+  status: "open" | "submitted" | "expired";
+}
+
+/**
+ * Grades an attempt with the answers it holds (those that reached the server in time, and
+ * accepted late ones). An official attempt passes by its room's pass mark.
+ */
+export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<{ score: number; passed: boolean; needsReview: boolean }> {
+  const loaded = await loadPaper(db, attempt.paper_id);
+  if (!loaded) throw new ApiError(msg`This paper no longer exists`);
+  const room = attempt.room_id ? (await db.query<{ pass_score: number }>("select pass_score from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
+  const graded = gradeAttempt(
+    await paperQuestions(db, loaded.rows),
+    attempt.answers,
+    { partialCredit: loaded.paper.partial_credit, passScore: Number(room?.pass_score ?? loaded.paper.pass_score) },
+    attempt.questions.map((q) => q.id),
+  );
+  return { score: graded.score, passed: graded.passed, needsReview: graded.needsReview };
+}
+
+/** Closes an open official attempt, graded with what it holds: submitted now, or expired at its deadline. */
+export async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | "expired"): Promise<{ score: number; passed: boolean }> {
+  const graded = await gradeHeld(db, attempt);
+  await db.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'", [
+    graded.score,
+    graded.passed,
+    graded.needsReview,
+    status,
+    status === "expired" ? attempt.deadline : nowSeconds(),
+    attempt.id,
+  ]);
+  return { score: graded.score, passed: graded.passed };
+}
+
+/** Official attempts whose time is up are closed and graded with what was saved. */
+export async function closeExpired(db: Queryable, userId: number): Promise<void> {
+  const { rows } = await db.query<AttemptRow>(
+    "select * from exam_attempt where user_id = $1 and kind = 'official' and status = 'open' and deadline + $2 < $3",
+    [userId, SUBMIT_GRACE_SECONDS, nowSeconds()],
+  );
+  for (const attempt of rows) await finish(db, attempt, "expired");
+}

@@ -1,0 +1,129 @@
+import type { Database, Queryable } from "../../../db/index.ts";
+import { gradeHeld, type AttemptRow } from "./attempt.ts";
+
+/**
+ * Late official answers (README "Late official answers"): answers that reach the server after
+ * the deadline + grace are never graded on the device's word. With the room's `late_policy`
+ * `review` (the default) each is kept in `exam_late_answer` for a marker's decision; with
+ * `refuse` it is turned away.
+ */
+
+/** The latest time a JavaScript date can hold (ms): claimed times are kept within it. */
+const MAX_TIME_MS = 8_640_000_000_000_000;
+
+/** Pending late answers per attempt (the member sees that they wait for review). */
+export async function pendingReview(db: Queryable, attemptIds: number[]): Promise<Map<number, number>> {
+  if (attemptIds.length === 0) return new Map();
+  const { rows } = await db.query<{ attempt_id: number; n: number }>(
+    "select attempt_id, count(*)::int as n from exam_late_answer where attempt_id = any($1::int[]) and status = 'pending' group by attempt_id",
+    [attemptIds],
+  );
+  return new Map(rows.map((r) => [r.attempt_id, r.n]));
+}
+
+export interface LateOutcome {
+  /** Answers kept for review (new, or replacing a pending one). */
+  queued: number;
+  /** Answers turned away (room policy `refuse`). */
+  refused: number;
+  /** The attempt's late answers now waiting for a marker. */
+  pending: number;
+}
+
+/**
+ * Takes answers that arrived after the deadline + grace into the attempt's late-answer queue
+ * (`tx` holds the attempt row locked). Every answer the attempt does not hold yet is late,
+ * whatever time the device claims for it: kept with that claim, when it arrived and when the
+ * device was last heard from in time (policy `review`), or refused (`refuse`). An answer the
+ * attempt holds already (the same one, or a later one) is not late: the device resends
+ * everything it has.
+ */
+export async function takeLateAnswers(
+  tx: Queryable,
+  attempt: AttemptRow,
+  given: Record<string, unknown>,
+  answeredAt: Record<string, number> | undefined,
+  nowMs: number,
+): Promise<LateOutcome> {
+  const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
+  const answers = attempt.answers;
+  const times = attempt.answer_times;
+  const policy = attempt.room_id
+    ? ((await tx.query<{ late_policy: "review" | "refuse" }>("select late_policy from exam_room where id = $1", [attempt.room_id])).rows[0]?.late_policy ?? "review")
+    : "review";
+  const lastHeard = Number(attempt.last_seen_at ?? Number(attempt.started_at) * 1000);
+  let queued = 0;
+  let refused = 0;
+  let changed = 0;
+  for (const [id, answer] of Object.entries(given)) {
+    if (!inAttempt.has(id)) continue;
+    // The device's word, kept as it is for the marker (within what a time can be).
+    const said = answeredAt?.[id];
+    const claimed = said === undefined ? undefined : Math.min(said, MAX_TIME_MS);
+    // Already held: the same answer, or a later one (the device resends everything it has).
+    if (JSON.stringify(answers[id]) === JSON.stringify(answer)) continue;
+    if (claimed !== undefined && times[id] !== undefined && times[id] >= claimed) continue;
+    if (policy === "refuse") {
+      refused++;
+      continue;
+    }
+    queued++;
+    // One row per question: a later claimed answer replaces a pending one; a decided one stays.
+    const upsert = await tx.query(
+      `insert into exam_late_answer (attempt_id, question_id, answer, claimed_at, received_at, last_heard_at, away_ms)
+       values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict (attempt_id, question_id) do update
+         set answer = excluded.answer, claimed_at = excluded.claimed_at, received_at = excluded.received_at,
+             last_heard_at = excluded.last_heard_at, away_ms = excluded.away_ms
+       where exam_late_answer.status = 'pending' and coalesce(excluded.claimed_at, -1) > coalesce(exam_late_answer.claimed_at, -1)`,
+      [attempt.id, Number(id), JSON.stringify(answer), claimed ?? null, nowMs, lastHeard, nowMs - lastHeard],
+    );
+    changed += upsert.rowCount;
+  }
+  const pending = (await pendingReview(tx, [attempt.id])).get(attempt.id) ?? 0;
+  // late_answers: late arrivals recorded for review or refused.
+  if (changed + refused > 0) await tx.query("update exam_attempt set late_answers = late_answers + $1 where id = $2", [changed + refused, attempt.id]);
+  return { queued, refused, pending };
+}
+
+export type LateDecision = "accepted" | "rejected";
+
+/**
+ * A marker's decision on one late official answer (`exam_late_answer`), in one transaction:
+ * accepted, the answer counts as if it had reached the server in time (of two answers to a
+ * question the later one wins) and the attempt is graded again; rejected, it stays out. A
+ * decision is final. For the back office (issues 13/14): no HTTP endpoint calls it yet.
+ */
+export async function decideLateAnswer(
+  db: Database,
+  lateAnswerId: number,
+  decision: LateDecision,
+  adminId: number | null = null,
+): Promise<{ outcome: "decided"; score: number; passed: boolean } | { outcome: "unknown" | "already-decided" }> {
+  return db.transaction(async (tx) => {
+    const late = (
+      await tx.query<{ id: number; attempt_id: number; question_id: number; answer: unknown; claimed_at: number | null; received_at: number; status: string }>(
+        "select * from exam_late_answer where id = $1 for update",
+        [lateAnswerId],
+      )
+    ).rows[0];
+    if (!late) return { outcome: "unknown" as const };
+    if (late.status !== "pending") return { outcome: "already-decided" as const };
+    const attempt = (await tx.query<AttemptRow>("select * from exam_attempt where id = $1 for update", [late.attempt_id])).rows[0]!;
+    if (decision === "accepted") {
+      const key = String(late.question_id);
+      const madeAt = Number(late.claimed_at ?? late.received_at);
+      if ((attempt.answer_times[key] ?? -1) <= madeAt) {
+        attempt.answers = { ...attempt.answers, [key]: late.answer };
+        attempt.answer_times = { ...attempt.answer_times, [key]: madeAt };
+        await tx.query("update exam_attempt set answers = $1, answer_times = $2 where id = $3", [JSON.stringify(attempt.answers), JSON.stringify(attempt.answer_times), attempt.id]);
+      }
+    }
+    await tx.query("update exam_late_answer set status = $1, decided_at = $2, decided_by = $3 where id = $4", [decision, Date.now(), adminId, late.id]);
+    const graded = await gradeHeld(tx, attempt);
+    if (attempt.status !== "open") {
+      await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+    }
+    return { outcome: "decided" as const, score: graded.score, passed: graded.passed };
+  });
+}

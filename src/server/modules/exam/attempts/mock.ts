@@ -1,0 +1,79 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { dbIdParam } from "../../../../shared/schema.ts";
+import type { Queryable } from "../../../db/index.ts";
+import { ApiError } from "../../../errors.ts";
+import { isPaperWithheld } from "../withheld.ts";
+import { gradeAttempt } from "./grading.ts";
+import { loadPaper, paperQuestions } from "./papers.ts";
+
+/**
+ * Mock exams: the device draws and grades them itself from a paper's description
+ * (`GET /api/exam/paper`) and the banks it has saved, and sends the finished attempt through the
+ * sync queue (`attempt.submit`), which the server grades again. A paper kept for an official
+ * exam is never a mock paper (withheld.ts).
+ */
+
+/** Applies an `attempt.submit` op (a mock attempt taken on the device): the server grades again. */
+export async function applyMockSubmit(
+  tx: Queryable,
+  userId: number,
+  payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown> },
+): Promise<"applied" | "unknown-paper" | "withheld-paper"> {
+  const loaded = await loadPaper(tx, payload.paperId);
+  if (!loaded) return "unknown-paper";
+  // A mock attempt would reveal (in its record) what an official exam must keep to itself.
+  if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
+  const graded = gradeAttempt(await paperQuestions(tx, loaded.rows), payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
+  const questions = Object.keys(graded.results).map((id) => ({ id: Number(id) }));
+  await tx.query(
+    `insert into exam_attempt (uuid, user_id, kind, paper_id, questions, answers, score, passed, needs_review, started_at, submitted_at, status)
+     values ($1, $2, 'mock', $3, $4, $5, $6, $7, $8, $9, $10, 'submitted') on conflict (user_id, uuid) do nothing`,
+    [
+      payload.attemptId,
+      userId,
+      payload.paperId,
+      JSON.stringify(questions),
+      JSON.stringify(payload.answers),
+      graded.score,
+      graded.passed,
+      graded.needsReview,
+      Math.floor(payload.startedAt / 1000),
+      Math.floor(payload.submittedAt / 1000),
+    ],
+  );
+  return "applied";
+}
+
+/** `GET /api/exam/paper?id=`: a mock paper's rows and the banks they use (a member's own: auth declared by the module). */
+export async function mockRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get("/api/exam/paper", { schema: { querystring: z.object({ id: dbIdParam }) } }, async (req, reply) => {
+    const loaded = await loadPaper(db, req.query.id);
+    if (!loaded) throw new ApiError(msg`This paper does not exist`);
+    if (await isPaperWithheld(db, req.query.id)) throw new ApiError(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
+    const { paper, rows } = loaded;
+    const fixedBanks = await db.query<{ classify_id: number }>(
+      "select distinct q.classify_id from exam_question q join exam_paper_row r on r.question_id = q.id where r.paper_id = $1",
+      [paper.id],
+    );
+    const banks = [...new Set([...fixedBanks.rows.map((r) => r.classify_id), ...rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
+    return reply.success({
+      paper: {
+        id: paper.id,
+        title: paper.title,
+        totalScore: Number(paper.total_score),
+        passScore: Number(paper.pass_score),
+        duration: paper.duration,
+        partialCredit: paper.partial_credit,
+        shuffleOptions: paper.shuffle_options,
+      },
+      rows,
+      banks,
+    });
+  });
+}

@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ExamQuestion } from "../../../../shared/exam/types.ts";
+import { givenAnswerSchema } from "../../../../shared/exam/sync.ts";
+import { dbId, dbIdKey, jsonBody } from "../../../../shared/schema.ts";
+import type { Database, Queryable } from "../../../db/index.ts";
+import { ApiError } from "../../../errors.ts";
+import type { MemberRow } from "../../../plugins/auth.ts";
+import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
+import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow } from "./attempt.ts";
+import { takeLateAnswers, type LateOutcome } from "./late.ts";
+import { drawForPaper, loadPaper } from "./papers.ts";
+
+/**
+ * Official exams on the server's clock: a member starts (or resumes) an attempt in an open room,
+ * saves answers while the time runs and submits; the server sets the deadline and decides what
+ * came in time (late answers: late.ts).
+ */
+
+interface RoomRow {
+  id: number;
+  title: string;
+  paper_id: number;
+  start_time: number;
+  end_time: number;
+  duration: number;
+  attempts_allowed: number;
+  user_group_id: number | null;
+}
+
+/** The room if it is open to the member now, else a refusal saying why. */
+async function openRoom(tx: Queryable, member: MemberRow, roomId: number): Promise<RoomRow> {
+  const { rows } = await tx.query<RoomRow>("select * from exam_room where id = $1 and status = 'enable'", [roomId]);
+  const room = rows[0];
+  if (!room || (room.user_group_id !== null && room.user_group_id !== member.group_id)) throw new ApiError(msg`This exam is not open to you`);
+  const t = nowSeconds();
+  if (t < Number(room.start_time)) throw new ApiError(msg`This exam has not started yet`);
+  if (t >= Number(room.end_time)) throw new ApiError(msg`This exam has ended`);
+  return room;
+}
+
+/**
+ * The member's open attempt in the room, or a new one within the room's `attempts_allowed`, with
+ * its questions (never their answers or analysis). One start at a time per member (the member
+ * row is locked): concurrent starts cannot beat the attempt limit, and the partial unique index
+ * of 0008 allows one open attempt per room.
+ */
+async function startAttempt(db: Database, member: MemberRow, roomId: number): Promise<{ attempt: AttemptRow; room: RoomRow; questions: ExamQuestion[] }> {
+  return db.transaction(async (tx) => {
+    await tx.query("select id from member where id = $1 for update", [member.id]);
+    await closeExpired(tx, member.id);
+    const room = await openRoom(tx, member, roomId);
+    const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
+    let attempt = existing.rows.find((a) => a.status === "open");
+    if (!attempt) {
+      if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
+      const loaded = await loadPaper(tx, room.paper_id);
+      if (!loaded) throw new ApiError(msg`This paper does not exist`);
+      const drawn = await drawForPaper(tx, loaded.rows);
+      const t = nowSeconds();
+      const deadline = Math.min(t + room.duration, Number(room.end_time));
+      const inserted = await tx.query<AttemptRow>(
+        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status)
+         values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open') returning *`,
+        [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline],
+      );
+      attempt = inserted.rows[0]!;
+    }
+    await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
+    const ids = attempt.questions.map((q) => q.id);
+    const qs = (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
+    const byId = new Map(qs.map((q) => [q.id, q]));
+    // Official questions travel without answers or analysis.
+    return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])) };
+  });
+}
+
+const answerBody = z.object({
+  uuid: z.string().length(36),
+  answers: z.record(dbIdKey, givenAnswerSchema),
+  /** Question id -> when the answer was made, ms on the server's clock as the device measured it. */
+  answeredAt: z.record(dbIdKey, z.number().int().nonnegative()).optional(),
+});
+type AnswerBody = z.infer<typeof answerBody>;
+
+type Taken = { late: false; saved: number; result: { score: number; passed: boolean } | null } | ({ late: true } & LateOutcome);
+
+/**
+ * Takes answers into an official attempt, in one transaction with the attempt row locked.
+ * Until deadline + grace every answer to a question of the attempt counts (made "now" unless
+ * the device says earlier; of two answers to a question the one made later wins, whatever
+ * order they arrive in). After that the attempt is closed and graded with what reached it in
+ * time, and every answer the server does not hold yet is late (late.ts).
+ */
+async function takeAnswers(db: Database, member: MemberRow, body: AnswerBody, submit: boolean): Promise<Taken> {
+  return db.transaction(async (tx): Promise<Taken> => {
+    const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [member.id, body.uuid]);
+    const attempt = rows[0];
+    if (!attempt) throw new ApiError(msg`This exam record does not exist`);
+    // `closed`: the device keeps nothing more to send for this attempt.
+    if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`, 0, { closed: true });
+    const nowMs = Date.now();
+    const deadlineMs = Number(attempt.deadline) * 1000;
+    const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
+
+    if (late) {
+      const outcome = await takeLateAnswers(tx, attempt, body.answers, body.answeredAt, nowMs);
+      if (attempt.status === "open") await finish(tx, attempt, "expired");
+      return { late: true, ...outcome };
+    }
+
+    const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
+    const answers: Record<string, unknown> = { ...attempt.answers };
+    const times: Record<string, number> = { ...attempt.answer_times };
+    let saved = 0;
+    for (const [id, answer] of Object.entries(body.answers)) {
+      if (!inAttempt.has(id)) continue;
+      saved++;
+      const madeAt = Math.min(body.answeredAt?.[id] ?? nowMs, nowMs);
+      if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
+      answers[id] = answer;
+      times[id] = madeAt;
+    }
+    await tx.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [
+      JSON.stringify(answers),
+      JSON.stringify(times),
+      nowMs,
+      attempt.id,
+    ]);
+    return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
+  });
+}
+
+/** The attempt is closed (time up): the device stops sending it; `pendingReview` late answers wait for a marker. */
+function closedError(taken: LateOutcome): ApiError {
+  const data = { closed: true, pendingReview: taken.pending, refused: taken.refused };
+  if (taken.pending > 0) {
+    return new ApiError(
+      msg`The time for this exam is up. Answers that reached the server after the deadline wait for a marker's review; until then your score counts only the answers that arrived in time.`,
+      0,
+      data,
+    );
+  }
+  if (taken.refused > 0) return new ApiError(msg`The time for this exam is up: answers that reached the server after the deadline were not accepted.`, 0, data);
+  return new ApiError(msg`The time for this exam is up: it was submitted with the answers saved before the deadline`, 0, data);
+}
+
+/** `POST /api/exam/official/start`, `/save`, `/submit` (a member's own: auth declared by the module). */
+export async function officialRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post("/api/exam/official/start", { schema: { body: jsonBody(z.object({ roomId: dbId })) } }, async (req, reply) => {
+    const { attempt, room, questions } = await startAttempt(db, req.member!, req.body.roomId);
+    return reply.success({
+      attempt: { uuid: attempt.uuid, roomId: room.id, roomTitle: room.title, paperId: attempt.paper_id, startedAt: Number(attempt.started_at), deadline: Number(attempt.deadline), serverTime: nowSeconds(), answers: attempt.answers },
+      questions,
+    });
+  });
+
+  api.post("/api/exam/official/save", { schema: { body: jsonBody(answerBody) } }, async (req, reply) => {
+    const taken = await takeAnswers(db, req.member!, req.body, false);
+    if (taken.late) throw closedError(taken);
+    return reply.success({ saved: taken.saved, refused: 0, late: false });
+  });
+
+  api.post("/api/exam/official/submit", { schema: { body: jsonBody(answerBody.partial({ answers: true })) } }, async (req, reply) => {
+    const taken = await takeAnswers(db, req.member!, { ...req.body, answers: req.body.answers ?? {} }, true);
+    if (taken.late) throw closedError(taken);
+    return reply.success({ uuid: req.body.uuid, ...taken.result!, late: false }, msg`Submitted`);
+  });
+}

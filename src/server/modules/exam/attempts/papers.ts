@@ -1,0 +1,83 @@
+import type { Queryable } from "../../../db/index.ts";
+import { QUESTION_COLUMNS, type QuestionRow } from "../questions.ts";
+
+/** A paper: its marks, time and grading options (its questions are its rows). */
+export interface PaperRow {
+  id: number;
+  title: string;
+  total_score: number;
+  pass_score: number;
+  duration: number;
+  partial_credit: boolean;
+  shuffle_options: boolean;
+}
+
+/** One row of a paper: a fixed question, or `count` questions drawn from a bank's questions of a type. */
+export type PaperRowSpec =
+  | { kind: "fixed"; questionId: number; score: number }
+  | { kind: "draw"; classifyId: number; questionType: string; count: number; score: number };
+
+/** A question a paper can contain, with the score the paper gives it. */
+export interface PaperQuestion {
+  row: QuestionRow;
+  score: number;
+}
+
+/** An enabled paper and its rows in paper order, or null. */
+export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
+  const p = await db.query<PaperRow>("select id, title, total_score, pass_score, duration, partial_credit, shuffle_options from exam_paper where id = $1 and status = 'enable'", [id]);
+  if (!p.rows[0]) return null;
+  const r = await db.query<{ kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; count: number; score: number }>(
+    "select kind, question_id, classify_id, question_type, count, score from exam_paper_row where paper_id = $1 order by weigh desc, id",
+    [id],
+  );
+  const rows = r.rows.map((row): PaperRowSpec =>
+    row.kind === "fixed"
+      ? { kind: "fixed", questionId: row.question_id!, score: Number(row.score) }
+      : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", count: row.count, score: Number(row.score) },
+  );
+  return { paper: p.rows[0], rows };
+}
+
+/** Every question a paper can contain (its fixed ids, every question a draw row could pick), by id: what grading may count. */
+export async function paperQuestions(db: Queryable, rows: PaperRowSpec[]): Promise<Map<number, PaperQuestion>> {
+  const out = new Map<number, PaperQuestion>();
+  for (const spec of rows) {
+    const { rows: qs } =
+      spec.kind === "fixed"
+        ? await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1`, [spec.questionId])
+        : await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and status = 'enable'`, [
+            spec.classifyId,
+            spec.questionType,
+          ]);
+    for (const q of qs) out.set(q.id, { row: q, score: spec.score });
+  }
+  return out;
+}
+
+function shuffle<T>(list: T[]): T[] {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random draw for each draw row. */
+export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<PaperQuestion[]> {
+  const out: PaperQuestion[] = [];
+  for (const spec of rows) {
+    if (spec.kind === "fixed") {
+      const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1 and status = 'enable'`, [spec.questionId]);
+      if (qs[0]) out.push({ row: qs[0], score: spec.score });
+    } else {
+      const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and status = 'enable'`, [
+        spec.classifyId,
+        spec.questionType,
+      ]);
+      for (const q of shuffle(qs).slice(0, spec.count)) out.push({ row: q, score: spec.score });
+    }
+  }
+  return out;
+}

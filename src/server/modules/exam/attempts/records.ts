@@ -1,0 +1,128 @@
+import type { FastifyInstance } from "fastify";
+import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { GivenAnswer } from "../../../../shared/exam/types.ts";
+import type { ExamRecordDetail, ExamRecordRow } from "../../../../shared/exam/catalog.ts";
+import { dbIntParam } from "../../../../shared/schema.ts";
+import type { Queryable } from "../../../db/index.ts";
+import { ApiError } from "../../../errors.ts";
+import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
+import { withheldQuestions } from "../withheld.ts";
+import { closeExpired, type AttemptRow } from "./attempt.ts";
+import { gradeAttempt } from "./grading.ts";
+import { pendingReview } from "./late.ts";
+import { loadPaper, paperQuestions } from "./papers.ts";
+
+/**
+ * Test records: the member's own attempts, mock and official (`GET /api/exam/records`), and one
+ * of them with its questions (`GET /api/exam/record?uuid=`). Official attempts whose time is up
+ * are closed first, so a record never shows an attempt as open after its deadline.
+ */
+
+/** A page of the member's attempts, newest first. */
+async function listRecords(db: Queryable, userId: number, page: number, limit: number): Promise<{ list: ExamRecordRow[]; total: number }> {
+  const total = await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where user_id = $1", [userId]);
+  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null }>(
+    `select a.*, p.title as paper_title, r.title as room_title from exam_attempt a join exam_paper p on p.id = a.paper_id
+     left join exam_room r on r.id = a.room_id
+     where a.user_id = $1 order by a.started_at desc, a.id desc limit $2 offset $3`,
+    [userId, limit, (page - 1) * limit],
+  );
+  const pending = await pendingReview(db, rows.map((a) => a.id));
+  return {
+    list: rows.map((a) => ({
+      id: a.id,
+      uuid: a.uuid,
+      kind: a.kind,
+      paperId: a.paper_id,
+      paperTitle: a.paper_title,
+      roomTitle: a.room_title,
+      score: a.score,
+      passed: a.passed,
+      startedAt: Number(a.started_at),
+      submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),
+      status: a.status,
+      pendingReview: pending.get(a.id) ?? 0,
+    })),
+    total: total.rows[0]?.n ?? 0,
+  };
+}
+
+/**
+ * One of the member's attempts with its questions, answers and results, or null. Answers,
+ * analysis and results only after submission; never for a question an official exam keeps to
+ * itself, except in that exam's own records as its room allows (`show_answers`).
+ */
+async function recordDetail(db: Queryable, userId: number, uuid: string): Promise<ExamRecordDetail | null> {
+  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null; total_score: number; pass_score: number }>(
+    // An official attempt passes by its room's pass mark (see gradeHeld), so that is the one shown.
+    `select a.*, p.title as paper_title, r.title as room_title, p.total_score, coalesce(r.pass_score, p.pass_score) as pass_score
+     from exam_attempt a join exam_paper p on p.id = a.paper_id
+     left join exam_room r on r.id = a.room_id
+     where a.user_id = $1 and a.uuid = $2`,
+    [userId, uuid],
+  );
+  const attempt = rows[0];
+  if (!attempt) return null;
+  const room = attempt.room_id ? (await db.query<{ show_answers: boolean }>("select show_answers from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
+  const finished = attempt.status !== "open";
+  const ids = attempt.questions.map((x) => x.id);
+  const withheld = await withheldQuestions(db, ids);
+  const reveal = (id: number) => {
+    if (!finished) return false;
+    const rooms = withheld.get(id) ?? [];
+    if (attempt.kind === "mock") return rooms.length === 0;
+    return room?.show_answers === true && rooms.every((r) => r === null || r === attempt.room_id);
+  };
+  const qs = ids.length ? (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows : [];
+  const byId = new Map(qs.map((x) => [x.id, x]));
+  const loaded = await loadPaper(db, attempt.paper_id);
+  const graded =
+    finished && loaded
+      ? gradeAttempt(await paperQuestions(db, loaded.rows), attempt.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) }, ids)
+      : null;
+  const pending = await pendingReview(db, [attempt.id]);
+  return {
+    attempt: {
+      uuid: attempt.uuid,
+      kind: attempt.kind,
+      paperId: attempt.paper_id,
+      paperTitle: attempt.paper_title,
+      roomTitle: attempt.room_title,
+      score: attempt.score,
+      passed: attempt.passed,
+      startedAt: Number(attempt.started_at),
+      submittedAt: attempt.submitted_at === null ? null : Number(attempt.submitted_at),
+      deadline: attempt.deadline === null ? null : Number(attempt.deadline),
+      status: attempt.status,
+      totalScore: Number(attempt.total_score),
+      passScore: Number(attempt.pass_score),
+      pendingReview: pending.get(attempt.id) ?? 0,
+    },
+    questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal(id))] : [])),
+    answers: attempt.answers as Record<string, GivenAnswer>,
+    results: graded ? Object.fromEntries(Object.entries(graded.results).filter(([id]) => reveal(Number(id)))) : {},
+  };
+}
+
+/** `GET /api/exam/records` and `GET /api/exam/record` (a member's own: auth declared by the module). */
+export async function recordRoutes(app: FastifyInstance): Promise<void> {
+  const { db } = app;
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  const listQuery = z.object({ page: dbIntParam(1, 100_000).default(1), limit: dbIntParam(1, 100).default(10) });
+  api.get("/api/exam/records", { schema: { querystring: listQuery } }, async (req, reply) => {
+    const member = req.member!;
+    await closeExpired(db, member.id);
+    return reply.success<{ list: ExamRecordRow[]; total: number }>(await listRecords(db, member.id, req.query.page, req.query.limit));
+  });
+
+  api.get("/api/exam/record", { schema: { querystring: z.object({ uuid: z.string().length(36) }) } }, async (req, reply) => {
+    const member = req.member!;
+    await closeExpired(db, member.id);
+    const detail = await recordDetail(db, member.id, req.query.uuid);
+    if (!detail) throw new ApiError(msg`This exam record does not exist`);
+    return reply.success<ExamRecordDetail>(detail);
+  });
+}
