@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ExamRecordDetail, ExamRecordRow } from "../../src/shared/exam/catalog.ts";
 import ExamResultPage, { viewOfRecord } from "../../src/client/features/exam/ExamResultPage.tsx";
 import RecordsTab from "../../src/client/features/exam/RecordsTab.tsx";
-import { flushOfficialAttempts, pendingOfficialAttempts, readOfficial, writeOfficial, type LocalOfficialAttempt } from "../../src/client/features/exam/official.ts";
+import { LEGACY_KEY, flushLegacyOfficialAttempts } from "../../src/client/features/exam/official.ts";
 
 // The app's HTTP client, replaced: these tests give the screens the server's answers.
 const api = vi.hoisted(() => ({
@@ -116,38 +116,46 @@ describe("late official answers waiting for review", () => {
   });
 });
 
-describe("official answers kept on the device", () => {
-  const local = (id: string): LocalOfficialAttempt => ({
+describe("official answers an earlier version left in localStorage", () => {
+  const legacy = (id: string, dirty = true) => ({
     attempt: { uuid: id, roomId: 1, paperId: 9, startedAt: 1_000, deadline: 1_900, serverTime: 1_000, answers: {} },
     questions: [],
     clockOffsetMs: 0,
     answers: { "5": "A", "6": "T" },
     answeredAt: { "5": 1_800_000, "6": 1_850_000 },
-    dirty: true,
+    dirty,
   });
+  const put = (id: string, dirty = true) => localStorage.setItem(`${LEGACY_KEY}${id}`, JSON.stringify(legacy(id, dirty)));
+  const left = () => Object.keys(localStorage).filter((k) => k.startsWith(LEGACY_KEY)).map((k) => k.slice(LEGACY_KEY.length)).sort();
 
-  it("stop being sent once the server has them, in time or kept for review after the deadline", async () => {
+  it("are sent once and removed when the server has them, in time or kept for review; kept when not sent", async () => {
     const inTime = "44444444-4444-4444-8444-444444444444";
     const late = "55555555-5555-4555-8555-555555555555";
     const offline = "66666666-6666-4666-8666-666666666666";
-    writeOfficial(local(inTime));
-    writeOfficial(local(late));
-    writeOfficial(local(offline));
+    const othersAttempt = "77777777-7777-4777-8777-777777777777";
+    const saved = "88888888-8888-4888-8888-888888888888";
+    for (const id of [inTime, late, offline, othersAttempt]) put(id);
+    put(saved, false);
+    localStorage.setItem(`${LEGACY_KEY}broken`, "{broken");
+    localStorage.setItem("unrelated", "1");
     const sent: unknown[] = [];
     api.request.mockImplementation(async (config) => {
       const body = (config as { data?: { uuid: string } }).data!;
       sent.push(body);
       if (body.uuid === inTime) return envelope({ saved: 2, refused: 0, late: false });
       if (body.uuid === late) throw ApiError.fromEnvelope({ code: 0, msg: "The time for this exam is up.", data: { closed: true, pendingReview: 2, refused: 0 } }, 200);
-      throw new Error("Network Error");
+      if (body.uuid === othersAttempt) throw ApiError.fromEnvelope({ code: 0, msg: "This exam record does not exist", data: null }, 200);
+      throw new ApiError({ msg: "Network Error", network: true });
     });
-    await flushOfficialAttempts();
-    // Each attempt was sent with every answer and the time it was made.
-    expect(sent).toEqual([inTime, late, offline].map((id) => ({ uuid: id, answers: { "5": "A", "6": "T" }, answeredAt: { "5": 1_800_000, "6": 1_850_000 } })));
-    expect(readOfficial(inTime)?.dirty).toBe(false);
-    // Closed by the server (late answers are in its review queue): nothing left to send.
-    expect(readOfficial(late)).toBeNull();
-    // No network: kept, sent again next time.
-    expect(pendingOfficialAttempts().map((a) => a.attempt.uuid)).toEqual([offline]);
+    await flushLegacyOfficialAttempts();
+    // Each unsent attempt was sent with every answer and the time it was made; a saved one is not sent.
+    expect(sent).toHaveLength(4);
+    expect(sent).toEqual(
+      expect.arrayContaining([inTime, late, offline, othersAttempt].map((id) => ({ uuid: id, answers: { "5": "A", "6": "T" }, answeredAt: { "5": 1_800_000, "6": 1_850_000 } }))),
+    );
+    // Saved, closed (late answers are in its review queue), already saved or unreadable: gone.
+    // Not sent (no network) or not this member's: kept for the next try or for its owner.
+    expect(left()).toEqual([offline, othersAttempt].sort());
+    expect(localStorage.getItem("unrelated")).toBe("1");
   });
 });

@@ -51,6 +51,12 @@ const VALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
       answers: { "12": "A", "13": ["A", "B"], "14": ["1949", "x"], "15": "an essay" },
     },
   ],
+  "official.answer": [
+    { uuid: ATTEMPT, questionId: 4, answer: "A", answeredAt: NOW - 60_000 },
+    { uuid: ATTEMPT, questionId: 4, answer: ["1949", "x"], answeredAt: MIN_OP_TIME },
+    // The device's estimate of the server's clock may run a little ahead of it.
+    { uuid: ATTEMPT, questionId: 2_147_483_647, answer: "", answeredAt: NOW + DAY },
+  ],
   "lesson.progress": [
     { lessonId: 9, position: 0, completed: false },
     { lessonId: 9, position: 123.5, completed: true },
@@ -100,6 +106,18 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "2147483648": "A" } },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1\u0000": "A" } },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1": "a\u0000" } },
+  ],
+  "official.answer": [
+    { uuid: "nope", questionId: 4, answer: "A", answeredAt: NOW },
+    { uuid: ATTEMPT.toUpperCase(), questionId: 4, answer: "A", answeredAt: NOW },
+    { uuid: ATTEMPT, questionId: 0, answer: "A", answeredAt: NOW },
+    { uuid: ATTEMPT, questionId: 2 ** 31, answer: "A", answeredAt: NOW },
+    { uuid: ATTEMPT, questionId: 4, answer: 1, answeredAt: NOW },
+    { uuid: ATTEMPT, questionId: 4, answer: "A\u0000", answeredAt: NOW },
+    { uuid: ATTEMPT, questionId: 4, answer: "A" },
+    { uuid: ATTEMPT, questionId: 4, answer: "A", answeredAt: 1_800_000 }, // seconds-ish, before 2020
+    { uuid: ATTEMPT, questionId: 4, answer: "A", answeredAt: NOW + 2 * DAY },
+    { uuid: ATTEMPT, questionId: 4, answer: "A", answeredAt: NOW + 0.5 },
   ],
   "lesson.progress": [
     { lessonId: 9, position: -0.5, completed: false },

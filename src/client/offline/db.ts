@@ -1,4 +1,5 @@
 import { Dexie, type EntityTable, type Table } from "dexie";
+import type { OfficialStart } from "../../shared/exam/official.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
 import type { Op } from "../../shared/sync/ops.ts";
 
@@ -110,6 +111,21 @@ export interface LessonProgressRow {
   opId: string;
 }
 
+/**
+ * An official exam in progress on this device (the attempt itself lives on the server, on its
+ * clock): its questions and the answers as the member left them. Each answer is also an
+ * `official.answer` op in the outbox until the server has it. Kept only while signed in (logout
+ * forgets these rows; unsent answers stay in the outbox) and removed once submitted.
+ */
+export interface OfficialAttemptRow extends OfficialStart {
+  uuid: string;
+  /** Difference between the server's clock and this device's, ms (server - device). */
+  clockOffsetMs: number;
+  answers: Record<string, GivenAnswer>;
+  /** When each answer was made, ms on the server's clock (this device's clock + offset). */
+  answeredAt: Record<string, number>;
+}
+
 export type OutboxStatus = "pending" | "rejected";
 
 /**
@@ -155,6 +171,7 @@ export class MemberDb extends Dexie {
   attempts!: EntityTable<AttemptRow, "attemptId">;
   outbox!: Table<OutboxRow, number>;
   lessonProgress!: EntityTable<LessonProgressRow, "lessonId">;
+  officialAttempts!: EntityTable<OfficialAttemptRow, "uuid">;
 
   constructor(readonly memberId: number) {
     super(memberDbName(memberId));
@@ -171,6 +188,10 @@ export class MemberDb extends Dexie {
     // Courses: lesson progress watched on this device (the tables of version 1 carry over).
     this.version(2).stores({
       lessonProgress: "lessonId, courseId",
+    });
+    // Official exams: the attempts in progress (their answers travel as `official.answer` ops).
+    this.version(3).stores({
+      officialAttempts: "uuid",
     });
   }
 }

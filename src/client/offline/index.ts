@@ -6,6 +6,7 @@ import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { openMemberDb, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
+import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
 
 /**
@@ -20,6 +21,7 @@ export type {
   BankRow,
   FavouriteRow,
   LessonProgressRow,
+  OfficialAttemptRow,
   OutboxRow,
   ProgressRow,
   QuestionRow,
@@ -29,9 +31,16 @@ export type { SyncEngineStatus, SyncState } from "./sync.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
+  answerOfficial,
   answerPractice,
   attemptsInProgress,
   discardRejected,
+  finishOfficial,
+  forgetEndedOfficial,
+  keepOfficialAttempt,
+  officialSubmission,
+  storedOfficial,
+  unsentOfficialAnswers,
   gradedAttemptsOfPaper,
   questionsOfBanks,
   storedAttempt,
@@ -109,6 +118,8 @@ export function startOffline(memberId: number): MemberDb {
   // The service worker's cached course data and saved videos belong to one member at a time.
   void claimMemberCaches(memberId);
   const db = openMemberDb(memberId);
+  // Official exams whose time is up and whose answers all reached the server are over.
+  void forgetEndedOfficial(db).catch(() => undefined);
   const engine = createSyncEngine({
     db,
     send,
@@ -148,6 +159,15 @@ export function stopOffline(): void {
   current.outboxWatch.unsubscribe();
   current.db.close();
   publish({ db: null, status: IDLE });
+}
+
+/**
+ * The member signs out: their official exams' questions leave the device (answers not sent yet
+ * stay queued in their database for the next sign-in).
+ */
+export async function forgetOfficialOnSignOut(): Promise<void> {
+  const db = session?.db;
+  if (db) await forgetOfficialAttempts(db).catch(() => undefined);
 }
 
 /** Runs a sync now (e.g. a "sync now" button); resolves when it is done. */

@@ -113,6 +113,7 @@ export function applyOp(state: ExamStateModel, op: Op, graded?: GradedOutcome): 
       return { ...state, wrong: withEntry(state.wrong, questionId, entry) };
     }
     case "attempt.submit":
+    case "official.answer":
     case "lesson.progress":
       return state;
   }

@@ -4,9 +4,9 @@ import { MAX_ANSWER_LENGTH, MAX_BLANKS } from "../exam/grading.ts";
 import { timeSchema, uuidSchema, type PayloadSchemaAt } from "./protocol.ts";
 
 /**
- * The exam ops (practice answers, favourites, the wrong book, practice progress, mock attempts)
- * and the exam state the device pulls after a push (`GET /api/exam/state`). The rules that turn
- * these ops into that state are src/shared/exam/state.ts.
+ * The exam ops (practice answers, favourites, the wrong book, practice progress, mock attempts,
+ * official-exam answers) and the exam state the device pulls after a push (`GET /api/exam/state`).
+ * The rules that turn these ops into that state are src/shared/exam/state.ts.
  */
 
 /** At most this many answers in one submitted attempt. */
@@ -47,6 +47,17 @@ function attemptSubmitPayload(now: number) {
     });
 }
 
+/**
+ * One answer in an official exam (the attempt lives on the server, on its clock): `answeredAt` is
+ * when the member made it, ms on the server's clock as the device measured it (device time plus
+ * the offset it learnt at start), so an answer made before the deadline still counts when the
+ * network returns only after it. Of two answers to a question the later `answeredAt` wins,
+ * whatever order they arrive in.
+ */
+function officialAnswerPayload(now: number) {
+  return z.object({ uuid: uuidSchema, questionId: dbId, answer: givenAnswerSchema, answeredAt: timeSchema(now) });
+}
+
 /** Payload schemas of the exam op types, by type. */
 export const examOpPayloads = {
   "practice.answer": () => practiceAnswerPayload,
@@ -54,6 +65,7 @@ export const examOpPayloads = {
   "wrong.remove": () => wrongRemovePayload,
   "progress.set": () => progressSetPayload,
   "attempt.submit": attemptSubmitPayload,
+  "official.answer": officialAnswerPayload,
 } satisfies Record<string, PayloadSchemaAt>;
 
 export const examStateSchema = z.object({

@@ -4,7 +4,7 @@ import { Dialog, DropdownMenu } from "radix-ui";
 import { ChevronDown, CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
-import { flushOfficialAttempts } from "../../features/exam/official.ts";
+import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
 import { startOffline, useSyncStatus } from "../../offline/index.ts";
 import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
@@ -172,9 +172,10 @@ export default function MemberLayout() {
     if (signedOut) void releaseMemberCaches();
   }, [signedOut]);
   useEffect(() => {
-    // Official-exam answers left unsent when a page closed offline go out now and on reconnect.
+    // Official-exam answers an earlier version of the app left unsent in localStorage go out
+    // now and on reconnect (today's answers travel through the member's outbox).
     if (!memberId) return;
-    const flush = () => void flushOfficialAttempts();
+    const flush = () => void flushLegacyOfficialAttempts();
     flush();
     window.addEventListener("online", flush);
     return () => window.removeEventListener("online", flush);

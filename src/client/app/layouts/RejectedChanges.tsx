@@ -13,6 +13,7 @@ const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "wrong.remove": msg`Removal from the wrong-question book`,
   "progress.set": msg`Practice progress`,
   "attempt.submit": msg`Mock exam`,
+  "official.answer": msg`Official exam answer`,
   "lesson.progress": msg`Lesson progress`,
 };
 

@@ -1,13 +1,15 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import { answerOfficial, storedOfficial, unsentOfficialAnswers, useOfflineDb, useOfflineQuery, type OfficialAttemptRow } from "../../offline/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
-import { isClosedAttemptError, localDeadlineMs, readOfficial, saveOfficial, submitOfficial, withAnswer, writeOfficial, type LocalOfficialAttempt } from "./official.ts";
+import { isClosedAttemptError, localDeadlineMs, submitOfficial } from "./official.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 
 const noop = () => undefined;
@@ -16,7 +18,7 @@ const noop = () => undefined;
  * The exam room's title: from the attempt (the server names it at start) or, for an attempt
  * stored on this device before it did, from the catalogue.
  */
-function useRoomTitle(attempt: LocalOfficialAttempt | null): string | null {
+function useRoomTitle(attempt: OfficialAttemptRow | null): string | null {
   const known = attempt?.attempt.roomTitle ?? null;
   const catalog = useQuery({ ...examQueries.catalog(), enabled: attempt !== null && !known });
   if (known) return known;
@@ -25,10 +27,11 @@ function useRoomTitle(attempt: LocalOfficialAttempt | null): string | null {
 
 /**
  * An official exam in progress (`/exam/my_test_detail?official=`): the deadline is the server's;
- * every answer is written on the device first and sent to the server (again when the network is
- * back); the server refuses answers after its deadline plus a short grace. Submitting always asks
- * first (it cannot be undone, and it uses one of the room's attempts), saying how many questions
- * are not answered.
+ * every answer is written on the device first and queued for the server in the outbox (sent at
+ * once when online, later when the network is back); answers reaching the server after its
+ * deadline plus a short grace are kept for a marker or refused. Submitting always asks first (it
+ * cannot be undone, and it uses one of the room's attempts), saying how many questions are not
+ * answered.
  */
 export default function OfficialTakingPage() {
   const { t } = useLingui();
@@ -36,29 +39,20 @@ export default function OfficialTakingPage() {
   const [params] = useSearchParams();
   const uuid = params.get("official") ?? "";
   const online = useOnline();
-  const [attempt, setAttempt] = useState<LocalOfficialAttempt | null>(() => readOfficial(uuid));
+  const db = useOfflineDb();
+  // undefined while the device's copy is read.
+  const attempt = useOfflineQuery((d) => storedOfficial(d, uuid), [uuid], undefined);
+  const unsent = useOfflineQuery((d) => unsentOfficialAnswers(d, uuid), [uuid], 0);
+  // Answers made on this screen, shown at once (the device's copy catches up a moment later).
+  const [made, setMade] = useState<Record<string, GivenAnswer>>({});
   const [index, setIndex] = useState(0);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
-  const roomTitle = useRoomTitle(attempt);
+  const roomTitle = useRoomTitle(attempt ?? null);
   useDocumentTitle(roomTitle);
 
-  // Send unsaved answers whenever they change and the network is there.
-  useEffect(() => {
-    if (!attempt?.dirty || !online) return;
-    const timer = setTimeout(() => {
-      saveOfficial(attempt).then(
-        (outcome) => {
-          if (outcome === "closed") void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
-          else setAttempt((a) => (a && a.answers === attempt.answers ? { ...a, dirty: false } : a));
-        },
-        () => undefined,
-      );
-    }, 800);
-    return () => clearTimeout(timer);
-  }, [attempt, online, navigate]);
-
+  if (attempt === undefined) return <Spinner className="mx-auto my-16 size-8" />;
   if (!attempt) return <p className="py-12 text-center">{t`This exam is not open on this device. Enter it from the official exams tab.`}</p>;
   if (attempt.questions.length === 0) return <p role="alert" className="py-12 text-center">{t`This exam has no questions.`}</p>;
 
@@ -67,17 +61,18 @@ export default function OfficialTakingPage() {
   const total = questions.length;
   const current = Math.min(index, Math.max(0, total - 1));
   const question = questions[current]!;
-  const value = attempt.answers[String(question.id)] ?? emptyAnswer(question);
+  const answers = { ...attempt.answers, ...made };
+  const value = answers[String(question.id)] ?? emptyAnswer(question);
   const answeredOf = (q: (typeof questions)[number]) => {
-    const a = attempt.answers[String(q.id)];
+    const a = answers[String(q.id)];
     return a !== undefined && isAnswered(q, a);
   };
   const answeredCount = questions.filter(answeredOf).length;
 
+  // Written on the device with its outbox op; the live query of the device's copy follows.
   const change = (next: GivenAnswer) => {
-    const updated = withAnswer(attempt, question.id, next);
-    writeOfficial(updated);
-    setAttempt(updated);
+    setMade((m) => ({ ...m, [String(question.id)]: next }));
+    if (db) void answerOfficial(db, attempt.uuid, question.id, next);
   };
 
   async function submit() {
@@ -85,7 +80,7 @@ export default function OfficialTakingPage() {
     setConfirmOpen(false);
     setSubmitting(true);
     try {
-      await submitOfficial(attempt);
+      await submitOfficial(attempt, db ?? undefined);
       void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
     } catch (error) {
       // Time up on the server: it graded what reached it in time; show that result.
@@ -105,7 +100,7 @@ export default function OfficialTakingPage() {
         submitDisabled={!online}
         onSubmit={() => setConfirmOpen(true)}
       >
-        {attempt.dirty && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
+        {unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
       </ExamHeader>
       <QuestionStep position={current + 1} total={total} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />

@@ -1,26 +1,14 @@
-import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import type { OfficialStart } from "../../../shared/exam/official.ts";
+import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { request, serverRefusal } from "../../api/index.ts";
+import { finishOfficial, getOfflineDb, keepOfficialAttempt, officialSubmission, storedOfficial, type MemberDb, type OfficialAttemptRow } from "../../offline/index.ts";
 
-/** `POST /api/exam/official/start` (times in seconds, on the server's clock). */
-export interface OfficialStart {
-  /** `roomTitle`: the exam room's name (absent in attempts stored before the server sent it). */
-  attempt: { uuid: string; roomId: number; roomTitle?: string; paperId: number; startedAt: number; deadline: number; serverTime: number; answers: Record<string, GivenAnswer> };
-  questions: ExamQuestion[];
-}
-
-/** The attempt kept on the device: answers are written here first, then sent. */
-export interface LocalOfficialAttempt extends OfficialStart {
-  /** Difference between the server's clock and this device's, ms (server - device). */
-  clockOffsetMs: number;
-  answers: Record<string, GivenAnswer>;
-  /**
-   * When each answer was made, ms on the server's clock (this device's clock + offset): answers
-   * made before the deadline still count when the network returns only after it.
-   */
-  answeredAt: Record<string, number>;
-  /** Answers changed since the last successful save. */
-  dirty: boolean;
-}
+/**
+ * Official exams on the member's side: entering (the server's attempt kept on the device with
+ * its questions), the deadline on this device's clock, submitting. Answers are written on the
+ * device and queued as `official.answer` ops (offline/repository/official.ts), sent by the sync
+ * engine like every other change.
+ */
 
 /** The envelope the server answers when the attempt's time is up and it is closed. */
 export function isClosedAttemptError(error: unknown): boolean {
@@ -28,108 +16,88 @@ export function isClosedAttemptError(error: unknown): boolean {
   return typeof data === "object" && data !== null && data.closed === true;
 }
 
-/** The attempt with one answer changed (made now, on the server's clock). */
-export function withAnswer(attempt: LocalOfficialAttempt, questionId: number, answer: GivenAnswer, now = Date.now()): LocalOfficialAttempt {
-  const key = String(questionId);
-  return {
-    ...attempt,
-    answers: { ...attempt.answers, [key]: answer },
-    answeredAt: { ...attempt.answeredAt, [key]: Math.round(now + attempt.clockOffsetMs) },
-    dirty: true,
-  };
-}
-
-const KEY = "examhub.official.";
-
-export function readOfficial(uuid: string, storage: Storage = localStorage): LocalOfficialAttempt | null {
-  try {
-    const raw = storage.getItem(KEY + uuid);
-    return raw ? (JSON.parse(raw) as LocalOfficialAttempt) : null;
-  } catch {
-    return null;
-  }
-}
-
-export function writeOfficial(attempt: LocalOfficialAttempt, storage: Storage = localStorage): void {
-  storage.setItem(KEY + attempt.attempt.uuid, JSON.stringify(attempt));
-}
-
-export function removeOfficial(uuid: string, storage: Storage = localStorage): void {
-  storage.removeItem(KEY + uuid);
-}
-
 /** The server's deadline on this device's clock (ms), so the timer survives sleep and skew. */
-export function localDeadlineMs(attempt: LocalOfficialAttempt): number {
+export function localDeadlineMs(attempt: OfficialAttemptRow): number {
   return attempt.attempt.deadline * 1000 - attempt.clockOffsetMs;
 }
 
-export async function startOfficial(roomId: number, now = Date.now()): Promise<LocalOfficialAttempt> {
-  const res = await request<OfficialStart>({ url: "/api/exam/official/start", method: "post", data: { roomId } }, { loading: true });
-  const stored = readOfficial(res.data.attempt.uuid);
-  const local: LocalOfficialAttempt = {
-    ...res.data,
-    clockOffsetMs: res.data.attempt.serverTime * 1000 - now,
-    // What this device saved but the server may not have yet wins over the server's copy.
-    answers: { ...res.data.attempt.answers, ...(stored?.answers ?? {}) },
-    answeredAt: stored?.answeredAt ?? {},
-    dirty: stored?.dirty ?? false,
-  };
-  writeOfficial(local);
-  return local;
+function memberDb(): MemberDb {
+  const db = getOfflineDb();
+  if (!db) throw new Error("the member's offline database is not open");
+  return db;
 }
 
-const payload = (attempt: LocalOfficialAttempt) => ({ uuid: attempt.attempt.uuid, answers: attempt.answers, answeredAt: attempt.answeredAt ?? {} });
+/** Enters an official exam room: `POST /api/exam/official/start`, the attempt kept on this device. */
+export async function startOfficial(roomId: number, db: MemberDb = memberDb()): Promise<OfficialAttemptRow> {
+  const res = await request<OfficialStart>({ url: "/api/exam/official/start", method: "post", data: { roomId } }, { loading: true });
+  return keepOfficialAttempt(db, res.data);
+}
 
 /**
- * Sends the answers. Resolves "closed" when the server has closed the attempt (time up): the
- * answers it could still take were counted and the device stops sending it.
+ * Submits with every answer on this device (those still queued included) and forgets the
+ * attempt. When the server has closed it (time up), it was graded with what reached it in time:
+ * the device forgets it too, and the error is passed on.
  */
-export async function saveOfficial(attempt: LocalOfficialAttempt): Promise<"saved" | "closed"> {
+export async function submitOfficial(attempt: OfficialAttemptRow, db: MemberDb = memberDb()): Promise<{ score: number; passed: boolean }> {
+  // The device's copy as it is now (an answer made a moment ago included).
+  const latest = (await storedOfficial(db, attempt.uuid)) ?? attempt;
   try {
-    await request({ url: "/api/exam/official/save", method: "post", data: payload(attempt) }, { showErrorMessage: false, cancelDuplicateRequest: true });
-  } catch (error) {
-    if (!isClosedAttemptError(error)) throw error;
-    removeOfficial(attempt.attempt.uuid);
-    return "closed";
-  }
-  // Only what was sent is saved: an answer changed meanwhile stays dirty.
-  const current = readOfficial(attempt.attempt.uuid);
-  if (!current || current.answers === attempt.answers || JSON.stringify(current.answers) === JSON.stringify(attempt.answers)) {
-    writeOfficial({ ...(current ?? attempt), dirty: false });
-  }
-  return "saved";
-}
-
-export async function submitOfficial(attempt: LocalOfficialAttempt): Promise<{ score: number; passed: boolean }> {
-  try {
-    const res = await request<{ score: number; passed: boolean }>({ url: "/api/exam/official/submit", method: "post", data: payload(attempt) }, { loading: true, showSuccessMessage: true });
-    removeOfficial(attempt.attempt.uuid);
+    const res = await request<{ score: number; passed: boolean }>(
+      { url: "/api/exam/official/submit", method: "post", data: officialSubmission(latest) },
+      { loading: true, showSuccessMessage: true },
+    );
+    await finishOfficial(db, attempt.uuid);
     return res.data;
   } catch (error) {
-    // Closed by the server: graded with what reached it in time; nothing more to send.
-    if (isClosedAttemptError(error)) removeOfficial(attempt.attempt.uuid);
+    if (isClosedAttemptError(error)) await finishOfficial(db, attempt.uuid);
     throw error;
   }
 }
 
-/** Every official attempt on this device with answers the server has not confirmed yet. */
-export function pendingOfficialAttempts(storage: Storage = localStorage): LocalOfficialAttempt[] {
-  const out: LocalOfficialAttempt[] = [];
-  for (let i = 0; i < storage.length; i++) {
-    const key = storage.key(i);
-    if (!key?.startsWith(KEY)) continue;
-    const attempt = readOfficial(key.slice(KEY.length), storage);
-    if (attempt?.dirty) out.push(attempt);
-  }
-  return out;
+// ---------------------------------------------------------------- before the outbox
+
+/** Where earlier versions of the app kept official attempts (one localStorage key each). */
+export const LEGACY_KEY = "examhub.official.";
+
+interface LegacyOfficialAttempt {
+  attempt: { uuid: string };
+  answers: Record<string, GivenAnswer>;
+  answeredAt?: Record<string, number>;
+  dirty?: boolean;
 }
 
 /**
- * Sends what official attempts left unsaved on this device (the page was closed offline): run
- * when the member side opens and whenever the network returns. Failures stay for next time.
+ * Earlier versions kept official answers in localStorage (not per member) and sent them with
+ * `POST /api/exam/official/save`. What such a version left unsent is sent the same way, and each
+ * entry is removed once the server has it (or has closed the attempt). An entry the server
+ * refuses for the member signed in now (another member's attempt) stays for its owner; one
+ * that could not be sent stays for the next try.
  */
-export async function flushOfficialAttempts(): Promise<void> {
-  for (const attempt of pendingOfficialAttempts()) {
-    await saveOfficial(attempt).catch(() => undefined);
+export async function flushLegacyOfficialAttempts(storage: Storage = localStorage): Promise<void> {
+  const keys: string[] = [];
+  for (let i = 0; i < storage.length; i++) {
+    const key = storage.key(i);
+    if (key?.startsWith(LEGACY_KEY)) keys.push(key);
+  }
+  for (const key of keys) {
+    let entry: LegacyOfficialAttempt | null;
+    try {
+      entry = JSON.parse(storage.getItem(key) ?? "null") as LegacyOfficialAttempt | null;
+    } catch {
+      entry = null;
+    }
+    if (!entry?.dirty || typeof entry.attempt?.uuid !== "string") {
+      storage.removeItem(key);
+      continue;
+    }
+    try {
+      await request(
+        { url: "/api/exam/official/save", method: "post", data: { uuid: entry.attempt.uuid, answers: entry.answers, answeredAt: entry.answeredAt ?? {} } },
+        { showErrorMessage: false, showCodeMessage: false },
+      );
+      storage.removeItem(key);
+    } catch (error) {
+      if (isClosedAttemptError(error)) storage.removeItem(key);
+    }
   }
 }

@@ -6,6 +6,7 @@
 export * from "./banks.ts";
 export * from "./lessons.ts";
 export * from "./mockAttempts.ts";
+export * from "./official.ts";
 export * from "./outbox.ts";
 export * from "./practice.ts";
 export { gradedOf, toOp, type RepoOptions } from "./shared.ts";

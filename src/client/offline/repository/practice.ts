@@ -115,6 +115,7 @@ async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome): Promi
       break;
     }
     case "attempt.submit":
+    case "official.answer":
     case "lesson.progress":
       return;
   }

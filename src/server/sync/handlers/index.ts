@@ -2,9 +2,10 @@ import type { Op, OpType } from "../../../shared/sync/ops.ts";
 import type { OpContext, OpHandler, OpHandlerMap } from "../registry.ts";
 import { courseOpHandlers } from "./course.ts";
 import { examOpHandlers } from "./exam.ts";
+import { officialOpHandlers } from "./official.ts";
 
 /** Every op type's handler: the one place a new handler file is registered. */
-const handlers: OpHandlerMap<OpType> = { ...examOpHandlers, ...courseOpHandlers };
+const handlers: OpHandlerMap<OpType> = { ...examOpHandlers, ...officialOpHandlers, ...courseOpHandlers };
 
 /** Applies a validated op with its type's handler. */
 export function handleOp(ctx: OpContext, op: Op): Promise<void> {

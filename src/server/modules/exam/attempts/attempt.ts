@@ -1,15 +1,17 @@
 import { msg } from "@lingui/core/macro";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
+import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 import { gradeAttempt } from "./grading.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
 
 /**
- * Seconds after an official deadline that a save or submission is still taken in (network lag).
- * Answers that reach the server later are never graded on the device's word: the room's
- * `late_policy` keeps them for a marker (`exam_late_answer`, see late.ts) or refuses them.
+ * Seconds after an official deadline that a save or submission is still taken in (network lag),
+ * shared with the device (it forgets an ended attempt after it). Answers that reach the server
+ * later are never graded on the device's word: the room's `late_policy` keeps them for a marker
+ * (`exam_late_answer`, see late.ts) or refuses them.
  */
-export const SUBMIT_GRACE_SECONDS = 60;
+export { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 
 /** The server's clock in seconds (attempt times are seconds; answer times are ms). */
 export const nowSeconds = () => Math.floor(Date.now() / 1000);

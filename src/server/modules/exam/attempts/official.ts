@@ -5,6 +5,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ExamQuestion } from "../../../../shared/exam/types.ts";
 import { givenAnswerSchema } from "../../../../shared/exam/sync.ts";
+import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import { dbId, dbIdKey, jsonBody } from "../../../../shared/schema.ts";
 import type { Database, Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
@@ -84,54 +85,78 @@ const answerBody = z.object({
   /** Question id -> when the answer was made, ms on the server's clock as the device measured it. */
   answeredAt: z.record(dbIdKey, z.number().int().nonnegative()).optional(),
 });
-type AnswerBody = z.infer<typeof answerBody>;
+export type AnswerBody = z.infer<typeof answerBody>;
 
-type Taken = { late: false; saved: number; result: { score: number; passed: boolean } | null } | ({ late: true } & LateOutcome);
+export type Taken = { late: false; saved: number; result: { score: number; passed: boolean } | null } | ({ late: true } & LateOutcome);
 
 /**
- * Takes answers into an official attempt, in one transaction with the attempt row locked.
+ * Takes answers into an official attempt, inside the caller's transaction (the attempt row is
+ * locked here): the save and submit routes, and the `official.answer` sync op.
  * Until deadline + grace every answer to a question of the attempt counts (made "now" unless
  * the device says earlier; of two answers to a question the one made later wins, whatever
  * order they arrive in). After that the attempt is closed and graded with what reached it in
  * time, and every answer the server does not hold yet is late (late.ts).
  */
-async function takeAnswers(db: Database, member: MemberRow, body: AnswerBody, submit: boolean): Promise<Taken> {
-  return db.transaction(async (tx): Promise<Taken> => {
-    const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [member.id, body.uuid]);
-    const attempt = rows[0];
-    if (!attempt) throw new ApiError(msg`This exam record does not exist`);
-    // `closed`: the device keeps nothing more to send for this attempt.
-    if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`, 0, { closed: true });
-    const nowMs = Date.now();
-    const deadlineMs = Number(attempt.deadline) * 1000;
-    const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
+export async function takeOfficialAnswers(tx: Queryable, memberId: number, body: AnswerBody, submit: boolean): Promise<Taken> {
+  const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [memberId, body.uuid]);
+  const attempt = rows[0];
+  if (!attempt) throw new ApiError(msg`This exam record does not exist`);
+  // `closed`: the device keeps nothing more to send for this attempt.
+  if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`, 0, { closed: true });
+  const nowMs = Date.now();
+  const deadlineMs = Number(attempt.deadline) * 1000;
+  const late = attempt.status === "expired" || nowMs > deadlineMs + SUBMIT_GRACE_SECONDS * 1000;
 
-    if (late) {
-      const outcome = await takeLateAnswers(tx, attempt, body.answers, body.answeredAt, nowMs);
-      if (attempt.status === "open") await finish(tx, attempt, "expired");
-      return { late: true, ...outcome };
-    }
+  if (late) {
+    const outcome = await takeLateAnswers(tx, attempt, body.answers, body.answeredAt, nowMs);
+    if (attempt.status === "open") await finish(tx, attempt, "expired");
+    return { late: true, ...outcome };
+  }
 
-    const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
-    const answers: Record<string, unknown> = { ...attempt.answers };
-    const times: Record<string, number> = { ...attempt.answer_times };
-    let saved = 0;
-    for (const [id, answer] of Object.entries(body.answers)) {
-      if (!inAttempt.has(id)) continue;
-      saved++;
-      const madeAt = Math.min(body.answeredAt?.[id] ?? nowMs, nowMs);
-      if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
-      answers[id] = answer;
-      times[id] = madeAt;
-    }
-    await tx.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [
-      JSON.stringify(answers),
-      JSON.stringify(times),
-      nowMs,
-      attempt.id,
-    ]);
-    return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
-  });
+  const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
+  const answers: Record<string, unknown> = { ...attempt.answers };
+  const times: Record<string, number> = { ...attempt.answer_times };
+  let saved = 0;
+  for (const [id, answer] of Object.entries(body.answers)) {
+    if (!inAttempt.has(id)) continue;
+    saved++;
+    const madeAt = Math.min(body.answeredAt?.[id] ?? nowMs, nowMs);
+    if ((times[id] ?? 0) > madeAt) continue; // the server holds a later answer to this question
+    answers[id] = answer;
+    times[id] = madeAt;
+  }
+  await tx.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [
+    JSON.stringify(answers),
+    JSON.stringify(times),
+    nowMs,
+    attempt.id,
+  ]);
+  return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
+}
+
+export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-in-attempt" | "submitted" | "refused";
+
+/**
+ * One answer of an `official.answer` sync op (inside the op's transaction): taken as by the save
+ * route (in time, or kept for a marker when late), or said why not. An answer the server holds
+ * already, or one older than the answer it holds, is `held` (a retried or reordered op, or one
+ * the submission carried): nothing changes and nothing is refused.
+ */
+export async function officialAnswerOp(tx: Queryable, memberId: number, payload: OpPayload<"official.answer">): Promise<OfficialAnswerOutcome> {
+  const { uuid, questionId, answer, answeredAt } = payload;
+  const key = String(questionId);
+  const { rows } = await tx.query<Pick<AttemptRow, "status" | "questions" | "answers" | "answer_times">>(
+    "select status, questions, answers, answer_times from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update",
+    [memberId, uuid],
+  );
+  const held = rows[0];
+  if (!held) return "unknown-attempt";
+  if (!held.questions.some((q) => q.id === questionId)) return "not-in-attempt";
+  const heldLater = (held.answer_times[key] ?? -1) >= answeredAt;
+  if (held.status === "submitted") return heldLater || JSON.stringify(held.answers[key]) === JSON.stringify(answer) ? "held" : "submitted";
+  if (heldLater) return "held";
+  const taken = await takeOfficialAnswers(tx, memberId, { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } }, false);
+  return taken.late && taken.refused > 0 ? "refused" : "taken";
 }
 
 /** The attempt is closed (time up): the device stops sending it; `pendingReview` late answers wait for a marker. */
@@ -162,13 +187,13 @@ export async function officialRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.post("/api/exam/official/save", { schema: { body: jsonBody(answerBody) } }, async (req, reply) => {
-    const taken = await takeAnswers(db, req.member!, req.body, false);
+    const taken = await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, req.body, false));
     if (taken.late) throw closedError(taken);
     return reply.success({ saved: taken.saved, refused: 0, late: false });
   });
 
   api.post("/api/exam/official/submit", { schema: { body: jsonBody(answerBody.partial({ answers: true })) } }, async (req, reply) => {
-    const taken = await takeAnswers(db, req.member!, { ...req.body, answers: req.body.answers ?? {} }, true);
+    const taken = await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, { ...req.body, answers: req.body.answers ?? {} }, true));
     if (taken.late) throw closedError(taken);
     return reply.success({ uuid: req.body.uuid, ...taken.result!, late: false }, msg`Submitted`);
   });
