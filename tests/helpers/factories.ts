@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import type { Queryable } from "../../src/server/db/index.ts";
+import type { Memo } from "../../src/server/modules/account/memos.ts";
 
 /**
- * Test data made by each test for itself (members, admins, banks, questions, papers, exam rooms,
- * courses with their lessons, files in storage), so tests assert on what they made and not on
- * the demo content. Each call makes new rows with unique names; the values a test does not care
- * about have plain defaults.
+ * Test data made by each test for itself (members and their account logs, admins, banks,
+ * questions, papers, exam rooms, courses with their lessons, files in storage), so tests assert
+ * on what they made and not on the demo content. Each call makes new rows with unique names; the
+ * values a test does not care about have plain defaults.
  */
 
 let serial = 0;
@@ -22,16 +24,52 @@ export interface TestMember {
   headers: Record<string, string>;
 }
 
-/** A member (balance and points in cents / points) with a live access token. */
-export async function createMember(db: Queryable, options: { username?: string; money?: number; score?: number; groupId?: number | null } = {}): Promise<TestMember> {
+/**
+ * A member (balance and points in cents / points) with a live access token; with `password`, one
+ * who can also log in.
+ */
+export async function createMember(
+  db: Queryable,
+  options: { username?: string; password?: string; email?: string; money?: number; score?: number; groupId?: number | null } = {},
+): Promise<TestMember> {
   const username = options.username ?? next("m");
   const { rows } = await db.query<{ id: number }>(
-    "insert into member (username, password_hash, money, score, group_id) values ($1, 'x', $2, $3, $4) returning id",
-    [username, options.money ?? 0, options.score ?? 0, options.groupId ?? null],
+    "insert into member (username, password_hash, email, money, score, group_id) values ($1, $2, $3, $4, $5, $6) returning id",
+    [username, options.password ? await hashPassword(options.password) : "x", options.email ?? null, options.money ?? 0, options.score ?? 0, options.groupId ?? null],
   );
   const id = rows[0]!.id;
   const token = await issueToken(db, "user", id, 3600);
   return { id, username, token, headers: { "ba-user-token": token, "think-lang": "en" } };
+}
+
+/** One log row: how many days ago, the change (cents for money), the memo. */
+export type AccountLogEntry = [daysAgo: number, change: number, memo: Memo];
+
+/**
+ * A member's balance and points logs, oldest first: each row's `before` is the previous row's
+ * `after`, starting at 0, and the member's balance and points become the last ones.
+ */
+export async function createAccountLogs(db: Queryable, memberId: number, logs: { money?: AccountLogEntry[]; score?: AccountLogEntry[] }): Promise<void> {
+  const now = Math.floor(Date.now() / 1000);
+  for (const [table, column, entries] of [
+    ["user_money_log", "money", logs.money ?? []],
+    ["user_score_log", "score", logs.score ?? []],
+  ] as const) {
+    let before = 0;
+    for (const [daysAgo, change, memo] of entries) {
+      await db.query(`insert into ${table} (user_id, ${column}, before, after, memo_key, memo_params, create_time) values ($1, $2, $3, $4, $5, $6, $7)`, [
+        memberId,
+        change,
+        before,
+        before + change,
+        memo.key,
+        JSON.stringify(memo.params),
+        now - daysAgo * 86_400,
+      ]);
+      before += change;
+    }
+    if (entries.length > 0) await db.query(`update member set ${column} = $1 where id = $2`, [before, memberId]);
+  }
 }
 
 export interface TestAdmin {
