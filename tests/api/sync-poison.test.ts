@@ -11,6 +11,7 @@ import { createSyncTransport } from "../../src/client/offline/transport.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBankWithQuestions } from "../helpers/factories.ts";
 
 /**
  * The device against a server that keeps failing one batch with HTTP 500 because of one op: the
@@ -33,7 +34,7 @@ const requests: string[][] = [];
 
 beforeAll(async () => {
   i18n.loadAndActivate({ locale: "en", messages: {} });
-  t = await createTestApp({ config: { seedDemo: true } });
+  t = await createTestApp();
   const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ('poison_test', $1) returning id", [
     await hashPassword("whatever1"),
   ]);
@@ -98,9 +99,9 @@ describe("a server that keeps failing one batch with HTTP 500", () => {
     });
     const { send, pull } = createSyncTransport((config, options) => client.request<unknown>(config, options));
 
-    // 30 real changes made on the device: favourites and practice answers on the demo questions.
+    // 30 real changes made on the device: favourites and practice answers on a bank's questions.
     db = openMemberDb(memberId);
-    const bank = (await t.database.db.query<{ id: number }>("select id from exam_classify where pid <> 0 order by id limit 1")).rows[0]!.id;
+    const bank = (await createBankWithQuestions(t.database.db, 15)).id;
     const questions = (
       await t.database.db.query<{ id: number; type: "single"; answer: string; score: number }>(
         "select id, type, answer, score from exam_question where classify_id = $1 and type = 'single' order by id limit 15",

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MessageSender, OutgoingMessage } from "../../src/server/auth/senders.ts";
 import { DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
+import { memos } from "../../src/server/modules/account/memos.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
+import { createAccountLogs, createMember } from "../helpers/factories.ts";
 
 /** Captures what would be sent (the outside edge), so tests can read the codes. */
 class Inbox implements MessageSender {
@@ -179,9 +181,22 @@ describe("abuse limits", () => {
 });
 
 describe("member account", () => {
+  /** A member of this test's own with a story: two recharges make 100.00, a welcome bonus and an administrator's gift 100 points. */
+  const OWNER = { username: "owner_mia", password: "owner-pass-1", email: "owner.mia@example.com" };
   let token = "";
   beforeAll(async () => {
-    token = (await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).data.userInfo.token;
+    const owner = await createMember(t.database.db, OWNER);
+    await createAccountLogs(t.database.db, owner.id, {
+      money: [
+        [6, 8_000, memos.recharge()],
+        [3, 2_000, memos.recharge()],
+      ],
+      score: [
+        [6, 50, memos.signup()],
+        [2, 50, memos.adminAdjust()],
+      ],
+    });
+    token = (await login(OWNER.username, OWNER.password)).data.userInfo.token;
   });
   const auth = () => ({ "ba-user-token": token });
 
@@ -229,32 +244,32 @@ describe("member account", () => {
   });
 
   it("changes the password, ending every session", async () => {
-    const other = (await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).data.userInfo.token;
+    const other = (await login(OWNER.username, OWNER.password)).data.userInfo.token;
     expect((await post("/api/account/changePassword", { oldPassword: "nope-nope", newPassword: "brand-new-1" }, { "ba-user-token": other })).json().msg).toBe("The old password is wrong");
-    expect((await post("/api/account/changePassword", { oldPassword: DEMO_MEMBER.password, newPassword: "bad&" }, { "ba-user-token": other })).json().msg).toBe("Please enter the correct password");
-    const ok = (await post("/api/account/changePassword", { oldPassword: DEMO_MEMBER.password, newPassword: "brand-new-1" }, { "ba-user-token": other })).json();
+    expect((await post("/api/account/changePassword", { oldPassword: OWNER.password, newPassword: "bad&" }, { "ba-user-token": other })).json().msg).toBe("Please enter the correct password");
+    const ok = (await post("/api/account/changePassword", { oldPassword: OWNER.password, newPassword: "brand-new-1" }, { "ba-user-token": other })).json();
     expect(ok.code).toBe(1);
     expect((await get("/api/account/profile", { "ba-user-token": other })).json().code).toBe(303);
     expect((await get("/api/account/profile", auth())).json().code).toBe(303);
-    expect((await login(DEMO_MEMBER.username, DEMO_MEMBER.password)).code).toBe(0);
-    token = (await login(DEMO_MEMBER.username, "brand-new-1")).data.userInfo.token;
+    expect((await login(OWNER.username, OWNER.password)).code).toBe(0);
+    token = (await login(OWNER.username, "brand-new-1")).data.userInfo.token;
   });
 
   it("retrieves a forgotten password with an email code", async () => {
-    await post("/api/Ems/send", { email: "member@example.com", event: "user_retrieve_pwd" });
-    const code = inbox.lastCode("member@example.com");
-    expect((await post("/api/account/retrievePassword", { type: "email", account: "member@example.com", captcha: "999999", password: "recovered-1" })).json().msg).toBe(
+    await post("/api/Ems/send", { email: OWNER.email, event: "user_retrieve_pwd" });
+    const code = inbox.lastCode(OWNER.email);
+    expect((await post("/api/account/retrievePassword", { type: "email", account: OWNER.email, captcha: "999999", password: "recovered-1" })).json().msg).toBe(
       "The verification code is wrong or has expired",
     );
     // An address locked out of the account (10 failures) is let in again once the owner proved the email.
-    await t.database.db.query("insert into login_address (kind, username, address, failures, last_failure) values ('member', $1, '10.0.0.99', 10, extract(epoch from now())::bigint)", [DEMO_MEMBER.username]);
-    expect((await post("/api/account/retrievePassword", { type: "email", account: "member@example.com", captcha: code, password: "recovered-1" })).json().code).toBe(1);
-    expect((await t.database.db.query("select failures from login_address where username = $1 and address = '10.0.0.99'", [DEMO_MEMBER.username])).rows).toEqual([{ failures: 0 }]);
-    expect((await login(DEMO_MEMBER.username, "recovered-1")).code).toBe(1);
+    await t.database.db.query("insert into login_address (kind, username, address, failures, last_failure) values ('member', $1, '10.0.0.99', 10, extract(epoch from now())::bigint)", [OWNER.username]);
+    expect((await post("/api/account/retrievePassword", { type: "email", account: OWNER.email, captcha: code, password: "recovered-1" })).json().code).toBe(1);
+    expect((await t.database.db.query("select failures from login_address where username = $1 and address = '10.0.0.99'", [OWNER.username])).rows).toEqual([{ failures: 0 }]);
+    expect((await login(OWNER.username, "recovered-1")).code).toBe(1);
   });
 
   it("changes the bound email only through verification of the old and the new address", async () => {
-    token = (await login(DEMO_MEMBER.username, "recovered-1")).data.userInfo.token;
+    token = (await login(OWNER.username, "recovered-1")).data.userInfo.token;
     const newEmail = "mia@example.com";
     // Without proving the current address first:
     await post("/api/Ems/send", { email: newEmail, event: "user_change_email" }, auth());
@@ -262,8 +277,8 @@ describe("member account", () => {
     expect(direct.msg).toBe("Please verify your current account first");
 
     await t.database.db.query("delete from verification_code"); // let the resend limit pass
-    await post("/api/Ems/send", { email: "member@example.com", event: "user_email_verify" }, auth());
-    const proof = (await post("/api/account/verification", { type: "email", captcha: inbox.lastCode("member@example.com") }, auth())).json();
+    await post("/api/Ems/send", { email: OWNER.email, event: "user_email_verify" }, auth());
+    const proof = (await post("/api/account/verification", { type: "email", captcha: inbox.lastCode(OWNER.email) }, auth())).json();
     expect(proof.code).toBe(1);
     await post("/api/Ems/send", { email: newEmail, event: "user_change_email" }, auth());
     const bound = (await post("/api/account/changeBind", { type: "email", email: newEmail, captcha: inbox.lastCode(newEmail), accountVerificationToken: proof.data.accountVerificationToken }, auth())).json();

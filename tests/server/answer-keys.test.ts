@@ -1,9 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createCourse, storeFile } from "../helpers/factories.ts";
 
 /**
  * The answer-key property (issue 10 §1): whatever a member calls — every GET route of the route
@@ -17,6 +21,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
  */
 
 let t: TestApp;
+let dataDir = "";
 const routes: RouteOptions[] = [];
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -71,8 +76,18 @@ async function room(name: string, paperName: string, start: number, end: number)
   rooms[name] = rows[0]!.id;
 }
 
+/** Course content for the course routes' recipes, with a lesson file in storage. */
+let lessonFile = "";
+
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true }, deps: { onRoute: (r) => routes.push(r) } });
+  dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-keys-"));
+  t = await createTestApp({ config: { dataDir }, deps: { onRoute: (r) => routes.push(r) } });
+  const notes = storeFile(dataDir, "/storage/course/probe/notes.txt", "Lesson notes of the probe course");
+  lessonFile = notes.url;
+  await createCourse(t.database.db, {
+    lessons: [{ freePreview: true, attachments: [{ name: "notes.txt", url: notes.url, size: notes.size }] }, {}],
+  });
+  await createCourse(t.database.db, { price: 990, lessons: [{ freePreview: true }, {}] });
   await bank("P1", "practice");
   await bank("P2", "practice");
   await bank("P3", "practice");
@@ -99,7 +114,10 @@ beforeAll(async () => {
   await paper("shared", [{ fixed: "p1-fixed" }, { fixed: "p1-free" }]);
   await paper("mock", [{ fixed: "p1-free" }, { fixed: "p1-short-free" }]);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 async function newMember() {
   const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [
@@ -149,8 +167,8 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/exam/state": () => ["/api/exam/state"],
   "/api/exam/records": () => ["/api/exam/records?page=1&limit=100"],
   "/api/exam/record": (ctx) => ctx.attemptUuids.map((uuid) => `/api/exam/record?uuid=${uuid}`),
-  // Files: the demo's lesson files and anything uploaded.
-  "/storage/*": async () => ["/storage/course/demo/cheatsheet.txt", ...(await column("select url from attachment order by id")).map(String)],
+  // Files: a lesson's file and anything uploaded.
+  "/storage/*": async () => [lessonFile, ...(await column("select url from attachment order by id")).map(String)],
   // Back-office routes: called with the member's token like the rest (they must refuse it).
   "/admin/index/login": () => ["/admin/index/login"],
   "/admin/index/index": () => ["/admin/index/index"],

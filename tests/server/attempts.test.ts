@@ -1,33 +1,61 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "../../src/server/auth/password.ts";
-import { issueToken } from "../../src/server/auth/tokens.ts";
 import { buildApp } from "../../src/server/app.ts";
 import { decideLateAnswer } from "../../src/server/modules/exam/attempts/index.ts";
 import { createTestApp, testConfig, type TestApp } from "../helpers/app.ts";
+import { createBank, createMember, createOfficialExam, createPaper, createQuestion } from "../helpers/factories.ts";
 
 let t: TestApp;
 let fixedPaper = 0;
 let drawnPaper = 0;
 let roomId = 0;
 let roomPaper = 0;
+let practiceBanks: number[] = [];
+/** A single-choice question no paper holds. */
+let outsider = { id: 0, answer: "C" };
+const FIXED_TITLE = "数学基础测验（固定）";
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true } });
-  const papers = await t.database.db.query<{ id: number; partial_credit: boolean }>("select id, partial_credit from exam_paper order by id");
-  fixedPaper = papers.rows[0]!.id;
-  drawnPaper = papers.rows[1]!.id;
-  const room = (await t.database.db.query<{ id: number; paper_id: number }>("select id, paper_id from exam_room order by id limit 1")).rows[0]!;
-  roomId = room.id;
-  roomPaper = room.paper_id;
+  t = await createTestApp();
+  const db = t.database.db;
+  // A fixed mock paper: ten single-choice questions of a practice bank, 2 points each.
+  const maths = await createBank(db);
+  const mathsIds: number[] = [];
+  for (let i = 0; i < 10; i++) mathsIds.push(await createQuestion(db, maths, { answer: "ABCD"[i % 4] }));
+  fixedPaper = await createPaper(db, { title: FIXED_TITLE, totalScore: 20, passScore: 12, duration: 900, rows: mathsIds.map((id) => ({ fixed: id, score: 2 })) });
+  // A drawn mock paper: five single-choice and five true-or-false questions from one practice bank.
+  const knowledge = await createBank(db);
+  for (let i = 0; i < 6; i++) await createQuestion(db, knowledge, { answer: "B" });
+  for (let i = 0; i < 6; i++) await createQuestion(db, knowledge, { type: "judge", answer: i % 2 ? "T" : "F" });
+  drawnPaper = await createPaper(db, {
+    totalScore: 15,
+    passScore: 9,
+    duration: 1200,
+    partialCredit: true,
+    rows: [
+      { draw: knowledge, type: "single", count: 5, score: 2 },
+      { draw: knowledge, type: "judge", count: 5, score: 1 },
+    ],
+  });
+  const elsewhere = await createBank(db);
+  outsider = { id: await createQuestion(db, elsewhere, { answer: "C" }), answer: "C" };
+  practiceBanks = [maths, knowledge, elsewhere];
+  // The official exam: its own exam-only bank, a paper drawing 5 + 5 questions at 2 points, a
+  // room open now that shows answers after submission and allows three attempts.
+  const now = Math.floor(Date.now() / 1000);
+  const official = await createOfficialExam(db, {
+    singles: 15,
+    judges: 15,
+    draw: 5,
+    score: 2,
+    paper: { totalScore: 20, passScore: 12, duration: 900 },
+    room: { startTime: now - 3600, endTime: now + 90 * 86_400, duration: 900, attemptsAllowed: 3, passScore: 12, showAnswers: true },
+  });
+  roomId = official.roomId;
+  roomPaper = official.paperId;
 });
 afterAll(() => t.close());
 
-let n = 0;
-async function member() {
-  n++;
-  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [`att_${n}`, await hashPassword("whatever1")]);
-  return { id: rows[0]!.id, token: await issueToken(t.database.db, "user", rows[0]!.id, 3600) };
-}
+const member = () => createMember(t.database.db);
 const api = (token: string, method: "GET" | "POST", url: string, payload?: object) =>
   t.app.inject({ method, url, headers: { "ba-user-token": token, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json());
 
@@ -95,7 +123,6 @@ describe("mock exams", () => {
     const m = await member();
     const bad = { id: randomUUID(), type: "attempt.submit", at: Date.now(), payload: { attemptId: randomUUID(), paperId: 99999, startedAt: Date.now() - 1000, submittedAt: Date.now(), answers: {} } };
     expect((await api(m.token, "POST", "/api/exam/sync", { ops: [bad] })).data.results[0]).toMatchObject({ status: "rejected", msg: "Unknown paper" });
-    const outsider = (await t.database.db.query<{ id: number; answer: unknown }>("select id, answer from exam_question where type = 'single' order by id desc limit 1")).rows[0]!;
     const op = { id: randomUUID(), type: "attempt.submit", at: Date.now(), payload: { attemptId: randomUUID(), paperId: fixedPaper, startedAt: Date.now() - 1000, submittedAt: Date.now(), answers: { [outsider.id]: outsider.answer } } };
     await api(m.token, "POST", "/api/exam/sync", { ops: [op] });
     expect((await api(m.token, "GET", "/api/exam/records")).data.list[0].score).toBe(0);
@@ -103,7 +130,7 @@ describe("mock exams", () => {
 });
 
 describe("official exams", () => {
-  it("keeps the demo official exam's key out of mock papers and practice banks (issue 10)", async () => {
+  it("keeps the official exam's key out of mock papers and practice banks (issue 10)", async () => {
     const m = await member();
     const catalog = (await api(m.token, "GET", "/api/exam/catalog")).data;
     expect(catalog.rooms[0].paperId).toBe(roomPaper);
@@ -116,7 +143,8 @@ describe("official exams", () => {
     expect((await api(m.token, "POST", "/api/exam/sync", { ops: [op] })).data.results[0]).toMatchObject({ status: "rejected" });
     expect(await api(m.token, "GET", `/api/exam/record?uuid=${attemptId}`)).toMatchObject({ code: 0, msg: "This exam record does not exist" });
     // The practice banks keep every question: the official exam has its own.
-    const practice = (await t.database.db.query<{ id: number }>("select id from exam_classify where kind = 'practice' and pid <> 0 order by id")).rows;
+    const practice = (await t.database.db.query<{ id: number }>("select id from exam_classify where kind = 'practice' order by id")).rows;
+    expect(practice.map((r) => r.id)).toEqual(practiceBanks);
     for (const { id } of practice) {
       const bank = (await api(m.token, "GET", `/api/exam/bank?id=${id}`)).data;
       const all = (await t.database.db.query<{ n: number }>("select count(*)::int as n from exam_question where classify_id = $1", [id])).rows[0]!.n;
@@ -147,7 +175,7 @@ describe("official exams", () => {
       data: { closed: true },
     });
     const detail = (await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data;
-    expect(detail.questions[0]).toHaveProperty("answer"); // the demo room shows answers after submission
+    expect(detail.questions[0]).toHaveProperty("answer"); // the room shows answers after submission
     expect(detail.attempt.pendingReview).toBe(0);
   });
 
@@ -290,7 +318,7 @@ describe("official exams", () => {
 
     const list = (await api(m.token, "GET", "/api/exam/records")).data.list as { uuid: string; kind: string; paperTitle: string; roomTitle: string | null }[];
     expect(list.find((r) => r.uuid === start.attempt.uuid)).toMatchObject({ kind: "official", paperTitle: paper.title, roomTitle: "Spring finals (room)", passed: false });
-    expect(list.find((r) => r.uuid === mockId)).toMatchObject({ kind: "mock", paperTitle: "数学基础测验（固定）", roomTitle: null });
+    expect(list.find((r) => r.uuid === mockId)).toMatchObject({ kind: "mock", paperTitle: FIXED_TITLE, roomTitle: null });
     const official = (await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt;
     expect(official).toMatchObject({ paperTitle: paper.title, roomTitle: "Spring finals (room)", passScore: 16, passed: false, score: 14 });
     const mock = (await api(m.token, "GET", `/api/exam/record?uuid=${mockId}`)).data.attempt;

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { hashToken } from "../../src/server/auth/tokens.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
+import { DEMO_ADMIN } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
+import { createMember } from "../helpers/factories.ts";
 
 describe("admin session", () => {
   let t: TestApp;
@@ -110,9 +111,7 @@ describe("admin session", () => {
   });
 
   it("a member token gets nothing from the admin side", async () => {
-    const member = await t.database.db.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username]);
-    const { issueToken } = await import("../../src/server/auth/tokens.ts");
-    const memberToken = await issueToken(t.database.db, "user", member.rows[0]!.id, 3600);
+    const { token: memberToken } = await createMember(t.database.db);
     expect((await index(memberToken)).json().code).toBe(303);
     const both = await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { "ba-user-token": memberToken } });
     expect(both.json().code).toBe(303);
@@ -185,7 +184,7 @@ describe("admin session", () => {
 describe("member index", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ config: { seedDemo: true } });
+    t = await createTestApp();
   });
   afterAll(() => t.close());
 
@@ -195,13 +194,13 @@ describe("member index", () => {
     const open = await t.app.inject({ method: "GET", url: "/api/index/index" });
     expect(open.json()).toMatchObject({ code: 1, data: { userInfo: null, menus: [] } });
 
-    const member = await t.database.db.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username]);
-    const { issueToken } = await import("../../src/server/auth/tokens.ts");
-    const token = await issueToken(t.database.db, "user", member.rows[0]!.id, 3600);
+    // A member of the default member group, with a balance and points.
+    const group = (await t.database.db.query<{ id: number }>("select id from user_group order by id limit 1")).rows[0]!.id;
+    const { username, token } = await createMember(t.database.db, { groupId: group, money: 10_000, score: 100 });
     const res = await t.app.inject({ method: "GET", url: "/api/index/index?requiredLogin=1", headers: { "ba-user-token": token, "think-lang": "en" } });
     const body = res.json();
     expect(body.code).toBe(1);
-    expect(body.data.userInfo).toMatchObject({ username: "member", money: "100.00", score: 100 });
+    expect(body.data.userInfo).toMatchObject({ username, money: "100.00", score: 100 });
     expect(JSON.stringify(body.data.menus)).toContain('"name":"course/my_course"');
 
     const out = await t.app.inject({ method: "POST", url: "/api/user/logout", headers: { "ba-user-token": token }, payload: {} });

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -7,38 +7,94 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LESSON_COMPLETE_POINTS } from "../../src/shared/course/types.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
-import { DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
-import { DEMO_DURATIONS, DEMO_PAID_PRICE } from "../../src/server/demo/course.ts";
-import { copyDemoMedia, demoMediaSource } from "../../src/server/modules/course/media.ts";
 import { forgetCourseMedia } from "../../src/server/modules/course/mediaAccess.ts";
-import { bundledMigrations, migrate } from "../../src/server/db/migrate.ts";
-import { demoParts, seedDemo } from "../../src/server/demo/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createTestDatabase } from "../helpers/db.ts";
+import { createCourse, createCourseCategory, storeLessonMedia, type LessonMediaName, type LessonSpec } from "../helpers/factories.ts";
 
 let t: TestApp;
 let dataDir: string;
 const course = { study: 0, video: 0, english: 0 };
 const category = { study: 0, tech: 0, video: 0 };
-/** Lessons of each demo course in course order. */
+/** Lessons of each course in course order. */
 const lessons: Record<keyof typeof course, { id: number; title: string; duration: number; free_preview: boolean; video_url: string }[]> = {
   study: [],
   video: [],
   english: [],
 };
+/** The paid course's price (cents). */
+const PRICE = 1990;
+/** Seconds of each lesson video. */
+const DURATIONS = { "pattern.mp4": 30, "bars.mp4": 24, "pattern.webm": 20, hls: 24 } as const;
+/** Where the free courses' and the paid course's lesson media live (the paid one's are its own: a file a free course uses is open to everyone). */
+const free = "/storage/course/free";
+const paid = "/storage/course/paid";
+const VIDEO_TITLE = "网页视频入门：格式、编码与流媒体";
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-course-"));
-  t = await createTestApp({ config: { dataDir, seedDemo: true } });
+  t = await createTestApp({ config: { dataDir } });
   const db = t.database.db;
-  const courses = await db.query<{ id: number; title: string; price: number }>("select id, title, price from course order by id");
-  course.study = courses.rows.find((c) => c.title.startsWith("高效学习法"))!.id;
-  course.video = courses.rows.find((c) => c.title.startsWith("网页视频入门"))!.id;
-  course.english = courses.rows.find((c) => c.title.startsWith("English for Exams"))!.id;
-  const categories = await db.query<{ id: number; title_en: string }>("select id, title_en from course_category");
-  category.study = categories.rows.find((c) => c.title_en === "Study skills")!.id;
-  category.tech = categories.rows.find((c) => c.title_en === "Tech basics")!.id;
-  category.video = categories.rows.find((c) => c.title_en === "Web video")!.id;
+  // A catalogue of the test's own: three categories (one under another), two free courses and a
+  // paid one, with MP4, WebM, HLS and text-only lessons, a free preview with an attachment.
+  const freeMedia = storeLessonMedia(dataDir, "free");
+  const paidMedia = storeLessonMedia(dataDir, "paid");
+  const video = (media: typeof freeMedia, name: LessonMediaName & keyof typeof DURATIONS): LessonSpec => ({
+    videoUrl: media.files[name].url,
+    videoType: name.endsWith(".webm") ? "webm" : "mp4",
+    videoSize: media.files[name].size,
+    duration: DURATIONS[name],
+  });
+  const hls = (media: typeof freeMedia): LessonSpec => ({ videoUrl: media.hls.url, videoType: "hls", videoSize: media.hls.size, duration: DURATIONS.hls });
+  category.study = await createCourseCategory(db, { title: "学习方法", titleEn: "Study skills" });
+  category.tech = await createCourseCategory(db, { title: "技术入门", titleEn: "Tech basics" });
+  category.video = await createCourseCategory(db, { title: "网页视频", titleEn: "Web video", pid: category.tech });
+  course.study = (
+    await createCourse(db, {
+      categoryId: category.study,
+      title: "高效学习法：从计划到复盘",
+      summary: "用一周时间建立自己的学习系统：制定计划、专注执行、主动回忆与每周复盘。",
+      lessons: [
+        { title: "为什么要制定学习计划", ...video(freeMedia, "pattern.mp4") },
+        { title: "番茄工作法：25 分钟的专注", ...video(freeMedia, "bars.mp4") },
+        { title: "主动回忆与间隔重复（图文课时）", duration: 0, content: "<p>本课时没有视频。</p>" },
+        { title: "每周复盘：让计划越来越准", ...video(freeMedia, "pattern.webm") },
+      ],
+    })
+  ).id;
+  course.video = (
+    await createCourse(db, {
+      categoryId: category.video,
+      title: VIDEO_TITLE,
+      cover: freeMedia.files["cover-video.jpg"].url,
+      summary: "弄懂 MP4、WebM 与 HLS 的区别，理解浏览器如何拖动进度和离线缓存视频。",
+      introduction: '<h3>课程大纲</h3><p>参考资料：<a href="https://developer.mozilla.org/zh-CN/docs/Web/Media/Formats" target="_blank">MDN</a></p>',
+      price: PRICE,
+      lessons: [
+        {
+          title: "容器与编码（免费试看）",
+          ...video(paidMedia, "pattern.mp4"),
+          freePreview: true,
+          content: "<p>把索引放在文件开头：</p><pre><code>ffmpeg -i input.mov -movflags +faststart output.mp4</code></pre>",
+          attachments: [{ name: "视频格式速查.txt", url: paidMedia.files["cheatsheet.txt"].url, size: paidMedia.files["cheatsheet.txt"].size }],
+        },
+        { title: "WebM 与开放格式", ...video(paidMedia, "pattern.webm") },
+        { title: "HLS 流媒体：播放列表与分片", ...hls(paidMedia) },
+        { title: "HTTP Range 请求与拖动进度", ...video(paidMedia, "bars.mp4") },
+      ],
+    })
+  ).id;
+  course.english = (
+    await createCourse(db, {
+      categoryId: category.study,
+      title: "English for Exams: Reading Strategies",
+      summary: "Three short lessons on reading exam passages faster and answering more accurately.",
+      lessons: [
+        { title: "Skimming and scanning", ...video(freeMedia, "bars.mp4") },
+        { title: "Read the questions first", ...hls(freeMedia) },
+        { title: "Vocabulary in context", ...video(freeMedia, "pattern.webm") },
+      ],
+    })
+  ).id;
   for (const key of Object.keys(course) as (keyof typeof course)[]) {
     const { rows } = await db.query<(typeof lessons)["study"][number]>(
       "select id, title, duration, free_preview, video_url from lesson where course_id = $1 order by weigh desc, id",
@@ -84,96 +140,29 @@ const count = async (sql: string, params: unknown[]) => (await one<{ n: number }
 const money = async (id: number) => Number((await one<{ money: number }>("select money from member where id = $1", [id])).money);
 const score = async (id: number) => Number((await one<{ score: number }>("select score from member where id = $1", [id])).score);
 
-describe("demo content", () => {
-  it("seeds three categories, three courses (one paid the demo member can afford) and their lessons", async () => {
-    const prices = await t.database.db.query<{ price: number }>("select price from course order by price");
-    expect(prices.rows.map((r) => Number(r.price))).toEqual([0, 0, DEMO_PAID_PRICE]);
-    const demo = await one<{ money: number }>("select money from member where username = $1", [DEMO_MEMBER.username]);
-    expect(Number(demo.money)).toBeGreaterThanOrEqual(DEMO_PAID_PRICE);
-    expect(lessons.study.length).toBeGreaterThanOrEqual(3);
-    expect(lessons.video.filter((l) => l.free_preview)).toHaveLength(1);
-    expect(lessons.study.some((l) => l.video_url === "" && l.duration === 0)).toBe(true);
-    const types = await t.database.db.query<{ video_type: string }>("select distinct video_type from lesson where video_type <> '' order by 1");
-    expect(types.rows.map((r) => r.video_type)).toEqual(["hls", "mp4", "webm"]);
-  });
-
-  it("copies the demo media into DATA_DIR/storage with the sizes the lessons record", async () => {
-    const storage = path.join(dataDir, "storage");
-    const { rows } = await t.database.db.query<{ video_url: string; video_type: string; video_size: number; duration: number }>(
-      "select video_url, video_type, video_size, duration from lesson where video_url <> ''",
-    );
-    for (const r of rows) {
-      const file = path.join(storage, r.video_url.replace(/^\/storage\//, ""));
-      expect(existsSync(file), file).toBe(true);
-      if (r.video_type !== "hls") expect(Number(r.video_size)).toBe(statSync(file).size);
-      expect(Object.values(DEMO_DURATIONS)).toContain(r.duration);
-    }
-    const playlist = readFileSync(path.join(storage, "course/demo/hls/index.m3u8"), "utf8");
-    const segments = [...playlist.matchAll(/^(?!#)(\S+)$/gm), ...playlist.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]!);
-    expect(segments.length).toBeGreaterThanOrEqual(5);
-    for (const s of segments) expect(existsSync(path.join(storage, "course/demo/hls", s)), s).toBe(true);
-    // Idempotent: nothing to copy again; a removed file comes back.
-    const source = demoMediaSource()!;
-    expect(await copyDemoMedia(source, dataDir)).toBe(0);
-    rmSync(path.join(storage, "course/demo/bars.mp4"));
-    expect(await copyDemoMedia(source, dataDir)).toBe(1);
-    expect(statSync(path.join(storage, "course/demo/bars.mp4")).size).toBe(statSync(path.join(source, "bars.mp4")).size);
-  });
-
-  it("moves a demo database seeded before 0010 onto the paid course's own media, leaving the free courses alone", async () => {
-    const old = await createTestDatabase({ migrated: false });
-    try {
-      await migrate(old.db, bundledMigrations.filter((m) => m.version < "0010"));
-      // The parts that shaped the courses (today's seed of the account logs needs later columns).
-      await seedDemo(old.db, demoParts.filter((p) => p.name === "accounts" || p.name === "course"));
-      // What the seed wrote before the paid course had media of its own.
-      await old.db.query(
-        `update lesson set video_url = replace(video_url, '/storage/course/demo-paid/', '/storage/course/demo/'),
-           attachments = replace(attachments::text, '/storage/course/demo-paid/', '/storage/course/demo/')::jsonb`,
-      );
-      const before = await old.db.query<{ id: number; video_url: string; attachments: unknown }>("select id, video_url, attachments from lesson order by id");
-      expect(await migrate(old.db)).toContain("0010");
-      const after = await old.db.query<{ id: number; video_url: string; attachments: unknown; price: number }>(
-        "select l.id, l.video_url, l.attachments, c.price from lesson l join course c on c.id = l.course_id order by l.id",
-      );
-      expect(after.rows.map((r) => r.id)).toEqual(before.rows.map((r) => r.id));
-      for (const [i, r] of after.rows.entries()) {
-        const was = before.rows[i]!;
-        if (Number(r.price) > 0 && was.video_url) {
-          expect(r.video_url).toBe(was.video_url.replace("/storage/course/demo/", "/storage/course/demo-paid/"));
-          expect(JSON.stringify(r.attachments)).toBe(JSON.stringify(was.attachments).replaceAll("/storage/course/demo/", "/storage/course/demo-paid/"));
-        } else {
-          expect(r).toMatchObject({ video_url: was.video_url, attachments: was.attachments });
-        }
-      }
-      expect(after.rows.some((r) => Number(r.price) > 0 && r.video_url.startsWith("/storage/course/demo-paid/"))).toBe(true);
-    } finally {
-      await old.drop();
-    }
-  });
-
+describe("lesson videos under /storage", () => {
   it("serves a lesson video with range requests (206) and HLS with its content types", async () => {
-    const size = statSync(path.join(dataDir, "storage/course/demo/pattern.mp4")).size;
-    const range = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.mp4", headers: { range: "bytes=0-99" } });
+    const size = statSync(path.join(dataDir, `${free}/pattern.mp4`)).size;
+    const range = await t.app.inject({ method: "GET", url: `${free}/pattern.mp4`, headers: { range: "bytes=0-99" } });
     expect(range.statusCode).toBe(206);
     expect(range.headers["content-range"]).toBe(`bytes 0-99/${size}`);
     expect(range.headers["content-type"]).toBe("video/mp4");
     expect(range.headers["accept-ranges"]).toBe("bytes");
     expect(range.rawPayload.length).toBe(100);
     expect(range.rawPayload.subarray(4, 8).toString("latin1")).toBe("ftyp");
-    const tail = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.mp4", headers: { range: `bytes=${size - 10}-` } });
+    const tail = await t.app.inject({ method: "GET", url: `${free}/pattern.mp4`, headers: { range: `bytes=${size - 10}-` } });
     expect(tail.statusCode).toBe(206);
     expect(tail.rawPayload.length).toBe(10);
 
-    const webm = await t.app.inject({ method: "GET", url: "/storage/course/demo/pattern.webm", headers: { range: "bytes=0-3" } });
+    const webm = await t.app.inject({ method: "GET", url: `${free}/pattern.webm`, headers: { range: "bytes=0-3" } });
     expect(webm.statusCode).toBe(206);
     expect(webm.headers["content-type"]).toBe("video/webm");
-    const playlist = await t.app.inject({ method: "GET", url: "/storage/course/demo/hls/index.m3u8" });
+    const playlist = await t.app.inject({ method: "GET", url: `${free}/hls/index.m3u8` });
     expect(playlist.statusCode).toBe(200);
     expect(playlist.headers["content-type"]).toMatch(/^application\/vnd\.apple\.mpegurl/);
     expect(playlist.headers["content-disposition"]).toBeUndefined();
     expect(playlist.body).toContain("#EXT-X-ENDLIST");
-    const segment = await t.app.inject({ method: "GET", url: "/storage/course/demo/hls/segment-00.m4s" });
+    const segment = await t.app.inject({ method: "GET", url: `${free}/hls/segment-00.m4s` });
     expect(segment.statusCode).toBe(200);
     expect(segment.headers["content-disposition"]).toBeUndefined();
   });
@@ -189,7 +178,7 @@ describe("GET /api/course/list", () => {
     expect(tech).toMatchObject({ title: "Tech basics", courseCount: 1, children: [{ id: category.video, title: "Web video", courseCount: 1, children: [] }] });
     expect(data.categories.find((c: { id: number }) => c.id === category.study).courseCount).toBe(2);
     const video = data.list.find((c: { id: number }) => c.id === course.video);
-    expect(video).toMatchObject({ price: DEMO_PAID_PRICE, lessonCount: lessons.video.length, cover: "/storage/course/demo/cover-video.jpg" });
+    expect(video).toMatchObject({ price: PRICE, lessonCount: lessons.video.length, cover: `${free}/cover-video.jpg` });
     expect(video.duration).toBe(lessons.video.reduce((n, l) => n + l.duration, 0));
     // Chinese titles by default.
     const zh = (await t.app.inject({ method: "GET", url: "/api/course/list" })).json().data;
@@ -253,7 +242,7 @@ describe("GET /api/course/detail", () => {
     const body = await get(`/api/course/detail?id=${course.video}`);
     expect(body.code).toBe(1);
     const d = body.data;
-    expect(d.course).toMatchObject({ id: course.video, enrolled: false, price: DEMO_PAID_PRICE, categoryTitle: "Web video" });
+    expect(d.course).toMatchObject({ id: course.video, enrolled: false, price: PRICE, categoryTitle: "Web video" });
     expect(d.course.introduction).toContain("<h3>");
     expect(d.course.introduction).toContain('rel="noopener noreferrer"');
     expect(d.enrolment).toBeNull();
@@ -325,39 +314,39 @@ describe("enrol and buy", () => {
     const m = await newMember(5_000);
     const zh = { "think-lang": "zh-cn", "ba-user-token": m.token };
     const en = { "think-lang": "en", "ba-user-token": m.token };
-    const bought = await t.app.inject({ method: "POST", url: "/api/course/buy", headers: zh, payload: { courseId: course.video, price: DEMO_PAID_PRICE } });
+    const bought = await t.app.inject({ method: "POST", url: "/api/course/buy", headers: zh, payload: { courseId: course.video, price: PRICE } });
     expect(bought.json().code).toBe(1);
     const lesson = (await t.database.db.query<{ id: number; title: string }>("select id, title from lesson where course_id = $1 order by weigh desc, id limit 1", [course.video])).rows[0]!;
     const synced = await t.app.inject({ method: "POST", url: "/api/exam/sync", headers: zh, payload: { ops: [progressOp(lesson.id, 1, true, base)] } });
     expect(synced.json().data.results[0].status).toBe("applied");
     const money = await t.database.db.query("select memo, memo_key, memo_params from user_money_log where user_id = $1", [m.id]);
-    expect(money.rows).toEqual([{ memo: "", memo_key: "course.bought", memo_params: { title: "网页视频入门：格式、编码与流媒体" } }]);
+    expect(money.rows).toEqual([{ memo: "", memo_key: "course.bought", memo_params: { title: VIDEO_TITLE } }]);
     const points = await t.database.db.query("select memo, memo_key, memo_params from user_score_log where user_id = $1", [m.id]);
     expect(points.rows).toEqual([{ memo: "", memo_key: "lesson.completed", memo_params: { title: lesson.title } }]);
     const read = async (url: string, headers: Record<string, string>) =>
       (await t.app.inject({ method: "GET", url, headers })).json().data.list.map((r: { memo: string }) => r.memo);
-    expect(await read("/api/account/balance", zh)).toEqual(["购买课程：网页视频入门：格式、编码与流媒体"]);
-    expect(await read("/api/account/balance", en)).toEqual(["Bought course: 网页视频入门：格式、编码与流媒体"]);
+    expect(await read("/api/account/balance", zh)).toEqual([`购买课程：${VIDEO_TITLE}`]);
+    expect(await read("/api/account/balance", en)).toEqual([`Bought course: ${VIDEO_TITLE}`]);
     expect(await read("/api/account/integral", zh)).toEqual([`完成课时：${lesson.title}`]);
     expect(await read("/api/account/integral", en)).toEqual([`Completed lesson: ${lesson.title}`]);
   });
 
   it("buys a paid course: balance debited with one log row, enrolled; buying again charges nothing", async () => {
     const m = await newMember(5_000);
-    const body = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
-    expect(body).toMatchObject({ code: 1, msg: "Purchase complete: you are enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
-    expect(body.data.enrolment).toMatchObject({ courseId: course.video, paid: DEMO_PAID_PRICE });
-    expect(await money(m.id)).toBe(5_000 - DEMO_PAID_PRICE);
+    const body = await post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token);
+    expect(body).toMatchObject({ code: 1, msg: "Purchase complete: you are enrolled in this course", data: { money: 5_000 - PRICE } });
+    expect(body.data.enrolment).toMatchObject({ courseId: course.video, paid: PRICE });
+    expect(await money(m.id)).toBe(5_000 - PRICE);
     const logs = await t.database.db.query<{ money: number; before: number; after: number; memo_key: string }>(
       "select money, before, after, memo_key from user_money_log where user_id = $1",
       [m.id],
     );
-    expect(logs.rows).toEqual([{ money: -DEMO_PAID_PRICE, before: 5_000, after: 5_000 - DEMO_PAID_PRICE, memo_key: "course.bought" }]);
+    expect(logs.rows).toEqual([{ money: -PRICE, before: 5_000, after: 5_000 - PRICE, memo_key: "course.bought" }]);
 
-    const again = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
-    expect(again).toMatchObject({ code: 1, msg: "You are already enrolled in this course", data: { money: 5_000 - DEMO_PAID_PRICE } });
+    const again = await post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token);
+    expect(again).toMatchObject({ code: 1, msg: "You are already enrolled in this course", data: { money: 5_000 - PRICE } });
     expect(again.data.enrolment).toEqual(body.data.enrolment);
-    expect(await money(m.id)).toBe(5_000 - DEMO_PAID_PRICE);
+    expect(await money(m.id)).toBe(5_000 - PRICE);
     expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(1);
     expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(1);
     // Enrolling in the bought course answers the enrolment too.
@@ -367,21 +356,21 @@ describe("enrol and buy", () => {
 
   it("two purchases at once charge once", async () => {
     const m = await newMember(10_000);
-    const results = await Promise.all([1, 2, 3].map(() => post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token)));
+    const results = await Promise.all([1, 2, 3].map(() => post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token)));
     expect(results.every((r) => r.code === 1)).toBe(true);
-    expect(await money(m.id)).toBe(10_000 - DEMO_PAID_PRICE);
+    expect(await money(m.id)).toBe(10_000 - PRICE);
     expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(1);
   });
 
   it("refuses without enough balance and changes nothing", async () => {
-    const m = await newMember(DEMO_PAID_PRICE - 1);
-    const body = await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    const m = await newMember(PRICE - 1);
+    const body = await post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token);
     expect(body).toMatchObject({
       code: 0,
       msg: `Your balance is not enough: this course costs 19.90 yuan and your balance is 19.89 yuan`,
-      data: { price: DEMO_PAID_PRICE, money: DEMO_PAID_PRICE - 1 },
+      data: { price: PRICE, money: PRICE - 1 },
     });
-    expect(await money(m.id)).toBe(DEMO_PAID_PRICE - 1);
+    expect(await money(m.id)).toBe(PRICE - 1);
     expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(0);
     expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(0);
     expect((await get(`/api/course/lesson?id=${lessons.video[1]!.id}`, m.token)).msg).toBe("Please enrol in this course first");
@@ -390,12 +379,12 @@ describe("enrol and buy", () => {
   it("refuses a stale price, a free course and bad bodies", async () => {
     const m = await newMember(100_000);
     const stale = await post("/api/course/buy", { courseId: course.video, price: 990 }, m.token);
-    expect(stale).toMatchObject({ code: 0, msg: "The price of this course has changed to 19.90 yuan: please check it and try again", data: { price: DEMO_PAID_PRICE } });
+    expect(stale).toMatchObject({ code: 0, msg: "The price of this course has changed to 19.90 yuan: please check it and try again", data: { price: PRICE } });
     expect((await post("/api/course/buy", { courseId: course.study, price: 0 }, m.token)).msg).toBe("This course is free: enrol in it instead of buying it");
     expect((await post("/api/course/buy", { courseId: course.video }, m.token)).msg).toBe("Please choose a course and send the price you were shown (in cents)");
     expect((await post("/api/course/buy", { courseId: course.video, price: 19.9 }, m.token)).code).toBe(0);
-    expect((await post("/api/course/buy", { courseId: 999999, price: DEMO_PAID_PRICE }, m.token)).msg).toBe("This course does not exist or is no longer available");
-    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE })).code).toBe(303);
+    expect((await post("/api/course/buy", { courseId: 999999, price: PRICE }, m.token)).msg).toBe("This course does not exist or is no longer available");
+    expect((await post("/api/course/buy", { courseId: course.video, price: PRICE })).code).toBe(303);
     expect(await money(m.id)).toBe(100_000);
     expect(await count("select count(*)::int as n from user_money_log where user_id = $1", [m.id])).toBe(0);
     expect(await count("select count(*)::int as n from course_enrolment where user_id = $1", [m.id])).toBe(0);
@@ -419,13 +408,13 @@ describe("GET /api/course/lesson", () => {
       const body = await get(`/api/course/lesson?id=${preview.id}`, token);
       expect(body.code).toBe(1);
       const d = body.data;
-      expect(d.lesson).toMatchObject({ id: preview.id, courseId: course.video, freePreview: true, hasVideo: true, videoType: "mp4", videoUrl: "/storage/course/demo-paid/pattern.mp4" });
-      expect(d.lesson.videoSize).toBe(statSync(path.join(dataDir, "storage/course/demo-paid/pattern.mp4")).size);
+      expect(d.lesson).toMatchObject({ id: preview.id, courseId: course.video, freePreview: true, hasVideo: true, videoType: "mp4", videoUrl: `${paid}/pattern.mp4` });
+      expect(d.lesson.videoSize).toBe(statSync(path.join(dataDir, `${paid}/pattern.mp4`)).size);
       expect(d.lesson.attachments).toEqual([
-        { name: "视频格式速查.txt", url: "/storage/course/demo-paid/cheatsheet.txt", size: statSync(path.join(dataDir, "storage/course/demo-paid/cheatsheet.txt")).size },
+        { name: "视频格式速查.txt", url: `${paid}/cheatsheet.txt`, size: statSync(path.join(dataDir, `${paid}/cheatsheet.txt`)).size },
       ]);
       expect(d.lesson.content).toContain("<pre><code>");
-      expect(d.course).toEqual({ id: course.video, title: "网页视频入门：格式、编码与流媒体" });
+      expect(d.course).toEqual({ id: course.video, title: VIDEO_TITLE });
       expect(d.prevLessonId).toBeNull();
       expect(d.nextLessonId).toBe(lessons.video[1]!.id);
     }
@@ -441,17 +430,16 @@ describe("GET /api/course/lesson", () => {
       expect(d.nextLessonId).toBe(ids[i + 1] ?? null);
       if (!d.lesson.hasVideo) expect(d.lesson).toMatchObject({ videoUrl: "", videoType: "", videoSize: 0, duration: 0 });
     }
-    const buyer = await newMember(DEMO_PAID_PRICE);
-    await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, buyer.token);
+    const buyer = await newMember(PRICE);
+    await post("/api/course/buy", { courseId: course.video, price: PRICE }, buyer.token);
     const hls = lessons.video.find((l) => l.video_url.endsWith(".m3u8"))!;
     const d = (await get(`/api/course/lesson?id=${hls.id}`, buyer.token)).data;
-    expect(d.lesson).toMatchObject({ videoType: "hls", videoUrl: "/storage/course/demo-paid/hls/index.m3u8", duration: DEMO_DURATIONS.hls });
+    expect(d.lesson).toMatchObject({ videoType: "hls", videoUrl: `${paid}/hls/index.m3u8`, duration: DURATIONS.hls });
     expect(d.lesson.videoSize).toBeGreaterThan(100_000);
   });
 });
 
 describe("course media under /storage", () => {
-  const paid = "/storage/course/demo-paid";
   /** Every kind of paid lesson media: the URL and the lesson it belongs to (by its video URL). */
   const kinds = [
     { kind: "MP4", url: `${paid}/bars.mp4`, lessonVideo: `${paid}/bars.mp4`, type: "video/mp4" },
@@ -477,9 +465,9 @@ describe("course media under /storage", () => {
 
   /** A member enrolled in the paid course, and one who is not (both hold a media cookie). */
   async function audiences() {
-    const buyer = await newMember(DEMO_PAID_PRICE);
-    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, buyer.token)).code).toBe(1);
-    const outsider = await newMember(DEMO_PAID_PRICE);
+    const buyer = await newMember(PRICE);
+    expect((await post("/api/course/buy", { courseId: course.video, price: PRICE }, buyer.token)).code).toBe(1);
+    const outsider = await newMember(PRICE);
     return {
       buyer: { ...buyer, cookie: (await mediaCookie(buyer.token, lessonOf(`${paid}/bars.mp4`).id)).cookie },
       // Someone who only opened the free preview: a valid cookie, no enrolment.
@@ -519,7 +507,7 @@ describe("course media under /storage", () => {
 
   it("opens free previews to everyone, every kind of media", async () => {
     const { buyer, outsider } = await audiences();
-    // The seeded preview is an MP4 (with an attachment); the other kinds are made previews here.
+    // The preview is an MP4 (with an attachment); the other kinds are made previews here.
     const others = [...new Set(kinds.map((k) => lessonOf(k.lessonVideo).id))];
     await t.database.db.query("update lesson set free_preview = true where id = any($1::int[])", [others]);
     try {
@@ -538,10 +526,10 @@ describe("course media under /storage", () => {
   });
 
   it("keeps media of free courses open, and uploads that are no course media served as before", async () => {
-    for (const url of ["/storage/course/demo/pattern.webm", "/storage/course/demo/hls/index.m3u8", "/storage/course/demo/hls/segment-01.m4s"]) {
+    for (const url of [`${free}/pattern.webm`, `${free}/hls/index.m3u8`, `${free}/hls/segment-01.m4s`]) {
       expect((await media(url)).statusCode, url).toBe(200);
     }
-    const cover = await media("/storage/course/demo/cover-video.jpg");
+    const cover = await media(`${free}/cover-video.jpg`);
     expect(cover.statusCode).toBe(200);
     expect(cover.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
   });
@@ -607,9 +595,9 @@ describe("course media under /storage", () => {
     const spellings = [
       `${paid}/%62ars.mp4`,
       `${paid}/./bars.mp4`,
-      `/storage/course//demo-paid/bars.mp4`,
-      `/storage/course/demo/../demo-paid/bars.mp4`,
-      `/storage/course/demo/%2e%2e/demo-paid/bars.mp4`,
+      `/storage/course//paid/bars.mp4`,
+      `${free}/../paid/bars.mp4`,
+      `${free}/%2e%2e/paid/bars.mp4`,
       `${paid}/bars.mp4?x=1`,
       `${paid}/bars.mp4#x`,
       `${paid}/hls/%2e/segment-00.m4s`,
@@ -741,7 +729,7 @@ describe("lesson.progress through POST /api/exam/sync", () => {
   });
 
   it("awards no points for a free preview completed without enrolling; they come once, after enrolling", async () => {
-    const m = await newMember(DEMO_PAID_PRICE);
+    const m = await newMember(PRICE);
     const lesson = lessons.video.find((l) => l.free_preview)!;
     const done = progressOp(lesson.id, lesson.duration, true, base + 1_000);
     expect((await sync(m.token, [done]))[0]!.status).toBe("applied");
@@ -752,7 +740,7 @@ describe("lesson.progress through POST /api/exam/sync", () => {
     await sync(m.token, [progressOp(lesson.id, lesson.duration, true, base + 2_000)]);
     expect(await scoreLogs(m.id)).toBe(0);
 
-    expect((await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token)).code).toBe(1);
+    expect((await post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token)).code).toBe(1);
     await sync(m.token, [progressOp(lesson.id, 3, false, base + 3_000), progressOp(lesson.id, lesson.duration, true, base + 4_000)]);
     expect(await score(m.id)).toBe(LESSON_COMPLETE_POINTS);
     expect(await scoreLogs(m.id)).toBe(1);
@@ -791,11 +779,11 @@ describe("lesson.progress through POST /api/exam/sync", () => {
 
 describe("GET /api/course/my", () => {
   it("lists the member's courses with progress, most recently studied first", async () => {
-    const m = await newMember(DEMO_PAID_PRICE);
+    const m = await newMember(PRICE);
     expect((await get("/api/course/my")).code).toBe(303);
     expect((await get("/api/course/my", m.token)).data).toEqual({ list: [] });
     await post("/api/course/enrol", { courseId: course.study }, m.token);
-    await post("/api/course/buy", { courseId: course.video, price: DEMO_PAID_PRICE }, m.token);
+    await post("/api/course/buy", { courseId: course.video, price: PRICE }, m.token);
     const [v1, v2] = lessons.video;
     await sync(m.token, [progressOp(v1!.id, v1!.duration, true, base + 60_000), progressOp(v2!.id, 4, false, base + 30_000)]);
     const list = (await get("/api/course/my", m.token)).data.list;
@@ -804,7 +792,7 @@ describe("GET /api/course/my", () => {
     expect(video).toMatchObject({
       id: course.video,
       enrolled: true,
-      price: DEMO_PAID_PRICE,
+      price: PRICE,
       lessonCount: lessons.video.length,
       completedLessons: 1,
       percent: Math.floor(100 / lessons.video.length),

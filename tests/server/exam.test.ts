@@ -1,35 +1,48 @@
 import { gunzipSync } from "node:zlib";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/server/auth/tokens.ts";
-import { hashPassword } from "../../src/server/auth/password.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBank, createMember, createOfficialExam, createPaper, createQuestion, type QuestionSpec } from "../helpers/factories.ts";
 
 let t: TestApp;
+let rootId = 0;
 const banks: { id: number; questions: { id: number; type: string; answer: unknown; score: number }[] }[] = [];
+const BANK_TITLES = ["Basic maths", "China general knowledge", "English basics"];
+
+/** `n` questions cycling through `types` (every type of the first bank, so its download carries all of them). */
+function questionSpecs(n: number, types: string[]): QuestionSpec[] {
+  const specs: Record<string, (i: number) => QuestionSpec> = {
+    single: (i) => ({ type: "single", stem: `What is ${i} + ${i}?`, options: [String(2 * i), String(2 * i + 1), String(i), String(i * i + 3)], answer: "A" }),
+    judge: (i) => ({ type: "judge", stem: `${i} is an even number.`, answer: i % 2 === 0 ? "T" : "F" }),
+    multiple: (i) => ({ type: "multiple", stem: `Which of these are multiples of ${i}?`, options: [String(i), String(2 * i), String(i + 1), String(3 * i)], answer: ["A", "B", "D"], score: 2 }),
+    fill: (i) => ({ type: "fill", stem: `${i} × 10 = ____`, options: [], answer: [String(i * 10)], score: 2 }),
+    short: (i) => ({ type: "short", stem: `Explain why ${i} × 0 = 0.`, options: [], answer: { keywords: ["zero", "nothing"], reference: "Zero groups hold nothing." }, score: 5 }),
+  };
+  return Array.from({ length: n }, (_, i) => specs[types[i % types.length]!]!(i + 1));
+}
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true } });
-  const { rows } = await t.database.db.query<{ id: number }>("select id from exam_classify where pid <> 0 order by id");
-  for (const { id } of rows) {
-    const q = await t.database.db.query<{ id: number; type: string; answer: unknown; score: number }>(
-      "select id, type, answer, score from exam_question where classify_id = $1 order by id",
-      [id],
-    );
+  t = await createTestApp();
+  const db = t.database.db;
+  // A catalogue of the test's own: three practice banks under one root (every question type),
+  // two mock papers, and an official exam whose exam-only bank and paper are never listed.
+  rootId = await createBank(db, { title: "示例题库", titleEn: "Sample banks" });
+  const contents = [questionSpecs(40, ["single", "single", "judge", "single", "multiple", "fill", "single", "short"]), questionSpecs(20, ["single", "judge"]), questionSpecs(10, ["single"])];
+  for (const [i, specs] of contents.entries()) {
+    const id = await createBank(db, { pid: rootId, title: `题库 ${i + 1}`, titleEn: BANK_TITLES[i] });
+    for (const spec of specs) await createQuestion(db, id, spec);
+    const q = await db.query<{ id: number; type: string; answer: unknown; score: number }>("select id, type, answer, score from exam_question where classify_id = $1 order by id", [id]);
     banks.push({ id, questions: q.rows });
   }
+  await createPaper(db, { rows: banks[0]!.questions.slice(0, 10).map((q) => ({ fixed: q.id, score: 2 })) });
+  await createPaper(db, { rows: [{ draw: banks[1]!.id, type: "single", count: 5 }] });
+  await createOfficialExam(db, { singles: 6, judges: 6 });
 });
 afterAll(() => t.close());
 
-let members = 0;
 async function newMember(): Promise<{ id: number; token: string }> {
-  members++;
-  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [
-    `sync_${members}_${Date.now() % 100000}`,
-    await hashPassword("irrelevant1"),
-  ]);
-  const id = rows[0]!.id;
-  return { id, token: await issueToken(t.database.db, "user", id, 3600) };
+  const m = await createMember(t.database.db);
+  return { id: m.id, token: m.token };
 }
 
 const sync = (token: string, ops: unknown[]) =>
@@ -40,15 +53,15 @@ const base = Date.UTC(2026, 0, 1);
 const op = (type: string, payload: object, at: number, id = randomUUID()) => ({ id, type, at, payload });
 
 describe("catalog and banks", () => {
-  it("lists the demo banks (150+ questions of every type) with versions", async () => {
+  it("lists the practice banks (questions of every type) with versions, the mock papers and the open room", async () => {
     const m = await newMember();
     const res = await t.app.inject({ method: "GET", url: "/api/exam/catalog", headers: { "ba-user-token": m.token, "think-lang": "en" } });
     const data = res.json().data;
     const root = data.classify[0];
-    expect(root.title).toBe("Sample banks");
-    expect(root.children.map((c: { title: string }) => c.title)).toEqual(["Basic maths", "China general knowledge", "English basics"]);
+    expect(root).toMatchObject({ id: rootId, title: "Sample banks" });
+    expect(root.children.map((c: { title: string }) => c.title)).toEqual(BANK_TITLES);
     const total = root.children.reduce((n: number, c: { questionCount: number }) => n + c.questionCount, 0);
-    expect(total).toBeGreaterThanOrEqual(150);
+    expect(total).toBe(70);
     const types = await t.database.db.query<{ type: string }>("select distinct type from exam_question order by type");
     expect(types.rows.map((r) => r.type)).toEqual(["fill", "judge", "multiple", "short", "single"]);
     expect(data.papers).toHaveLength(2);

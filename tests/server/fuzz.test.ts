@@ -6,15 +6,15 @@ import fc from "fast-check";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/server/auth/tokens.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createAdmin, createBankWithQuestions, createCourse, createCourseCategory, createMember, createOfficialExam, createPaper } from "../helpers/factories.ts";
 
 /**
  * The fuzz probe's classes as a test: every route of the real app's route table (each method and
  * path registered), with hostile values in every query and JSON body field it reads — huge and
  * negative numbers, 2^31, 2^63, NaN-ish strings, NUL, unpaired surrogates, 100 KB strings, and
- * wrong types (arrays, objects, booleans, null) — sent anonymously, as the demo member and as the
- * demo admin. No answer may be a server error (HTTP 5xx) and every JSON answer is an envelope.
+ * wrong types (arrays, objects, booleans, null) — sent anonymously, as a member and as an admin.
+ * No answer may be a server error (HTTP 5xx) and every JSON answer is an envelope.
  */
 
 interface Route {
@@ -29,7 +29,7 @@ let t: TestApp;
 let dataDir: string;
 let memberId = 0;
 let adminId = 0;
-/** Valid requests per route, built from the demo data: the hostile values replace one part at a time. */
+/** Valid requests per route, built from the test's own data: the hostile values replace one part at a time. */
 interface Seed {
   query?: Params;
   body?: Params;
@@ -106,20 +106,27 @@ function seed(route: string, value: Seed): void {
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-fuzz-"));
   t = await createTestApp({
-    config: { dataDir, seedDemo: true, logLevel: "warn" },
+    config: { dataDir, logLevel: "warn" },
     deps: { onRoute: (route) => void [route.method].flat().forEach((method) => routes.push({ method, url: route.url })) },
   });
   const db = t.database.db;
-  const one = async <T>(sql: string, params: unknown[] = []) => (await db.query<T>(sql, params)).rows[0]!;
-  memberId = (await one<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username])).id;
-  adminId = (await one<{ id: number }>("select id from admin where username = $1", [DEMO_ADMIN.username])).id;
-  const bank = (await one<{ id: number }>("select id from exam_classify where pid <> 0 order by id")).id;
-  const question = (await one<{ id: number }>("select id from exam_question where classify_id = $1 order by id", [bank])).id;
-  const paper = (await one<{ id: number }>("select id from exam_paper order by id")).id;
-  const room = (await one<{ id: number }>("select id from exam_room order by id")).id;
-  const freeCourse = (await one<{ id: number }>("select id from course where price = 0 order by id")).id;
-  const paidCourse = await one<{ id: number; price: number }>("select id, price from course where price > 0 order by id");
-  const lesson = (await one<{ id: number }>("select id from lesson order by id")).id;
+  // What the valid requests name, made here: a member of the default member group with a
+  // balance, a super admin, a practice bank, a mock paper, an official exam open now, a free and
+  // a paid course.
+  const group = (await db.query<{ id: number }>("select id from user_group order by id limit 1")).rows[0]?.id ?? null;
+  memberId = (await createMember(db, { groupId: group, money: 10_000, score: 100 })).id;
+  adminId = (await createAdmin(db)).id;
+  const practice = await createBankWithQuestions(db, 3);
+  const bank = practice.id;
+  const question = practice.questionIds[0]!;
+  const paper = await createPaper(db, { rows: practice.questionIds.map((id) => ({ fixed: id })) });
+  const room = (await createOfficialExam(db, { singles: 2, judges: 2, draw: 2 })).roomId;
+  // A category named per language, so answers in zh-cn and en differ as real ones do.
+  const categoryId = await createCourseCategory(db, { title: "课程", titleEn: "Courses" });
+  const free = await createCourse(db, { categoryId, lessons: [{}, {}] });
+  const freeCourse = free.id;
+  const paidCourse = { id: (await createCourse(db, { categoryId, price: 1990, lessons: [{ freePreview: true }, {}] })).id, price: 1990 };
+  const lesson = free.lessonIds[0]!;
   await freshTokens();
   const started = await inject({ method: "POST", url: "/api/exam/official/start", payload: { roomId: room } }, "member");
   const attempt = started.json().data?.attempt?.uuid ?? randomUUID();

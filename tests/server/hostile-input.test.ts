@@ -4,6 +4,7 @@ import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { DB_INT_MAX } from "../../src/shared/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBankWithQuestions, createOfficialExam, createPaper } from "../helpers/factories.ts";
 
 /**
  * Issue 10 part 4: hostile values (ids past the int4 range, NUL, unpaired surrogates) get a
@@ -21,7 +22,6 @@ const throwing = { sql: "", value: "" };
 
 beforeAll(async () => {
   t = await createTestApp({
-    config: { seedDemo: true },
     prepare: (app) => {
       // Values PostgreSQL itself refuses, past any schema (the envelope's safety net).
       app.get("/api/test/cast", { config: { auth: "public" } }, async (_req, reply) => {
@@ -37,10 +37,12 @@ beforeAll(async () => {
     },
   });
   const db = t.database.db;
-  bank = (await db.query<{ id: number }>("select id from exam_classify where pid <> 0 order by id limit 1")).rows[0]!.id;
+  // A practice bank and a mock paper over it, and an official exam open now.
+  const made = await createBankWithQuestions(db, 4);
+  bank = made.id;
   questions = (await db.query<{ id: number; type: string; answer: unknown }>("select id, type, answer from exam_question where classify_id = $1 order by id", [bank])).rows;
-  paper = (await db.query<{ id: number }>("select id from exam_paper order by id limit 1")).rows[0]!.id;
-  room = (await db.query<{ id: number }>("select id from exam_room order by id limit 1")).rows[0]!.id;
+  paper = await createPaper(db, { rows: made.questionIds.map((id) => ({ fixed: id })) });
+  room = (await createOfficialExam(db, { singles: 2, judges: 2, draw: 2 })).roomId;
 });
 afterAll(() => t.close());
 

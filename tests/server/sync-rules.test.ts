@@ -8,6 +8,7 @@ import type { Op } from "../../src/shared/sync/ops.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBank, createBankWithQuestions, createQuestion } from "../helpers/factories.ts";
 
 /**
  * The order-independent state rules exist twice: in TypeScript (src/shared/exam/state.ts, which
@@ -31,17 +32,21 @@ let questionBank = 0;
 let passwordHash = "";
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true } });
-  const banks = await t.database.db.query<{ classify_id: number }>(
-    "select classify_id from exam_question where status = 'enable' group by classify_id having count(*) >= 4 order by classify_id limit 2",
-  );
-  bankIds = banks.rows.map((r) => r.classify_id);
-  questionBank = bankIds[0]!;
-  // One question of each type.
-  const rows = await t.database.db.query<Question>(
-    "select distinct on (type) id, type, answer, score from exam_question where classify_id = $1 and status = 'enable' order by type, id",
-    [questionBank],
-  );
+  t = await createTestApp();
+  const db = t.database.db;
+  // Two banks; the first with one question of each type.
+  questionBank = await createBank(db);
+  for (const spec of [
+    { type: "fill", options: [], answer: ["4|four"], score: 2 },
+    { type: "judge", answer: "T" },
+    { type: "multiple", answer: ["A", "C"], score: 2 },
+    { type: "short", options: [], answer: { keywords: ["school", "teacher"], reference: "My school has kind teachers." }, score: 5 },
+    { type: "single", answer: "B" },
+  ]) {
+    await createQuestion(db, questionBank, spec);
+  }
+  bankIds = [questionBank, (await createBankWithQuestions(db, 4)).id];
+  const rows = await db.query<Question>("select id, type, answer, score from exam_question where classify_id = $1 order by type, id", [questionBank]);
   questions = rows.rows;
   passwordHash = await hashPassword("irrelevant1");
 });

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueToken } from "../../src/server/auth/tokens.ts";
-import { hashPassword } from "../../src/server/auth/password.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBankWithQuestions, createMember } from "../helpers/factories.ts";
 
 /**
  * `GET /api/exam/state` carries an ETag of its content (`private, no-cache`): the browser's HTTP
@@ -14,25 +13,14 @@ let questionIds: number[] = [];
 let bankId = 0;
 
 beforeAll(async () => {
-  t = await createTestApp({ config: { seedDemo: true } });
-  const bank = await t.database.db.query<{ classify_id: number }>(
-    "select classify_id from exam_question where status = 'enable' group by classify_id having count(*) >= 3 order by classify_id limit 1",
-  );
-  bankId = bank.rows[0]!.classify_id;
-  const q = await t.database.db.query<{ id: number }>("select id from exam_question where classify_id = $1 order by id limit 3", [bankId]);
-  questionIds = q.rows.map((r) => r.id);
+  t = await createTestApp();
+  const bank = await createBankWithQuestions(t.database.db, 3);
+  bankId = bank.id;
+  questionIds = bank.questionIds;
 });
 afterAll(() => t.close());
 
-let members = 0;
-async function newMember(): Promise<string> {
-  members++;
-  const { rows } = await t.database.db.query<{ id: number }>("insert into member (username, password_hash) values ($1, $2) returning id", [
-    `etag_${members}_${Date.now() % 100000}`,
-    await hashPassword("irrelevant1"),
-  ]);
-  return issueToken(t.database.db, "user", rows[0]!.id, 3600);
-}
+const newMember = async (): Promise<string> => (await createMember(t.database.db)).token;
 
 const base = Date.UTC(2026, 0, 1);
 const op = (type: string, payload: object, at: number) => ({ id: randomUUID(), type, at, payload });

@@ -6,7 +6,6 @@ import { crc32, deflateSync } from "node:zlib";
 import { Window } from "happy-dom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/server/auth/tokens.ts";
-import { DEMO_ADMIN, DEMO_MEMBER } from "../../src/server/demo/accounts.ts";
 import { INLINE_TYPES, STORAGE_CSP } from "../../src/server/modules/upload/serving.ts";
 import { imageSize, sanitizeFileName } from "../../src/server/modules/upload/sniff.ts";
 import { formatStorageSize } from "../../src/server/modules/upload/storage.ts";
@@ -14,6 +13,7 @@ import { getCountSetting, getSetting, setSetting } from "../../src/server/settin
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app.ts";
 import { createTestApp, LogCapture, testConfig, type TestApp } from "../helpers/app.ts";
+import { createAdmin, createMember } from "../helpers/factories.ts";
 
 const MAX = 10 * 1024 * 1024;
 
@@ -99,12 +99,10 @@ describe("uploads", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-upload-"));
     storageDir = path.join(dataDir, "storage");
-    t = await createTestApp({ config: { dataDir, seedDemo: true } });
+    t = await createTestApp({ config: { dataDir } });
     const db = t.database.db;
-    memberId = (await db.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username])).rows[0]!.id;
-    adminId = (await db.query<{ id: number }>("select id from admin where username = $1", [DEMO_ADMIN.username])).rows[0]!.id;
-    memberToken = await issueToken(db, "user", memberId, 3600);
-    adminToken = await issueToken(db, "admin", adminId, 3600);
+    ({ id: memberId, token: memberToken } = await createMember(db));
+    ({ id: adminId, token: adminToken } = await createAdmin(db));
     // These tests are about single uploads: the member's rate and quota are lifted here
     // ("upload limits" below tests them).
     await setSetting(db, "upload_rate_per_minute", 100_000);
@@ -442,9 +440,8 @@ describe("upload limits", () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "examhub-upload-limits-"));
     storageDir = path.join(dataDir, "storage");
-    t = await createTestApp({ config: { dataDir, seedDemo: true } });
-    const adminId = (await t.database.db.query<{ id: number }>("select id from admin where username = $1", [DEMO_ADMIN.username])).rows[0]!.id;
-    adminToken = await issueToken(t.database.db, "admin", adminId, 3600);
+    t = await createTestApp({ config: { dataDir } });
+    adminToken = (await createAdmin(t.database.db)).token;
     const other = await t.database.openAnother();
     if (other) {
       second = await buildApp(testConfig({ dataDir }), { db: other, logStream: new LogCapture() });
