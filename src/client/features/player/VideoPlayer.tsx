@@ -31,10 +31,12 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   const [rate, setRate] = useState(1);
   const [mediaFailed, setMediaFailed] = useState(false);
   const [announce, setAnnounce] = useState("");
+  // Before useHlsSource: React runs effect cleanups in the order of the hooks, so the position is
+  // saved when the player goes away before hls.js lets go of the element (which empties it: 0).
+  const progress = useProgressRecorder(videoRef, { lesson, db, local });
   const source = useHlsSource(videoRef, src, lesson.videoType);
   const { frame: fullscreenFrame, native: nativeFullscreen } = useFullscreen(frameRef, videoRef);
   const fullscreen = fullscreenFrame !== null;
-  const progress = useProgressRecorder(videoRef, { lesson, db, local });
   const failed = mediaFailed || source.failed;
 
   function perform(action: PlayerAction): void {
