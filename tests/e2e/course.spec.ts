@@ -167,4 +167,35 @@ test.describe("courses and the player", () => {
     await controls.getByRole("button", { name: "暂停", exact: true }).click();
     await context.setOffline(false);
   });
+
+  test("leaving an HLS lesson for the next one keeps its position (saved before hls.js lets go of the video)", async ({ page }) => {
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await page.goto("/user/course/index");
+    await page.getByRole("link", { name: /English for Exams/ }).first().click();
+    await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
+    // An earlier test may have enrolled the member in this course already.
+    const enrol = page.getByRole("button", { name: "免费报名" });
+    const lesson = page.getByRole("link", { name: /Read the questions first/ });
+    await expect(enrol.or(lesson).first()).toBeVisible();
+    if (await enrol.isVisible()) await enrol.click();
+    await lesson.click();
+    await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+
+    // From the start (whatever an earlier visit left), then 10 s on.
+    const controls = page.getByRole("toolbar", { name: "视频控制" });
+    await controls.getByRole("slider", { name: "播放进度" }).focus();
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 1) < 1);
+    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 0.5);
+
+    // Another screen, then back: the player resumes where the member left, not at the start.
+    await page.getByRole("link", { name: /下一课时/ }).click();
+    await expect(page.getByRole("heading", { name: "Vocabulary in context" })).toBeVisible();
+    await page.goBack();
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 1, undefined, { timeout: 15_000 });
+  });
 });

@@ -2,10 +2,11 @@ import { useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CalendarClock, CheckCircle2, ChevronLeft, ChevronRight, Clock, History, PlayCircle, XCircle } from "lucide-react";
+import { CalendarClock, CheckCircle2, Clock, History, PlayCircle, XCircle } from "lucide-react";
 import { Link, useNavigate } from "react-router-dom";
 import { attemptTitle, type Catalog, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { formatTime } from "../../../shared/time.ts";
+import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
@@ -16,7 +17,6 @@ type Room = Catalog["rooms"][number];
 
 const card = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900";
 const primaryButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50";
-const secondaryButton = "inline-flex min-h-11 items-center justify-center gap-1 rounded-md border border-slate-300 px-3 hover:bg-slate-100 disabled:opacity-40 dark:border-slate-600 dark:hover:bg-slate-800";
 
 function Failed({ message, onRetry }: { message: string; onRetry: () => void }) {
   const { t } = useLingui();
@@ -132,7 +132,6 @@ export default function MyExamsPage() {
   const [nowSec] = useState(() => Math.floor(Date.now() / 1000));
   const rooms = (catalog.data?.rooms ?? []).filter((r) => r.endTime > nowSec);
   const total = records.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE));
 
   return (
     <div className="space-y-8">
@@ -183,21 +182,7 @@ export default function MyExamsPage() {
                 <AttemptRow key={record.uuid} record={record} />
               ))}
             </ul>
-            {pages > 1 && (
-              <nav aria-label={t`Pages`} className="flex items-center justify-between gap-2">
-                <button type="button" onClick={() => setPage(page - 1)} disabled={page <= 1} className={secondaryButton}>
-                  <ChevronLeft aria-hidden className="size-4" />
-                  <Trans>Previous page</Trans>
-                </button>
-                <span className="text-sm" aria-live="polite">
-                  {t`Page ${page} of ${pages}`}
-                </span>
-                <button type="button" onClick={() => setPage(page + 1)} disabled={page >= pages} className={secondaryButton}>
-                  <Trans>Next page</Trans>
-                  <ChevronRight aria-hidden className="size-4" />
-                </button>
-              </nav>
-            )}
+            <Pager page={page} pageCount={pageCountOf(total, RECORDS_PAGE_SIZE)} onPage={setPage} />
           </>
         )}
       </section>

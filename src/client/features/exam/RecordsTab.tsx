@@ -1,11 +1,12 @@
 import { useMemo, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { AlertTriangle, CheckCircle2, ChevronLeft, ChevronRight, CloudUpload, Hourglass, XCircle } from "lucide-react";
+import { AlertTriangle, CheckCircle2, CloudUpload, Hourglass, XCircle } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { unsentSubmissions, useOfflineQuery, type UnsentSubmission } from "../../offline/index.ts";
+import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
@@ -61,7 +62,6 @@ export default function RecordsTab() {
   const serverIds = useMemo(() => new Set(records.data?.list.map((r) => r.uuid) ?? []), [records.data]);
   const local = pending.filter((p) => !serverIds.has(p.attempt.attemptId));
   const total = records.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / RECORDS_PAGE_SIZE));
 
   return (
     <div className="space-y-6">
@@ -144,31 +144,7 @@ export default function RecordsTab() {
                 );
               })}
             </ul>
-            {pages > 1 && (
-              <nav aria-label={t`Pages`} className="flex items-center justify-between gap-2 pt-2">
-                <button
-                  type="button"
-                  onClick={() => setPage(page - 1)}
-                  disabled={page <= 1}
-                  className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600"
-                >
-                  <ChevronLeft aria-hidden className="size-4" />
-                  <Trans>Previous page</Trans>
-                </button>
-                <span className="text-sm" aria-live="polite">
-                  {t`Page ${page} of ${pages}`}
-                </span>
-                <button
-                  type="button"
-                  onClick={() => setPage(page + 1)}
-                  disabled={page >= pages}
-                  className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600"
-                >
-                  <Trans>Next page</Trans>
-                  <ChevronRight aria-hidden className="size-4" />
-                </button>
-              </nav>
-            )}
+            <Pager page={page} pageCount={pageCountOf(total, RECORDS_PAGE_SIZE)} onPage={setPage} className="pt-2" />
           </>
         )}
       </section>

@@ -4,6 +4,17 @@ import { mergeLessonProgress, type LessonProgressRow } from "../../offline/index
 /** Playback speeds of the speed menu and the < / > shortcuts. */
 export const SPEEDS = [0.5, 0.75, 1, 1.25, 1.5, 1.75, 2] as const;
 
+/** How a speed is shown: "1.25×". */
+export function speedLabel(rate: number): string {
+  return `${rate}×`;
+}
+
+/** Duration of the playing video, or the lesson's when the element does not know it yet. */
+export function durationOf(video: HTMLVideoElement | null, fallback: number): number {
+  const d = video?.duration;
+  return d !== undefined && Number.isFinite(d) && d > 0 ? d : fallback;
+}
+
 /** Positions below this (seconds) are not worth resuming at. */
 export const RESUME_MIN_SECONDS = 1;
 
