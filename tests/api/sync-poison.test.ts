@@ -2,7 +2,7 @@ import "fake-indexeddb/auto";
 import { i18n } from "@lingui/core";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Op } from "../../src/shared/exam/sync.ts";
+import type { Op } from "../../src/shared/sync/ops.ts";
 import { createHttpClient } from "../../src/client/api/http.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
 import { answerPractice, localState, pendingCount, rejectedOps, setFavourite } from "../../src/client/offline/repository/index.ts";

@@ -9,7 +9,7 @@ import type { ReactNode } from "react";
 import { MemoryRouter, useLocation } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CourseDetail, CourseList, LessonDetail, MyCourses } from "../../src/shared/course/types.ts";
-import { UUID_REGEX } from "../../src/shared/exam/sync.ts";
+import { UUID_REGEX } from "../../src/shared/sync/protocol.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
 import { recordLessonProgress } from "../../src/client/offline/repository/index.ts";
 import { mergeLessonProgress, startOffline, stopOffline } from "../../src/client/offline/index.ts";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyOp, applyOps, emptyState, toExamState } from "../../src/shared/exam/state.ts";
 import type { GradedOutcome } from "../../src/shared/exam/state.ts";
-import type { Op, OpOf } from "../../src/shared/exam/sync.ts";
+import type { Op, OpOf } from "../../src/shared/sync/ops.ts";
 
 const T0 = Date.UTC(2025, 0, 1);
 let counter = 0;

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAX_OPS_PER_SYNC,
-  MIN_OP_TIME,
-  OP_TYPES,
-  examStateSchema,
-  opSchemaAt,
-  parseOp,
-  rawOpId,
-  syncRequestSchema,
-  syncResultSchema,
-} from "../../src/shared/exam/sync.ts";
+import { examStateSchema } from "../../src/shared/sync/exam.ts";
+import { OP_TYPES, opSchemaAt, parseOp } from "../../src/shared/sync/ops.ts";
+import { MAX_OPS_PER_SYNC, MIN_OP_TIME, rawOpId, syncRequestSchema, syncResultSchema } from "../../src/shared/sync/protocol.ts";
 
 const NOW = Date.UTC(2025, 5, 1, 12);
 const DAY = 24 * 60 * 60 * 1000;

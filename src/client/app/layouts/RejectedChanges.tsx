@@ -3,7 +3,7 @@ import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Popover } from "radix-ui";
 import { TriangleAlert, X } from "lucide-react";
-import type { OpType } from "../../../shared/exam/sync.ts";
+import type { OpType } from "../../../shared/sync/ops.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { discardRejected, rejectedOps, retrySetAside, syncNow, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
 

@@ -4,7 +4,7 @@ import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ExamQuestion } from "../../../../shared/exam/types.ts";
-import { givenAnswerSchema } from "../../../../shared/exam/sync.ts";
+import { givenAnswerSchema } from "../../../../shared/sync/exam.ts";
 import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import { dbId, dbIdKey, jsonBody } from "../../../../shared/schema.ts";
 import type { Database, Queryable } from "../../../db/index.ts";
