@@ -143,6 +143,16 @@ export function ExamHeader({
  * "Submit the exam?": how many questions are not answered (none: that answers cannot be changed
  * afterwards); "Keep answering" or "Submit anyway".
  */
+/** A failure the member must know of: an answer not saved on the device, or a submission that failed. */
+export function ExamAlert({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="flex items-center gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
+      <AlertTriangle aria-hidden className="size-4 shrink-0" />
+      {children}
+    </p>
+  );
+}
+
 export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: { open: boolean; onOpenChange(open: boolean): void; unanswered: number; onConfirm(): void }) {
   const { t } = useLingui();
   return (

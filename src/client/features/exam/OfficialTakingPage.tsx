@@ -8,7 +8,7 @@ import { useDocumentTitle } from "../../routing/routeState.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
-import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
+import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
 import { isClosedAttemptError, localDeadlineMs, submitOfficial } from "./official.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 
@@ -48,6 +48,7 @@ export default function OfficialTakingPage() {
   const [index, setIndex] = useState(0);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [saveFailed, setSaveFailed] = useState(false);
   const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
   const roomTitle = useRoomTitle(attempt ?? null);
   useDocumentTitle(roomTitle);
@@ -72,7 +73,11 @@ export default function OfficialTakingPage() {
   // Written on the device with its outbox op; the live query of the device's copy follows.
   const change = (next: GivenAnswer) => {
     setMade((m) => ({ ...m, [String(question.id)]: next }));
-    if (db) void answerOfficial(db, attempt.uuid, question.id, next);
+    if (!db) return;
+    answerOfficial(db, attempt.uuid, question.id, next).then(
+      (stored) => setSaveFailed(stored === null),
+      () => setSaveFailed(true),
+    );
   };
 
   async function submit() {
@@ -102,6 +107,7 @@ export default function OfficialTakingPage() {
       >
         {unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
       </ExamHeader>
+      {saveFailed && <ExamAlert>{t`Your last answer could not be saved on this device.`}</ExamAlert>}
       <QuestionStep position={current + 1} total={total} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />
       </QuestionStep>

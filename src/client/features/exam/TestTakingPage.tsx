@@ -1,12 +1,11 @@
 import { useCallback, useMemo, useRef, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { AlertTriangle } from "lucide-react";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { saveAttemptAnswer, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { readCachedPaper } from "./papers.ts";
-import { ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
+import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 
@@ -138,12 +137,7 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
         onSubmit={() => (unanswered > 0 ? setConfirmOpen(true) : submitNow())}
       />
 
-      {failed && (
-        <p role="alert" className="flex items-center gap-2 rounded-lg bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950/40 dark:text-red-200">
-          <AlertTriangle aria-hidden className="size-4 shrink-0" />
-          {failed === "save" ? t`Your last answer could not be saved on this device.` : t`The exam could not be submitted. Try again.`}
-        </p>
-      )}
+      {failed && <ExamAlert>{failed === "save" ? t`Your last answer could not be saved on this device.` : t`The exam could not be submitted. Try again.`}</ExamAlert>}
 
       <QuestionStep position={position} total={total} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={answerOf(question)} onChange={change} disabled={submitting || expired} />
