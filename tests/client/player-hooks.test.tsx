@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LessonDetail } from "../../src/shared/course/types.ts";
 import { LESSON_PROGRESS_INTERVAL_SECONDS } from "../../src/shared/course/types.ts";
 import { deleteMemberDb, openMemberDb, type LessonProgressRow, type MemberDb } from "../../src/client/offline/db.ts";
-import { recordLessonProgress } from "../../src/client/offline/repository/index.ts";
+import { recordLessonProgress } from "../../src/client/offline/index.ts";
 import type { PlayerAction } from "../../src/client/features/player/controls.ts";
 import { useHlsSource } from "../../src/client/features/player/useHlsSource.ts";
 import { PlaybackMeter, useProgressRecorder } from "../../src/client/features/player/useProgressRecorder.ts";

@@ -130,7 +130,7 @@ test.describe("courses and the player", () => {
     await page.getByRole("button", { name: "购买 ¥19.90" }).click();
     const dialog = page.getByRole("alertdialog", { name: "购买这门课程？" });
     await dialog.getByRole("button", { name: "支付 ¥19.90" }).click();
-    await expect(page.getByText("已报名")).toBeVisible();
+    await expect(page.getByText("已报名", { exact: true })).toBeVisible();
     const balance = await page.evaluate(async () => {
       const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
       return (await (await fetch("/api/account/profile", { headers: { "ba-user-token": token } })).json()).data.userInfo.money;
