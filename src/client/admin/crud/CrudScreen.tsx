@@ -16,7 +16,7 @@ import {
   type ColumnVisibilityState,
 } from "@tanstack/react-table";
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight, Columns3, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
 import { Button } from "../../ui/Button.tsx";
@@ -106,7 +106,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const [showColumns, setShowColumns] = useState(false);
   const [editing, setEditing] = useState<number | null | undefined>(undefined);
   const [confirmIds, setConfirmIds] = useState<number[] | null>(null);
-  const [dragged, setDragged] = useState<number | null>(null);
+  // The row being dragged: a ref, as the drop may come before a re-render.
+  const dragged = useRef<number | null>(null);
   const columnsPanel = useId();
 
   const list = useCrudList(path, query);
@@ -213,14 +214,23 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         <Tr
           key={row.id}
           draggable={canSort || undefined}
-          onDragStart={canSort ? () => setDragged(row.original.id) : undefined}
+          onDragStart={
+              canSort
+                ? (e) => {
+                    dragged.current = rowId;
+                    // Firefox starts a drag only with data set.
+                    e.dataTransfer?.setData("text/plain", String(rowId));
+                  }
+                : undefined
+            }
           onDragOver={canSort ? (e) => e.preventDefault() : undefined}
           onDrop={
             canSort
               ? (e) => {
                   e.preventDefault();
-                  if (dragged !== null && dragged !== row.original.id) sort.mutate({ id: dragged, targetId: row.original.id });
-                  setDragged(null);
+                  const from = dragged.current;
+                  dragged.current = null;
+                  if (from !== null && from !== rowId) sort.mutate({ id: from, targetId: rowId });
                 }
               : undefined
           }
