@@ -210,3 +210,17 @@ describe("the list screen of a definition", () => {
 function renderScreenTree() {
   return renderScreen({ ...members, title: msg`Members`, tree: true, sortable: false });
 }
+
+describe("paging past the end", () => {
+  it("goes back to the last page when the page it is on no longer exists", async () => {
+    const table = await shown();
+    await within(table).findByText("user1");
+    for (let i = 0; i < 4; i++) await userEvent.click(screen.getByRole("button", { name: "Next page" }));
+    await waitFor(() => expect(lastList()).toMatchObject({ page: 5 }));
+    // Rows of page 5 were deleted elsewhere: the server now has 35 rows, and page 5 is empty.
+    listed = { list: [], total: 35 };
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    await waitFor(() => expect(lastList()).toMatchObject({ page: 4 }));
+    expect(await screen.findByText("Page 4 of 4")).toBeTruthy();
+  });
+});

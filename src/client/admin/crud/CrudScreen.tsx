@@ -115,6 +115,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const sort = useCrudSort(path);
   const rows = useMemo(() => list.data?.list ?? [], [list.data]);
   const total = list.data?.total ?? 0;
+  // Past the last page (its rows were deleted, or the total shrank): go to the last one.
+  const lastPage = pageCountOf(total, query.limit);
+  if (list.data && !list.isPlaceholderData && query.page > lastPage) setQuery((q) => ({ ...q, page: lastPage }));
 
   const change = (part: Partial<ListQuery>) => {
     setQuery((q) => ({ ...q, page: 1, ...part }));
