@@ -14,7 +14,7 @@ import lingui from "eslint-plugin-lingui";
 const SHARED_PACKAGES = ["zod", "@lingui/core", "@lingui/core/macro"];
 const CLIENT_PACKAGES = [
   "react", "react-dom", "react-router-dom", "@lingui/core", "@lingui/core/macro",
-  "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "axios", "radix-ui", "lucide-react", "zustand",
+  "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "@tanstack/react-table", "react-hook-form", "@hookform/resolvers", "axios", "radix-ui", "lucide-react", "zustand",
   "sonner", "chart.js", "react-chartjs-2", "hls.js", "nprogress", "workbox-*", "zod", "virtual:pwa-register*",
 ];
 /** Only the offline layer (src/client/offline) talks to IndexedDB. */

@@ -1,7 +1,11 @@
 import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
 
-/** Back-office screens by the `component` key of their menu rule; others show "coming soon". */
+/**
+ * Back-office screens by the `component` key of their menu rule; others show "coming soon".
+ * A screen made from a CRUD definition (crud/types.ts) registers with
+ * `definitionScreen(() => import("./<area>/<resource>.ts"))` from crud/definitionScreen.tsx.
+ */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
 };

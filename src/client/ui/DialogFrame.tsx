@@ -3,14 +3,34 @@ import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
 
-/** A small modal dialog: overlay, centred panel, title and close button; the content is the caller's. */
-export function DialogFrame({ open, onOpenChange, title, children }: { open: boolean; onOpenChange: (open: boolean) => void; title: ReactNode; children: ReactNode }) {
+const widths = { sm: "w-[min(92vw,26rem)]", lg: "w-[min(96vw,40rem)]" } as const;
+
+/**
+ * A modal dialog: overlay, centred panel, title and close button; the content is the caller's.
+ * `size` "lg" for forms; a panel taller than the screen scrolls inside (phones).
+ */
+export function DialogFrame({
+  open,
+  onOpenChange,
+  title,
+  size = "sm",
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+  size?: keyof typeof widths;
+  children: ReactNode;
+}) {
   const { t } = useLingui();
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[min(92vw,26rem)] -translate-x-1/2 -translate-y-1/2 rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100">
+        <Dialog.Content
+          aria-describedby={undefined}
+          className={`fixed top-1/2 left-1/2 z-50 max-h-[92dvh] ${widths[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100`}
+        >
           <div className="mb-4 flex items-center justify-between">
             <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
             <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">

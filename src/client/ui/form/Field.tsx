@@ -1,28 +1,73 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from "react";
 
-/** A labelled text input with its error next to it (announced to screen readers). */
-export function Field({ label, error, ...input }: { label: ReactNode; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
+/** The look of a text-like control (input, select, textarea), red-bordered when it has an error. */
+export function controlClass(error?: unknown): string {
+  return `block min-h-11 w-full rounded-md border bg-white px-3 text-base outline-none focus-visible:ring-2 focus-visible:ring-primary dark:bg-slate-800 ${
+    error ? "border-red-500" : "border-slate-300 dark:border-slate-600"
+  }`;
+}
+
+/** What a control inside a FieldFrame spreads on itself to be labelled and described. */
+export interface FieldControlProps {
+  id: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+/**
+ * A label, any control and its error next to it (announced to screen readers). The control is
+ * rendered by `children` with the ids that tie the three together; `group` labels a set of
+ * controls (radios) with a fieldset legend instead.
+ */
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  group,
+  children,
+}: {
+  label: ReactNode;
+  error?: string | null;
+  hint?: ReactNode;
+  group?: boolean;
+  children: (control: FieldControlProps) => ReactNode;
+}) {
   const id = useId();
   const errorId = `${id}-error`;
+  const control: FieldControlProps = { id, "aria-invalid": error ? true : undefined, "aria-describedby": error ? errorId : undefined };
+  const labelClass = "block text-sm font-medium text-slate-800 dark:text-slate-200";
+  const message = error && (
+    <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
+      {error}
+    </p>
+  );
+  if (group) {
+    return (
+      <fieldset className="space-y-1" aria-describedby={control["aria-describedby"]}>
+        <legend className={labelClass}>{label}</legend>
+        {children(control)}
+        {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+        {message}
+      </fieldset>
+    );
+  }
   return (
     <div className="space-y-1">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+      <label htmlFor={id} className={labelClass}>
         {label}
       </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        className={`block min-h-11 w-full rounded-md border bg-white px-3 text-base outline-none focus-visible:ring-2 focus-visible:ring-primary dark:bg-slate-800 ${
-          error ? "border-red-500" : "border-slate-300 dark:border-slate-600"
-        }`}
-        {...input}
-      />
-      {error && (
-        <p id={errorId} className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      {children(control)}
+      {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+      {message}
     </div>
+  );
+}
+
+/** A labelled text input with its error next to it (announced to screen readers). */
+export function Field({ label, error, ...input }: { label: ReactNode; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame label={label} error={error}>
+      {(control) => <input {...control} className={controlClass(error)} {...input} />}
+    </FieldFrame>
   );
 }

@@ -1,0 +1,201 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMemo, useState } from "react";
+import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
+import type { z } from "zod";
+import { serverRefusal } from "../../api/index.ts";
+import { Button } from "../../ui/Button.tsx";
+import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
+import { RemoteSelect } from "./RemoteSelect.tsx";
+import type { CrudDefinition, CrudFormField } from "./types.ts";
+import { initialValue, outgoingValues } from "./values.ts";
+
+/**
+ * The schema checks the values as they will be sent (datetimes as seconds...), and the form
+ * keeps its own values when they pass.
+ */
+function sentValuesResolver(schema: z.ZodType, fields: CrudFormField[], editing: boolean): Resolver<FieldValues> {
+  const check = zodResolver(schema as never) as unknown as Resolver<FieldValues>;
+  return async (values, context, options) => {
+    const result = await check(outgoingValues(fields, values, editing), context, options);
+    return Object.keys(result.errors).length ? result : { values, errors: {} };
+  };
+}
+
+/** The add form (`id` null) or the edit form of one row, in a dialog. */
+export function CrudFormDialog({ definition, id, onClose }: { definition: CrudDefinition; id: number | null; onClose: () => void }) {
+  const { t, i18n } = useLingui();
+  const row = useCrudRow(definition.path, id);
+  const title = id === null ? t`Add` : t`Edit`;
+  return (
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} size="lg" title={`${title} · ${i18n._(definition.title)}`}>
+      {id === null ? (
+        <CrudForm definition={definition} id={null} row={null} onDone={onClose} />
+      ) : row.isError ? (
+        <div role="alert" className="space-y-3 py-6 text-center">
+          <p>
+            <Trans>The row could not be loaded.</Trans>
+          </p>
+          <Button onClick={() => void row.refetch()}>
+            <Trans>Try again</Trans>
+          </Button>
+        </div>
+      ) : !row.data ? (
+        <Spinner className="mx-auto my-8 size-8" />
+      ) : (
+        <CrudForm key={id} definition={definition} id={id} row={row.data} onDone={onClose} />
+      )}
+    </DialogFrame>
+  );
+}
+
+function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition; id: number | null; row: Record<string, unknown> | null; onDone: () => void }) {
+  const { t, i18n } = useLingui();
+  const editing = id !== null;
+  const fields = useMemo(() => (definition.form ?? []).filter((f) => !f.only || f.only === (editing ? "edit" : "add")), [definition.form, editing]);
+  const schema = editing ? (definition.editSchema ?? definition.schema) : definition.schema;
+  const defaultValues = useMemo(() => Object.fromEntries(fields.map((f) => [f.field, initialValue(f, row)])), [fields, row]);
+  const form = useForm<FieldValues>({ defaultValues, resolver: schema ? sentValuesResolver(schema, fields, editing) : undefined });
+  const save = useCrudSave(definition.path);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const submit = form.handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await save.mutateAsync({ id, values: outgoingValues(fields, values, editing) });
+      onDone();
+    } catch (error) {
+      const refusal = serverRefusal(error);
+      if (!refusal) return; // Network trouble: the request layer said so; the form keeps its values.
+      const byField = fieldErrorsOf(refusal.data);
+      const known = byField ? Object.entries(byField).filter(([name]) => fields.some((f) => f.field === name)) : [];
+      for (const [name, message] of known) form.setError(name, { type: "server", message }, { shouldFocus: true });
+      // A refusal that names no field of this form is shown above the buttons.
+      if (known.length === 0) setFormError(refusal.msg);
+    }
+  });
+
+  return (
+    <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
+      {fields.map((field) => {
+        const error = form.formState.errors[field.field]?.message;
+        const label = i18n._(field.label);
+        const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
+        return (
+          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio"}>
+            {(control) => (
+              <Controller
+                control={form.control}
+                name={field.field}
+                render={({ field: f }) => {
+                  switch (field.kind) {
+                    case "textarea":
+                      return <textarea {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} onBlur={f.onBlur} placeholder={placeholder} rows={4} className={`${controlClass(error)} py-2`} />;
+                    case "number":
+                      return (
+                        <input
+                          {...control}
+                          type="number"
+                          inputMode="decimal"
+                          name={f.name}
+                          ref={f.ref}
+                          value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
+                          onChange={(e) => f.onChange(e.target.value === "" ? null : Number(e.target.value))}
+                          onBlur={f.onBlur}
+                          placeholder={placeholder}
+                          className={controlClass(error)}
+                        />
+                      );
+                    case "switch":
+                      return (
+                        <button
+                          {...control}
+                          type="button"
+                          role="switch"
+                          aria-checked={f.value === 1}
+                          ref={f.ref}
+                          onClick={() => f.onChange(f.value === 1 ? 0 : 1)}
+                          className={`relative inline-flex h-7 w-12 items-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-primary ${f.value === 1 ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
+                        >
+                          <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value === 1 ? "translate-x-6" : "translate-x-1"}`} />
+                        </button>
+                      );
+                    case "radio":
+                      return (
+                        <div className="flex flex-wrap gap-x-4 gap-y-2" role="radiogroup" aria-invalid={control["aria-invalid"]}>
+                          {(field.options ?? []).map((option) => (
+                            <label key={String(option.value)} className="inline-flex min-h-11 items-center gap-2">
+                              <input type="radio" name={f.name} checked={f.value === option.value} onChange={() => f.onChange(option.value)} className="size-4 accent-primary" />
+                              {i18n._(option.label)}
+                            </label>
+                          ))}
+                        </div>
+                      );
+                    case "select": {
+                      const options = field.options ?? [];
+                      const index = options.findIndex((o) => o.value === f.value);
+                      return (
+                        <select
+                          {...control}
+                          name={f.name}
+                          ref={f.ref}
+                          value={index < 0 ? "" : String(index)}
+                          onChange={(e) => f.onChange(e.target.value === "" ? null : options[Number(e.target.value)]!.value)}
+                          onBlur={f.onBlur}
+                          className={controlClass(error)}
+                        >
+                          <option value="">{placeholder ?? t`Please select`}</option>
+                          {options.map((option, i) => (
+                            <option key={String(option.value)} value={String(i)}>
+                              {i18n._(option.label)}
+                            </option>
+                          ))}
+                        </select>
+                      );
+                    }
+                    case "remoteSelect":
+                      return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
+                    default: {
+                      const type = field.kind === "password" ? "password" : field.kind === "date" ? "date" : field.kind === "datetime" ? "datetime-local" : "text";
+                      return (
+                        <input
+                          {...control}
+                          type={type}
+                          name={f.name}
+                          ref={f.ref}
+                          autoComplete={field.kind === "password" ? "new-password" : "off"}
+                          value={String(f.value ?? "")}
+                          onChange={f.onChange}
+                          onBlur={f.onBlur}
+                          placeholder={placeholder ?? (field.kind === "password" && editing ? t`Leave empty to keep the current one` : undefined)}
+                          className={controlClass(error)}
+                        />
+                      );
+                    }
+                  }
+                }}
+              />
+            )}
+          </FieldFrame>
+        );
+      })}
+      {formError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {formError}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2 pt-2">
+        <Button onClick={onDone}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting && <Spinner className="size-4 text-white" />}
+          <Trans>Save</Trans>
+        </Button>
+      </div>
+    </form>
+  );
+}

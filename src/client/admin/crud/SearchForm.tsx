@@ -1,0 +1,107 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useState } from "react";
+import { Button } from "../../ui/Button.tsx";
+import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { operatorOf } from "./api.ts";
+import type { CrudColumn, SearchItem } from "./types.ts";
+import { localInputToSeconds } from "./values.ts";
+
+type Inputs = Record<string, { from: string; to: string }>;
+
+/**
+ * The `search[]` items of the inputs: text and select give one value (LIKE / eq unless the
+ * column names another operator), number and datetime a "from,to" RANGE with either side
+ * optional (datetimes as unix seconds). Empty inputs give nothing.
+ */
+export function searchItems(columns: CrudColumn[], inputs: Inputs): SearchItem[] {
+  const items: SearchItem[] = [];
+  for (const column of columns) {
+    if (!column.search) continue;
+    const input = inputs[column.field];
+    if (!input) continue;
+    const operator = column.operator ?? operatorOf(column.search);
+    if (column.search === "text" || column.search === "select") {
+      if (input.from.trim() !== "") items.push({ field: column.field, val: input.from.trim(), operator });
+      continue;
+    }
+    const side = (v: string) => (column.search === "datetime" ? String(localInputToSeconds(v) ?? "") : v.trim());
+    const from = side(input.from);
+    const to = side(input.to);
+    if (from !== "" || to !== "") items.push({ field: column.field, val: `${from},${to}`, operator });
+  }
+  return items;
+}
+
+/** The search form of a list: one input (or a from/to pair) per searchable column. */
+export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSearch: (items: SearchItem[]) => void }) {
+  const { t, i18n } = useLingui();
+  const searchable = columns.filter((c) => c.search);
+  const [inputs, setInputs] = useState<Inputs>({});
+  const set = (field: string, side: "from" | "to", value: string) =>
+    setInputs((all) => ({ ...all, [field]: { ...(all[field] ?? { from: "", to: "" }), [side]: value } }));
+  const valueOf = (field: string, side: "from" | "to") => inputs[field]?.[side] ?? "";
+
+  return (
+    <form
+      role="search"
+      aria-label={t`Search form`}
+      className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 dark:border-slate-700 dark:bg-slate-900"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSearch(searchItems(searchable, inputs));
+      }}
+    >
+      {searchable.map((column) => {
+        const label = i18n._(column.label);
+        if (column.search === "select") {
+          return (
+            <FieldFrame key={column.field} label={label}>
+              {(control) => (
+                <select {...control} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()}>
+                  <option value="">{t`All`}</option>
+                  {(column.options ?? []).map((option) => (
+                    <option key={String(option.value)} value={String(option.value)}>
+                      {i18n._(option.label)}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </FieldFrame>
+          );
+        }
+        if (column.search === "text") {
+          return (
+            <FieldFrame key={column.field} label={label}>
+              {(control) => <input {...control} type="search" value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()} />}
+            </FieldFrame>
+          );
+        }
+        const type = column.search === "datetime" ? "datetime-local" : "number";
+        return (
+          <FieldFrame key={column.field} label={label} group>
+            {() => (
+              <div className="flex items-center gap-2">
+                <input type={type} aria-label={t`${label} from`} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()} />
+                <span aria-hidden>–</span>
+                <input type={type} aria-label={t`${label} to`} value={valueOf(column.field, "to")} onChange={(e) => set(column.field, "to", e.target.value)} className={controlClass()} />
+              </div>
+            )}
+          </FieldFrame>
+        );
+      })}
+      <div className="flex flex-wrap items-end gap-2 sm:col-span-full">
+        <Button type="submit" variant="primary">
+          <Trans>Search</Trans>
+        </Button>
+        <Button
+          onClick={() => {
+            setInputs({});
+            onSearch([]);
+          }}
+        >
+          <Trans>Reset</Trans>
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+import type { MessageDescriptor } from "@lingui/core";
+import type { ReactNode } from "react";
+import type { z } from "zod";
+
+/** The search operators of API.md's generic CRUD protocol. */
+export type Operator = "eq" | "ne" | "gt" | "egt" | "lt" | "elt" | "LIKE" | "NOT LIKE" | "IN" | "NOT IN" | "NULL" | "NOT NULL" | "RANGE" | "NOT RANGE";
+
+/** A row as the server lists it: its fields by name, `id` always; `children` for tree resources. */
+export interface CrudRow {
+  id: number;
+  [field: string]: unknown;
+}
+
+/** A choice of a select, radio or tag: the stored value and what the admin reads. */
+export interface CrudOption {
+  value: string | number;
+  label: MessageDescriptor;
+}
+
+/** How a list cell shows its value. */
+export type ColumnRender = "text" | "number" | "tag" | "switch" | "datetime";
+
+/** Which input the search form gives a column, and so its operator: text LIKE, select eq, number and datetime RANGE. */
+export type SearchKind = "text" | "select" | "number" | "datetime";
+
+export interface CrudColumn {
+  /** The row field (and the name the server's allow-list knows for order and search). */
+  field: string;
+  label: MessageDescriptor;
+  /** Default "text"; "tag" and "switch" show the option's label (`options`). */
+  render?: ColumnRender;
+  options?: CrudOption[];
+  /** A custom cell (wins over `render`). */
+  cell?: (row: CrudRow) => ReactNode;
+  /** The column header sorts the list by this field (`order=field,asc|desc`). */
+  sortable?: boolean;
+  /** The search form has an input for this column. */
+  search?: SearchKind;
+  /** Another operator than the kind's default (e.g. "eq" for an exact text match). */
+  operator?: Operator;
+  /** Hidden until the admin shows it in the column menu. */
+  hidden?: boolean;
+}
+
+/** The input kinds of the add/edit form. */
+export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password";
+
+export interface CrudFormField {
+  field: string;
+  label: MessageDescriptor;
+  kind: FormFieldKind;
+  /** Choices of "radio" and "select". */
+  options?: CrudOption[];
+  /**
+   * "remoteSelect": rows of another resource (`GET /admin/<path>/index?select=1&quickSearch=`),
+   * showing `labelField` and storing `valueField` (default "id").
+   */
+  remote?: { path: string; labelField: string; valueField?: string };
+  placeholder?: MessageDescriptor;
+  hint?: MessageDescriptor;
+  /** Only in the add form, or only in the edit form (e.g. a password set once). */
+  only?: "add" | "edit";
+  /** The add form's initial value (otherwise empty: "", 0 for switch, null for selects). */
+  initial?: unknown;
+}
+
+/** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */
+export type CrudButton = "refresh" | "add" | "edit" | "delete" | "sortable" | "columns" | "search";
+export const ALL_BUTTONS: readonly CrudButton[] = ["refresh", "add", "edit", "delete", "sortable", "columns", "search"];
+
+/**
+ * A back-office screen as data: the list (columns, search, paging, tree, reorder) and the
+ * add/edit form are rendered from it by `<CrudScreen>`.
+ */
+export interface CrudDefinition {
+  /** The menu rule path, e.g. "auth/admin": requests go to `/admin/auth/admin/<action>`, rules are `auth/admin/<action>`. */
+  path: string;
+  title: MessageDescriptor;
+  columns: CrudColumn[];
+  /** The add/edit form; no form, no add/edit buttons. */
+  form?: CrudFormField[];
+  /**
+   * Validates the add form before it is sent (the resource's shared zod schema, when it has one),
+   * on the values as sent: datetimes as unix seconds, an empty edit password left out.
+   */
+  schema?: z.ZodType;
+  /** The edit form's schema (default `schema`). */
+  editSchema?: z.ZodType;
+  /** Placeholder of the quick-search box; no box without it. */
+  quickSearch?: MessageDescriptor;
+  /** Rows carry their sub-rows in `children` (pid trees): rows expand and collapse. */
+  tree?: boolean;
+  /** Rows can be reordered (the server swaps their `weigh`). */
+  sortable?: boolean;
+  /** Default all of ALL_BUTTONS that apply. */
+  buttons?: CrudButton[];
+  /** `order` until the admin sorts by a column (default the server's, `id,desc`). */
+  defaultOrder?: string;
+}
+
+/** One `search[]` item of the list request. */
+export interface SearchItem {
+  field: string;
+  val: string;
+  operator: Operator;
+}
+
+/** What `GET index` answers. */
+export interface ListData {
+  list: CrudRow[];
+  total: number;
+  remark?: string;
+}

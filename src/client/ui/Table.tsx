@@ -1,0 +1,42 @@
+import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
+
+/**
+ * A presentational table: a bordered region that scrolls sideways on narrow screens (and takes
+ * keyboard focus to do so), with the app's header, row and cell styles. Data, sorting and
+ * selection belong to the caller.
+ */
+export function Table({ caption, busy, children, className = "" }: { caption: ReactNode; busy?: boolean; children: ReactNode; className?: string }) {
+  return (
+    <div
+      role="region"
+      aria-label={typeof caption === "string" ? caption : undefined}
+      tabIndex={0}
+      className="overflow-x-auto rounded-xl border border-slate-200 bg-white outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-900"
+    >
+      <table aria-busy={busy || undefined} className={`w-full text-sm ${busy ? "opacity-60" : ""} ${className}`}>
+        <caption className="sr-only">{caption}</caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+export function THead({ children }: { children: ReactNode }) {
+  return <thead className="border-b border-slate-200 bg-slate-50 text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">{children}</thead>;
+}
+
+export function TBody({ children }: { children: ReactNode }) {
+  return <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>;
+}
+
+export function Tr({ className = "", ...props }: HTMLAttributes<HTMLTableRowElement>) {
+  return <tr className={`hover:bg-slate-50 dark:hover:bg-slate-800/60 ${className}`} {...props} />;
+}
+
+export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th scope="col" className={`px-3 py-2 text-left font-medium whitespace-nowrap ${className}`} {...props} />;
+}
+
+export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
+  return <td className={`px-3 py-2 align-middle ${className}`} {...props} />;
+}
