@@ -1,0 +1,8 @@
+import type { ResourceDef } from "../resource.ts";
+import { adminResource } from "./admin.ts";
+import { adminLogResource } from "./adminLog.ts";
+import { adminGroupResource } from "./group.ts";
+import { memberResource } from "./member.ts";
+
+/** Every back-office resource the CRUD engine mounts (a new screen's server side: one line here). */
+export const resources: readonly ResourceDef[] = [adminResource, adminGroupResource, adminLogResource, memberResource];
