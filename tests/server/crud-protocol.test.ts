@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAdmin, type TestAdmin } from "../helpers/factories.ts";
+import { createAccountLogs, createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * The generic CRUD protocol (API.md "Admin calls") run against every registered resource, from
@@ -20,6 +20,24 @@ interface Fixture {
   body?(n: number): Body;
   /** Makes three rows of a read-only resource; answers their ids. */
   seed?(): Promise<number[]>;
+}
+
+/** Three members (usernames told apart by `letter`) with one log row each. */
+function accountLogFixture(table: string, column: string, letter: string): Fixture {
+  return {
+    text: "username",
+    marker: (n) => `${tag}${letter}${n}`,
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}${letter}${n}` });
+        await createAccountLogs(t.database.db, member.id, { [column]: [[0, 100 * n, { key: "recharge", params: {} }]] });
+        const { rows } = await t.database.db.query<{ id: number }>(`select id from ${table} where user_id = $1`, [member.id]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  };
 }
 
 let t: TestApp;
@@ -43,6 +61,9 @@ const fixtures: Record<string, Fixture> = {
     marker: (n) => `${tag}m${n}`,
     body: (n) => ({ username: `${tag}m${n}`, nickname: `Member ${n}`, password: "secret-123", gender: 1, birthday: "2000-01-0" + n, status: "enable" }),
   },
+  "user/group": { text: "name", marker: (n) => `${tag}u${n}`, body: (n) => ({ name: `${tag}u${n}`, rules: [], status: "enable" }) },
+  "user/moneyLog": accountLogFixture("user_money_log", "money", "b"),
+  "user/scoreLog": accountLogFixture("user_score_log", "score", "s"),
   "auth/adminLog": {
     text: "username",
     marker: (n) => `${tag}l${n}`,

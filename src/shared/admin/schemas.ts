@@ -87,3 +87,12 @@ export const adminRuleAdd = z.object({
   status,
 });
 export const adminRuleEdit = adminRuleAdd.extend({ id: rowId });
+
+/** A member group: the member rules (user_rule ids, or "*") it opens in the member center. */
+export const memberGroupAdd = z.object({
+  name: withMessage(safeText(50).trim().min(1), msg`Please enter the group name`),
+  rules: ruleIds,
+  status,
+});
+export const memberGroupEdit = memberGroupAdd.extend({ id: rowId });
+export type MemberGroupAdd = z.infer<typeof memberGroupAdd>;
