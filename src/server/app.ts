@@ -23,6 +23,7 @@ import { captchaRoutes } from "./modules/common/captcha.ts";
 import { examRoutes } from "./modules/exam/index.ts";
 import { courseRoutes } from "./modules/course/index.ts";
 import { syncRoutes } from "./sync/routes.ts";
+import { crudRoutes } from "./crud/index.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 
 declare module "fastify" {
@@ -96,6 +97,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(examRoutes);
   await app.register(courseRoutes);
   await app.register(syncRoutes);
+  await app.register(crudRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

@@ -107,6 +107,30 @@ describe("the admin route table", () => {
     }
   });
 
+  it("names an existing rule on every rule-checked route, lets an admin holding just that rule through and refuses one holding another", async () => {
+    const named = t.app.adminRoutes.filter((r): r is AdminRoute & { adminRule: string } => typeof r.adminRule === "string" && r.adminRule !== "*" && r.method !== "HEAD");
+    expect(named.length).toBeGreaterThan(0);
+    const holders = new Map<string, string>();
+    for (const route of named) {
+      const rule = route.adminRule;
+      const { rows } = await t.database.db.query<{ id: number }>("select id from admin_rule where name = $1 and status = 'enable'", [rule]);
+      expect(rows.length, `${label(route)} needs ${rule}, which admin_rule must have`).toBe(1);
+      if (!holders.has(rule)) {
+        const holder = await admin(`holds_${holders.size}`);
+        await join(holder, await group(`Only ${rule}`, String(rows[0]!.id)));
+        holders.set(rule, await issueToken(t.database.db, "admin", holder, 3600));
+      }
+    }
+    const rules = [...holders.keys()];
+    for (const route of named) {
+      const allowed = await call(route, { batoken: holders.get(route.adminRule)! });
+      const code = String(allowed.headers["content-type"]).includes("json") ? (allowed.json() as { code: number }).code : 1;
+      expect([401, 303, 409], `${label(route)} with ${route.adminRule}`).not.toContain(code);
+      const another = rules.find((r) => r !== route.adminRule);
+      if (another) expect((await call(route, { batoken: holders.get(another)! })).json(), `${label(route)} with ${another}`).toMatchObject({ code: 401 });
+    }
+  });
+
   it("answers 409 for an expired admin token (the client refreshes), before any permission answer", async () => {
     const expired = await issueToken(t.database.db, "admin", await admin("expired_one"), -10);
     expect((await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { batoken: expired } })).json().code).toBe(409);

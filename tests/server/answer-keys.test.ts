@@ -6,6 +6,7 @@ import type { RouteOptions } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
+import { resources } from "../../src/server/crud/resources/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createCourse, storeFile } from "../helpers/factories.ts";
 
@@ -174,6 +175,13 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/index/index": () => ["/admin/index/index"],
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
+  // The CRUD engine's list and row of every registered resource.
+  ...Object.fromEntries(
+    resources.flatMap((def) => [
+      [`/admin/${def.rule}/index`, () => [`/admin/${def.rule}/index`]],
+      [`/admin/${def.rule}/edit`, () => [`/admin/${def.rule}/edit?id=1`]],
+    ]),
+  ),
 };
 
 async function column(sql: string): Promise<(string | number)[]> {

@@ -1,0 +1,188 @@
+import { msg } from "@lingui/core/macro";
+import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
+import { DEFAULT_LIST_LIMIT, MAX_IDS, SEARCH_OPERATORS, type ListQuery, type SearchItem, type SearchOperator } from "../../shared/admin/crud.ts";
+import { DB_INT_MAX, DB_INT_MIN } from "../../shared/schema.ts";
+import { ApiError } from "../errors.ts";
+import type { AnyTables, CrudContext, FieldDef, ResourceDef, Row } from "./resource.ts";
+import type { Kysely } from "kysely";
+
+/**
+ * The one place a list request becomes SQL (Kysely): every field, operator and order is checked
+ * against the resource's allow-list, and every value is a parameter. A bad request is an
+ * ApiError (code 0, a translated message naming what is wrong), before any query runs.
+ */
+
+const ORDERED: ReadonlySet<string> = new Set(["int", "bigint", "time", "date"]);
+const MAX_BIGINT = 999_999_999_999_999;
+
+function operatorsOf(field: FieldDef): readonly SearchOperator[] {
+  if (field.operators) return field.operators;
+  return SEARCH_OPERATORS.filter((op) => {
+    if (op === "LIKE" || op === "NOT LIKE") return field.type === "text";
+    if (["gt", "egt", "lt", "elt", "RANGE", "NOT RANGE"].includes(op)) return ORDERED.has(field.type);
+    return true;
+  });
+}
+
+const invalidValue = (name: string) => new ApiError(msg`The search value of ${name} is not valid`);
+
+/** A search value read as the field's type; throws for a value of another type. */
+export function readValue(name: string, field: FieldDef, raw: unknown): unknown {
+  const text = typeof raw === "number" || typeof raw === "boolean" ? String(raw) : typeof raw === "string" ? raw.trim() : null;
+  if (text === null) throw invalidValue(name);
+  switch (field.type) {
+    case "int":
+      if (/^-?\d{1,10}$/.test(text) && Number(text) >= DB_INT_MIN && Number(text) <= DB_INT_MAX) return Number(text);
+      break;
+    case "bigint":
+      if (/^-?\d{1,15}$/.test(text) && Math.abs(Number(text)) <= MAX_BIGINT) return Number(text);
+      break;
+    case "time": {
+      // Unix seconds, or a date / date-time (ISO 8601, "2024-01-31 08:00:00" in UTC unless an offset is given).
+      if (/^\d{1,12}$/.test(text)) return Number(text);
+      const iso = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2})?(\.\d{1,3})?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text);
+      if (iso) {
+        const withZone = iso[4] ? text.replace(" ", "T") : `${text.replace(" ", "T")}${iso[1] ? "" : "T00:00:00"}Z`;
+        const ms = Date.parse(withZone);
+        if (Number.isFinite(ms)) return Math.floor(ms / 1000);
+      }
+      break;
+    }
+    case "date":
+      if (/^\d{4}-\d{2}-\d{2}$/.test(text) && Number.isFinite(Date.parse(`${text}T00:00:00Z`))) return text;
+      break;
+    case "bool":
+      if (["1", "true"].includes(text)) return true;
+      if (["0", "false"].includes(text)) return false;
+      break;
+    case "enum":
+      if (field.values?.includes(text)) return text;
+      break;
+    case "text":
+      if (text.length <= 200) return typeof raw === "string" ? raw : text;
+      break;
+  }
+  throw invalidValue(name);
+}
+
+/** `a%b_c\` -> `a\%b\_c\\`: the user's text matched literally inside LIKE. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const ref = (column: string) => sql.ref(column);
+
+function listOf(raw: unknown): unknown[] {
+  if (Array.isArray(raw)) return raw;
+  if (typeof raw === "string") return raw.split(",");
+  if (typeof raw === "number") return [raw];
+  return [];
+}
+
+/** One search item -> a condition. */
+export function condition(def: ResourceDef, item: SearchItem): RawBuilder<SqlBool> {
+  const name = item.field;
+  const field = Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
+  if (!field) throw new ApiError(msg`The field ${name} cannot be searched`);
+  const operator = (item.operator ?? "eq") as SearchOperator;
+  if (!(SEARCH_OPERATORS as readonly string[]).includes(operator) || !operatorsOf(field).includes(operator)) {
+    const op = item.operator ?? "";
+    throw new ApiError(msg`The operator ${op} cannot be used on ${name}`);
+  }
+  const col = ref(field.column);
+  const one = () => readValue(name, field, item.val);
+  switch (operator) {
+    case "eq":
+      return sql<SqlBool>`${col} = ${one()}`;
+    case "ne":
+      return sql<SqlBool>`${col} <> ${one()}`;
+    case "gt":
+      return sql<SqlBool>`${col} > ${one()}`;
+    case "egt":
+      return sql<SqlBool>`${col} >= ${one()}`;
+    case "lt":
+      return sql<SqlBool>`${col} < ${one()}`;
+    case "elt":
+      return sql<SqlBool>`${col} <= ${one()}`;
+    case "LIKE":
+    case "NOT LIKE": {
+      const text = readValue(name, field, item.val) as string;
+      const pattern = `%${escapeLike(text)}%`;
+      return operator === "LIKE" ? sql<SqlBool>`${col}::text ilike ${pattern}` : sql<SqlBool>`${col}::text not ilike ${pattern}`;
+    }
+    case "IN":
+    case "NOT IN": {
+      const values = listOf(item.val).filter((v) => !(typeof v === "string" && v.trim() === ""));
+      if (values.length === 0 || values.length > MAX_IDS) throw invalidValue(name);
+      const list = sql.join(values.map((v) => readValue(name, field, v)));
+      return operator === "IN" ? sql<SqlBool>`${col} in (${list})` : sql<SqlBool>`${col} not in (${list})`;
+    }
+    case "NULL":
+      return sql<SqlBool>`${col} is null`;
+    case "NOT NULL":
+      return sql<SqlBool>`${col} is not null`;
+    case "RANGE":
+    case "NOT RANGE": {
+      const sides = listOf(item.val);
+      if (sides.length !== 2) throw invalidValue(name);
+      const [lo, hi] = sides.map((v) => (v === null || (typeof v === "string" && v.trim() === "") ? null : readValue(name, field, v)));
+      if (lo === null && hi === null) throw invalidValue(name);
+      if (operator === "RANGE") {
+        if (lo === null) return sql<SqlBool>`${col} <= ${hi}`;
+        if (hi === null) return sql<SqlBool>`${col} >= ${lo}`;
+        return sql<SqlBool>`${col} between ${lo} and ${hi}`;
+      }
+      if (lo === null) return sql<SqlBool>`${col} > ${hi}`;
+      if (hi === null) return sql<SqlBool>`${col} < ${lo}`;
+      return sql<SqlBool>`${col} not between ${lo} and ${hi}`;
+    }
+  }
+}
+
+/** "field,asc|desc" (default the resource's), with `id` breaking ties. */
+export function orderOf(def: ResourceDef, order: string | undefined): { column: string; dir: "asc" | "desc" }[] {
+  const [name, dir] = order && order.trim() !== "" ? order.trim().split(",") : (def.defaultOrder ?? ["id", "desc"]);
+  const field = name !== undefined && Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
+  const direction = (dir ?? "desc").trim().toLowerCase();
+  if (!field || (direction !== "asc" && direction !== "desc")) {
+    throw new ApiError(msg`The list cannot be ordered this way`);
+  }
+  const result = [{ column: field.column, dir: direction as "asc" | "desc" }];
+  if (field.column !== "t.id") result.push({ column: "t.id", dir: direction as "asc" | "desc" });
+  return result;
+}
+
+const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
+
+/** `GET index`: the page of rows and the total, or a remote select's rows. */
+export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
+  const conditions: Expression<SqlBool>[] = (query.search ?? []).map((item) => condition(def, item));
+  const quick = query.quickSearch?.trim();
+  if (quick) {
+    const pattern = `%${escapeLike(quick)}%`;
+    conditions.push(sql<SqlBool>`(${sql.join(def.quickSearch.map((name) => sql`${ref(def.fields[name]!.column)}::text ilike ${pattern}`), sql` or `)})`);
+  }
+  const select = isOn(query.select);
+  if (select && query.initValue !== undefined && query.initValue !== "") {
+    // A remote select preloading its chosen value(s): those rows, whatever the page.
+    conditions.push(condition(def, { field: query.initKey ?? "id", operator: "IN", val: query.initValue }));
+  }
+  const order = orderOf(def, query.order);
+  const limit = typeof query.limit === "number" ? query.limit : DEFAULT_LIST_LIMIT;
+  const page = typeof query.page === "number" ? query.page : 1;
+  const names = select && def.selectFields ? def.selectFields : Object.keys(def.fields);
+
+  const base = () => {
+    let q = ctx.k.selectFrom(sql`${sql.table(def.table)}`.as("t"));
+    for (const join of def.joins ?? []) {
+      q = q.leftJoin(sql`${sql.table(join.table)}`.as(join.alias), (on) => on.on(sql<SqlBool>`${ref(join.on[0])} = ${ref(join.on[1])}`));
+    }
+    for (const c of conditions) q = q.where(c);
+    return q;
+  };
+  const counted = await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst();
+  let rowsQuery = base().select(names.map((name) => ref(def.fields[name]!.column).as(name)));
+  for (const o of order) rowsQuery = rowsQuery.orderBy(ref(o.column), o.dir);
+  const rows = (await rowsQuery.limit(limit).offset((page - 1) * limit).execute()) as Row[];
+  return { list: def.hooks?.listRows ? await def.hooks.listRows(ctx, rows) : rows, total: Number(counted?.total ?? 0) };
+}
+
+export type Tables = Kysely<AnyTables>;

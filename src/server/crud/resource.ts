@@ -1,0 +1,95 @@
+import type { MessageDescriptor } from "@lingui/core";
+import type { FastifyRequest } from "fastify";
+import type { Kysely } from "kysely";
+import type { z } from "zod";
+import type { SearchOperator } from "../../shared/admin/crud.ts";
+import type { Queryable } from "../db/index.ts";
+import type { AdminRow } from "../plugins/auth.ts";
+
+/**
+ * A back-office resource: what the CRUD engine (engine.ts) needs to answer the generic protocol
+ * of API.md at `/admin/<rule>/<action>`. A new screen's server side is one of these (see
+ * resources/), not a copied set of routes.
+ */
+
+/** Types a searchable field may have: how a search value is read and which operators fit. */
+export type FieldType = "int" | "bigint" | "time" | "text" | "bool" | "enum" | "date";
+
+export interface FieldDef {
+  /** The SQL column, qualified by its table's alias: `t.username` (the resource's table is `t`) or a join's `g.name`. */
+  column: string;
+  type: FieldType;
+  /** The values of an `enum` field. */
+  values?: readonly string[];
+  /** Narrows the operators allowed on this field (default: all that fit its type). */
+  operators?: readonly SearchOperator[];
+}
+
+export type Action = "index" | "edit" | "add" | "del" | "sortable";
+
+/** A `left join <table> <alias> on <on[0]> = <on[1]>` for list columns of another table. */
+export interface Join {
+  table: string;
+  alias: string;
+  on: readonly [string, string];
+}
+
+export type Row = Record<string, unknown>;
+/** Kysely over tables the engine knows only by name (definitions are checked at start). */
+export type AnyTables = Record<string, Record<string, unknown>>;
+
+export interface CrudContext {
+  /** The request's transaction (writes) or the database (reads). */
+  tx: Queryable;
+  k: Kysely<AnyTables>;
+  admin: AdminRow;
+  req: FastifyRequest;
+}
+
+export interface ResourceHooks {
+  /** The table columns to write for a valid add (`existing` null) or edit body; throw ApiError to refuse. Default: the body without `id`. */
+  beforeWrite?(ctx: CrudContext, body: Row, existing: Row | null): Promise<Row>;
+  /** After the row is written, in the same transaction (e.g. group memberships). */
+  afterWrite?(ctx: CrudContext, id: number, body: Row, existing: Row | null): Promise<void>;
+  /** Before rows are deleted (they are locked); throw ApiError to refuse them all. */
+  beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void>;
+  /** Completes the row of `GET edit` (e.g. its group ids). */
+  editRow?(ctx: CrudContext, row: Row): Promise<Row>;
+  /** Completes the rows of a list page. */
+  listRows?(ctx: CrudContext, rows: Row[]): Promise<Row[]>;
+}
+
+export interface ResourceDef {
+  /** The rule path: routes at `/admin/<rule>/<action>`, each needing the rule `<rule>/<action>`. */
+  rule: string;
+  /** Shown in the admin log. */
+  title: MessageDescriptor;
+  table: string;
+  /** Fields of the list rows; search, order and quick search may use only these. Must include `id`. */
+  fields: Record<string, FieldDef>;
+  joins?: readonly Join[];
+  /** Fields the quick search looks in (case-insensitive, OR). */
+  quickSearch: readonly string[];
+  /** Default `["id", "desc"]`. */
+  defaultOrder?: readonly [string, "asc" | "desc"];
+  /** Fields a remote select (`select=1`) gets (default: all list fields). */
+  selectFields?: readonly string[];
+  /** A tree by `pid` (a parent must exist and may not be the row or one of its descendants). */
+  tree?: boolean;
+  /** Rows carry `weigh`: `POST sortable` swaps it. */
+  sortable?: boolean;
+  /** Columns of the table `GET edit` answers with (never a secret). */
+  editColumns: readonly string[];
+  /** Zod schemas of the add / edit bodies (src/shared/admin); absent: no such route. */
+  add?: z.ZodType;
+  edit?: z.ZodType;
+  /** Rows may be deleted. */
+  del?: boolean;
+  /** The table has `update_time` (set on edit). */
+  touch?: boolean;
+  /** A rule other than `<rule>/<action>` for an action (e.g. a read-only log's detail needs `index`). */
+  rules?: Partial<Record<Action, string>>;
+  hooks?: ResourceHooks;
+}
+
+export const ruleOf = (def: ResourceDef, action: Action): string => def.rules?.[action] ?? `${def.rule}/${action}`;

@@ -1,0 +1,89 @@
+import { msg } from "@lingui/core/macro";
+import { sql } from "kysely";
+import { adminAdd, adminEdit, type AdminEdit } from "../../../shared/admin/schemas.ts";
+import { hashPassword } from "../../auth/password.ts";
+import { ApiError } from "../../errors.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
+
+/** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
+async function checkGroups(ctx: CrudContext, groupIds: number[]): Promise<void> {
+  if (groupIds.length === 0) return;
+  const { rows } = await ctx.tx.query<{ id: number; rules: string }>("select id, rules from admin_group where id = any($1::int[])", [groupIds]);
+  if (rows.length !== new Set(groupIds).size) throw new ApiError(msg`A chosen group does not exist`);
+  for (const group of rows) await requireHeldRules(ctx.tx, ctx.admin, parseRules(group.rules));
+}
+
+async function groupIdsOf(ctx: CrudContext, id: number): Promise<number[]> {
+  const { rows } = await ctx.tx.query<{ group_id: number }>("select group_id from admin_group_access where uid = $1 order by group_id", [id]);
+  return rows.map((r) => r.group_id);
+}
+
+/** Admins (`/admin/auth/admin/...`): groups, status, password reset; never the password hash. */
+export const adminResource: ResourceDef = {
+  rule: "auth/admin",
+  title: msg`Admins`,
+  table: "admin",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    username: { column: "t.username", type: "text" },
+    nickname: { column: "t.nickname", type: "text" },
+    email: { column: "t.email", type: "text" },
+    mobile: { column: "t.mobile", type: "text" },
+    avatar: { column: "t.avatar", type: "text", operators: ["eq", "ne", "NULL", "NOT NULL"] },
+    is_super: { column: "t.is_super", type: "bool" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    last_login_time: { column: "t.last_login_time", type: "time" },
+    last_login_ip: { column: "t.last_login_ip", type: "text" },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  quickSearch: ["id", "username", "nickname"],
+  selectFields: ["id", "username", "nickname"],
+  editColumns: ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "is_super", "status", "last_login_time", "create_time", "update_time"],
+  add: adminAdd,
+  edit: adminEdit,
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeWrite(ctx, body, existing) {
+      const data = body as AdminEdit;
+      const self = existing?.id === ctx.admin.id;
+      if (existing) {
+        await requireNotAbove(ctx.tx, ctx.admin, existing as { id: number; is_super: boolean });
+        if (self && data.status === "disable") throw new ApiError(msg`You cannot disable yourself`);
+        if (self && !ctx.admin.is_super && JSON.stringify([...new Set(data.group_ids)].sort((a, b) => a - b)) !== JSON.stringify(await groupIdsOf(ctx, ctx.admin.id))) {
+          throw new ApiError(msg`You cannot change your own groups`);
+        }
+      }
+      await checkGroups(ctx, data.group_ids);
+      const row: Row = { username: data.username, nickname: data.nickname, email: data.email, mobile: data.mobile, status: data.status };
+      if (data.password) row.password_hash = await hashPassword(data.password);
+      return row;
+    },
+    async afterWrite(ctx, id, body, existing) {
+      const data = body as AdminEdit;
+      await ctx.tx.query("delete from admin_group_access where uid = $1", [id]);
+      const groups = [...new Set(data.group_ids)];
+      if (groups.length > 0) await ctx.tx.query("insert into admin_group_access (uid, group_id) select $1, unnest($2::int[])", [id, groups]);
+      if (existing && (data.password || data.status === "disable")) await endAllSessions(ctx.tx, "admin", [id]);
+    },
+    async beforeDelete(ctx, rows) {
+      for (const row of rows) {
+        if (row.id === ctx.admin.id) throw new ApiError(msg`You cannot delete yourself`);
+        await requireNotAbove(ctx.tx, ctx.admin, row as { id: number; is_super: boolean });
+      }
+      await endAllSessions(ctx.tx, "admin", rows.map((r) => r.id as number));
+    },
+    async editRow(ctx, row) {
+      return { ...row, group_ids: await groupIdsOf(ctx, row.id as number) };
+    },
+    async listRows(ctx, rows) {
+      if (rows.length === 0) return rows;
+      const { rows: groups } = await sql<{ uid: number; id: number; name: string }>`
+        select a.uid, g.id, g.name from admin_group_access a join admin_group g on g.id = a.group_id
+        where a.uid in (${sql.join(rows.map((r) => r.id))}) order by g.id`.execute(ctx.k);
+      return rows.map((r) => ({ ...r, groups: groups.filter((g) => g.uid === r.id).map(({ id, name }) => ({ id, name })) }));
+    },
+  },
+};

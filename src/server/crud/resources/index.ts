@@ -1,0 +1,20 @@
+import type { ResourceDef } from "../resource.ts";
+import { moneyLogResource, scoreLogResource } from "./accountLog.ts";
+import { adminResource } from "./admin.ts";
+import { adminLogResource } from "./adminLog.ts";
+import { adminGroupResource } from "./group.ts";
+import { memberResource } from "./member.ts";
+import { memberGroupResource } from "./memberGroup.ts";
+import { adminRuleResource } from "./rule.ts";
+
+/** Every back-office resource the CRUD engine mounts (a new screen's server side: one line here). */
+export const resources: readonly ResourceDef[] = [
+  adminResource,
+  adminGroupResource,
+  adminRuleResource,
+  adminLogResource,
+  memberResource,
+  memberGroupResource,
+  moneyLogResource,
+  scoreLogResource,
+];

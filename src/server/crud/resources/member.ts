@@ -1,0 +1,51 @@
+import { msg } from "@lingui/core/macro";
+import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
+import { hashPassword } from "../../auth/password.ts";
+import type { ResourceDef, Row } from "../resource.ts";
+import { endAllSessions } from "./permissions.ts";
+
+/** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
+export const memberResource: ResourceDef = {
+  rule: "user/user",
+  title: msg`Members`,
+  table: "member",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    username: { column: "t.username", type: "text" },
+    nickname: { column: "t.nickname", type: "text" },
+    email: { column: "t.email", type: "text" },
+    mobile: { column: "t.mobile", type: "text" },
+    avatar: { column: "t.avatar", type: "text", operators: ["eq", "ne", "NULL", "NOT NULL"] },
+    gender: { column: "t.gender", type: "int" },
+    birthday: { column: "t.birthday", type: "date" },
+    money: { column: "t.money", type: "bigint" },
+    score: { column: "t.score", type: "bigint" },
+    group_id: { column: "t.group_id", type: "int" },
+    group_name: { column: "g.name", type: "text" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    last_login_time: { column: "t.last_login_time", type: "time" },
+    last_login_ip: { column: "t.last_login_ip", type: "text" },
+    join_time: { column: "t.join_time", type: "time" },
+    create_time: { column: "t.create_time", type: "time" },
+  },
+  joins: [{ table: "user_group", alias: "g", on: ["g.id", "t.group_id"] }],
+  quickSearch: ["id", "username", "nickname", "email", "mobile"],
+  selectFields: ["id", "username", "nickname"],
+  editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
+  add: memberAdd,
+  edit: memberEdit,
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeWrite(_ctx, body) {
+      const { id: _id, password, ...fields } = body as MemberAdd & { id?: number };
+      const row: Row = { ...fields };
+      if (password) row.password_hash = await hashPassword(password);
+      return row;
+    },
+    async afterWrite(ctx, id, body, existing) {
+      const data = body as MemberAdd;
+      if (existing && (data.password || data.status === "disable")) await endAllSessions(ctx.tx, "user", [id]);
+    },
+  },
+};

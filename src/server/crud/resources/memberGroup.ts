@@ -1,0 +1,41 @@
+import { msg } from "@lingui/core/macro";
+import { memberGroupAdd, memberGroupEdit, type MemberGroupAdd } from "../../../shared/admin/schemas.ts";
+import { ApiError } from "../../errors.ts";
+import type { ResourceDef } from "../resource.ts";
+import { parseRules } from "./permissions.ts";
+
+/** Member groups (`/admin/user/group/...`): which member rules (member-center menus) a group opens. */
+export const memberGroupResource: ResourceDef = {
+  rule: "user/group",
+  title: msg`User groups`,
+  table: "user_group",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    name: { column: "t.name", type: "text" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  quickSearch: ["id", "name"],
+  selectFields: ["id", "name"],
+  editColumns: ["id", "name", "rules", "status", "create_time", "update_time"],
+  add: memberGroupAdd,
+  edit: memberGroupEdit,
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeWrite(ctx, body) {
+      const data = body as MemberGroupAdd;
+      const wanted = data.rules === "*" ? "*" : [...new Set(data.rules)].sort((a, b) => a - b);
+      if (wanted !== "*" && wanted.length > 0) {
+        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from user_rule where id = any($1::int[])", [wanted]);
+        if (rows[0]!.n !== wanted.length) throw new ApiError(msg`A chosen rule does not exist`);
+      }
+      return { name: data.name, status: data.status, rules: wanted === "*" ? "*" : wanted.join(",") };
+    },
+    async editRow(_ctx, row) {
+      const rules = parseRules(String(row.rules ?? ""));
+      return { ...row, rules: rules === "all" ? "*" : rules };
+    },
+  },
+};

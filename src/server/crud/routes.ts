@@ -1,0 +1,217 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { msg } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { sql, type SqlBool } from "kysely";
+import { delQuery, editQuery, listQuery, sortableBody } from "../../shared/admin/crud.ts";
+import { jsonBody } from "../../shared/schema.ts";
+import { pgState } from "../db/errors.ts";
+import type { Queryable } from "../db/index.ts";
+import { kyselyOf } from "../db/kysely.ts";
+import { ApiError } from "../errors.ts";
+import { writeAdminLog } from "./log.ts";
+import { listRows } from "./query.ts";
+import { ruleOf, type Action, type AnyTables, type CrudContext, type ResourceDef, type Row } from "./resource.ts";
+
+/**
+ * Mounts a resource's routes from its definition: `/admin/<rule>/<action>`, each declaring the
+ * rule `<rule>/<action>` for the one route-level permission check (modules/admin/access.ts).
+ * Every write runs in one transaction with its admin log row.
+ */
+
+const PART = /^[A-Za-z0-9_]{1,64}$/;
+const MAX_QUERY_KEYS = 400;
+
+/**
+ * `search[0][field]=id&ids[]=1` (flat keys of the query string parser) -> nested objects and
+ * arrays; keys that are not plain names stay as they are (the schema ignores them).
+ */
+export function nestQuery(flat: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (!flat || typeof flat !== "object") return out;
+  let seen = 0;
+  for (const [key, value] of Object.entries(flat)) {
+    if (++seen > MAX_QUERY_KEYS) break;
+    const match = /^([A-Za-z0-9_]{1,64})((?:\[[A-Za-z0-9_]{0,64}\]){1,3})$/.exec(key);
+    if (!match) {
+      out[key] = value;
+      continue;
+    }
+    const parts = [match[1]!, ...[...match[2]!.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!)];
+    let node: Record<string, unknown> = out;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i]!;
+      const last = i === parts.length - 1;
+      if (part === "") {
+        // `ids[]`: the values (one or repeated) appended.
+        if (!last) break;
+        const list = Array.isArray(node.__list) ? (node.__list as unknown[]) : [];
+        list.push(...(Array.isArray(value) ? value : [value]));
+        node.__list = list;
+        break;
+      }
+      if (!PART.test(part)) break;
+      if (last) node[part] = value;
+      else {
+        const child = node[part];
+        node = (child && typeof child === "object" && !Array.isArray(child) ? child : (node[part] = Object.create(null))) as Record<string, unknown>;
+      }
+    }
+  }
+  return arrays(out) as Record<string, unknown>;
+}
+
+/** Objects of `__list` or of index keys only become arrays (in index order). */
+function arrays(node: unknown): unknown {
+  if (!node || typeof node !== "object" || Array.isArray(node)) return node;
+  const entries = Object.entries(node);
+  if (entries.length === 1 && entries[0]![0] === "__list") return entries[0]![1];
+  if (entries.length > 0 && entries.every(([k]) => /^\d{1,3}$/.test(k))) {
+    return entries.sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => arrays(v));
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of entries) out[k] = arrays(v);
+  return out;
+}
+
+/** Database refusals a request can cause, as clear code-0 answers (nothing was written). */
+function refusal(error: unknown): never {
+  const state = pgState(error);
+  if (state === "23505") {
+    const constraint = String((error as { constraint?: unknown }).constraint ?? "");
+    throw new ApiError(msg`This value is already used by another row`, 0, { constraint });
+  }
+  if (state === "23503") throw new ApiError(msg`The row refers to a row that does not exist, or is still used by other rows`);
+  throw error;
+}
+
+const context = (tx: Queryable, req: FastifyRequest): CrudContext => ({ tx, k: kyselyOf<AnyTables>(tx), admin: req.admin!, req });
+
+async function lockRow(ctx: CrudContext, def: ResourceDef, id: number): Promise<Row> {
+  const row = await ctx.k.selectFrom(sql`${sql.table(def.table)}`.as("t")).selectAll().where(sql<SqlBool>`id = ${id}`).forUpdate().executeTakeFirst();
+  if (!row) throw new ApiError(msg`The row does not exist`);
+  return row as Row;
+}
+
+/** A tree row's parent must exist and may not be the row or one of its descendants. */
+async function checkParent(ctx: CrudContext, def: ResourceDef, pid: unknown, id: number | null): Promise<void> {
+  if (pid === 0 || pid === undefined || pid === null) return;
+  if (typeof pid !== "number") throw new ApiError(msg`Please choose the parent`);
+  const { rows } = await sql<{ id: number }>`
+    with recursive up(id, pid, depth) as (
+      select id, pid, 0 from ${sql.table(def.table)} where id = ${pid}
+      union all select p.id, p.pid, up.depth + 1 from ${sql.table(def.table)} p join up on p.id = up.pid where up.depth < 100
+    ) select id from up`.execute(ctx.k);
+  if (rows.length === 0) throw new ApiError(msg`The parent does not exist`);
+  if (id !== null && rows.some((r) => r.id === id)) throw new ApiError(msg`A row cannot be placed under itself or its descendants`);
+}
+
+async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Row | null): Promise<number> {
+  if (def.tree) await checkParent(ctx, def, body.pid, existing ? (existing.id as number) : null);
+  const { id: _id, ...rest } = body;
+  const values = def.hooks?.beforeWrite ? await def.hooks.beforeWrite(ctx, body, existing) : rest;
+  let id: number;
+  if (existing) {
+    id = existing.id as number;
+    const set = def.touch ? { ...values, update_time: sql`extract(epoch from now())::bigint` } : values;
+    if (Object.keys(set).length > 0) await ctx.k.updateTable(def.table).set(set).where(sql<SqlBool>`id = ${id}`).execute();
+  } else {
+    const inserted = await ctx.k.insertInto(def.table).values(values).returning(sql<number>`id`.as("id")).executeTakeFirstOrThrow();
+    id = inserted.id as number;
+  }
+  await def.hooks?.afterWrite?.(ctx, id, body, existing);
+  return id;
+}
+
+export function mountResource(app: FastifyInstance, def: ResourceDef): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const url = (action: Action) => `/admin/${def.rule}/${action}`;
+  const config = (action: Action) => ({ adminRule: ruleOf(def, action) });
+  const nest = async (req: FastifyRequest) => {
+    req.query = nestQuery(req.query);
+  };
+  /** One write, its admin log row, in one transaction. */
+  const inTransaction = <T>(req: FastifyRequest, action: Action, fn: (ctx: CrudContext) => Promise<T>): Promise<T> =>
+    app.db
+      .transaction(async (tx) => {
+        const ctx = context(tx, req);
+        const result = await fn(ctx);
+        await writeAdminLog(tx, req, def, action);
+        return result;
+      })
+      .catch(refusal);
+
+  api.get(url("index"), { config: config("index"), preValidation: nest, schema: { querystring: listQuery } }, async (req, reply) => {
+    const { list, total } = await listRows(context(app.db, req), def, req.query);
+    return reply.success({ list, total, remark: "" });
+  });
+
+  api.get(url("edit"), { config: config("edit"), schema: { querystring: editQuery } }, async (req, reply) => {
+    const ctx = context(app.db, req);
+    const row = await ctx.k
+      .selectFrom(sql`${sql.table(def.table)}`.as("t"))
+      .select(def.editColumns.map((c) => sql.ref(`t.${c}`).as(c)))
+      .where(sql<SqlBool>`t.id = ${req.query.id}`)
+      .executeTakeFirst();
+    if (!row) throw new ApiError(msg`The row does not exist`);
+    return reply.success({ row: def.hooks?.editRow ? await def.hooks.editRow(ctx, row as Row) : row });
+  });
+
+  if (def.add) {
+    const body = jsonBody(def.add);
+    api.post(url("add"), { config: config("add"), schema: { body } }, async (req, reply) => {
+      const id = await inTransaction(req, "add", (ctx) => write(ctx, def, req.body as Row, null));
+      return reply.success({ id }, msg`Added successfully`);
+    });
+  }
+
+  if (def.edit) {
+    const body = jsonBody(def.edit);
+    api.post(url("edit"), { config: config("edit"), schema: { body } }, async (req, reply) => {
+      const data = req.body as Row;
+      await inTransaction(req, "edit", async (ctx) => write(ctx, def, data, await lockRow(ctx, def, data.id as number)));
+      return reply.success(null, msg`Updated successfully`);
+    });
+  }
+
+  if (def.del) {
+    api.delete(url("del"), { config: config("del"), preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
+      const ids = [...new Set(req.query.ids)];
+      const count = await inTransaction(req, "del", async (ctx) => {
+        const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
+        if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
+        await def.hooks?.beforeDelete?.(ctx, rows);
+        const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
+        return Number(done.numDeletedRows);
+      });
+      return reply.success({ count }, msg`Deleted successfully`);
+    });
+  }
+
+  if (def.sortable) {
+    api.post(url("sortable"), { config: config("sortable"), schema: { body: jsonBody(sortableBody) } }, async (req, reply) => {
+      const { id, targetId } = req.body;
+      if (id === targetId) throw new ApiError(msg`Please choose another row to swap with`);
+      await inTransaction(req, "sortable", async (ctx) => {
+        const rows = (await ctx.k.selectFrom(def.table).select([sql<number>`id`.as("id"), sql<number>`weigh`.as("weigh")]).where(sql<SqlBool>`id in (${id}, ${targetId})`).forUpdate().execute()) as { id: number; weigh: number }[];
+        const a = rows.find((r) => r.id === id);
+        const b = rows.find((r) => r.id === targetId);
+        if (!a || !b) throw new ApiError(msg`The row does not exist`);
+        await ctx.k.updateTable(def.table).set({ weigh: b.weigh }).where(sql<SqlBool>`id = ${a.id}`).execute();
+        await ctx.k.updateTable(def.table).set({ weigh: a.weigh }).where(sql<SqlBool>`id = ${b.id}`).execute();
+      });
+      return reply.success(null, msg`Sorted successfully`);
+    });
+  }
+}
+
+/** A resource definition checked at start: its fields and joins refer to names, never to input. */
+export function checkResource(def: ResourceDef): void {
+  const name = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+  const problems: string[] = [];
+  if (!def.fields.id) problems.push("no id field");
+  for (const [key, field] of Object.entries(def.fields)) if (!name.test(field.column)) problems.push(`field ${key}: bad column ${field.column}`);
+  for (const q of def.quickSearch) if (!def.fields[q]) problems.push(`quick search ${q} is not a field`);
+  for (const s of def.selectFields ?? []) if (!def.fields[s]) problems.push(`select field ${s} is not a field`);
+  if (problems.length > 0) throw new Error(`resource ${def.rule}: ${problems.join("; ")}`);
+}
+

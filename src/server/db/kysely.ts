@@ -1,0 +1,76 @@
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult as KyselyResult,
+} from "kysely";
+import type { Queryable } from "./database.ts";
+
+/**
+ * Kysely (the query builder) over the one database seam: queries are compiled to PostgreSQL SQL
+ * with `$1` parameters and run through a `Queryable`, so they work on PGlite and node-postgres
+ * alike, and inside our own transactions (`db.transaction(tx => builder(tx)...)`). The schema
+ * stays in the SQL migrations; Kysely only builds statements.
+ *
+ * Kysely's own `transaction()` is refused: transactions are the seam's (`Database.transaction`),
+ * so one code path commits and rolls back on both drivers.
+ */
+class QueryableConnection implements DatabaseConnection {
+  constructor(private readonly q: Queryable) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<KyselyResult<R>> {
+    const result = await this.q.query<R>(compiled.sql, [...compiled.parameters]);
+    const kind = compiled.query.kind;
+    const writes = kind === "InsertQueryNode" || kind === "UpdateQueryNode" || kind === "DeleteQueryNode" || kind === "MergeQueryNode";
+    return writes ? { rows: result.rows, numAffectedRows: BigInt(result.rowCount) } : { rows: result.rows };
+  }
+
+  // eslint-disable-next-line require-yield -- streaming is not offered by the seam
+  async *streamQuery<R>(): AsyncIterableIterator<KyselyResult<R>> {
+    throw new Error("streaming queries are not supported over the database seam");
+  }
+}
+
+class QueryableDriver implements Driver {
+  private readonly connection: QueryableConnection;
+  constructor(q: Queryable) {
+    this.connection = new QueryableConnection(q);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.connection;
+  }
+  async beginTransaction(): Promise<void> {
+    throw new Error("use Database.transaction() and build queries on its Queryable (kyselyOf(tx))");
+  }
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
+class QueryableDialect implements Dialect {
+  constructor(private readonly q: Queryable) {}
+  createAdapter() {
+    return new PostgresAdapter();
+  }
+  createDriver() {
+    return new QueryableDriver(this.q);
+  }
+  createQueryCompiler() {
+    return new PostgresQueryCompiler();
+  }
+  createIntrospector(db: Kysely<unknown>) {
+    return new PostgresIntrospector(db);
+  }
+}
+
+/** A Kysely query builder whose queries run on `q` (the database, or a transaction's Queryable). */
+export function kyselyOf<DB>(q: Queryable): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new QueryableDialect(q) });
+}

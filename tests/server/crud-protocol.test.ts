@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resources } from "../../src/server/crud/resources/index.ts";
+import type { ResourceDef } from "../../src/server/crud/resource.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createAccountLogs, createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
+
+/**
+ * The generic CRUD protocol (API.md "Admin calls") run against every registered resource, from
+ * the registry: every search operator, quick search, order, paging, remote select preload, add,
+ * edit, del, sortable, and the refusals (unknown field or operator, hostile order, wrong-typed
+ * values) that answer code 0 and change nothing.
+ */
+
+type Body = Record<string, unknown>;
+interface Fixture {
+  /** The field whose text tells the three rows apart (`marker(n)` is in row n's only). */
+  text: string;
+  marker(n: number): string;
+  /** An add body for row n (resources with `add`). */
+  body?(n: number): Body;
+  /** Makes three rows of a read-only resource; answers their ids. */
+  seed?(): Promise<number[]>;
+}
+
+/** Three members (usernames told apart by `letter`) with one log row each. */
+function accountLogFixture(table: string, column: string, letter: string): Fixture {
+  return {
+    text: "username",
+    marker: (n) => `${tag}${letter}${n}`,
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}${letter}${n}` });
+        await createAccountLogs(t.database.db, member.id, { [column]: [[0, 100 * n, { key: "recharge", params: {} }]] });
+        const { rows } = await t.database.db.query<{ id: number }>(`select id from ${table} where user_id = $1`, [member.id]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  };
+}
+
+let t: TestApp;
+let root: TestAdmin;
+const tag = `z${Math.random().toString(36).slice(2, 6)}`;
+
+const fixtures: Record<string, Fixture> = {
+  "auth/admin": {
+    text: "username",
+    marker: (n) => `${tag}a${n}`,
+    body: (n) => ({ username: `${tag}a${n}`, nickname: `Admin ${n}`, password: "secret-123", email: "", mobile: "", status: "enable", group_ids: [] }),
+  },
+  "auth/group": { text: "name", marker: (n) => `${tag}g${n}`, body: (n) => ({ pid: 0, name: `${tag}g${n}`, rules: [], status: "enable" }) },
+  "auth/rule": {
+    text: "name",
+    marker: (n) => `${tag}r${n}`,
+    body: (n) => ({ pid: 0, type: "menu", title: `Rule ${n}`, name: `${tag}r${n}`, path: `${tag}/r${n}`, menu_type: "tab", weigh: n }),
+  },
+  "user/user": {
+    text: "username",
+    marker: (n) => `${tag}m${n}`,
+    body: (n) => ({ username: `${tag}m${n}`, nickname: `Member ${n}`, password: "secret-123", gender: 1, birthday: "2000-01-0" + n, status: "enable" }),
+  },
+  "user/group": { text: "name", marker: (n) => `${tag}u${n}`, body: (n) => ({ name: `${tag}u${n}`, rules: [], status: "enable" }) },
+  "user/moneyLog": accountLogFixture("user_money_log", "money", "b"),
+  "user/scoreLog": accountLogFixture("user_score_log", "score", "s"),
+  "auth/adminLog": {
+    text: "username",
+    marker: (n) => `${tag}l${n}`,
+    // Three admins each write once through the back office: three log rows.
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const writer = await createAdmin(t.database.db, { username: `${tag}l${n}` });
+        const res = await t.app.inject({ method: "POST", url: "/admin/auth/group/add", headers: writer.headers, payload: { name: `${tag}log${n}` } });
+        expect(res.json().code).toBe(1);
+        const { rows } = await t.database.db.query<{ id: number }>("select id from admin_log where admin_id = $1", [writer.id]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  root = await createAdmin(t.database.db);
+});
+afterAll(() => t.close());
+
+interface Envelope {
+  code: number;
+  msg: string;
+  data: { list: Body[]; total: number; remark: string; row: Body; id: number; count: number } & Body;
+}
+
+/** `GET /admin/<rule>/index` with a nested query as the client's axios sends it (`search[0][field]=...`). */
+async function list(def: ResourceDef, params: Record<string, unknown>): Promise<Envelope> {
+  const search = new URLSearchParams();
+  const add = (key: string, value: unknown) => {
+    if (Array.isArray(value)) value.forEach((v, i) => add(`${key}[${i}]`, v));
+    else if (value && typeof value === "object") for (const [k, v] of Object.entries(value)) add(`${key}[${k}]`, v);
+    else if (value !== undefined) search.append(key, String(value));
+  };
+  for (const [k, v] of Object.entries(params)) add(k, v);
+  return (await t.app.inject({ method: "GET", url: `/admin/${def.rule}/index?${search}`, headers: root.headers })).json() as Envelope;
+}
+
+const idsOf = (answer: Envelope) => answer.data.list.map((r) => r.id as number);
+const rowCount = async (def: ResourceDef) => (await t.database.db.query<{ n: number }>(`select count(*)::int as n from ${def.table}`)).rows[0]!.n;
+
+describe.each(resources.map((def) => [def.rule, def] as const))("resource %s", (rule, def) => {
+  const fixture = fixtures[rule];
+  let ids: number[] = [];
+  const within = () => ({ field: "id", operator: "IN", val: ids.join(",") });
+  const only = async (item: Body, order = "id,asc") => idsOf(await list(def, { search: [within(), item], order, limit: 100 }));
+
+  beforeAll(async () => {
+    expect(fixture, `a fixture for ${rule} in this test`).toBeDefined();
+    if (def.add) {
+      for (const n of [1, 2, 3]) {
+        const res = (await t.app.inject({ method: "POST", url: `/admin/${rule}/add`, headers: root.headers, payload: fixture!.body!(n) })).json() as Envelope;
+        expect(res, JSON.stringify(res)).toMatchObject({ code: 1 });
+        ids.push(res.data.id);
+      }
+    } else {
+      ids = await fixture!.seed!();
+    }
+    ids.sort((a, b) => a - b);
+  });
+
+  it("answers {list, total, remark} with paging and order", async () => {
+    const [a, b, c] = ids as [number, number, number];
+    const asc = await list(def, { search: [within()], order: "id,asc" });
+    expect(asc.code).toBe(1);
+    expect(idsOf(asc)).toEqual([a, b, c]);
+    expect(asc.data).toMatchObject({ total: 3, remark: "" });
+    expect(idsOf(await list(def, { search: [within()], order: "id,desc" }))).toEqual([c, b, a]);
+    const page2 = await list(def, { search: [within()], order: "id,asc", limit: 2, page: 2 });
+    expect(idsOf(page2)).toEqual([c]);
+    expect(page2.data.total).toBe(3);
+    // The resource's default order (id desc unless it says), default page size 10.
+    const plain = await list(def, {});
+    expect(plain.data.list.length).toBeLessThanOrEqual(10);
+    const plainIds = idsOf(plain);
+    const [field, dir] = def.defaultOrder ?? ["id", "desc"];
+    if (field === "id") expect(plainIds).toEqual([...plainIds].sort((x, y) => (dir === "desc" ? y - x : x - y)));
+    for (const row of plain.data.list) expect(Object.keys(row)).not.toContain("password_hash");
+  });
+
+  it("filters with every operator", async () => {
+    const [a, b, c] = ids as [number, number, number];
+    const cases: [Body, number[]][] = [
+      [{ field: "id", operator: "eq", val: a }, [a]],
+      [{ field: "id", operator: "ne", val: a }, [b, c]],
+      [{ field: "id", operator: "gt", val: a }, [b, c]],
+      [{ field: "id", operator: "egt", val: b }, [b, c]],
+      [{ field: "id", operator: "lt", val: c }, [a, b]],
+      [{ field: "id", operator: "elt", val: b }, [a, b]],
+      [{ field: "id", operator: "IN", val: `${a},${c}` }, [a, c]],
+      [{ field: "id", operator: "NOT IN", val: `${a}` }, [b, c]],
+      [{ field: "id", operator: "RANGE", val: `${a},${b}` }, [a, b]],
+      [{ field: "id", operator: "RANGE", val: `${b},` }, [b, c]],
+      [{ field: "id", operator: "RANGE", val: `,${a}` }, [a]],
+      [{ field: "id", operator: "NOT RANGE", val: `${b},${b}` }, [a, c]],
+      [{ field: "id", operator: "NOT RANGE", val: `${b},` }, [a]],
+      [{ field: "id", operator: "NOT RANGE", val: `,${b}` }, [c]],
+      [{ field: "id", operator: "NULL" }, []],
+      [{ field: "id", operator: "NOT NULL" }, [a, b, c]],
+      [{ field: fixture!.text, operator: "LIKE", val: fixture!.marker(2) }, [b]],
+      [{ field: fixture!.text, operator: "LIKE", val: fixture!.marker(2).toUpperCase() }, [b]],
+      [{ field: fixture!.text, operator: "NOT LIKE", val: fixture!.marker(2) }, [a, c]],
+      [{ field: fixture!.text, operator: "eq", val: fixture!.marker(3) }, [c]],
+      // The user's wildcards are matched literally.
+      [{ field: fixture!.text, operator: "LIKE", val: "%" }, []],
+      [{ field: fixture!.text, operator: "LIKE", val: "_" }, []],
+    ];
+    for (const [item, expected] of cases) expect(await only(item), JSON.stringify(item)).toEqual(expected);
+  });
+
+  it("quick-searches its quick-search fields, case-insensitively, wildcards literal", async () => {
+    const [, b] = ids as [number, number, number];
+    expect(idsOf(await list(def, { quickSearch: tag.toUpperCase(), search: [within()], order: "id,asc" }))).toEqual(ids);
+    expect(idsOf(await list(def, { quickSearch: fixture!.marker(2) }))).toEqual([b]);
+    expect(idsOf(await list(def, { quickSearch: `${tag}%`, search: [within()] }))).toEqual([]);
+  });
+
+  it("preloads a remote select's chosen value", async () => {
+    const [, b] = ids as [number, number, number];
+    const answer = await list(def, { select: 1, initKey: "id", initValue: String(b) });
+    expect(answer.code).toBe(1);
+    expect(idsOf(answer)).toEqual([b]);
+  });
+
+  it("answers GET edit with the row, never a password hash; an unknown id is code 0", async () => {
+    const [, b] = ids as [number, number, number];
+    const res = (await t.app.inject({ method: "GET", url: `/admin/${rule}/edit?id=${b}`, headers: root.headers })).json() as Envelope;
+    expect(res.code).toBe(1);
+    expect(res.data.row).toMatchObject({ id: b, [fixture!.text]: fixture!.marker(2) });
+    expect(Object.keys(res.data.row)).not.toContain("password_hash");
+    for (const id of ["2147483647", "99999999999999999999", "abc", "-1", ""]) {
+      const bad = (await t.app.inject({ method: "GET", url: `/admin/${rule}/edit?id=${id}`, headers: root.headers })).json() as Envelope;
+      expect(bad.code, id).toBe(0);
+    }
+  });
+
+  it("edits a row (POST edit) and deletes rows (DELETE del)", async () => {
+    const [a, , c] = ids as [number, number, number];
+    if (def.edit) {
+      const body = { ...fixture!.body!(1), [fixture!.text]: `${fixture!.marker(1)}e`, password: "", id: a };
+      const res = (await t.app.inject({ method: "POST", url: `/admin/${rule}/edit`, headers: root.headers, payload: body })).json() as Envelope;
+      expect(res, JSON.stringify(res)).toMatchObject({ code: 1 });
+      expect(await only({ field: fixture!.text, operator: "eq", val: `${fixture!.marker(1)}e` })).toEqual([a]);
+    } else {
+      expect((await t.app.inject({ method: "POST", url: `/admin/${rule}/edit`, headers: root.headers, payload: { id: a } })).statusCode).toBe(404);
+    }
+    if (def.del) {
+      const res = (await t.app.inject({ method: "DELETE", url: `/admin/${rule}/del?ids[]=${c}&ids[]=${c}`, headers: root.headers })).json() as Envelope;
+      expect(res).toMatchObject({ code: 1, data: { count: 1 } });
+      expect(await only({ field: "id", operator: "NOT NULL" })).toEqual(ids.filter((id) => id !== c));
+      ids = ids.filter((id) => id !== c);
+      // Nothing left to delete: code 0.
+      expect((await t.app.inject({ method: "DELETE", url: `/admin/${rule}/del?ids[]=${c}`, headers: root.headers })).json().code).toBe(0);
+    } else {
+      expect((await t.app.inject({ method: "DELETE", url: `/admin/${rule}/del?ids[]=${c}`, headers: root.headers })).statusCode).toBe(404);
+    }
+  });
+
+  it("swaps two rows' weigh with POST sortable, if sortable (else has no such route)", async () => {
+    if (!def.sortable) {
+      expect((await t.app.inject({ method: "POST", url: `/admin/${rule}/sortable`, headers: root.headers, payload: { id: ids[0], targetId: ids[1] } })).statusCode).toBe(404);
+      return;
+    }
+    const [a, b] = ids as [number, number];
+    const weigh = async (id: number) => (await t.database.db.query<{ weigh: number }>(`select weigh from ${def.table} where id = $1`, [id])).rows[0]!.weigh;
+    await t.database.db.query(`update ${def.table} set weigh = case when id = $1 then 5 else 9 end where id in ($1, $2)`, [a, b]);
+    const res = (await t.app.inject({ method: "POST", url: `/admin/${rule}/sortable`, headers: root.headers, payload: { id: a, targetId: b } })).json();
+    expect(res.code).toBe(1);
+    expect([await weigh(a), await weigh(b)]).toEqual([9, 5]);
+  });
+
+  it("refuses unknown fields and operators, hostile orders and wrong-typed values with code 0, changing nothing", async () => {
+    const before = await rowCount(def);
+    const refused: [Record<string, unknown>, RegExp][] = [
+      [{ search: [{ field: "password_hash", operator: "eq", val: "x" }] }, /cannot be searched/],
+      [{ search: [{ field: "nope", operator: "eq", val: "1" }] }, /cannot be searched/],
+      [{ search: [{ field: "id", operator: "FOO", val: "1" }] }, /operator FOO cannot be used on id/],
+      [{ search: [{ field: "id", operator: "LIKE", val: "1" }] }, /operator LIKE cannot be used on id/],
+      [{ search: [{ field: "id", operator: "eq", val: "abc" }] }, /search value of id is not valid/],
+      [{ search: [{ field: "id", operator: "eq", val: "99999999999999" }] }, /search value of id is not valid/],
+      [{ search: [{ field: "id", operator: "RANGE", val: "," }] }, /search value of id is not valid/],
+      [{ search: [{ field: "id", operator: "RANGE", val: "1,2,3" }] }, /search value of id is not valid/],
+      [{ search: [{ field: "id", operator: "IN", val: "" }] }, /search value of id is not valid/],
+      [{ search: [{ field: "__proto__", operator: "eq", val: "1" }] }, /./],
+      [{ search: "id" }, /search conditions are not valid/],
+      [{ order: "id;drop table admin,asc" }, /cannot be ordered/],
+      [{ order: "id,asc;select 1" }, /cannot be ordered/],
+      [{ order: "password_hash,asc" }, /cannot be ordered/],
+      [{ order: "(select 1),desc" }, /cannot be ordered/],
+      [{ limit: 1000 }, /page size/],
+      [{ limit: 0 }, /page size/],
+      [{ page: "99999999999999" }, /page number/],
+      [{ quickSearch: ["a", "b"] }, /./],
+      [{ quickSearch: "x".repeat(101) }, /too long/],
+    ];
+    for (const [params, message] of refused) {
+      const res = await list(def, params);
+      expect(res.code, JSON.stringify(params)).toBe(0);
+      expect(res.msg, JSON.stringify(params)).toMatch(message);
+    }
+    const nul = await t.app.inject({ method: "GET", url: `/admin/${rule}/index?quickSearch=%00`, headers: root.headers });
+    expect(nul.statusCode).toBe(200);
+    expect(nul.json().code).toBe(0);
+    if (def.add) {
+      for (const payload of [{}, { ...fixture!.body!(9), [fixture!.text]: ["x"] }, { ...fixture!.body!(9), [fixture!.text]: "a\u0000b" }, [1, 2]]) {
+        const res = await t.app.inject({ method: "POST", url: `/admin/${rule}/add`, headers: root.headers, payload: payload as Body });
+        expect(res.statusCode, JSON.stringify(payload)).toBe(200);
+        expect(res.json().code, JSON.stringify(payload)).toBe(0);
+      }
+    }
+    if (def.del) {
+      for (const q of ["ids[]=abc", "ids[]=99999999999", "", "ids[]=0"]) {
+        const res = await t.app.inject({ method: "DELETE", url: `/admin/${rule}/del?${q}`, headers: root.headers });
+        expect(res.statusCode, q).toBe(200);
+        expect(res.json().code, q).toBe(0);
+      }
+    }
+    expect(await rowCount(def)).toBe(before);
+  });
+});

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../src/server/auth/password.ts";
+import { issueToken } from "../../src/server/auth/tokens.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
+
+/**
+ * The back-office resources' own rules on the CRUD engine: passwords hashed and never returned,
+ * an admin cannot delete or disable themself, super admins only by super admins, a group grants
+ * only rules its creator holds, and every write leaves one admin log row without secrets.
+ */
+
+let t: TestApp;
+let root: TestAdmin;
+let serial = 0;
+const q = <T>(text: string, params: unknown[] = []) => t.database.db.query<T & Record<string, unknown>>(text, params).then((r) => r.rows);
+
+beforeAll(async () => {
+  t = await createTestApp();
+  root = await createAdmin(t.database.db);
+});
+afterAll(() => t.close());
+
+/** A non-super admin whose one group grants these rules (by name). */
+async function adminWith(rules: string[]): Promise<TestAdmin & { groupId: number }> {
+  const a = await createAdmin(t.database.db, { isSuper: false });
+  const ids = (await q<{ id: number }>("select id from admin_rule where name = any($1::text[])", [rules])).map((r) => r.id);
+  expect(ids.length).toBe(rules.length);
+  const [group] = await q<{ id: number }>("insert into admin_group (name, rules) values ($1, $2) returning id", [`g${serial++}`, ids.join(",")]);
+  await q("insert into admin_group_access (uid, group_id) values ($1, $2)", [a.id, group!.id]);
+  return { ...a, groupId: group!.id };
+}
+
+const call = async (who: { headers: Record<string, string> }, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
+  (await t.app.inject({ method, url, headers: { ...who.headers, "user-agent": "crud-test" }, payload: payload as object })).json() as { code: number; msg: string; data: Record<string, unknown> };
+
+describe("admins", () => {
+  it("hashes the password on add, never returns it, and resets it on edit only when given (ending the admin's sessions)", async () => {
+    const added = await call(root, "POST", "/admin/auth/admin/add", { username: "crud_pw1", password: "first-pass1", nickname: "P" });
+    expect(added.code).toBe(1);
+    const id = added.data.id as number;
+    const [row] = await q<{ password_hash: string }>("select password_hash from admin where id = $1", [id]);
+    expect(row!.password_hash).not.toContain("first-pass1");
+    expect(await verifyPassword("first-pass1", row!.password_hash)).toBe(true);
+    const edit = await call(root, "GET", `/admin/auth/admin/edit?id=${id}`);
+    expect(JSON.stringify(edit.data)).not.toMatch(/password/);
+    const token = await issueToken(t.database.db, "admin", id, 3600);
+    // Empty password: unchanged, sessions kept.
+    expect((await call(root, "POST", "/admin/auth/admin/edit", { id, username: "crud_pw1", password: "", nickname: "P2" })).code).toBe(1);
+    expect(await verifyPassword("first-pass1", (await q<{ password_hash: string }>("select password_hash from admin where id = $1", [id]))[0]!.password_hash)).toBe(true);
+    expect((await call({ headers: { batoken: token } }, "GET", "/admin/index/index")).code).not.toBe(303);
+    expect((await call(root, "POST", "/admin/auth/admin/edit", { id, username: "crud_pw1", password: "second-pass2" })).code).toBe(1);
+    expect(await verifyPassword("second-pass2", (await q<{ password_hash: string }>("select password_hash from admin where id = $1", [id]))[0]!.password_hash)).toBe(true);
+    expect((await call({ headers: { batoken: token, "think-lang": "en" } }, "GET", "/admin/index/index")).code).toBe(303);
+  });
+
+  it("refuses an admin deleting or disabling themself", async () => {
+    const me = await adminWith(["auth/admin/index", "auth/admin/edit", "auth/admin/del"]);
+    const del = await call(me, "DELETE", `/admin/auth/admin/del?ids[]=${me.id}`);
+    expect(del).toMatchObject({ code: 0, msg: "You cannot delete yourself" });
+    const off = await call(me, "POST", "/admin/auth/admin/edit", { id: me.id, username: me.username, password: "", status: "disable", group_ids: [me.groupId] });
+    expect(off).toMatchObject({ code: 0, msg: "You cannot disable yourself" });
+    const demote = await call(me, "POST", "/admin/auth/admin/edit", { id: me.id, username: me.username, password: "", group_ids: [] });
+    expect(demote).toMatchObject({ code: 0, msg: "You cannot change your own groups" });
+    expect((await q("select id from admin where id = $1 and status = 'enable'", [me.id])).length).toBe(1);
+    expect((await q("select 1 from admin_group_access where uid = $1", [me.id])).length).toBe(1);
+  });
+
+  it("lets only a super admin change or delete a super admin, and refuses groups granting rules the actor lacks", async () => {
+    const manager = await adminWith(["auth/admin/index", "auth/admin/add", "auth/admin/edit", "auth/admin/del"]);
+    const boss = await createAdmin(t.database.db, { isSuper: true });
+    expect(await call(manager, "DELETE", `/admin/auth/admin/del?ids[]=${boss.id}`)).toMatchObject({ code: 0, msg: "Only a super admin can change a super admin" });
+    expect(await call(manager, "POST", "/admin/auth/admin/edit", { id: boss.id, username: boss.username, password: "taken-over1" })).toMatchObject({ code: 0 });
+    const [all] = await q<{ id: number }>("insert into admin_group (name, rules) values ('everything', '*') returning id");
+    const escalate = await call(manager, "POST", "/admin/auth/admin/add", { username: "crud_esc", password: "secret-123", group_ids: [all!.id] });
+    expect(escalate).toMatchObject({ code: 0, msg: "You can only grant rules you hold yourself" });
+    expect((await q("select 1 from admin where username = 'crud_esc'")).length).toBe(0);
+    // Its own group is fine; a super admin may delete the super admin.
+    expect((await call(manager, "POST", "/admin/auth/admin/add", { username: "crud_peer", password: "secret-123", group_ids: [manager.groupId] })).code).toBe(1);
+    expect((await call(root, "DELETE", `/admin/auth/admin/del?ids[]=${boss.id}`)).code).toBe(1);
+  });
+});
+
+describe("admin groups", () => {
+  it("grants only rules the creating admin holds, and refuses a cycle in the tree", async () => {
+    const manager = await adminWith(["auth/group/index", "auth/group/add", "auth/group/edit"]);
+    const held = (await q<{ id: number }>("select id from admin_rule where name = 'auth/group/index'"))[0]!.id;
+    const other = (await q<{ id: number }>("select id from admin_rule where name = 'auth/admin/del'"))[0]!.id;
+    expect(await call(manager, "POST", "/admin/auth/group/add", { name: "too much", rules: [held, other] })).toMatchObject({ code: 0, msg: "You can only grant rules you hold yourself" });
+    expect(await call(manager, "POST", "/admin/auth/group/add", { name: "all", rules: "*" })).toMatchObject({ code: 0 });
+    const ok = await call(manager, "POST", "/admin/auth/group/add", { name: "fine", rules: [held] });
+    expect(ok.code).toBe(1);
+    const parent = ok.data.id as number;
+    const child = (await call(manager, "POST", "/admin/auth/group/add", { name: "child", pid: parent })).data.id as number;
+    expect(await call(manager, "POST", "/admin/auth/group/edit", { id: parent, name: "fine", pid: child, rules: [held] })).toMatchObject({ code: 0, msg: "A row cannot be placed under itself or its descendants" });
+    expect((await call(manager, "GET", `/admin/auth/group/edit?id=${parent}`)).data.row).toMatchObject({ pid: 0, rules: [held] });
+  });
+});
+
+describe("members", () => {
+  it("hashes the password, refuses a taken username or a missing group clearly, and never returns the hash", async () => {
+    const existing = await createMember(t.database.db);
+    const taken = await call(root, "POST", "/admin/user/user/add", { username: existing.username, password: "secret-123" });
+    expect(taken).toMatchObject({ code: 0, msg: "This value is already used by another row" });
+    expect(await call(root, "POST", "/admin/user/user/add", { username: "crud_m1", password: "secret-123", group_id: 2_000_000_000 })).toMatchObject({ code: 0 });
+    const added = await call(root, "POST", "/admin/user/user/add", { username: "crud_m1", password: "secret-123", email: "m1@example.com" });
+    expect(added.code).toBe(1);
+    const [row] = await q<{ password_hash: string }>("select password_hash from member where username = 'crud_m1'");
+    expect(await verifyPassword("secret-123", row!.password_hash)).toBe(true);
+    const listed = await call(root, "GET", "/admin/user/user/index?quickSearch=crud_m1");
+    expect(listed.data.total).toBe(1);
+    expect(JSON.stringify(listed.data)).not.toMatch(/password/);
+  });
+});
+
+describe("the admin log", () => {
+  it("writes one row per write, with who, what, where and no password or token anywhere", async () => {
+    const before = (await q<{ n: number }>("select count(*)::int as n from admin_log"))[0]!.n;
+    const res = await call(root, "POST", "/admin/user/user/add", { username: "crud_log1", password: "very-secret-9", nickname: "L" });
+    expect(res.code).toBe(1);
+    // A refused write writes nothing.
+    expect((await call(root, "POST", "/admin/user/user/add", { username: "crud_log1", password: "very-secret-9" })).code).toBe(0);
+    const rows = await q<{ admin_id: number; username: string; title: string; url: string; method: string; data: unknown; ip: string; useragent: string; create_time: number }>(
+      "select * from admin_log order by id desc limit 2",
+    );
+    expect((await q<{ n: number }>("select count(*)::int as n from admin_log"))[0]!.n).toBe(before + 1);
+    const log = rows[0]!;
+    expect(log).toMatchObject({ admin_id: root.id, username: root.username, title: "Members / add", url: "/admin/user/user/add", method: "POST", ip: "127.0.0.1", useragent: "crud-test" });
+    expect(log.data).toMatchObject({ body: { username: "crud_log1", nickname: "L" } });
+    expect(JSON.stringify(log)).not.toContain("very-secret-9");
+    expect(JSON.stringify(log.data)).not.toMatch(/password/i);
+    expect(Math.abs(log.create_time - Date.now() / 1000)).toBeLessThan(60);
+    // Read through its own resource, detail included; no write routes.
+    const detail = await call(root, "GET", `/admin/auth/adminLog/edit?id=${(await q<{ id: number }>("select max(id) as id from admin_log"))[0]!.id}`);
+    expect(detail.data.row).toMatchObject({ url: "/admin/user/user/add" });
+    expect(t.app.adminRoutes.filter((r) => r.url.startsWith("/admin/auth/adminLog/")).map((r) => `${r.method} ${r.url} ${String(r.adminRule)}`).sort()).toEqual([
+      "GET /admin/auth/adminLog/edit auth/adminLog/index",
+      "GET /admin/auth/adminLog/index auth/adminLog/index",
+      "HEAD /admin/auth/adminLog/edit auth/adminLog/index",
+      "HEAD /admin/auth/adminLog/index auth/adminLog/index",
+    ]);
+  });
+});
