@@ -1,7 +1,7 @@
 import { ApiError } from "../../src/client/api/errors.ts";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isClosedAttemptError, localDeadlineMs } from "../../src/client/features/exam/official.ts";
-import { deleteMemberDb, openMemberDb, type MemberDb, type OfficialAttemptRow } from "../../src/client/offline/db.ts";
+import type { OfficialAttemptRow } from "../../src/client/offline/db.ts";
 import {
   answerOfficial,
   finishOfficial,
@@ -15,6 +15,7 @@ import {
 } from "../../src/client/offline/repository/index.ts";
 import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { parseOp } from "../../src/shared/sync/ops.ts";
+import { memberDbs } from "../helpers/memberDb.ts";
 
 const UUID = "11111111-1111-4111-8111-111111111111";
 const OTHER = "22222222-2222-4222-8222-222222222222";
@@ -26,20 +27,7 @@ const start = (uuid = UUID, answers: OfficialStart["attempt"]["answers"] = {}): 
   questions: [],
 });
 
-let nextMemberId = 8_400;
-const opened: MemberDb[] = [];
-function freshDb(): MemberDb {
-  const db = openMemberDb(++nextMemberId);
-  opened.push(db);
-  return db;
-}
-
-afterEach(async () => {
-  for (const db of opened.splice(0)) {
-    db.close();
-    await deleteMemberDb(db.memberId);
-  }
-});
+const freshDb = memberDbs(8_400);
 
 const ids = () => {
   let n = 0;

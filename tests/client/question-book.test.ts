@@ -1,22 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
-import { deleteMemberDb, openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
 import { readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
 import { answerPractice, removeWrong, setFavourite } from "../../src/client/offline/repository/index.ts";
+import { memberDbs } from "../helpers/memberDb.ts";
 
-let memberId = 9_100;
-const opened: MemberDb[] = [];
-function freshDb(): MemberDb {
-  const db = openMemberDb(++memberId);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) {
-    db.close();
-    await deleteMemberDb(db.memberId);
-  }
-});
+const freshDb = memberDbs(9_100);
 
 const question = (id: number, answer?: string): ExamQuestion => ({
   id,

@@ -1,9 +1,9 @@
 import { msg } from "@lingui/core/macro";
 import { sql } from "kysely";
 import { adminAdd, adminEdit, type AdminEdit } from "../../../shared/admin/schemas.ts";
-import { hashPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
-import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import type { CrudContext, ResourceDef } from "../resource.ts";
+import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
 import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
 
 /** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
@@ -25,16 +25,9 @@ export const adminResource: ResourceDef = {
   title: msg`Admins`,
   table: "admin",
   fields: {
-    id: { column: "t.id", type: "int" },
-    username: { column: "t.username", type: "text" },
-    nickname: { column: "t.nickname", type: "text" },
-    email: { column: "t.email", type: "text" },
-    mobile: { column: "t.mobile", type: "text" },
-    avatar: { column: "t.avatar", type: "text", operators: ["eq", "ne", "NULL", "NOT NULL"] },
+    ...ACCOUNT_FIELDS,
     is_super: { column: "t.is_super", type: "bool" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    last_login_time: { column: "t.last_login_time", type: "time" },
-    last_login_ip: { column: "t.last_login_ip", type: "text" },
+    ...LOGIN_FIELDS,
     create_time: { column: "t.create_time", type: "time" },
     update_time: { column: "t.update_time", type: "time" },
   },
@@ -57,9 +50,7 @@ export const adminResource: ResourceDef = {
         }
       }
       await checkGroups(ctx, data.group_ids);
-      const row: Row = { username: data.username, nickname: data.nickname, email: data.email, mobile: data.mobile, status: data.status };
-      if (data.password) row.password_hash = await hashPassword(data.password);
-      return row;
+      return withPassword({ username: data.username, nickname: data.nickname, email: data.email, mobile: data.mobile, status: data.status }, data.password);
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as AdminEdit;

@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
-import { hashPassword } from "../../auth/password.ts";
-import type { ResourceDef, Row } from "../resource.ts";
+import type { ResourceDef } from "../resource.ts";
+import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
 import { endAllSessions } from "./permissions.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
@@ -10,21 +10,14 @@ export const memberResource: ResourceDef = {
   title: msg`Members`,
   table: "member",
   fields: {
-    id: { column: "t.id", type: "int" },
-    username: { column: "t.username", type: "text" },
-    nickname: { column: "t.nickname", type: "text" },
-    email: { column: "t.email", type: "text" },
-    mobile: { column: "t.mobile", type: "text" },
-    avatar: { column: "t.avatar", type: "text", operators: ["eq", "ne", "NULL", "NOT NULL"] },
+    ...ACCOUNT_FIELDS,
     gender: { column: "t.gender", type: "int" },
     birthday: { column: "t.birthday", type: "date" },
     money: { column: "t.money", type: "bigint" },
     score: { column: "t.score", type: "bigint" },
     group_id: { column: "t.group_id", type: "int" },
     group_name: { column: "g.name", type: "text" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    last_login_time: { column: "t.last_login_time", type: "time" },
-    last_login_ip: { column: "t.last_login_ip", type: "text" },
+    ...LOGIN_FIELDS,
     join_time: { column: "t.join_time", type: "time" },
     create_time: { column: "t.create_time", type: "time" },
   },
@@ -39,9 +32,7 @@ export const memberResource: ResourceDef = {
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, password, ...fields } = body as MemberAdd & { id?: number };
-      const row: Row = { ...fields };
-      if (password) row.password_hash = await hashPassword(password);
-      return row;
+      return withPassword({ ...fields }, password);
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as MemberAdd;
