@@ -111,6 +111,26 @@ describe("members", () => {
     expect(listed.data.total).toBe(1);
     expect(JSON.stringify(listed.data)).not.toMatch(/password/);
   });
+
+  it("names each refused field with its message in both languages, and a taken unique value by its field", async () => {
+    const before = (await q<{ n: number }>("select count(*)::int as n from member"))[0]!.n;
+    const bad = await call({ headers: { ...root.headers, "think-lang": "en" } }, "POST", "/admin/user/user/add", { username: "x", password: "1", email: "not-an-email", gender: 7 });
+    expect(bad.code).toBe(0);
+    expect(bad.data.fields).toEqual({
+      username: "Please enter the correct account",
+      password: "Please enter the correct password",
+      email: "Please enter the correct email address",
+      gender: "Please choose a gender",
+    });
+    const zh = await call({ headers: { ...root.headers, "think-lang": "zh-cn" } }, "POST", "/admin/user/user/add", { username: "x", password: "secret-123" });
+    expect(Object.keys(zh.data.fields as object)).toEqual(["username"]);
+    expect((zh.data.fields as Record<string, string>).username).not.toBe("Please enter the correct account");
+    const email = `taken${serial++}@example.com`;
+    await createMember(t.database.db, { email });
+    const taken = await call({ headers: { ...root.headers, "think-lang": "en" } }, "POST", "/admin/user/user/add", { username: `crud_f${serial++}`, password: "secret-123", email });
+    expect(taken).toMatchObject({ code: 0, data: { fields: { email: "This value is already used by another row" } } });
+    expect((await q<{ n: number }>("select count(*)::int as n from member"))[0]!.n).toBe(before + 1);
+  });
 });
 
 describe("the admin log", () => {

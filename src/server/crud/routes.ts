@@ -73,16 +73,26 @@ function arrays(node: unknown): unknown {
   return out;
 }
 
-/** Database refusals a request can cause, as clear code-0 answers (nothing was written). */
-function refusal(error: unknown): never {
-  const state = pgState(error);
-  if (state === "23505") {
-    const constraint = String((error as { constraint?: unknown }).constraint ?? "");
-    throw new ApiError(msg`This value is already used by another row`, 0, { constraint });
-  }
-  if (state === "23503") throw new ApiError(msg`The row refers to a row that does not exist, or is still used by other rows`);
-  throw error;
-}
+/**
+ * Database refusals a request can cause, as clear code-0 answers (nothing was written). A unique
+ * column's clash names its field (`data.fields`, shown beside it in the form): PostgreSQL names
+ * a `unique` column's constraint `<table>_<column>_key`.
+ */
+const refusal =
+  (def: ResourceDef, req: FastifyRequest) =>
+  (error: unknown): never => {
+    const state = pgState(error);
+    if (state === "23505") {
+      const constraint = String((error as { constraint?: unknown }).constraint ?? "");
+      const message = msg`This value is already used by another row`;
+      const prefix = `${def.table}_`;
+      const column = constraint.startsWith(prefix) && constraint.endsWith("_key") ? constraint.slice(prefix.length, -"_key".length) : "";
+      const field = column && def.editColumns.includes(column) ? column : null;
+      throw new ApiError(message, 0, field ? { constraint, fields: { [field]: req.t(message) } } : { constraint });
+    }
+    if (state === "23503") throw new ApiError(msg`The row refers to a row that does not exist, or is still used by other rows`);
+    throw error;
+  };
 
 const context = (tx: Queryable, req: FastifyRequest): CrudContext => ({ tx, k: kyselyOf<AnyTables>(tx), admin: req.admin!, req });
 
@@ -138,7 +148,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         await writeAdminLog(tx, req, def, action);
         return result;
       })
-      .catch(refusal);
+      .catch(refusal(def, req));
 
   api.get(url("index"), { config: config("index"), preValidation: nest, schema: { querystring: listQuery } }, async (req, reply) => {
     const { list, total } = await listRows(context(app.db, req), def, req.query);

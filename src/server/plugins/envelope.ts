@@ -56,14 +56,23 @@ type ValidationFailure = Omit<FastifyError, "validation"> & { validation: { inst
 
 /**
  * The message for a request its route's schema refused: the refused field's own message
- * (`withMessage` in src/shared/schema.ts, the deepest on its path), else "Incorrect parameter!".
+ * (`withMessage` in src/shared/schema.ts, the deepest on its path), else "Incorrect parameter!";
+ * for a refused body of a back-office route also every refused top-level field with its message
+ * (`data.fields`), which the back-office forms show beside each field.
  */
-function validationMessage(error: ValidationFailure, req: FastifyRequest): MessageDescriptor {
+function validationFailure(error: ValidationFailure, req: FastifyRequest): { message: MessageDescriptor; fields: Record<string, string> | null } {
   const part = error.validationContext;
-  const schema = part ? (req.routeOptions.schema as Record<string, unknown> | undefined)?.[part] : undefined;
-  const path = (error.validation[0]?.instancePath ?? "").split("/").slice(1);
-  const found = schema ? fieldMessage(schema as z.ZodType, path) : null;
-  return found ?? msg`Incorrect parameter!`;
+  const schema = part ? ((req.routeOptions.schema as Record<string, unknown> | undefined)?.[part] as z.ZodType | undefined) : undefined;
+  const messageAt = (pointer: string): MessageDescriptor | null => (schema ? fieldMessage(schema, pointer.split("/").slice(1)) : null);
+  const message = messageAt(error.validation[0]?.instancePath ?? "") ?? msg`Incorrect parameter!`;
+  if (part !== "body" || !req.url.startsWith("/admin/")) return { message, fields: null };
+  const fields: Record<string, string> = {};
+  for (const issue of error.validation.slice(0, 50)) {
+    const field = issue.instancePath.split("/")[1];
+    if (!field || Object.hasOwn(fields, field) || !/^[A-Za-z0-9_]{1,64}$/.test(field)) continue;
+    fields[field] = req.t(messageAt(issue.instancePath) ?? msg`Incorrect parameter!`);
+  }
+  return { message, fields: Object.keys(fields).length > 0 ? fields : null };
 }
 
 /** 404 for an unknown API path. */
@@ -133,7 +142,8 @@ export const envelopePlugin = fp(
       if (hasZodFastifySchemaValidationErrors(error)) {
         // A refused value is a business failure like any other: code 0 with the field's message.
         req.log.info({ route: req.routeOptions.url, part: error.validationContext, path: error.validation[0]?.instancePath }, "request refused by its schema");
-        return reply.fail(validationMessage(error, req));
+        const { message, fields } = validationFailure(error, req);
+        return reply.fail(message, 0, fields ? { fields } : null);
       }
       const status = typeof error.statusCode === "number" ? error.statusCode : 500;
       if (status >= 400 && status < 500) {
