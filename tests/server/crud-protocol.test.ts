@@ -64,6 +64,48 @@ const fixtures: Record<string, Fixture> = {
   "user/group": { text: "name", marker: (n) => `${tag}u${n}`, body: (n) => ({ name: `${tag}u${n}`, rules: [], status: "enable" }) },
   "user/moneyLog": accountLogFixture("user_money_log", "money", "b"),
   "user/scoreLog": accountLogFixture("user_score_log", "score", "s"),
+  "security/dataRecycle": {
+    text: "name",
+    marker: (n) => `${tag}dr${n}`,
+    body: (n) => ({ name: `${tag}dr${n}`, controller: ["auth/group", "auth/rule", "user/group"][(n - 1) % 3], status: "enable" }),
+  },
+  "security/sensitiveData": {
+    text: "name",
+    marker: (n) => `${tag}sd${n}`,
+    body: (n) => ({ name: `${tag}sd${n}`, controller: ["auth/group", "auth/rule", "user/group"][(n - 1) % 3], data_fields: [n === 2 ? "title" : "name"], status: "enable" }),
+  },
+  "security/dataRecycleLog": {
+    text: "title",
+    marker: (n) => `${tag}rb${n}`,
+    // Three members deleted through the back office (members have a recycle rule): three records.
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}rb${n}` });
+        const res = await t.app.inject({ method: "DELETE", url: `/admin/user/user/del?ids[]=${member.id}`, headers: root.headers });
+        expect(res.json().code).toBe(1);
+        const { rows } = await t.database.db.query<{ id: number }>("select id from security_data_recycle_log where data_table = 'member' and row_id = $1", [member.id]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
+  "security/sensitiveDataLog": {
+    text: "title",
+    marker: (n) => `${tag}sl${n}`,
+    // Three members renamed through the back office (member usernames are watched): three records.
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}slx${n}` });
+        const res = await t.app.inject({ method: "POST", url: "/admin/user/user/edit", headers: root.headers, payload: { id: member.id, username: `${tag}sl${n}`, password: "" } });
+        expect(res.json().code).toBe(1);
+        const { rows } = await t.database.db.query<{ id: number }>("select id from security_sensitive_data_log where data_table = 'member' and id_value = $1", [member.id]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
   "auth/adminLog": {
     text: "username",
     marker: (n) => `${tag}l${n}`,

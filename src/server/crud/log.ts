@@ -1,7 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Queryable } from "../db/index.ts";
 import { translator } from "../i18n/index.ts";
-import type { Action, ResourceDef } from "./resource.ts";
+import type { ResourceDef } from "./resource.ts";
 
 /** Keys whose values never reach the admin log (any depth, any case). */
 const SECRET_KEY = /pass|pwd|token|secret|captcha|salt|hash/i;
@@ -19,12 +19,10 @@ export function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
-const ACTION_TITLES: Record<Action, string> = { index: "index", edit: "edit", add: "add", del: "del", sortable: "sortable" };
-
 /** One admin log row for a write through the back office, in the write's transaction. */
-export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: ResourceDef, action: Action): Promise<void> {
+export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: ResourceDef, action: string): Promise<void> {
   const admin = req.admin!;
-  const title = `${translator("en")(def.title)} / ${ACTION_TITLES[action]}`;
+  const title = `${translator("en")(def.title)} / ${action}`;
   const data = scrub({ query: req.query ?? {}, body: req.body ?? {} });
   const useragent = String(req.headers["user-agent"] ?? "").slice(0, 500);
   await tx.query(

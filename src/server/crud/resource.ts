@@ -59,6 +59,22 @@ export interface ResourceHooks {
   listRows?(ctx: CrudContext, rows: Row[]): Promise<Row[]>;
 }
 
+/**
+ * An action beyond the protocol's five, mounted at `/admin/<rule>/<name>` and needing the rule
+ * `<rule>/<name>` (or `rule`): a POST runs in a write transaction with its admin log row (e.g.
+ * the recycle bin's `restore {ids}`); a GET only reads (e.g. the choices of a form field).
+ */
+export interface ExtraAction {
+  method: "GET" | "POST";
+  /** The POST body's or the GET query's zod schema. */
+  input: z.ZodType;
+  /** Another rule than `<rule>/<name>` (e.g. a GET the list's readers may call: `<rule>/index`). */
+  rule?: string;
+  /** The success message of a POST. */
+  done?: MessageDescriptor;
+  run(ctx: CrudContext, input: unknown): Promise<unknown>;
+}
+
 export interface ResourceDef {
   /** The rule path: routes at `/admin/<rule>/<action>`, each needing the rule `<rule>/<action>`. */
   rule: string;
@@ -90,6 +106,8 @@ export interface ResourceDef {
   /** A rule other than `<rule>/<action>` for an action (e.g. a read-only log's detail needs `index`). */
   rules?: Partial<Record<Action, string>>;
   hooks?: ResourceHooks;
+  /** Actions beyond index / edit / add / del / sortable, by name. */
+  actions?: Record<string, ExtraAction>;
 }
 
 export const ruleOf = (def: ResourceDef, action: Action): string => def.rules?.[action] ?? `${def.rule}/${action}`;

@@ -10,6 +10,7 @@ import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
 import { writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
+import { keepDeleted, watchSensitive } from "./security.ts";
 import { ruleOf, type Action, type AnyTables, type CrudContext, type ResourceDef, type Row } from "./resource.ts";
 
 /**
@@ -140,7 +141,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     req.query = nestQuery(req.query);
   };
   /** One write, its admin log row, in one transaction. */
-  const inTransaction = <T>(req: FastifyRequest, action: Action, fn: (ctx: CrudContext) => Promise<T>): Promise<T> =>
+  const inTransaction = <T>(req: FastifyRequest, action: string, fn: (ctx: CrudContext) => Promise<T>): Promise<T> =>
     app.db
       .transaction(async (tx) => {
         const ctx = context(tx, req);
@@ -178,7 +179,12 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     const body = jsonBody(def.edit);
     api.post(url("edit"), { config: config("edit"), schema: { body } }, async (req, reply) => {
       const data = req.body as Row;
-      await inTransaction(req, "edit", async (ctx) => write(ctx, def, data, await lockRow(ctx, def, data.id as number)));
+      await inTransaction(req, "edit", async (ctx) => {
+        const existing = await lockRow(ctx, def, data.id as number);
+        const logChanges = await watchSensitive(ctx, def, existing.id as number);
+        await write(ctx, def, data, existing);
+        await logChanges?.();
+      });
       return reply.success(null, msg`Updated successfully`);
     });
   }
@@ -190,11 +196,26 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
         await def.hooks?.beforeDelete?.(ctx, rows);
+        await keepDeleted(ctx, def, rows.map((r) => r.id));
         const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
         return Number(done.numDeletedRows);
       });
       return reply.success({ count }, msg`Deleted successfully`);
     });
+  }
+
+  for (const [name, action] of Object.entries(def.actions ?? {})) {
+    const rule = action.rule ?? `${def.rule}/${name}`;
+    if (action.method === "GET") {
+      api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) =>
+        reply.success(await action.run(context(app.db, req), req.query)),
+      );
+    } else {
+      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
+        const result = await inTransaction(req, name, (ctx) => action.run(ctx, req.body));
+        return reply.success(result, action.done);
+      });
+    }
   }
 
   if (def.sortable) {

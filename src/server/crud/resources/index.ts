@@ -6,6 +6,7 @@ import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
 import { adminRuleResource } from "./rule.ts";
+import { dataRecycleLogResource, dataRecycleResource, sensitiveDataLogResource, sensitiveDataResource } from "./security.ts";
 
 /** Every back-office resource the CRUD engine mounts (a new screen's server side: one line here). */
 export const resources: readonly ResourceDef[] = [
@@ -17,4 +18,8 @@ export const resources: readonly ResourceDef[] = [
   memberGroupResource,
   moneyLogResource,
   scoreLogResource,
+  dataRecycleResource,
+  dataRecycleLogResource,
+  sensitiveDataResource,
+  sensitiveDataLogResource,
 ];

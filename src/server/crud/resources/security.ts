@@ -1,0 +1,180 @@
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import {
+  dataRecycleAdd,
+  dataRecycleEdit,
+  recordIds,
+  sensitiveDataAdd,
+  sensitiveDataEdit,
+  type DataRecycleAdd,
+  type SensitiveDataAdd,
+  type WatchableResource,
+} from "../../../shared/admin/security.ts";
+import { ApiError } from "../../errors.ts";
+import { scrub } from "../log.ts";
+import type { CrudContext, ExtraAction, FieldDef, ResourceDef, Row } from "../resource.ts";
+import { restoreRecycled, rollbackSensitive, watchable } from "../security.ts";
+import { mountedResources } from "../registry.ts";
+
+/**
+ * Data security (`/admin/security/...`): recycle rules and the recycle bin (restore, purge),
+ * sensitive-data rules and their log (rollback). The engine does the keeping (crud/security.ts);
+ * these are the screens' resources.
+ */
+
+const OWN = /^security\//;
+const guarded = () => mountedResources().filter((def) => !OWN.test(def.rule));
+
+/** The resources a rule may name, with the fields a sensitive-data rule may watch. */
+const resourcesAction = (rule: string): ExtraAction => ({
+  method: "GET",
+  input: z.object({}),
+  rule,
+  async run(ctx) {
+    return guarded().map(
+      (def): WatchableResource => ({
+        controller: def.rule,
+        title: ctx.req.t(def.title),
+        table: def.table,
+        fields: def.editColumns.filter((f) => watchable(def, f)),
+        deletable: Boolean(def.del),
+        editable: Boolean(def.edit),
+      }),
+    );
+  },
+});
+
+const ruleFields: Record<string, FieldDef> = {
+  id: { column: "t.id", type: "int" },
+  name: { column: "t.name", type: "text" },
+  controller: { column: "t.controller", type: "text" },
+  data_table: { column: "t.data_table", type: "text" },
+  status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+  update_time: { column: "t.update_time", type: "time" },
+  create_time: { column: "t.create_time", type: "time" },
+};
+
+/** The resource a rule names, which must allow what the rule watches (the table is the resource's own). */
+function guardedResource(ctx: CrudContext, controller: string, need: "del" | "edit"): ResourceDef {
+  const def = guarded().find((r) => r.rule === controller);
+  if (!def || !def[need]) {
+    const message = need === "del" ? msg`Please choose data whose rows can be deleted` : msg`Please choose data whose rows can be edited`;
+    throw new ApiError(message, 0, { fields: { controller: ctx.req.t(message) } });
+  }
+  return def;
+}
+
+export const dataRecycleResource: ResourceDef = {
+  rule: "security/dataRecycle",
+  title: msg`Data recycle rules`,
+  table: "security_data_recycle",
+  fields: ruleFields,
+  quickSearch: ["id", "name", "controller"],
+  editColumns: ["id", "name", "controller", "data_table", "status", "update_time", "create_time"],
+  add: dataRecycleAdd,
+  edit: dataRecycleEdit,
+  del: true,
+  touch: true,
+  actions: { resources: resourcesAction("security/dataRecycle/index") },
+  hooks: {
+    async beforeWrite(ctx, body) {
+      const { name, controller, status } = body as DataRecycleAdd;
+      return { name, controller, status, data_table: guardedResource(ctx, controller, "del").table, primary_key: "id" };
+    },
+  },
+};
+
+export const sensitiveDataResource: ResourceDef = {
+  rule: "security/sensitiveData",
+  title: msg`Sensitive data rules`,
+  table: "security_sensitive_data",
+  fields: ruleFields,
+  quickSearch: ["id", "name", "controller"],
+  editColumns: ["id", "name", "controller", "data_table", "data_fields", "status", "update_time", "create_time"],
+  add: sensitiveDataAdd,
+  edit: sensitiveDataEdit,
+  del: true,
+  touch: true,
+  actions: { resources: resourcesAction("security/sensitiveData/index") },
+  hooks: {
+    async beforeWrite(ctx, body) {
+      const { name, controller, data_fields, status } = body as SensitiveDataAdd;
+      const def = guardedResource(ctx, controller, "edit");
+      const refused = data_fields.filter((f) => !watchable(def, f));
+      if (refused.length > 0) {
+        const message = msg`These fields cannot be watched: ${refused.join(", ")}`;
+        throw new ApiError(message, 0, { fields: { data_fields: ctx.req.t(message) } });
+      }
+      return { name, controller, status, data_table: def.table, primary_key: "id", data_fields: JSON.stringify([...new Set(data_fields)]) };
+    },
+  },
+};
+
+const logFields = (rule: "r" | "s"): Record<string, FieldDef> => ({
+  id: { column: "t.id", type: "int" },
+  admin_id: { column: "t.admin_id", type: "int" },
+  admin_username: { column: "a.username", type: "text" },
+  rule_name: { column: `${rule}.name`, type: "text" },
+  data_table: { column: "t.data_table", type: "text" },
+  title: { column: "t.title", type: "text" },
+  ip: { column: "t.ip", type: "text" },
+  create_time: { column: "t.create_time", type: "time" },
+});
+
+/** A record's detail: the kept data without secrets (password hashes stay in the table for the restore, never on the wire). */
+const withoutSecrets = async (_ctx: CrudContext, row: Row): Promise<Row> => ({ ...row, data: scrub(row.data), before: scrub(row.before), after: scrub(row.after) });
+
+export const dataRecycleLogResource: ResourceDef = {
+  rule: "security/dataRecycleLog",
+  title: msg`Recycle bin`,
+  table: "security_data_recycle_log",
+  fields: { ...logFields("r"), row_id: { column: "t.row_id", type: "bigint" } },
+  joins: [
+    { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
+    { table: "security_data_recycle", alias: "r", on: ["r.id", "t.recycle_id"] },
+  ],
+  quickSearch: ["id", "title", "data_table", "admin_username"],
+  editColumns: ["id", "admin_id", "recycle_id", "data_table", "row_id", "title", "data", "ip", "useragent", "create_time"],
+  del: true,
+  rules: { edit: "security/dataRecycleLog/index" },
+  actions: {
+    restore: {
+      method: "POST",
+      input: recordIds,
+      done: msg`Restored successfully`,
+      run: async (ctx, input) => ({ count: await restoreRecycled(ctx, mountedResources(), (input as z.infer<typeof recordIds>).ids) }),
+    },
+  },
+  hooks: { editRow: withoutSecrets },
+};
+
+export const sensitiveDataLogResource: ResourceDef = {
+  rule: "security/sensitiveDataLog",
+  title: msg`Sensitive data log`,
+  table: "security_sensitive_data_log",
+  fields: {
+    ...logFields("s"),
+    data_field: { column: "t.data_field", type: "text" },
+    id_value: { column: "t.id_value", type: "bigint" },
+    before: { column: "t.before", type: "text", operators: [] },
+    after: { column: "t.after", type: "text", operators: [] },
+    is_rollback: { column: "t.is_rollback", type: "bool" },
+  },
+  joins: [
+    { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
+    { table: "security_sensitive_data", alias: "s", on: ["s.id", "t.sensitive_id"] },
+  ],
+  quickSearch: ["id", "title", "data_field", "admin_username"],
+  editColumns: ["id", "admin_id", "sensitive_id", "data_table", "data_field", "id_value", "title", "before", "after", "is_rollback", "ip", "useragent", "create_time"],
+  del: true,
+  rules: { edit: "security/sensitiveDataLog/index" },
+  actions: {
+    rollback: {
+      method: "POST",
+      input: recordIds,
+      done: msg`Rolled back successfully`,
+      run: async (ctx, input) => ({ count: await rollbackSensitive(ctx, mountedResources(), (input as z.infer<typeof recordIds>).ids) }),
+    },
+  },
+  hooks: { editRow: withoutSecrets },
+};
