@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
+import { definitionScreen } from "./crud/definitionScreen.tsx";
 
 /**
  * Back-office screens by the `component` key of their menu rule; others show "coming soon".
@@ -8,4 +9,8 @@ import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "security/dataRecycle": definitionScreen(() => import("./security/dataRecycle.ts")),
+  "security/dataRecycleLog": definitionScreen(() => import("./security/dataRecycleLog.ts")),
+  "security/sensitiveData": definitionScreen(() => import("./security/sensitiveData.ts")),
+  "security/sensitiveDataLog": definitionScreen(() => import("./security/sensitiveDataLog.ts")),
 };

@@ -9,6 +9,7 @@ import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
+import { CustomField } from "./fields/Custom.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues } from "./values.ts";
@@ -92,6 +93,8 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                 name={field.field}
                 render={({ field: f }) => {
                   switch (field.kind) {
+                    case "custom":
+                      return field.component ? <CustomField component={field.component} form={form.control} control={control} value={f.value} onChange={f.onChange} editing={editing} /> : <></>;
                     case "textarea":
                       return <textarea {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} onBlur={f.onBlur} placeholder={placeholder} rows={4} className={`${controlClass(error)} py-2`} />;
                     case "number":

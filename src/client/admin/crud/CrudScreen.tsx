@@ -26,6 +26,7 @@ import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { Table, TBody, Td, Th, THead, Tr } from "../../ui/Table.tsx";
 import { PAGE_SIZES, useCrudDelete, useCrudList, useCrudSort, type ListQuery } from "./api.ts";
+import { BatchActions } from "./BatchActions.tsx";
 import { CrudFormDialog } from "./CrudForm.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow } from "./types.ts";
@@ -96,6 +97,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const canDelete = useAuth(actionNode(path, "del")) && offered.has("delete");
   const canEdit = useAuth(actionNode(path, "edit")) && offered.has("edit") && hasForm;
   const canSort = useAuth(actionNode(path, "sortable")) && offered.has("sortable") && !!definition.sortable;
+  const batchActions = definition.batchActions ?? [];
+  /** Rows can be selected for a batch delete or a batch action. */
+  const canSelect = canDelete || batchActions.length > 0;
 
   const [query, setQuery] = useState<ListQuery>({ page: 1, limit: PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
   const [quickText, setQuickText] = useState("");
@@ -176,7 +180,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
 
   const sortIcon = (state: false | "asc" | "desc") => (state === "asc" ? <ArrowUp aria-hidden className="size-4" /> : state === "desc" ? <ArrowDown aria-hidden className="size-4" /> : <ArrowUpDown aria-hidden className="size-4 opacity-40" />);
   const hasRowButtons = canEdit || canDelete || canSort;
-  const visibleColumnCount = table.getVisibleLeafColumns().length + (canDelete ? 1 : 0) + (hasRowButtons ? 1 : 0);
+  const visibleColumnCount = table.getVisibleLeafColumns().length + (canSelect ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
 
@@ -239,7 +243,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
           }
           className={row.getIsSelected() ? "bg-primary/5" : ""}
         >
-          {canDelete && (
+          {canSelect && (
             <Td className="w-10">
               <input type="checkbox" className="size-4 accent-primary" aria-label={t`Select row ${rowId}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
             </Td>
@@ -322,6 +326,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
             <Trans>Delete</Trans>
           </Button>
         )}
+        {batchActions.length > 0 && <BatchActions path={path} actions={batchActions} ids={selectedIds} onDone={() => setSelection({})} />}
         <div className="ms-auto flex flex-wrap items-center gap-2">
           {definition.quickSearch && (
             <form
@@ -366,7 +371,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
       <Table caption={title} busy={list.isFetching && !!list.data}>
         <THead>
           <tr>
-            {canDelete && (
+            {canSelect && (
               <Th className="w-10">
                 <input
                   type="checkbox"

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { z } from "zod";
 
 /** The search operators of API.md's generic CRUD protocol. */
@@ -43,7 +43,16 @@ export interface CrudColumn {
 }
 
 /** The input kinds of the add/edit form. */
-export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password";
+export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password" | "custom";
+
+/** What a "custom" field's component gets: its value, the form's other values, and the input's ids and aria state. */
+export interface CustomFieldProps {
+  value: unknown;
+  onChange: (value: unknown) => void;
+  values: Record<string, unknown>;
+  control: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean };
+  editing: boolean;
+}
 
 export interface CrudFormField {
   field: string;
@@ -62,6 +71,18 @@ export interface CrudFormField {
   only?: "add" | "edit";
   /** The add form's initial value (otherwise empty: "", 0 for switch, null for selects). */
   initial?: unknown;
+  /** The input of a "custom" field (e.g. choices that depend on another field's value). */
+  component?: ComponentType<CustomFieldProps>;
+}
+
+/** A write on the selected rows beyond delete: `POST /admin/<path>/<name> {ids}` after a confirm. */
+export interface CrudBatchAction {
+  /** The action (and the rule `<path>/<name>` the button needs). */
+  name: string;
+  label: MessageDescriptor;
+  /** The question asked before it runs. */
+  confirm: MessageDescriptor;
+  icon?: ReactNode;
 }
 
 /** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */
@@ -96,6 +117,8 @@ export interface CrudDefinition {
   buttons?: CrudButton[];
   /** `order` until the admin sorts by a column (default the server's, `id,desc`). */
   defaultOrder?: string;
+  /** Toolbar actions on the selected rows (e.g. restore). */
+  batchActions?: CrudBatchAction[];
 }
 
 /** One `search[]` item of the list request. */

@@ -34,6 +34,9 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
     case "password":
       // Never shown back: empty means "keep the current one" on edit.
       return "";
+    case "custom":
+      // The component reads its value as the row holds it (a list stays a list).
+      return value === undefined ? null : value;
     default:
       return value === undefined || value === null ? "" : String(value);
   }

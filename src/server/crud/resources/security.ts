@@ -88,7 +88,7 @@ export const sensitiveDataResource: ResourceDef = {
   rule: "security/sensitiveData",
   title: msg`Sensitive data rules`,
   table: "security_sensitive_data",
-  fields: ruleFields,
+  fields: { ...ruleFields, data_fields: { column: "t.data_fields", type: "text", operators: [] } },
   quickSearch: ["id", "name", "controller"],
   editColumns: ["id", "name", "controller", "data_table", "data_fields", "status", "update_time", "create_time"],
   add: sensitiveDataAdd,
