@@ -1,0 +1,85 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./server.ts";
+
+/**
+ * Data security in the browser: a member deleted from the members screen waits in the recycle
+ * bin and comes back with a restore; a watched field's edit is rolled back from its log. The
+ * specs share one demo server, so this one makes and checks only its own members.
+ */
+
+async function logInAdmin(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (!localStorage.getItem("storeConfig")) localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: "en" } }, version: 0 }));
+  });
+  await page.goto("/admin/login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill("admin123456");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
+
+/** An admin session of the API (for making and checking data, not for what the test is about). */
+async function api(request: APIRequestContext) {
+  const login = await (await request.post("/admin/index/login", { data: { username: "admin", password: "admin123456", keep: false } })).json();
+  const headers = { batoken: login.data.userInfo.token as string };
+  return {
+    async post(url: string, data: unknown) {
+      return (await request.post(url, { headers, data })).json();
+    },
+    async get(url: string) {
+      return (await request.get(url, { headers })).json();
+    },
+    async del(url: string) {
+      return (await request.delete(url, { headers })).json();
+    },
+  };
+}
+
+test("a deleted member waits in the recycle bin and is restored from it", async ({ page, request }) => {
+  const admin = await api(request);
+  const username = `rb${Date.now().toString(36)}`;
+  const added = await admin.post("/admin/user/user/add", { username, password: "secret-123", nickname: "Recycled" });
+  expect(added.code, added.msg).toBe(1);
+  const id = added.data.id as number;
+  expect((await admin.del(`/admin/user/user/del?ids[]=${id}`)).code).toBe(1);
+  expect((await admin.get(`/admin/user/user/index?quickSearch=${username}`)).data.total).toBe(0);
+
+  await logInAdmin(page);
+  await page.goto("/admin/security/dataRecycleLog");
+  await page.getByRole("searchbox", { name: "ID, name, table, admin" }).fill(username);
+  await page.getByRole("searchbox", { name: "ID, name, table, admin" }).press("Enter");
+  const table = page.getByRole("table", { name: "Recycle bin" });
+  const row = table.getByRole("row").filter({ hasText: username });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("member");
+  await row.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Restore" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Restore" }).click();
+  await expect(table.getByRole("row").filter({ hasText: username })).toHaveCount(0);
+  const back = await admin.get(`/admin/user/user/index?quickSearch=${username}`);
+  expect(back.data.list).toMatchObject([{ id, username, nickname: "Recycled" }]);
+});
+
+test("a watched field's edit is rolled back from the sensitive data log", async ({ page, request }) => {
+  const admin = await api(request);
+  const username = `sd${Date.now().toString(36)}`;
+  const added = await admin.post("/admin/user/user/add", { username, password: "secret-123" });
+  const id = added.data.id as number;
+  expect((await admin.post("/admin/user/user/edit", { id, username: `${username}x`, mobile: "13900001111", password: "" })).code).toBe(1);
+
+  await logInAdmin(page);
+  await page.goto("/admin/security/sensitiveDataLog");
+  await page.getByRole("searchbox", { name: "ID, name, field, admin" }).fill(`${username}x`);
+  await page.getByRole("searchbox", { name: "ID, name, field, admin" }).press("Enter");
+  const table = page.getByRole("table", { name: "Sensitive data log" });
+  const rows = table.getByRole("row").filter({ hasText: `${username}x` });
+  await expect(rows).toHaveCount(2);
+  const usernameRow = rows.filter({ hasText: "username" });
+  await expect(usernameRow).toContainText(username);
+  await usernameRow.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Roll back" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Roll back" }).click();
+  await expect(usernameRow.getByText("Yes")).toBeVisible();
+  const row = (await admin.get(`/admin/user/user/edit?id=${id}`)).data.row;
+  expect(row).toMatchObject({ username, mobile: "13900001111" });
+});
