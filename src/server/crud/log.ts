@@ -22,7 +22,7 @@ export function scrub(value: unknown, depth = 0): unknown {
 const ACTION_TITLES: Record<Action, string> = { index: "index", edit: "edit", add: "add", del: "del", sortable: "sortable" };
 
 /** One admin log row for a write through the back office, in the write's transaction. */
-export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: ResourceDef, action: Action): Promise<void> {
+export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: Pick<ResourceDef, "title">, action: Action): Promise<void> {
   const admin = req.admin!;
   const title = `${translator("en")(def.title)} / ${ACTION_TITLES[action]}`;
   const data = scrub({ query: req.query ?? {}, body: req.body ?? {} });
