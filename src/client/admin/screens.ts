@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
+import { definitionScreen } from "./crud/definitionScreen.tsx";
 
 /**
  * Back-office screens by the `component` key of their menu rule; others show "coming soon".
@@ -8,4 +9,6 @@ import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "routine/attachment": definitionScreen(() => import("./routine/attachments.tsx")),
+  "routine/config": lazy(() => import("./routine/Config.tsx")),
 };

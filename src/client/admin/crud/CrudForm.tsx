@@ -166,7 +166,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                     case "file":
                       return <FileField control={control} value={f.value} onChange={f.onChange} topic={field.topic} />;
                     case "richText":
-                      return <RichTextField control={control} value={f.value} onChange={f.onChange} error={error} />;
+                      return <RichTextField control={control} label={label} value={f.value} onChange={f.onChange} error={error} />;
                     case "area":
                       return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
                     case "remoteSelect":

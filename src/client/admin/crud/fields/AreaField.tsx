@@ -34,7 +34,7 @@ export function AreaField({ control, value, onChange, error }: { control: FieldC
   const cities = useArea(province ? { province } : null);
   return (
     <div className="grid gap-2 sm:grid-cols-2">
-      <select {...control} aria-label={t`Province`} value={province} onChange={(e) => onChange(e.target.value ? [e.target.value] : [])} className={controlClass(error)}>
+      <select {...control} value={province} onChange={(e) => onChange(e.target.value ? [e.target.value] : [])} className={controlClass(error)}>
         <option value="">{provinces.isLoading ? t`Loading…` : t`Province`}</option>
         {(provinces.data ?? []).map((o) => (
           <option key={o.value} value={o.value}>

@@ -19,7 +19,7 @@ interface Tool {
   run: (e: Editor) => void;
 }
 
-export default function RichTextEditor({ control, value, onChange, error }: { control: FieldControlProps; value: string; onChange: (html: string) => void; error?: unknown }) {
+export default function RichTextEditor({ control, label, value, onChange, error }: { control: FieldControlProps; label: string; value: string; onChange: (html: string) => void; error?: unknown }) {
   const { t } = useLingui();
   const editor = useEditor({
     extensions: [StarterKit.configure({ heading: { levels: [2, 3] }, link: { openOnClick: false, protocols: ["http", "https", "mailto"], defaultProtocol: "https" } })],
@@ -30,6 +30,7 @@ export default function RichTextEditor({ control, value, onChange, error }: { co
         ...(control["aria-invalid"] ? { "aria-invalid": "true" } : {}),
         id: control.id,
         role: "textbox",
+        "aria-label": label,
         "aria-multiline": "true",
         class: "min-h-40 px-3 py-2 outline-none [&_blockquote]:border-l-4 [&_blockquote]:border-slate-300 [&_blockquote]:pl-3 [&_h2]:text-lg [&_h2]:font-semibold [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_pre]:rounded [&_pre]:bg-slate-100 [&_pre]:p-2 dark:[&_pre]:bg-slate-800 [&_ul]:list-disc [&_ul]:pl-6 [&_a]:text-primary [&_a]:underline",
       },

@@ -6,10 +6,10 @@ import { Spinner } from "../../../ui/Spinner.tsx";
 const RichTextEditor = lazy(() => import("./RichTextEditor.tsx"));
 
 /** The `richText` form field: HTML edited with TipTap (sanitised by the server when stored). */
-export function RichTextField({ control, value, onChange, error }: { control: FieldControlProps; value: unknown; onChange: (value: unknown) => void; error?: unknown }) {
+export function RichTextField({ control, label, value, onChange, error }: { control: FieldControlProps; label: string; value: unknown; onChange: (value: unknown) => void; error?: unknown }) {
   return (
     <Suspense fallback={<Spinner className="my-6 size-6" />}>
-      <RichTextEditor control={control} value={typeof value === "string" ? value : ""} onChange={onChange} error={error} />
+      <RichTextEditor control={control} label={label} value={typeof value === "string" ? value : ""} onChange={onChange} error={error} />
     </Suspense>
   );
 }
