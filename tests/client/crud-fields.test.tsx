@@ -125,7 +125,7 @@ describe("upload fields", () => {
     const link = await within(dialog).findByRole("link", { name: "f1.pdf" });
     expect(link.getAttribute("href")).toBe("/storage/default/20260101/f1.pdf");
     const icon = link.parentElement!.querySelector("img")!;
-    expect(icon.getAttribute("src")).toBe("/admin/ajax/buildSuffixSvg?suffix=pdf");
+    expect(icon.getAttribute("src")).toBe("/api/ajax/buildSuffixSvg?suffix=pdf");
     await userEvent.click(within(dialog).getByRole("button", { name: "Remove file" }));
     expect(within(dialog).queryByRole("link", { name: "f1.pdf" })).toBeNull();
     expect((await save(dialog)).handout).toBe("");

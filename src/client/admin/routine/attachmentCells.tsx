@@ -1,3 +1,4 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
@@ -27,6 +28,11 @@ export function PreviewCell({ row }: { row: CrudRow }) {
   );
 }
 
+/** The original file name: wraps inside a readable width rather than one word a line. */
+export function NameCell({ row }: { row: CrudRow }) {
+  return <span className="block max-w-72 min-w-36 break-all">{String(row.name ?? "")}</span>;
+}
+
 export function SizeCell({ row }: { row: CrudRow }) {
   return <span className="whitespace-nowrap tabular-nums">{formatBytes(Number(row.size)) || "0 B"}</span>;
 }
@@ -38,7 +44,7 @@ export function UploaderCell({ row }: { row: CrudRow }) {
     return (
       <span className="whitespace-nowrap">
         <span className={`${tag} bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200`}>
-          <Trans>Admin</Trans>
+          <Trans>Administrator</Trans>
         </span>
         {String(row.admin_username ?? "")}
       </span>
@@ -75,11 +81,11 @@ export function UsesCell({ row }: { row: CrudRow }) {
   if (!uses) return null;
   const parts: string[] = [];
   const { attachment, admin, member, course, lesson, question } = uses;
-  if (attachment) parts.push(t`${attachment} other rows`);
-  if (admin) parts.push(t`${admin} admin avatars`);
-  if (member) parts.push(t`${member} member avatars`);
-  if (course) parts.push(t`${course} courses`);
-  if (lesson) parts.push(t`${lesson} lessons`);
-  if (question) parts.push(t`${question} questions`);
-  return parts.length === 0 ? <span className="text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span>{parts.join(", ")}</span>;
+  if (attachment) parts.push(t`${plural(attachment, { one: "# other row", other: "# other rows" })}`);
+  if (admin) parts.push(t`${plural(admin, { one: "# admin avatar", other: "# admin avatars" })}`);
+  if (member) parts.push(t`${plural(member, { one: "# member avatar", other: "# member avatars" })}`);
+  if (course) parts.push(t`${plural(course, { one: "# course", other: "# courses" })}`);
+  if (lesson) parts.push(t`${plural(lesson, { one: "# lesson", other: "# lessons" })}`);
+  if (question) parts.push(t`${plural(question, { one: "# question", other: "# questions" })}`);
+  return parts.length === 0 ? <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span className="block min-w-32">{parts.join(", ")}</span>;
 }

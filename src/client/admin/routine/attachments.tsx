@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { CrudDefinition } from "../crud/types.ts";
-import { PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attachmentCells.tsx";
+import { NameCell, PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attachmentCells.tsx";
 
 /**
  * Attachments (`routine/attachment`): every upload, read-only; deleting a row removes its file
@@ -15,7 +15,7 @@ const attachments: CrudDefinition = {
   columns: [
     { field: "id", label: msg`ID`, render: "number", sortable: true, hidden: true },
     { field: "url", label: msg`Preview`, cell: (row) => <PreviewCell row={row} /> },
-    { field: "name", label: msg`Name`, sortable: true, search: "text" },
+    { field: "name", label: msg`Name`, sortable: true, search: "text", cell: (row) => <NameCell row={row} /> },
     { field: "size", label: msg`Size`, sortable: true, search: "number", cell: (row) => <SizeCell row={row} /> },
     { field: "mimetype", label: msg`Type`, sortable: true, search: "text" },
     { field: "admin_username", label: msg`Uploaded by`, cell: (row) => <UploaderCell row={row} /> },

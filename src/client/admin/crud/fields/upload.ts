@@ -43,8 +43,11 @@ export function suffixOf(name: string): string {
   return /^[A-Za-z0-9]{1,8}$/.test(suffix) ? suffix.toLowerCase() : "file";
 }
 
-/** The file-type icon the server draws (`buildSuffixSvg`, an image URL: no token needed). */
-export const suffixIconUrl = (name: string): string => `/admin/ajax/buildSuffixSvg?suffix=${encodeURIComponent(suffixOf(name))}`;
+/**
+ * The file-type icon the server draws (`buildSuffixSvg`). An <img> sends no token header, so it
+ * is the public one: the admin route answers only requests that carry the admin's token.
+ */
+export const suffixIconUrl = (name: string): string => `/api/ajax/buildSuffixSvg?suffix=${encodeURIComponent(suffixOf(name))}`;
 
 export interface Uploader {
   /** 0-100 while a file is being sent, else null. */
