@@ -47,7 +47,7 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
     return reply.success(null, msg`Updated successfully`);
   });
 
-  api.post("/admin/routine/config/sendTestMail", { config: { adminRule: "routine/config/edit" }, schema: { body: jsonBody(testMailBody) } }, async (req, reply) => {
+  api.post("/admin/routine/config/sendTestMail", { config: { adminRule: "routine/config/edit", rateLimit: { max: 5, timeWindow: "1 minute" } }, schema: { body: jsonBody(testMailBody) } }, async (req, reply) => {
     const { site_name } = await getSettings(db, ["site_name"]);
     const site = site_name || config.siteName;
     try {
