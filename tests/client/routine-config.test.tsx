@@ -10,6 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { ApiError, request } from "../../src/client/api/index.ts";
 import ConfigScreen from "../../src/client/admin/routine/Config.tsx";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
+import { useSiteConfig } from "../../src/client/stores/siteConfig.ts";
 import { envelope } from "./crud-example.tsx";
 
 /** The config screen: groups as forms of the shared schema, a write-only mail password, the test email, clear cache. */
@@ -73,6 +74,8 @@ describe("the config screen", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
     await waitFor(() => expect(callsTo(`${BASE}/edit`)).toHaveLength(1));
     expect(callsTo(`${BASE}/edit`)[0]!.data).toEqual({ site_name: "Exam Centre", record_number: "" });
+    // The app's copy of the site config follows (page titles).
+    await waitFor(() => expect(useSiteConfig.getState().siteName).toBe("Exam Centre"));
   });
 
   it("never shows the mail password, sends it only when typed, and shows the server's field message", async () => {

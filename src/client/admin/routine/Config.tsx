@@ -10,6 +10,7 @@ import { Controller, useForm, type FieldValues, type Resolver } from "react-hook
 import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Auth, useAuth } from "../../routing/auth.tsx";
+import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -133,6 +134,10 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
     if (body.mail_password === "") delete body.mail_password;
     try {
       await save.mutateAsync(body);
+      // The app's own copy of the site config follows at once (upload checks, page titles).
+      const site = useSiteConfig.getState();
+      if (group === "basic") site.dataFill({ siteName: String(values.site_name), recordNumber: String(values.record_number) });
+      if (group === "upload") site.dataFill({ upload: { ...site.upload, mode: String(values.upload_mode), maxsize: String(values.upload_maxsize), mimetype: String(values.upload_mimetype) } });
       form.reset({ ...values, ...(group === "mail" ? { mail_password: "" } : {}) });
       await client.invalidateQueries({ queryKey: KEY });
     } catch (error) {
