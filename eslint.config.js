@@ -16,6 +16,7 @@ const CLIENT_PACKAGES = [
   "react", "react-dom", "react-router-dom", "@lingui/core", "@lingui/core/macro",
   "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "@tanstack/react-table", "react-hook-form", "@hookform/resolvers", "axios", "radix-ui", "lucide-react", "zustand",
   "sonner", "chart.js", "react-chartjs-2", "hls.js", "nprogress", "workbox-*", "zod", "virtual:pwa-register*",
+  "@tiptap/react", "@tiptap/starter-kit",
 ];
 /** Only the offline layer (src/client/offline) talks to IndexedDB. */
 const OFFLINE_PACKAGES = ["dexie", "dexie-react-hooks"];

@@ -25,6 +25,8 @@ import { courseRoutes } from "./modules/course/index.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import { crudRoutes } from "./crud/index.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
+import { settingsMailSender } from "./modules/routine/mail.ts";
+import { routineRoutes } from "./modules/routine/index.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -74,7 +76,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("config", config);
   if (!deps.db) app.addHook("onClose", async () => db.close());
   const table = tableSender(db, app.log);
-  app.decorate("sender", deps.sender ?? (config.smtp ? smtpSender(config.smtp, table) : table));
+  app.decorate("sender", deps.sender ?? settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table));
 
   // gzip for text (a 1,000-question bank is ~630 KiB of JSON); media and images are left alone.
   await app.register(compress, { global: true, threshold: 1024, encodings: ["gzip", "deflate"] });
@@ -98,6 +100,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(courseRoutes);
   await app.register(syncRoutes);
   await app.register(crudRoutes);
+  await app.register(routineRoutes);
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

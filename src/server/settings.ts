@@ -9,6 +9,19 @@ export interface SiteSettings {
   upload_rate_per_minute: number;
   /** Storage a member's uploads may take, MiB (each stored file counted once per member). */
   upload_quota_mib: number;
+  /** The config screen's keys (src/shared/admin/routine.ts); site_name "" means SITE_NAME. */
+  site_name: string;
+  record_number: string;
+  upload_mode: "local";
+  upload_maxsize: string;
+  upload_mimetype: string;
+  /** Mail server ("" host: the SMTP_* environment, else the outbox table). */
+  mail_host: string;
+  mail_port: number;
+  mail_secure: boolean;
+  mail_user: string;
+  mail_password: string;
+  mail_from: string;
 }
 
 const defaults: SiteSettings = {
@@ -17,7 +30,25 @@ const defaults: SiteSettings = {
   account_verification_type: ["email", "mobile"],
   upload_rate_per_minute: 10,
   upload_quota_mib: 100,
+  site_name: "",
+  record_number: "",
+  upload_mode: "local",
+  upload_maxsize: "10mb",
+  upload_mimetype: "jpg,png,bmp,jpeg,gif,webp,zip,rar,xls,xlsx,doc,docx,wav,mp4,webm,mp3,txt,pdf",
+  mail_host: "",
+  mail_port: 465,
+  mail_secure: true,
+  mail_user: "",
+  mail_password: "",
+  mail_from: "",
 };
+
+/** Several settings in one query, each falling back to its default. */
+export async function getSettings<K extends keyof SiteSettings>(db: Queryable, keys: readonly K[]): Promise<Pick<SiteSettings, K>> {
+  const { rows } = await db.query<{ key: K; value: SiteSettings[K] }>("select key, value from site_setting where key = any($1::text[])", [keys]);
+  const stored = new Map(rows.map((r) => [r.key, r.value]));
+  return Object.fromEntries(keys.map((k) => [k, stored.has(k) ? stored.get(k) : defaults[k]])) as Pick<SiteSettings, K>;
+}
 
 /** A numeric setting that must be a whole number >= 0: anything else stored falls back to the default. */
 export async function getCountSetting(db: Queryable, key: "upload_rate_per_minute" | "upload_quota_mib"): Promise<number> {

@@ -175,6 +175,7 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/index/index": () => ["/admin/index/index"],
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
+  "/admin/routine/config/index": () => ["/admin/routine/config/index"],
   // The CRUD engine's list and row of every registered resource.
   ...Object.fromEntries(
     resources.flatMap((def) => [

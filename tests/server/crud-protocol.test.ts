@@ -106,6 +106,22 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "routine/attachment": {
+    text: "name",
+    marker: (n) => `${tag}f${n}`,
+    // Three stored uploads (rows only: deleting them removes no file of another row).
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const { rows } = await t.database.db.query<{ id: number }>(
+          "insert into attachment (topic, url, name, size, mimetype, sha1) values ('default', $1, $2, $3, 'text/plain', $4) returning id",
+          [`/storage/default/20260101/${tag}${n}.txt`, `${tag}f${n}`, 100 * n, `${tag}sha${n}`],
+        );
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
   "auth/adminLog": {
     text: "username",
     marker: (n) => `${tag}l${n}`,

@@ -13,4 +13,6 @@ export const adminScreens: ScreenRegistry = {
   "security/dataRecycleLog": definitionScreen(() => import("./security/dataRecycleLog.ts")),
   "security/sensitiveData": definitionScreen(() => import("./security/sensitiveData.ts")),
   "security/sensitiveDataLog": definitionScreen(() => import("./security/sensitiveDataLog.ts")),
+  "routine/attachment": definitionScreen(() => import("./routine/attachments.tsx")),
+  "routine/config": lazy(() => import("./routine/Config.tsx")),
 };

@@ -20,7 +20,7 @@ export function scrub(value: unknown, depth = 0): unknown {
 }
 
 /** One admin log row for a write through the back office, in the write's transaction. */
-export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: ResourceDef, action: string): Promise<void> {
+export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: Pick<ResourceDef, "title">, action: string): Promise<void> {
   const admin = req.admin!;
   const title = `${translator("en")(def.title)} / ${action}`;
   const data = scrub({ query: req.query ?? {}, body: req.body ?? {} });

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { SearchOperator } from "../../shared/admin/crud.ts";
@@ -53,6 +53,8 @@ export interface ResourceHooks {
   afterWrite?(ctx: CrudContext, id: number, body: Row, existing: Row | null): Promise<void>;
   /** Before rows are deleted (they are locked); throw ApiError to refuse them all. */
   beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void>;
+  /** After a delete has committed (e.g. removing files nothing uses any more); failures are the hook's to log. */
+  afterDelete?(app: FastifyInstance, rows: Row[]): Promise<void>;
   /** Completes the row of `GET edit` (e.g. its group ids). */
   editRow?(ctx: CrudContext, row: Row): Promise<Row>;
   /** Completes the rows of a list page. */

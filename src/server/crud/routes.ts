@@ -192,14 +192,15 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   if (def.del) {
     api.delete(url("del"), { config: config("del"), preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
       const ids = [...new Set(req.query.ids)];
-      const count = await inTransaction(req, "del", async (ctx) => {
+      const { count, rows } = await inTransaction(req, "del", async (ctx) => {
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
         await def.hooks?.beforeDelete?.(ctx, rows);
         await keepDeleted(ctx, def, rows.map((r) => r.id));
         const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
-        return Number(done.numDeletedRows);
+        return { count: Number(done.numDeletedRows), rows };
       });
+      await def.hooks?.afterDelete?.(app, rows);
       return reply.success({ count }, msg`Deleted successfully`);
     });
   }

@@ -9,6 +9,10 @@ import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
+import { AreaField } from "./fields/AreaField.tsx";
+import { FileField } from "./fields/FileField.tsx";
+import { ImageField } from "./fields/ImageField.tsx";
+import { RichTextField } from "./fields/RichTextField.tsx";
 import { CustomField } from "./fields/Custom.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
@@ -159,6 +163,15 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                         </select>
                       );
                     }
+                    case "image":
+                    case "images":
+                      return <ImageField control={control} value={f.value} onChange={f.onChange} multiple={field.kind === "images"} topic={field.topic} />;
+                    case "file":
+                      return <FileField control={control} value={f.value} onChange={f.onChange} topic={field.topic} />;
+                    case "richText":
+                      return <RichTextField control={control} label={label} value={f.value} onChange={f.onChange} error={error} />;
+                    case "area":
+                      return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
                     case "remoteSelect":
                       return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
                     default: {

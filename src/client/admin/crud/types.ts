@@ -43,7 +43,27 @@ export interface CrudColumn {
 }
 
 /** The input kinds of the add/edit form. */
-export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password" | "custom";
+export type FormFieldKind =
+  | "text"
+  | "textarea"
+  | "number"
+  | "switch"
+  | "radio"
+  | "select"
+  | "remoteSelect"
+  | "date"
+  | "datetime"
+  | "password"
+  /** Uploads through `/admin/ajax/upload` (fields/ImageField, FileField): a url, a list of urls, a url. */
+  | "image"
+  | "images"
+  | "file"
+  /** HTML edited with TipTap (fields/RichTextField, lazy), sanitised by the server. */
+  | "richText"
+  /** Province and city codes `[province, city]` (fields/AreaField). */
+  | "area"
+  /** A component of the definition's own (`component`), given the form's values. */
+  | "custom";
 
 /** What a "custom" field's component gets: its value, the form's other values, and the input's ids and aria state. */
 export interface CustomFieldProps {
@@ -69,6 +89,8 @@ export interface CrudFormField {
   hint?: MessageDescriptor;
   /** Only in the add form, or only in the edit form (e.g. a password set once). */
   only?: "add" | "edit";
+  /** "image", "images", "file": the upload topic (storage folder; default "default"). */
+  topic?: string;
   /** The add form's initial value (otherwise empty: "", 0 for switch, null for selects). */
   initial?: unknown;
   /** The input of a "custom" field (e.g. choices that depend on another field's value). */

@@ -31,6 +31,10 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
       return value === undefined || value === "" ? null : value;
     case "datetime":
       return secondsToLocalInput(value);
+    case "images":
+    case "area":
+      // Lists (older rows may hold comma-separated text).
+      return Array.isArray(value) ? value : typeof value === "string" && value !== "" ? value.split(",") : [];
     case "password":
       // Never shown back: empty means "keep the current one" on edit.
       return "";

@@ -2,6 +2,7 @@ import type { ResourceDef } from "../resource.ts";
 import { moneyLogResource, scoreLogResource } from "./accountLog.ts";
 import { adminResource } from "./admin.ts";
 import { adminLogResource } from "./adminLog.ts";
+import { attachmentResource } from "./attachment.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
@@ -22,4 +23,5 @@ export const resources: readonly ResourceDef[] = [
   dataRecycleLogResource,
   sensitiveDataResource,
   sensitiveDataLogResource,
+  attachmentResource,
 ];

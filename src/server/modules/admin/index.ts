@@ -73,7 +73,7 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
     return reply.success({
       adminInfo: adminInfo(admin, adminToken(req) ?? "", ""),
       menus: ruleTree(rules, req.lang),
-      siteConfig: siteConfig(config),
+      siteConfig: await siteConfig(config, db),
       terminal: { installServicePort: String(config.port), npmPackageManager: "npm" },
     });
   });

@@ -1,20 +1,41 @@
 import type { AppConfig } from "../../config.ts";
+import type { Queryable } from "../../db/index.ts";
+import { parseSize } from "../../../shared/upload.ts";
+import { getSettings } from "../../settings.ts";
 import { APP_VERSION } from "../../version.ts";
 
-/** Site config sent to both sides (SPEC §3). */
-export function siteConfig(config: AppConfig) {
+/** The keys of the site settings the site config is made of (changed in the back office's config screen). */
+export const SITE_CONFIG_KEYS = ["site_name", "record_number", "upload_mode", "upload_maxsize", "upload_mimetype"] as const;
+
+const DEFAULT_MAXSIZE = 10 * 1024 * 1024;
+
+/** The stored "10mb" in bytes (a value that does not parse: the default). */
+function bytesOf(size: unknown): number {
+  try {
+    return typeof size === "string" || typeof size === "number" ? parseSize(size) : DEFAULT_MAXSIZE;
+  } catch {
+    return DEFAULT_MAXSIZE;
+  }
+}
+
+/**
+ * Site config sent to both sides (SPEC §3), from the site settings as they are now (read per
+ * request: a change in the back office applies at once, without a restart).
+ */
+export async function siteConfig(config: AppConfig, db: Queryable) {
+  const settings = await getSettings(db, SITE_CONFIG_KEYS);
   return {
-    siteName: config.siteName,
+    siteName: settings.site_name || config.siteName,
     /** The 401 page's "contact the administrator" (SITE_CONTACT); hidden when "". */
     contactUrl: config.siteContactUrl ?? "",
-    recordNumber: "",
+    recordNumber: settings.record_number,
     version: APP_VERSION,
     cdnUrl: "",
     apiUrl: "",
     upload: {
-      mode: "local",
-      maxsize: 10 * 1024 * 1024,
-      mimetype: "jpg,png,bmp,jpeg,gif,webp,zip,rar,xls,xlsx,doc,docx,wav,mp4,webm,mp3,txt,pdf",
+      mode: settings.upload_mode,
+      maxsize: bytesOf(settings.upload_maxsize),
+      mimetype: settings.upload_mimetype,
       savename: "/storage/{topic}/{year}{mon}{day}/{filesha1}{.suffix}",
     },
     headNav: [],

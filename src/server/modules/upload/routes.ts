@@ -34,9 +34,9 @@ interface Form {
   broken: boolean;
 }
 
-/** The upload rules of the site config (SPEC §5). */
-export function uploadRules(config: FastifyInstance["config"]): UploadConfig {
-  const { upload } = siteConfig(config);
+/** The upload rules of the site config (SPEC §5), as the settings are now (read per upload). */
+export async function uploadRules(config: FastifyInstance["config"], db: FastifyInstance["db"]): Promise<UploadConfig> {
+  const { upload } = await siteConfig(config, db);
   return { maxsize: parseSize(upload.maxsize), mimetype: upload.mimetype };
 }
 
@@ -144,7 +144,7 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
   await storageServing(app, storage.root);
 
   const upload = async (req: FastifyRequest, reply: FastifyReply, who: Uploader) => {
-    const rules = uploadRules(config);
+    const rules = await uploadRules(config, db);
     // Members: a member already over the rate or out of space is answered before the body is read.
     const limits = who.userId !== null ? await uploadLimits(db) : null;
     if (who.userId !== null && limits) {

@@ -100,6 +100,42 @@ export function limitRefusal(use: UploadUse, limits: UploadLimits, adding: numbe
   return null;
 }
 
+/**
+ * Serialises, per stored file, placing it (an upload) and removing it (the attachment screen's
+ * delete): held until the transaction ends.
+ */
+export async function lockStoredFile(tx: Queryable, url: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`storage:${url}`]);
+}
+
+/** What still uses an uploaded file, by where: attachment rows, avatars, courses, lessons, questions. */
+export interface FileUse {
+  attachment: number;
+  admin: number;
+  member: number;
+  course: number;
+  lesson: number;
+  question: number;
+}
+
+/** The uses of each `/storage/...` URL (rich text counts when it contains the URL). */
+export async function fileUses(db: Queryable, urls: readonly string[]): Promise<Map<string, FileUse>> {
+  if (urls.length === 0) return new Map();
+  const { rows } = await db.query<FileUse & { url: string }>(
+    `select u.url,
+       (select count(*)::int from attachment where url = u.url) as attachment,
+       (select count(*)::int from admin where avatar = u.url) as admin,
+       (select count(*)::int from member where avatar = u.url) as member,
+       (select count(*)::int from course where cover = u.url or strpos(introduction, u.url) > 0) as course,
+       (select count(*)::int from lesson where video_url = u.url or strpos(content, u.url) > 0
+          or (jsonb_typeof(attachments) = 'array' and exists (select 1 from jsonb_array_elements(attachments) e where jsonb_typeof(e) = 'object' and e->>'url' = u.url))) as lesson,
+       (select count(*)::int from exam_question where strpos(stem, u.url) > 0 or strpos(analysis, u.url) > 0 or strpos(options::text, u.url) > 0) as question
+     from unnest($1::text[]) as u(url)`,
+    [[...new Set(urls)]],
+  );
+  return new Map(rows.map(({ url, ...use }) => [url, use]));
+}
+
 /** Files under DATA_DIR/storage, their rows in `attachment`. */
 export class Storage {
   readonly root: string;
@@ -153,6 +189,8 @@ export class Storage {
         [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, file.size, verdict.mimetype, file.sha1, seconds],
       );
       const row = rows[0]!;
+      // The attachment screen's clean-up removes a file no row uses under this lock.
+      await lockStoredFile(tx, row.url);
       const target = this.fileFor(row.url);
       const placed = await this.place(file.tmpPath, target);
       try {
@@ -172,6 +210,22 @@ export class Storage {
       }
       const { inserted: _inserted, ...attachment } = row;
       return attachment;
+    });
+  }
+
+  /**
+   * Removes the stored file of `url` when nothing uses it any more (no attachment row, avatar,
+   * course, lesson or question), under the file's lock: an upload of the same content at the
+   * same moment either finds the file gone and puts it back, or comes first and keeps it.
+   * True when it removed the file.
+   */
+  async removeUnused(url: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      await lockStoredFile(tx, url);
+      const use = (await fileUses(tx, [url])).get(url);
+      if (!use || Object.values(use).some((n) => n > 0)) return false;
+      await rm(this.fileFor(url), { force: true });
+      return true;
     });
   }
 

@@ -60,7 +60,7 @@ export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
     if (required && !member) throw needLogin();
     const menus = member ? ruleTree(await memberRules(app, member), req.lang) : [];
     return reply.success({
-      siteConfig: siteConfig(config),
+      siteConfig: await siteConfig(config, db),
       userInfo: member ? memberInfo(member, memberToken(req) ?? "", "") : null,
       menus,
     });

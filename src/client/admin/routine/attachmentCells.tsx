@@ -1,0 +1,91 @@
+import { plural } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { formatBytes } from "../../ui/format.ts";
+import { previewImages } from "../../ui/previewer/previewImages.tsx";
+import { suffixIconUrl } from "../crud/fields/upload.ts";
+import type { CrudRow } from "../crud/types.ts";
+
+/** Cells of the attachments screen (routine/attachments.tsx). */
+
+const isImage = (row: CrudRow) => typeof row.mimetype === "string" && row.mimetype.startsWith("image/") && row.mimetype !== "image/svg+xml";
+
+/** An image's thumbnail (opens the previewer) or the file type's icon. */
+export function PreviewCell({ row }: { row: CrudRow }) {
+  const { t } = useLingui();
+  const url = String(row.url ?? "");
+  const name = String(row.name ?? "");
+  if (isImage(row)) {
+    return (
+      <button type="button" onClick={() => previewImages([url])} aria-label={t`Preview ${name}`} className="block size-12 overflow-hidden rounded border border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700">
+        <img src={url} alt="" loading="lazy" className="size-full object-cover" />
+      </button>
+    );
+  }
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer" aria-label={t`Open ${name}`} className="block size-12 outline-none focus-visible:ring-2 focus-visible:ring-primary">
+      <img src={suffixIconUrl(name || url)} alt="" loading="lazy" className="size-12" />
+    </a>
+  );
+}
+
+/** The original file name: wraps inside a readable width rather than one word a line. */
+export function NameCell({ row }: { row: CrudRow }) {
+  return <span className="block max-w-72 min-w-36 break-all">{String(row.name ?? "")}</span>;
+}
+
+export function SizeCell({ row }: { row: CrudRow }) {
+  return <span className="whitespace-nowrap tabular-nums">{formatBytes(Number(row.size)) || "0 B"}</span>;
+}
+
+/** Who uploaded the file: an admin or a member (or an account since deleted). */
+export function UploaderCell({ row }: { row: CrudRow }) {
+  const tag = "mr-1 inline-block rounded px-1.5 py-0.5 text-xs";
+  if (row.admin_id != null)
+    return (
+      <span className="whitespace-nowrap">
+        <span className={`${tag} bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200`}>
+          <Trans>Administrator</Trans>
+        </span>
+        {String(row.admin_username ?? "")}
+      </span>
+    );
+  if (row.user_id != null)
+    return (
+      <span className="whitespace-nowrap">
+        <span className={`${tag} bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200`}>
+          <Trans>Member</Trans>
+        </span>
+        {String(row.user_username ?? "")}
+      </span>
+    );
+  return (
+    <span className="text-slate-500 dark:text-slate-400">
+      <Trans>Deleted account</Trans>
+    </span>
+  );
+}
+
+interface Uses {
+  attachment: number;
+  admin: number;
+  member: number;
+  course: number;
+  lesson: number;
+  question: number;
+}
+
+/** Where the file is used (what keeps it on disk when its row is deleted). */
+export function UsesCell({ row }: { row: CrudRow }) {
+  const { t } = useLingui();
+  const uses = (row.uses ?? null) as Uses | null;
+  if (!uses) return null;
+  const parts: string[] = [];
+  const { attachment, admin, member, course, lesson, question } = uses;
+  if (attachment) parts.push(t`${plural(attachment, { one: "# other row", other: "# other rows" })}`);
+  if (admin) parts.push(t`${plural(admin, { one: "# admin avatar", other: "# admin avatars" })}`);
+  if (member) parts.push(t`${plural(member, { one: "# member avatar", other: "# member avatars" })}`);
+  if (course) parts.push(t`${plural(course, { one: "# course", other: "# courses" })}`);
+  if (lesson) parts.push(t`${plural(lesson, { one: "# lesson", other: "# lessons" })}`);
+  if (question) parts.push(t`${plural(question, { one: "# question", other: "# questions" })}`);
+  return parts.length === 0 ? <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span className="block min-w-32">{parts.join(", ")}</span>;
+}

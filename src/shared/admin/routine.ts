@@ -1,0 +1,73 @@
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { safeText, withMessage } from "../schema.ts";
+import { parseSize } from "../upload.ts";
+
+/**
+ * The back office's "Routine" screens: the site config by group (`GET /admin/routine/config/index`,
+ * `POST /admin/routine/config/edit`), the test email, and the cache clearing of SPEC §7. Shared by
+ * the server's routes and the client's config form.
+ */
+
+/** The groups of the config screen, each saved on its own. */
+export const CONFIG_GROUPS = ["basic", "upload", "login", "mail"] as const;
+export type ConfigGroup = (typeof CONFIG_GROUPS)[number];
+
+/** The largest upload the config may allow (the multipart parser streams it to disk). */
+export const MAX_UPLOAD_BYTES = 1024 ** 3;
+
+const sizeText = z.string().max(20).refine((value) => {
+  try {
+    const bytes = parseSize(value);
+    return bytes >= 1024 && bytes <= MAX_UPLOAD_BYTES;
+  } catch {
+    return false;
+  }
+});
+/** Extensions, MIME types, `type/*` or `*`, comma-separated. */
+const typeList = z.string().max(500).regex(/^\s*(\*|[A-Za-z0-9.+\-/*]+)(\s*,\s*[A-Za-z0-9.+\-/*]+)*\s*$/);
+const host = z.string().max(255).regex(/^$|^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/);
+const blankOrEmail = z.union([z.literal(""), z.email().max(100)]);
+
+export const configValues = z.object({
+  site_name: withMessage(safeText(60).trim().min(1), msg`Please enter the site name (at most 60 characters)`),
+  record_number: withMessage(safeText(60).trim(), msg`The record number is at most 60 characters`),
+  upload_mode: withMessage(z.literal("local"), msg`Please choose the storage mode`),
+  upload_maxsize: withMessage(sizeText, msg`Please enter a size from 1kb to 1gb, such as 10mb`),
+  upload_mimetype: withMessage(typeList, msg`Please enter file types separated by commas, such as jpg,png,pdf or *`),
+  user_login_captcha: withMessage(z.boolean(), msg`Please choose on or off`),
+  admin_login_captcha: withMessage(z.boolean(), msg`Please choose on or off`),
+  mail_host: withMessage(host, msg`Please enter the correct server address`),
+  mail_port: withMessage(z.number().int().min(1).max(65535), msg`Please enter a port from 1 to 65535`),
+  mail_secure: withMessage(z.boolean(), msg`Please choose on or off`),
+  mail_user: withMessage(safeText(100).trim(), msg`The user name is at most 100 characters`),
+  /** Write-only: "" keeps the stored password; the server answers only whether one is set. */
+  mail_password: withMessage(safeText(200).optional(), msg`The password is at most 200 characters`),
+  mail_from: withMessage(blankOrEmail, msg`Please enter the correct email address`),
+});
+export type ConfigValues = z.infer<typeof configValues>;
+
+/** The keys of each group. */
+export const CONFIG_KEYS: Record<ConfigGroup, readonly (keyof ConfigValues)[]> = {
+  basic: ["site_name", "record_number"],
+  upload: ["upload_mode", "upload_maxsize", "upload_mimetype"],
+  login: ["user_login_captcha", "admin_login_captcha"],
+  mail: ["mail_host", "mail_port", "mail_secure", "mail_user", "mail_password", "mail_from"],
+};
+
+/** `POST edit`: any of the values (one group at a time from the screen); at least one. */
+export const configEdit = configValues.partial().strict().refine((body) => Object.keys(body).length > 0, { message: "empty" });
+export type ConfigEdit = z.infer<typeof configEdit>;
+
+/** What `GET index` answers: the values, the mail password replaced by whether it is set. */
+export type ConfigView = Omit<ConfigValues, "mail_password"> & { mail_password_set: boolean };
+
+export const testMailBody = z.object({
+  to: withMessage(z.email().max(100), msg`Please enter the correct email address`),
+});
+
+/** SPEC §7 clearCache types: `all` or `tp` (the server's caches), `config` (the settings only). */
+export const CLEAR_CACHE_TYPES = ["all", "tp", "config"] as const;
+export const clearCacheBody = z.object({
+  type: withMessage(z.enum(CLEAR_CACHE_TYPES), msg`Please choose what to clear`),
+});
