@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
+import { definitionScreen } from "./crud/definitionScreen.tsx";
 
 /**
  * Back-office screens by the `component` key of their menu rule; others show "coming soon".
@@ -8,4 +9,8 @@ import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "auth/admin": definitionScreen(() => import("./auth/admins.ts")),
+  "auth/group": definitionScreen(() => import("./auth/groups.ts")),
+  "auth/rule": definitionScreen(() => import("./auth/rules.ts")),
+  "auth/adminLog": definitionScreen(() => import("./auth/adminLog.ts")),
 };

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMemo, useState } from "react";
-import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
+import { Controller, useForm, useWatch, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -9,9 +9,13 @@ import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
+import { CheckboxTree } from "./fields/CheckboxTree.tsx";
+import { IconPicker } from "./fields/IconPicker.tsx";
+import { MultiSelect } from "./fields/MultiSelect.tsx";
+import { TreeSelect } from "./fields/TreeSelect.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
-import { initialValue, outgoingValues } from "./values.ts";
+import { initialValue, outgoingValues, shownFields } from "./values.ts";
 
 /**
  * The schema checks the values as they will be sent (datetimes as seconds...), and the form
@@ -60,12 +64,15 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
   const defaultValues = useMemo(() => Object.fromEntries(fields.map((f) => [f.field, initialValue(f, row)])), [fields, row]);
   const form = useForm<FieldValues>({ defaultValues, resolver: schema ? sentValuesResolver(schema, fields, editing) : undefined });
   const save = useCrudSave(definition.path);
+  // The values a field's `when` looks at.
+  const watched = useWatch({ control: form.control }) as Record<string, unknown>;
   const [formError, setFormError] = useState<string | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
       await save.mutateAsync({ id, values: outgoingValues(fields, values, editing) });
+      void definition.afterChange?.();
       onDone();
     } catch (error) {
       const refusal = serverRefusal(error);
@@ -80,12 +87,12 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-      {fields.map((field) => {
+      {shownFields(fields, { ...defaultValues, ...watched }).map((field) => {
         const error = form.formState.errors[field.field]?.message;
         const label = i18n._(field.label);
         const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
         return (
-          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio"}>
+          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxTree"}>
             {(control) => (
               <Controller
                 control={form.control}
@@ -156,6 +163,14 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                         </select>
                       );
                     }
+                    case "treeSelect":
+                      return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={id} rootLabel={placeholder} /> : <></>;
+                    case "checkboxTree":
+                      return field.tree ? <CheckboxTree control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                    case "multiSelect":
+                      return field.tree ? <MultiSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                    case "iconPicker":
+                      return <IconPicker control={control} value={f.value} onChange={f.onChange} />;
                     case "remoteSelect":
                       return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
                     default: {

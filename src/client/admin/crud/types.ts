@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { z } from "zod";
 
 /** The search operators of API.md's generic CRUD protocol. */
@@ -43,7 +43,25 @@ export interface CrudColumn {
 }
 
 /** The input kinds of the add/edit form. */
-export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password";
+export type FormFieldKind =
+  | "text"
+  | "textarea"
+  | "number"
+  | "switch"
+  | "radio"
+  | "select"
+  | "remoteSelect"
+  | "date"
+  | "datetime"
+  | "password"
+  /** The parent of a tree row: `tree` names the resource (fields/TreeSelect.tsx). */
+  | "treeSelect"
+  /** Rows of a tree resource as checkboxes, parents checking their children (fields/CheckboxTree.tsx). */
+  | "checkboxTree"
+  /** Several rows of another resource (fields/MultiSelect.tsx). */
+  | "multiSelect"
+  /** A menu icon from the side menu's icon set (fields/IconPicker.tsx). */
+  | "iconPicker";
 
 export interface CrudFormField {
   field: string;
@@ -56,8 +74,17 @@ export interface CrudFormField {
    * showing `labelField` and storing `valueField` (default "id").
    */
   remote?: { path: string; labelField: string; valueField?: string };
+  /**
+   * "treeSelect", "checkboxTree", "multiSelect": every row of this resource (`select=1`, nested
+   * by `pid`), labelled by a field or by a function of the row and the UI language.
+   */
+  tree?: { path: string; label: string | ((row: CrudRow, locale: string) => string) };
+  /** Shown (and sent) only while this holds for the form's current values, e.g. `(v) => v.type === "menu"`. */
+  when?: (values: Record<string, unknown>) => boolean;
   placeholder?: MessageDescriptor;
   hint?: MessageDescriptor;
+  /** "switch": sent as true / false instead of 1 / 0 (a boolean column). */
+  boolean?: boolean;
   /** Only in the add form, or only in the edit form (e.g. a password set once). */
   only?: "add" | "edit";
   /** The add form's initial value (otherwise empty: "", 0 for switch, null for selects). */
@@ -96,6 +123,15 @@ export interface CrudDefinition {
   buttons?: CrudButton[];
   /** `order` until the admin sorts by a column (default the server's, `id,desc`). */
   defaultOrder?: string;
+  /** The first page size (default 10); a tree lists more so its branches stay together. */
+  pageSize?: number;
+  /** After a successful add, edit, delete or reorder (e.g. the side menu reloads after a rule changes). */
+  afterChange?: () => unknown;
+  /**
+   * A row's read-only view behind a "view" button: a component given the row as `GET edit`
+   * answers it, or `true` for the engine's own (every field of that row).
+   */
+  detail?: true | ComponentType<{ row: Record<string, unknown> }>;
 }
 
 /** One `search[]` item of the list request. */
