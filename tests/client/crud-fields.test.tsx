@@ -253,7 +253,7 @@ describe("the form's new field kinds", () => {
     // Loaded as [1, 2, 3]: view checked, add not, so the menu and the directory are half-checked.
     await waitFor(() => expect(box("Members").indeterminate).toBe(true));
     // Menus start folded: open "Member list" to reach its buttons.
-    await userEvent.click(within(box("Member list").closest("li")!).getAllByRole("button", { name: "Expand" })[0]!);
+    await userEvent.click(within(rules).getByRole("button", { name: "Expand Member list" }));
     expect(box("View").checked).toBe(true);
     expect(box("Add").checked).toBe(false);
     expect(box("Member list").indeterminate).toBe(true);

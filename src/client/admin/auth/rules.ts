@@ -23,7 +23,7 @@ const isMenu = (v: Values) => v.type === "menu";
 /** Menu rules (auth/rule): a tree of directories, menus and buttons, reordered by weigh; the side menu follows each change. */
 const rules: CrudDefinition = {
   path: "auth/rule",
-  title: msg`Rules`,
+  title: msg`Menu rules`,
   quickSearch: msg`ID, title, name`,
   tree: true,
   sortable: true,

@@ -32,18 +32,19 @@ function Nodes({ rows, depth, ctx }: { rows: TreeRow[]; depth: number; ctx: { in
     <ul role={depth === 0 ? "tree" : "group"} className={depth === 0 ? "" : "ms-6"}>
       {rows.map((row) => {
         const open = !ctx.folded.has(row.id);
+        const name = labelOf(row, ctx.label, ctx.locale);
         const hasChildren = !!row.children?.length;
         return (
           <li key={row.id} role="treeitem" aria-expanded={hasChildren ? open : undefined} aria-selected={ctx.chosen.has(row.id)}>
             <span className="flex items-center gap-1">
               {hasChildren ? (
-                <button type="button" onClick={() => ctx.fold(row.id)} aria-label={open ? t`Collapse` : t`Expand`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+                <button type="button" onClick={() => ctx.fold(row.id)} aria-label={open ? t`Collapse ${name}` : t`Expand ${name}`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
                   {open ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
                 </button>
               ) : (
                 <span aria-hidden className="inline-block w-6" />
               )}
-              <Box state={stateOf(ctx.index, ctx.chosen, row.id)} label={labelOf(row, ctx.label, ctx.locale)} onToggle={() => ctx.pick(row.id)} />
+              <Box state={stateOf(ctx.index, ctx.chosen, row.id)} label={name} onToggle={() => ctx.pick(row.id)} />
             </span>
             {hasChildren && open && <Nodes rows={row.children!} depth={depth + 1} ctx={ctx} />}
           </li>
