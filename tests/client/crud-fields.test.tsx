@@ -193,6 +193,28 @@ describe("a tree list from flat rows", () => {
   });
 });
 
+describe("a tree list reads every page", () => {
+  it("fetches page after page (100 rows each), so a child on page 2 nests under its parent on page 1", async () => {
+    const many: CrudRow[] = [{ id: 1, pid: 0, name: "Root" }, ...Array.from({ length: 148 }, (_, i) => ({ id: i + 2, pid: 0, name: `Row ${i + 2}` })), { id: 150, pid: 1, name: "Late child" }];
+    vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
+      const { page, limit } = paramsOf(config) as { page: number; limit: number };
+      return envelope({ list: many.slice((page - 1) * limit, page * limit), total: many.length });
+    }) as never);
+    renderThing();
+    await screen.findByText("Root");
+    expect(calls().map((c) => [paramsOf(c).page, paramsOf(c).limit])).toEqual([
+      [1, 100],
+      [2, 100],
+    ]);
+    expect(screen.queryByText("Late child")).toBeNull();
+    expect(screen.getByText("Row 149")).toBeInTheDocument();
+    await userEvent.click(within(screen.getByText("Root").closest("tr")!).getByRole("button", { name: "Expand" }));
+    expect(await screen.findByText("Late child")).toBeInTheDocument();
+    // No pager on a tree.
+    expect(screen.queryByLabelText("Rows per page")).toBeNull();
+  }, 30_000);
+});
+
 describe("the form's new field kinds", () => {
   it("shows a field only while its `when` holds, and sends no hidden field", async () => {
     const dialog = await openAdd();

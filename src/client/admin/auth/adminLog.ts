@@ -10,7 +10,7 @@ const adminLog: CrudDefinition = {
   detail: true,
   columns: [
     { field: "id", label: msg`ID`, render: "number", sortable: true },
-    { field: "username", label: msg`Admin`, search: "text" },
+    { field: "username", label: msg`Admin username`, search: "text" },
     { field: "title", label: msg`Title`, search: "text" },
     { field: "url", label: msg`URL`, search: "text" },
     { field: "method", label: msg`Method`, render: "tag", hidden: true },

@@ -10,7 +10,6 @@ const groups: CrudDefinition = {
   title: msg`Groups`,
   quickSearch: msg`ID, name`,
   tree: true,
-  pageSize: 100,
   columns: [
     { field: "name", label: msg`Name`, search: "text" },
     { field: "id", label: msg`ID`, render: "number" },

@@ -27,7 +27,6 @@ const rules: CrudDefinition = {
   quickSearch: msg`ID, title, name`,
   tree: true,
   sortable: true,
-  pageSize: 100,
   columns: [
     { field: "title", label: msg`Title`, search: "text", cell: (row) => createElement("span", { className: "inline-flex items-center gap-2" }, createElement(menuIcon({ icon: String(row.icon ?? ""), name: String(row.name ?? ""), type: row.type as "menu" }), { "aria-hidden": true, className: "size-4 shrink-0" }), String(row.title ?? "")) },
     { field: "title_en", label: msg`English title`, search: "text" },

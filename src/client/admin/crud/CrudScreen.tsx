@@ -113,7 +113,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const dragged = useRef<number | null>(null);
   const columnsPanel = useId();
 
-  const list = useCrudList(path, query);
+  // A tree lists all its rows (no pages), so branches stay whole.
+  const list = useCrudList(path, query, !!definition.tree);
   const remove = useCrudDelete(path);
   const sort = useCrudSort(path);
   // A tree's rows come flat with `pid`: nested here (a row whose parent is not on the page is a root).
@@ -122,7 +123,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const total = list.data?.total ?? 0;
   // Past the last page (its rows were deleted, or the total shrank): go to the last one.
   const lastPage = pageCountOf(total, query.limit);
-  if (list.data && !list.isPlaceholderData && query.page > lastPage) setQuery((q) => ({ ...q, page: lastPage }));
+  if (!definition.tree && list.data && !list.isPlaceholderData && query.page > lastPage) setQuery((q) => ({ ...q, page: lastPage }));
 
   const change = (part: Partial<ListQuery>) => {
     setQuery((q) => ({ ...q, page: 1, ...part }));
@@ -416,17 +417,19 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${plural(total, { one: "# record in total", other: "# records in total" })}`}</p>
-        <label className="flex items-center gap-2 text-sm">
-          <Trans>Rows per page</Trans>
-          <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
-        <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />
+        {!definition.tree && (
+          <label className="flex items-center gap-2 text-sm">
+            <Trans>Rows per page</Trans>
+            <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {!definition.tree && <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />}
       </div>
 
       {editing !== undefined && <CrudFormDialog definition={definition} id={editing} onClose={() => setEditing(undefined)} />}

@@ -66,9 +66,9 @@ export function CheckboxTree({ control, path, label, value, onChange }: { contro
   const index = useMemo(() => checkIndex(all), [all]);
   const roots = useMemo(() => nestRows(all), [all]);
   const chosen = chosenOf(value, index.ids);
-  // Big trees start with their buttons folded away: directories and menus open.
+  // Big trees start with only their top level open (a rule tree: directories open, menus' buttons folded).
   const [folded, setFolded] = useState<Set<number> | null>(null);
-  const foldedNow = folded ?? new Set(all.filter((r) => r.type === "menu" && index.children.has(r.id)).map((r) => r.id));
+  const foldedNow = folded ?? new Set(all.filter((r) => index.parent.has(r.id) && index.children.has(r.id)).map((r) => r.id));
   if (rows.isPending) return <Spinner className="my-2 size-6" />;
   if (rows.isError) {
     return (
