@@ -28,7 +28,7 @@ const rules: CrudDefinition = {
   tree: true,
   sortable: true,
   columns: [
-    { field: "title", label: msg`Title`, search: "text", cell: (row) => createElement("span", { className: "inline-flex items-center gap-2" }, createElement(menuIcon({ icon: String(row.icon ?? ""), name: String(row.name ?? ""), type: row.type as "menu" }), { "aria-hidden": true, className: "size-4 shrink-0" }), String(row.title ?? "")) },
+    { field: "title", label: msg`Title`, search: "text", cell: (row) => createElement("span", { className: "inline-flex items-center gap-2 whitespace-nowrap" }, createElement(menuIcon({ icon: String(row.icon ?? ""), name: String(row.name ?? ""), type: row.type as "menu" }), { "aria-hidden": true, className: "size-4 shrink-0" }), String(row.title ?? "")) },
     { field: "title_en", label: msg`English title`, search: "text" },
     { field: "name", label: msg`Rule name`, search: "text" },
     { field: "type", label: msg`Type`, render: "tag", options: TYPES, search: "select" },

@@ -38,7 +38,7 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
             align="start"
             sideOffset={4}
             collisionPadding={8}
-            className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-800"
+            className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
           >
             <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t`Search icons`} aria-label={t`Search icons`} className={controlClass()} />
             <div role="listbox" aria-label={t`Icons`} className="mt-2 grid max-h-64 grid-cols-5 gap-1 overflow-y-auto sm:grid-cols-6">

@@ -44,7 +44,7 @@ export function MultiSelect({ control, path, label, value, onChange }: { control
             align="start"
             sideOffset={4}
             collisionPadding={8}
-            className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 max-w-[calc(100vw-1rem)] rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-800"
+            className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 max-w-[calc(100vw-1rem)] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
           >
             <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t`Type to search`} aria-label={t`Type to search`} className={controlClass()} />
             <div className="mt-2 max-h-60 overflow-y-auto">
