@@ -1,173 +1,345 @@
 import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { screen, waitFor, within } from "@testing-library/react";
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AxiosRequestConfig } from "axios";
+import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../../src/client/api/index.ts";
-import type { CrudDefinition } from "../../src/client/admin/crud/types.ts";
-import { defaultSiteConfig, useSiteConfig } from "../../src/client/stores/siteConfig.ts";
-import { envelope, grant, paramsOf, renderScreen } from "./crud-example.tsx";
+import { CrudScreen } from "../../src/client/admin/crud/CrudScreen.tsx";
+import { checkIndex, stateOf, toggle } from "../../src/client/admin/crud/fields/checkTree.ts";
+import { iconChoices } from "../../src/client/admin/crud/fields/IconPicker.tsx";
+import { flattenTree, nestRows, subtreeIds } from "../../src/client/admin/crud/tree.ts";
+import type { CrudDefinition, CrudRow } from "../../src/client/admin/crud/types.ts";
+import { DynamicRoute } from "../../src/client/routing/DynamicRoute.tsx";
+import { useNavTabs } from "../../src/client/stores/navTabs.ts";
+import { envelope, paramsOf } from "./crud-example.tsx";
 
-/** The engine's upload, rich-text and area field kinds, in the real form (only the request function is replaced). */
+// Only the request function is replaced: the engine, its fields, react-hook-form and Query run for real.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
 
-beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en", messages: {} });
+  // jsdom has no ResizeObserver; Radix's popover measures its trigger with one.
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
 
-const definition: CrudDefinition = {
-  path: "user/user",
-  title: msg`Members`,
-  columns: [{ field: "title", label: msg`Title` }],
-  form: [
-    { field: "cover", label: msg`Cover`, kind: "image", topic: "course" },
-    { field: "photos", label: msg`Photos`, kind: "images" },
-    { field: "handout", label: msg`Handout`, kind: "file" },
-    { field: "intro", label: msg`Introduction`, kind: "richText" },
-    { field: "area", label: msg`Area`, kind: "area" },
+/** A rule tree: 1 Members (dir) > 2 Member list (menu) > 3 view, 4 add; 5 Settings (menu); 6 Orphan whose parent 99 is elsewhere. */
+const RULES: CrudRow[] = [
+  { id: 1, pid: 0, title: "Members", type: "menu_dir" },
+  { id: 2, pid: 1, title: "Member list", type: "menu" },
+  { id: 3, pid: 2, title: "View", type: "button" },
+  { id: 4, pid: 2, title: "Add", type: "button" },
+  { id: 5, pid: 0, title: "Settings", type: "menu" },
+  { id: 6, pid: 99, title: "Orphan", type: "menu" },
+];
+const GROUPS: CrudRow[] = [
+  { id: 10, pid: 0, name: "Staff" },
+  { id: 11, pid: 10, name: "Editors" },
+  { id: 12, pid: 11, name: "Juniors" },
+  { id: 13, pid: 0, name: "Guests" },
+];
+
+describe("nesting flat pid rows", () => {
+  it("puts rows under their parents in the order they came, and makes a row whose parent is not on the page a root", () => {
+    const roots = nestRows(RULES);
+    expect(roots.map((r) => r.id)).toEqual([1, 5, 6]);
+    expect(roots[0]!.children!.map((r) => r.id)).toEqual([2]);
+    expect(roots[0]!.children![0]!.children!.map((r) => r.id)).toEqual([3, 4]);
+    expect(roots[1]!.children).toBeUndefined();
+    expect(flattenTree(roots).map(({ row, depth }) => `${row.id}:${depth}`)).toEqual(["1:0", "2:1", "3:2", "4:2", "5:0", "6:0"]);
+    // The input is not changed.
+    expect(RULES[0]).not.toHaveProperty("children");
+  });
+
+  it("survives a cycle (each row of it a root) and takes rows that already carry children as they are", () => {
+    const cycle = nestRows([
+      { id: 1, pid: 2 },
+      { id: 2, pid: 1 },
+      { id: 3, pid: 3 },
+    ]);
+    expect(flattenTree(cycle)).toHaveLength(3);
+    const nested = [{ id: 1, children: [{ id: 2 }] }];
+    expect(nestRows(nested)).toBe(nested);
+  });
+
+  it("finds a row's subtree", () => {
+    expect([...subtreeIds(GROUPS, 10)].sort()).toEqual([10, 11, 12]);
+    expect([...subtreeIds(GROUPS, 13)]).toEqual([13]);
+  });
+});
+
+describe("checkbox tree state", () => {
+  const index = checkIndex(RULES);
+  it("checks a parent with all under it and its ancestors, half-checks a parent with some", () => {
+    const menu = toggle(index, new Set(), 2);
+    expect([...menu].sort()).toEqual([1, 2, 3, 4]);
+    expect(stateOf(index, menu, 1)).toBe("checked");
+    const viewOnly = toggle(index, new Set(), 3);
+    expect([...viewOnly].sort()).toEqual([1, 2, 3]);
+    expect(stateOf(index, viewOnly, 2)).toBe("partial");
+    expect(stateOf(index, viewOnly, 1)).toBe("partial");
+    expect(stateOf(index, viewOnly, 4)).toBe("unchecked");
+  });
+
+  it("unchecks a subtree and drops ancestors left with nothing under them", () => {
+    const none = toggle(index, new Set([1, 2, 3]), 3);
+    expect([...none]).toEqual([]);
+    const partial = toggle(index, new Set([1, 2, 3, 4]), 4);
+    expect([...partial].sort()).toEqual([1, 2, 3]);
+    expect(toggle(index, new Set([1, 2, 3, 4, 5]), 1)).toEqual(new Set([5]));
+  });
+});
+
+describe("the icon choices", () => {
+  it("are the side menu's icons, filtered by the search text", () => {
+    expect(iconChoices("")).toContain("user-cog");
+    expect(iconChoices("user")).toEqual(expect.arrayContaining(["user-cog", "user-round", "users-round"]));
+    expect(iconChoices("user").every((n) => n.includes("user"))).toBe(true);
+    expect(iconChoices("no-such-icon")).toEqual([]);
+  });
+});
+
+// ---- The fields inside the engine's form ----
+
+const BASE = "/admin/demo/thing";
+const afterChange = vi.fn();
+const thing: CrudDefinition = {
+  path: "demo/thing",
+  title: msg`Things`,
+  tree: true,
+  columns: [
+    { field: "name", label: msg`Name` },
+    { field: "id", label: msg`ID` },
   ],
+  form: [
+    {
+      field: "type",
+      label: msg`Type`,
+      kind: "radio",
+      initial: "menu",
+      options: [
+        { value: "menu", label: msg`Menu` },
+        { value: "button", label: msg`Button` },
+      ],
+    },
+    { field: "name", label: msg`Name`, kind: "text" },
+    { field: "pid", label: msg`Parent`, kind: "treeSelect", tree: { path: "demo/group", label: "name" } },
+    { field: "path", label: msg`Route path`, kind: "text", when: (v) => v.type === "menu" },
+    { field: "icon", label: msg`Icon`, kind: "iconPicker", when: (v) => v.type === "menu" },
+    { field: "keepalive", label: msg`Keep alive`, kind: "switch", boolean: true, when: (v) => v.type === "menu" },
+    { field: "rules", label: msg`Rules`, kind: "checkboxTree", tree: { path: "demo/rule", label: "title" } },
+    { field: "group_ids", label: msg`Groups`, kind: "multiSelect", tree: { path: "demo/group", label: "name" } },
+  ],
+  afterChange,
+  detail: true,
 };
 
-const provinces = [
-  { label: "北京市", value: "11" },
-  { label: "广东省", value: "44" },
-];
-const cities: Record<string, { label: string; value: string }[]> = { "44": [{ label: "广州市", value: "4401" }, { label: "深圳市", value: "4403" }] };
-
-let uploads = 0;
-let editRow: Record<string, unknown> = {};
 const calls = () => vi.mocked(request).mock.calls.map(([config]) => config as AxiosRequestConfig);
-const callsTo = (url: string) => calls().filter((c) => c.url === url);
+const sentTo = (url: string) => calls().filter((c) => c.url === url && c.method === "post");
 
 beforeEach(() => {
-  uploads = 0;
-  useSiteConfig.setState({ upload: { ...defaultSiteConfig.upload, maxsize: 1024 * 1024, mimetype: "jpg,png,pdf" } });
+  afterChange.mockReset();
   vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
-    if (config.url === "/admin/user/user/index") return envelope({ list: [{ id: 7, title: "row" }], total: 1 });
-    if (config.url === "/admin/user/user/edit" && config.method === "get") return envelope({ row: { id: 7, ...editRow } });
-    if (config.url === "/admin/ajax/upload") {
-      const file = (config.data as FormData).get("file") as File;
-      const topic = (config.data as FormData).get("topic");
-      config.onUploadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true } as never);
-      uploads++;
-      const ext = file.name.split(".").pop();
-      return envelope({ file: { id: uploads, url: `/storage/${String(topic)}/20260101/f${uploads}.${ext}`, name: file.name, size: file.size, mimetype: file.type } });
-    }
-    if (config.url === "/admin/ajax/area") {
-      const province = paramsOf(config).province as string | undefined;
-      return envelope(province ? (cities[province] ?? []) : provinces);
+    const params = paramsOf(config);
+    if (config.url === "/admin/demo/group/index") return envelope({ list: GROUPS, total: GROUPS.length });
+    if (config.url === "/admin/demo/rule/index") return envelope({ list: RULES, total: RULES.length });
+    // The list itself: flat rows with pid, as the server sends them.
+    if (config.url === `${BASE}/index`) return envelope({ list: GROUPS, total: GROUPS.length });
+    if (config.url === `${BASE}/edit` && config.method === "get") {
+      return envelope({ row: { id: Number(params.id), type: "button", name: "Editors", pid: Number(params.id) === 11 ? 10 : 0, rules: [1, 2, 3], group_ids: [13], data: '{"password":"***","page":2}' } });
     }
     return envelope(null);
   }) as never);
-  grant("add", "edit");
+  useNavTabs.setState({ authNode: new Map([[BASE, ["add", "edit", "del"].map((a) => `${BASE}/${a}`)]]) });
 });
-
 afterEach(() => vi.mocked(request).mockReset());
 
-const png = (name: string, bytes = 10) => new File([new Uint8Array(bytes)], name, { type: "image/png" });
+function renderThing() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={[BASE]}>
+          <CrudScreen definition={thing} />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
 
 async function openAdd() {
-  renderScreen(definition);
-  await screen.findByText("row");
+  renderThing();
+  await screen.findByText("Staff");
   await userEvent.click(screen.getByRole("button", { name: "Add" }));
   return screen.findByRole("dialog", { name: /Add/ });
 }
 
-async function save(dialog: HTMLElement) {
-  await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
-  await waitFor(() => expect(callsTo("/admin/user/user/add")).toHaveLength(1));
-  return callsTo("/admin/user/user/add")[0]!.data as Record<string, unknown>;
-}
-
-describe("upload fields", () => {
-  it("uploads an image to its topic, shows the thumbnail that opens the previewer, and removes it", async () => {
-    const dialog = await openAdd();
-    const [coverInput] = within(dialog).getAllByTestId("image-input");
-    await userEvent.upload(coverInput!, png("cover.png"));
-    const preview = await within(dialog).findByRole("button", { name: "Preview image 1" });
-    expect(preview.querySelector("img")!.getAttribute("src")).toBe("/storage/course/20260101/f1.png");
-    expect((callsTo("/admin/ajax/upload")[0]!.data as FormData).get("topic")).toBe("course");
-    // Only one image: the add tile is gone.
-    expect(within(dialog).queryByRole("button", { name: "Cover" })).toBeNull();
-    await userEvent.click(preview);
-    expect(await screen.findByRole("button", { name: "Close preview" })).toBeTruthy();
-    await userEvent.keyboard("{Escape}");
-    await userEvent.click(within(dialog).getByRole("button", { name: "Remove image 1" }));
-    expect(within(dialog).getByRole("button", { name: "Cover" })).toBeTruthy();
-    await userEvent.upload(within(dialog).getAllByTestId("image-input")[0]!, png("again.png"));
-    await within(dialog).findByRole("button", { name: "Preview image 1" });
-    expect((await save(dialog)).cover).toBe("/storage/course/20260101/f2.png");
-  });
-
-  it("keeps a list of images, removes one, and sends the list", async () => {
-    const dialog = await openAdd();
-    const photos = within(dialog).getAllByTestId("image-input")[1]!;
-    await userEvent.upload(photos, [png("a.png"), png("b.png"), png("c.png")]);
-    await waitFor(() => expect(within(dialog).getAllByRole("button", { name: /^Remove image/ })).toHaveLength(3));
-    await userEvent.click(within(dialog).getByRole("button", { name: "Remove image 2" }));
-    const data = await save(dialog);
-    expect(data.photos).toEqual(["/storage/default/20260101/f1.png", "/storage/default/20260101/f3.png"]);
-  });
-
-  it("refuses a file the site's rules refuse before sending it, with the SPEC message", async () => {
-    const dialog = await openAdd();
-    await userEvent.upload(within(dialog).getAllByTestId("image-input")[0]!, png("huge.png", 2 * 1024 * 1024));
-    expect(await within(dialog).findByText("The size of the uploaded file exceeds the allowed range!")).toBeTruthy();
-    const file = within(dialog).getByTestId("file-input");
-    await userEvent.upload(file, new File(["x"], "run.exe", { type: "application/octet-stream" }), { applyAccept: false });
-    expect(await within(dialog).findByText("The type of uploaded file is not allowed!")).toBeTruthy();
-    expect(callsTo("/admin/ajax/upload")).toHaveLength(0);
-  });
-
-  it("uploads a file, shows its file-type icon and name, and can remove it", async () => {
-    const dialog = await openAdd();
-    await userEvent.upload(within(dialog).getByTestId("file-input"), new File(["%PDF"], "notes.pdf", { type: "application/pdf" }));
-    const link = await within(dialog).findByRole("link", { name: "f1.pdf" });
-    expect(link.getAttribute("href")).toBe("/storage/default/20260101/f1.pdf");
-    const icon = link.parentElement!.querySelector("img")!;
-    expect(icon.getAttribute("src")).toBe("/api/ajax/buildSuffixSvg?suffix=pdf");
-    await userEvent.click(within(dialog).getByRole("button", { name: "Remove file" }));
-    expect(within(dialog).queryByRole("link", { name: "f1.pdf" })).toBeNull();
-    expect((await save(dialog)).handout).toBe("");
+describe("a tree list from flat rows", () => {
+  it("nests the server's pid rows: children appear when their parent expands", async () => {
+    renderThing();
+    await screen.findByText("Staff");
+    expect(screen.queryByText("Editors")).toBeNull();
+    expect(screen.getByText("Guests")).toBeInTheDocument();
+    await userEvent.click(within(screen.getByText("Staff").closest("tr")!).getByRole("button", { name: "Expand" }));
+    expect(await screen.findByText("Editors")).toBeInTheDocument();
   });
 });
 
-describe("area field", () => {
-  it("loads the provinces, then the chosen province's cities, and sends [province, city]", async () => {
-    const dialog = await openAdd();
-    const province = within(dialog).getByRole("combobox", { name: "Area" });
-    await within(province).findByRole("option", { name: "广东省" });
-    await userEvent.selectOptions(province, "44");
-    const city = within(dialog).getByRole("combobox", { name: "City" });
-    await within(city).findByRole("option", { name: "深圳市" });
-    expect(callsTo("/admin/ajax/area").some((c) => paramsOf(c).province === "44")).toBe(true);
-    await userEvent.selectOptions(city, "4403");
-    expect((await save(dialog)).area).toEqual(["44", "4403"]);
-  });
+describe("a tree list reads every page", () => {
+  it("fetches page after page (100 rows each), so a child on page 2 nests under its parent on page 1", async () => {
+    const many: CrudRow[] = [{ id: 1, pid: 0, name: "Root" }, ...Array.from({ length: 148 }, (_, i) => ({ id: i + 2, pid: 0, name: `Row ${i + 2}` })), { id: 150, pid: 1, name: "Late child" }];
+    vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
+      const { page, limit } = paramsOf(config) as { page: number; limit: number };
+      return envelope({ list: many.slice((page - 1) * limit, page * limit), total: many.length });
+    }) as never);
+    renderThing();
+    await screen.findByText("Root");
+    expect(calls().map((c) => [paramsOf(c).page, paramsOf(c).limit])).toEqual([
+      [1, 100],
+      [2, 100],
+    ]);
+    expect(screen.queryByText("Late child")).toBeNull();
+    expect(screen.getByText("Row 149")).toBeInTheDocument();
+    await userEvent.click(within(screen.getByText("Root").closest("tr")!).getByRole("button", { name: "Expand" }));
+    expect(await screen.findByText("Late child")).toBeInTheDocument();
+    // No pager on a tree.
+    expect(screen.queryByLabelText("Rows per page")).toBeNull();
+  }, 30_000);
 });
 
-describe("rich text field", () => {
-  it("loads the editor on demand with the row's HTML and sends what is edited", async () => {
-    editRow = { intro: "<p>Hello <strong>world</strong></p>", area: "44,4401", photos: ["/storage/x/1.png"] };
-    renderScreen(definition);
-    await screen.findByText("row");
-    await userEvent.click(screen.getByRole("button", { name: "Edit row 7" }));
-    const dialog = await screen.findByRole("dialog", { name: /Edit/ });
-    const toolbar = await within(dialog).findByRole("toolbar", { name: "Formatting" }, { timeout: 5000 });
-    const editor = within(dialog).getByRole("textbox", { name: "Introduction" });
-    await waitFor(() => expect(editor.innerHTML).toContain("<strong>world</strong>"));
-    // The row's other list values are read back as lists.
-    expect(within(dialog).getAllByRole("button", { name: /^Preview image/ })).toHaveLength(1);
-    await waitFor(() => expect((within(dialog).getByRole("combobox", { name: "Area" }) as HTMLSelectElement).value).toBe("44"));
-    expect(within(toolbar).getByRole("button", { name: "Bold" })).toBeTruthy();
-    await userEvent.click(editor);
-    await userEvent.keyboard("{Control>}a{/Control}");
-    await userEvent.click(within(toolbar).getByRole("button", { name: "Heading 2" }));
+describe("the form's new field kinds", () => {
+  it("shows a field only while its `when` holds, and sends no hidden field", async () => {
+    const dialog = await openAdd();
+    expect(within(dialog).getByLabelText("Route path")).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText("Route path"), "things");
+    await userEvent.click(within(dialog).getByRole("radio", { name: "Button" }));
+    expect(within(dialog).queryByLabelText("Route path")).toBeNull();
+    expect(within(dialog).queryByRole("switch", { name: "Keep alive" })).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText("Name"), "x");
     await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
-    await waitFor(() => expect(callsTo("/admin/user/user/edit").filter((c) => c.method === "post")).toHaveLength(1));
-    const sent = callsTo("/admin/user/user/edit").find((c) => c.method === "post")!.data as Record<string, unknown>;
-    expect(sent.intro).toContain("<h2>");
-    expect(sent.intro).toContain("<strong>world</strong>");
-    editRow = {};
+    await waitFor(() => expect(sentTo(`${BASE}/add`)).toHaveLength(1));
+    expect(sentTo(`${BASE}/add`)[0]!.data).toEqual({ type: "button", name: "x", pid: 0, rules: [], group_ids: [] });
+    expect(afterChange).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends a boolean switch as true/false and the picked icon's name", async () => {
+    const dialog = await openAdd();
+    await userEvent.click(within(dialog).getByRole("switch", { name: "Keep alive" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Icon" }));
+    const picker = await screen.findByRole("listbox", { name: "Icons" });
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search icons" }), "cog");
+    await waitFor(() => expect(within(picker).getAllByRole("option").map((o) => o.getAttribute("aria-label"))).toEqual(["user-cog"]));
+    await userEvent.click(within(picker).getByRole("option", { name: "user-cog" }));
+    expect(within(dialog).getByRole("button", { name: "Icon" })).toHaveTextContent("user-cog");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sentTo(`${BASE}/add`)).toHaveLength(1));
+    expect(sentTo(`${BASE}/add`)[0]!.data).toMatchObject({ type: "menu", keepalive: true, icon: "user-cog", path: "" });
+  });
+
+  it("offers the tree's rows indented as parents, leaving out the edited row and everything under it", async () => {
+    renderThing();
+    await screen.findByText("Staff");
+    await userEvent.click(screen.getByRole("button", { name: "Edit row 10" }));
+    const dialog = await screen.findByRole("dialog", { name: /Edit/ });
+    const parent = within(dialog).getByLabelText("Parent") as HTMLSelectElement;
+    await waitFor(() => expect(within(parent).getAllByRole("option").map((o) => o.textContent)).toEqual(["None (top level)", "Guests"]));
+    expect(parent.value).toBe("0");
+    await userEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    // Adding: every row, nested.
+    await userEvent.click(screen.getByRole("button", { name: "Add" }));
+    const add = await screen.findByRole("dialog", { name: /Add/ });
+    await waitFor(() => expect(within(within(add).getByLabelText("Parent")).getAllByRole("option")).toHaveLength(5));
+    expect(within(within(add).getByLabelText("Parent")).getAllByRole("option").map((o) => o.textContent)).toEqual(["None (top level)", "Staff", "\u3000└ Editors", "\u3000\u3000└ Juniors", "Guests"]);
+    await userEvent.selectOptions(within(add).getByLabelText("Parent"), "12");
+    await userEvent.type(within(add).getByLabelText("Name"), "y");
+    await userEvent.click(within(add).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sentTo(`${BASE}/add`)).toHaveLength(1));
+    expect(sentTo(`${BASE}/add`)[0]!.data).toMatchObject({ pid: 12 });
+  });
+
+  it("checks a parent's whole branch in the checkbox tree, half-checks partial parents, and sends the chosen ids", async () => {
+    renderThing();
+    await screen.findByText("Staff");
+    await userEvent.click(screen.getByRole("button", { name: "Edit row 10" }));
+    const dialog = await screen.findByRole("dialog", { name: /Edit/ });
+    const rules = within(dialog).getByRole("group", { name: "Rules" });
+    const box = (name: string) => within(rules).getByRole("checkbox", { name }) as HTMLInputElement;
+    // Loaded as [1, 2, 3]: view checked, add not, so the menu and the directory are half-checked.
+    await waitFor(() => expect(box("Members").indeterminate).toBe(true));
+    // Menus start folded: open "Member list" to reach its buttons.
+    await userEvent.click(within(rules).getByRole("button", { name: "Expand Member list" }));
+    expect(box("View").checked).toBe(true);
+    expect(box("Add").checked).toBe(false);
+    expect(box("Member list").indeterminate).toBe(true);
+    await userEvent.click(box("Member list"));
+    expect(box("Add").checked).toBe(true);
+    expect(box("Members").checked).toBe(true);
+    expect(box("Members").indeterminate).toBe(false);
+    await userEvent.click(box("Settings"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sentTo(`${BASE}/edit`)).toHaveLength(1));
+    expect(sentTo(`${BASE}/edit`)[0]!.data).toMatchObject({ id: 10, rules: [1, 2, 3, 4, 5] });
+  });
+
+  it("chooses several rows in the multi-select and removes one from its chips", async () => {
+    renderThing();
+    await screen.findByText("Staff");
+    await userEvent.click(screen.getByRole("button", { name: "Edit row 10" }));
+    const dialog = await screen.findByRole("dialog", { name: /Edit/ });
+    const trigger = within(dialog).getByRole("button", { name: "Groups" });
+    await waitFor(() => expect(trigger).toHaveTextContent("Guests"));
+    await userEvent.click(trigger);
+    await userEvent.type(await screen.findByRole("searchbox", { name: "Type to search" }), "ors");
+    await waitFor(() => expect(screen.queryByRole("checkbox", { name: "Staff" })).toBeNull());
+    await userEvent.click(screen.getByRole("checkbox", { name: "Editors" }));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Juniors" }));
+    await userEvent.keyboard("{Escape}");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Remove Editors" }));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sentTo(`${BASE}/edit`)).toHaveLength(1));
+    expect(sentTo(`${BASE}/edit`)[0]!.data).toMatchObject({ group_ids: [13, 12] });
+  });
+
+  it("opens a row's read-only view with its JSON indented", async () => {
+    renderThing();
+    await screen.findByText("Staff");
+    await userEvent.click(screen.getByRole("button", { name: "View row 13" }));
+    const dialog = await screen.findByRole("dialog", { name: /Details/ });
+    expect(await within(dialog).findByText("Editors")).toBeInTheDocument();
+    expect(within(dialog).getByText(/"page": 2/).tagName).toBe("PRE");
+    expect(within(dialog).queryByRole("button", { name: "Save" })).toBeNull();
+    expect(calls().some((c) => c.url === `${BASE}/edit` && paramsOf(c).id === 13)).toBe(true);
+  });
+});
+
+describe("a screen the admin's rules do not open", () => {
+  function at(path: string) {
+    render(
+      <I18nProvider i18n={i18n}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="/401" element={<p>no permission page</p>} />
+            <Route path="/404" element={<p>not found page</p>} />
+            <Route path="/admin/*" element={<DynamicRoute area="admin" loaded routes={[]} registry={{ "auth/admin": (() => null) as never }} />} />
+          </Routes>
+        </MemoryRouter>
+      </I18nProvider>,
+    );
+  }
+  it("shows 401 for a screen the app has, 404 for a path no screen has", async () => {
+    at("/admin/auth/admin");
+    expect(await screen.findByText("no permission page")).toBeInTheDocument();
+  });
+  it("shows 404 for an unknown path", async () => {
+    at("/admin/auth/nothing");
+    expect(await screen.findByText("not found page")).toBeInTheDocument();
   });
 });

@@ -81,6 +81,44 @@ describe("admins", () => {
   });
 });
 
+describe("admins: super admins by group, and one's own groups", () => {
+  it("treats an admin in a \"*\" group as a super admin: only a super admin creates, edits or deletes one", async () => {
+    const manager = await adminWith(["auth/admin/index", "auth/admin/add", "auth/admin/edit", "auth/admin/del"]);
+    const [all] = await q<{ id: number }>("insert into admin_group (name, rules) values ($1, '*') returning id", [`all${serial++}`]);
+    // A super admin by group, made by the root (is_super column) admin.
+    const made = await call(root, "POST", "/admin/auth/admin/add", { username: "crud_star1", password: "secret-123", group_ids: [all!.id] });
+    expect(made.code).toBe(1);
+    const star = made.data.id as number;
+    expect(await call(manager, "POST", "/admin/auth/admin/edit", { id: star, username: "crud_star1", nickname: "hijacked", group_ids: [all!.id] })).toMatchObject({ code: 0, msg: "Only a super admin can change a super admin" });
+    expect(await call(manager, "DELETE", `/admin/auth/admin/del?ids[]=${star}`)).toMatchObject({ code: 0, msg: "Only a super admin can change a super admin" });
+    expect(await call(manager, "POST", "/admin/auth/admin/add", { username: "crud_star2", password: "secret-123", group_ids: [all!.id] })).toMatchObject({ code: 0 });
+    expect((await q("select nickname from admin where id = $1", [star]))[0]).toMatchObject({ nickname: "" });
+    expect((await q("select 1 from admin where username = 'crud_star2'")).length).toBe(0);
+    // The "*" admin is super: it may edit another super admin and delete it.
+    const starAdmin = { headers: { batoken: await issueToken(t.database.db, "admin", star, 3600), "think-lang": "en" } };
+    const boss = await createAdmin(t.database.db, { isSuper: true });
+    expect((await call(starAdmin, "POST", "/admin/auth/admin/edit", { id: boss.id, username: boss.username, nickname: "renamed" })).code).toBe(1);
+    expect((await call(starAdmin, "DELETE", `/admin/auth/admin/del?ids[]=${boss.id}`)).code).toBe(1);
+    expect((await q("select 1 from admin where id = $1", [boss.id])).length).toBe(0);
+  });
+
+  it("refuses an admin, even a super one, taking themself out of a group, but lets them edit their profile", async () => {
+    const [all] = await q<{ id: number }>("insert into admin_group (name, rules) values ($1, '*') returning id", [`all${serial++}`]);
+    const star = (await call(root, "POST", "/admin/auth/admin/add", { username: "crud_star3", password: "secret-123", group_ids: [all!.id] })).data.id as number;
+    const me = { headers: { batoken: await issueToken(t.database.db, "admin", star, 3600), "think-lang": "en" } };
+    expect(await call(me, "POST", "/admin/auth/admin/edit", { id: star, username: "crud_star3", group_ids: [] })).toMatchObject({ code: 0, msg: "You cannot change your own groups" });
+    expect(await call(me, "POST", "/admin/auth/admin/edit", { id: star, username: "crud_star3", status: "disable", group_ids: [all!.id] })).toMatchObject({ code: 0, msg: "You cannot disable yourself" });
+    expect(await call(me, "DELETE", `/admin/auth/admin/del?ids[]=${star}`)).toMatchObject({ code: 0, msg: "You cannot delete yourself" });
+    expect((await q("select group_id from admin_group_access where uid = $1", [star])).map((r) => r.group_id)).toEqual([all!.id]);
+    expect((await call(me, "POST", "/admin/auth/admin/edit", { id: star, username: "crud_star3", nickname: "Star", group_ids: [all!.id] })).code).toBe(1);
+    expect((await q("select nickname, status from admin where id = $1", [star]))[0]).toMatchObject({ nickname: "Star", status: "enable" });
+    // A super admin by the is_super column likewise keeps its groups.
+    const boss = await createAdmin(t.database.db, { isSuper: true });
+    await q("insert into admin_group_access (uid, group_id) values ($1, $2)", [boss.id, all!.id]);
+    expect(await call(boss, "POST", "/admin/auth/admin/edit", { id: boss.id, username: boss.username, group_ids: [] })).toMatchObject({ code: 0, msg: "You cannot change your own groups" });
+  });
+});
+
 describe("admin groups", () => {
   it("grants only rules the creating admin holds, and refuses a cycle in the tree", async () => {
     const manager = await adminWith(["auth/group/index", "auth/group/add", "auth/group/edit"]);
@@ -94,6 +132,14 @@ describe("admin groups", () => {
     const child = (await call(manager, "POST", "/admin/auth/group/add", { name: "child", pid: parent })).data.id as number;
     expect(await call(manager, "POST", "/admin/auth/group/edit", { id: parent, name: "fine", pid: child, rules: [held] })).toMatchObject({ code: 0, msg: "A row cannot be placed under itself or its descendants" });
     expect((await call(manager, "GET", `/admin/auth/group/edit?id=${parent}`)).data.row).toMatchObject({ pid: 0, rules: [held] });
+  });
+
+  it("refuses widening a group beyond the editor's rules on edit, and leaves the group as it was", async () => {
+    const manager = await adminWith(["auth/group/index", "auth/group/add", "auth/group/edit", "user/user/index"]);
+    const ids = Object.fromEntries((await q<{ id: number; name: string }>("select id, name from admin_rule where name = any($1::text[])", [["user/user/index", "user/user/del"]])).map((r) => [r.name, r.id]));
+    const id = (await call(manager, "POST", "/admin/auth/group/add", { name: "members viewers", rules: [ids["user/user/index"]] })).data.id as number;
+    expect(await call(manager, "POST", "/admin/auth/group/edit", { id, name: "members deleters", rules: [ids["user/user/index"], ids["user/user/del"]] })).toMatchObject({ code: 0, msg: "You can only grant rules you hold yourself" });
+    expect((await q("select name, rules from admin_group where id = $1", [id]))[0]).toEqual({ name: "members viewers", rules: String(ids["user/user/index"]) });
   });
 });
 

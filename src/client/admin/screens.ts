@@ -9,6 +9,10 @@ import { definitionScreen } from "./crud/definitionScreen.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "auth/admin": definitionScreen(() => import("./auth/admins.ts")),
+  "auth/group": definitionScreen(() => import("./auth/groups.ts")),
+  "auth/rule": definitionScreen(() => import("./auth/rules.ts")),
+  "auth/adminLog": definitionScreen(() => import("./auth/adminLog.ts")),
   "security/dataRecycle": definitionScreen(() => import("./security/dataRecycle.ts")),
   "security/dataRecycleLog": definitionScreen(() => import("./security/dataRecycleLog.ts")),
   "security/sensitiveData": definitionScreen(() => import("./security/sensitiveData.ts")),

@@ -12,7 +12,8 @@ export type ScreenRegistry = Record<string, LazyExoticComponent<ComponentType>>;
 /**
  * A route that comes from the server's menu rules (SPEC §2). Before the area's data is loaded,
  * it goes to `{base}/loading/{json of path and query}`; then it renders the menu's screen, or
- * /404 when no menu has this path.
+ * /401 when no menu of the admin's (member's) rules has this path but the app has its screen,
+ * /404 when no screen has it either.
  */
 export function DynamicRoute({
   area,
@@ -42,7 +43,11 @@ export function DynamicRoute({
     return <Navigate to={loadingPath(base, targetFromLocation(location.pathname, location.search))} replace />;
   }
   // Keyed by the location: should the same path be committed again, the redirect runs again.
-  if (!route) return <Navigate key={location.key} to="/404" replace />;
+  if (!route) {
+    // A screen this app has (its key is the path under the area) that the rules do not open: 401.
+    const key = location.pathname.slice(area === "admin" ? "/admin/".length : "/user/".length).replace(/\/+$/, "");
+    return <Navigate key={location.key} to={Object.hasOwn(registry, key) ? "/401" : "/404"} replace />;
+  }
   const Screen = registry[route.component];
   if (!Screen) return <ComingSoon title={route.title} />;
   return (

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMemo, useState } from "react";
-import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
+import { Controller, useForm, useWatch, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -14,9 +14,13 @@ import { FileField } from "./fields/FileField.tsx";
 import { ImageField } from "./fields/ImageField.tsx";
 import { RichTextField } from "./fields/RichTextField.tsx";
 import { CustomField } from "./fields/Custom.tsx";
+import { CheckboxTree } from "./fields/CheckboxTree.tsx";
+import { IconPicker } from "./fields/IconPicker.tsx";
+import { MultiSelect } from "./fields/MultiSelect.tsx";
+import { TreeSelect } from "./fields/TreeSelect.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
-import { initialValue, outgoingValues } from "./values.ts";
+import { initialValue, outgoingValues, shownFields } from "./values.ts";
 
 /**
  * The schema checks the values as they will be sent (datetimes as seconds...), and the form
@@ -65,12 +69,15 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
   const defaultValues = useMemo(() => Object.fromEntries(fields.map((f) => [f.field, initialValue(f, row)])), [fields, row]);
   const form = useForm<FieldValues>({ defaultValues, resolver: schema ? sentValuesResolver(schema, fields, editing) : undefined });
   const save = useCrudSave(definition.path);
+  // The values a field's `when` looks at.
+  const watched = useWatch({ control: form.control }) as Record<string, unknown>;
   const [formError, setFormError] = useState<string | null>(null);
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
       await save.mutateAsync({ id, values: outgoingValues(fields, values, editing) });
+      void definition.afterChange?.();
       onDone();
     } catch (error) {
       const refusal = serverRefusal(error);
@@ -85,12 +92,12 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
 
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
-      {fields.map((field) => {
+      {shownFields(fields, { ...defaultValues, ...watched }).map((field) => {
         const error = form.formState.errors[field.field]?.message;
         const label = i18n._(field.label);
         const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
         return (
-          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio"}>
+          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxTree"}>
             {(control) => (
               <Controller
                 control={form.control}
@@ -172,6 +179,14 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                       return <RichTextField control={control} label={label} value={f.value} onChange={f.onChange} error={error} />;
                     case "area":
                       return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
+                    case "treeSelect":
+                      return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={id} rootLabel={placeholder} /> : <></>;
+                    case "checkboxTree":
+                      return field.tree ? <CheckboxTree control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                    case "multiSelect":
+                      return field.tree ? <MultiSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                    case "iconPicker":
+                      return <IconPicker control={control} value={f.value} onChange={f.onChange} />;
                     case "remoteSelect":
                       return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
                     default: {

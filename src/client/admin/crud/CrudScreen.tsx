@@ -15,7 +15,7 @@ import {
   type Updater,
   type ColumnVisibilityState,
 } from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight, Columns3, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
 import { useId, useMemo, useRef, useState, type ReactNode } from "react";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
@@ -28,6 +28,8 @@ import { Table, TBody, Td, Th, THead, Tr } from "../../ui/Table.tsx";
 import { PAGE_SIZES, useCrudDelete, useCrudList, useCrudSort, type ListQuery } from "./api.ts";
 import { BatchActions } from "./BatchActions.tsx";
 import { CrudFormDialog } from "./CrudForm.tsx";
+import { DetailDialog } from "./DetailDialog.tsx";
+import { nestRows } from "./tree.ts";
 import { SearchForm } from "./SearchForm.tsx";
 import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow } from "./types.ts";
 
@@ -101,7 +103,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   /** Rows can be selected for a batch delete or a batch action. */
   const canSelect = canDelete || batchActions.length > 0;
 
-  const [query, setQuery] = useState<ListQuery>({ page: 1, limit: PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
+  const [query, setQuery] = useState<ListQuery>({ page: 1, limit: definition.pageSize ?? PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
   const [quickText, setQuickText] = useState("");
   const [visibility, setVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(definition.columns.map((c) => [c.field, !c.hidden])));
   const [selection, setSelection] = useState<RowSelectionState>({});
@@ -109,19 +111,23 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const [showSearch, setShowSearch] = useState(false);
   const [showColumns, setShowColumns] = useState(false);
   const [editing, setEditing] = useState<number | null | undefined>(undefined);
+  const [viewing, setViewing] = useState<number | null>(null);
   const [confirmIds, setConfirmIds] = useState<number[] | null>(null);
   // The row being dragged: a ref, as the drop may come before a re-render.
   const dragged = useRef<number | null>(null);
   const columnsPanel = useId();
 
-  const list = useCrudList(path, query);
+  // A tree lists all its rows (no pages), so branches stay whole.
+  const list = useCrudList(path, query, !!definition.tree);
   const remove = useCrudDelete(path);
   const sort = useCrudSort(path);
-  const rows = useMemo(() => list.data?.list ?? [], [list.data]);
+  // A tree's rows come flat with `pid`: nested here (a row whose parent is not on the page is a root).
+  const rows = useMemo(() => (definition.tree ? nestRows(list.data?.list ?? []) : (list.data?.list ?? [])), [list.data, definition.tree]);
+  const changed = () => void definition.afterChange?.();
   const total = list.data?.total ?? 0;
   // Past the last page (its rows were deleted, or the total shrank): go to the last one.
   const lastPage = pageCountOf(total, query.limit);
-  if (list.data && !list.isPlaceholderData && query.page > lastPage) setQuery((q) => ({ ...q, page: lastPage }));
+  if (!definition.tree && list.data && !list.isPlaceholderData && query.page > lastPage) setQuery((q) => ({ ...q, page: lastPage }));
 
   const change = (part: Partial<ListQuery>) => {
     setQuery((q) => ({ ...q, page: 1, ...part }));
@@ -172,14 +178,14 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
       const other = visibleRows[i]!;
       if (other.depth < row.depth) return;
       if (other.depth === row.depth && other.parentId === row.parentId) {
-        sort.mutate({ id: row.original.id, targetId: other.original.id });
+        sort.mutate({ id: row.original.id, targetId: other.original.id }, { onSuccess: changed });
         return;
       }
     }
   };
 
   const sortIcon = (state: false | "asc" | "desc") => (state === "asc" ? <ArrowUp aria-hidden className="size-4" /> : state === "desc" ? <ArrowDown aria-hidden className="size-4" /> : <ArrowUpDown aria-hidden className="size-4 opacity-40" />);
-  const hasRowButtons = canEdit || canDelete || canSort;
+  const hasRowButtons = canEdit || canDelete || canSort || !!definition.detail;
   const visibleColumnCount = table.getVisibleLeafColumns().length + (canSelect ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
@@ -237,7 +243,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                   e.preventDefault();
                   const from = dragged.current;
                   dragged.current = null;
-                  if (from !== null && from !== rowId) sort.mutate({ id: from, targetId: rowId });
+                  if (from !== null && from !== rowId) sort.mutate({ id: from, targetId: rowId }, { onSuccess: changed });
                 }
               : undefined
           }
@@ -281,6 +287,11 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                     className="min-h-11 min-w-11 cursor-grab rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
                   >
                     <GripVertical aria-hidden className="mx-auto size-4" />
+                  </button>
+                )}
+                {definition.detail && (
+                  <button type="button" aria-label={t`View row ${rowId}`} onClick={() => setViewing(row.original.id)} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
+                    <Eye aria-hidden className="mx-auto size-4" />
                   </button>
                 )}
                 {canEdit && (
@@ -411,20 +422,23 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${plural(total, { one: "# record in total", other: "# records in total" })}`}</p>
-        <label className="flex items-center gap-2 text-sm">
-          <Trans>Rows per page</Trans>
-          <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
-        <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />
+        {!definition.tree && (
+          <label className="flex items-center gap-2 text-sm">
+            <Trans>Rows per page</Trans>
+            <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {!definition.tree && <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />}
       </div>
 
       {editing !== undefined && <CrudFormDialog definition={definition} id={editing} onClose={() => setEditing(undefined)} />}
+      {viewing !== null && <DetailDialog definition={definition} id={viewing} onClose={() => setViewing(null)} />}
       <ConfirmDialog
         open={confirmIds !== null}
         onOpenChange={(open) => !open && setConfirmIds(null)}
@@ -435,7 +449,10 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         onConfirm={() => {
           const ids = confirmIds ?? [];
           remove.mutate(ids, {
-            onSuccess: () => setSelection({}),
+            onSuccess: () => {
+              setSelection({});
+              changed();
+            },
             onSettled: () => setConfirmIds(null),
           });
         }}

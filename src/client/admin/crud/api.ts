@@ -47,10 +47,28 @@ export const crudKeys = {
   row: (path: string, id: number) => ["crud", path, "row", id] as const,
 };
 
-export function useCrudList(path: string, query: ListQuery) {
+/** Most pages a whole-tree list reads (100 rows each). */
+const TREE_PAGES = 20;
+
+/**
+ * The list's page; with `whole` (tree screens) every matching row, read page after page, so a
+ * branch is never cut by paging.
+ */
+export function useCrudList(path: string, query: ListQuery, whole = false) {
   return useQuery({
-    queryKey: crudKeys.list(path, query),
-    queryFn: async ({ signal }) => (await request<ListData>({ url: crudUrl(path, "index"), method: "get", params: listParams(query), signal })).data,
+    queryKey: whole ? [...crudKeys.list(path, { ...query, page: 1, limit: 100 }), "whole"] : crudKeys.list(path, query),
+    queryFn: async ({ signal }) => {
+      if (!whole) return (await request<ListData>({ url: crudUrl(path, "index"), method: "get", params: listParams(query), signal })).data;
+      const list: CrudRow[] = [];
+      let first: ListData | null = null;
+      for (let page = 1; page <= TREE_PAGES; page++) {
+        const data = (await request<ListData>({ url: crudUrl(path, "index"), method: "get", params: listParams({ ...query, page, limit: 100 }), signal }, { cancelDuplicateRequest: false })).data;
+        first ??= data;
+        list.push(...data.list);
+        if (data.list.length < 100 || list.length >= data.total) break;
+      }
+      return { ...first!, list };
+    },
     placeholderData: keepPreviousData,
   });
 }

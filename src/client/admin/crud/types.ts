@@ -63,7 +63,15 @@ export type FormFieldKind =
   /** Province and city codes `[province, city]` (fields/AreaField). */
   | "area"
   /** A component of the definition's own (`component`), given the form's values. */
-  | "custom";
+  | "custom"
+  /** The parent of a tree row: `tree` names the resource (fields/TreeSelect.tsx). */
+  | "treeSelect"
+  /** Rows of a tree resource as checkboxes, parents checking their children (fields/CheckboxTree.tsx). */
+  | "checkboxTree"
+  /** Several rows of another resource (fields/MultiSelect.tsx). */
+  | "multiSelect"
+  /** A menu icon from the side menu's icon set (fields/IconPicker.tsx). */
+  | "iconPicker";
 
 /** What a "custom" field's component gets: its value, the form's other values, and the input's ids and aria state. */
 export interface CustomFieldProps {
@@ -85,8 +93,17 @@ export interface CrudFormField {
    * showing `labelField` and storing `valueField` (default "id").
    */
   remote?: { path: string; labelField: string; valueField?: string };
+  /**
+   * "treeSelect", "checkboxTree", "multiSelect": every row of this resource (`select=1`, nested
+   * by `pid`), labelled by a field or by a function of the row and the UI language.
+   */
+  tree?: { path: string; label: string | ((row: CrudRow, locale: string) => string) };
+  /** Shown (and sent) only while this holds for the form's current values, e.g. `(v) => v.type === "menu"`. */
+  when?: (values: Record<string, unknown>) => boolean;
   placeholder?: MessageDescriptor;
   hint?: MessageDescriptor;
+  /** "switch": sent as true / false instead of 1 / 0 (a boolean column). */
+  boolean?: boolean;
   /** Only in the add form, or only in the edit form (e.g. a password set once). */
   only?: "add" | "edit";
   /** "image", "images", "file": the upload topic (storage folder; default "default"). */
@@ -141,6 +158,15 @@ export interface CrudDefinition {
   defaultOrder?: string;
   /** Toolbar actions on the selected rows (e.g. restore). */
   batchActions?: CrudBatchAction[];
+  /** The first page size (default 10); a tree lists more so its branches stay together. */
+  pageSize?: number;
+  /** After a successful add, edit, delete or reorder (e.g. the side menu reloads after a rule changes). */
+  afterChange?: () => unknown;
+  /**
+   * A row's read-only view behind a "view" button: a component given the row as `GET edit`
+   * answers it, or `true` for the engine's own (every field of that row).
+   */
+  detail?: true | ComponentType<{ row: Record<string, unknown> }>;
 }
 
 /** One `search[]` item of the list request. */

@@ -29,6 +29,12 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
     case "radio":
     case "remoteSelect":
       return value === undefined || value === "" ? null : value;
+    case "treeSelect":
+      return Number(value ?? 0) || 0;
+    case "checkboxTree":
+      return value === "*" ? "*" : Array.isArray(value) ? value : [];
+    case "multiSelect":
+      return Array.isArray(value) ? value : [];
     case "datetime":
       return secondsToLocalInput(value);
     case "images":
@@ -46,13 +52,22 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
   }
 }
 
-/** The form's values as the server takes them: datetimes as unix seconds, an empty edit password left out. */
+/** The fields shown for these values (a field's `when` decides). */
+export function shownFields(fields: CrudFormField[], values: Record<string, unknown>): CrudFormField[] {
+  return fields.filter((f) => !f.when || f.when(values));
+}
+
+/**
+ * The form's values as the server takes them: datetimes as unix seconds, an empty edit password
+ * left out, and so are fields hidden by their `when`.
+ */
 export function outgoingValues(fields: CrudFormField[], values: Record<string, unknown>, editing: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const field of fields) {
+  for (const field of shownFields(fields, values)) {
     const value = values[field.field];
     if (field.kind === "datetime") out[field.field] = localInputToSeconds(typeof value === "string" ? value : "");
     else if (field.kind === "password" && editing && !value) continue;
+    else if (field.kind === "switch" && field.boolean) out[field.field] = value === 1;
     else out[field.field] = value;
   }
   return out;

@@ -28,12 +28,12 @@ export async function requireHeldRules(db: Queryable, actor: AdminRow, wanted: "
 
 /** Refuses acting on an admin who holds rules the acting admin does not (or is a super admin). */
 export async function requireNotAbove(db: Queryable, actor: AdminRow, target: { id: number; is_super: boolean }): Promise<void> {
-  if (actor.is_super) return;
-  if (target.is_super) throw new ApiError(msg`Only a super admin can change a super admin`);
-  const targetRules = await adminRuleIds(db, { ...actor, id: target.id, is_super: false });
-  if (!covers(await adminRuleIds(db, actor), targetRules === "all" ? "all" : [...targetRules])) {
-    throw new ApiError(msg`You cannot change an admin who holds rules you do not hold`);
-  }
+  const held = await adminRuleIds(db, actor);
+  // A super admin: by the is_super flag or by a group granting "*".
+  if (held === "all") return;
+  const targetRules = target.is_super ? "all" : await adminRuleIds(db, { ...actor, id: target.id, is_super: false });
+  if (targetRules === "all") throw new ApiError(msg`Only a super admin can change a super admin`);
+  if (!covers(held, [...targetRules])) throw new ApiError(msg`You cannot change an admin who holds rules you do not hold`);
 }
 
 /** Ends every session of an account (password reset, disabled, deleted). */

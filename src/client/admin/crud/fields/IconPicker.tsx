@@ -1,0 +1,78 @@
+import { useLingui } from "@lingui/react/macro";
+import { Popover } from "radix-ui";
+import { X } from "lucide-react";
+import { createElement, useMemo, useState } from "react";
+import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
+import { MENU_ICONS, menuIcon } from "../../menuIcons.tsx";
+
+/** The icon names the picker offers: the menu's own icon set (menuIcons.tsx), filtered by a search text. */
+export function iconChoices(search: string): string[] {
+  const term = search.trim().toLowerCase();
+  return Object.keys(MENU_ICONS)
+    .filter((name) => !term || name.includes(term))
+    .sort();
+}
+
+/**
+ * A menu rule's icon: a button showing the current one opens a searchable grid of the icons the
+ * side menu knows (so a chosen icon always shows). Stores the icon's kebab-case name.
+ */
+export function IconPicker({ control, value, onChange }: { control: FieldControlProps; value: unknown; onChange: (value: string) => void }) {
+  const { t } = useLingui();
+  const [open, setOpen] = useState(false);
+  const [search, setSearch] = useState("");
+  const names = useMemo(() => iconChoices(search), [search]);
+  const current = typeof value === "string" ? value : "";
+  const currentIcon = createElement(menuIcon({ icon: current, name: "", type: "menu" }), { "aria-hidden": true, className: "size-5 shrink-0" });
+  return (
+    <div className="flex gap-2">
+      <Popover.Root open={open} onOpenChange={setOpen}>
+        <Popover.Trigger asChild>
+          <button {...control} type="button" className={`${controlClass(control["aria-invalid"])} flex items-center gap-2 text-start`}>
+            {currentIcon}
+            <span className={current ? "" : "text-slate-500 dark:text-slate-400"}>{current || t`Choose an icon`}</span>
+          </button>
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content
+            align="start"
+            sideOffset={4}
+            collisionPadding={8}
+            className="z-50 w-[min(22rem,calc(100vw-1rem))] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
+          >
+            <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder={t`Search icons`} aria-label={t`Search icons`} className={controlClass()} />
+            <div role="listbox" aria-label={t`Icons`} className="mt-2 grid max-h-64 grid-cols-5 gap-1 overflow-y-auto sm:grid-cols-6">
+              {names.map((name) => {
+                const Icon = MENU_ICONS[name]!;
+                return (
+                  <button
+                    key={name}
+                    type="button"
+                    role="option"
+                    aria-selected={name === current}
+                    aria-label={name}
+                    title={name}
+                    onClick={() => {
+                      onChange(name);
+                      setOpen(false);
+                      setSearch("");
+                    }}
+                    className={`flex min-h-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-700 ${name === current ? "bg-primary/10 text-primary ring-1 ring-primary" : ""}`}
+                  >
+                    <Icon aria-hidden className="size-5" />
+                  </button>
+                );
+              })}
+              {names.length === 0 && <p className="col-span-full px-2 py-3 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
+            </div>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+      {current && (
+        <button type="button" aria-label={t`Clear the icon`} onClick={() => onChange("")} className="min-h-11 min-w-11 rounded-md border border-slate-300 p-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+          <X aria-hidden className="mx-auto size-4" />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+import { useLingui } from "@lingui/react/macro";
+import { Popover } from "radix-ui";
+import { ChevronDown, X } from "lucide-react";
+import { useMemo, useState } from "react";
+import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
+import { Spinner } from "../../../ui/Spinner.tsx";
+import { flattenTree, nestRows } from "../tree.ts";
+import { labelOf, useAllRows, type RowLabel } from "./treeData.ts";
+
+/** The chosen ids of a multi-select value (an id list; anything else is none). */
+export function idsOf(value: unknown): number[] {
+  return Array.isArray(value) ? value.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+}
+
+/**
+ * Several rows of another resource (e.g. an admin's groups): the chosen ones as chips, a
+ * popover lists every row (nested when the resource is a tree) with a filter and a checkbox each.
+ */
+export function MultiSelect({ control, path, label, value, onChange }: { control: FieldControlProps; path: string; label: RowLabel; value: unknown; onChange: (value: number[]) => void }) {
+  const { t, i18n } = useLingui();
+  const rows = useAllRows(path);
+  const [open, setOpen] = useState(false);
+  const [filter, setFilter] = useState("");
+  const chosen = idsOf(value);
+  const options = useMemo(() => flattenTree(nestRows(rows.data ?? [])), [rows.data]);
+  const nameOf = (id: number) => {
+    const row = rows.data?.find((r) => r.id === id);
+    return row ? labelOf(row, label, i18n.locale) : `#${id}`;
+  };
+  const term = filter.trim().toLowerCase();
+  const shown = term ? options.filter(({ row }) => labelOf(row, label, i18n.locale).toLowerCase().includes(term)) : options;
+  const flip = (id: number) => onChange(chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id]);
+  return (
+    <div className="space-y-2">
+      <Popover.Root open={open} onOpenChange={setOpen}>
+        <Popover.Trigger asChild>
+          <button {...control} type="button" className={`${controlClass(control["aria-invalid"])} flex items-center justify-between gap-2 text-start`}>
+            <span className={chosen.length ? "" : "text-slate-500 dark:text-slate-400"}>{chosen.length ? chosen.map(nameOf).join(", ") : t`Please select`}</span>
+            <ChevronDown aria-hidden className="size-4 shrink-0" />
+          </button>
+        </Popover.Trigger>
+        <Popover.Portal>
+          <Popover.Content
+            align="start"
+            sideOffset={4}
+            collisionPadding={8}
+            className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 max-w-[calc(100vw-1rem)] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
+          >
+            <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t`Type to search`} aria-label={t`Type to search`} className={controlClass()} />
+            <div className="mt-2 max-h-60 overflow-y-auto">
+              {rows.isPending && <Spinner className="mx-auto my-2 size-5" />}
+              {!rows.isPending && shown.length === 0 && <p className="px-2 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
+              {shown.map(({ row, depth }) => (
+                <label key={row.id} className="flex min-h-11 items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-700" style={{ paddingInlineStart: `${0.5 + (term ? 0 : depth) * 1.25}rem` }}>
+                  <input type="checkbox" className="size-4 accent-primary" checked={chosen.includes(row.id)} onChange={() => flip(row.id)} />
+                  {labelOf(row, label, i18n.locale)}
+                </label>
+              ))}
+            </div>
+          </Popover.Content>
+        </Popover.Portal>
+      </Popover.Root>
+      {chosen.length > 0 && (
+        <ul className="flex flex-wrap gap-1" aria-label={t`Chosen`}>
+          {chosen.map((id) => {
+            const name = nameOf(id);
+            return (
+              <li key={id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 ps-3 pe-1 text-sm dark:bg-slate-800">
+                {name}
+                <button type="button" aria-label={t`Remove ${name}`} onClick={() => flip(id)} className="inline-flex min-h-7 min-w-7 items-center justify-center rounded-full hover:bg-slate-200 dark:hover:bg-slate-700">
+                  <X aria-hidden className="size-3" />
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./server.ts";
+
+/**
+ * Access control in the real app (issue 13): a super admin makes a group that grants only
+ * Members > View and an admin in it; that admin sees only those menus and gets 401 on another
+ * screen's URL; a menu rule added in the rules screen shows in the side menu without a reload.
+ * The demo server is shared by the specs: every name here is unique and only they are checked.
+ */
+
+async function logInAdmin(page: Page, username: string, password: string) {
+  await page.goto("/admin/login");
+  await page.getByLabel("用户名").fill(username);
+  await page.getByLabel("密码").fill(password);
+  await page.getByRole("button", { name: "登录" }).click();
+  await expect(page).toHaveURL(/\/admin\/(?!login|loading)/);
+}
+
+test("a group grants only its rules: its admin sees those menus, 401 elsewhere; a new menu rule shows at once", async ({ page, browser, baseURL }) => {
+  const suffix = String(Date.now() % 1e8);
+  const groupName = `只读会员组${suffix}`;
+  const username = `ea${suffix}`;
+  const password = "viewer-pass1";
+  await logInAdmin(page, "admin", "admin123456");
+  const menu = page.getByRole("navigation", { name: "后台菜单" });
+
+  // The group: only Members > View (the menu and its directory come along half-checked).
+  await menu.getByRole("link", { name: "角色组管理" }).click();
+  await expect(page).toHaveURL(/\/admin\/auth\/group$/);
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  let dialog = page.getByRole("dialog");
+  await dialog.getByLabel("名称").fill(groupName);
+  const rules = dialog.getByRole("group", { name: "权限" });
+  await rules.getByRole("button", { name: "展开 会员管理" }).click();
+  // The Members menu's own branch (inside the Members directory's): its View button.
+  const membersMenu = rules.getByRole("treeitem").filter({ has: page.getByRole("button", { name: "收起 会员管理" }) }).last();
+  await membersMenu.getByRole("checkbox", { name: "查看", exact: true }).check();
+  await expect(rules.getByRole("checkbox", { name: "会员管理" }).first()).toHaveJSProperty("indeterminate", true);
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("table").getByText(groupName)).toBeVisible();
+
+  // The admin in it.
+  await menu.getByRole("link", { name: "管理员管理" }).click();
+  await expect(page).toHaveURL(/\/admin\/auth\/admin$/);
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  dialog = page.getByRole("dialog");
+  await dialog.getByLabel("用户名").fill(username);
+  await dialog.getByLabel("密码").fill(password);
+  await dialog.getByRole("button", { name: "角色组" }).click();
+  await page.getByRole("checkbox", { name: groupName }).check();
+  await page.keyboard.press("Escape");
+  await expect(dialog.getByRole("list", { name: "已选择" })).toContainText(groupName);
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  await page.getByRole("search").getByRole("searchbox").fill(username);
+  await page.getByRole("search").getByRole("searchbox").press("Enter");
+  await expect(page.getByRole("row").filter({ hasText: username })).toContainText(groupName);
+
+  // That admin, in a browser of their own: only the granted menus, and 401 on another screen.
+  const other = await browser.newContext({ baseURL });
+  const viewer = await other.newPage();
+  await logInAdmin(viewer, username, password);
+  const viewerMenu = viewer.getByRole("navigation", { name: "后台菜单" });
+  await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
+  for (const hidden of ["管理员管理", "角色组管理", "菜单规则管理", "会员分组", "题目"]) await expect(viewerMenu.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
+  await viewer.goto("/admin/auth/admin");
+  await expect(viewer).toHaveURL(/\/401$/);
+  await expect(viewer.getByRole("heading", { name: "您没有权限访问此页面，或文件无效。" })).toBeVisible();
+  // The server refuses the same admin's call too (not only the screen).
+  const refused = await viewer.evaluate(async () => {
+    const token = JSON.parse(localStorage.getItem("adminInfo") ?? "{}")?.state?.token ?? "";
+    const res = await fetch("/admin/auth/admin/index", { headers: { batoken: token } });
+    return (await res.json()) as { code: number };
+  });
+  expect(refused.code).toBe(401);
+  await other.close();
+
+  // A menu rule added in the rules screen shows in the side menu at once (no reload).
+  await menu.getByRole("link", { name: "菜单规则管理" }).click();
+  await expect(page).toHaveURL(/\/admin\/auth\/rule$/);
+  await page.evaluate(() => ((window as unknown as { noReload: boolean }).noReload = true));
+  const title = `新菜单${suffix}`;
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  dialog = page.getByRole("dialog");
+  await dialog.getByRole("radio", { name: "菜单", exact: true }).check();
+  await dialog.getByLabel("标题", { exact: true }).fill(title);
+  await dialog.getByLabel("规则名称").fill(`e2e/menu${suffix}`);
+  await dialog.getByLabel("路由路径").fill(`e2e/menu${suffix}`);
+  await dialog.getByLabel("组件").fill(`e2e/menu${suffix}`);
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(menu.getByRole("link", { name: title })).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
+});
