@@ -5,6 +5,7 @@ import { adminLogResource } from "./adminLog.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
+import { memberRuleResource } from "./memberRule.ts";
 import { adminRuleResource } from "./rule.ts";
 
 /** Every back-office resource the CRUD engine mounts (a new screen's server side: one line here). */
@@ -15,6 +16,7 @@ export const resources: readonly ResourceDef[] = [
   adminLogResource,
   memberResource,
   memberGroupResource,
+  memberRuleResource,
   moneyLogResource,
   scoreLogResource,
 ];
