@@ -1,5 +1,6 @@
 import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
+import { definitionScreen } from "./crud/definitionScreen.tsx";
 
 /**
  * Back-office screens by the `component` key of their menu rule; others show "coming soon".
@@ -8,4 +9,9 @@ import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "user/user": definitionScreen(() => import("./user/members.ts")),
+  "user/group": definitionScreen(() => import("./user/groups.ts")),
+  "user/rule": definitionScreen(() => import("./user/rules.ts")),
+  "user/moneyLog": definitionScreen(() => import("./user/moneyLog.ts")),
+  "user/scoreLog": definitionScreen(() => import("./user/scoreLog.ts")),
 };

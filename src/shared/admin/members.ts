@@ -45,7 +45,7 @@ export const MEMBER_RULE_TYPES = ["route", "menu_dir", "menu", "nav_user_menu", 
 
 /** A member rule (user_rule): a route, a menu entry of the member center, a nav item or a button. */
 export const memberRuleAdd = z.object({
-  pid: withMessage(z.number().int().min(0).max(2_147_483_647).optional().default(0), msg`Please choose the parent rule`),
+  pid: withMessage(z.preprocess((v) => (v === null ? 0 : v), z.number().int().min(0).max(2_147_483_647).optional().default(0)), msg`Please choose the parent rule`),
   type: withMessage(z.enum(MEMBER_RULE_TYPES), msg`Please choose the rule type`),
   title: withMessage(safeText(50).trim().min(1), msg`Please enter the rule title`),
   title_en: withMessage(safeText(50).optional().default(""), msg`The English title is at most 50 characters`),
@@ -55,7 +55,8 @@ export const memberRuleAdd = z.object({
   menu_type: withMessage(z.enum(["tab", "link", "iframe"]).nullable().optional().default(null), msg`Please choose the menu type`),
   url: withMessage(safeText(255).optional().default(""), msg`The link is at most 255 characters`),
   component: withMessage(safeText(100).optional().default(""), msg`The component is at most 100 characters`),
-  keepalive: withMessage(z.boolean().optional().default(false), msg`Please choose whether to keep the page alive`),
+  // A switch sends 1 / 0.
+  keepalive: withMessage(z.union([z.boolean(), z.literal(0), z.literal(1)]).optional().default(false).transform(Boolean), msg`Please choose whether to keep the page alive`),
   remark: withMessage(safeText(255).optional().default(""), msg`The remark is at most 255 characters`),
   weigh: withMessage(z.number().int().min(-1_000_000).max(1_000_000).optional().default(0), msg`The weight must be a whole number`),
   status,

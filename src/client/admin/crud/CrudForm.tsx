@@ -9,6 +9,7 @@ import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
+import { CheckboxList } from "./fields/CheckboxList.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues } from "./values.ts";
@@ -85,7 +86,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
         const label = i18n._(field.label);
         const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
         return (
-          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio"}>
+          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxList"}>
             {(control) => (
               <Controller
                 control={form.control}
@@ -156,6 +157,8 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                         </select>
                       );
                     }
+                    case "checkboxList":
+                      return field.remote ? <CheckboxList remote={field.remote} value={f.value} onChange={f.onChange} invalid={!!error} /> : <></>;
                     case "remoteSelect":
                       return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
                     default: {

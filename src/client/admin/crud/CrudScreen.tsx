@@ -27,8 +27,9 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { Table, TBody, Td, Th, THead, Tr } from "../../ui/Table.tsx";
 import { PAGE_SIZES, useCrudDelete, useCrudList, useCrudSort, type ListQuery } from "./api.ts";
 import { CrudFormDialog } from "./CrudForm.tsx";
+import { RowActionButton, RowActionDialog, useRowActions } from "./RowActionDialog.tsx";
 import { SearchForm } from "./SearchForm.tsx";
-import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow } from "./types.ts";
+import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow, type CrudRowAction } from "./types.ts";
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -96,6 +97,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const canDelete = useAuth(actionNode(path, "del")) && offered.has("delete");
   const canEdit = useAuth(actionNode(path, "edit")) && offered.has("edit") && hasForm;
   const canSort = useAuth(actionNode(path, "sortable")) && offered.has("sortable") && !!definition.sortable;
+  const rowActions = useRowActions(definition);
+  const [acting, setActing] = useState<{ action: CrudRowAction; row: CrudRow } | null>(null);
 
   const [query, setQuery] = useState<ListQuery>({ page: 1, limit: PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
   const [quickText, setQuickText] = useState("");
@@ -175,7 +178,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   };
 
   const sortIcon = (state: false | "asc" | "desc") => (state === "asc" ? <ArrowUp aria-hidden className="size-4" /> : state === "desc" ? <ArrowDown aria-hidden className="size-4" /> : <ArrowUpDown aria-hidden className="size-4 opacity-40" />);
-  const hasRowButtons = canEdit || canDelete || canSort;
+  const hasRowButtons = canEdit || canDelete || canSort || rowActions.length > 0;
   const visibleColumnCount = table.getVisibleLeafColumns().length + (canDelete ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
@@ -279,6 +282,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                     <GripVertical aria-hidden className="mx-auto size-4" />
                   </button>
                 )}
+                {rowActions.map((action) => (
+                  <RowActionButton key={action.key} action={action} row={row.original} onOpen={() => setActing({ action, row: row.original })} />
+                ))}
                 {canEdit && (
                   <button type="button" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(row.original.id)} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
                     <Pencil aria-hidden className="mx-auto size-4" />
@@ -419,6 +425,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />
       </div>
 
+      {acting && <RowActionDialog action={acting.action} row={acting.row} onClose={() => setActing(null)} />}
       {editing !== undefined && <CrudFormDialog definition={definition} id={editing} onClose={() => setEditing(undefined)} />}
       <ConfirmDialog
         open={confirmIds !== null}

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import type { z } from "zod";
 
 /** The search operators of API.md's generic CRUD protocol. */
@@ -40,10 +40,12 @@ export interface CrudColumn {
   operator?: Operator;
   /** Hidden until the admin shows it in the column menu. */
   hidden?: boolean;
+  /** A "select" search whose choices are another resource's rows (`select=1`): `labelField` shown, `valueField` (default "id") sent. */
+  remote?: { path: string; labelField: string; valueField?: string };
 }
 
 /** The input kinds of the add/edit form. */
-export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password";
+export type FormFieldKind = "text" | "textarea" | "number" | "switch" | "radio" | "select" | "remoteSelect" | "date" | "datetime" | "password" | "checkboxList";
 
 export interface CrudFormField {
   field: string;
@@ -53,7 +55,8 @@ export interface CrudFormField {
   options?: CrudOption[];
   /**
    * "remoteSelect": rows of another resource (`GET /admin/<path>/index?select=1&quickSearch=`),
-   * showing `labelField` and storing `valueField` (default "id").
+   * showing `labelField` and storing `valueField` (default "id"). "checkboxList": the rows
+   * (up to 100) as checkboxes, the value a list of `valueField`s (or "*" for all).
    */
   remote?: { path: string; labelField: string; valueField?: string };
   placeholder?: MessageDescriptor;
@@ -62,6 +65,21 @@ export interface CrudFormField {
   only?: "add" | "edit";
   /** The add form's initial value (otherwise empty: "", 0 for switch, null for selects). */
   initial?: unknown;
+}
+
+/**
+ * A button on each row (beside edit and delete) that opens `component` in a dialog with the row,
+ * e.g. "adjust balance". Shown only to admins holding the rule `action` (a full rule path such
+ * as "user/moneyLog/add", or an action of this screen's path such as "edit").
+ */
+export interface CrudRowAction {
+  /** Tells the actions of a row apart (and names the button for tests). */
+  key: string;
+  label: MessageDescriptor;
+  icon?: ComponentType<{ className?: string; "aria-hidden"?: boolean }>;
+  action: string;
+  /** The dialog's content; `onDone` closes it (the list is fetched again after a write). */
+  component: ComponentType<{ row: CrudRow; onDone: () => void }>;
 }
 
 /** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */
@@ -96,6 +114,8 @@ export interface CrudDefinition {
   buttons?: CrudButton[];
   /** `order` until the admin sorts by a column (default the server's, `id,desc`). */
   defaultOrder?: string;
+  /** Extra buttons on each row, each opening its own dialog with the row. */
+  rowActions?: CrudRowAction[];
 }
 
 /** One `search[]` item of the list request. */

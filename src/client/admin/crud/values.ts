@@ -31,6 +31,8 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
       return value === undefined || value === "" ? null : value;
     case "datetime":
       return secondsToLocalInput(value);
+    case "checkboxList":
+      return value === "*" ? "*" : Array.isArray(value) ? value : [];
     case "password":
       // Never shown back: empty means "keep the current one" on edit.
       return "";
