@@ -17,7 +17,7 @@ const members: CrudDefinition = {
     { field: "username", label: msg`Username`, sortable: true, search: "text" },
     { field: "nickname", label: msg`Nickname`, search: "text" },
     { field: "group_id", label: msg`Group`, cell: (row) => String(row.group_name ?? ""), search: "select", remote: { path: "user/group", labelField: "name" } },
-    { field: "mobile", label: msg`Mobile`, search: "text" },
+    { field: "mobile", label: msg`Mobile`, search: "text", hidden: true },
     { field: "email", label: msg`Email`, search: "text", hidden: true },
     { field: "money", label: msg`Balance`, cell: moneyCell("money"), sortable: true },
     { field: "score", label: msg`Points`, render: "number", sortable: true },
