@@ -3,7 +3,8 @@
 // over ~200 sequential requests per shape (no search, quick search, a RANGE filter on
 // create_time, both), p50 / p99. Run alone (`node tests/bench/members.mjs`, after a build) or
 // as part of `npm run bench`. With MEMBERS_BENCH_DATABASE_URL (a PostgreSQL server URL) it
-// runs on a fresh database there instead of the embedded PGlite.
+// runs on a fresh database there instead of the embedded PGlite. MEMBERS_BENCH_DROP_INDEX=<name>
+// drops that index first (figures without it, to compare).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -53,6 +54,11 @@ const INSERT = `
 
 async function seed(run) {
   const t0 = performance.now();
+  const drop = process.env.MEMBERS_BENCH_DROP_INDEX;
+  if (drop) {
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(drop)) throw new Error("MEMBERS_BENCH_DROP_INDEX: an index name");
+    await run(`drop index if exists ${drop}`);
+  }
   await run(INSERT);
   await run("analyze member");
   return performance.now() - t0;

@@ -62,7 +62,7 @@ export default function Dashboard() {
       ) : (
         <>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="dashboard-figures">
-            <Figure label={t`Members`} value={data?.members} icon={Users} />
+            <Figure label={t({ message: "Members", context: "dashboard figure" })} value={data?.members} icon={Users} />
             <Figure label={t`Courses`} value={data?.courses} icon={BookOpen} />
             <Figure label={t`Questions`} value={data?.questions} icon={FileQuestion} />
             <Figure label={t`Exam attempts today`} value={data?.attemptsToday} icon={ClipboardList} />

@@ -44,3 +44,6 @@ export const memberCell = (row: CrudRow) => (
     {row.nickname ? <span className="text-xs text-slate-500 dark:text-slate-400">{String(row.nickname)}</span> : null}
   </span>
 );
+
+/** A member's group name, on one line. */
+export const groupCell = (row: CrudRow) => <span className="whitespace-nowrap">{String(row.group_name ?? "")}</span>;

@@ -3,7 +3,7 @@ import { Coins, Wallet } from "lucide-react";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
-import { avatarCell, moneyCell } from "./cells.tsx";
+import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
 import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 
 /** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
@@ -16,11 +16,11 @@ const members: CrudDefinition = {
     { field: "avatar", label: msg`Avatar`, cell: avatarCell },
     { field: "username", label: msg`Username`, sortable: true, search: "text" },
     { field: "nickname", label: msg`Nickname`, search: "text" },
-    { field: "group_id", label: msg`Group`, cell: (row) => String(row.group_name ?? ""), search: "select", remote: { path: "user/group", labelField: "name" } },
+    { field: "group_id", label: msg`Group`, cell: groupCell, search: "select", remote: { path: "user/group", labelField: "name" } },
     { field: "mobile", label: msg`Mobile`, search: "text", hidden: true },
     { field: "email", label: msg`Email`, search: "text", hidden: true },
     { field: "money", label: msg`Balance`, cell: moneyCell("money"), sortable: true },
-    { field: "score", label: msg`Points`, render: "number", sortable: true },
+    { field: "score", label: msg`Points`, render: "number", sortable: true, hidden: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
     { field: "last_login_time", label: msg`Last login`, render: "datetime", sortable: true, hidden: true },
     { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime" },
