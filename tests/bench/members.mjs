@@ -98,7 +98,8 @@ export async function membersBench() {
       await admin.end();
       const url = new URL(pgUrl);
       url.pathname = `/${name}`;
-      env = { DATABASE_URL: url.toString() };
+      // The demo (and its admin/admin123456) is seeded on PostgreSQL only when asked for.
+      env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
       dropDatabase = async () => {
         const c = new pg.Client({ connectionString: pgUrl });
         await c.connect();
@@ -124,6 +125,7 @@ export async function membersBench() {
       const login = await (
         await fetch(`${server.url}/admin/index/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "admin", password: "admin123456" }) })
       ).json();
+      if (login.code !== 1) throw new Error(`admin login: ${JSON.stringify(login)}`);
       const token = login.data.userInfo.token;
       const now = Math.floor(Date.now() / 1000);
       const range = `search[0][field]=create_time&search[0][operator]=RANGE&search[0][val]=${now - 30 * 86_400},${now - 20 * 86_400}`;
