@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { randomBytes, scryptSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { membersBench } from "./members.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(root, "dist/client");
@@ -242,6 +243,9 @@ try {
 
   console.log("\n# Local answer writes in Dexie (real Chromium IndexedDB; answer row + outbox op in one transaction)");
   await dexieBench(500);
+
+  console.log("\n# Members list on 100,000 members (GET /admin/user/user/index, 200 sequential requests per shape)");
+  await membersBench();
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

@@ -173,6 +173,7 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   // Back-office routes: called with the member's token like the rest (they must refuse it).
   "/admin/index/login": () => ["/admin/index/login"],
   "/admin/index/index": () => ["/admin/index/index"],
+  "/admin/dashboard/index": () => ["/admin/dashboard/index"],
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
   "/admin/routine/config/index": () => ["/admin/routine/config/index"],

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAccountLogs, createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
+import { createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * The generic CRUD protocol (API.md "Admin calls") run against every registered resource, from
@@ -20,23 +20,23 @@ interface Fixture {
   body?(n: number): Body;
   /** Makes three rows of a read-only resource; answers their ids. */
   seed?(): Promise<number[]>;
+  /** Runs before the three adds (rows the add bodies refer to). */
+  prepare?(): Promise<void>;
 }
 
-/** Three members (usernames told apart by `letter`) with one log row each. */
-function accountLogFixture(table: string, column: string, letter: string): Fixture {
+/**
+ * Three members (usernames told apart by `letter`), each given one log row through the
+ * resource's `add` (an administrator's adjustment).
+ */
+function accountLogFixture(column: string, letter: string): Fixture {
+  const members: number[] = [];
   return {
     text: "username",
     marker: (n) => `${tag}${letter}${n}`,
-    async seed() {
-      const ids: number[] = [];
-      for (const n of [1, 2, 3]) {
-        const member = await createMember(t.database.db, { username: `${tag}${letter}${n}` });
-        await createAccountLogs(t.database.db, member.id, { [column]: [[0, 100 * n, { key: "recharge", params: {} }]] });
-        const { rows } = await t.database.db.query<{ id: number }>(`select id from ${table} where user_id = $1`, [member.id]);
-        ids.push(rows[0]!.id);
-      }
-      return ids;
+    async prepare() {
+      for (const n of [1, 2, 3]) members[n] = (await createMember(t.database.db, { username: `${tag}${letter}${n}` })).id;
     },
+    body: (n) => ({ user_id: members[n] ?? 2_000_000_000, [column]: 100 * n, memo: `Adjust ${n}` }),
   };
 }
 
@@ -62,8 +62,13 @@ const fixtures: Record<string, Fixture> = {
     body: (n) => ({ username: `${tag}m${n}`, nickname: `Member ${n}`, password: "secret-123", gender: 1, birthday: "2000-01-0" + n, status: "enable" }),
   },
   "user/group": { text: "name", marker: (n) => `${tag}u${n}`, body: (n) => ({ name: `${tag}u${n}`, rules: [], status: "enable" }) },
-  "user/moneyLog": accountLogFixture("user_money_log", "money", "b"),
-  "user/scoreLog": accountLogFixture("user_score_log", "score", "s"),
+  "user/rule": {
+    text: "name",
+    marker: (n) => `${tag}x${n}`,
+    body: (n) => ({ pid: 0, type: "menu", title: `Member rule ${n}`, name: `${tag}x${n}`, path: `${tag}/x${n}`, menu_type: "tab", weigh: n }),
+  },
+  "user/moneyLog": accountLogFixture("money", "b"),
+  "user/scoreLog": accountLogFixture("score", "s"),
   "security/dataRecycle": {
     text: "name",
     marker: (n) => `${tag}dr${n}`,
@@ -176,6 +181,7 @@ describe.each(resources.map((def) => [def.rule, def] as const))("resource %s", (
   beforeAll(async () => {
     expect(fixture, `a fixture for ${rule} in this test`).toBeDefined();
     if (def.add) {
+      await fixture!.prepare?.();
       for (const n of [1, 2, 3]) {
         const res = (await t.app.inject({ method: "POST", url: `/admin/${rule}/add`, headers: root.headers, payload: fixture!.body!(n) })).json() as Envelope;
         expect(res, JSON.stringify(res)).toMatchObject({ code: 1 });

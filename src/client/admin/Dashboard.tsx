@@ -1,9 +1,32 @@
-import { useEffect, useState } from "react";
-import { useLingui } from "@lingui/react/macro";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { BookOpen, ClipboardList, FileQuestion, Users } from "lucide-react";
+import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
+import { request } from "../api/index.ts";
+import { Button } from "../ui/Button.tsx";
+import { Spinner } from "../ui/Spinner.tsx";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 
-/** Admin home: the time-of-day greeting (SPEC §9) followed by "welcome back". */
+const DashboardChart = lazy(() => import("./DashboardChart.tsx"));
+
+function Figure({ label, value, icon: Icon }: { label: string; value: number | undefined; icon: typeof Users }) {
+  const { i18n } = useLingui();
+  return (
+    <div className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <span className="rounded-lg bg-primary/10 p-2 text-primary">
+        <Icon aria-hidden className="size-6" />
+      </span>
+      <div>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{label}</p>
+        <p className="text-2xl font-semibold tabular-nums">{value === undefined ? "–" : i18n.number(value)}</p>
+      </div>
+    </div>
+  );
+}
+
+/** Admin home: the time-of-day greeting (SPEC §9) followed by "welcome back", then the site's figures. */
 export default function Dashboard() {
   const { i18n, t } = useLingui();
   const name = useAdminInfo((s) => s.nickname || s.username);
@@ -12,6 +35,13 @@ export default function Dashboard() {
     const timer = setInterval(() => setHour(new Date().getHours()), 60_000);
     return () => clearInterval(timer);
   }, []);
+  const figures = useQuery({
+    queryKey: ["admin", "dashboard"],
+    queryFn: async ({ signal }) => (await request<DashboardFigures>({ url: "/admin/dashboard/index", method: "get", signal })).data,
+  });
+  const data = figures.data;
+  const labels = data?.newMembers.map((d) => d.day.slice(5)) ?? [];
+  const counts = data?.newMembers.map((d) => d.count) ?? [];
   return (
     <section className="space-y-4">
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
@@ -20,6 +50,50 @@ export default function Dashboard() {
         </h1>
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t`This is the back office of your course and exam platform.`}</p>
       </div>
+      {figures.isError && !data ? (
+        <div role="alert" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
+          <p>
+            <Trans>The figures could not be loaded.</Trans>
+          </p>
+          <Button className="mt-2" onClick={() => void figures.refetch()}>
+            <Trans>Try again</Trans>
+          </Button>
+        </div>
+      ) : (
+        <>
+          <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="dashboard-figures">
+            <Figure label={t({ message: "Members", context: "dashboard figure" })} value={data?.members} icon={Users} />
+            <Figure label={t`Courses`} value={data?.courses} icon={BookOpen} />
+            <Figure label={t`Questions`} value={data?.questions} icon={FileQuestion} />
+            <Figure label={t`Exam attempts today`} value={data?.attemptsToday} icon={ClipboardList} />
+          </div>
+          <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+            <h2 className="mb-3 font-semibold">
+              <Trans>New members in the last 7 days</Trans>
+            </h2>
+            {data ? (
+              <>
+                <Suspense fallback={<Spinner className="mx-auto my-16 size-8" />}>
+                  <DashboardChart labels={labels} counts={counts} />
+                </Suspense>
+                <table className="sr-only">
+                  <caption>{t`New members in the last 7 days`}</caption>
+                  <tbody>
+                    {data.newMembers.map((d) => (
+                      <tr key={d.day}>
+                        <th scope="row">{d.day}</th>
+                        <td>{d.count}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            ) : (
+              <Spinner className="mx-auto my-16 size-8" />
+            )}
+          </div>
+        </>
+      )}
     </section>
   );
 }

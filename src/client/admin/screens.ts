@@ -19,4 +19,9 @@ export const adminScreens: ScreenRegistry = {
   "security/sensitiveDataLog": definitionScreen(() => import("./security/sensitiveDataLog.ts")),
   "routine/attachment": definitionScreen(() => import("./routine/attachments.tsx")),
   "routine/config": lazy(() => import("./routine/Config.tsx")),
+  "user/user": definitionScreen(() => import("./user/members.ts")),
+  "user/group": definitionScreen(() => import("./user/groups.ts")),
+  "user/rule": definitionScreen(() => import("./user/rules.ts")),
+  "user/moneyLog": definitionScreen(() => import("./user/moneyLog.ts")),
+  "user/scoreLog": definitionScreen(() => import("./user/scoreLog.ts")),
 };

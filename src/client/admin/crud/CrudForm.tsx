@@ -18,6 +18,7 @@ import { CheckboxTree } from "./fields/CheckboxTree.tsx";
 import { IconPicker } from "./fields/IconPicker.tsx";
 import { MultiSelect } from "./fields/MultiSelect.tsx";
 import { TreeSelect } from "./fields/TreeSelect.tsx";
+import { CheckboxList } from "./fields/CheckboxList.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues, shownFields } from "./values.ts";
@@ -97,7 +98,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
         const label = i18n._(field.label);
         const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
         return (
-          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxTree"}>
+          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxTree" || field.kind === "checkboxList"}>
             {(control) => (
               <Controller
                 control={form.control}
@@ -187,6 +188,8 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                       return field.tree ? <MultiSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
                     case "iconPicker":
                       return <IconPicker control={control} value={f.value} onChange={f.onChange} />;
+                    case "checkboxList":
+                      return field.remote ? <CheckboxList remote={field.remote} value={f.value} onChange={f.onChange} invalid={!!error} /> : <></>;
                     case "remoteSelect":
                       return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
                     default: {

@@ -30,8 +30,9 @@ import { BatchActions } from "./BatchActions.tsx";
 import { CrudFormDialog } from "./CrudForm.tsx";
 import { DetailDialog } from "./DetailDialog.tsx";
 import { nestRows } from "./tree.ts";
+import { RowActionButton, RowActionDialog, useRowActions } from "./RowActionDialog.tsx";
 import { SearchForm } from "./SearchForm.tsx";
-import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow } from "./types.ts";
+import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow, type CrudRowAction } from "./types.ts";
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -102,6 +103,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const batchActions = definition.batchActions ?? [];
   /** Rows can be selected for a batch delete or a batch action. */
   const canSelect = canDelete || batchActions.length > 0;
+  const rowActions = useRowActions(definition);
+  const [acting, setActing] = useState<{ action: CrudRowAction; row: CrudRow } | null>(null);
 
   const [query, setQuery] = useState<ListQuery>({ page: 1, limit: definition.pageSize ?? PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
   const [quickText, setQuickText] = useState("");
@@ -185,7 +188,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   };
 
   const sortIcon = (state: false | "asc" | "desc") => (state === "asc" ? <ArrowUp aria-hidden className="size-4" /> : state === "desc" ? <ArrowDown aria-hidden className="size-4" /> : <ArrowUpDown aria-hidden className="size-4 opacity-40" />);
-  const hasRowButtons = canEdit || canDelete || canSort || !!definition.detail;
+  const hasRowButtons = canEdit || canDelete || canSort || !!definition.detail || rowActions.length > 0;
   const visibleColumnCount = table.getVisibleLeafColumns().length + (canSelect ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
@@ -294,6 +297,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                     <Eye aria-hidden className="mx-auto size-4" />
                   </button>
                 )}
+                {rowActions.map((action) => (
+                  <RowActionButton key={action.key} action={action} row={row.original} onOpen={() => setActing({ action, row: row.original })} />
+                ))}
                 {canEdit && (
                   <button type="button" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(row.original.id)} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
                     <Pencil aria-hidden className="mx-auto size-4" />
@@ -437,6 +443,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         {!definition.tree && <Pager page={query.page} pageCount={pageCountOf(total, query.limit)} onPage={(page) => setQuery((q) => ({ ...q, page }))} className="w-full sm:w-auto" />}
       </div>
 
+      {acting && <RowActionDialog action={acting.action} row={acting.row} onClose={() => setActing(null)} />}
       {editing !== undefined && <CrudFormDialog definition={definition} id={editing} onClose={() => setEditing(undefined)} />}
       {viewing !== null && <DetailDialog definition={definition} id={viewing} onClose={() => setViewing(null)} />}
       <ConfirmDialog

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { operatorOf } from "./api.ts";
+import { RemoteOptions } from "./fields/RemoteOptions.tsx";
 import type { CrudColumn, SearchItem } from "./types.ts";
 import { localInputToSeconds } from "./values.ts";
 
@@ -64,6 +65,7 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
                       {i18n._(option.label)}
                     </option>
                   ))}
+                  {column.remote && <RemoteOptions remote={column.remote} />}
                 </select>
               )}
             </FieldFrame>

@@ -40,6 +40,8 @@ export interface CrudColumn {
   operator?: Operator;
   /** Hidden until the admin shows it in the column menu. */
   hidden?: boolean;
+  /** A "select" search whose choices are another resource's rows (`select=1`): `labelField` shown, `valueField` (default "id") sent. */
+  remote?: { path: string; labelField: string; valueField?: string };
 }
 
 /** The input kinds of the add/edit form. */
@@ -71,7 +73,9 @@ export type FormFieldKind =
   /** Several rows of another resource (fields/MultiSelect.tsx). */
   | "multiSelect"
   /** A menu icon from the side menu's icon set (fields/IconPicker.tsx). */
-  | "iconPicker";
+  | "iconPicker"
+  /** Rows of another resource as a checkbox list (fields/CheckboxList.tsx). */
+  | "checkboxList";
 
 /** What a "custom" field's component gets: its value, the form's other values, and the input's ids and aria state. */
 export interface CustomFieldProps {
@@ -90,7 +94,8 @@ export interface CrudFormField {
   options?: CrudOption[];
   /**
    * "remoteSelect": rows of another resource (`GET /admin/<path>/index?select=1&quickSearch=`),
-   * showing `labelField` and storing `valueField` (default "id").
+   * showing `labelField` and storing `valueField` (default "id"). "checkboxList": the rows
+   * (up to 100) as checkboxes, the value a list of `valueField`s (or "*" for all).
    */
   remote?: { path: string; labelField: string; valueField?: string };
   /**
@@ -122,6 +127,21 @@ export interface CrudBatchAction {
   /** The question asked before it runs. */
   confirm: MessageDescriptor;
   icon?: ReactNode;
+}
+
+/**
+ * A button on each row (beside edit and delete) that opens `component` in a dialog with the row,
+ * e.g. "adjust balance". Shown only to admins holding the rule `action` (a full rule path such
+ * as "user/moneyLog/add", or an action of this screen's path such as "edit").
+ */
+export interface CrudRowAction {
+  /** Tells the actions of a row apart (and names the button for tests). */
+  key: string;
+  label: MessageDescriptor;
+  icon?: ComponentType<{ className?: string; "aria-hidden"?: boolean }>;
+  action: string;
+  /** The dialog's content; `onDone` closes it (the list is fetched again after a write). */
+  component: ComponentType<{ row: CrudRow; onDone: () => void }>;
 }
 
 /** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */
@@ -167,6 +187,8 @@ export interface CrudDefinition {
    * answers it, or `true` for the engine's own (every field of that row).
    */
   detail?: true | ComponentType<{ row: Record<string, unknown> }>;
+  /** Extra buttons on each row, each opening its own dialog with the row. */
+  rowActions?: CrudRowAction[];
 }
 
 /** One `search[]` item of the list request. */

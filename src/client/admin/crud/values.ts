@@ -41,6 +41,8 @@ export function initialValue(field: CrudFormField, row: Record<string, unknown> 
     case "area":
       // Lists (older rows may hold comma-separated text).
       return Array.isArray(value) ? value : typeof value === "string" && value !== "" ? value.split(",") : [];
+    case "checkboxList":
+      return value === "*" ? "*" : Array.isArray(value) ? value : [];
     case "password":
       // Never shown back: empty means "keep the current one" on edit.
       return "";

@@ -1,6 +1,8 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
-import { renderMemo } from "../../modules/account/memos.ts";
+import { MAX_ACCOUNT_FIGURE, moneyAdjust, scoreAdjust } from "../../../shared/admin/members.ts";
+import { ApiError } from "../../errors.ts";
+import { memos, renderMemo } from "../../modules/account/memos.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 
 /** Memos in the reader's language (the row keeps a key and its parameters). */
@@ -9,7 +11,34 @@ const withMemo = (ctx: CrudContext, row: Row): Row => {
   return { ...rest, memo: renderMemo(ctx.req.t, memo_key as string, memo_params, row.memo as string) };
 };
 
-/** A member's balance or points log, read-only, with the member's username. */
+/**
+ * An administrator's adjustment (`POST add {user_id, money|score, memo}`): the member's row is
+ * locked, the new figure checked (never below zero, never past MAX_ACCOUNT_FIGURE) and written,
+ * and the one log row the engine then inserts carries before / after, all in the add's
+ * transaction (concurrent adjustments wait for the lock, so none is lost). The member side's
+ * course purchase (modules/course/enrolment.ts) locks the same row the same way.
+ */
+async function adjust(ctx: CrudContext, column: "money" | "score", body: Row): Promise<Row> {
+  const memberId = body.user_id as number;
+  const amount = body[column] as number;
+  const { rows } = await ctx.tx.query<{ figure: string | number }>(`select ${column} as figure from member where id = $1 for update`, [memberId]);
+  if (rows.length === 0) throw new ApiError(msg`The member does not exist`, 0, { fields: { user_id: ctx.req.t(msg`The member does not exist`) } });
+  const before = Number(rows[0]!.figure);
+  const after = before + amount;
+  if (after < 0) {
+    const balance = (before / 100).toFixed(2);
+    const message = column === "money" ? msg`The balance cannot go below zero: the member has ${balance}` : msg`The points cannot go below zero: the member has ${before}`;
+    throw new ApiError(message, 0, { fields: { [column]: ctx.req.t(message) } });
+  }
+  if (after > MAX_ACCOUNT_FIGURE) throw new ApiError(msg`The result would be larger than the highest allowed figure`, 0, { fields: { [column]: ctx.req.t(msg`The result would be larger than the highest allowed figure`) } });
+  await ctx.tx.query(`update member set ${column} = $1, update_time = extract(epoch from now())::bigint where id = $2`, [after, memberId]);
+  const text = (body.memo as string | undefined) ?? "";
+  // Without a memo the log says "Changed by an administrator" in the reader's language.
+  const memo = text === "" ? memos.adminAdjust() : null;
+  return { user_id: memberId, [column]: amount, before, after, memo: text, memo_key: memo?.key ?? "", memo_params: JSON.stringify(memo?.params ?? {}) };
+}
+
+/** A member's balance or points log: read-only rows with the member's username; `add` is an adjustment. */
 function accountLog(rule: string, title: MessageDescriptor, table: string, column: "money" | "score"): ResourceDef {
   return {
     rule,
@@ -32,7 +61,9 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
     quickSearch: ["id", "user_id", "username", "nickname"],
     editColumns: ["id", "user_id", column, "before", "after", "memo", "memo_key", "memo_params", "create_time"],
     rules: { edit: `${rule}/index` },
+    add: column === "money" ? moneyAdjust : scoreAdjust,
     hooks: {
+      beforeWrite: (ctx, body) => adjust(ctx, column, body),
       async listRows(ctx, rows) {
         return rows.map((row) => withMemo(ctx, row));
       },

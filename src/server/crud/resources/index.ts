@@ -6,6 +6,7 @@ import { attachmentResource } from "./attachment.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
+import { memberRuleResource } from "./memberRule.ts";
 import { adminRuleResource } from "./rule.ts";
 import { dataRecycleLogResource, dataRecycleResource, sensitiveDataLogResource, sensitiveDataResource } from "./security.ts";
 
@@ -17,6 +18,7 @@ export const resources: readonly ResourceDef[] = [
   adminLogResource,
   memberResource,
   memberGroupResource,
+  memberRuleResource,
   moneyLogResource,
   scoreLogResource,
   dataRecycleResource,

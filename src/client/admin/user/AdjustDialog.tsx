@@ -1,0 +1,116 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { MAX_MONEY_CHANGE, MAX_SCORE_CHANGE } from "../../../shared/admin/members.ts";
+import { request, serverRefusal } from "../../api/index.ts";
+import { Button } from "../../ui/Button.tsx";
+import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
+import type { CrudRow } from "../crud/types.ts";
+import { formatCents } from "./cells.tsx";
+
+/** "12.3" / "-5" / "0.05" -> cents; null for anything else (at most 2 decimals). */
+export function yuanToCents(text: string): number | null {
+  const match = /^([+-]?)(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match) return null;
+  const cents = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return match[1] === "-" ? -cents : cents;
+}
+
+/**
+ * Adjusts a member's balance (`money`, entered in yuan, sent in cents) or points (`score`) with
+ * a memo: `POST /admin/user/<moneyLog|scoreLog>/add`. Shows the figure now and after; the
+ * server refuses a result below zero (shown here) and writes the one log row.
+ */
+function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; column: "money" | "score" }) {
+  const { t } = useLingui();
+  const client = useQueryClient();
+  const money = column === "money";
+  const path = money ? "user/moneyLog" : "user/scoreLog";
+  const [amount, setAmount] = useState("");
+  const [memo, setMemo] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const current = Number(row[column] ?? 0);
+  const change = money ? yuanToCents(amount) : /^[+-]?\d{1,9}$/.test(amount.trim()) ? Number(amount.trim()) : null;
+  const max = money ? MAX_MONEY_CHANGE : MAX_SCORE_CHANGE;
+  const valid = change !== null && change !== 0 && Math.abs(change) <= max;
+  const show = (n: number) => (money ? formatCents(n) : String(n));
+  const save = useMutation({
+    mutationFn: () => request({ url: crudUrl(path, "add"), method: "post", data: { user_id: row.id, [column]: change, memo: memo.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
+    onSuccess: async () => {
+      await Promise.all([client.invalidateQueries({ queryKey: crudKeys.all("user/user") }), client.invalidateQueries({ queryKey: crudKeys.all(path) })]);
+      onDone();
+    },
+    onError: (e) => {
+      const refusal = serverRefusal(e);
+      if (!refusal) return;
+      const fields = fieldErrorsOf(refusal.data);
+      if (fields?.[column]) setError(fields[column]!);
+      else setFormError(refusal.msg);
+    },
+  });
+  const name = String(row.nickname || row.username || row.id);
+  return (
+    <form
+      noValidate
+      className="space-y-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setFormError(null);
+        if (!valid) {
+          setError(money ? t`Enter a non-zero amount of at most 1,000,000.00, with at most 2 decimals` : t`Enter a non-zero whole number of points of at most 10,000,000`);
+          return;
+        }
+        setError(null);
+        save.mutate();
+      }}
+    >
+      <dl className="grid grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
+        <dt className="text-slate-600 dark:text-slate-300">
+          <Trans>Member</Trans>
+        </dt>
+        <dd className="text-end font-medium">{name}</dd>
+        <dt className="text-slate-600 dark:text-slate-300">{money ? <Trans>Balance now</Trans> : <Trans>Points now</Trans>}</dt>
+        <dd className="text-end tabular-nums" data-testid="adjust-current">
+          {show(current)}
+        </dd>
+        <dt className="text-slate-600 dark:text-slate-300">
+          <Trans>After the change</Trans>
+        </dt>
+        <dd className={`text-end tabular-nums ${valid && current + change! < 0 ? "text-red-700 dark:text-red-400" : ""}`}>{valid ? show(current + change!) : "–"}</dd>
+      </dl>
+      <FieldFrame label={money ? t`Amount (yuan, negative to take away)` : t`Points (negative to take away)`} error={error}>
+        {(control) => (
+          <input {...control} name={column} inputMode={money ? "decimal" : "numeric"} autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={money ? "10.00 / -5.50" : "100 / -20"} className={controlClass(error)} />
+        )}
+      </FieldFrame>
+      <FieldFrame label={t`Memo`} hint={t`Shown to the member in their log`}>
+        {(control) => <input {...control} name="memo" maxLength={200} value={memo} onChange={(e) => setMemo(e.target.value)} className={controlClass()} />}
+      </FieldFrame>
+      {formError && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {formError}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2 pt-2">
+        <Button onClick={onDone}>
+          <Trans>Cancel</Trans>
+        </Button>
+        <Button type="submit" variant="primary" disabled={save.isPending}>
+          {save.isPending && <Spinner className="size-4 text-white" />}
+          <Trans>Save</Trans>
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export function AdjustMoney(props: { row: CrudRow; onDone: () => void }) {
+  return <Adjust {...props} column="money" />;
+}
+
+export function AdjustScore(props: { row: CrudRow; onDone: () => void }) {
+  return <Adjust {...props} column="score" />;
+}

@@ -1,0 +1,49 @@
+import { msg } from "@lingui/core/macro";
+import { Coins, Wallet } from "lucide-react";
+import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
+import type { CrudDefinition } from "../crud/types.ts";
+import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
+import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
+import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
+
+/** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
+const members: CrudDefinition = {
+  path: "user/user",
+  title: msg`Members`,
+  quickSearch: msg`ID, username, nickname, email, mobile`,
+  columns: [
+    { field: "id", label: msg`ID`, render: "number", sortable: true },
+    { field: "avatar", label: msg`Avatar`, cell: avatarCell },
+    { field: "username", label: msg`Username`, sortable: true, search: "text" },
+    { field: "nickname", label: msg`Nickname`, search: "text" },
+    { field: "group_id", label: msg`Group`, cell: groupCell, search: "select", remote: { path: "user/group", labelField: "name" } },
+    { field: "mobile", label: msg`Mobile`, search: "text", hidden: true },
+    { field: "email", label: msg`Email`, search: "text", hidden: true },
+    { field: "money", label: msg`Balance`, cell: moneyCell("money"), sortable: true },
+    { field: "score", label: msg`Points`, render: "number", sortable: true, hidden: true },
+    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
+    { field: "last_login_time", label: msg`Last login`, render: "datetime", sortable: true, hidden: true },
+    { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime" },
+  ],
+  form: [
+    { field: "username", label: msg`Username`, kind: "text" },
+    { field: "nickname", label: msg`Nickname`, kind: "text" },
+    { field: "password", label: msg`Password`, kind: "password" },
+    { field: "group_id", label: msg`Group`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
+    { field: "email", label: msg`Email`, kind: "text" },
+    { field: "mobile", label: msg`Mobile`, kind: "text" },
+    { field: "avatar", label: msg`Avatar URL`, kind: "text" },
+    { field: "gender", label: msg`Gender`, kind: "radio", options: GENDER_OPTIONS, initial: 0 },
+    { field: "birthday", label: msg`Birthday`, kind: "date" },
+    { field: "motto", label: msg`Signature`, kind: "textarea" },
+    { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
+  ],
+  schema: memberAdd,
+  editSchema: memberEdit.omit({ id: true }),
+  rowActions: [
+    { key: "money", label: msg`Adjust balance`, icon: Wallet, action: "user/moneyLog/add", component: AdjustMoney },
+    { key: "score", label: msg`Adjust points`, icon: Coins, action: "user/scoreLog/add", component: AdjustScore },
+  ],
+};
+
+export default members;
