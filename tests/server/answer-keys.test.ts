@@ -182,6 +182,10 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
     resources.flatMap((def) => [
       [`/admin/${def.rule}/index`, () => [`/admin/${def.rule}/index`]],
       [`/admin/${def.rule}/edit`, () => [`/admin/${def.rule}/edit?id=1`]],
+      // Its GET extra actions (e.g. the resources a data-security rule may name).
+      ...Object.entries(def.actions ?? {})
+        .filter(([, action]) => action.method === "GET")
+        .map(([name]) => [`/admin/${def.rule}/${name}`, () => [`/admin/${def.rule}/${name}`]]),
     ]),
   ),
 };

@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { memberRuleAdd, memberRuleEdit } from "../../../shared/admin/members.ts";
 import type { CrudDefinition, CrudOption } from "../crud/types.ts";
+import { ruleTitle } from "../auth/options.ts";
 import { STATUS_OPTIONS } from "./options.ts";
 
 const TYPE_OPTIONS: CrudOption[] = [
@@ -17,11 +18,12 @@ const MENU_TYPE_OPTIONS: CrudOption[] = [
   { value: "iframe", label: msg`Iframe` },
 ];
 
-/** Member rules (`user/rule`): the member center's routes, menus and buttons, sortable by weigh. */
+/** Member rules (`user/rule`): the member center's routes, menus and buttons, a tree sortable by weigh. */
 const rules: CrudDefinition = {
   path: "user/rule",
   title: msg`Member rules`,
   quickSearch: msg`ID, title, name`,
+  tree: true,
   sortable: true,
   defaultOrder: "weigh,desc",
   columns: [
@@ -39,7 +41,7 @@ const rules: CrudDefinition = {
     { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },
   ],
   form: [
-    { field: "pid", label: msg`Parent rule`, kind: "remoteSelect", remote: { path: "user/rule", labelField: "title" }, placeholder: msg`None (top level)` },
+    { field: "pid", label: msg`Parent rule`, kind: "treeSelect", tree: { path: "user/rule", label: ruleTitle }, placeholder: msg`None (top level)` },
     { field: "type", label: msg`Type`, kind: "select", options: TYPE_OPTIONS, initial: "menu" },
     { field: "title", label: msg`Title`, kind: "text" },
     { field: "title_en", label: msg`English title`, kind: "text" },
