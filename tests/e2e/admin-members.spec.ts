@@ -96,4 +96,27 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await page.getByRole("alertdialog").getByRole("button", { name: "删除" }).click();
   await expect(row).toHaveCount(0);
   await expect(page.getByText("暂无数据")).toBeVisible();
+
+  // The recycle bin kept it (members have a recycle rule): restored, with its balance and its log row.
+  await page.goto("/admin/security/dataRecycleLog");
+  const binQuick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
+  await binQuick.fill(username);
+  await binQuick.press("Enter");
+  const kept = page.getByRole("row").filter({ hasText: username });
+  await expect(kept).toHaveCount(1);
+  await kept.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "还原", exact: true }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "还原" }).click();
+  await expect(kept).toHaveCount(0);
+  await page.goto("/admin/user/user");
+  await quick.fill(username);
+  await quick.press("Enter");
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText("E2E 已编辑");
+  await expect(row).toContainText("12.34");
+  await page.goto("/admin/user/moneyLog");
+  await logQuick.fill(username);
+  await logQuick.press("Enter");
+  await expect(logRow).toHaveCount(1);
+  await expect(logRow).toContainText("E2E 充值");
 });

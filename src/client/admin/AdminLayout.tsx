@@ -170,7 +170,8 @@ export default function AdminLayout() {
         <Header small={small} onOpenDrawer={() => setDrawerOpen(true)} />
         <OfflineBanner />
         <TabBar />
-        <main className="flex-1 overflow-auto bg-slate-50 p-4 dark:bg-slate-950">
+        {/* The screen's scroll area: focusable, so a keyboard can scroll a screen without controls (the dashboard's chart). */}
+        <main tabIndex={0} className="flex-1 overflow-auto bg-slate-50 p-4 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-inset dark:bg-slate-950">
           <Outlet />
         </main>
       </div>
