@@ -8,6 +8,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { request } from "../../src/client/api/index.ts";
 import type { CrudRow } from "../../src/client/admin/crud/types.ts";
 import { envelope, grant, memberRows, members, paramsOf, renderScreen } from "./crud-example.tsx";
+import { chooseOption } from "../helpers/select.ts";
 
 // Only the request function is replaced: the screen, TanStack Query and Table run for real.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -72,7 +73,7 @@ describe("the list screen of a definition", () => {
     await userEvent.click(screen.getByRole("button", { name: "Search form" }));
     const form = screen.getByRole("search", { name: "Search form" });
     await userEvent.type(within(form).getByLabelText("Username"), "ann");
-    await userEvent.selectOptions(within(form).getByLabelText("Status"), "disable");
+    await chooseOption(within(form).getByLabelText("Status"), "Disabled");
     await userEvent.type(within(form).getByLabelText("ID from"), "5");
     fireEvent.change(within(form).getByLabelText("Created to"), { target: { value: "2024-05-02T14:05" } });
     await userEvent.click(within(form).getByRole("button", { name: "Search" }));

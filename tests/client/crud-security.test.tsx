@@ -9,6 +9,7 @@ import dataRecycleLog from "../../src/client/admin/security/dataRecycleLog.ts";
 import sensitiveData from "../../src/client/admin/security/sensitiveData.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
 import { envelope, renderScreen } from "./crud-example.tsx";
+import { chooseOption } from "../helpers/select.ts";
 
 // Only the request function is replaced: the screens, TanStack Query and the form run for real.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -79,10 +80,10 @@ describe("a sensitive-data rule's form", () => {
     expect(username).toHaveProperty("checked", true);
     await userEvent.click(within(dialog).getByRole("checkbox", { name: "mobile" }));
     // Another data offers its own fields.
-    await userEvent.selectOptions(within(dialog).getByLabelText("Data"), "auth/group");
+    await chooseOption(within(dialog).getByLabelText("Data"), "Groups (auth/group)");
     expect(within(dialog).queryByRole("checkbox", { name: "mobile" })).toBeNull();
     expect(within(dialog).getByRole("checkbox", { name: "name" })).toBeTruthy();
-    await userEvent.selectOptions(within(dialog).getByLabelText("Data"), "user/user");
+    await chooseOption(within(dialog).getByLabelText("Data"), "Members (user/user)");
     await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
     await waitFor(() => expect(calls().some((c) => c.url === "/admin/security/sensitiveData/edit" && c.method === "post")).toBe(true));
     expect(calls().find((c) => c.url === "/admin/security/sensitiveData/edit" && c.method === "post")!.data).toEqual({

@@ -20,6 +20,7 @@ import { MultiSelect } from "./fields/MultiSelect.tsx";
 import { TreeSelect } from "./fields/TreeSelect.tsx";
 import { CheckboxList } from "./fields/CheckboxList.tsx";
 import { RemoteSelect } from "./RemoteSelect.tsx";
+import { Select } from "../../ui/Select.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues, shownFields } from "./values.ts";
 
@@ -153,22 +154,16 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                       const options = field.options ?? [];
                       const index = options.findIndex((o) => o.value === f.value);
                       return (
-                        <select
-                          {...control}
-                          name={f.name}
+                        <Select
+                          control={control}
                           ref={f.ref}
+                          name={f.name}
                           value={index < 0 ? "" : String(index)}
-                          onChange={(e) => f.onChange(e.target.value === "" ? null : options[Number(e.target.value)]!.value)}
+                          onChange={(v) => f.onChange(v === "" ? null : options[Number(v)]!.value)}
                           onBlur={f.onBlur}
-                          className={controlClass(error)}
-                        >
-                          <option value="">{placeholder ?? t`Please select`}</option>
-                          {options.map((option, i) => (
-                            <option key={String(option.value)} value={String(i)}>
-                              {i18n._(option.label)}
-                            </option>
-                          ))}
-                        </select>
+                          emptyLabel={placeholder ?? t`Please select`}
+                          options={options.map((option, i) => ({ value: String(i), label: i18n._(option.label) }))}
+                        />
                       );
                     }
                     case "image":

@@ -3,7 +3,9 @@ import { useState } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { operatorOf } from "./api.ts";
-import { RemoteOptions } from "./fields/RemoteOptions.tsx";
+import { useRemoteChoices } from "./fields/RemoteOptions.tsx";
+import { Select } from "../../ui/Select.tsx";
+import type { FieldControlProps } from "../../ui/form/Field.tsx";
 import type { CrudColumn, SearchItem } from "./types.ts";
 import { localInputToSeconds } from "./values.ts";
 
@@ -46,7 +48,7 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
     <form
       role="search"
       aria-label={t`Search form`}
-      className="grid gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 dark:border-slate-700 dark:bg-slate-900"
+      className="grid grid-cols-1 gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 dark:border-slate-700 dark:bg-slate-900"
       onSubmit={(e) => {
         e.preventDefault();
         onSearch(searchItems(searchable, inputs));
@@ -58,15 +60,7 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
           return (
             <FieldFrame key={column.field} label={label}>
               {(control) => (
-                <select {...control} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()}>
-                  <option value="">{t`All`}</option>
-                  {(column.options ?? []).map((option) => (
-                    <option key={String(option.value)} value={String(option.value)}>
-                      {i18n._(option.label)}
-                    </option>
-                  ))}
-                  {column.remote && <RemoteOptions remote={column.remote} />}
-                </select>
+                <SearchSelect control={control} column={column} value={valueOf(column.field, "from")} onChange={(v) => set(column.field, "from", v)} />
               )}
             </FieldFrame>
           );
@@ -83,9 +77,9 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
           <FieldFrame key={column.field} label={label} group>
             {() => (
               <div className="flex items-center gap-2">
-                <input type={type} aria-label={t`${label} from`} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()} />
+                <input type={type} aria-label={t`${label} from`} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={`${controlClass()} min-w-0 flex-1`} />
                 <span aria-hidden>–</span>
-                <input type={type} aria-label={t`${label} to`} value={valueOf(column.field, "to")} onChange={(e) => set(column.field, "to", e.target.value)} className={controlClass()} />
+                <input type={type} aria-label={t`${label} to`} value={valueOf(column.field, "to")} onChange={(e) => set(column.field, "to", e.target.value)} className={`${controlClass()} min-w-0 flex-1`} />
               </div>
             )}
           </FieldFrame>
@@ -106,4 +100,12 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
       </div>
     </form>
   );
+}
+
+/** A select column's search input: "all", then its options and (remote columns) the other resource's rows. */
+function SearchSelect({ control, column, value, onChange }: { control: FieldControlProps; column: CrudColumn; value: string; onChange: (value: string) => void }) {
+  const { t, i18n } = useLingui();
+  const remote = useRemoteChoices(column.remote);
+  const options = [...(column.options ?? []).map((o) => ({ value: String(o.value), label: i18n._(o.label) })), ...remote];
+  return <Select control={control} value={value} onChange={onChange} emptyLabel={t`All`} options={options} />;
 }

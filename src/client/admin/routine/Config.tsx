@@ -4,6 +4,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
+import { Select } from "../../ui/Select.tsx";
 import { Eraser, Send } from "lucide-react";
 import { useState } from "react";
 import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
@@ -178,13 +179,16 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
                       );
                     case "select":
                       return (
-                        <select {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} disabled={!canEdit} className={controlClass(error)}>
-                          {(field.options ?? []).map((o) => (
-                            <option key={o.value} value={o.value}>
-                              {i18n._(o.label)}
-                            </option>
-                          ))}
-                        </select>
+                        <Select
+                          control={control}
+                          ref={f.ref}
+                          name={f.name}
+                          value={String(f.value ?? "")}
+                          onChange={f.onChange}
+                          onBlur={f.onBlur}
+                          disabled={!canEdit}
+                          options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
+                        />
                       );
                     default:
                       return (

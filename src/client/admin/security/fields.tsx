@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import type { WatchableResource } from "../../../shared/admin/security.ts";
 import { request } from "../../api/index.ts";
-import { controlClass } from "../../ui/form/Field.tsx";
+import { Select } from "../../ui/Select.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CustomFieldProps } from "../crud/types.ts";
 
@@ -21,14 +21,13 @@ function controllerSelect(path: string, need: "deletable" | "editable") {
     const { t } = useLingui();
     const choices = (useWatchable(path).data ?? []).filter((r) => r[need]);
     return (
-      <select {...control} value={String(value ?? "")} onChange={(e) => onChange(e.target.value || null)} className={controlClass(control["aria-invalid"])}>
-        <option value="">{t`Please select`}</option>
-        {choices.map((r) => (
-          <option key={r.controller} value={r.controller}>
-            {r.title} ({r.controller})
-          </option>
-        ))}
-      </select>
+      <Select
+        control={control}
+        value={String(value ?? "")}
+        onChange={(v) => onChange(v || null)}
+        emptyLabel={t`Please select`}
+        options={choices.map((r) => ({ value: r.controller, label: `${r.title} (${r.controller})` }))}
+      />
     );
   };
 }

@@ -43,7 +43,7 @@ export function FieldFrame({
   );
   if (group) {
     return (
-      <fieldset className="space-y-1" aria-describedby={control["aria-describedby"]}>
+      <fieldset className="min-w-0 space-y-1" aria-describedby={control["aria-describedby"]}>
         <legend className={labelClass}>{label}</legend>
         {children(control)}
         {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}

@@ -1,7 +1,8 @@
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { request } from "../../../api/index.ts";
-import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
+import type { FieldControlProps } from "../../../ui/form/Field.tsx";
+import { Select } from "../../../ui/Select.tsx";
 
 interface AreaOption {
   label: string;
@@ -25,7 +26,7 @@ function useArea(params: { province?: string } | null) {
 
 /**
  * The `area` form field: a province, then one of its cities (`GET /admin/ajax/area`), stored as
- * `[provinceCode, cityCode]`. Two labelled native selects, so it works by keyboard and on phones.
+ * `[provinceCode, cityCode]`. Two labelled selects (keys, type-ahead, phones).
  */
 export function AreaField({ control, value, onChange, error }: { control: FieldControlProps; value: unknown; onChange: (value: unknown) => void; error?: unknown }) {
   const { t } = useLingui();
@@ -34,22 +35,22 @@ export function AreaField({ control, value, onChange, error }: { control: FieldC
   const cities = useArea(province ? { province } : null);
   return (
     <div className="grid gap-2 sm:grid-cols-2">
-      <select {...control} value={province} onChange={(e) => onChange(e.target.value ? [e.target.value] : [])} className={controlClass(error)}>
-        <option value="">{provinces.isLoading ? t`Loading…` : t`Province`}</option>
-        {(provinces.data ?? []).map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <select aria-label={t`City`} value={city} disabled={!province} onChange={(e) => onChange(e.target.value ? [province, e.target.value] : [province])} className={controlClass(error)}>
-        <option value="">{cities.isLoading ? t`Loading…` : t`City`}</option>
-        {(cities.data ?? []).map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      <Select
+        control={{ ...control, "aria-invalid": error ? true : undefined }}
+        value={province}
+        onChange={(v) => onChange(v ? [v] : [])}
+        emptyLabel={provinces.isLoading ? t`Loading…` : t`Province`}
+        options={provinces.data ?? []}
+      />
+      <Select
+        ariaLabel={t`City`}
+        control={{ "aria-invalid": error ? true : undefined }}
+        value={city}
+        disabled={!province}
+        onChange={(v) => onChange(v ? [province, v] : [province])}
+        emptyLabel={cities.isLoading ? t`Loading…` : t`City`}
+        options={cities.data ?? []}
+      />
     </div>
   );
 }

@@ -1,14 +1,15 @@
 import { useLingui } from "@lingui/react/macro";
 import { useMemo } from "react";
-import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
+import type { FieldControlProps } from "../../../ui/form/Field.tsx";
+import { Select, type SelectOption } from "../../../ui/Select.tsx";
 import { flattenTree, nestRows, subtreeIds } from "../tree.ts";
 import { labelOf, useAllRows, type RowLabel } from "./treeData.ts";
 
 /**
  * The parent of a tree row: the rows of a tree resource (`select=1`, every page) nested by
  * `pid` and indented, with "none" (0) on top. On edit, the row itself and everything under it
- * are left out (the server refuses them too). A native select: keys, screen readers and phones
- * handle it as any select.
+ * are left out (the server refuses them too). The choices are indented by depth in a Radix
+ * select (keys, type-ahead, screen readers).
  */
 export function TreeSelect({
   control,
@@ -38,23 +39,11 @@ export function TreeSelect({
     return flattenTree(nestRows(all.filter((r) => !excluded.has(r.id))));
   }, [rows.data, rowId]);
   const current = Number(value ?? 0) || 0;
-  return (
-    <select
-      {...control}
-      value={String(current)}
-      onChange={(e) => onChange(Number(e.target.value))}
-      onBlur={onBlur}
-      aria-busy={rows.isFetching || undefined}
-      className={controlClass(control["aria-invalid"])}
-    >
-      <option value="0">{rootLabel ?? t`None (top level)`}</option>
-      {/* The current parent, while the rows load (or when it is no longer listed). */}
-      {current !== 0 && !options.some((o) => o.row.id === current) && <option value={String(current)}>{rows.isFetching ? t`Loading…` : `#${current}`}</option>}
-      {options.map(({ row, depth }) => (
-        <option key={row.id} value={String(row.id)}>
-          {`${"\u3000".repeat(depth)}${depth > 0 ? "└ " : ""}${labelOf(row, label, i18n.locale)}`}
-        </option>
-      ))}
-    </select>
-  );
+  const choices: SelectOption[] = [
+    { value: "0", label: rootLabel ?? t`None (top level)` },
+    // The current parent, while the rows load (or when it is no longer listed).
+    ...(current !== 0 && !options.some((o) => o.row.id === current) ? [{ value: String(current), label: rows.isFetching ? t`Loading…` : `#${current}` }] : []),
+    ...options.map(({ row, depth }) => ({ value: String(row.id), label: labelOf(row, label, i18n.locale), depth })),
+  ];
+  return <Select control={control} value={String(current)} onChange={(v) => onChange(Number(v))} onBlur={onBlur} busy={rows.isFetching} options={choices} />;
 }
