@@ -5,6 +5,7 @@ import { useNavigate, useParams } from "react-router-dom";
 import { Spinner } from "../ui/Spinner.tsx";
 import { useOnline } from "../ui/useOnline.ts";
 import { parseLoadingTarget, targetUrl } from "./routeState.ts";
+import { Button } from "../ui/Button.tsx";
 
 /**
  * `{base}/loading/:to?` (SPEC §2): loads the area's data, then opens the original path and
@@ -47,14 +48,13 @@ export function AreaLoading({ load, fallback }: { load: () => Promise<string | u
       <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3 py-24 text-center text-slate-700 dark:text-slate-200">
         <CloudOff aria-hidden className="size-10 text-slate-500 dark:text-slate-400" />
         <p>{online ? t`This page could not be loaded.` : t`You are offline: this page needs a connection to load.`}</p>
-        <button
-          type="button"
+        <Button
+          variant="primary"
           onClick={run}
-          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong"
         >
           <RotateCw aria-hidden className="size-4" />
           <Trans>Try again</Trans>
-        </button>
+        </Button>
       </div>
     );
   }

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Construction } from "lucide-react";
 import { Link, useLocation } from "react-router-dom";
+import { buttonClass } from "../ui/Button.tsx";
 
 /** An honest placeholder for a screen that a later release builds; the route around it is real. */
 export function ComingSoon({ title }: { title: MessageDescriptor | string }) {
@@ -14,7 +15,7 @@ export function ComingSoon({ title }: { title: MessageDescriptor | string }) {
       <p className="mt-2 text-slate-600 dark:text-slate-300">
         <Trans>This screen is coming soon.</Trans>
       </p>
-      <Link to={home} className="mt-6 inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+      <Link to={home} className={buttonClass("primary", "mt-6")}>
         <Trans>Back to home</Trans>
       </Link>
     </section>

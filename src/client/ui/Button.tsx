@@ -11,6 +11,11 @@ const variants: Record<ButtonVariant, string> = {
   ghost: "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
 };
 
+/** The button look for something that is not a <button> (a router link that reads as an action). */
+export function buttonClass(variant: ButtonVariant = "secondary", className = ""): string {
+  return `${base} ${variants[variant]} ${className}`.trim();
+}
+
 /** The app's button look (44 px touch target, focus ring, dark mode); `type` defaults to "button". */
 export function Button({
   variant = "secondary",
@@ -19,5 +24,5 @@ export function Button({
   ref,
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; ref?: Ref<HTMLButtonElement> }) {
-  return <button ref={ref} type={type} className={`${base} ${variants[variant]} ${className}`} {...props} />;
+  return <button ref={ref} type={type} className={buttonClass(variant, className)} {...props} />;
 }

@@ -2,6 +2,7 @@ import { Trans } from "@lingui/react/macro";
 import { ShieldAlert } from "lucide-react";
 import { Link } from "react-router-dom";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
+import { buttonClass } from "../../ui/Button.tsx";
 
 /** Only links the site configured (SITE_CONTACT): an email or a web page, never a script URL. */
 export function safeContactUrl(url: string | undefined): string | null {
@@ -39,7 +40,7 @@ export default function NoPermissionPage() {
             <Trans>Contact the administrator</Trans>
           </a>
         )}
-        <Link to="/" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+        <Link to="/" className={buttonClass("primary")}>
           <Trans>Back to home</Trans>
         </Link>
       </div>

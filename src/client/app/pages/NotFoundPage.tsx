@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Trans } from "@lingui/react/macro";
 import { Link, useNavigate } from "react-router-dom";
+import { buttonClass } from "../../ui/Button.tsx";
 
 export const BACK_AFTER_SECONDS = 5;
 
@@ -28,7 +29,7 @@ export default function NotFoundPage() {
       <p className="mt-2 text-slate-600 dark:text-slate-300" aria-live="polite">
         <Trans>Returning to the previous page in {seconds} s.</Trans>
       </p>
-      <Link to="/" className="mt-6 inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+      <Link to="/" className={buttonClass("primary", "mt-6")}>
         <Trans>Back to home</Trans>
       </Link>
     </section>

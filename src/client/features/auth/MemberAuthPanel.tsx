@@ -10,6 +10,7 @@ import { ClickCaptcha } from "../../ui/captcha/ClickCaptcha.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { RetrievePasswordDialog } from "./RetrievePasswordDialog.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 type Tab = "login" | "register";
 type Errors = Partial<Record<"username" | "password" | "target" | "code", string | null>>;
@@ -143,9 +144,9 @@ export function MemberAuthPanel() {
                 <Trans>Forgot password?</Trans>
               </button>
             </div>
-            <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+            <Button variant="primary" type="submit" disabled={busy} className="w-full">
               <Trans>Log in</Trans>
-            </button>
+            </Button>
           </form>
         </Tabs.Content>
         <Tabs.Content value="register">
@@ -179,9 +180,9 @@ export function MemberAuthPanel() {
                 </div>
               </>
             )}
-            <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+            <Button variant="primary" type="submit" disabled={busy} className="w-full">
               <Trans>Register</Trans>
-            </button>
+            </Button>
           </form>
         </Tabs.Content>
       </Tabs.Root>

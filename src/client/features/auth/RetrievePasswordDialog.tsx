@@ -6,6 +6,7 @@ import { validatePassword } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
 import { Field } from "../../ui/form/Field.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 /** "Forgot password": a code to the bound email or mobile, then a new password. */
 export function RetrievePasswordDialog({ open, onOpenChange, types }: { open: boolean; onOpenChange(open: boolean): void; types: ("email" | "mobile")[] }) {
@@ -51,9 +52,9 @@ export function RetrievePasswordDialog({ open, onOpenChange, types }: { open: bo
           <SendCodeButton channel={type} target={account} event="user_retrieve_pwd" />
         </div>
         <Field label={t`New password`} type="password" autoComplete="new-password" value={password} error={error} onChange={(e) => setPassword(e.target.value)} />
-        <button type="submit" className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong">
+        <Button variant="primary" type="submit" className="w-full">
           <Trans>Reset password</Trans>
-        </button>
+        </Button>
       </form>
     </DialogFrame>
   );

@@ -5,6 +5,7 @@ import { Dialog } from "radix-ui";
 import { request } from "../../api/index.ts";
 import { SendCodeButton } from "../../features/auth/SendCodeButton.tsx";
 import { Field } from "../../ui/form/Field.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 /**
  * Changing the bound email or mobile (SPEC: only through verification): first a code to the
@@ -70,9 +71,9 @@ export function ChangeBindDialog({
             </div>
             <SendCodeButton channel={type} target={current} event={type === "email" ? "user_email_verify" : "user_mobile_verify"} />
           </div>
-          <button type="submit" disabled={!oldCode} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+          <Button variant="primary" type="submit" disabled={!oldCode} className="w-full">
             <Trans>Next</Trans>
-          </button>
+          </Button>
         </form>
       ) : (
         <form onSubmit={bind} noValidate className="space-y-3">
@@ -86,9 +87,9 @@ export function ChangeBindDialog({
             </div>
             <SendCodeButton channel={type} target={target} event={type === "email" ? "user_change_email" : "user_change_mobile"} />
           </div>
-          <button type="submit" disabled={!target || !code} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+          <Button variant="primary" type="submit" disabled={!target || !code} className="w-full">
             <Trans>Save</Trans>
-          </button>
+          </Button>
         </form>
       )}
     </DialogFrame>

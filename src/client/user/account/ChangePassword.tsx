@@ -10,6 +10,7 @@ import { request } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 export interface ChangePasswordValues {
   oldPassword: string;
@@ -117,14 +118,15 @@ export default function ChangePassword() {
           error={errorText(errors.confirmPassword)}
           onChange={(e) => set("confirmPassword", e.target.value)}
         />
-        <button
+        <Button
+          variant="primary"
           type="submit"
           disabled={busy}
-          className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-6 font-medium text-white outline-none hover:bg-primary-strong focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 disabled:opacity-60 dark:focus-visible:ring-offset-slate-900"
+          className="w-full px-6"
         >
           {busy && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
           <Trans>Change password</Trans>
-        </button>
+        </Button>
       </form>
     </section>
   );

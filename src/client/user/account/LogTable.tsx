@@ -7,6 +7,7 @@ import { useSearchParams } from "react-router-dom";
 import { formatTime, toMilliseconds } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
+import { Button } from "../../ui/Button.tsx";
 
 /** Rows per page of the balance and points logs. */
 export const LOG_PAGE_SIZE = 10;
@@ -96,14 +97,14 @@ export function LoadError({ message, detail, onRetry }: { message: string; detai
       <p className="font-medium text-red-800 dark:text-red-200">{message}</p>
       {detail && <p className="text-sm text-red-800 dark:text-red-200">{detail}</p>}
       {onRetry && (
-        <button
-          type="button"
+        <Button
+          variant="primary"
           onClick={onRetry}
-          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 text-sm font-medium text-white outline-none hover:bg-primary-strong focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900"
+          className="text-sm"
         >
           <RotateCw aria-hidden className="size-4" />
           <Trans>Retry</Trans>
-        </button>
+        </Button>
       )}
     </div>
   );

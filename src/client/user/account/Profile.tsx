@@ -14,6 +14,7 @@ import { Field } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { LoadError, serverMessage } from "./LogTable.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 export const NICKNAME_MAX = 50;
 export const MOTTO_MAX = 250;
@@ -349,14 +350,15 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
         )}
       </div>
 
-      <button
+      <Button
+        variant="primary"
         type="submit"
         disabled={saving || uploading}
-        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-6 font-medium text-white outline-none hover:bg-primary-strong focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 disabled:opacity-60 sm:w-auto dark:focus-visible:ring-offset-slate-900"
+        className="w-full px-6 sm:w-auto"
       >
         {saving && <LoaderCircle aria-hidden className="size-4 animate-spin" />}
         <Trans>Save</Trans>
-      </button>
+      </Button>
     </form>
   );
 }
