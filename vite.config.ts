@@ -158,6 +158,8 @@ export default defineConfig(({ isSsrBuild, mode }) => {
             environment: "happy-dom",
             include: ["tests/client/**/*.test.{ts,tsx}"],
             setupFiles: ["tests/setup/client.ts"],
+            // Screen tests click through whole forms; on a loaded 2-core machine 5 s is too tight.
+            testTimeout: 20_000,
           },
         },
       ],

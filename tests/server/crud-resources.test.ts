@@ -141,6 +141,21 @@ describe("admin groups", () => {
     expect(await call(manager, "POST", "/admin/auth/group/edit", { id, name: "members deleters", rules: [ids["user/user/index"], ids["user/user/del"]] })).toMatchObject({ code: 0, msg: "You can only grant rules you hold yourself" });
     expect((await q("select name, rules from admin_group where id = $1", [id]))[0]).toEqual({ name: "members viewers", rules: String(ids["user/user/index"]) });
   });
+
+  it("drops a deleted menu rule from every group that granted it, so the group can still be saved", async () => {
+    const [dashboard] = await q<{ id: number }>("select id from admin_rule where name = 'dashboard'");
+    const added = await call(root, "POST", "/admin/auth/rule/add", { pid: 0, type: "menu", title: "报表", title_en: "Reports", name: "reports/x", path: "reports/x", menu_type: "tab", component: "reports/x" });
+    expect(added.code).toBe(1);
+    const ruleId = added.data.id as number;
+    const group = await call(root, "POST", "/admin/auth/group/add", { name: `reports-${serial++}`, rules: [dashboard!.id, ruleId] });
+    expect(group.code).toBe(1);
+    const untouched = await call(root, "POST", "/admin/auth/group/add", { name: `dash-${serial++}`, rules: [dashboard!.id] });
+    expect((await call(root, "DELETE", `/admin/auth/rule/del?ids[]=${ruleId}`)).code).toBe(1);
+    const rows = await q<{ id: number; rules: string }>("select id, rules from admin_group where id = any($1::int[]) order by id", [[group.data.id, untouched.data.id]]);
+    expect(rows.map((r) => r.rules)).toEqual([String(dashboard!.id), String(dashboard!.id)]);
+    expect((await call(root, "GET", `/admin/auth/group/edit?id=${group.data.id}`)).data.row).toMatchObject({ rules: [dashboard!.id] });
+    expect((await call(root, "POST", "/admin/auth/group/edit", { id: group.data.id, name: "reports gone", rules: [dashboard!.id] })).code).toBe(1);
+  });
 });
 
 describe("members", () => {

@@ -1,0 +1,83 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { z } from "zod";
+import { ApiError } from "../../errors.ts";
+import type { CrudContext, FieldDef, ResourceDef, Row } from "../resource.ts";
+import { parseRules } from "./permissions.ts";
+
+/**
+ * A rule tree (admin menu rules, member rules): directories, menus and buttons by `pid`,
+ * sortable by weigh. A rule with sub-rules cannot be deleted; a deleted rule leaves every group
+ * of `groupTable` that granted it (so no group keeps an id that no longer exists, which its
+ * edit would refuse). `guard` refuses a change of rows the acting admin may not touch.
+ */
+export function ruleTreeResource(options: {
+  rule: string;
+  title: MessageDescriptor;
+  table: "admin_rule" | "user_rule";
+  groupTable: "admin_group" | "user_group";
+  types: readonly string[];
+  /** Fields only this tree has (e.g. the admin menus' `extend`). */
+  extraFields?: Record<string, FieldDef>;
+  add: z.ZodType;
+  edit: z.ZodType;
+  guard?: (ctx: CrudContext, rows: Row[]) => Promise<void>;
+}): ResourceDef {
+  const { table, groupTable, guard, extraFields = {} } = options;
+  return {
+    rule: options.rule,
+    title: options.title,
+    table,
+    fields: {
+      id: { column: "t.id", type: "int" },
+      pid: { column: "t.pid", type: "int" },
+      type: { column: "t.type", type: "enum", values: options.types },
+      title: { column: "t.title", type: "text" },
+      title_en: { column: "t.title_en", type: "text" },
+      name: { column: "t.name", type: "text" },
+      path: { column: "t.path", type: "text" },
+      icon: { column: "t.icon", type: "text" },
+      menu_type: { column: "t.menu_type", type: "enum", values: ["tab", "link", "iframe"] },
+      url: { column: "t.url", type: "text" },
+      component: { column: "t.component", type: "text" },
+      keepalive: { column: "t.keepalive", type: "bool" },
+      ...extraFields,
+      weigh: { column: "t.weigh", type: "int" },
+      status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+      create_time: { column: "t.create_time", type: "time" },
+      update_time: { column: "t.update_time", type: "time" },
+    },
+    quickSearch: ["id", "title", "title_en", "name"],
+    selectFields: ["id", "pid", "title", "title_en", "name"],
+    defaultOrder: ["weigh", "desc"],
+    tree: true,
+    sortable: true,
+    editColumns: ["id", "pid", "type", "title", "title_en", "name", "path", "icon", "menu_type", "url", "component", "keepalive", ...Object.keys(extraFields), "remark", "weigh", "status", "create_time", "update_time"],
+    add: options.add,
+    edit: options.edit,
+    del: true,
+    touch: true,
+    hooks: {
+      ...(guard && {
+        async beforeWrite(ctx: CrudContext, body: Row, existing: Row | null) {
+          if (existing) await guard(ctx, [existing]);
+          const { id: _id, ...row } = body;
+          return row;
+        },
+      }),
+      async beforeDelete(ctx, rows) {
+        if (guard) await guard(ctx, rows);
+        const ids = rows.map((r) => r.id as number);
+        const { rows: children } = await ctx.tx.query(`select id from ${table} where pid = any($1::int[]) and not (id = any($1::int[])) limit 1`, [ids]);
+        if (children.length > 0) throw new ApiError(msg`Delete or move its sub-rules first`);
+        const gone = new Set(ids);
+        const { rows: groups } = await ctx.tx.query<{ id: number; rules: string }>(`select id, rules from ${groupTable} where rules <> '*' and rules <> '' for update`);
+        for (const group of groups) {
+          const parsed = parseRules(group.rules);
+          if (parsed === "all" || !parsed.some((id) => gone.has(id))) continue;
+          await ctx.tx.query(`update ${groupTable} set rules = $1 where id = $2`, [parsed.filter((id) => !gone.has(id)).join(","), group.id]);
+        }
+      },
+    },
+  };
+}
