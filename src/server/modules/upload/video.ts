@@ -195,7 +195,8 @@ export async function hlsDuration(folder: string, playlist: string): Promise<num
 async function unpack(zip: yauzl.ZipFile, entries: yauzl.Entry[], plan: ReturnType<typeof planZip>, staging: string): Promise<void> {
   for (const file of plan.files) {
     const target = path.resolve(staging, file.to);
-    if (!target.startsWith(staging + path.sep)) throw new ApiError(msg`The zip holds a path that is not allowed: ${file.to}`);
+    const shown = file.to;
+    if (!target.startsWith(staging + path.sep)) throw new ApiError(msg`The zip holds a path that is not allowed: ${shown}`);
     await mkdir(path.dirname(target), { recursive: true });
     const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
       zip.openReadStream(entries[file.index]!, (error, s) => (error || !s ? reject(error ?? new Error("no stream")) : resolve(s))),
