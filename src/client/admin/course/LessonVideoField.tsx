@@ -4,7 +4,6 @@ import { Film, Upload, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { NO_VIDEO, type LessonVideo } from "../../../shared/admin/courses.ts";
 import { Auth } from "../../routing/auth.tsx";
-import { controlClass } from "../../ui/form/Field.tsx";
 import { formatBytes, formatClock } from "../../ui/format.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import type { CustomFieldProps } from "../crud/types.ts";
@@ -59,13 +58,18 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
   return (
     <div className="space-y-2">
       {video.url !== "" && (
-        <div className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-md border border-slate-300 px-3 py-2 dark:border-slate-600" data-testid="lesson-video">
-          <Film aria-hidden className="size-5 shrink-0 text-slate-500 dark:text-slate-400" />
-          <span className="rounded bg-slate-200 px-1.5 text-xs font-semibold uppercase dark:bg-slate-700">{video.type}</span>
-          <a href={video.url} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate text-primary underline">
-            {name}
-          </a>
-          {video.size > 0 && <span className="text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(video.size)}</span>}
+        <div className="space-y-2 rounded-md border border-slate-300 px-3 py-2 dark:border-slate-600" data-testid="lesson-video">
+          <div className="flex items-center gap-3">
+            <Film aria-hidden className="size-5 shrink-0 text-slate-500 dark:text-slate-400" />
+            <span className="rounded bg-slate-200 px-1.5 text-xs font-semibold uppercase dark:bg-slate-700">{video.type}</span>
+            <a href={video.url} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate text-primary underline">
+              {name}
+            </a>
+            {video.size > 0 && <span className="shrink-0 text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(video.size)}</span>}
+            <button type="button" onClick={() => onChange(NO_VIDEO)} aria-label={t`Remove video`} className="inline-flex size-9 shrink-0 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-300 dark:hover:bg-red-950">
+              <X className="size-4" aria-hidden />
+            </button>
+          </div>
           <label className="flex items-center gap-2 text-sm">
             <Trans>Length (seconds)</Trans>
             <input
@@ -75,14 +79,11 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
               inputMode="numeric"
               value={video.duration}
               onChange={(e) => onChange({ ...video, duration: Math.max(0, Math.min(86_400, Math.round(Number(e.target.value) || 0))) })}
-              className={`${controlClass()} w-24 tabular-nums`}
+              className="min-h-11 w-28 rounded-md border border-slate-300 bg-white px-3 text-base tabular-nums outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-600 dark:bg-slate-800"
               data-testid="lesson-video-duration"
             />
             <span className="tabular-nums text-slate-500 dark:text-slate-400">{formatClock(video.duration)}</span>
           </label>
-          <button type="button" onClick={() => onChange(NO_VIDEO)} aria-label={t`Remove video`} className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-300 dark:hover:bg-red-950">
-            <X className="size-4" aria-hidden />
-          </button>
         </div>
       )}
       <Auth node={actionNode("course/lesson", "upload")}>

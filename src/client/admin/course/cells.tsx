@@ -25,3 +25,10 @@ export const durationCell = (row: CrudRow) => <span className="tabular-nums">{ro
 
 /** A category's title in the UI language (its English title in English, when it has one). */
 export const categoryTitle = (row: CrudRow, locale: string): string => String((locale === "en" && row.title_en) || row.title || row.id);
+
+function CategoryName({ row }: { row: CrudRow }) {
+  const { i18n } = useLingui();
+  return <span className="whitespace-nowrap">{String((i18n.locale === "en" && row.category_title_en) || row.category_title || "")}</span>;
+}
+/** A course's category in the UI language. */
+export const categoryCell = (row: CrudRow) => <CategoryName row={row} />;

@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { courseAdd, courseEdit } from "../../../shared/admin/courses.ts";
 import { STATUS_OPTIONS } from "../auth/options.ts";
 import type { CrudDefinition } from "../crud/types.ts";
-import { categoryTitle, coverCell, priceCell } from "./cells.tsx";
+import { categoryCell, categoryTitle, coverCell, priceCell } from "./cells.tsx";
 import { CourseLessons } from "./CourseLessons.tsx";
 import { MoneyField } from "./MoneyField.tsx";
 
@@ -16,7 +16,7 @@ const courses: CrudDefinition = {
     { field: "id", label: msg`ID`, render: "number", sortable: true, hidden: true },
     { field: "cover", label: msg`Cover`, cell: coverCell },
     { field: "title", label: msg`Title`, sortable: true, search: "text" },
-    { field: "category_id", label: msg`Category`, cell: (row) => String(row.category_title ?? ""), search: "select", remote: { path: "course/category", labelField: "title" } },
+    { field: "category_id", label: msg`Category`, cell: categoryCell, search: "select", remote: { path: "course/category", labelField: "title" } },
     { field: "price", label: msg`Price`, cell: priceCell, sortable: true },
     { field: "lesson_count", label: msg`Lessons`, render: "number" },
     { field: "weigh", label: msg`Weight`, render: "number", sortable: true, hidden: true },

@@ -54,6 +54,7 @@ export const courseResource: ResourceDef = {
     id: { column: "t.id", type: "int" },
     category_id: { column: "t.category_id", type: "int" },
     category_title: { column: "c.title", type: "text" },
+    category_title_en: { column: "c.title_en", type: "text" },
     title: { column: "t.title", type: "text" },
     cover: { column: "t.cover", type: "text" },
     summary: { column: "t.summary", type: "text" },
