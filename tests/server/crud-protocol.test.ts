@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
+import { createAdmin, createCourse, createCourseCategory, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * The generic CRUD protocol (API.md "Admin calls") run against every registered resource, from
@@ -37,6 +37,32 @@ function accountLogFixture(column: string, letter: string): Fixture {
       for (const n of [1, 2, 3]) members[n] = (await createMember(t.database.db, { username: `${tag}${letter}${n}` })).id;
     },
     body: (n) => ({ user_id: members[n] ?? 2_000_000_000, [column]: 100 * n, memo: `Adjust ${n}` }),
+  };
+}
+
+/** Courses in a category of their own (made directly), told apart by title. */
+function courseFixture(): Fixture {
+  let category = 0;
+  return {
+    text: "title",
+    marker: (n) => `${tag}co${n}`,
+    async prepare() {
+      category = await createCourseCategory(t.database.db, { title: `${tag}cat` });
+    },
+    body: (n) => ({ category_id: category || 2_000_000_000, title: `${tag}co${n}`, summary: `Course ${n}`, introduction: "<p>Intro</p>", price: 100 * n, status: "enable" }),
+  };
+}
+
+/** Lessons of one course (made directly), told apart by title. */
+function lessonFixture(): Fixture {
+  let course = 0;
+  return {
+    text: "title",
+    marker: (n) => `${tag}le${n}`,
+    async prepare() {
+      course = (await createCourse(t.database.db, { lessons: [] })).id;
+    },
+    body: (n) => ({ course_id: course || 2_000_000_000, title: `${tag}le${n}`, content: "<p>Text</p>", video: { url: "", type: "", size: 0, duration: 0 }, free_preview: n === 1, weigh: n }),
   };
 }
 
@@ -111,6 +137,9 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "course/category": { text: "title", marker: (n) => `${tag}cc${n}`, body: (n) => ({ pid: 0, title: `${tag}cc${n}`, title_en: `Category ${n}`, weigh: n, status: "enable" }) },
+  "course/course": courseFixture(),
+  "course/lesson": lessonFixture(),
   "routine/attachment": {
     text: "name",
     marker: (n) => `${tag}f${n}`,

@@ -176,7 +176,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                     case "area":
                       return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
                     case "treeSelect":
-                      return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={id} rootLabel={placeholder} /> : <></>;
+                      return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={field.tree.path === definition.path ? id : null} rootLabel={placeholder} /> : <></>;
                     case "checkboxTree":
                       return field.tree ? <CheckboxTree control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
                     case "multiSelect":

@@ -79,7 +79,7 @@ function CellValue({ column, row }: { column: CrudColumn; row: CrudRow }) {
     }
     case "tag": {
       const option = column.options?.find((o) => String(o.value) === String(value));
-      return <span className="inline-flex rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium dark:bg-slate-800">{option ? i18n._(option.label) : String(value ?? "")}</span>;
+      return <span className="inline-flex whitespace-nowrap rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium dark:bg-slate-800">{option ? i18n._(option.label) : String(value ?? "")}</span>;
     }
     default:
       return <>{value === null || value === undefined ? "" : String(value)}</>;

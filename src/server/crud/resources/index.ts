@@ -3,6 +3,8 @@ import { moneyLogResource, scoreLogResource } from "./accountLog.ts";
 import { adminResource } from "./admin.ts";
 import { adminLogResource } from "./adminLog.ts";
 import { attachmentResource } from "./attachment.ts";
+import { courseCategoryResource, courseResource } from "./course.ts";
+import { lessonResource } from "./lesson.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
@@ -26,4 +28,7 @@ export const resources: readonly ResourceDef[] = [
   sensitiveDataResource,
   sensitiveDataLogResource,
   attachmentResource,
+  courseCategoryResource,
+  courseResource,
+  lessonResource,
 ];

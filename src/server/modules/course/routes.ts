@@ -1,4 +1,5 @@
-import type { FastifyInstance } from "fastify";
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -37,6 +38,21 @@ const buyBody = withMessage(
   msg`Please choose a course and send the price you were shown (in cents)`,
 );
 
+/**
+ * A course or lesson answer with an ETag of what it shows (its rows' update_time, which every
+ * back-office edit sets, the member's enrolment and progress...): `Cache-Control: private,
+ * no-cache` makes every visit ask again (the service worker's NetworkFirst, or the browser's
+ * cache through it, sends If-None-Match), and an unchanged answer is a 304 without a body. So a
+ * device never keeps a copy older than the member's last online visit.
+ */
+function successWithEtag(req: FastifyRequest, reply: FastifyReply, data: unknown): FastifyReply {
+  const etag = `W/"${createHash("sha1").update(req.lang).update("\0").update(JSON.stringify(data)).digest("base64url")}"`;
+  reply.header("etag", etag).header("cache-control", "private, no-cache");
+  const given = req.headers["if-none-match"];
+  if (typeof given === "string" && given.split(",").some((tag) => tag.trim() === etag)) return reply.code(304).send();
+  return reply.success(data);
+}
+
 const lessonGone = () => new ApiError(msg`This lesson does not exist or is no longer available`);
 
 export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
@@ -50,7 +66,7 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
   api.get("/api/course/detail", { config: { auth: "optional" }, schema: { querystring: courseQuery } }, async (req, reply) => {
     const data = await courseDetail(db, req.query.id, req.member, req);
     if (!data) throw courseGone();
-    return reply.success(data);
+    return successWithEtag(req, reply, data);
   });
 
   api.post("/api/course/enrol", { config: { auth: "member" }, schema: { body: enrolBody } }, async (req, reply) => {
@@ -79,6 +95,6 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
     }
     // The lesson's media are fetched by the video element and hls.js, which send no token header.
     if (member) await issueMediaCookie(db, req, reply, member.id);
-    return reply.success(await lessonDetail(db, lesson, member?.id ?? 0));
+    return successWithEtag(req, reply, await lessonDetail(db, lesson, member?.id ?? 0));
   });
 }

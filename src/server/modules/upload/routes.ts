@@ -14,6 +14,7 @@ import { siteConfig } from "../site/config.ts";
 import { storageServing } from "./serving.ts";
 import { TYPE_NOT_ALLOWED, judgeUpload, sanitizeFileName, type ReceivedFile } from "./sniff.ts";
 import { Storage, limitRefusal, memberUploadUse, uploadLimits, type Uploader } from "./storage.ts";
+import { lessonVideoRoutes } from "./video.ts";
 
 /**
  * Uploads (SPEC §5 checks, §7 upload row): `POST /api/ajax/upload` (member) and
@@ -142,6 +143,8 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
 
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
   await storageServing(app, storage.root);
+  // Lesson videos (MP4 / WebM, or an HLS folder as a zip): streamed like any upload, larger limit.
+  await lessonVideoRoutes(app, storage);
 
   const upload = async (req: FastifyRequest, reply: FastifyReply, who: Uploader) => {
     const rules = await uploadRules(config, db);

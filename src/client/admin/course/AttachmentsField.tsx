@@ -1,0 +1,70 @@
+import { useLingui } from "@lingui/react/macro";
+import { Paperclip, X } from "lucide-react";
+import { useRef } from "react";
+import { MAX_LESSON_ATTACHMENTS } from "../../../shared/admin/courses.ts";
+import { formatBytes } from "../../ui/format.ts";
+import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
+import { suffixIconUrl, useUploader } from "../crud/fields/upload.ts";
+import type { CustomFieldProps } from "../crud/types.ts";
+
+interface Attachment {
+  name: string;
+  url: string;
+  size: number;
+}
+
+const asList = (value: unknown): Attachment[] => (Array.isArray(value) ? (value as Attachment[]).filter((a) => a && typeof a.url === "string") : []);
+
+/** A lesson's attachments [{name, url, size}]: each uploaded through `/admin/ajax/upload` with progress, removable. */
+export function AttachmentsField({ value, onChange, control }: CustomFieldProps) {
+  const { t } = useLingui();
+  const list = asList(value);
+  const input = useRef<HTMLInputElement>(null);
+  const uploader = useUploader("course");
+
+  async function choose(files: FileList | null) {
+    const file = files?.[0];
+    if (input.current) input.current.value = "";
+    if (!file) return;
+    const done = await uploader.upload(file);
+    if (done) onChange([...list, { name: file.name.slice(0, 100), url: done.url, size: done.size }]);
+  }
+
+  return (
+    <div className="space-y-2">
+      {list.length > 0 && (
+        <ul className="divide-y divide-slate-200 rounded-md border border-slate-300 dark:divide-slate-700 dark:border-slate-600">
+          {list.map((a, i) => {
+            const name = a.name;
+            return (
+            <li key={`${a.url}-${i}`} className="flex min-h-11 items-center gap-3 px-2 py-1">
+              <img src={suffixIconUrl(a.name)} alt="" className="size-8 shrink-0" />
+              <a href={a.url} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate text-primary underline">
+                {a.name}
+              </a>
+              <span className="text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(a.size)}</span>
+              <button type="button" onClick={() => onChange(list.filter((_, j) => j !== i))} aria-label={t`Remove ${name}`} className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-300 dark:hover:bg-red-950">
+                <X className="size-4" aria-hidden />
+              </button>
+            </li>
+            );
+          })}
+        </ul>
+      )}
+      {list.length < MAX_LESSON_ATTACHMENTS && (
+        <button
+          {...control}
+          type="button"
+          disabled={uploader.progress !== null}
+          onClick={() => input.current?.click()}
+          className="inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 text-slate-800 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+        >
+          <Paperclip className="size-4" aria-hidden />
+          {t`Add attachment`}
+        </button>
+      )}
+      <input ref={input} type="file" hidden tabIndex={-1} onChange={(e) => void choose(e.target.files)} data-testid="attachment-input" />
+      <UploadStatus progress={uploader.progress} problem={uploader.problem} />
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { msg } from "@lingui/core/macro";
+import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseEdit } from "../../../shared/admin/courses.ts";
+import { ApiError } from "../../errors.ts";
+import { withSanitizedHtml } from "../richText.ts";
+import type { ResourceDef } from "../resource.ts";
+
+/**
+ * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
+ * (`/admin/course/course/...`: category, cover, price in cents, status, summary, sanitised
+ * rich-text introduction, weigh). Every edit sets `update_time` (the member's course detail
+ * carries an ETag of what it shows, so a device's cached copy is replaced on its next online
+ * visit: modules/course/routes.ts).
+ */
+export const courseCategoryResource: ResourceDef = {
+  rule: "course/category",
+  title: msg`Course categories`,
+  table: "course_category",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    pid: { column: "t.pid", type: "int" },
+    title: { column: "t.title", type: "text" },
+    title_en: { column: "t.title_en", type: "text" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  quickSearch: ["id", "title", "title_en"],
+  selectFields: ["id", "pid", "title", "title_en"],
+  defaultOrder: ["weigh", "desc"],
+  tree: true,
+  sortable: true,
+  editColumns: ["id", "pid", "title", "title_en", "weigh", "status", "create_time", "update_time"],
+  add: courseCategoryAdd,
+  edit: courseCategoryEdit,
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeDelete(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const { rows: children } = await ctx.tx.query("select id from course_category where pid = any($1::int[]) and not (id = any($1::int[])) limit 1", [ids]);
+      if (children.length > 0) throw new ApiError(msg`Delete or move its sub-categories first`);
+      const { rows: courses } = await ctx.tx.query("select id from course where category_id = any($1::int[]) limit 1", [ids]);
+      if (courses.length > 0) throw new ApiError(msg`Move or delete the courses of this category first`);
+    },
+  },
+};
+
+export const courseResource: ResourceDef = {
+  rule: "course/course",
+  title: msg`Courses`,
+  table: "course",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    category_id: { column: "t.category_id", type: "int" },
+    category_title: { column: "c.title", type: "text" },
+    category_title_en: { column: "c.title_en", type: "text" },
+    title: { column: "t.title", type: "text" },
+    cover: { column: "t.cover", type: "text" },
+    summary: { column: "t.summary", type: "text" },
+    price: { column: "t.price", type: "bigint" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  joins: [{ table: "course_category", alias: "c", on: ["c.id", "t.category_id"] }],
+  quickSearch: ["id", "title", "summary"],
+  selectFields: ["id", "title"],
+  defaultOrder: ["weigh", "desc"],
+  sortable: true,
+  editColumns: ["id", "category_id", "title", "cover", "summary", "introduction", "price", "weigh", "status", "create_time", "update_time"],
+  add: withSanitizedHtml(courseAdd, ["introduction"]),
+  edit: withSanitizedHtml(courseEdit, ["introduction"]),
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeDelete(ctx, rows) {
+      // Enrolments are purchases: a course members joined is disabled, never deleted with them.
+      const { rows: enrolled } = await ctx.tx.query("select 1 from course_enrolment where course_id = any($1::int[]) limit 1", [rows.map((r) => r.id as number)]);
+      if (enrolled.length > 0) throw new ApiError(msg`Members are enrolled in this course: disable it instead of deleting it`);
+    },
+    async editRow(_ctx, row) {
+      return { ...row, price: Number(row.price) };
+    },
+    async listRows(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const { rows: counts } = await ctx.tx.query<{ course_id: number; n: number }>(
+        "select course_id, count(*)::int as n from lesson where course_id = any($1::int[]) group by course_id",
+        [ids],
+      );
+      const byCourse = new Map(counts.map((c) => [c.course_id, c.n]));
+      return rows.map((row) => ({ ...row, price: Number(row.price), lesson_count: byCourse.get(row.id as number) ?? 0 }));
+    },
+  },
+};

@@ -1,0 +1,72 @@
+import { msg } from "@lingui/core/macro";
+import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/courses.ts";
+import { withSanitizedHtml } from "../richText.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+
+/** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
+async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
+  const courses = [...new Set(ids.filter((id): id is number => typeof id === "number"))];
+  if (courses.length > 0) await ctx.tx.query("update course set update_time = extract(epoch from now())::bigint where id = any($1::int[])", [courses]);
+}
+
+/**
+ * Lessons (`/admin/course/lesson/...`): course, title, sanitised rich-text content, a video
+ * (uploaded through `/admin/course/lesson/upload`: MP4, WebM or an HLS folder as a zip; the form
+ * edits it as one `video` object {url, type, size, duration}), attachments, free preview, weigh.
+ */
+export const lessonResource: ResourceDef = {
+  rule: "course/lesson",
+  title: msg`Lessons`,
+  table: "lesson",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    course_id: { column: "t.course_id", type: "int" },
+    course_title: { column: "c.title", type: "text" },
+    title: { column: "t.title", type: "text" },
+    video_type: { column: "t.video_type", type: "enum", values: ["", "mp4", "webm", "hls"] },
+    video_size: { column: "t.video_size", type: "bigint" },
+    duration: { column: "t.duration", type: "int" },
+    free_preview: { column: "t.free_preview", type: "bool" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
+  quickSearch: ["id", "title", "course_title"],
+  selectFields: ["id", "course_id", "title"],
+  defaultOrder: ["weigh", "desc"],
+  sortable: true,
+  editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
+  add: withSanitizedHtml(lessonAdd, ["content"]),
+  edit: withSanitizedHtml(lessonEdit, ["content"]),
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeWrite(_ctx, body) {
+      const { id: _id, video, attachments, ...fields } = body as LessonAdd & { id?: number };
+      const v = video ?? { url: "", type: "", size: 0, duration: 0 };
+      return {
+        ...fields,
+        video_url: v.url,
+        video_type: v.type,
+        video_size: v.size,
+        duration: v.duration,
+        attachments: JSON.stringify(attachments ?? []),
+      };
+    },
+    async afterWrite(ctx, _id, body, existing) {
+      await touchCourses(ctx, [body.course_id, existing?.course_id]);
+    },
+    async beforeDelete(ctx, rows) {
+      await touchCourses(ctx, rows.map((r) => r.course_id));
+    },
+    async editRow(_ctx, row: Row) {
+      const { video_url, video_type, video_size, duration, ...rest } = row;
+      return { ...rest, video: { url: video_url, type: video_type, size: Number(video_size), duration } };
+    },
+    async listRows(_ctx, rows) {
+      return rows.map((row) => ({ ...row, video_size: Number(row.video_size) }));
+    },
+  },
+};

@@ -1,0 +1,117 @@
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, logInMember, root, test } from "./server.ts";
+
+/**
+ * The courses back office in the real app (zh-cn): a super admin creates a category, a course
+ * with a cover and a lesson with a small WebM video (uploaded with its length read by the
+ * browser); the course's form lists the lesson; a member enrols and opens the lesson; the admin
+ * changes the lesson's text and the member's next visit shows the new text. The demo server is
+ * shared with other specs: names are unique and only this test's rows are checked.
+ */
+
+const MEDIA = path.join(root, "src/server/demo/media");
+
+async function logInAdmin(page: Page): Promise<void> {
+  await page.goto("/admin/login");
+  await page.getByLabel("用户名").fill("admin");
+  await page.getByLabel("密码").fill("admin123456");
+  await page.getByRole("button", { name: "登录" }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}
+
+test("staff build a course with a video lesson; a member opens it and sees the next edit", async ({ page, browser }) => {
+  // Two sessions, three uploads and a service worker on a loaded 2-core machine.
+  test.setTimeout(240_000);
+  const tag = Date.now().toString(36);
+  const categoryName = `E2E 分类 ${tag}`;
+  const courseTitle = `E2E 课程 ${tag}`;
+  const lessonTitle = `E2E 课时 ${tag}`;
+  await logInAdmin(page);
+  const dialog = page.getByRole("dialog");
+
+  // A category.
+  await page.goto("/admin/course/category");
+  await expect(page.getByRole("heading", { name: "课程分类", exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await dialog.getByLabel("名称", { exact: true }).fill(categoryName);
+  await dialog.getByLabel("英文名称", { exact: true }).fill(`E2E category ${tag}`);
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("row").filter({ hasText: categoryName })).toHaveCount(1);
+
+  // A free course with a cover; the category must be chosen first.
+  await page.goto("/admin/course/course");
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await dialog.getByRole("textbox", { name: "标题", exact: true }).fill(courseTitle);
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog.getByLabel("分类", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByLabel("分类", { exact: true }).selectOption({ label: categoryName });
+  await dialog.getByTestId("image-input").setInputFiles(path.join(MEDIA, "cover-study.jpg"));
+  await expect(dialog.locator('img[src^="/storage/course/"]')).toBeVisible();
+  await dialog.getByLabel("价格", { exact: true }).fill("abc");
+  await dialog.getByLabel("简介", { exact: true }).fill("E2E 课程简介");
+  await dialog.locator('[contenteditable="true"]').fill("这是 E2E 课程介绍。");
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog.getByLabel("价格", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByLabel("价格", { exact: true }).fill("0");
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  const courseRow = page.getByRole("row").filter({ hasText: courseTitle });
+  await expect(courseRow).toContainText("免费");
+  await expect(courseRow.getByRole("img", { name: `${courseTitle} 的封面` })).toBeVisible();
+
+  // A lesson with a small WebM: progress, then the video with its length read by the browser (20 s).
+  await page.goto("/admin/course/lesson");
+  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await dialog.getByRole("combobox", { name: "课程" }).fill(courseTitle);
+  await dialog.getByRole("option", { name: courseTitle }).click();
+  await dialog.getByRole("textbox", { name: "标题", exact: true }).fill(lessonTitle);
+  await dialog.getByTestId("video-input").setInputFiles(path.join(MEDIA, "pattern.webm"));
+  await expect(dialog.getByTestId("lesson-video")).toContainText("WEBM", { ignoreCase: true });
+  await expect(dialog.getByTestId("lesson-video-duration")).toHaveValue("20");
+  await dialog.locator('[contenteditable="true"]').fill("第一版讲义");
+  await dialog.getByRole("switch", { name: "免费试看" }).click();
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  const quick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
+  await quick.fill(lessonTitle);
+  await quick.press("Enter");
+  const lessonRow = page.getByRole("row").filter({ hasText: lessonTitle });
+  await expect(lessonRow).toContainText("0:20");
+  await expect(lessonRow).toContainText("WebM");
+
+  // The course's form lists its lesson.
+  await page.goto("/admin/course/course");
+  await courseRow.getByRole("button", { name: /^编辑第 \d+ 行$/ }).click();
+  await expect(dialog.getByTestId("course-lessons")).toContainText(lessonTitle);
+  await expect(dialog.getByTestId("course-lessons")).toContainText("免费试看");
+  await dialog.getByRole("button", { name: "取消" }).click();
+
+  // A member enrols and opens the lesson: the video and the text.
+  const member = await browser.newContext({ baseURL: page.url().replace(/\/admin.*$/, "") });
+  const memberPage = await member.newPage();
+  await logInMember(memberPage);
+  await expect(memberPage).toHaveURL(/\/user/);
+  await memberPage.goto("/user/course/index");
+  await memberPage.getByRole("link", { name: new RegExp(courseTitle) }).first().click();
+  await memberPage.getByRole("button", { name: "免费报名" }).click();
+  await memberPage.getByRole("link", { name: new RegExp(lessonTitle) }).click();
+  await expect(memberPage).toHaveURL(/\/player\/txPlayer\?id=\d+/);
+  await expect(memberPage.getByRole("region", { name: "课时讲义" })).toContainText("第一版讲义");
+  await expect(memberPage.locator("video")).toHaveAttribute("src", /\/storage\/course\/\d{8}\/[0-9a-f]{40}\.webm$/);
+  await memberPage.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+
+  // Staff change the text; the member's next visit shows it.
+  await page.goto("/admin/course/lesson");
+  await quick.fill(lessonTitle);
+  await quick.press("Enter");
+  await lessonRow.getByRole("button", { name: /^编辑第 \d+ 行$/ }).click();
+  await expect(dialog.getByTestId("lesson-video-duration")).toHaveValue("20");
+  await dialog.locator('[contenteditable="true"]').fill("第二版讲义");
+  await dialog.getByRole("button", { name: "保存" }).click();
+  await expect(dialog).toBeHidden();
+  await memberPage.reload();
+  await expect(memberPage.getByRole("region", { name: "课时讲义" })).toContainText("第二版讲义");
+  await member.close();
+});
