@@ -24,4 +24,9 @@ export const adminScreens: ScreenRegistry = {
   "user/rule": definitionScreen(() => import("./user/rules.ts")),
   "user/moneyLog": definitionScreen(() => import("./user/moneyLog.ts")),
   "user/scoreLog": definitionScreen(() => import("./user/scoreLog.ts")),
+  "exam/paper": definitionScreen(() => import("./exam/papers.ts")),
+  "exam/paperRow": definitionScreen(() => import("./exam/paperRows.ts")),
+  "exam/room": definitionScreen(() => import("./exam/rooms.ts")),
+  "exam/marking": definitionScreen(() => import("./exam/marking.ts")),
+  "exam/lateAnswer": definitionScreen(() => import("./exam/lateAnswers.ts")),
 };
