@@ -84,8 +84,8 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     await staff.getByRole("option", { name: paperTitle }).click();
     const pad = (n: number) => String(n).padStart(2, "0");
     const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-    await dialog.getByLabel("Opens").fill(local(new Date(Date.now() - 3_600_000)));
-    await dialog.getByLabel("Closes").fill(local(new Date(Date.now() + 86_400_000)));
+    await dialog.getByRole("textbox", { name: "Opens" }).fill(local(new Date(Date.now() - 3_600_000)));
+    await dialog.getByRole("textbox", { name: "Closes" }).fill(local(new Date(Date.now() + 86_400_000)));
     await dialog.getByLabel("Pass score").fill("6");
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog).toBeHidden();
