@@ -67,7 +67,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
       </div>
       <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4" data-testid="results-summary">
         {[
-          [t`Members`, s.members],
+          [t`Members who sat`, s.members],
           [t`Attempts`, s.attempts],
           [t`Passed`, `${s.passed} / ${s.finished}`],
           [t`Average`, s.average ?? "–"],
@@ -89,7 +89,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
       </section>
       <section aria-labelledby="attempts-title" className="space-y-2">
         <h3 id="attempts-title" className="font-semibold">
-          <Trans>Attempts</Trans>
+          <Trans>Each attempt</Trans>
         </h3>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="attempts-title">
           <table className="w-full min-w-[36rem] text-start" data-testid="results-attempts">
@@ -132,6 +132,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
         <h3 id="items-title" className="font-semibold">
           <Trans>Item analysis</Trans>
         </h3>
+        {r.items.length === 0 && <p className="text-slate-600 dark:text-slate-300">{t`No finished attempts yet`}</p>}
         <ul className="space-y-2" data-testid="results-items">
           {r.items.map((item) => {
             const pct = Math.round(item.share * 100);
