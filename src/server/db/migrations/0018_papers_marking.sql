@@ -26,13 +26,13 @@ create table exam_mark (
 );
 create index exam_mark_pending on exam_mark (create_time) where status = 'pending';
 
--- Short answers of attempts already closed wait for a marker too.
+-- Answered short answers of attempts already closed wait for a marker too (an unanswered one scores 0).
 insert into exam_mark (attempt_id, question_id)
 select a.id, q.id
 from exam_attempt a
 cross join lateral jsonb_array_elements(a.questions) e
 join exam_question q on q.id = (e->>'id')::int and q.type = 'short'
-where a.status <> 'open'
+where a.status <> 'open' and a.answers ? (e->>'id')
 on conflict do nothing;
 
 -- The marking queue and the late-answer decisions: menus and buttons (the super admin's group holds '*').
