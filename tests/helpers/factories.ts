@@ -185,7 +185,7 @@ export interface RoomSpec {
   duration?: number;
   attemptsAllowed?: number;
   passScore?: number;
-  showAnswers?: boolean;
+  reviewPolicy?: "submitted" | "closed" | "never";
   latePolicy?: "review" | "refuse";
   userGroupId?: number | null;
 }
@@ -194,7 +194,7 @@ export interface RoomSpec {
 export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec = {}): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   const { rows } = await db.query<{ id: number }>(
-    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers, late_policy, user_group_id)
+    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy, late_policy, user_group_id)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
     [
       paperId,
@@ -204,7 +204,7 @@ export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec 
       spec.duration ?? 600,
       spec.attemptsAllowed ?? 1,
       spec.passScore ?? 60,
-      spec.showAnswers ?? false,
+      spec.reviewPolicy ?? "never",
       spec.latePolicy ?? "review",
       spec.userGroupId ?? null,
     ],

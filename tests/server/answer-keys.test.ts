@@ -70,8 +70,8 @@ async function paper(name: string, rows: ({ fixed: string } | { draw: string; ty
 
 async function room(name: string, paperName: string, start: number, end: number) {
   const { rows } = await t.database.db.query<{ id: number }>(
-    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
-     values ($1, $2, $3, $4, 600, 2, 5, false) returning id`,
+    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy)
+     values ($1, $2, $3, $4, 600, 2, 5, 'never') returning id`,
     [papers[paperName], `Probe ${name}`, start, end],
   );
   rooms[name] = rows[0]!.id;
@@ -328,7 +328,7 @@ describe("answer keys of official exams (property over the route table)", () => 
   });
 
   it("reveals an official attempt's own questions in its record once submitted, as its room allows, and nowhere else", async () => {
-    await t.database.db.query("update exam_room set show_answers = true where id = $1", [rooms.R1]);
+    await t.database.db.query("update exam_room set review_policy = 'submitted' where id = $1", [rooms.R1]);
     try {
       const m = await newMember();
       const start = await post(m.token, "/api/exam/official/start", { roomId: rooms.R1 });
@@ -347,7 +347,7 @@ describe("answer keys of official exams (property over the route table)", () => 
       const others = bodies.filter((p) => p !== recordBody);
       await expectNothingWithheld(others);
     } finally {
-      await t.database.db.query("update exam_room set show_answers = false where id = $1", [rooms.R1]);
+      await t.database.db.query("update exam_room set review_policy = 'never' where id = $1", [rooms.R1]);
     }
   });
 

@@ -48,7 +48,7 @@ beforeAll(async () => {
     draw: 5,
     score: 2,
     paper: { totalScore: 20, passScore: 12, duration: 900 },
-    room: { startTime: now - 3600, endTime: now + 90 * 86_400, duration: 900, attemptsAllowed: 3, passScore: 12, showAnswers: true },
+    room: { startTime: now - 3600, endTime: now + 90 * 86_400, duration: 900, attemptsAllowed: 3, passScore: 12, reviewPolicy: "submitted" },
   });
   roomId = official.roomId;
   roomPaper = official.paperId;
@@ -299,8 +299,8 @@ describe("official exams", () => {
     expect(Number(paper.pass_score)).not.toBe(16);
     const named = (
       await t.database.db.query<{ id: number }>(
-        `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
-         values ($1, 'Spring finals (room)', $2, $3, 600, 1, 16, true) returning id`,
+        `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy)
+         values ($1, 'Spring finals (room)', $2, $3, 600, 1, 16, 'submitted') returning id`,
         [roomPaper, now() - 60, now() + 3600],
       )
     ).rows[0]!.id;

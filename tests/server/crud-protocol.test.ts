@@ -66,6 +66,29 @@ function lessonFixture(): Fixture {
   };
 }
 
+/** An exam-only bank with a short-answer question, a paper and a room using it, and `n` members who sat it. */
+async function examFixture(prefix: string) {
+  const db = t.database.db;
+  const bank = (await db.query<{ id: number }>("insert into exam_classify (title, kind) values ($1, 'exam') returning id", [`${tag}${prefix}bank`])).rows[0]!.id;
+  const question = (
+    await db.query<{ id: number }>("insert into exam_question (classify_id, type, stem, answer, score) values ($1, 'short', $2, '{\"keywords\":[],\"reference\":\"\"}', 5) returning id", [bank, `${tag}${prefix}q`])
+  ).rows[0]!.id;
+  const paper = (await db.query<{ id: number }>("insert into exam_paper (title, total_score) values ($1, 5) returning id", [`${tag}${prefix}paper`])).rows[0]!.id;
+  await db.query("insert into exam_paper_row (paper_id, kind, question_id, score) values ($1, 'fixed', $2, 5)", [paper, question]);
+  const room = (await db.query<{ id: number }>("insert into exam_room (paper_id, title, start_time, end_time, duration) values ($1, $2, 0, 1, 600) returning id", [paper, `${tag}${prefix}room`])).rows[0]!.id;
+  const attempt = async (username: string) => {
+    const member = await createMember(db, { username });
+    return (
+      await db.query<{ id: number }>(
+        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, score, passed, started_at, deadline, submitted_at, status)
+         values (gen_random_uuid()::text, $1, 'official', $2, $3, $4, $5, 0, false, 0, 600, 10, 'submitted') returning id`,
+        [member.id, paper, room, JSON.stringify([{ id: question, score: 5 }]), JSON.stringify({ [question]: "an answer" })],
+      )
+    ).rows[0]!.id;
+  };
+  return { bank, question, paper, room, attempt };
+}
+
 let t: TestApp;
 let root: TestAdmin;
 const tag = `z${Math.random().toString(36).slice(2, 6)}`;
@@ -151,6 +174,63 @@ const fixtures: Record<string, Fixture> = {
           "insert into attachment (topic, url, name, size, mimetype, sha1) values ('default', $1, $2, $3, 'text/plain', $4) returning id",
           [`/storage/default/20260101/${tag}${n}.txt`, `${tag}f${n}`, 100 * n, `${tag}sha${n}`],
         );
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
+  "exam/paper": {
+    text: "title",
+    marker: (n) => `${tag}pp${n}`,
+    body: (n) => ({ title: `${tag}pp${n}`, total_score: 10 * n, pass_score: 5, duration: 600 * n, status: "enable" }),
+  },
+  "exam/paperRow": (() => {
+    let exam: Awaited<ReturnType<typeof examFixture>>;
+    return {
+      text: "remark",
+      marker: (n: number) => `${tag}pr${n}`,
+      async prepare() {
+        exam = await examFixture("pr");
+      },
+      body: (n: number) => ({ paper_id: exam?.paper ?? 2_000_000_000, kind: "fixed", question_id: exam?.question ?? 2_000_000_000, score: n, remark: `${tag}pr${n}` }),
+    };
+  })(),
+  "exam/room": (() => {
+    let exam: Awaited<ReturnType<typeof examFixture>>;
+    return {
+      text: "title",
+      marker: (n: number) => `${tag}rm${n}`,
+      async prepare() {
+        exam = await examFixture("rm");
+      },
+      body: (n: number) => ({ paper_id: exam?.paper ?? 2_000_000_000, title: `${tag}rm${n}`, start_time: 1000, end_time: 2000 + n, duration: 600, pass_score: n, review_policy: "never" }),
+    };
+  })(),
+  "exam/marking": {
+    text: "comment",
+    marker: (n) => `${tag}mk${n}`,
+    // Three closed attempts, each with a short answer in the queue.
+    async seed() {
+      const exam = await examFixture("mk");
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const attempt = await exam.attempt(`${tag}mkm${n}`);
+        const { rows } = await t.database.db.query<{ id: number }>("insert into exam_mark (attempt_id, question_id, comment) values ($1, $2, $3) returning id", [attempt, exam.question, `${tag}mk${n}`]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
+  "exam/lateAnswer": {
+    text: "username",
+    marker: (n) => `${tag}la${n}`,
+    // Three members' answers that arrived after the deadline.
+    async seed() {
+      const exam = await examFixture("la");
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const attempt = await exam.attempt(`${tag}la${n}`);
+        const { rows } = await t.database.db.query<{ id: number }>("insert into exam_late_answer (attempt_id, question_id, answer, received_at) values ($1, $2, '\"late\"', $3) returning id", [attempt, exam.question, Date.now()]);
         ids.push(rows[0]!.id);
       }
       return ids;

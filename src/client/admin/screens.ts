@@ -27,4 +27,9 @@ export const adminScreens: ScreenRegistry = {
   "course/category": definitionScreen(() => import("./course/categories.ts")),
   "course/course": definitionScreen(() => import("./course/courses.ts")),
   "course/lesson": definitionScreen(() => import("./course/lessons.ts")),
+  "exam/paper": definitionScreen(() => import("./exam/papers.ts")),
+  "exam/paperRow": definitionScreen(() => import("./exam/paperRows.ts")),
+  "exam/room": definitionScreen(() => import("./exam/rooms.ts")),
+  "exam/marking": definitionScreen(() => import("./exam/marking.ts")),
+  "exam/lateAnswer": definitionScreen(() => import("./exam/lateAnswers.ts")),
 };

@@ -3,7 +3,7 @@ import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
 
-const widths = { sm: "w-[min(92vw,26rem)]", lg: "w-[min(96vw,40rem)]" } as const;
+const widths = { sm: "w-[min(92vw,26rem)]", lg: "w-[min(96vw,40rem)]", xl: "w-[min(96vw,64rem)]" } as const;
 
 /**
  * A modal dialog: overlay, centred panel, title and close button; the content is the caller's.

@@ -1,5 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
 import type { SearchOperator } from "../../shared/admin/crud.ts";
@@ -75,6 +75,8 @@ export interface ExtraAction {
   /** The success message of a POST. */
   done?: MessageDescriptor;
   run(ctx: CrudContext, input: unknown): Promise<unknown>;
+  /** A GET that answers with its own reply instead of the envelope (a file download); `run` is then unused. */
+  send?(ctx: CrudContext, input: unknown, reply: FastifyReply): Promise<unknown>;
 }
 
 export interface ResourceDef {

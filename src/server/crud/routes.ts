@@ -209,7 +209,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     const rule = action.rule ?? `${def.rule}/${name}`;
     if (action.method === "GET") {
       api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) =>
-        reply.success(await action.run(context(app.db, req), req.query)),
+        action.send ? action.send(context(app.db, req), req.query, reply) : reply.success(await action.run(context(app.db, req), req.query)),
       );
     } else {
       api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, schema: { body: jsonBody(action.input) } }, async (req, reply) => {

@@ -254,8 +254,8 @@ export async function seedExamOfficial(tx: Queryable): Promise<void> {
   }
   const now = Math.floor(Date.now() / 1000);
   await tx.query(
-    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, show_answers)
-     values ($1, $2, $3, $4, 900, 3, 12, true)`,
+    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy)
+     values ($1, $2, $3, $4, 900, 3, 12, 'submitted')`,
     [paperId, ROOM_TITLE, now - 3600, now + 90 * 86_400],
   );
 }

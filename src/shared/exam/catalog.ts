@@ -64,6 +64,8 @@ export interface ExamRecordDetail {
   questions: ExamQuestion[];
   answers: Record<string, GivenAnswer>;
   results: Record<string, { correct: boolean | null; score: number }>;
+  /** Short answers a marker reviews, by question id: the score and comment given (score null while waiting). */
+  reviews?: Record<string, { score: number | null; comment: string }>;
 }
 
 /** `GET /api/exam/practiceStats`: the member's practice answers as the server graded them. */

@@ -34,7 +34,7 @@ export function RowActionDialog({ action, row, onClose }: { action: CrudRowActio
   const { i18n } = useLingui();
   const Component = action.component;
   return (
-    <DialogFrame open onOpenChange={(open) => !open && onClose()} size="sm" title={i18n._(action.label)}>
+    <DialogFrame open onOpenChange={(open) => !open && onClose()} size={action.size ?? "sm"} title={i18n._(action.label)}>
       <Component row={row} onDone={onClose} />
     </DialogFrame>
   );

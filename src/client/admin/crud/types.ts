@@ -142,6 +142,8 @@ export interface CrudRowAction {
   action: string;
   /** The dialog's content; `onDone` closes it (the list is fetched again after a write). */
   component: ComponentType<{ row: CrudRow; onDone: () => void }>;
+  /** The dialog's width (default "sm"; "xl" for a report). */
+  size?: "sm" | "lg" | "xl";
 }
 
 /** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */

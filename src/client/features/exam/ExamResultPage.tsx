@@ -50,6 +50,8 @@ export interface ResultView {
   results: Record<string, QuestionResult>;
   /** Official answers that reached the server after the deadline, waiting for a marker (not in the score). */
   pendingReview: number;
+  /** Short answers a marker reviews: the score given (null while waiting) and the comment. */
+  reviews: Record<string, { score: number | null; comment: string }>;
 }
 
 export function viewOfLocal(
@@ -70,6 +72,7 @@ export function viewOfLocal(
     answers: attempt.answers,
     results: attempt.results ?? {},
     pendingReview: 0,
+    reviews: {},
   };
 }
 
@@ -88,6 +91,7 @@ export function viewOfRecord(record: ExamRecordDetail): ResultView {
     answers: record.answers,
     results: record.results,
     pendingReview: a.pendingReview ?? 0,
+    reviews: record.reviews ?? {},
   };
 }
 
@@ -182,6 +186,24 @@ function Outcome({ outcome }: { outcome: QuestionOutcome }) {
   );
 }
 
+/** A marker's score and comment on a short answer (or that it still waits for one). */
+function MarkerReview({ review, worth }: { review: { score: number | null; comment: string } | undefined; worth: number }) {
+  const { t } = useLingui();
+  if (!review) return null;
+  if (review.score === null) return <p className="text-sm text-amber-700 dark:text-amber-300">{t`Waiting for a marker's review`}</p>;
+  const got = review.score;
+  return (
+    <div className="space-y-1 rounded-md bg-slate-50 p-2 text-sm dark:bg-slate-800" data-testid="marker-review">
+      <p className="font-medium">{t`Marked: ${got} of ${worth}`}</p>
+      {review.comment && (
+        <p className="whitespace-pre-wrap">
+          <span className="font-medium">{t`Marker's comment:`}</span> {review.comment}
+        </p>
+      )}
+    </div>
+  );
+}
+
 function Review({ view }: { view: ResultView }) {
   const { t } = useLingui();
   const labels = { true: t`True`, false: t`False` };
@@ -226,6 +248,7 @@ function Review({ view }: { view: ResultView }) {
                 <span className="font-medium">{t`Your answer:`}</span> {given || t`Not answered`}
               </p>
               <Outcome outcome={outcomes[i]!} />
+              <MarkerReview review={view.reviews[String(q.id)]} worth={worth} />
               {correctText && (
                 <p className="text-sm">
                   <span className="font-medium">{t`Answer:`}</span> {correctText}

@@ -9,6 +9,7 @@ import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
 import { memberRuleResource } from "./memberRule.ts";
+import { lateAnswerResource, markingResource, paperResource, paperRowResource, roomResource } from "./papers.ts";
 import { adminRuleResource } from "./rule.ts";
 import { dataRecycleLogResource, dataRecycleResource, sensitiveDataLogResource, sensitiveDataResource } from "./security.ts";
 
@@ -31,4 +32,9 @@ export const resources: readonly ResourceDef[] = [
   courseCategoryResource,
   courseResource,
   lessonResource,
+  paperResource,
+  paperRowResource,
+  roomResource,
+  markingResource,
+  lateAnswerResource,
 ];

@@ -2,7 +2,8 @@ import { msg } from "@lingui/core/macro";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
-import { gradeAttempt } from "./grading.ts";
+import { gradeAttempt, type AttemptGrade } from "./grading.ts";
+import { givenMarks, queueMarks } from "./marks.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
 
 /**
@@ -43,7 +44,7 @@ export interface AttemptRow {
  * Grades an attempt with the answers it holds (those that reached the server in time, and
  * accepted late ones). An official attempt passes by its room's pass mark.
  */
-export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<{ score: number; passed: boolean; needsReview: boolean }> {
+export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<AttemptGrade> {
   const loaded = await loadPaper(db, attempt.paper_id);
   if (!loaded) throw new ApiError(msg`This paper no longer exists`);
   const room = attempt.room_id ? (await db.query<{ pass_score: number }>("select pass_score from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
@@ -52,8 +53,9 @@ export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<{ s
     attempt.answers,
     { partialCredit: loaded.paper.partial_credit, passScore: Number(room?.pass_score ?? loaded.paper.pass_score) },
     attempt.questions.map((q) => q.id),
+    await givenMarks(db, attempt.id),
   );
-  return { score: graded.score, passed: graded.passed, needsReview: graded.needsReview };
+  return graded;
 }
 
 /** Closes an open official attempt, graded with what it holds: submitted now, or expired at its deadline. */
@@ -67,6 +69,7 @@ export async function finish(db: Queryable, attempt: AttemptRow, status: "submit
     status === "expired" ? attempt.deadline : nowSeconds(),
     attempt.id,
   ]);
+  await queueMarks(db, attempt.id, graded.results);
   return { score: graded.score, passed: graded.passed };
 }
 

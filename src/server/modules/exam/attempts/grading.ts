@@ -22,6 +22,8 @@ export function gradeAttempt(
   answers: Record<string, unknown>,
   rules: { partialCredit: boolean; passScore: number },
   questionIds?: readonly number[],
+  /** Question id -> the score a marker gave (short answers): counts in place of "undecided". */
+  marks?: ReadonlyMap<number, number>,
 ): AttemptGrade {
   const ids = questionIds ?? Object.keys(answers).map(Number);
   const results: Record<string, GradeResult> = {};
@@ -31,10 +33,15 @@ export function gradeAttempt(
     const entry = questions.get(id);
     if (!entry) continue;
     const given = answers[String(id)];
-    const graded =
+    let graded: GradeResult =
       given === undefined || !isAnswerShape(entry.row.type, given)
         ? { correct: false, score: 0 }
         : gradeAnswer({ type: entry.row.type, answer: entry.row.answer, score: entry.score }, given, { partialCredit: rules.partialCredit });
+    const marked = marks?.get(id);
+    if (graded.correct === null && marked !== undefined) {
+      const given = Math.min(Math.max(marked, 0), entry.score);
+      graded = { correct: given >= entry.score, score: given };
+    }
     results[String(id)] = graded;
     score += graded.score;
     if (graded.correct === null) needsReview = true;

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../../../db/index.ts";
 import { gradeHeld, type AttemptRow } from "./attempt.ts";
+import { queueMarks } from "./marks.ts";
 
 /**
  * Late official answers (README "Late official answers"): answers that reach the server after
@@ -92,15 +93,22 @@ export type LateDecision = "accepted" | "rejected";
  * A marker's decision on one late official answer (`exam_late_answer`), in one transaction:
  * accepted, the answer counts as if it had reached the server in time (of two answers to a
  * question the later one wins) and the attempt is graded again; rejected, it stays out. A
- * decision is final. For the back office (issues 13/14): no HTTP endpoint calls it yet.
+ * decision is final. The back office's late-answer queue (`POST /admin/exam/lateAnswer/decide`) calls it.
  */
 export async function decideLateAnswer(
   db: Database,
   lateAnswerId: number,
   decision: LateDecision,
   adminId: number | null = null,
-): Promise<{ outcome: "decided"; score: number; passed: boolean } | { outcome: "unknown" | "already-decided" }> {
-  return db.transaction(async (tx) => {
+): Promise<LateDecisionOutcome> {
+  return db.transaction((tx) => decideLateAnswerIn(tx, lateAnswerId, decision, adminId));
+}
+
+export type LateDecisionOutcome = { outcome: "decided"; score: number; passed: boolean } | { outcome: "unknown" | "already-decided" };
+
+/** decideLateAnswer inside the caller's transaction (the back office's action, with its admin log row). */
+export async function decideLateAnswerIn(tx: Queryable, lateAnswerId: number, decision: LateDecision, adminId: number | null = null): Promise<LateDecisionOutcome> {
+  {
     const late = (
       await tx.query<{ id: number; attempt_id: number; question_id: number; answer: unknown; claimed_at: number | null; received_at: number; status: string }>(
         "select * from exam_late_answer where id = $1 for update",
@@ -123,7 +131,8 @@ export async function decideLateAnswer(
     const graded = await gradeHeld(tx, attempt);
     if (attempt.status !== "open") {
       await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+      await queueMarks(tx, attempt.id, graded.results);
     }
     return { outcome: "decided" as const, score: graded.score, passed: graded.passed };
-  });
+  }
 }

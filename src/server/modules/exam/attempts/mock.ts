@@ -7,6 +7,7 @@ import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { isPaperWithheld } from "../withheld.ts";
 import { gradeAttempt } from "./grading.ts";
+import { queueMarks } from "./marks.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
 
 /**
@@ -28,9 +29,9 @@ export async function applyMockSubmit(
   if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
   const graded = gradeAttempt(await paperQuestions(tx, loaded.rows), payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
   const questions = Object.keys(graded.results).map((id) => ({ id: Number(id) }));
-  await tx.query(
+  const inserted = await tx.query<{ id: number }>(
     `insert into exam_attempt (uuid, user_id, kind, paper_id, questions, answers, score, passed, needs_review, started_at, submitted_at, status)
-     values ($1, $2, 'mock', $3, $4, $5, $6, $7, $8, $9, $10, 'submitted') on conflict (user_id, uuid) do nothing`,
+     values ($1, $2, 'mock', $3, $4, $5, $6, $7, $8, $9, $10, 'submitted') on conflict (user_id, uuid) do nothing returning id`,
     [
       payload.attemptId,
       userId,
@@ -44,6 +45,7 @@ export async function applyMockSubmit(
       Math.floor(payload.submittedAt / 1000),
     ],
   );
+  if (inserted.rows[0]) await queueMarks(tx, inserted.rows[0].id, graded.results);
   return "applied";
 }
 

@@ -9,7 +9,9 @@ import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
 import { withheldQuestions } from "../withheld.ts";
-import { closeExpired, type AttemptRow } from "./attempt.ts";
+import type { ReviewPolicy } from "../../../../shared/admin/papers.ts";
+import { closeExpired, nowSeconds, type AttemptRow } from "./attempt.ts";
+import { givenMarks, marksOf } from "./marks.ts";
 import { gradeAttempt } from "./grading.ts";
 import { pendingReview } from "./late.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
@@ -52,7 +54,9 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
 /**
  * One of the member's attempts with its questions, answers and results, or null. Answers,
  * analysis and results only after submission; never for a question an official exam keeps to
- * itself, except in that exam's own records as its room allows (`show_answers`).
+ * itself, except in that exam's own records as its room's review policy allows (`review_policy`:
+ * after submission, after the room closes, or never). A marker's score and comment on a short
+ * answer (`reviews`) are the member's own and shown once the attempt is finished, whatever the policy.
  */
 async function recordDetail(db: Queryable, userId: number, uuid: string): Promise<ExamRecordDetail | null> {
   const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null; total_score: number; pass_score: number }>(
@@ -65,7 +69,10 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
   );
   const attempt = rows[0];
   if (!attempt) return null;
-  const room = attempt.room_id ? (await db.query<{ show_answers: boolean }>("select show_answers from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
+  const room = attempt.room_id
+    ? (await db.query<{ review_policy: ReviewPolicy; end_time: number }>("select review_policy, end_time from exam_room where id = $1", [attempt.room_id])).rows[0]
+    : undefined;
+  const policyAllows = room?.review_policy === "submitted" || (room?.review_policy === "closed" && nowSeconds() >= Number(room.end_time));
   const finished = attempt.status !== "open";
   const ids = attempt.questions.map((x) => x.id);
   const withheld = await withheldQuestions(db, ids);
@@ -73,15 +80,22 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
     if (!finished) return false;
     const rooms = withheld.get(id) ?? [];
     if (attempt.kind === "mock") return rooms.length === 0;
-    return room?.show_answers === true && rooms.every((r) => r === null || r === attempt.room_id);
+    return policyAllows && rooms.every((r) => r === null || r === attempt.room_id);
   };
   const qs = ids.length ? (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows : [];
   const byId = new Map(qs.map((x) => [x.id, x]));
   const loaded = await loadPaper(db, attempt.paper_id);
   const graded =
     finished && loaded
-      ? gradeAttempt(await paperQuestions(db, loaded.rows), attempt.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) }, ids)
+      ? gradeAttempt(
+          await paperQuestions(db, loaded.rows),
+          attempt.answers,
+          { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) },
+          ids,
+          await givenMarks(db, attempt.id),
+        )
       : null;
+  const marks = finished ? await marksOf(db, attempt.id) : {};
   const pending = await pendingReview(db, [attempt.id]);
   return {
     attempt: {
@@ -103,6 +117,7 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
     questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal(id))] : [])),
     answers: attempt.answers as Record<string, GivenAnswer>,
     results: graded ? Object.fromEntries(Object.entries(graded.results).filter(([id]) => reveal(Number(id)))) : {},
+    reviews: Object.fromEntries(Object.entries(marks).map(([id, m]) => [id, m.marked ? { score: m.score, comment: m.comment } : { score: null, comment: "" }])),
   };
 }
 

@@ -1,0 +1,152 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { request, serverRefusal } from "../../api/index.ts";
+import { Button } from "../../ui/Button.tsx";
+import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { crudKeys, crudUrl, fieldErrorsOf, useCrudRow } from "../crud/api.ts";
+import type { CrudRow } from "../crud/types.ts";
+
+function Refusal({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+      {text}
+    </p>
+  );
+}
+
+/**
+ * Marks one short answer (`POST /admin/exam/marking/mark`): the member's answer beside the
+ * reference and keywords, a score from 0 to the question's score in the paper, a comment the
+ * member reads in their record. A mark is given once (the server refuses a second).
+ */
+export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }) {
+  const { t } = useLingui();
+  const client = useQueryClient();
+  const max = Number(row.max_score ?? 0);
+  const done = row.status === "marked";
+  const [score, setScore] = useState(done ? String(row.score) : "");
+  const [comment, setComment] = useState(String(row.comment ?? ""));
+  const [error, setError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () => request({ url: crudUrl("exam/marking", "mark"), method: "post", data: { id: row.id, score: Number(score), comment: comment.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: crudKeys.all("exam/marking") });
+      onDone();
+    },
+    onError: (e) => {
+      const refusal = serverRefusal(e);
+      if (!refusal) return;
+      const fields = fieldErrorsOf(refusal.data);
+      if (fields?.score) setError(fields.score);
+      else setFormError(refusal.msg);
+    },
+  });
+  const keywords = Array.isArray(row.keywords) ? (row.keywords as string[]) : [];
+  const who = String(row.username ?? "");
+  const words = keywords.join(", ");
+  return (
+    <form
+      noValidate
+      className="space-y-4 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setFormError(null);
+        const n = Number(score);
+        if (score.trim() === "" || !Number.isFinite(n) || n < 0 || n > max || Math.round(n * 100) !== n * 100) {
+          setError(t`Enter a score from 0 to ${max}, with at most 2 decimals`);
+          return;
+        }
+        setError(null);
+        save.mutate();
+      }}
+    >
+      <div className="space-y-1">
+        <p className="text-xs text-slate-600 dark:text-slate-300">
+          <Trans>Question</Trans>
+        </p>
+        <p className="whitespace-pre-wrap">{String(row.stem ?? "").replace(/<[^>]*>/g, "")}</p>
+      </div>
+      <div className="space-y-1 rounded-md bg-slate-50 p-3 dark:bg-slate-800">
+        <p className="text-xs text-slate-600 dark:text-slate-300">{t`Answer of ${who}`}</p>
+        <p className="whitespace-pre-wrap" data-testid="mark-answer">
+          {String(row.answer ?? "") || t`Not answered`}
+        </p>
+      </div>
+      {(row.reference || keywords.length > 0) && (
+        <div className="space-y-1">
+          <p className="text-xs text-slate-600 dark:text-slate-300">
+            <Trans>Reference answer</Trans>
+          </p>
+          <p className="whitespace-pre-wrap">{String(row.reference ?? "")}</p>
+          {keywords.length > 0 && <p className="text-xs">{t`Keywords: ${words}`}</p>}
+        </div>
+      )}
+      <FieldFrame label={t`Score (0 to ${max})`} error={error}>
+        {(control) => <input {...control} name="score" inputMode="decimal" autoComplete="off" disabled={done} value={score} onChange={(e) => setScore(e.target.value)} className={controlClass(error)} />}
+      </FieldFrame>
+      <FieldFrame label={t`Comment`} hint={t`The member reads it with their result`}>
+        {(control) => <textarea {...control} name="comment" rows={3} maxLength={2000} disabled={done} value={comment} onChange={(e) => setComment(e.target.value)} className={`${controlClass()} py-2`} />}
+      </FieldFrame>
+      <Refusal text={formError} />
+      <div className="flex flex-wrap justify-end gap-2 pt-2">
+        <Button onClick={onDone}>{done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>}</Button>
+        {!done && (
+          <Button type="submit" variant="primary" disabled={save.isPending}>
+            {save.isPending && <Spinner className="size-4 text-white" />}
+            <Trans>Save mark</Trans>
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** Accepts or rejects one late official answer (`POST /admin/exam/lateAnswer/decide`); the attempt is graded again. */
+export function DecideDialog({ row, onDone }: { row: CrudRow; onDone: () => void }) {
+  const { t } = useLingui();
+  const client = useQueryClient();
+  const full = useCrudRow("exam/lateAnswer", row.id);
+  const [formError, setFormError] = useState<string | null>(null);
+  const decide = useMutation({
+    mutationFn: (decision: "accepted" | "rejected") => request({ url: crudUrl("exam/lateAnswer", "decide"), method: "post", data: { id: row.id, decision } }, { showCodeMessage: false, showSuccessMessage: true }),
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: crudKeys.all("exam/lateAnswer") });
+      onDone();
+    },
+    onError: (e) => setFormError(serverRefusal(e)?.msg ?? null),
+  });
+  const answer = full.data?.answer;
+  const who = String(row.username ?? "");
+  const away = Number(row.away_ms ?? 0);
+  const minutes = Math.round(away / 60_000);
+  return (
+    <div className="space-y-4 text-sm">
+      <p className="whitespace-pre-wrap">{String(row.stem ?? "").replace(/<[^>]*>/g, "")}</p>
+      <div className="rounded-md bg-slate-50 p-3 dark:bg-slate-800">
+        <p className="text-xs text-slate-600 dark:text-slate-300">{t`Answer of ${who}`}</p>
+        <p className="whitespace-pre-wrap">{answer === undefined ? "…" : typeof answer === "string" ? answer : JSON.stringify(answer)}</p>
+      </div>
+      <p>{t`The device was last heard from in time ${minutes} minutes before this answer arrived.`}</p>
+      <Refusal text={formError} />
+      <div className="flex flex-wrap justify-end gap-2">
+        <Button onClick={onDone}>
+          <Trans>Cancel</Trans>
+        </Button>
+        {row.status === "pending" && (
+          <>
+            <Button onClick={() => decide.mutate("rejected")} disabled={decide.isPending}>
+              <Trans>Reject</Trans>
+            </Button>
+            <Button variant="primary" onClick={() => decide.mutate("accepted")} disabled={decide.isPending}>
+              <Trans>Accept</Trans>
+            </Button>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

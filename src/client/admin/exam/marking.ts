@@ -1,0 +1,27 @@
+import { msg } from "@lingui/core/macro";
+import { PenLine } from "lucide-react";
+import type { CrudDefinition } from "../crud/types.ts";
+import { MarkDialog } from "./MarkDialog.tsx";
+import { MARK_STATUS_OPTIONS } from "./options.ts";
+
+/** The marking queue (`exam/marking`): short answers of closed attempts; each marked once with a score and a comment. */
+const marking: CrudDefinition = {
+  path: "exam/marking",
+  title: msg`Marking`,
+  quickSearch: msg`ID, member, question, room, comment`,
+  buttons: ["refresh", "columns", "search"],
+  columns: [
+    { field: "id", label: msg`ID`, render: "number", sortable: true },
+    { field: "username", label: msg`Member`, search: "text" },
+    { field: "room_title", label: msg`Room`, cell: (r) => String(r.room_title ?? "–"), search: "text" },
+    { field: "stem", label: msg`Question`, search: "text" },
+    { field: "answer", label: msg`Answer` },
+    { field: "status", label: msg`Status`, render: "tag", options: MARK_STATUS_OPTIONS, search: "select" },
+    { field: "score", label: msg`Score`, cell: (r) => (r.score === null ? "–" : `${String(r.score)} / ${String(r.max_score)}`) },
+    { field: "comment", label: msg`Comment`, hidden: true },
+    { field: "create_time", label: msg`Queued`, render: "datetime", sortable: true, search: "datetime" },
+  ],
+  rowActions: [{ key: "mark", label: msg`Mark`, icon: PenLine, action: "mark", component: MarkDialog, size: "lg" }],
+};
+
+export default marking;

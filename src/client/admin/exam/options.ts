@@ -1,0 +1,42 @@
+import { msg } from "@lingui/core/macro";
+import type { CrudOption } from "../crud/types.ts";
+
+export const STATUS_OPTIONS: CrudOption[] = [
+  { value: "enable", label: msg`Enabled` },
+  { value: "disable", label: msg`Disabled` },
+];
+
+export const ROW_KIND_OPTIONS: CrudOption[] = [
+  { value: "fixed", label: msg`Fixed question` },
+  { value: "draw", label: msg`Draw rule` },
+];
+
+export const QUESTION_TYPE_OPTIONS: CrudOption[] = [
+  { value: "single", label: msg`Single choice` },
+  { value: "multiple", label: msg`Multiple choice` },
+  { value: "judge", label: msg`True or false` },
+  { value: "fill", label: msg`Fill in the blanks` },
+  { value: "short", label: msg`Short answer` },
+];
+
+export const REVIEW_POLICY_OPTIONS: CrudOption[] = [
+  { value: "submitted", label: msg`After submission` },
+  { value: "closed", label: msg`After the room closes` },
+  { value: "never", label: msg`Never` },
+];
+
+export const LATE_POLICY_OPTIONS: CrudOption[] = [
+  { value: "review", label: msg`Keep for a marker` },
+  { value: "refuse", label: msg`Refuse` },
+];
+
+export const MARK_STATUS_OPTIONS: CrudOption[] = [
+  { value: "pending", label: msg`Waiting` },
+  { value: "marked", label: msg`Marked` },
+];
+
+export const LATE_STATUS_OPTIONS: CrudOption[] = [
+  { value: "pending", label: msg`Waiting` },
+  { value: "accepted", label: msg`Accepted` },
+  { value: "rejected", label: msg`Rejected` },
+];

@@ -1,0 +1,42 @@
+import { msg } from "@lingui/core/macro";
+import { ChartColumn } from "lucide-react";
+import { roomAdd } from "../../../shared/admin/papers.ts";
+import type { CrudDefinition } from "../crud/types.ts";
+import { LATE_POLICY_OPTIONS, REVIEW_POLICY_OPTIONS, STATUS_OPTIONS } from "./options.ts";
+import { RoomResults } from "./RoomResults.tsx";
+
+/** Exam rooms (`exam/room`): a paper, its open window, time, attempts, pass mark, who may sit it, what members see after; results per room. */
+const rooms: CrudDefinition = {
+  path: "exam/room",
+  title: msg`Exam rooms`,
+  quickSearch: msg`ID, title, paper`,
+  columns: [
+    { field: "id", label: msg`ID`, render: "number", sortable: true },
+    { field: "title", label: msg`Title`, search: "text", sortable: true },
+    { field: "paper_id", label: msg`Paper`, cell: (r) => String(r.paper_title ?? r.paper_id), search: "select", remote: { path: "exam/paper", labelField: "title" } },
+    { field: "start_time", label: msg`Opens`, render: "datetime", sortable: true, search: "datetime" },
+    { field: "end_time", label: msg`Closes`, render: "datetime", sortable: true },
+    { field: "attempts", label: msg`Attempts`, render: "number" },
+    { field: "pass_score", label: msg`Pass score`, render: "number", hidden: true },
+    { field: "group_name", label: msg`Member group`, cell: (r) => String(r.group_name ?? "–"), hidden: true },
+    { field: "review_policy", label: msg`Answers shown`, render: "tag", options: REVIEW_POLICY_OPTIONS, search: "select" },
+    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
+  ],
+  form: [
+    { field: "title", label: msg`Title`, kind: "text" },
+    { field: "paper_id", label: msg`Paper`, kind: "remoteSelect", remote: { path: "exam/paper", labelField: "title" }, hint: msg`Fixed once members have sat the room` },
+    { field: "start_time", label: msg`Opens`, kind: "datetime" },
+    { field: "end_time", label: msg`Closes`, kind: "datetime" },
+    { field: "duration", label: msg`Time per attempt (seconds)`, kind: "number", initial: 3600 },
+    { field: "attempts_allowed", label: msg`Attempts allowed`, kind: "number", initial: 1 },
+    { field: "pass_score", label: msg`Pass score`, kind: "number", initial: 60 },
+    { field: "user_group_id", label: msg`Member group (empty: every member)`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
+    { field: "review_policy", label: msg`Members see the answers`, kind: "radio", options: REVIEW_POLICY_OPTIONS, initial: "never" },
+    { field: "late_policy", label: msg`Answers arriving after the deadline`, kind: "radio", options: LATE_POLICY_OPTIONS, initial: "review" },
+    { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
+  ],
+  schema: roomAdd,
+  rowActions: [{ key: "results", label: msg`Results`, icon: ChartColumn, action: "results", component: RoomResults, size: "xl" }],
+};
+
+export default rooms;

@@ -1,0 +1,364 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { FastifyRequest } from "fastify";
+import { decideBody, markBody, paperAdd, paperEdit, paperRowAdd, paperRowEdit, roomAdd, roomEdit, roomResultsQuery, type PaperRowAdd, type RoomAdd } from "../../../shared/admin/papers.ts";
+import { ApiError } from "../../errors.ts";
+import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
+import { markAnswer } from "../../modules/exam/attempts/marks.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { exportRoomResults, roomResults } from "./roomResults.ts";
+
+/**
+ * Papers, their question rows, exam rooms, the marking queue and late answers (issue 14). What
+ * these write is what the member side reads (modules/exam/attempts/papers.ts: a paper's rows in
+ * `weigh desc, id` order; a draw row picks `count` enabled questions of its type from its
+ * classify).
+ */
+
+const STATUS = ["enable", "disable"] as const;
+
+/** A refusal shown beside one form field. */
+function fieldError(req: FastifyRequest, field: string, message: MessageDescriptor): ApiError {
+  return new ApiError(message, 0, { fields: { [field]: req.t(message) } });
+}
+
+/** Sum of a paper's rows (score x count), by paper id. */
+async function rowTotals(ctx: CrudContext, paperIds: number[]): Promise<Map<number, number>> {
+  if (paperIds.length === 0) return new Map();
+  const { rows } = await ctx.tx.query<{ paper_id: number; total: string; n: number }>(
+    "select paper_id, coalesce(sum(score * count), 0) as total from exam_paper_row where paper_id = any($1::int[]) group by paper_id",
+    [paperIds],
+  );
+  return new Map(rows.map((r) => [r.paper_id, Number(r.total)]));
+}
+
+export const paperResource: ResourceDef = {
+  rule: "exam/paper",
+  title: msg`Papers`,
+  table: "exam_paper",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    title: { column: "t.title", type: "text" },
+    total_score: { column: "t.total_score", type: "int" },
+    pass_score: { column: "t.pass_score", type: "int" },
+    duration: { column: "t.duration", type: "int" },
+    shuffle_options: { column: "t.shuffle_options", type: "bool" },
+    partial_credit: { column: "t.partial_credit", type: "bool" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+    create_time: { column: "t.create_time", type: "time" },
+  },
+  quickSearch: ["id", "title"],
+  selectFields: ["id", "title", "total_score"],
+  editColumns: ["id", "title", "total_score", "pass_score", "duration", "shuffle_options", "partial_credit", "status", "create_time"],
+  add: paperAdd,
+  edit: paperEdit,
+  del: true,
+  hooks: {
+    async beforeWrite(ctx, body) {
+      const { id: _id, ...fields } = body as Row;
+      if (Number(fields.pass_score) > Number(fields.total_score)) throw fieldError(ctx.req, "pass_score", msg`The pass score cannot be above the total score`);
+      return fields;
+    },
+    /** Each paper's rows total (score x count), beside the total it promises. */
+    async listRows(ctx, rows) {
+      const totals = await rowTotals(ctx, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...r, total_score: Number(r.total_score), pass_score: Number(r.pass_score), rows_total: totals.get(r.id as number) ?? 0 }));
+    },
+    async editRow(_ctx, row) {
+      return { ...row, total_score: Number(row.total_score), pass_score: Number(row.pass_score) };
+    },
+    async beforeDelete(ctx, rows) {
+      const { rows: used } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where paper_id = any($1::int[])", [rows.map((r) => r.id)]);
+      if (used[0]!.n > 0) throw new ApiError(msg`A paper that members have sat cannot be deleted; disable it instead`);
+    },
+  },
+};
+
+/** The enabled questions a draw row can pick (its classify and type). */
+async function bankSize(ctx: CrudContext, classifyId: number, type: string): Promise<number> {
+  const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and status = 'enable'", [classifyId, type]);
+  return rows[0]!.n;
+}
+
+export const paperRowResource: ResourceDef = {
+  rule: "exam/paperRow",
+  title: msg`Question rows`,
+  table: "exam_paper_row",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    paper_id: { column: "t.paper_id", type: "int" },
+    paper_title: { column: "p.title", type: "text" },
+    kind: { column: "t.kind", type: "enum", values: ["fixed", "draw"] },
+    question_id: { column: "t.question_id", type: "int" },
+    question_stem: { column: "q.stem", type: "text" },
+    question_type_fixed: { column: "q.type", type: "text" },
+    classify_id: { column: "t.classify_id", type: "int" },
+    classify_title: { column: "c.title", type: "text" },
+    question_type: { column: "t.question_type", type: "text" },
+    count: { column: "t.count", type: "int" },
+    score: { column: "t.score", type: "int" },
+    weigh: { column: "t.weigh", type: "int" },
+    remark: { column: "t.remark", type: "text" },
+  },
+  joins: [
+    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
+    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+    { table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] },
+  ],
+  quickSearch: ["id", "paper_title", "question_stem", "classify_title", "remark"],
+  defaultOrder: ["weigh", "desc"],
+  sortable: true,
+  editColumns: ["id", "paper_id", "kind", "question_id", "classify_id", "question_type", "count", "score", "weigh", "remark"],
+  add: paperRowAdd,
+  edit: paperRowEdit,
+  del: true,
+  hooks: {
+    /**
+     * A fixed row names one question (its score from the body); a draw row a classify and a type
+     * the bank can fill: `count` may not exceed its enabled questions of that type.
+     */
+    async beforeWrite(ctx, body, existing) {
+      const row = body as PaperRowAdd;
+      if (existing && Number(existing.paper_id) !== row.paper_id) throw fieldError(ctx.req, "paper_id", msg`A question row cannot move to another paper`);
+      const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [row.paper_id])).rows[0];
+      if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      if (row.kind === "fixed") {
+        const q = (await ctx.tx.query("select id from exam_question where id = $1", [row.question_id])).rows[0];
+        if (!q) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
+        return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, classify_id: null, question_type: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
+      }
+      const c = (await ctx.tx.query("select id from exam_classify where id = $1", [row.classify_id])).rows[0];
+      if (!c) throw fieldError(ctx.req, "classify_id", msg`This classify does not exist`);
+      const available = await bankSize(ctx, row.classify_id!, row.question_type!);
+      if (row.count > available) {
+        const message = msg`The bank has only ${available} enabled questions of this type: the draw rule cannot take ${row.count}`;
+        throw fieldError(ctx.req, "count", message);
+      }
+      return { paper_id: row.paper_id, kind: "draw", question_id: null, classify_id: row.classify_id, question_type: row.question_type, count: row.count, score: row.score, weigh: row.weigh, remark: row.remark };
+    },
+    /** Rows with the running total of their paper (in paper order) and the paper's promised total. */
+    async listRows(ctx, rows) {
+      const paperIds = [...new Set(rows.map((r) => r.paper_id as number))];
+      const totals = await rowTotals(ctx, paperIds);
+      const papers = paperIds.length
+        ? (await ctx.tx.query<{ id: number; total_score: string }>("select id, total_score from exam_paper where id = any($1::int[])", [paperIds])).rows
+        : [];
+      const promised = new Map(papers.map((p) => [p.id, Number(p.total_score)]));
+      return rows.map((r) => ({
+        ...r,
+        score: Number(r.score),
+        subtotal: Math.round(Number(r.score) * Number(r.count) * 100) / 100,
+        paper_rows_total: totals.get(r.paper_id as number) ?? 0,
+        paper_total_score: promised.get(r.paper_id as number) ?? 0,
+      }));
+    },
+    async editRow(ctx, row) {
+      const q = row.question_id ? (await ctx.tx.query<{ stem: string }>("select stem from exam_question where id = $1", [row.question_id])).rows[0] : undefined;
+      const c = row.classify_id ? (await ctx.tx.query<{ title: string }>("select title from exam_classify where id = $1", [row.classify_id])).rows[0] : undefined;
+      return { ...row, score: Number(row.score), question_stem: q?.stem ?? null, classify_title: c?.title ?? null };
+    },
+  },
+};
+
+export const roomResource: ResourceDef = {
+  rule: "exam/room",
+  title: msg`Exam rooms`,
+  table: "exam_room",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    title: { column: "t.title", type: "text" },
+    paper_id: { column: "t.paper_id", type: "int" },
+    paper_title: { column: "p.title", type: "text" },
+    start_time: { column: "t.start_time", type: "time" },
+    end_time: { column: "t.end_time", type: "time" },
+    duration: { column: "t.duration", type: "int" },
+    attempts_allowed: { column: "t.attempts_allowed", type: "int" },
+    pass_score: { column: "t.pass_score", type: "int" },
+    user_group_id: { column: "t.user_group_id", type: "int" },
+    group_name: { column: "g.name", type: "text" },
+    review_policy: { column: "t.review_policy", type: "enum", values: ["submitted", "closed", "never"] },
+    late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
+    status: { column: "t.status", type: "enum", values: STATUS },
+  },
+  joins: [
+    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
+    { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
+  ],
+  quickSearch: ["id", "title", "paper_title"],
+  selectFields: ["id", "title"],
+  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "status"],
+  add: roomAdd,
+  edit: roomEdit,
+  del: true,
+  hooks: {
+    /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, ...room } = body as RoomAdd & { id?: number };
+      const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [room.paper_id])).rows[0];
+      if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
+        throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
+      }
+      if (existing && Number(existing.paper_id) !== room.paper_id) {
+        // The room row is locked (edit): a start waits for this, then sees the paper it keeps.
+        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = $1", [existing.id]);
+        if (rows[0]!.n > 0) throw fieldError(ctx.req, "paper_id", msg`Members have already sat this room: its paper cannot change`);
+      }
+      return room;
+    },
+    async listRows(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const counts = ids.length
+        ? (await ctx.tx.query<{ room_id: number; n: number }>("select room_id, count(*)::int as n from exam_attempt where room_id = any($1::int[]) group by room_id", [ids])).rows
+        : [];
+      const byRoom = new Map(counts.map((c) => [c.room_id, c.n]));
+      return rows.map((r) => ({ ...r, pass_score: Number(r.pass_score), attempts: byRoom.get(r.id as number) ?? 0 }));
+    },
+    async editRow(_ctx, row) {
+      return { ...row, pass_score: Number(row.pass_score) };
+    },
+  },
+  actions: {
+    results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
+    export: {
+      method: "GET",
+      input: roomResultsQuery,
+      run: async () => null,
+      send: (ctx, input, reply) => exportRoomResults(ctx, (input as { id: number }).id, reply),
+    },
+  },
+};
+
+/** Answers waiting for a marker: short answers of closed attempts (`exam_mark`). */
+export const markingResource: ResourceDef = {
+  rule: "exam/marking",
+  title: msg`Marking`,
+  table: "exam_mark",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    attempt_id: { column: "t.attempt_id", type: "int" },
+    question_id: { column: "t.question_id", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["pending", "marked"] },
+    score: { column: "t.score", type: "int" },
+    comment: { column: "t.comment", type: "text" },
+    marked_at: { column: "t.marked_at", type: "bigint" },
+    create_time: { column: "t.create_time", type: "time" },
+    stem: { column: "q.stem", type: "text" },
+    user_id: { column: "a.user_id", type: "int" },
+    username: { column: "m.username", type: "text" },
+    room_id: { column: "a.room_id", type: "int" },
+    room_title: { column: "r.title", type: "text" },
+  },
+  joins: [
+    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
+    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
+    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+  ],
+  quickSearch: ["id", "username", "stem", "room_title", "comment"],
+  defaultOrder: ["id", "asc"],
+  editColumns: ["id", "attempt_id", "question_id", "status", "score", "comment", "marked_at", "create_time"],
+  rules: { edit: "exam/marking/index" },
+  hooks: {
+    /** Each row with the member's answer and the question's score in the paper (what the marker needs). */
+    async listRows(ctx, rows) {
+      return withAnswers(ctx, rows);
+    },
+    async editRow(ctx, row) {
+      return (await withAnswers(ctx, [row]))[0]!;
+    },
+  },
+  actions: {
+    mark: {
+      method: "POST",
+      input: markBody,
+      done: msg`Marked`,
+      run: (ctx, input) => markAnswer(ctx.tx, input as { id: number; score: number; comment: string }, ctx.admin.id, ctx.req.t),
+    },
+  },
+};
+
+async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
+  const attemptIds = [...new Set(rows.map((r) => r.attempt_id as number))];
+  if (attemptIds.length === 0) return rows;
+  const { rows: attempts } = await ctx.tx.query<{ id: number; answers: Record<string, unknown>; questions: { id: number; score?: number }[] }>(
+    "select id, answers, questions from exam_attempt where id = any($1::int[])",
+    [attemptIds],
+  );
+  const byId = new Map(attempts.map((a) => [a.id, a]));
+  const stems = new Map(
+    (await ctx.tx.query<{ id: number; stem: string; score: string; answer: { reference?: unknown; keywords?: unknown } }>("select id, stem, score, answer from exam_question where id = any($1::int[])", [[...new Set(rows.map((r) => r.question_id as number))]])).rows.map((q) => [q.id, q]),
+  );
+  return rows.map((r) => {
+    const a = byId.get(r.attempt_id as number);
+    const answer = a?.answers[String(r.question_id)];
+    const inPaper = a?.questions.find((q) => q.id === r.question_id)?.score;
+    return {
+      ...r,
+      score: r.score === null ? null : Number(r.score),
+      stem: stems.get(r.question_id as number)?.stem ?? "",
+      answer: typeof answer === "string" ? answer : answer === undefined ? "" : JSON.stringify(answer),
+      max_score: Number(inPaper ?? stems.get(r.question_id as number)?.score ?? 0),
+      // What the marker compares with: the short answer's reference and keywords.
+      reference: String(stems.get(r.question_id as number)?.answer?.reference ?? ""),
+      keywords: Array.isArray(stems.get(r.question_id as number)?.answer?.keywords) ? (stems.get(r.question_id as number)!.answer.keywords as unknown[]).map(String) : [],
+    };
+  });
+}
+
+/** Official answers that reached the server after the deadline (`exam_late_answer`): a marker accepts or rejects each. */
+export const lateAnswerResource: ResourceDef = {
+  rule: "exam/lateAnswer",
+  title: msg`Late answers`,
+  table: "exam_late_answer",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    attempt_id: { column: "t.attempt_id", type: "int" },
+    question_id: { column: "t.question_id", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["pending", "accepted", "rejected"] },
+    claimed_at: { column: "t.claimed_at", type: "bigint" },
+    received_at: { column: "t.received_at", type: "bigint" },
+    away_ms: { column: "t.away_ms", type: "bigint" },
+    stem: { column: "q.stem", type: "text" },
+    username: { column: "m.username", type: "text" },
+    room_title: { column: "r.title", type: "text" },
+  },
+  joins: [
+    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
+    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
+    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+  ],
+  quickSearch: ["id", "username", "stem", "room_title"],
+  defaultOrder: ["id", "asc"],
+  editColumns: ["id", "attempt_id", "question_id", "answer", "status", "claimed_at", "received_at", "last_heard_at", "away_ms", "decided_at"],
+  rules: { edit: "exam/lateAnswer/index" },
+  hooks: {
+    async listRows(_ctx, rows) {
+      return rows;
+    },
+    async editRow(ctx, row) {
+      const extra = (
+        await ctx.tx.query<{ username: string; stem: string }>(
+          "select m.username, q.stem from exam_attempt a join member m on m.id = a.user_id join exam_question q on q.id = $2 where a.id = $1",
+          [row.attempt_id, row.question_id],
+        )
+      ).rows[0];
+      return { ...row, username: extra?.username ?? "", stem: extra?.stem ?? "" };
+    },
+  },
+  actions: {
+    decide: {
+      method: "POST",
+      input: decideBody,
+      done: msg`Decided`,
+      async run(ctx, input) {
+        const { id, decision } = input as { id: number; decision: "accepted" | "rejected" };
+        const outcome = await decideLateAnswerIn(ctx.tx, id, decision, ctx.admin.id);
+        if (outcome.outcome === "unknown") throw new ApiError(msg`This late answer does not exist`);
+        if (outcome.outcome === "already-decided") throw new ApiError(msg`This late answer has already been decided`);
+        return outcome;
+      },
+    },
+  },
+};

@@ -1,0 +1,173 @@
+import { PassThrough } from "node:stream";
+import ExcelJS from "exceljs";
+import { msg } from "@lingui/core/macro";
+import type { FastifyReply } from "fastify";
+import type { RoomResults } from "../../../shared/admin/papers.ts";
+import type { Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
+import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
+import { loadPaper, paperQuestions } from "../../modules/exam/attempts/papers.ts";
+import type { CrudContext } from "../resource.ts";
+
+/**
+ * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
+ * attempt with its member, score, time used and status; the score distribution of the finished
+ * attempts; and item analysis: per question, the share of the members who sat it that got it
+ * right (graded as the attempt is graded, markers' scores included).
+ */
+
+/** Most attempts one results page reads (a room of a whole school). */
+const MAX_ATTEMPTS = 20_000;
+
+type Attempt = AttemptRow & { username: string; nickname: string };
+
+async function loadRoom(db: Queryable, id: number) {
+  const { rows } = await db.query<{ id: number; title: string; paper_id: number; pass_score: string; paper_title: string; total_score: string; partial_credit: boolean }>(
+    `select r.id, r.title, r.paper_id, r.pass_score, p.title as paper_title, p.total_score, p.partial_credit
+     from exam_room r join exam_paper p on p.id = r.paper_id where r.id = $1`,
+    [id],
+  );
+  if (!rows[0]) throw new ApiError(msg`This exam room does not exist`);
+  return rows[0];
+}
+
+export async function roomResults(db: Queryable, id: number): Promise<RoomResults> {
+  const room = await loadRoom(db, id);
+  const { rows: attempts } = await db.query<Attempt>(
+    `select a.*, m.username, m.nickname from exam_attempt a join member m on m.id = a.user_id
+     where a.room_id = $1 and a.kind = 'official' order by a.started_at, a.id limit $2`,
+    [id, MAX_ATTEMPTS],
+  );
+  const ids = attempts.map((a) => a.id);
+  const { rows: markRows } = ids.length
+    ? await db.query<{ attempt_id: number; question_id: number; score: string | null; status: string }>("select attempt_id, question_id, score, status from exam_mark where attempt_id = any($1::int[])", [ids])
+    : { rows: [] };
+  const marks = new Map<number, Map<number, number>>();
+  const pendingMarks = new Map<number, number>();
+  for (const m of markRows) {
+    if (m.status === "marked") marks.set(m.attempt_id, (marks.get(m.attempt_id) ?? new Map<number, number>()).set(m.question_id, Number(m.score)));
+    else pendingMarks.set(m.attempt_id, (pendingMarks.get(m.attempt_id) ?? 0) + 1);
+  }
+  const loaded = await loadPaper(db, room.paper_id);
+  const questions = loaded ? await paperQuestions(db, loaded.rows) : new Map();
+  const finished = attempts.filter((a) => a.status !== "open");
+
+  // Item analysis: each member counted once per question (their best result of it).
+  const best = new Map<number, Map<number, boolean>>();
+  for (const a of finished) {
+    const graded = gradeAttempt(
+      questions,
+      a.answers,
+      { partialCredit: room.partial_credit, passScore: Number(room.pass_score) },
+      a.questions.map((q) => q.id),
+      marks.get(a.id),
+    );
+    for (const [qid, result] of Object.entries(graded.results)) {
+      const members = best.get(Number(qid)) ?? new Map<number, boolean>();
+      members.set(a.user_id, members.get(a.user_id) === true || result.correct === true);
+      best.set(Number(qid), members);
+    }
+  }
+  const items = [...best.entries()]
+    .map(([questionId, members]) => {
+      const correct = [...members.values()].filter(Boolean).length;
+      const q = questions.get(questionId);
+      return { questionId, stem: q?.row.stem ?? "", type: q?.row.type ?? "", attempts: members.size, correct, share: members.size ? Math.round((correct / members.size) * 10_000) / 10_000 : 0 };
+    })
+    .sort((x, y) => x.questionId - y.questionId);
+
+  const total = Number(room.total_score);
+  const scores = finished.map((a) => Number(a.score ?? 0));
+  const bands = 10;
+  const width = total > 0 ? total / bands : 1;
+  const distribution = Array.from({ length: bands }, (_, i) => ({ from: Math.round(i * width * 100) / 100, to: Math.round((i + 1) * width * 100) / 100, count: 0 }));
+  for (const s of scores) distribution[Math.min(bands - 1, Math.max(0, Math.floor(s / width)))]!.count++;
+
+  return {
+    room: { id: room.id, title: room.title, paperTitle: room.paper_title, totalScore: total, passScore: Number(room.pass_score) },
+    attempts: attempts.map((a) => ({
+      id: a.id,
+      userId: a.user_id,
+      username: a.username,
+      nickname: a.nickname ?? "",
+      score: a.score === null ? null : Number(a.score),
+      passed: a.passed,
+      status: a.status,
+      startedAt: Number(a.started_at),
+      submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),
+      timeUsed: a.submitted_at === null ? null : Math.max(0, Number(a.submitted_at) - Number(a.started_at)),
+      pendingMarks: pendingMarks.get(a.id) ?? 0,
+    })),
+    summary: {
+      attempts: attempts.length,
+      members: new Set(attempts.map((a) => a.user_id)).size,
+      finished: finished.length,
+      passed: finished.filter((a) => a.passed === true).length,
+      average: scores.length ? Math.round((scores.reduce((s, x) => s + x, 0) / scores.length) * 100) / 100 : null,
+      highest: scores.length ? Math.max(...scores) : null,
+      lowest: scores.length ? Math.min(...scores) : null,
+    },
+    distribution,
+    items,
+  };
+}
+
+/** The room's attempts and item analysis as an .xlsx workbook, written with exceljs's streaming writer. */
+export async function exportRoomResults(ctx: CrudContext, id: number, reply: FastifyReply): Promise<unknown> {
+  const results = await roomResults(ctx.tx, id);
+  const t = ctx.req.t;
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  reply
+    .header("content-type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+    .header("content-disposition", `attachment; filename="room-${results.room.id}-results.xlsx"`)
+    .header("cache-control", "no-store");
+  const write = async () => {
+    const sheet = workbook.addWorksheet(t(msg`Attempts`));
+    sheet.columns = [
+      { header: t(msg`Attempt`), key: "id", width: 10 },
+      { header: t(msg`Username`), key: "username", width: 20 },
+      { header: t(msg`Nickname`), key: "nickname", width: 20 },
+      { header: t(msg`Score`), key: "score", width: 10 },
+      { header: t(msg`Passed`), key: "passed", width: 10 },
+      { header: t(msg`Status`), key: "status", width: 12 },
+      { header: t(msg`Started`), key: "startedAt", width: 22 },
+      { header: t(msg`Submitted`), key: "submittedAt", width: 22 },
+      { header: t(msg`Time used (s)`), key: "timeUsed", width: 14 },
+      { header: t(msg`Waiting for marking`), key: "pendingMarks", width: 18 },
+    ];
+    const date = (s: number | null) => (s === null ? null : new Date(s * 1000));
+    for (const a of results.attempts) {
+      sheet
+        .addRow({
+          ...a,
+          // Text from members is written as text: a leading "=" never becomes a formula.
+          username: a.username,
+          nickname: a.nickname,
+          passed: a.passed === null ? "" : a.passed ? t(msg`Yes`) : t(msg`No`),
+          status: a.status === "open" ? t(msg`In progress`) : a.status === "submitted" ? t(msg`Submitted`) : t(msg`Time up`),
+          startedAt: date(a.startedAt),
+          submittedAt: date(a.submittedAt),
+        })
+        .commit();
+    }
+    sheet.commit();
+    const items = workbook.addWorksheet(t(msg`Item analysis`));
+    items.columns = [
+      { header: t(msg`Question`), key: "questionId", width: 10 },
+      { header: t(msg`Stem`), key: "stem", width: 60 },
+      { header: t(msg`Members`), key: "attempts", width: 10 },
+      { header: t(msg`Right`), key: "correct", width: 10 },
+      { header: t(msg`Share right`), key: "share", width: 12 },
+    ];
+    for (const item of results.items) items.addRow({ ...item, stem: item.stem.replace(/<[^>]*>/g, "").slice(0, 500) }).commit();
+    items.commit();
+    await workbook.commit();
+  };
+  void write().catch((error: unknown) => {
+    ctx.req.log.error({ err: error }, "room results export failed");
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply.send(out);
+}

@@ -1,0 +1,74 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { GradeResult } from "../../../../shared/exam/grading.ts";
+import type { Queryable } from "../../../db/index.ts";
+import { ApiError } from "../../../errors.ts";
+import { gradeHeld, type AttemptRow } from "./attempt.ts";
+import { loadPaper, paperQuestions } from "./papers.ts";
+
+/**
+ * Short answers a marker scores (`exam_mark`, migration 0018). Grading cannot decide a short
+ * answer (`correct: null`): closing an attempt queues one row per such answer; a marker's score
+ * then counts in place of "undecided" every time the attempt is graded (gradeHeld), so the
+ * attempt's total is always computed from what it holds and a mark is never counted twice.
+ */
+
+/** Question id -> the score a marker gave, for an attempt's marked answers. */
+export async function givenMarks(db: Queryable, attemptId: number): Promise<Map<number, number>> {
+  const { rows } = await db.query<{ question_id: number; score: string }>("select question_id, score from exam_mark where attempt_id = $1 and status = 'marked'", [attemptId]);
+  return new Map(rows.map((r) => [r.question_id, Number(r.score)]));
+}
+
+/** Queues the answers grading could not decide for a marker (once per question of an attempt). */
+export async function queueMarks(db: Queryable, attemptId: number, results: Record<string, GradeResult>): Promise<void> {
+  const ids = Object.entries(results)
+    .filter(([, r]) => r.correct === null)
+    .map(([id]) => Number(id));
+  if (ids.length === 0) return;
+  await db.query("insert into exam_mark (attempt_id, question_id) select $1, unnest($2::int[]) on conflict (attempt_id, question_id) do nothing", [attemptId, ids]);
+}
+
+/**
+ * A marker's score (0 .. the question's score in the paper) and comment on one queued answer, in
+ * the caller's transaction: the attempt row is locked first, then the mark; a mark already given
+ * (a retried or concurrent request) is refused, so exactly one counts. The attempt is graded
+ * again with every mark it holds and its score, pass and review flag are written.
+ */
+export async function markAnswer(
+  tx: Queryable,
+  input: { id: number; score: number; comment: string },
+  adminId: number,
+  t: (m: MessageDescriptor) => string,
+): Promise<{ score: number; passed: boolean; needsReview: boolean }> {
+  const found = (await tx.query<{ attempt_id: number }>("select attempt_id from exam_mark where id = $1", [input.id])).rows[0];
+  if (!found) throw new ApiError(msg`This answer is not in the marking queue`);
+  const attempt = (await tx.query<AttemptRow>("select * from exam_attempt where id = $1 for update", [found.attempt_id])).rows[0];
+  const mark = (await tx.query<{ id: number; question_id: number; status: string }>("select id, question_id, status from exam_mark where id = $1 for update", [input.id])).rows[0];
+  if (!attempt || !mark) throw new ApiError(msg`This answer is not in the marking queue`);
+  if (mark.status !== "pending") throw new ApiError(msg`This answer has already been marked`);
+  if (attempt.status === "open") throw new ApiError(msg`This attempt is still in progress`);
+  const loaded = await loadPaper(tx, attempt.paper_id);
+  const full = loaded ? (await paperQuestions(tx, loaded.rows)).get(mark.question_id)?.score : undefined;
+  if (full === undefined) throw new ApiError(msg`This paper no longer exists`);
+  if (input.score > full || Math.round(input.score * 100) !== input.score * 100) {
+    const message = msg`Enter a score from 0 to ${full}, with at most 2 decimals`;
+    throw new ApiError(message, 0, { fields: { score: t(message) } });
+  }
+  const done = await tx.query(
+    "update exam_mark set status = 'marked', score = $1, comment = $2, marked_by = $3, marked_at = $4 where id = $5 and status = 'pending'",
+    [input.score, input.comment, adminId, Date.now(), mark.id],
+  );
+  if (done.rowCount !== 1) throw new ApiError(msg`This answer has already been marked`);
+  const graded = await gradeHeld(tx, attempt);
+  await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+  return { score: graded.score, passed: graded.passed, needsReview: graded.needsReview };
+}
+
+/** The marks of an attempt (score and comment), for the member's record. */
+export async function marksOf(db: Queryable, attemptId: number): Promise<Record<string, { score: number | null; comment: string; marked: boolean }>> {
+  const { rows } = await db.query<{ question_id: number; score: string | null; comment: string; status: string }>(
+    "select question_id, score, comment, status from exam_mark where attempt_id = $1",
+    [attemptId],
+  );
+  return Object.fromEntries(rows.map((r) => [String(r.question_id), { score: r.score === null ? null : Number(r.score), comment: r.comment, marked: r.status === "marked" }]));
+}

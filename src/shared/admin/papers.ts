@@ -1,0 +1,127 @@
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
+
+/**
+ * Back-office wire shapes of papers, their question rows, exam rooms and marking (issue 14):
+ * the add/edit bodies the server checks and the client's forms validate with.
+ */
+
+/** Largest score of a paper, a row or a room's pass mark (numeric(8, 2)). */
+export const MAX_SCORE = 100_000;
+/** Longest exam (seconds): 24 hours. */
+export const MAX_DURATION = 86_400;
+
+const status = withMessage(z.enum(["enable", "disable"]).optional().default("enable"), msg`Please choose a status`);
+const rowId = withMessage(dbId, msg`Please choose a row`);
+/** A score with at most two decimals, 0 .. MAX_SCORE. */
+const score = (message: Parameters<typeof withMessage>[1]) =>
+  withMessage(
+    z
+      .number()
+      .min(0)
+      .max(MAX_SCORE)
+      .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6),
+    message,
+  );
+
+export const paperAdd = z.object({
+  title: withMessage(safeText(100).trim().min(1), msg`Please enter the paper's title (at most 100 characters)`),
+  total_score: score(msg`Enter a total score from 0 to 100000, with at most 2 decimals`),
+  pass_score: score(msg`Enter a pass score from 0 to 100000, with at most 2 decimals`),
+  duration: withMessage(dbInt(60, MAX_DURATION), msg`Enter a duration from 60 to 86400 seconds`),
+  shuffle_options: withMessage(z.boolean().optional().default(false), msg`Please choose yes or no`),
+  partial_credit: withMessage(z.boolean().optional().default(false), msg`Please choose yes or no`),
+  status,
+});
+export const paperEdit = paperAdd.extend({ id: rowId });
+export type PaperAdd = z.infer<typeof paperAdd>;
+
+export const QUESTION_TYPES = ["single", "multiple", "judge", "fill", "short"] as const;
+
+/** A fixed question (`question_id`) or a draw rule (`count` questions of a type, optionally a difficulty, from a classify). */
+const paperRowBase = z.object({
+    paper_id: withMessage(dbId, msg`Please choose the paper`),
+    kind: withMessage(z.enum(["fixed", "draw"]), msg`Please choose fixed question or draw rule`),
+    question_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a question`),
+    classify_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a classify`),
+    question_type: withMessage(z.enum(QUESTION_TYPES).nullable().optional().default(null), msg`Please choose a question type`),
+    count: withMessage(dbInt(1, 500).optional().default(1), msg`Enter a count from 1 to 500`),
+    score: score(msg`Enter a score from 0 to 100000, with at most 2 decimals`),
+    weigh: withMessage(dbInt(-1_000_000, 1_000_000).optional().default(0), msg`Enter a whole number`),
+    remark: withMessage(safeText(100).optional().default(""), msg`The note is at most 100 characters`),
+  });
+function checkRow(row: z.infer<typeof paperRowBase>, ctx: z.RefinementCtx) {
+  if (row.kind === "fixed" && row.question_id === null) ctx.addIssue({ code: "custom", path: ["question_id"], message: "required" });
+  if (row.kind === "draw" && row.classify_id === null) ctx.addIssue({ code: "custom", path: ["classify_id"], message: "required" });
+  if (row.kind === "draw" && row.question_type === null) ctx.addIssue({ code: "custom", path: ["question_type"], message: "required" });
+}
+export const paperRowAdd = paperRowBase.superRefine(checkRow);
+export const paperRowEdit = paperRowBase.extend({ id: rowId }).superRefine(checkRow);
+export type PaperRowAdd = z.infer<typeof paperRowAdd>;
+
+export const REVIEW_POLICIES = ["submitted", "closed", "never"] as const;
+export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
+
+const time = (message: Parameters<typeof withMessage>[1]) => withMessage(z.number().int().min(0).max(32_503_680_000), message);
+
+const roomBase = z.object({
+    paper_id: withMessage(dbId, msg`Please choose the paper`),
+    title: withMessage(safeText(100).trim().min(1), msg`Please enter the room's title (at most 100 characters)`),
+    start_time: time(msg`Please choose when the room opens`),
+    end_time: time(msg`Please choose when the room closes`),
+    duration: withMessage(dbInt(60, MAX_DURATION), msg`Enter a duration from 60 to 86400 seconds`),
+    attempts_allowed: withMessage(dbInt(1, 100).optional().default(1), msg`Enter the attempts allowed, from 1 to 100`),
+    pass_score: score(msg`Enter a pass score from 0 to 100000, with at most 2 decimals`),
+    user_group_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member group`),
+    review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("never"), msg`Please choose when members see the answers`),
+    late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
+    status,
+  });
+function checkRoom(room: z.infer<typeof roomBase>, ctx: z.RefinementCtx) {
+  if (room.end_time <= room.start_time) ctx.addIssue({ code: "custom", path: ["end_time"], message: "after start" });
+}
+export const roomAdd = roomBase.superRefine(checkRoom);
+export const roomEdit = roomBase.extend({ id: rowId }).superRefine(checkRoom);
+export type RoomAdd = z.infer<typeof roomAdd>;
+
+/** `POST /admin/exam/marking/mark`: a marker's score and comment on one short answer. */
+export const markBody = z.object({
+  id: rowId,
+  score: withMessage(z.number().min(0).max(MAX_SCORE), msg`Enter a score from 0 to the question's score`),
+  comment: withMessage(safeText(2000).optional().default(""), msg`The comment is at most 2000 characters`),
+});
+
+/** `POST /admin/exam/lateAnswer/decide`: accept or reject a late official answer. */
+export const decideBody = z.object({
+  id: rowId,
+  decision: withMessage(z.enum(["accepted", "rejected"]), msg`Please choose accept or reject`),
+});
+
+/** `GET /admin/exam/room/results` and `export`: one room. */
+export const roomResultsQuery = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose a room`) });
+
+/** What `GET /admin/exam/room/results` answers. */
+export interface RoomResults {
+  room: { id: number; title: string; paperTitle: string; totalScore: number; passScore: number };
+  attempts: {
+    id: number;
+    userId: number;
+    username: string;
+    nickname: string;
+    score: number | null;
+    passed: boolean | null;
+    status: "open" | "submitted" | "expired";
+    startedAt: number;
+    submittedAt: number | null;
+    /** Seconds from start to submission (null while open). */
+    timeUsed: number | null;
+    /** Short answers still waiting for a marker. */
+    pendingMarks: number;
+  }[];
+  summary: { attempts: number; members: number; finished: number; passed: number; average: number | null; highest: number | null; lowest: number | null };
+  /** Finished attempts per score band (ten bands of the paper's total). */
+  distribution: { from: number; to: number; count: number }[];
+  /** Per question of the finished attempts: how many members answered it, how many got it right. */
+  items: { questionId: number; stem: string; type: string; attempts: number; correct: number; share: number }[];
+}

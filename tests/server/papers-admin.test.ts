@@ -1,0 +1,309 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
+import { secondServer } from "../helpers/second.ts";
+
+/**
+ * Issue 14's papers, rooms, marking and results through the real back-office routes, and what
+ * members then see through the real member routes.
+ */
+
+let t: TestApp;
+let root: TestAdmin;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
+type Json = any;
+type Envelope = { code: number; msg: string; data: Json };
+const adminCall = (method: "GET" | "POST" | "DELETE", url: string, payload?: object, headers = root.headers) =>
+  t.app.inject({ method, url, headers: { ...headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
+  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+
+/** A short-answer question (keywords graded provisionally, a marker decides). */
+const shortQuestion = (bank: number, score: number) =>
+  createQuestion(t.database.db, bank, { type: "short", options: [], answer: { keywords: ["photosynthesis", "light"], reference: "Plants turn light into sugar." } as never, score });
+
+/** A member sits the room: starts, answers with `answers(questionId, type)`, submits. */
+async function sit(m: TestMember, roomId: number, answer: (q: { id: number; type: string }) => unknown) {
+  const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+  expect(start.code, start.msg).toBe(1);
+  const uuid = start.data.attempt.uuid as string;
+  const answers = Object.fromEntries(start.data.questions.map((q: { id: number; type: string }) => [String(q.id), answer(q)]).filter(([, a]: unknown[]) => a !== undefined));
+  const submitted = await memberCall(m, "POST", "/api/exam/official/submit", { uuid, answers });
+  expect(submitted.code, submitted.msg).toBe(1);
+  return { uuid, questions: start.data.questions as { id: number; type: string }[], score: submitted.data.score as number };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  root = await createAdmin(t.database.db);
+});
+afterAll(() => t.close());
+
+describe("papers and their rows", () => {
+  it("keeps the paper's running total and refuses a draw rule the bank cannot fill", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const singles = [];
+    for (let i = 0; i < 3; i++) singles.push(await createQuestion(db, bank, { score: 2 }));
+    // A disabled question is not in the bank a draw can use.
+    const off = await createQuestion(db, bank, { score: 2 });
+    await db.query("update exam_question set status = 'disable' where id = $1", [off]);
+    const short = await shortQuestion(bank, 10);
+
+    const added = await adminCall("POST", "/admin/exam/paper/add", { title: "Biology final", total_score: 16, pass_score: 10, duration: 1800 });
+    expect(added.code, added.msg).toBe(1);
+    const paper = added.data.id as number;
+
+    const fixed = await adminCall("POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "fixed", question_id: short, score: 10, weigh: 2 });
+    expect(fixed.code, fixed.msg).toBe(1);
+    // 4 singles asked, 3 enabled: refused beside the count, nothing written.
+    const tooMany = await adminCall("POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "draw", classify_id: bank, question_type: "single", count: 4, score: 2, weigh: 1 });
+    expect(tooMany.code).toBe(0);
+    expect(tooMany.data.fields.count).toMatch(/only 3 enabled questions of this type.*cannot take 4/);
+    const none = await adminCall("POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "draw", classify_id: bank, question_type: "judge", count: 1, score: 2 });
+    expect(none.data.fields.count).toMatch(/only 0 enabled/);
+    // A draw row without its type: a field message.
+    const untyped = await adminCall("POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "draw", classify_id: bank, count: 1, score: 2 });
+    expect(untyped.code).toBe(0);
+    expect(untyped.data.fields.question_type).toBe("Please choose a question type");
+    const draw = await adminCall("POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "draw", classify_id: bank, question_type: "single", count: 3, score: 2, weigh: 1 });
+    expect(draw.code, draw.msg).toBe(1);
+
+    const rows = await adminCall("GET", `/admin/exam/paperRow/index?search[0][field]=paper_id&search[0][operator]=eq&search[0][val]=${paper}`);
+    expect(rows.data.list.map((r: Json) => [r.kind, r.subtotal, r.paper_rows_total, r.paper_total_score])).toEqual([
+      ["fixed", 10, 16, 16],
+      ["draw", 6, 16, 16],
+    ]);
+    const papers = await adminCall("GET", `/admin/exam/paper/index?search[0][field]=id&search[0][operator]=eq&search[0][val]=${paper}`);
+    expect(papers.data.list[0]).toMatchObject({ total_score: 16, rows_total: 16 });
+    // Editing the draw row beyond the bank is refused too; the row keeps its count.
+    const grow = await adminCall("POST", "/admin/exam/paperRow/edit", { id: draw.data.id, paper_id: paper, kind: "draw", classify_id: bank, question_type: "single", count: 5, score: 2 });
+    expect(grow.data.fields.count).toMatch(/only 3/);
+    expect((await db.query<{ count: number }>("select count from exam_paper_row where id = $1", [draw.data.id])).rows[0]!.count).toBe(3);
+    // A pass score above the total is refused beside it.
+    const bad = await adminCall("POST", "/admin/exam/paper/edit", { id: paper, title: "Biology final", total_score: 16, pass_score: 20, duration: 1800 });
+    expect(bad.data.fields.pass_score).toMatch(/cannot be above the total/);
+
+    // What the composer wrote is what a member's attempt draws: 1 short + 3 singles, 16 points.
+    const roomId = await createRoom(db, paper, { passScore: 10 });
+    const m = await createMember(db);
+    const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+    expect(start.code, start.msg).toBe(1);
+    const got = start.data.questions as { id: number; score: number }[];
+    expect(got[0]!.id).toBe(short);
+    expect(got.slice(1).map((q) => q.id).sort()).toEqual([...singles].sort());
+  });
+
+  it("refuses a paper change for a room that has attempts, and allows it before", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const q = await createQuestion(db, bank);
+    const a = await createPaper(db, { rows: [{ fixed: q, score: 1 }], totalScore: 1, passScore: 1 });
+    const b = await createPaper(db, { rows: [{ fixed: q, score: 1 }], totalScore: 1, passScore: 1 });
+    const now = Math.floor(Date.now() / 1000);
+    const body = { title: "Room A", start_time: now - 60, end_time: now + 3600, duration: 600, attempts_allowed: 1, pass_score: 1, review_policy: "never" };
+    const added = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: a });
+    expect(added.code, added.msg).toBe(1);
+    const room = added.data.id as number;
+    expect((await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: b })).code).toBe(1);
+    expect((await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: a })).code).toBe(1);
+    await sit(await createMember(db), room, () => "A");
+    const refused = await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: b });
+    expect(refused.code).toBe(0);
+    expect(refused.data.fields.paper_id).toBe("Members have already sat this room: its paper cannot change");
+    expect((await db.query<{ paper_id: number }>("select paper_id from exam_room where id = $1", [room])).rows[0]!.paper_id).toBe(a);
+    // Other fields still change.
+    expect((await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: a, title: "Room A2" })).code).toBe(1);
+    // An end before the start is refused beside the end.
+    const backwards = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: a, end_time: now - 120 });
+    expect(backwards.data.fields.end_time).toBeTruthy();
+  });
+});
+
+describe("review policy", () => {
+  it("shows answers after submission, after the room closes, or never", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const now = Math.floor(Date.now() / 1000);
+    const seen: Record<string, unknown> = {};
+    for (const policy of ["submitted", "closed", "never"] as const) {
+      // A question of its own per room: another open room using it would keep it withheld.
+      const q = await createQuestion(db, bank, { answer: "B", analysis: "B it is" });
+      const paper = await createPaper(db, { rows: [{ fixed: q, score: 1 }], totalScore: 1, passScore: 1 });
+      const room = await createRoom(db, paper, { reviewPolicy: policy, startTime: now - 60, endTime: now + 3600 });
+      const m = await createMember(db);
+      const { uuid } = await sit(m, room, () => "A");
+      const record = await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`);
+      expect(record.code).toBe(1);
+      seen[policy] = record.data.questions[0].answer ?? null;
+      if (policy === "closed") {
+        expect(record.data.results).toEqual({});
+        // The room closes: now the member sees the answer and the result.
+        await db.query("update exam_room set end_time = $1 where id = $2", [now - 1, room]);
+        const after = await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`);
+        expect(after.data.questions[0].answer).toBe("B");
+        expect(after.data.results[String(q)]).toEqual({ correct: false, score: 0 });
+        await db.query("update exam_room set end_time = $1 where id = $2", [now + 3600, room]);
+      }
+    }
+    expect(seen).toEqual({ submitted: "B", closed: null, never: null });
+  });
+});
+
+describe("marking", () => {
+  let paper: number;
+  let room: number;
+  let bank: number;
+  let shortId: number;
+  beforeAll(async () => {
+    const db = t.database.db;
+    bank = await createBank(db, { kind: "exam" });
+    shortId = await shortQuestion(bank, 10);
+    const single = await createQuestion(db, bank, { answer: "A", score: 5 });
+    paper = await createPaper(db, { rows: [{ fixed: single, score: 5 }, { fixed: shortId, score: 10 }], totalScore: 15, passScore: 12 });
+    room = await createRoom(db, paper, { passScore: 12, attemptsAllowed: 1, reviewPolicy: "never" });
+  });
+
+  async function queued(m: TestMember) {
+    const list = await adminCall("GET", `/admin/exam/marking/index?search[0][field]=user_id&search[0][operator]=eq&search[0][val]=${m.id}`);
+    expect(list.code, list.msg).toBe(1);
+    return list.data.list as Json[];
+  }
+
+  it("queues the short answer; the mark updates the attempt once and the member sees score and comment", async () => {
+    const m = await createMember(t.database.db);
+    const { uuid, score } = await sit(m, room, (q) => (q.type === "short" ? "Light makes sugar" : "A"));
+    // Provisional: 5 + keywords (1 of 2) = 10, not passed.
+    expect(score).toBe(10);
+    const [item] = await queued(m);
+    expect(item).toMatchObject({ status: "pending", answer: "Light makes sugar", max_score: 10, question_id: shortId, reference: "Plants turn light into sugar." });
+
+    const over = await adminCall("POST", "/admin/exam/marking/mark", { id: item.id, score: 10.5, comment: "" });
+    expect(over.code).toBe(0);
+    expect(over.data.fields.score).toMatch(/from 0 to 10/);
+    const marked = await adminCall("POST", "/admin/exam/marking/mark", { id: item.id, score: 8, comment: "Say where it happens." });
+    expect(marked.code, marked.msg).toBe(1);
+    expect(marked.data).toMatchObject({ score: 13, passed: true, needsReview: false });
+    // A retried mark is refused and changes nothing.
+    const again = await adminCall("POST", "/admin/exam/marking/mark", { id: item.id, score: 2, comment: "again" });
+    expect(again).toMatchObject({ code: 0, msg: "This answer has already been marked" });
+    const row = (await t.database.db.query<{ score: string; passed: boolean; needs_review: boolean }>("select score, passed, needs_review from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+    expect([Number(row.score), row.passed, row.needs_review]).toEqual([13, true, false]);
+
+    const record = await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`);
+    expect(record.data.attempt).toMatchObject({ score: 13, passed: true });
+    expect(record.data.reviews).toEqual({ [String(shortId)]: { score: 8, comment: "Say where it happens." } });
+    // The review policy "never" still hides the answer key.
+    expect(record.data.results).toEqual({});
+    const list = await memberCall(m, "GET", "/api/exam/records");
+    expect(list.data.list.find((r: Json) => r.uuid === uuid)).toMatchObject({ score: 13, passed: true });
+  });
+
+  it("counts one of many concurrent marks, from two servers", async () => {
+    const second = await secondServer(t);
+    try {
+      const m = await createMember(t.database.db);
+      const { uuid } = await sit(m, room, (q) => (q.type === "short" ? "nothing relevant" : "A"));
+      const [item] = await queued(m);
+      const fire = (app: typeof t.app, n: number) =>
+        app.inject({ method: "POST", url: "/admin/exam/marking/mark", headers: { ...root.headers, "think-lang": "en" }, payload: { id: item.id, score: 7, comment: `c${n}` } }).then((r) => r.json() as Envelope);
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, n) => fire(n % 2 ? second.app : t.app, n)));
+      expect(answers.filter((a) => a.code === 1)).toHaveLength(1);
+      for (const a of answers.filter((x) => x.code !== 1)) expect(a.msg).toBe("This answer has already been marked");
+      const row = (await t.database.db.query<{ score: string; passed: boolean }>("select score, passed from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+      expect([Number(row.score), row.passed]).toEqual([12, true]);
+      const logs = (await t.database.db.query<{ n: number }>("select count(*)::int as n from exam_mark where attempt_id = (select id from exam_attempt where uuid = $1) and status = 'marked'", [uuid])).rows[0]!.n;
+      expect(logs).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("keeps the mark when a late answer is accepted later (graded from what the attempt holds)", async () => {
+    const db = t.database.db;
+    const m = await createMember(db);
+    const { uuid } = await sit(m, room, (q) => (q.type === "short" ? "light" : undefined));
+    const [item] = await queued(m);
+    expect((await adminCall("POST", "/admin/exam/marking/mark", { id: item.id, score: 6, comment: "" })).code).toBe(1);
+    const attempt = (await db.query<{ id: number; questions: { id: number }[] }>("select id, questions from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+    const single = attempt.questions.find((q) => q.id !== shortId)!.id;
+    const late = await db.query<{ id: number }>("insert into exam_late_answer (attempt_id, question_id, answer, received_at) values ($1, $2, '\"A\"', $3) returning id", [attempt.id, single, Date.now()]);
+    const decided = await adminCall("POST", "/admin/exam/lateAnswer/decide", { id: late.rows[0]!.id, decision: "accepted" });
+    expect(decided.code, decided.msg).toBe(1);
+    expect(decided.data).toMatchObject({ score: 11, passed: false });
+    expect((await adminCall("POST", "/admin/exam/lateAnswer/decide", { id: late.rows[0]!.id, decision: "rejected" })).msg).toBe("This late answer has already been decided");
+  });
+
+  it("refuses hostile marking input cleanly", async () => {
+    for (const payload of [{ id: 2_147_483_647, score: 1 }, { id: "1", score: 1 }, { id: 1, score: -1 }, { id: 1, score: 1, comment: "a\u0000b" }, { id: 1, score: 1, comment: "x".repeat(3000) }]) {
+      const res = await t.app.inject({ method: "POST", url: "/admin/exam/marking/mark", headers: root.headers, payload });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().code).toBe(0);
+    }
+  });
+});
+
+describe("results per room", () => {
+  it("lists attempts with score, time used and status, the distribution and item analysis, and exports .xlsx", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const q1 = await createQuestion(db, bank, { answer: "A", score: 5, stem: "First" });
+    const q2 = await createQuestion(db, bank, { answer: "B", score: 5, stem: "=SUM(A1)" });
+    const paper = await createPaper(db, { rows: [{ fixed: q1, score: 5 }, { fixed: q2, score: 5 }], totalScore: 10, passScore: 5 });
+    const room = await createRoom(db, paper, { passScore: 5, attemptsAllowed: 2 });
+    const ann = await createMember(db, { username: "=ann" });
+    const bob = await createMember(db);
+    const cid = await createMember(db);
+    await sit(ann, room, (q) => (q.id === q1 ? "A" : "B")); // 10
+    await sit(bob, room, (q) => (q.id === q1 ? "A" : "C")); // 5
+    await sit(cid, room, () => "C"); // 0
+    await sit(cid, room, (q) => (q.id === q1 ? "C" : "B")); // 5, second attempt
+    await db.query("update exam_attempt set started_at = submitted_at - 95 where room_id = $1", [room]);
+
+    const res = await adminCall("GET", `/admin/exam/room/results?id=${room}`);
+    expect(res.code, res.msg).toBe(1);
+    const r = res.data;
+    expect(r.attempts).toHaveLength(4);
+    expect(r.attempts.map((a: Json) => [a.username, a.score, a.passed, a.status, a.timeUsed])).toEqual([
+      ["=ann", 10, true, "submitted", 95],
+      [bob.username, 5, true, "submitted", 95],
+      [cid.username, 0, false, "submitted", 95],
+      [cid.username, 5, true, "submitted", 95],
+    ]);
+    expect(r.summary).toMatchObject({ attempts: 4, members: 3, finished: 4, passed: 3, average: 5, highest: 10, lowest: 0 });
+    const counts = r.distribution.map((d: Json) => d.count);
+    expect(counts).toEqual([1, 0, 0, 0, 0, 2, 0, 0, 0, 1]);
+    // q1: ann and bob right, cid never (3 members, 2 right); q2: ann and cid (on the second try).
+    expect(r.items).toEqual([
+      { questionId: q1, stem: "First", type: "single", attempts: 3, correct: 2, share: 0.6667 },
+      { questionId: q2, stem: "=SUM(A1)", type: "single", attempts: 3, correct: 2, share: 0.6667 },
+    ]);
+
+    const file = await t.app.inject({ method: "GET", url: `/admin/exam/room/export?id=${room}`, headers: { ...root.headers, "think-lang": "en" } });
+    expect(file.statusCode).toBe(200);
+    expect(file.headers["content-type"]).toMatch(/spreadsheetml/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet("Attempts")!;
+    expect(sheet.getRow(1).values).toContain("Username");
+    const rows = [2, 3, 4, 5].map((n) => [sheet.getRow(n).getCell(2).value, sheet.getRow(n).getCell(4).value, sheet.getRow(n).getCell(9).value]);
+    expect(rows).toEqual([
+      ["=ann", 10, 95],
+      [bob.username, 5, 95],
+      [cid.username, 0, 95],
+      [cid.username, 5, 95],
+    ]);
+    // A member's "=..." is text, never a formula.
+    expect(sheet.getRow(2).getCell(2).type).toBe(ExcelJS.ValueType.String);
+    const items = book.getWorksheet("Item analysis")!;
+    expect(items.getRow(3).getCell(2).value).toBe("=SUM(A1)");
+    expect(items.getRow(3).getCell(5).value).toBe(0.6667);
+
+    // An unknown room: a clear refusal, not a broken file.
+    expect((await adminCall("GET", "/admin/exam/room/results?id=2147483647")).msg).toBe("This exam room does not exist");
+    const missing = await t.app.inject({ method: "GET", url: "/admin/exam/room/export?id=2147483647", headers: root.headers });
+    expect(missing.json().code).toBe(0);
+  });
+});
