@@ -2,6 +2,7 @@ import type { ResourceDef } from "../resource.ts";
 import { moneyLogResource, scoreLogResource } from "./accountLog.ts";
 import { adminResource } from "./admin.ts";
 import { adminLogResource } from "./adminLog.ts";
+import { examClassifyResource, questionResource, questionTypeResource } from "./exam.ts";
 import { attachmentResource } from "./attachment.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
@@ -26,4 +27,7 @@ export const resources: readonly ResourceDef[] = [
   sensitiveDataResource,
   sensitiveDataLogResource,
   attachmentResource,
+  examClassifyResource,
+  questionTypeResource,
+  questionResource,
 ];
