@@ -9,7 +9,7 @@ import { QUESTION_TYPES, type QuestionOption, type QuestionType, type ShortAnswe
 import { dbIdParam, fieldMessage, withMessage, dbId } from "../../../shared/schema.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import { translator, type Translate } from "../../i18n/index.ts";
+import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 
 /**
@@ -260,7 +260,6 @@ export async function readQuestionSheet(
   if (ext !== "xlsx" && ext !== "csv") refuse(msg`Choose an .xlsx or .csv file`);
   if (ext === "xlsx" && !(file.data[0] === 0x50 && file.data[1] === 0x4b && file.data[2] === 0x03 && file.data[3] === 0x04)) refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
   const { names, defaults } = await typeNames(db);
-  const heads = new Set([...headers(translator("en")), ...headers(translator("zh-cn"))].map((h) => h.trim().toLowerCase()));
   const rows: SheetRow[] = [];
   const errors: SheetError[] = [];
   let errorCount = 0;
@@ -275,8 +274,9 @@ export async function readQuestionSheet(
     if (line > MAX_IMPORT_ROWS + 1) refuse(msg`The spreadsheet is too large: at most 20,000 rows, 16 columns and 64 MB unpacked`);
     if (!sawHeader) {
       sawHeader = true;
+      // The header row's words may be any language's; a question there means the header is missing.
       const first = cells[0];
-      if (typeof first !== "string" || !heads.has(first.trim().toLowerCase())) refuse(msg`The first row must be the template's header row`);
+      if (typeof first !== "string" || first.trim() === "" || names.has(first.trim().toLowerCase())) refuse(msg`The first row must be the template's header row`);
       continue;
     }
     if (cells.some((c) => typeof c === "object")) {
@@ -311,8 +311,8 @@ export async function readQuestionSheet(
       }
       answer = keys.sort();
     } else if (type === "judge") answer = JUDGE[answerText.toLowerCase()] ?? answerText;
-    else if (type === "fill") answer = splitList(answerText).map((b) => b.split("|").map((a) => a.trim()).join("|"));
-    else answer = { keywords: splitList(answerText), reference: cell(COL.reference).trim() };
+    else if (type === "fill") answer = splitList(cell(COL.answer)).map((b) => b.split("|").map((a) => a.trim()).join("|"));
+    else answer = { keywords: splitList(cell(COL.answer)), reference: cell(COL.reference).trim() };
     const difficultyText = cell(COL.difficulty).trim();
     const scoreText = cell(COL.score).trim();
     const statusText = cell(COL.status).trim().toLowerCase();
