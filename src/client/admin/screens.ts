@@ -24,4 +24,7 @@ export const adminScreens: ScreenRegistry = {
   "user/rule": definitionScreen(() => import("./user/rules.ts")),
   "user/moneyLog": definitionScreen(() => import("./user/moneyLog.ts")),
   "user/scoreLog": definitionScreen(() => import("./user/scoreLog.ts")),
+  "exam/classify": definitionScreen(() => import("./exam/classify.ts")),
+  "exam/questionType": definitionScreen(() => import("./exam/questionTypes.ts")),
+  "exam/question": definitionScreen(() => import("./exam/questions.ts")),
 };
