@@ -19,7 +19,7 @@ const stemCell = (row: CrudRow) => {
 /** Questions (`exam/question`): every kind, edited with the question editor; spreadsheets in and out. */
 const questions: CrudDefinition = {
   path: "exam/question",
-  title: msg`Questions`,
+  title: msg({ message: "Questions", context: "exam screen" }),
   quickSearch: msg`ID, question`,
   sortable: true,
   columns: [
@@ -28,7 +28,7 @@ const questions: CrudDefinition = {
     { field: "type", label: msg`Kind`, render: "tag", options: TYPE_OPTIONS, search: "select" },
     { field: "classify_id", label: msg`Bank`, cell: (row) => createElement(BankName, { row }), search: "select", remote: { path: "exam/classify", labelField: "title" } },
     { field: "difficulty", label: msg`Difficulty`, render: "number", sortable: true, search: "number" },
-    { field: "score", label: msg`Score`, render: "number", sortable: true },
+    { field: "score", label: msg({ message: "Score", context: "question" }), render: "number", sortable: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
     { field: "weigh", label: msg`Weight`, render: "number", hidden: true },
     { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },
@@ -41,7 +41,7 @@ const questions: CrudDefinition = {
     { field: "answer", label: msg`Correct answer`, kind: "custom", component: AnswerEditor, initial: "" },
     { field: "analysis", label: msg`Analysis`, kind: "textarea" },
     { field: "difficulty", label: msg`Difficulty`, kind: "radio", options: DIFFICULTY_OPTIONS, initial: 1 },
-    { field: "score", label: msg`Score`, kind: "number", initial: 2 },
+    { field: "score", label: msg({ message: "Score", context: "question" }), kind: "number", initial: 2 },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
     { field: "weigh", label: msg`Weight`, kind: "number", initial: 0 },
     { field: "preview", label: msg`Preview (as members see it)`, kind: "custom", component: QuestionPreview },

@@ -115,7 +115,7 @@ export async function requireBank(ctx: Pick<CrudContext, "req" | "tx">, id: numb
 /** Questions (`/admin/exam/question/...`): every kind, stored as the grader reads it; import / export as spreadsheets. */
 export const questionResource: ResourceDef = {
   rule: "exam/question",
-  title: msg`Questions`,
+  title: msg({ message: "Questions", context: "exam screen" }),
   table: "exam_question",
   fields: {
     id: { column: "t.id", type: "int" },
