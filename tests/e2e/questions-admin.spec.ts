@@ -31,7 +31,7 @@ test("staff write a question with an image and import questions through the dry 
   await dialog.getByLabel("题目", { exact: true }).fill(`${tag} 哪个是红色？`);
   await dialog.getByTestId("question-image-input").first().setInputFiles({ name: "red.png", mimeType: "image/png", buffer: PNG });
   await expect(dialog.getByRole("button", { name: "预览第 1 张图片" }).first()).toBeVisible();
-  for (const [key, text] of [["A", "蓝"], ["B", "红"], ["C", "绿"], ["D", "黄"]]) await dialog.getByLabel(`选项${key}`, { exact: true }).fill(text);
+  for (const [key, text] of [["A", "蓝"], ["B", "红"], ["C", "绿"], ["D", "黄"]] as const) await dialog.getByLabel(`选项${key}`, { exact: true }).fill(text);
   // Move option B (红) up: it becomes A and the answer follows once chosen.
   await dialog.getByRole("radio", { name: "B", exact: true }).check();
   await dialog.getByRole("button", { name: "上移选项 B" }).click();

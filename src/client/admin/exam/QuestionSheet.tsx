@@ -8,7 +8,7 @@ import { controlClass } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow, ListData } from "../crud/types.ts";
-import { bankTitle } from "./options.ts";
+import { TYPE_OPTIONS, bankTitle } from "./options.ts";
 
 /**
  * Questions as spreadsheets (`/admin/exam/question/template|import|export`): the import dialog
@@ -85,7 +85,11 @@ function BankSelect({ value, onChange }: { value: number | null; onChange: (id: 
 }
 
 export function ImportDialog({ onDone }: { onDone: () => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  const typeLabel = (type: string) => {
+    const option = TYPE_OPTIONS.find((o) => o.value === type);
+    return option ? i18n._(option.label) : type;
+  };
   const fileId = useId();
   const [bank, setBank] = useState<number | null>(null);
   const [file, setFile] = useState<File | null>(null);
@@ -224,7 +228,7 @@ export function ImportDialog({ onDone }: { onDone: () => void }) {
                   {report.preview.map((r) => (
                     <tr key={r.line} className="border-t border-slate-200 dark:border-slate-700">
                       <td className="px-1">{r.line}</td>
-                      <td className="px-1">{r.type}</td>
+                      <td className="px-1">{typeLabel(r.type)}</td>
                       <td className="line-clamp-1 px-1">{r.stem}</td>
                     </tr>
                   ))}
