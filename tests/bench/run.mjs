@@ -11,6 +11,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { membersBench } from "./members.mjs";
+import { questionsImportBench } from "./questions-import.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(root, "dist/client");
@@ -246,6 +247,9 @@ try {
 
   console.log("\n# Members list on 100,000 members (GET /admin/user/user/index, 200 sequential requests per shape)");
   await membersBench();
+
+  console.log("\n# Question import: 2,000 and 20,000 questions (.xlsx, dry run then import; server peak memory)");
+  await questionsImportBench();
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

@@ -132,7 +132,7 @@ const thing: CrudDefinition = {
       ],
     },
     { field: "name", label: msg`Name`, kind: "text" },
-    { field: "pid", label: msg`Parent`, kind: "treeSelect", tree: { path: "demo/group", label: "name" } },
+    { field: "pid", label: msg`Parent`, kind: "treeSelect", tree: { path: "demo/thing", label: "name" } },
     { field: "path", label: msg`Route path`, kind: "text", when: (v) => v.type === "menu" },
     { field: "icon", label: msg`Icon`, kind: "iconPicker", when: (v) => v.type === "menu" },
     { field: "keepalive", label: msg`Keep alive`, kind: "switch", boolean: true, when: (v) => v.type === "menu" },

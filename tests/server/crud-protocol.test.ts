@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAdmin, createCourse, createCourseCategory, createMember, type TestAdmin } from "../helpers/factories.ts";
+import { createAdmin, createBank, createCourse, createCourseCategory, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * The generic CRUD protocol (API.md "Admin calls") run against every registered resource, from
@@ -236,6 +236,42 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "exam/classify": { text: "title", marker: (n) => `${tag}c${n}`, body: (n) => ({ pid: 0, title: `${tag}c${n}`, title_en: `Bank ${n}`, weigh: n }) },
+  "exam/questionType": {
+    text: "title",
+    marker: (n) => `${tag}qt${n}`,
+    body: (n) => ({ title: `${tag}qt${n}`, title_en: `Type ${n}`, default_score: n }),
+    // The five kinds are fixed (edit only): three of them renamed.
+    async seed() {
+      const ids: number[] = [];
+      for (const [n, type] of [[1, "single"], [2, "multiple"], [3, "judge"]] as const) {
+        const { rows } = await t.database.db.query<{ id: number }>("update exam_question_type set title = $1 where type = $2 returning id", [`${tag}qt${n}`, type]);
+        ids.push(rows[0]!.id);
+      }
+      return ids;
+    },
+  },
+  "exam/question": (() => {
+    let bank = 0;
+    return {
+      text: "stem",
+      marker: (n: number) => `${tag}q${n}`,
+      async prepare() {
+        bank = await createBank(t.database.db);
+      },
+      body: (n: number) => ({
+        classify_id: bank,
+        type: "single",
+        stem: `${tag}q${n}`,
+        options: [
+          { key: "A", text: "one" },
+          { key: "B", text: "two" },
+        ],
+        answer: "B",
+        score: n,
+      }),
+    };
+  })(),
   "auth/adminLog": {
     text: "username",
     marker: (n) => `${tag}l${n}`,

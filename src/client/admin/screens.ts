@@ -32,4 +32,7 @@ export const adminScreens: ScreenRegistry = {
   "exam/room": definitionScreen(() => import("./exam/rooms.ts")),
   "exam/marking": definitionScreen(() => import("./exam/marking.ts")),
   "exam/lateAnswer": definitionScreen(() => import("./exam/lateAnswers.ts")),
+  "exam/classify": definitionScreen(() => import("./exam/classify.ts")),
+  "exam/questionType": definitionScreen(() => import("./exam/questionTypes.ts")),
+  "exam/question": definitionScreen(() => import("./exam/questions.ts")),
 };

@@ -72,6 +72,8 @@ export interface ExtraAction {
   input: z.ZodType;
   /** Another rule than `<rule>/<name>` (e.g. a GET the list's readers may call: `<rule>/index`). */
   rule?: string;
+  /** A POST body's own size limit in bytes (e.g. a file sent as base64), instead of the server's. */
+  bodyLimit?: number;
   /** The success message of a POST. */
   done?: MessageDescriptor;
   run(ctx: CrudContext, input: unknown): Promise<unknown>;

@@ -212,7 +212,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         action.send ? action.send(context(app.db, req), req.query, reply) : reply.success(await action.run(context(app.db, req), req.query)),
       );
     } else {
-      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
+      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
         const result = await inTransaction(req, name, (ctx) => action.run(ctx, req.body));
         return reply.success(result, action.done);
       });

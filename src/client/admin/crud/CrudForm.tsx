@@ -107,7 +107,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                 render={({ field: f }) => {
                   switch (field.kind) {
                     case "custom":
-                      return field.component ? <CustomField component={field.component} form={form.control} control={control} value={f.value} onChange={f.onChange} editing={editing} /> : <></>;
+                      return field.component ? <CustomField component={field.component} form={form.control} control={control} value={f.value} onChange={f.onChange} editing={editing} setValue={(name, value) => form.setValue(name, value, { shouldDirty: true })} /> : <></>;
                     case "textarea":
                       return <textarea {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} onBlur={f.onBlur} placeholder={placeholder} rows={4} className={`${controlClass(error)} py-2`} />;
                     case "number":

@@ -31,6 +31,7 @@ import { CrudFormDialog } from "./CrudForm.tsx";
 import { DetailDialog } from "./DetailDialog.tsx";
 import { nestRows } from "./tree.ts";
 import { RowActionButton, RowActionDialog, useRowActions } from "./RowActionDialog.tsx";
+import { ToolbarActions } from "./ToolbarActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow, type CrudRowAction } from "./types.ts";
 
@@ -344,6 +345,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
           </Button>
         )}
         {batchActions.length > 0 && <BatchActions path={path} actions={batchActions} ids={selectedIds} onDone={() => setSelection({})} />}
+        {definition.toolbarActions && <ToolbarActions definition={definition} />}
         <div className="ms-auto flex flex-wrap items-center gap-2">
           {definition.quickSearch && (
             <form

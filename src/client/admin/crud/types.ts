@@ -84,6 +84,8 @@ export interface CustomFieldProps {
   values: Record<string, unknown>;
   control: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean };
   editing: boolean;
+  /** Sets another field of the form (e.g. a question's answer follows its reordered options). */
+  setValue: (field: string, value: unknown) => void;
 }
 
 export interface CrudFormField {
@@ -146,6 +148,21 @@ export interface CrudRowAction {
   size?: "sm" | "lg" | "xl";
 }
 
+/**
+ * A toolbar button (beside add) that opens `component` in a dialog, e.g. "import". Shown only
+ * to admins holding the rule `action` (a full rule path or an action of this screen's path).
+ */
+export interface CrudToolbarAction {
+  key: string;
+  label: MessageDescriptor;
+  icon?: ComponentType<{ className?: string; "aria-hidden"?: boolean }>;
+  action: string;
+  /** The dialog's width (default "sm"). */
+  size?: "sm" | "lg";
+  /** The dialog's content; `onDone` closes it (the list is fetched again). */
+  component: ComponentType<{ onDone: () => void }>;
+}
+
 /** The buttons a screen offers; each is shown only when the admin's rules contain `<path>/<action>`. */
 export type CrudButton = "refresh" | "add" | "edit" | "delete" | "sortable" | "columns" | "search";
 export const ALL_BUTTONS: readonly CrudButton[] = ["refresh", "add", "edit", "delete", "sortable", "columns", "search"];
@@ -191,6 +208,8 @@ export interface CrudDefinition {
   detail?: true | ComponentType<{ row: Record<string, unknown> }>;
   /** Extra buttons on each row, each opening its own dialog with the row. */
   rowActions?: CrudRowAction[];
+  /** Extra toolbar buttons, each opening its own dialog. */
+  toolbarActions?: CrudToolbarAction[];
 }
 
 /** One `search[]` item of the list request. */

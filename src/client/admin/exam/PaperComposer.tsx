@@ -5,6 +5,7 @@ import { useState } from "react";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { Select } from "../../ui/Select.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
@@ -157,13 +158,7 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
             <div className="grid grid-cols-2 gap-3">
               <FieldFrame label={t`Question type`} error={errors.question_type ?? null}>
                 {(control) => (
-                  <select {...control} value={type} onChange={(e) => setType(e.target.value)} className={controlClass(errors.question_type)}>
-                    {QUESTION_TYPE_OPTIONS.map((o) => (
-                      <option key={o.value} value={o.value}>
-                        {i18n._(o.label)}
-                      </option>
-                    ))}
-                  </select>
+                  <Select control={control} value={type} onChange={setType} options={QUESTION_TYPE_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))} />
                 )}
               </FieldFrame>
               <FieldFrame label={t`Count`} error={errors.count ?? null}>

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import type { CrudOption } from "../crud/types.ts";
+import type { CrudOption, CrudRow } from "../crud/types.ts";
 
 export const STATUS_OPTIONS: CrudOption[] = [
   { value: "enable", label: msg`Enabled` },
@@ -11,6 +11,7 @@ export const ROW_KIND_OPTIONS: CrudOption[] = [
   { value: "draw", label: msg`Draw rule` },
 ];
 
+/** The five graded kinds of question. */
 export const QUESTION_TYPE_OPTIONS: CrudOption[] = [
   { value: "single", label: msg`Single choice` },
   { value: "multiple", label: msg`Multiple choice` },
@@ -40,3 +41,8 @@ export const LATE_STATUS_OPTIONS: CrudOption[] = [
   { value: "accepted", label: msg`Accepted` },
   { value: "rejected", label: msg`Rejected` },
 ];
+
+export const DIFFICULTY_OPTIONS: CrudOption[] = [1, 2, 3, 4, 5].map((n) => ({ value: n, label: { id: String(n), message: String(n) } }));
+
+/** A bank's title in the UI language (its English title in English, when it has one). */
+export const bankTitle = (row: CrudRow, locale: string): string => String((locale === "en" && row.title_en) || row.title || row.id);

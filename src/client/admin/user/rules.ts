@@ -4,7 +4,7 @@ import type { CrudDefinition, CrudOption } from "../crud/types.ts";
 import { ruleTitle } from "../auth/options.ts";
 import { STATUS_OPTIONS } from "./options.ts";
 
-const TYPE_OPTIONS: CrudOption[] = [
+const QUESTION_TYPE_OPTIONS: CrudOption[] = [
   { value: "route", label: msg`Route` },
   { value: "menu_dir", label: msg`Menu directory` },
   { value: "menu", label: msg`Menu` },
@@ -31,7 +31,7 @@ const rules: CrudDefinition = {
     { field: "title", label: msg`Title`, search: "text" },
     { field: "title_en", label: msg`English title`, search: "text" },
     { field: "name", label: msg`Rule name`, search: "text" },
-    { field: "type", label: msg`Type`, render: "tag", options: TYPE_OPTIONS, search: "select" },
+    { field: "type", label: msg`Type`, render: "tag", options: QUESTION_TYPE_OPTIONS, search: "select" },
     { field: "pid", label: msg`Parent ID`, render: "number", hidden: true },
     { field: "path", label: msg`Route path`, hidden: true },
     { field: "component", label: msg`Component`, hidden: true },
@@ -42,7 +42,7 @@ const rules: CrudDefinition = {
   ],
   form: [
     { field: "pid", label: msg`Parent rule`, kind: "treeSelect", tree: { path: "user/rule", label: ruleTitle }, placeholder: msg`None (top level)` },
-    { field: "type", label: msg`Type`, kind: "select", options: TYPE_OPTIONS, initial: "menu" },
+    { field: "type", label: msg`Type`, kind: "select", options: QUESTION_TYPE_OPTIONS, initial: "menu" },
     { field: "title", label: msg`Title`, kind: "text" },
     { field: "title_en", label: msg`English title`, kind: "text" },
     { field: "name", label: msg`Rule name`, kind: "text", hint: msg`Unique, e.g. account/profile` },

@@ -15,6 +15,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
 import { answerText, isAnswered } from "./QuestionView.tsx";
+import { QuestionText } from "./QuestionText.tsx";
 
 // chart.js is large: its own chunk, loaded once a history shows.
 const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
@@ -234,7 +235,9 @@ function Review({ view }: { view: ResultView }) {
                   ? t`Question ${n} (${plural(worth, { one: "# point", other: "# points" })})`
                   : t`Question ${n}, ${got} of ${plural(worth, { one: "# point", other: "# points" })}`}
               </p>
-              <p className="whitespace-pre-wrap">{q.stem}</p>
+              <p className="whitespace-pre-wrap">
+                <QuestionText text={q.stem} />
+              </p>
               {q.options.length > 0 && (
                 <ul className="space-y-1 text-sm">
                   {q.options.map((o) => (

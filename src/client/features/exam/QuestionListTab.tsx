@@ -15,6 +15,7 @@ import { downloadBank } from "./api.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { answerText } from "./QuestionView.tsx";
 import { questionLookupQuery } from "./questionLookup.ts";
+import { QuestionText } from "./QuestionText.tsx";
 
 type Kind = "favourites" | "wrong";
 type ShownQuestion = Omit<ExamQuestion, "answer" | "analysis"> & Partial<Pick<ExamQuestion, "answer" | "analysis">>;
@@ -67,7 +68,9 @@ function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevic
   const hasAnswer = question.answer !== undefined;
   return (
     <>
-      <p className="whitespace-pre-wrap">{question.stem}</p>
+      <p className="whitespace-pre-wrap">
+        <QuestionText text={question.stem} />
+      </p>
       {question.options.length > 0 && (
         <ul className="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-200">
           {question.options.map((o) => (

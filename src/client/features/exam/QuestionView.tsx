@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { useLingui } from "@lingui/react/macro";
 import type { CorrectAnswer, ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import { QuestionText } from "./QuestionText.tsx";
 
 /** How many blanks a fill-in question has: its answer key's length, else the "____" runs in the stem. */
 export function blankCount(question: ExamQuestion): number {
@@ -45,12 +46,14 @@ export function QuestionView({
   const optionClass = "flex min-h-12 cursor-pointer items-center gap-3 rounded-lg border border-slate-200 px-4 py-2 text-base has-[:checked]:border-primary has-[:checked]:bg-blue-50 dark:border-slate-700 dark:has-[:checked]:bg-slate-800";
   return (
     <fieldset disabled={disabled} className="space-y-3">
-      <legend className="mb-3 text-lg leading-relaxed font-medium whitespace-pre-wrap">{question.stem}</legend>
+      <legend className="mb-3 text-lg leading-relaxed font-medium whitespace-pre-wrap">
+        <QuestionText text={question.stem} />
+      </legend>
       {question.type === "single" &&
         question.options.map((o) => (
           <label key={o.key} className={optionClass}>
             <input type="radio" name={name} className="size-5 accent-primary" checked={value === o.key} onChange={() => onChange(o.key)} />
-            <span className="font-semibold">{o.key}.</span> {o.text}
+            <span className="font-semibold">{o.key}.</span> <span className="whitespace-pre-wrap"><QuestionText text={o.text} /></span>
           </label>
         ))}
       {question.type === "multiple" &&
@@ -64,7 +67,7 @@ export function QuestionView({
                 checked={chosen.includes(o.key)}
                 onChange={(e) => onChange(e.target.checked ? [...chosen, o.key].sort() : chosen.filter((k) => k !== o.key))}
               />
-              <span className="font-semibold">{o.key}.</span> {o.text}
+              <span className="font-semibold">{o.key}.</span> <span className="whitespace-pre-wrap"><QuestionText text={o.text} /></span>
             </label>
           );
         })}

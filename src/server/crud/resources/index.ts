@@ -2,6 +2,7 @@ import type { ResourceDef } from "../resource.ts";
 import { moneyLogResource, scoreLogResource } from "./accountLog.ts";
 import { adminResource } from "./admin.ts";
 import { adminLogResource } from "./adminLog.ts";
+import { examClassifyResource, questionResource, questionTypeResource } from "./exam.ts";
 import { attachmentResource } from "./attachment.ts";
 import { courseCategoryResource, courseResource } from "./course.ts";
 import { lessonResource } from "./lesson.ts";
@@ -37,4 +38,7 @@ export const resources: readonly ResourceDef[] = [
   roomResource,
   markingResource,
   lateAnswerResource,
+  examClassifyResource,
+  questionTypeResource,
+  questionResource,
 ];

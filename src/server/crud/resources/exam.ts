@@ -1,0 +1,152 @@
+import { msg } from "@lingui/core/macro";
+import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
+import { ApiError } from "../../errors.ts";
+import type { Queryable } from "../../db/index.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { questionSheetActions } from "./questionSheet.ts";
+
+/** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
+export const examClassifyResource: ResourceDef = {
+  rule: "exam/classify",
+  title: msg`Question banks`,
+  table: "exam_classify",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    pid: { column: "t.pid", type: "int" },
+    title: { column: "t.title", type: "text" },
+    title_en: { column: "t.title_en", type: "text" },
+    kind: { column: "t.kind", type: "enum", values: ["practice", "exam"] },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  quickSearch: ["id", "title", "title_en"],
+  selectFields: ["id", "pid", "title", "title_en"],
+  defaultOrder: ["weigh", "desc"],
+  tree: true,
+  sortable: true,
+  editColumns: ["id", "pid", "title", "title_en", "kind", "weigh", "status", "create_time", "update_time"],
+  add: examClassifyAdd,
+  edit: examClassifyEdit,
+  del: true,
+  touch: true,
+  hooks: {
+    async beforeDelete(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const { rows: children } = await ctx.tx.query("select id from exam_classify where pid = any($1::int[]) and not (id = any($1::int[])) limit 1", [ids]);
+      if (children.length > 0) throw new ApiError(msg`Delete or move its sub-banks first`);
+      // Papers draw from a bank or hold its questions: deleting it would break them silently.
+      const { rows: used } = await ctx.tx.query(
+        `select 1 from exam_paper_row r left join exam_question q on q.id = r.question_id
+         where r.classify_id = any($1::int[]) or q.classify_id = any($1::int[]) limit 1`,
+        [ids],
+      );
+      if (used.length > 0) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
+    },
+  },
+};
+
+/** Question types (`/admin/exam/questionType/...`): names and default scores of the five fixed kinds (edit only). */
+export const questionTypeResource: ResourceDef = {
+  rule: "exam/questionType",
+  title: msg`Question types`,
+  table: "exam_question_type",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    type: { column: "t.type", type: "enum", values: ["single", "multiple", "judge", "fill", "short"] },
+    title: { column: "t.title", type: "text" },
+    title_en: { column: "t.title_en", type: "text" },
+    default_score: { column: "t.default_score", type: "int" },
+  },
+  quickSearch: ["id", "title", "title_en"],
+  selectFields: ["id", "type", "title", "title_en", "default_score"],
+  defaultOrder: ["id", "asc"],
+  editColumns: ["id", "type", "title", "title_en", "default_score"],
+  edit: questionTypeEdit,
+  hooks: {
+    async beforeWrite(_ctx, body) {
+      const { id: _id, type: _type, ...row } = body;
+      return row;
+    },
+  },
+};
+
+/**
+ * The `update_time` a question written now gets: now, or one past the newest in its bank(s), so
+ * the bank's content version (modules/exam/questions.ts bankVersion: count, newest update_time,
+ * id sum) changes on every edit, even two edits within one second.
+ */
+async function nextUpdateTime(tx: Queryable, bankIds: readonly number[]): Promise<number> {
+  const { rows } = await tx.query<{ t: string }>(
+    `select greatest(extract(epoch from now())::bigint, coalesce((select max(update_time) + 1 from exam_question where classify_id = any($1::int[])), 0))::text as t`,
+    [bankIds],
+  );
+  return Number(rows[0]!.t);
+}
+
+/** A valid question body as the row to store (grader-canonical answer), or an ApiError naming the field. */
+export function questionRow(ctx: Pick<CrudContext, "req">, data: QuestionAdd): Row {
+  const options = data.type === "single" || data.type === "multiple" ? data.options : data.options.filter((o) => o.text.trim() !== "");
+  const answer = canonicalAnswer(data.type, data.answer);
+  const problem = checkQuestion({ type: data.type, stem: data.stem, options, answer });
+  if (problem) throw new ApiError(problem.message, 0, { fields: { [problem.field]: ctx.req.t(problem.message) } });
+  return {
+    classify_id: data.classify_id,
+    type: data.type,
+    stem: data.stem,
+    options: JSON.stringify(options),
+    answer: JSON.stringify(answer),
+    analysis: data.analysis,
+    difficulty: data.difficulty,
+    score: data.score,
+    weigh: data.weigh,
+    status: data.status,
+  };
+}
+
+/** The bank must exist (else the message is shown beside the bank field). */
+export async function requireBank(ctx: Pick<CrudContext, "req" | "tx">, id: number): Promise<void> {
+  const { rows } = await ctx.tx.query("select 1 from exam_classify where id = $1", [id]);
+  const message = msg`The question bank does not exist`;
+  if (rows.length === 0) throw new ApiError(message, 0, { fields: { classify_id: ctx.req.t(message) } });
+}
+
+/** Questions (`/admin/exam/question/...`): every kind, stored as the grader reads it; import / export as spreadsheets. */
+export const questionResource: ResourceDef = {
+  rule: "exam/question",
+  title: msg({ message: "Questions", context: "exam screen" }),
+  table: "exam_question",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    classify_id: { column: "t.classify_id", type: "int" },
+    classify_title: { column: "c.title", type: "text" },
+    classify_title_en: { column: "c.title_en", type: "text" },
+    type: { column: "t.type", type: "enum", values: ["single", "multiple", "judge", "fill", "short"] },
+    stem: { column: "t.stem", type: "text" },
+    difficulty: { column: "t.difficulty", type: "int" },
+    score: { column: "t.score", type: "int" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+    update_time: { column: "t.update_time", type: "time" },
+  },
+  joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
+  quickSearch: ["id", "stem"],
+  selectFields: ["id", "classify_id", "type", "stem", "score", "difficulty"],
+  sortable: true,
+  editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "create_time", "update_time"],
+  add: questionAdd,
+  edit: questionEdit,
+  del: true,
+  hooks: {
+    async beforeWrite(ctx, body, existing) {
+      const data = body as QuestionAdd;
+      await requireBank(ctx, data.classify_id);
+      const row = questionRow(ctx, data);
+      const banks = existing ? [data.classify_id, existing.classify_id as number] : [data.classify_id];
+      return { ...row, update_time: await nextUpdateTime(ctx.tx, banks) };
+    },
+  },
+  actions: questionSheetActions,
+};
