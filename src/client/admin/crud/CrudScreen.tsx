@@ -431,7 +431,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${plural(total, { one: "# record in total", other: "# records in total" })}`}</p>
         {!definition.tree && (
-          <label className="flex items-center gap-2 text-sm">
+          <label className="flex items-center gap-2 text-sm whitespace-nowrap">
             <Trans>Rows per page</Trans>
             <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
               {PAGE_SIZES.map((size) => (
