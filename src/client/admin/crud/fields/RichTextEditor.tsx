@@ -37,9 +37,11 @@ export default function RichTextEditor({ control, label, value, onChange, error 
     },
     onUpdate: ({ editor: e }) => onChange(e.isEmpty ? "" : e.getHTML()),
   });
-  // A value set from outside (the form reset) replaces the content.
+  // A value set from outside (the form reset) replaces the content. The hook may hand back an
+  // editor it has already destroyed (re-created on a remount): such an editor has no schema.
   useEffect(() => {
-    if (editor && value !== editor.getHTML() && !(value === "" && editor.isEmpty)) editor.commands.setContent(value, { emitUpdate: false });
+    if (!editor || editor.isDestroyed) return;
+    if (value !== editor.getHTML() && !(value === "" && editor.isEmpty)) editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
   const tools: Tool[] = [
     { name: t`Bold`, icon: Bold, active: (e) => e.isActive("bold"), run: (e) => e.chain().focus().toggleBold().run() },
