@@ -5,45 +5,16 @@
 // as part of `npm run bench`. With MEMBERS_BENCH_DATABASE_URL (a PostgreSQL server URL) it
 // runs on a fresh database there instead of the embedded PGlite. MEMBERS_BENCH_DROP_INDEX=<name>
 // drops that index first (figures without it, to compare).
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { startServer as startAny, stop } from "./server.mjs";
+const startServer = (dataDir, env = {}) => startAny(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000", ...env });
 const MEMBERS = 100_000;
 const REQUESTS = 200;
-
-function startServer(dataDir, env = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["dist/server/main.js"], {
-      cwd: root,
-      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", LOGIN_RATE_LIMIT: "1000000", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    const onData = (d) => {
-      out += d;
-      const m = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        child.stdout.off("data", onData);
-        resolve({ child, url: m[1] });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(child) {
-  child.removeAllListeners("exit");
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 /** One insert: members spread over the last 365 days, unique names, emails and mobiles. */
 const INSERT = `

@@ -4,51 +4,15 @@
 // memory (VmHWM from /proc, Linux; the peak so far, so the runs go smallest first), and the
 // export of the imported bank. Run alone (`node tests/bench/questions-import.mjs`, after a build)
 // or as part of `npm run bench`.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import ExcelJS from "exceljs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { memory, startServer as startAny, stop } from "./server.mjs";
+const startServer = (dataDir) => startAny(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000" });
 const SIZES = [2_000, 20_000];
-
-function startServer(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["dist/server/main.js"], {
-      cwd: root,
-      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", LOGIN_RATE_LIMIT: "1000000" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    const onData = (d) => {
-      out += d;
-      const m = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        child.stdout.off("data", onData);
-        resolve({ child, url: m[1] });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(child) {
-  child.removeAllListeners("exit");
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
-}
-
-/** Peak and current resident memory of a process, MB (Linux /proc). */
-function memory(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
-}
 
 function row(n) {
   const pad = (cells) => [...cells, ...Array.from({ length: 8 - cells.length }, () => "")];

@@ -2,49 +2,17 @@
 // `npm run bench`: figures, not pass/fail. Cold start of the production server (fresh and
 // existing DATA_DIR, and `npm start` on a built tree), throughput of /api/health and the app
 // shell on this machine, and the built shell's size (JS and CSS, gzip).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { randomBytes, scryptSync } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { membersBench } from "./members.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
+import { root, startServer, stop } from "./server.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const dist = path.join(root, "dist/client");
-
-function startServer(args, dataDir, env = {}) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    const onData = (d) => {
-      out += d;
-      const m = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m) {
-        child.stdout.off("data", onData);
-        resolve({ child, url: m[1], ms: Number(process.hrtime.bigint() - t0) / 1e6 });
-      }
-    };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(child) {
-  child.removeAllListeners("exit");
-  const exited = new Promise((r) => child.once("exit", r));
-  child.kill("SIGTERM");
-  await exited;
-}
 
 function load(url, seconds, extra = {}) {
   return new Promise((resolve, reject) =>

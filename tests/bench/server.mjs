@@ -1,0 +1,44 @@
+/** The benches' shared process plumbing: start the built server on a free port, stop it, read its memory. */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Starts `node <args>` in the repo with an embedded database in `dataDir`; resolves with its URL and start-up time. */
+export function startServer(args, dataDir, env = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    const onData = (d) => {
+      out += d;
+      const m = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m) {
+        child.stdout.off("data", onData);
+        resolve({ child, url: m[1], ms: Number(process.hrtime.bigint() - t0) / 1e6 });
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (d) => (out += d));
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+export async function stop(child) {
+  child.removeAllListeners("exit");
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** Peak and current resident memory of a process, MB (Linux /proc). */
+export function memory(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { peak: kb("VmHWM") / 1024, now: kb("VmRSS") / 1024 };
+}
