@@ -96,8 +96,13 @@ export interface ResourceDef {
   defaultOrder?: readonly [string, "asc" | "desc"];
   /** Fields a remote select (`select=1`) gets (default: all list fields). */
   selectFields?: readonly string[];
-  /** A tree by `pid` (a parent must exist and may not be the row or one of its descendants). */
+  /**
+   * A tree by `pid` (a parent must exist and may not be the row or one of its descendants; a row
+   * with rows under it that are not deleted with it is not deleted).
+   */
   tree?: boolean;
+  /** A tree's refusal to delete a row that still has rows under it (default: a generic one). */
+  childrenRefusal?: MessageDescriptor;
   /** Rows carry `weigh`: `POST sortable` swaps it. */
   sortable?: boolean;
   /** Columns of the table `GET edit` answers with (never a secret). */

@@ -116,6 +116,12 @@ async function checkParent(ctx: CrudContext, def: ResourceDef, pid: unknown, id:
   if (id !== null && rows.some((r) => r.id === id)) throw new ApiError(msg`A row cannot be placed under itself or its descendants`);
 }
 
+/** A tree row is deleted only with every row under it (or once they have moved). */
+async function refuseWithChildren(ctx: CrudContext, def: ResourceDef, ids: number[]): Promise<void> {
+  const { rows } = await sql`select id from ${sql.table(def.table)} where pid in (${sql.join(ids)}) and not (id in (${sql.join(ids)})) limit 1`.execute(ctx.k);
+  if (rows.length > 0) throw new ApiError(def.childrenRefusal ?? msg`Delete or move the rows under it first`);
+}
+
 async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Row | null): Promise<number> {
   if (def.tree) await checkParent(ctx, def, body.pid, existing ? (existing.id as number) : null);
   const { id: _id, ...rest } = body;
@@ -196,6 +202,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
         await def.hooks?.beforeDelete?.(ctx, rows);
+        if (def.tree) await refuseWithChildren(ctx, def, rows.map((r) => r.id as number));
         await keepDeleted(ctx, def, rows.map((r) => r.id));
         const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
         return { count: Number(done.numDeletedRows), rows };

@@ -29,6 +29,7 @@ export const courseCategoryResource: ResourceDef = {
   selectFields: ["id", "pid", "title", "title_en"],
   defaultOrder: ["weigh", "desc"],
   tree: true,
+  childrenRefusal: msg`Delete or move its sub-categories first`,
   sortable: true,
   editColumns: ["id", "pid", "title", "title_en", "weigh", "status", "create_time", "update_time"],
   add: courseCategoryAdd,
@@ -38,8 +39,6 @@ export const courseCategoryResource: ResourceDef = {
   hooks: {
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
-      const { rows: children } = await ctx.tx.query("select id from course_category where pid = any($1::int[]) and not (id = any($1::int[])) limit 1", [ids]);
-      if (children.length > 0) throw new ApiError(msg`Delete or move its sub-categories first`);
       const { rows: courses } = await ctx.tx.query("select id from course where category_id = any($1::int[]) limit 1", [ids]);
       if (courses.length > 0) throw new ApiError(msg`Move or delete the courses of this category first`);
     },

@@ -25,6 +25,7 @@ export const examClassifyResource: ResourceDef = {
   selectFields: ["id", "pid", "title", "title_en"],
   defaultOrder: ["weigh", "desc"],
   tree: true,
+  childrenRefusal: msg`Delete or move its sub-banks first`,
   sortable: true,
   editColumns: ["id", "pid", "title", "title_en", "kind", "weigh", "status", "create_time", "update_time"],
   add: examClassifyAdd,
@@ -34,8 +35,6 @@ export const examClassifyResource: ResourceDef = {
   hooks: {
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
-      const { rows: children } = await ctx.tx.query("select id from exam_classify where pid = any($1::int[]) and not (id = any($1::int[])) limit 1", [ids]);
-      if (children.length > 0) throw new ApiError(msg`Delete or move its sub-banks first`);
       // Papers draw from a bank or hold its questions: deleting it would break them silently.
       const { rows: used } = await ctx.tx.query(
         `select 1 from exam_paper_row r left join exam_question q on q.id = r.question_id

@@ -1,13 +1,12 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import type { z } from "zod";
-import { ApiError } from "../../errors.ts";
 import type { CrudContext, FieldDef, ResourceDef, Row } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
 
 /**
  * A rule tree (admin menu rules, member rules): directories, menus and buttons by `pid`,
- * sortable by weigh. A rule with sub-rules cannot be deleted; a deleted rule leaves every group
+ * sortable by weigh. A rule with sub-rules cannot be deleted (the engine's tree check); a deleted rule leaves every group
  * of `groupTable` that granted it (so no group keeps an id that no longer exists, which its
  * edit would refuse). `guard` refuses a change of rows the acting admin may not touch.
  */
@@ -51,6 +50,7 @@ export function ruleTreeResource(options: {
     selectFields: ["id", "pid", "title", "title_en", "name"],
     defaultOrder: ["weigh", "desc"],
     tree: true,
+    childrenRefusal: msg`Delete or move its sub-rules first`,
     sortable: true,
     editColumns: ["id", "pid", "type", "title", "title_en", "name", "path", "icon", "menu_type", "url", "component", "keepalive", ...Object.keys(extraFields), "remark", "weigh", "status", "create_time", "update_time"],
     add: options.add,
@@ -67,10 +67,7 @@ export function ruleTreeResource(options: {
       }),
       async beforeDelete(ctx, rows) {
         if (guard) await guard(ctx, rows);
-        const ids = rows.map((r) => r.id as number);
-        const { rows: children } = await ctx.tx.query(`select id from ${table} where pid = any($1::int[]) and not (id = any($1::int[])) limit 1`, [ids]);
-        if (children.length > 0) throw new ApiError(msg`Delete or move its sub-rules first`);
-        const gone = new Set(ids);
+        const gone = new Set(rows.map((r) => r.id as number));
         const { rows: groups } = await ctx.tx.query<{ id: number; rules: string }>(`select id, rules from ${groupTable} where rules <> '*' and rules <> '' for update`);
         for (const group of groups) {
           const parsed = parseRules(group.rules);
