@@ -133,7 +133,7 @@ describe("per-kind questions", () => {
 });
 
 describe("the bank's content version", () => {
-  it("changes on every add, edit (twice within a second too), disable, move and delete, so devices download the bank again", async () => {
+  it("changes on every add, edit (twice within a second too), disable, move, reorder, bank rename and delete, so devices download the bank again", async () => {
     const own = await createBank(t.database.db);
     const other = await createBank(t.database.db);
     await createQuestion(t.database.db, own);
@@ -160,6 +160,18 @@ describe("the bank's content version", () => {
     await step("move away", async () => expect((await post("edit", { ...body, id, classify_id: other })).code).toBe(1));
     expect(await etag(other)).not.toBe(otherBefore);
     await step("move back", async () => expect((await post("edit", { ...body, id })).code).toBe(1));
+    // Members practise in the bank's order: a swap (twice within a second too) is a new version.
+    const second = (await post("add", { ...body, stem: "Capital of Italy?" })).data.id;
+    previous = await etag(own);
+    await step("reorder 1", async () => expect((await post("sortable", { id, targetId: second })).code).toBe(1));
+    await step("reorder 2", async () => expect((await post("sortable", { id: second, targetId: id })).code).toBe(1));
+    // The bank's title travels with it: a rename (twice within a second too) is a new version.
+    const bankBody = { id: own, pid: 0, title: "Renamed bank", title_en: "", kind: "practice", status: "enable" };
+    const renameBank = async (title: string) =>
+      expect((await t.app.inject({ method: "POST", url: "/admin/exam/classify/edit", headers: root.headers, payload: { ...bankBody, title } })).json().code).toBe(1);
+    await step("rename 1", () => renameBank("Renamed bank"));
+    await step("rename 2", () => renameBank("Renamed again"));
+    expect((await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${own}`, headers: member.headers })).json().data.bank.title).toBe("Renamed again");
     await step("delete", async () => expect((await t.app.inject({ method: "DELETE", url: `/admin/exam/question/del?ids[]=${id}`, headers: root.headers })).json().code).toBe(1));
     // A refused edit changes nothing.
     const last = await etag(own);

@@ -55,6 +55,8 @@ export interface ResourceHooks {
   beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void>;
   /** After a delete has committed (e.g. removing files nothing uses any more); failures are the hook's to log. */
   afterDelete?(app: FastifyInstance, rows: Row[]): Promise<void>;
+  /** After two rows swapped places (`sortable`), in the same transaction (e.g. a content version that follows the order). */
+  afterSort?(ctx: CrudContext, rows: Row[]): Promise<void>;
   /** Completes the row of `GET edit` (e.g. its group ids). */
   editRow?(ctx: CrudContext, row: Row): Promise<Row>;
   /** Completes the rows of a list page. */

@@ -237,6 +237,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         if (!a || !b) throw new ApiError(msg`The row does not exist`);
         await ctx.k.updateTable(def.table).set({ weigh: b.weigh }).where(sql<SqlBool>`id = ${a.id}`).execute();
         await ctx.k.updateTable(def.table).set({ weigh: a.weigh }).where(sql<SqlBool>`id = ${b.id}`).execute();
+        await def.hooks?.afterSort?.(ctx, rows);
       });
       return reply.success(null, msg`Sorted successfully`);
     });

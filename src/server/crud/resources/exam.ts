@@ -31,8 +31,15 @@ export const examClassifyResource: ResourceDef = {
   add: examClassifyAdd,
   edit: examClassifyEdit,
   del: true,
-  touch: true,
   hooks: {
+    // The bank's update_time is part of its content version (a renamed bank is downloaded again):
+    // it moves forward on every edit, twice within a second too.
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, ...row } = body;
+      if (!existing) return row;
+      const { rows } = await ctx.tx.query<{ t: string }>("select greatest(extract(epoch from now())::bigint, $1::bigint + 1)::text as t", [existing.update_time]);
+      return { ...row, update_time: Number(rows[0]!.t) };
+    },
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       // Papers draw from a bank or hold its questions: deleting it would break them silently.
@@ -145,6 +152,12 @@ export const questionResource: ResourceDef = {
       const row = questionRow(ctx, data);
       const banks = existing ? [data.classify_id, existing.classify_id as number] : [data.classify_id];
       return { ...row, update_time: await nextUpdateTime(ctx.tx, banks) };
+    },
+    // Members practise in this order: a swap is a new bank version, so devices download it again.
+    async afterSort(ctx, rows) {
+      const { rows: moved } = await ctx.tx.query<{ classify_id: number }>("select distinct classify_id from exam_question where id = any($1::int[])", [rows.map((r) => r.id)]);
+      const time = await nextUpdateTime(ctx.tx, moved.map((r) => r.classify_id));
+      await ctx.tx.query("update exam_question set update_time = $1 where id = any($2::int[])", [time, rows.map((r) => r.id)]);
     },
   },
   actions: questionSheetActions,

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.ts";
 import { dbIdParam } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
-import { PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
+import { BANK_VERSION_SQL, PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
 import { paperWithheldSql } from "./withheld.ts";
 
 interface ClassifyRow {
@@ -35,7 +35,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const { rows } = await db.query<ClassifyRow>(
       `select c.id, c.pid, c.title, c.title_en, c.kind,
               count(q.id)::int as question_count,
-              count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) as version
+              ${BANK_VERSION_SQL} as version
        from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
        where c.status = 'enable' group by c.id order by c.weigh desc, c.id`,
     );

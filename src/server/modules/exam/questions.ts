@@ -43,13 +43,24 @@ export async function bankQuestions(db: Queryable, bankId: number): Promise<Ques
   return rows;
 }
 
-/** A bank's content version: changes whenever a question is added, edited, removed, withheld or released. */
+/**
+ * A bank's content version, as SQL over `exam_classify c` left-joined with its practisable enabled
+ * questions `q` (grouped by c.id): changes whenever a question is added, edited, reordered,
+ * removed, withheld or released (count, newest question update_time, id sum), and when the bank
+ * itself is renamed (its own update_time). Both writes keep update_time moving forward, so two
+ * writes within one second still change it (crud/resources/exam.ts).
+ */
+export const BANK_VERSION_SQL =
+  "count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) || '-' || c.update_time";
+
+/** A bank's content version (see BANK_VERSION_SQL) and its question count. */
 export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {
-  const { rows } = await db.query<{ n: number; v: number; s: number }>(
-    `select count(*)::int as n, coalesce(max(update_time), 0) as v, coalesce(sum(id), 0)::bigint as s
-     from exam_question q where classify_id = $1 and status = 'enable' and ${PRACTISABLE}`,
+  const { rows } = await db.query<{ n: number; version: string }>(
+    `select count(q.id)::int as n, ${BANK_VERSION_SQL} as version
+     from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
+     where c.id = $1 group by c.id`,
     [bankId],
   );
-  const r = rows[0] ?? { n: 0, v: 0, s: 0 };
-  return { count: r.n, version: `${r.n}-${r.v}-${r.s}` };
+  const r = rows[0] ?? { n: 0, version: "0-0-0-0" };
+  return { count: r.n, version: r.version };
 }
