@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /**
  * The question back office in the real app (zh-cn): staff write a single-choice question with an
@@ -75,4 +75,65 @@ test("staff write a question with an image and import questions through the dry 
   await quick.fill(`${tag} 导入`);
   await quick.press("Enter");
   await expect(page.getByRole("row").filter({ hasText: `${tag} 导入` })).toHaveCount(2);
+});
+
+/**
+ * The issue's round trip to a device: a member saves the maths bank for offline practice; staff
+ * write a question with an image into that bank; the member's next online visit downloads the
+ * bank again (its version changed) and shows the new question with its image — which then stays
+ * on the device, image included, with no network.
+ */
+test("a bank saved for offline shows a question staff wrote, with its image, after the next online visit and then offline", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const server = await startServer();
+  try {
+    const learnerContext = await browser.newContext({ baseURL: server.url });
+    const learner = await learnerContext.newPage();
+    const staff = await (await browser.newContext({ baseURL: server.url })).newPage();
+    const tag = `e2e${Date.now().toString(36)}`;
+
+    await logInMember(learner);
+    await expect(learner).toHaveURL(/\/user\/course\/my_course$/);
+    await learner.goto("/exam/myTest");
+    await learner.getByRole("link", { name: "练习" }).first().click();
+    await expect(learner.getByRole("heading", { name: "数学基础" })).toBeVisible({ timeout: 15_000 });
+    const total = Number((await learner.getByText(/^第 1 题，共 \d+ 题$/).innerText()).match(/共 (\d+) 题/)![1]);
+    await serviceWorkerInControl(learner);
+    const practiceUrl = learner.url();
+
+    await logInAdmin(staff);
+    await staff.goto("/admin/exam/question");
+    await staff.getByRole("button", { name: "添加", exact: true }).click();
+    const dialog = staff.getByRole("dialog");
+    await dialog.getByLabel("题库").click();
+    await staff.getByRole("option", { name: "数学基础" }).click();
+    await dialog.getByLabel("题目", { exact: true }).fill(`${tag} 哪个是红色？`);
+    await dialog.getByTestId("question-image-input").first().setInputFiles({ name: "red.png", mimeType: "image/png", buffer: PNG });
+    await expect(dialog.getByRole("button", { name: "预览第 1 张图片" }).first()).toBeVisible();
+    for (const [key, text] of [["A", "红"], ["B", "蓝"], ["C", "绿"], ["D", "黄"]] as const) await dialog.getByLabel(`选项${key}`, { exact: true }).fill(text);
+    await dialog.getByRole("radio", { name: "A", exact: true }).check();
+    await dialog.getByRole("button", { name: "保存" }).click();
+    await expect(dialog).toBeHidden();
+
+    // The member's next online visit: the bank is downloaded again, the new question is the last one.
+    await learner.goto(practiceUrl);
+    await expect(learner.getByText(`共 ${total + 1} 题`)).toBeVisible({ timeout: 15_000 });
+    const showsNewQuestion = async () => {
+      await learner.getByRole("button", { name: new RegExp(`^第 ${total + 1} 题`) }).click();
+      await expect(learner.getByText(`${tag} 哪个是红色？`)).toBeVisible();
+      const image = learner.getByRole("button", { name: "打开图片 1" }).locator("img");
+      await expect(image).toBeVisible();
+      await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    };
+    await showsNewQuestion();
+
+    // Offline, after a reload: the question and its image come from the device.
+    await learnerContext.setOffline(true);
+    await learner.reload();
+    await expect(learner.getByText("您已断开网络连接！")).toBeVisible();
+    await expect(learner.getByText(`共 ${total + 1} 题`)).toBeVisible({ timeout: 15_000 });
+    await showsNewQuestion();
+  } finally {
+    await server.stop();
+  }
 });
