@@ -179,6 +179,30 @@ describe("draw rules with a difficulty", () => {
     }
   });
 
+  it("never gives a sitting the same question twice when a rule of a difficulty and one of any difficulty share a bank", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await createQuestion(db, bank, { difficulty: 1 }));
+    for (let i = 0; i < 2; i++) ids.push(await createQuestion(db, bank, { difficulty: 4 }));
+    const paper = await createPaper(db, {
+      totalScore: 5,
+      passScore: 3,
+      rows: [
+        { fixed: ids[0]!, score: 1 },
+        { draw: bank, type: "single", difficulty: 4, count: 2, score: 1 },
+        { draw: bank, type: "single", count: 2, score: 1 },
+      ],
+    });
+    const roomId = await createRoom(db, paper, { passScore: 3 });
+    for (let i = 0; i < 6; i++) {
+      const start = await memberCall(await createMember(db), "POST", "/api/exam/official/start", { roomId });
+      expect(start.code, start.msg).toBe(1);
+      // The fixed question, both of difficulty 4, then the two other singles: all five, once each.
+      expect((start.data.questions as { id: number }[]).map((q) => q.id).sort()).toEqual([...ids].sort());
+    }
+  });
+
   it("tells the device a mock paper's difficulty and grades its mock attempts by the same rule", async () => {
     const db = t.database.db;
     const bank = await createBank(db);

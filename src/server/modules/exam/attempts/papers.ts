@@ -76,15 +76,29 @@ function shuffle<T>(list: T[]): T[] {
   return out;
 }
 
-/** The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random draw for each draw row (its type and difficulty). */
+/**
+ * The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random
+ * draw for each draw row (its type and difficulty). No question appears twice: fixed rows claim
+ * theirs first, and a draw skips what an earlier row took (e.g. a rule of difficulty 4 and one of
+ * any difficulty over the same bank) — the device's mock draw (drawQuestions) does the same.
+ */
 export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<PaperQuestion[]> {
   const out: PaperQuestion[] = [];
+  const fixedIds = new Set(rows.flatMap((r) => (r.kind === "fixed" ? [r.questionId] : [])));
+  const picked = new Set<number>();
   for (const spec of rows) {
     if (spec.kind === "fixed") {
       const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1 and status = 'enable'`, [spec.questionId]);
-      if (qs[0]) out.push({ row: qs[0], score: spec.score });
+      if (qs[0] && !picked.has(qs[0].id)) {
+        picked.add(qs[0].id);
+        out.push({ row: qs[0], score: spec.score });
+      }
     } else {
-      for (const q of shuffle(await drawPool(db, spec)).slice(0, spec.count)) out.push({ row: q, score: spec.score });
+      const pool = (await drawPool(db, spec)).filter((q) => !picked.has(q.id) && !fixedIds.has(q.id));
+      for (const q of shuffle(pool).slice(0, spec.count)) {
+        picked.add(q.id);
+        out.push({ row: q, score: spec.score });
+      }
     }
   }
   return out;
