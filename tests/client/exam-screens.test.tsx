@@ -67,8 +67,8 @@ describe("drawQuestions", () => {
   it("takes fixed questions from any bank and draws from the row's classify and type, with the row's score", () => {
     const rows: PaperRow[] = [
       { kind: "fixed", questionId: 23, score: 5 },
-      { kind: "draw", classifyId: 10, questionType: "single", count: 2, score: 3 },
-      { kind: "draw", classifyId: 20, questionType: "judge", count: 1, score: 2 },
+      { kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 2, score: 3 },
+      { kind: "draw", classifyId: 20, questionType: "judge", difficulty: null, count: 1, score: 2 },
     ];
     const { questions, missing, missingQuestions } = drawQuestions(rows, banks, seeded(1));
     expect(missing).toEqual([]);
@@ -88,10 +88,10 @@ describe("drawQuestions", () => {
 
   it("never repeats a question, even when a fixed row names one a draw could pick", () => {
     const rows: PaperRow[] = [
-      { kind: "draw", classifyId: 10, questionType: "single", count: 3, score: 1 },
+      { kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 3, score: 1 },
       { kind: "fixed", questionId: 1, score: 4 },
       { kind: "fixed", questionId: 1, score: 4 },
-      { kind: "draw", classifyId: 10, questionType: "single", count: 3, score: 1 },
+      { kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 3, score: 1 },
     ];
     for (let seed = 0; seed < 200; seed++) {
       const { questions } = drawQuestions(rows, banks, seeded(seed));
@@ -106,25 +106,25 @@ describe("drawQuestions", () => {
   it("draws each matching question with some seed (uniform enough) and takes all when the bank is short", () => {
     const seen = new Set<number>();
     for (let seed = 0; seed < 100; seed++) {
-      const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", count: 1, score: 1 }], banks, seeded(seed));
+      const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 1, score: 1 }], banks, seeded(seed));
       seen.add(questions[0]!.id);
     }
     expect([...seen].sort()).toEqual([1, 2, 3, 6]);
-    const all = drawQuestions([{ kind: "draw", classifyId: 20, questionType: "judge", count: 5, score: 1 }], banks, () => 0.999999);
+    const all = drawQuestions([{ kind: "draw", classifyId: 20, questionType: "judge", difficulty: null, count: 5, score: 1 }], banks, () => 0.999999);
     expect(all.questions.map((x) => x.id).sort()).toEqual([21, 22]);
   });
 
   it("copes with a random source that returns 1", () => {
-    const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", count: 4, score: 1 }], banks, () => 1);
+    const { questions } = drawQuestions([{ kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 4, score: 1 }], banks, () => 1);
     expect(questions.map((x) => x.id).sort()).toEqual([1, 2, 3, 6]);
   });
 
   it("reports the classify ids not on the device and fixed questions found nowhere", () => {
     const rows: PaperRow[] = [
-      { kind: "draw", classifyId: 99, questionType: "single", count: 2, score: 1 },
-      { kind: "draw", classifyId: 99, questionType: "judge", count: 1, score: 1 },
+      { kind: "draw", classifyId: 99, questionType: "single", difficulty: null, count: 2, score: 1 },
+      { kind: "draw", classifyId: 99, questionType: "judge", difficulty: null, count: 1, score: 1 },
       { kind: "fixed", questionId: 777, score: 1 },
-      { kind: "draw", classifyId: 20, questionType: "single", count: 1, score: 1 },
+      { kind: "draw", classifyId: 20, questionType: "single", difficulty: null, count: 1, score: 1 },
     ];
     const { questions, missing, missingQuestions } = drawQuestions(rows, banks, seeded(3));
     expect(missing).toEqual([99]);
@@ -133,10 +133,53 @@ describe("drawQuestions", () => {
   });
 });
 
+describe("drawQuestions with a difficulty", () => {
+  // Bank 30: singles of difficulty 1, 3, 3, 5, 3 and a judge of difficulty 3.
+  const bank30 = [q(31, "single", 30), q(32, "single", 30, { difficulty: 3 }), q(33, "single", 30, { difficulty: 3 }), q(34, "single", 30, { difficulty: 5 }), q(35, "single", 30, { difficulty: 3 }), q(36, "judge", 30, { difficulty: 3 })];
+  const byBank = new Map<number, ExamQuestion[]>([[30, bank30]]);
+
+  it("draws only questions of the rule's type and difficulty, each of them with some seed", () => {
+    const seen = new Set<number>();
+    for (let seed = 0; seed < 200; seed++) {
+      const { questions } = drawQuestions([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 3, count: 2, score: 4 }], byBank, seeded(seed));
+      expect(questions).toHaveLength(2);
+      for (const drawn of questions) {
+        expect(drawn).toMatchObject({ type: "single", difficulty: 3, score: 4 });
+        seen.add(drawn.id);
+      }
+    }
+    expect([...seen].sort()).toEqual([32, 33, 35]);
+  });
+
+  it("takes every question of that difficulty when the bank is short, none when it has none, and any difficulty for null", () => {
+    const short = drawQuestions([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 3, count: 5, score: 1 }], byBank, seeded(1));
+    expect(short.questions.map((x) => x.id).sort()).toEqual([32, 33, 35]);
+    const none = drawQuestions([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 2, count: 1, score: 1 }], byBank, seeded(1));
+    expect(none.questions).toEqual([]);
+    expect(none.missing).toEqual([]);
+    const any = drawQuestions([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: null, count: 5, score: 1 }], byBank, seeded(1));
+    expect(any.questions.map((x) => x.id).sort()).toEqual([31, 32, 33, 34, 35]);
+  });
+
+  it("reads the rule's difficulty from the wire, a paper without one (an older server or cached copy) drawing any", () => {
+    const wire = (rows: unknown[]) => ({ paper: { id: 3, title: "Hard singles", totalScore: 8, passScore: 4 }, rows, banks: [30] });
+    const withDifficulty = parsePaper(wire([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 5, count: 1, score: 8 }]));
+    expect(withDifficulty?.rows).toEqual([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 5, count: 1, score: 8 }]);
+    expect(drawQuestions(withDifficulty!.rows, byBank, seeded(2)).questions.map((x) => x.id)).toEqual([34]);
+    const old = parsePaper(wire([{ kind: "draw", classifyId: 30, questionType: "single", count: 1, score: 8 }]));
+    expect(old?.rows[0]).toMatchObject({ kind: "draw", difficulty: null });
+    expect(parsePaper(wire([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: null, count: 1, score: 8 }]))?.rows[0]).toMatchObject({ difficulty: null });
+    expect(parsePaper(wire([{ kind: "draw", classifyId: 30, questionType: "single", difficulty: 6, count: 1, score: 8 }]))).toBeNull();
+    // A copy cached before draw rules had a difficulty still opens offline.
+    localStorage.setItem(paperCacheKey(3), JSON.stringify(wire([{ kind: "draw", classifyId: 30, questionType: "judge", count: 1, score: 8 }])));
+    expect(readCachedPaper(3)?.rows[0]).toMatchObject({ questionType: "judge", difficulty: null });
+  });
+});
+
 describe("paper cache", () => {
   const detail: PaperDetail = {
     paper: { id: 7, title: "Road rules", totalScore: 100, passScore: 60, duration: 1800, partialCredit: false, shuffleOptions: false },
-    rows: [{ kind: "draw", classifyId: 10, questionType: "single", count: 2, score: 50 }],
+    rows: [{ kind: "draw", classifyId: 10, questionType: "single", difficulty: null, count: 2, score: 50 }],
     banks: [10],
   };
 

@@ -112,6 +112,8 @@ export interface QuestionSpec {
   answer?: unknown;
   analysis?: string;
   score?: number;
+  /** 1..5; 1 unless told. */
+  difficulty?: number;
 }
 
 /**
@@ -123,8 +125,8 @@ export async function createQuestion(db: Queryable, bankId: number, spec: Questi
   const options = texts.map((text, k) => ({ key: String.fromCharCode(65 + k), text }));
   const { rows } = await db.query<{ id: number }>(
     `insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, weigh)
-     values ($1, $2, $3, $4, $5, $6, 1, $7, 0) returning id`,
-    [bankId, spec.type ?? "single", spec.stem ?? next("question "), JSON.stringify(options), JSON.stringify(spec.answer ?? "A"), spec.analysis ?? "because", spec.score ?? 1],
+     values ($1, $2, $3, $4, $5, $6, $8, $7, 0) returning id`,
+    [bankId, spec.type ?? "single", spec.stem ?? next("question "), JSON.stringify(options), JSON.stringify(spec.answer ?? "A"), spec.analysis ?? "because", spec.score ?? 1, spec.difficulty ?? 1],
   );
   return rows[0]!.id;
 }
@@ -137,8 +139,8 @@ export async function createBankWithQuestions(db: Queryable, count: number, opti
   return { id, questionIds };
 }
 
-/** One row of a paper: a fixed question, or `count` questions of `type` drawn from bank `draw`. */
-export type PaperRowSpec = { fixed: number; score?: number } | { draw: number; type?: string; count: number; score?: number };
+/** One row of a paper: a fixed question, or `count` questions of `type` (and `difficulty`, unless any) drawn from bank `draw`. */
+export type PaperRowSpec = { fixed: number; score?: number } | { draw: number; type?: string; difficulty?: number | null; count: number; score?: number };
 
 export interface PaperSpec {
   title?: string;
@@ -163,10 +165,11 @@ export async function createPaper(db: Queryable, spec: PaperSpec): Promise<numbe
     if ("fixed" in row) {
       await db.query("insert into exam_paper_row (paper_id, kind, question_id, score, weigh) values ($1, 'fixed', $2, $3, $4)", [id, row.fixed, row.score ?? 1, weigh]);
     } else {
-      await db.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score, weigh) values ($1, 'draw', $2, $3, $4, $5, $6)", [
+      await db.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, difficulty, count, score, weigh) values ($1, 'draw', $2, $3, $4, $5, $6, $7)", [
         id,
         row.draw,
         row.type ?? "single",
+        row.difficulty ?? null,
         row.count,
         row.score ?? 1,
         weigh,

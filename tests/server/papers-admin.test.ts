@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -119,6 +120,117 @@ describe("papers and their rows", () => {
     // An end before the start is refused beside the end.
     const backwards = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: a, end_time: now - 120 });
     expect(backwards.data.fields.end_time).toBeTruthy();
+  });
+});
+
+describe("draw rules with a difficulty", () => {
+  it("stores and returns the difficulty, refuses a rule its bank cannot fill at that difficulty, and an official sitting draws only it", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    for (let i = 0; i < 3; i++) await createQuestion(db, bank, { difficulty: 1, score: 2 });
+    const hard = [await createQuestion(db, bank, { difficulty: 4, score: 2 }), await createQuestion(db, bank, { difficulty: 4, score: 2 })];
+    // Neither a disabled single nor a true-or-false question of difficulty 4 is a single a rule can draw.
+    const off = await createQuestion(db, bank, { difficulty: 4 });
+    await db.query("update exam_question set status = 'disable' where id = $1", [off]);
+    await createQuestion(db, bank, { type: "judge", answer: "T", difficulty: 4 });
+    const added = await adminCall("POST", "/admin/exam/paper/add", { title: "Hard singles", total_score: 4, pass_score: 2, duration: 600 });
+    expect(added.code, added.msg).toBe(1);
+    const paper = added.data.id as number;
+    const rule = { paper_id: paper, kind: "draw", classify_id: bank, question_type: "single", score: 2 };
+
+    // 5 enabled singles would fill 3 of any difficulty, but only 2 are of difficulty 4: refused beside the count, saying so.
+    const tooMany = await adminCall("POST", "/admin/exam/paperRow/add", { ...rule, difficulty: 4, count: 3 });
+    expect(tooMany.code).toBe(0);
+    expect(tooMany.data.fields.count).toBe("The bank has only 2 enabled questions of this type with difficulty 4: the draw rule cannot take 3");
+    const none = await adminCall("POST", "/admin/exam/paperRow/add", { ...rule, difficulty: 2, count: 1 });
+    expect(none.data.fields.count).toMatch(/only 0 enabled questions of this type with difficulty 2/);
+    const outOfRange = await adminCall("POST", "/admin/exam/paperRow/add", { ...rule, difficulty: 6, count: 1 });
+    expect(outOfRange.code).toBe(0);
+    expect(outOfRange.data.fields.difficulty).toBe("Choose a difficulty from 1 to 5, or any");
+    expect((await db.query("select id from exam_paper_row where paper_id = $1", [paper])).rows).toEqual([]);
+
+    const draw = await adminCall("POST", "/admin/exam/paperRow/add", { ...rule, difficulty: 4, count: 2 });
+    expect(draw.code, draw.msg).toBe(1);
+    const id = draw.data.id as number;
+    const stored = async () => (await db.query<{ difficulty: number | null; count: number }>("select difficulty, count from exam_paper_row where id = $1", [id])).rows[0];
+    expect(await stored()).toEqual({ difficulty: 4, count: 2 });
+    expect((await adminCall("GET", `/admin/exam/paperRow/edit?id=${id}`)).data.row).toMatchObject({ kind: "draw", question_type: "single", difficulty: 4, count: 2 });
+    const listed = await adminCall("GET", `/admin/exam/paperRow/index?search[0][field]=paper_id&search[0][operator]=eq&search[0][val]=${paper}`);
+    expect(listed.data.list).toHaveLength(1);
+    expect(listed.data.list[0]).toMatchObject({ difficulty: 4, count: 2, subtotal: 4, paper_rows_total: 4 });
+    // Any difficulty (null, or no difficulty sent at all, as an older back office does): the 5 singles fill 3.
+    expect((await adminCall("POST", "/admin/exam/paperRow/edit", { ...rule, id, difficulty: null, count: 3 })).code).toBe(1);
+    expect(await stored()).toEqual({ difficulty: null, count: 3 });
+    expect((await adminCall("POST", "/admin/exam/paperRow/edit", { ...rule, id, count: 4 })).code).toBe(1);
+    expect(await stored()).toEqual({ difficulty: null, count: 4 });
+    expect((await adminCall("GET", `/admin/exam/paperRow/edit?id=${id}`)).data.row.difficulty).toBeNull();
+    // Setting a difficulty the bank cannot fill is refused on edit too; the row keeps what it had.
+    const narrow = await adminCall("POST", "/admin/exam/paperRow/edit", { ...rule, id, difficulty: 4, count: 4 });
+    expect(narrow.data.fields.count).toMatch(/only 2 enabled questions of this type with difficulty 4/);
+    expect(await stored()).toEqual({ difficulty: null, count: 4 });
+    expect((await adminCall("POST", "/admin/exam/paperRow/edit", { ...rule, id, difficulty: 4, count: 2 })).code).toBe(1);
+
+    // Every sitting draws exactly the two enabled singles of difficulty 4.
+    const roomId = await createRoom(db, paper, { passScore: 2, attemptsAllowed: 1 });
+    for (let i = 0; i < 3; i++) {
+      const start = await memberCall(await createMember(db), "POST", "/api/exam/official/start", { roomId });
+      expect(start.code, start.msg).toBe(1);
+      expect((start.data.questions as { id: number }[]).map((q) => q.id).sort()).toEqual([...hard].sort());
+    }
+  });
+
+  it("never gives a sitting the same question twice when a rule of a difficulty and one of any difficulty share a bank", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await createQuestion(db, bank, { difficulty: 1 }));
+    for (let i = 0; i < 2; i++) ids.push(await createQuestion(db, bank, { difficulty: 4 }));
+    const paper = await createPaper(db, {
+      totalScore: 5,
+      passScore: 3,
+      rows: [
+        { fixed: ids[0]!, score: 1 },
+        { draw: bank, type: "single", difficulty: 4, count: 2, score: 1 },
+        { draw: bank, type: "single", count: 2, score: 1 },
+      ],
+    });
+    const roomId = await createRoom(db, paper, { passScore: 3 });
+    for (let i = 0; i < 6; i++) {
+      const start = await memberCall(await createMember(db), "POST", "/api/exam/official/start", { roomId });
+      expect(start.code, start.msg).toBe(1);
+      // The fixed question, both of difficulty 4, then the two other singles: all five, once each.
+      expect((start.data.questions as { id: number }[]).map((q) => q.id).sort()).toEqual([...ids].sort());
+    }
+  });
+
+  it("tells the device a mock paper's difficulty and grades its mock attempts by the same rule", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db);
+    const easy = await createQuestion(db, bank, { difficulty: 1, answer: "A" });
+    const hard = await createQuestion(db, bank, { difficulty: 5, answer: "A" });
+    const paper = await createPaper(db, { totalScore: 3, passScore: 3, rows: [{ draw: bank, type: "single", difficulty: 5, count: 1, score: 3 }] });
+    const m = await createMember(db);
+    const described = await memberCall(m, "GET", `/api/exam/paper?id=${paper}`);
+    expect(described.code, described.msg).toBe(1);
+    expect(described.data.rows).toEqual([{ kind: "draw", classifyId: bank, questionType: "single", difficulty: 5, count: 1, score: 3 }]);
+
+    // A device that answered the easy question as well (drawn against the rule) has only the hard one counted.
+    const attemptId = randomUUID();
+    const payload = { attemptId, paperId: paper, startedAt: Date.now() - 60_000, submittedAt: Date.now(), answers: { [easy]: "A", [hard]: "A" } };
+    const sync = await memberCall(m, "POST", "/api/exam/sync", { ops: [{ id: randomUUID(), type: "attempt.submit", at: Date.now(), payload }] });
+    expect(sync.data.results[0].status).toBe("applied");
+    const record = await memberCall(m, "GET", `/api/exam/record?uuid=${attemptId}`);
+    expect(record.data.attempt).toMatchObject({ score: 3, passed: true });
+    expect(Object.keys(record.data.results)).toEqual([String(hard)]);
+
+    // An official room holding the easy question withholds it, yet this paper cannot draw it: still a mock paper.
+    const easyPaper = await createPaper(db, { totalScore: 1, passScore: 1, rows: [{ fixed: easy, score: 1 }] });
+    await createRoom(db, easyPaper);
+    expect((await memberCall(m, "GET", `/api/exam/paper?id=${paper}`)).code).toBe(1);
+    // Once a room holds the hard one, the paper could hand out a withheld question: no longer a mock paper.
+    const hardPaper = await createPaper(db, { totalScore: 1, passScore: 1, rows: [{ fixed: hard, score: 1 }] });
+    await createRoom(db, hardPaper);
+    expect(await memberCall(m, "GET", `/api/exam/paper?id=${paper}`)).toMatchObject({ code: 0, msg: "This paper is kept for an official exam and cannot be taken as a mock exam" });
   });
 });
 

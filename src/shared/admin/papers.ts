@@ -39,13 +39,15 @@ export type PaperAdd = z.infer<typeof paperAdd>;
 
 export const QUESTION_TYPES = ["single", "multiple", "judge", "fill", "short"] as const;
 
-/** A fixed question (`question_id`) or a draw rule (`count` questions of a type, optionally a difficulty, from a classify). */
+/** A fixed question (`question_id`) or a draw rule (`count` questions of a type and, optionally, a difficulty 1..5 from a classify; null: any). */
 const paperRowBase = z.object({
     paper_id: withMessage(dbId, msg`Please choose the paper`),
     kind: withMessage(z.enum(["fixed", "draw"]), msg`Please choose fixed question or draw rule`),
     question_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a question`),
     classify_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a classify`),
     question_type: withMessage(z.enum(QUESTION_TYPES).nullable().optional().default(null), msg`Please choose a question type`),
+    /** A draw rule's difficulty, 1..5; null (or absent): any difficulty. */
+    difficulty: withMessage(dbInt(1, 5).nullable().optional().default(null), msg`Choose a difficulty from 1 to 5, or any`),
     count: withMessage(dbInt(1, 500).optional().default(1), msg`Enter a count from 1 to 500`),
     score: score(msg`Enter a score from 0 to 100000, with at most 2 decimals`),
     weigh: withMessage(dbInt(-1_000_000, 1_000_000).optional().default(0), msg`Enter a whole number`),

@@ -10,7 +10,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow, ListData } from "../crud/types.ts";
-import { QUESTION_TYPE_OPTIONS } from "./options.ts";
+import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS } from "./options.ts";
 
 /** The paper list's "questions add up to" cell: red while it differs from the paper's total. */
 export function rowsTotalCell(row: CrudRow) {
@@ -24,8 +24,9 @@ type Kind = "fixed" | "draw";
 /**
  * A paper's composer (row action "Questions"): its rows in paper order with their subtotals and
  * the running total against the paper's total score; a fixed question picked from the bank
- * (remote select over `exam/question`) or a draw rule added, rows removed. The server refuses a
- * draw rule its bank cannot fill (shown beside the count).
+ * (remote select over `exam/question`) or a draw rule (classify, type, difficulty or any, count)
+ * added, rows removed. The server refuses a draw rule its bank cannot fill at that type and
+ * difficulty (shown beside the count).
  */
 export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t, i18n } = useLingui();
@@ -47,6 +48,8 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
   const [questionId, setQuestionId] = useState<unknown>(null);
   const [classifyId, setClassifyId] = useState<unknown>(null);
   const [type, setType] = useState("single");
+  /** "" any difficulty, else "1".."5". */
+  const [difficulty, setDifficulty] = useState("");
   const [count, setCount] = useState("1");
   const [score, setScore] = useState("1");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -59,7 +62,7 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
       const body =
         kind === "fixed"
           ? { paper_id: paperId, kind, question_id: questionId, score: Number(score), weigh }
-          : { paper_id: paperId, kind, classify_id: classifyId, question_type: type, count: Number(count), score: Number(score), weigh };
+          : { paper_id: paperId, kind, classify_id: classifyId, question_type: type, difficulty: difficulty === "" ? null : Number(difficulty), count: Number(count), score: Number(score), weigh };
       return request({ url: crudUrl("exam/paperRow", "add"), method: "post", data: body }, { showCodeMessage: false, showSuccessMessage: true });
     },
     onSuccess: async () => {
@@ -102,12 +105,17 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
             const running_ = running[i];
             const typeName = typeLabel(r.question_type);
             const bankName = String(r.classify_title ?? "");
+            const level = r.difficulty === null || r.difficulty === undefined ? null : Number(r.difficulty);
             const position = i + 1;
             return (
               <li key={r.id} className="flex items-start gap-2 p-2 text-sm">
                 <div className="min-w-0 flex-1">
                   <p className="truncate">
-                    {r.kind === "fixed" ? String(r.question_stem ?? `#${String(r.question_id)}`) : t`Draw ${n} × ${typeName} from ${bankName}`}
+                    {r.kind === "fixed"
+                      ? String(r.question_stem ?? `#${String(r.question_id)}`)
+                      : level === null
+                        ? t`Draw ${n} × ${typeName} of any difficulty from ${bankName}`
+                        : t`Draw ${n} × ${typeName} of difficulty ${level} from ${bankName}`}
                   </p>
                   <p className="text-xs text-slate-600 dark:text-slate-300">
                     {r.kind === "fixed" ? t`${each} points` : t`${each} points each`} · {t`Running total ${running_}`}
@@ -155,10 +163,21 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
             <FieldFrame label={t`Classify`} error={errors.classify_id ?? null}>
               {(control) => <RemoteSelect control={control} remote={{ path: "exam/classify", labelField: "title" }} value={classifyId} onChange={setClassifyId} />}
             </FieldFrame>
-            <div className="grid grid-cols-2 gap-3">
+            <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
               <FieldFrame label={t`Question type`} error={errors.question_type ?? null}>
                 {(control) => (
                   <Select control={control} value={type} onChange={setType} options={QUESTION_TYPE_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))} />
+                )}
+              </FieldFrame>
+              <FieldFrame label={t`Difficulty`} error={errors.difficulty ?? null}>
+                {(control) => (
+                  <Select
+                    control={control}
+                    value={difficulty}
+                    onChange={setDifficulty}
+                    emptyLabel={t`Any difficulty`}
+                    options={DIFFICULTY_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))}
+                  />
                 )}
               </FieldFrame>
               <FieldFrame label={t`Count`} error={errors.count ?? null}>

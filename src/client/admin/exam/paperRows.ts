@@ -1,9 +1,16 @@
+import { i18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { paperRowAdd } from "../../../shared/admin/papers.ts";
-import type { CrudDefinition } from "../crud/types.ts";
-import { QUESTION_TYPE_OPTIONS, ROW_KIND_OPTIONS } from "./options.ts";
+import type { CrudDefinition, CrudRow } from "../crud/types.ts";
+import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS, ROW_KIND_OPTIONS } from "./options.ts";
 
-/** Question rows of papers (`exam/paperRow`): fixed questions and draw rules, in paper order. */
+/** A draw rule's difficulty: its level, or "Any" (null); a fixed row has none of its own. */
+function difficultyCell(row: CrudRow): string {
+  if (row.kind !== "draw") return "–";
+  return row.difficulty === null || row.difficulty === undefined ? i18n._(msg`Any`) : String(row.difficulty);
+}
+
+/** Question rows of papers (`exam/paperRow`): fixed questions and draw rules (type, difficulty or any, count), in paper order. */
 const paperRows: CrudDefinition = {
   path: "exam/paperRow",
   title: msg`Question rows`,
@@ -16,6 +23,7 @@ const paperRows: CrudDefinition = {
     { field: "question_stem", label: msg`Question`, cell: (r) => String(r.question_stem ?? "–") },
     { field: "classify_title", label: msg`Classify`, cell: (r) => String(r.classify_title ?? "–") },
     { field: "question_type", label: msg`Type`, render: "tag", options: QUESTION_TYPE_OPTIONS },
+    { field: "difficulty", label: msg`Difficulty`, cell: difficultyCell },
     { field: "count", label: msg`Count`, render: "number" },
     { field: "score", label: msg`Score each`, render: "number" },
     { field: "subtotal", label: msg`Subtotal`, render: "number" },
@@ -28,6 +36,15 @@ const paperRows: CrudDefinition = {
     { field: "question_id", label: msg`Question`, kind: "remoteSelect", remote: { path: "exam/question", labelField: "stem" }, when: (v) => v.kind === "fixed" },
     { field: "classify_id", label: msg`Classify`, kind: "remoteSelect", remote: { path: "exam/classify", labelField: "title" }, when: (v) => v.kind === "draw" },
     { field: "question_type", label: msg`Question type`, kind: "select", options: QUESTION_TYPE_OPTIONS, when: (v) => v.kind === "draw" },
+    {
+      field: "difficulty",
+      label: msg`Difficulty`,
+      kind: "select",
+      options: DIFFICULTY_OPTIONS,
+      placeholder: msg`Any difficulty`,
+      hint: msg`Draw only questions of this difficulty; "Any difficulty" draws from all of them`,
+      when: (v) => v.kind === "draw",
+    },
     { field: "count", label: msg`Count`, kind: "number", initial: 1, when: (v) => v.kind === "draw" },
     { field: "score", label: msg`Score each`, kind: "number", initial: 1 },
     { field: "remark", label: msg`Note`, kind: "text" },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isQuestionType, type ExamQuestion, type QuestionType } from "../../../shared/exam/types.ts";
+import { isQuestionType, type Difficulty, type ExamQuestion, type QuestionType } from "../../../shared/exam/types.ts";
 
 /**
  * Mock papers on the client: the `GET /api/exam/paper` shape, its cached copy (so a paper opened
@@ -8,7 +8,8 @@ import { isQuestionType, type ExamQuestion, type QuestionType } from "../../../s
 
 export type PaperRow =
   | { kind: "fixed"; questionId: number; score: number }
-  | { kind: "draw"; classifyId: number; questionType: QuestionType; count: number; score: number };
+  /** `difficulty` 1..5 draws only questions of that difficulty; null: any (a paper sent or cached before draw rules had one). */
+  | { kind: "draw"; classifyId: number; questionType: QuestionType; difficulty: Difficulty | null; count: number; score: number };
 
 export interface PaperInfo {
   id: number;
@@ -49,6 +50,14 @@ const paperSchema = z.object({
         kind: z.literal("draw"),
         classifyId: id,
         questionType: z.string().refine(isQuestionType),
+        // Absent (an older server, a copy cached before) or null: any difficulty.
+        difficulty: z
+          .number()
+          .int()
+          .min(1)
+          .max(5)
+          .nullish()
+          .transform((d) => (d ?? null) as Difficulty | null),
         count: z.coerce.number().int().nonnegative(),
         score: num,
       }),
@@ -105,7 +114,8 @@ export interface DrawResult {
 
 /**
  * The questions of one attempt, in paper order: a fixed row takes its question from any bank, a
- * draw row `count` random questions of its type from its classify. No question appears twice;
+ * draw row `count` random questions of its type (and its difficulty, when it has one) from its
+ * classify — the server's rule (drawPool in modules/exam/attempts/papers.ts). No question appears twice;
  * each takes its row's score. A draw from a bank with fewer matching questions takes them all.
  */
 export function drawQuestions(
@@ -139,7 +149,9 @@ export function drawQuestions(
       if (!missing.includes(row.classifyId)) missing.push(row.classifyId);
       continue;
     }
-    const pool = bank.filter((q) => q.type === row.questionType && !picked.has(q.id) && !fixedIds.has(q.id));
+    const pool = bank.filter(
+      (q) => q.type === row.questionType && (row.difficulty === null || q.difficulty === row.difficulty) && !picked.has(q.id) && !fixedIds.has(q.id),
+    );
     const unique = [...new Map(pool.map((q) => [q.id, q])).values()];
     // Partial Fisher-Yates: the first `count` places are a uniform sample without repeats.
     const take = Math.min(row.count, unique.length);

@@ -11,8 +11,8 @@ import { exportRoomResults, roomResults } from "./roomResults.ts";
 /**
  * Papers, their question rows, exam rooms, the marking queue and late answers (issue 14). What
  * these write is what the member side reads (modules/exam/attempts/papers.ts: a paper's rows in
- * `weigh desc, id` order; a draw row picks `count` enabled questions of its type from its
- * classify).
+ * `weigh desc, id` order; a draw row picks `count` enabled questions of its type and, when set, its
+ * difficulty from its classify).
  */
 
 const STATUS = ["enable", "disable"] as const;
@@ -74,9 +74,12 @@ export const paperResource: ResourceDef = {
   },
 };
 
-/** The enabled questions a draw row can pick (its classify and type). */
-async function bankSize(ctx: CrudContext, classifyId: number, type: string): Promise<number> {
-  const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and status = 'enable'", [classifyId, type]);
+/** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (attempts/papers.ts) draws from. */
+async function bankSize(ctx: CrudContext, classifyId: number, type: string, difficulty: number | null): Promise<number> {
+  const { rows } = await ctx.tx.query<{ n: number }>(
+    "select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'",
+    [classifyId, type, difficulty],
+  );
   return rows[0]!.n;
 }
 
@@ -95,6 +98,7 @@ export const paperRowResource: ResourceDef = {
     classify_id: { column: "t.classify_id", type: "int" },
     classify_title: { column: "c.title", type: "text" },
     question_type: { column: "t.question_type", type: "text" },
+    difficulty: { column: "t.difficulty", type: "int" },
     count: { column: "t.count", type: "int" },
     score: { column: "t.score", type: "int" },
     weigh: { column: "t.weigh", type: "int" },
@@ -108,14 +112,15 @@ export const paperRowResource: ResourceDef = {
   quickSearch: ["id", "paper_title", "question_stem", "classify_title", "remark"],
   defaultOrder: ["weigh", "desc"],
   sortable: true,
-  editColumns: ["id", "paper_id", "kind", "question_id", "classify_id", "question_type", "count", "score", "weigh", "remark"],
+  editColumns: ["id", "paper_id", "kind", "question_id", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
   add: paperRowAdd,
   edit: paperRowEdit,
   del: true,
   hooks: {
     /**
-     * A fixed row names one question (its score from the body); a draw row a classify and a type
-     * the bank can fill: `count` may not exceed its enabled questions of that type.
+     * A fixed row names one question (its score from the body); a draw row a classify, a type and
+     * optionally a difficulty the bank can fill: `count` may not exceed its enabled questions of
+     * that type (and difficulty).
      */
     async beforeWrite(ctx, body, existing) {
       const row = body as PaperRowAdd;
@@ -125,16 +130,20 @@ export const paperRowResource: ResourceDef = {
       if (row.kind === "fixed") {
         const q = (await ctx.tx.query("select id from exam_question where id = $1", [row.question_id])).rows[0];
         if (!q) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
-        return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, classify_id: null, question_type: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
+        return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, classify_id: null, question_type: null, difficulty: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
       }
       const c = (await ctx.tx.query("select id from exam_classify where id = $1", [row.classify_id])).rows[0];
       if (!c) throw fieldError(ctx.req, "classify_id", msg`This classify does not exist`);
-      const available = await bankSize(ctx, row.classify_id!, row.question_type!);
+      const difficulty = row.difficulty;
+      const available = await bankSize(ctx, row.classify_id!, row.question_type!, difficulty);
       if (row.count > available) {
-        const message = msg`The bank has only ${available} enabled questions of this type: the draw rule cannot take ${row.count}`;
+        const message =
+          difficulty === null
+            ? msg`The bank has only ${available} enabled questions of this type: the draw rule cannot take ${row.count}`
+            : msg`The bank has only ${available} enabled questions of this type with difficulty ${difficulty}: the draw rule cannot take ${row.count}`;
         throw fieldError(ctx.req, "count", message);
       }
-      return { paper_id: row.paper_id, kind: "draw", question_id: null, classify_id: row.classify_id, question_type: row.question_type, count: row.count, score: row.score, weigh: row.weigh, remark: row.remark };
+      return { paper_id: row.paper_id, kind: "draw", question_id: null, classify_id: row.classify_id, question_type: row.question_type, difficulty, count: row.count, score: row.score, weigh: row.weigh, remark: row.remark };
     },
     /** Rows with the running total of their paper (in paper order) and the paper's promised total. */
     async listRows(ctx, rows) {

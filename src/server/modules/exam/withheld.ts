@@ -29,14 +29,15 @@ export async function isWithheld(db: Queryable, questionId: number): Promise<boo
 /**
  * SQL condition, true when paper `paperColumn` is not a mock paper: an official room that has not
  * ended uses it, or it can contain a withheld question (a fixed row or a draw row over withheld
- * content, e.g. an exam-only bank).
+ * content, e.g. an exam-only bank: its bank, type and, when the rule sets one, difficulty).
  */
 export function paperWithheldSql(paperColumn: string): string {
   return `(exists (select 1 from exam_room m where m.paper_id = ${paperColumn} and m.end_time > extract(epoch from now())::bigint)
     or exists (
       select 1 from exam_paper_row r
       join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)
-        or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type))
+        or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type)
+          and (r.difficulty is null or q.difficulty = r.difficulty))
       join exam_withheld_question w on w.question_id = q.id
       where r.paper_id = ${paperColumn}))`;
 }

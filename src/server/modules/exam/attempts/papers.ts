@@ -12,10 +12,25 @@ export interface PaperRow {
   shuffle_options: boolean;
 }
 
-/** One row of a paper: a fixed question, or `count` questions drawn from a bank's questions of a type. */
+/**
+ * One row of a paper: a fixed question, or `count` questions drawn from a bank's questions of a
+ * type and, when `difficulty` (1..5) is set, of that difficulty (null: any). This is also the wire
+ * shape of `GET /api/exam/paper`'s rows: the device draws mock papers by the same rule.
+ */
 export type PaperRowSpec =
   | { kind: "fixed"; questionId: number; score: number }
-  | { kind: "draw"; classifyId: number; questionType: string; count: number; score: number };
+  | { kind: "draw"; classifyId: number; questionType: string; difficulty: number | null; count: number; score: number };
+
+type DrawSpec = Extract<PaperRowSpec, { kind: "draw" }>;
+
+/** The enabled questions a draw row can pick: its classify, its type and, when set, its difficulty. */
+async function drawPool(db: Queryable, spec: DrawSpec): Promise<QuestionRow[]> {
+  const { rows } = await db.query<QuestionRow>(
+    `select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'`,
+    [spec.classifyId, spec.questionType, spec.difficulty],
+  );
+  return rows;
+}
 
 /** A question a paper can contain, with the score the paper gives it. */
 export interface PaperQuestion {
@@ -27,14 +42,14 @@ export interface PaperQuestion {
 export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
   const p = await db.query<PaperRow>("select id, title, total_score, pass_score, duration, partial_credit, shuffle_options from exam_paper where id = $1 and status = 'enable'", [id]);
   if (!p.rows[0]) return null;
-  const r = await db.query<{ kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; count: number; score: number }>(
-    "select kind, question_id, classify_id, question_type, count, score from exam_paper_row where paper_id = $1 order by weigh desc, id",
+  const r = await db.query<{ kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number }>(
+    "select kind, question_id, classify_id, question_type, difficulty, count, score from exam_paper_row where paper_id = $1 order by weigh desc, id",
     [id],
   );
   const rows = r.rows.map((row): PaperRowSpec =>
     row.kind === "fixed"
       ? { kind: "fixed", questionId: row.question_id!, score: Number(row.score) }
-      : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", count: row.count, score: Number(row.score) },
+      : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", difficulty: row.difficulty ?? null, count: row.count, score: Number(row.score) },
   );
   return { paper: p.rows[0], rows };
 }
@@ -46,10 +61,7 @@ export async function paperQuestions(db: Queryable, rows: PaperRowSpec[]): Promi
     const { rows: qs } =
       spec.kind === "fixed"
         ? await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1`, [spec.questionId])
-        : await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and status = 'enable'`, [
-            spec.classifyId,
-            spec.questionType,
-          ]);
+        : { rows: await drawPool(db, spec) };
     for (const q of qs) out.set(q.id, { row: q, score: spec.score });
   }
   return out;
@@ -64,19 +76,29 @@ function shuffle<T>(list: T[]): T[] {
   return out;
 }
 
-/** The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random draw for each draw row. */
+/**
+ * The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random
+ * draw for each draw row (its type and difficulty). No question appears twice: fixed rows claim
+ * theirs first, and a draw skips what an earlier row took (e.g. a rule of difficulty 4 and one of
+ * any difficulty over the same bank) — the device's mock draw (drawQuestions) does the same.
+ */
 export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<PaperQuestion[]> {
   const out: PaperQuestion[] = [];
+  const fixedIds = new Set(rows.flatMap((r) => (r.kind === "fixed" ? [r.questionId] : [])));
+  const picked = new Set<number>();
   for (const spec of rows) {
     if (spec.kind === "fixed") {
       const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1 and status = 'enable'`, [spec.questionId]);
-      if (qs[0]) out.push({ row: qs[0], score: spec.score });
+      if (qs[0] && !picked.has(qs[0].id)) {
+        picked.add(qs[0].id);
+        out.push({ row: qs[0], score: spec.score });
+      }
     } else {
-      const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and status = 'enable'`, [
-        spec.classifyId,
-        spec.questionType,
-      ]);
-      for (const q of shuffle(qs).slice(0, spec.count)) out.push({ row: q, score: spec.score });
+      const pool = (await drawPool(db, spec)).filter((q) => !picked.has(q.id) && !fixedIds.has(q.id));
+      for (const q of shuffle(pool).slice(0, spec.count)) {
+        picked.add(q.id);
+        out.push({ row: q, score: spec.score });
+      }
     }
   }
   return out;
