@@ -1,12 +1,33 @@
+import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { fileUses, Storage } from "../../modules/upload/storage.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 
 /**
+ * After a write committed: removes each stored file of `urls` nothing uses any more
+ * (Storage.removeUnused; with `lessonVideo`, a lesson let go of its video: the video's own rows
+ * go too). Other URLs ('' , http(s), demo media) are left alone. Never throws: the write is done,
+ * a file left behind is only disk space (never a broken link).
+ */
+export async function removeUnusedFiles(app: FastifyInstance, urls: readonly unknown[], options: { lessonVideo?: boolean } = {}): Promise<void> {
+  const storage = new Storage(app.config.dataDir, app.db);
+  for (const url of new Set(urls.filter((u): u is string => typeof u === "string" && u.startsWith("/storage/")))) {
+    try {
+      const removed = await storage.removeUnused(url, options);
+      app.log.info({ url, removed, lessonVideo: options.lessonVideo === true }, "stored file released");
+    } catch (error) {
+      app.log.warn({ err: error, url }, "could not remove an unused file");
+    }
+  }
+}
+
+/**
  * Attachments (`/admin/routine/attachment/...`): every stored upload, read-only, with who
  * uploaded it and where it is used. Deleting rows removes each file once the deletion has
- * committed and only when nothing uses it any more (Storage.removeUnused): no row is ever left
- * pointing at a missing file.
+ * committed and only when nothing uses it any more (Storage.removeUnused: a lesson's video, a
+ * recycle-bin record...): no row is ever left pointing at a missing file. Lesson videos (MP4/WebM
+ * and HLS folders, topic `course/hls`) are rows too, removed with their file when no lesson
+ * uses them any more (lesson.ts).
  */
 export const attachmentResource: ResourceDef = {
   rule: "routine/attachment",
@@ -50,16 +71,8 @@ export const attachmentResource: ResourceDef = {
       });
     },
     async afterDelete(app, rows: Row[]) {
-      const storage = new Storage(app.config.dataDir, app.db);
-      for (const url of new Set(rows.map((r) => String(r.url)))) {
-        try {
-          const removed = await storage.removeUnused(url);
-          app.log.info({ url, removed }, "attachment deleted");
-        } catch (error) {
-          // The rows are gone; a file left behind is only disk space (never a broken link).
-          app.log.warn({ err: error, url }, "could not remove an unused file");
-        }
-      }
+      // A file still used (a lesson's video included) keeps its file: only the row goes.
+      await removeUnusedFiles(app, rows.map((r) => r.url));
     },
   },
 };
