@@ -416,6 +416,22 @@ describe("lesson video files have a lifetime", () => {
     expect(await rowsOf(video.url)).toHaveLength(1);
   });
 
+  it("keeps a video uploaded again since the lesson last changed (a lesson form not saved yet may use it)", async () => {
+    const content = Buffer.concat([media("pattern.mp4"), randomBytes(64)]);
+    const video = (await upload("again.mp4", content)).data.video;
+    const first = await addLesson(video);
+    await t.database.db.query("update lesson set update_time = update_time - 10 where id = $1", [first]);
+    // The same video again, for a second lesson whose form is still open.
+    expect((await upload("again.mp4", content)).data.video.url).toBe(video.url);
+    expect((await del("course/lesson", [first])).code).toBe(1);
+    expect(onDisk(video.url)).toBe(true);
+    expect(await rowsOf(video.url)).toHaveLength(1);
+    // Saved and later deleted: now it goes.
+    const second = await addLesson(video);
+    expect((await del("course/lesson", [second])).code).toBe(1);
+    expect(onDisk(video.url)).toBe(false);
+  });
+
   it("keeps the video of a lesson in the recycle bin: a restore finds it, a purge removes it", async () => {
     await t.database.db.query("insert into security_data_recycle (name, controller, data_table) values ('课时', 'course/lesson', 'lesson')");
     try {

@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { removeUnusedFiles } from "./attachment.ts";
+import { releaseLessonVideos } from "./attachment.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
 async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
@@ -18,8 +18,9 @@ async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
  * A video's lifetime: once a delete (here, or of the lesson's course) or an edit giving the
  * lesson another video has committed, the video it had is removed with its `lesson_video`
  * attachment rows (an HLS folder whole) unless something still uses it: another lesson, an
- * attachment row another upload made, any other use Storage.removeUnused counts, or a
- * recycle-bin record. So a lesson kept by a recycle rule (none by default; an admin may add
+ * attachment row another upload made, any other use Storage.removeUnused counts, a
+ * recycle-bin record, or the same video uploaded again since the lesson last changed (for a
+ * lesson form not saved yet). So a lesson kept by a recycle rule (none by default; an admin may add
  * one for `course/lesson` or `course/course`) keeps its video while its record is in the bin,
  * and a restore finds it; purging the record removes it (security.ts). A failed write removes
  * nothing, and demo media is never removed.
@@ -72,11 +73,11 @@ export const lessonResource: ResourceDef = {
       await touchCourses(ctx, rows.map((r) => r.course_id));
     },
     async afterDelete(app, rows) {
-      await removeUnusedFiles(app, rows.map((r) => r.video_url), { lessonVideo: true });
+      await releaseLessonVideos(app, rows);
     },
     async afterEdit(app, before) {
       // Removed only when the edit gave the lesson another video (else the lesson still uses it).
-      await removeUnusedFiles(app, [before.video_url], { lessonVideo: true });
+      await releaseLessonVideos(app, [before]);
     },
     async editRow(_ctx, row: Row) {
       const { video_url, video_type, video_size, duration, ...rest } = row;

@@ -269,19 +269,27 @@ export class Storage {
    * Removes the stored file of `url` (an HLS playlist: its whole folder) when nothing uses it
    * any more (no attachment row, avatar, course, lesson, question or recycle-bin record), under
    * the file's lock: an upload of the same content at the same moment either finds the file
-   * gone and puts it back, or comes first and keeps it. With `lessonVideo` (a lesson let go of
-   * the video: deleted, or given another one) the video's own `lesson_video` rows go too when
-   * nothing but attachment rows uses it; a row another upload made is still wanted and keeps
-   * the file. Demo media and URLs outside /storage/ are never touched. True when it removed
-   * the file.
+   * gone and puts it back, or comes first and keeps it. With `lessonVideo` (a lesson that had
+   * the video since `since`, epoch seconds, let go of it: deleted, or given another one) the
+   * video's own `lesson_video` rows go too when nothing but attachment rows uses it; a row
+   * another upload made is still wanted and keeps the file, and so does a video uploaded again
+   * after `since` (for a lesson whose form is not saved yet). Demo media and URLs outside
+   * /storage/ are never touched. True when it removed the file.
    */
-  async removeUnused(url: string, options: { lessonVideo?: boolean } = {}): Promise<boolean> {
+  async removeUnused(url: string, options: { lessonVideo?: { since: number } } = {}): Promise<boolean> {
     if (!url.startsWith("/storage/") || isDemoMedia(url)) return false;
+    const folder = hlsFolderOf(url);
     return this.db.transaction(async (tx) => {
       await lockStoredFile(tx, url);
       if (options.lessonVideo) {
         if (used((await fileUses(tx, [url])).get(url), "attachment")) return false;
-        await tx.query("delete from attachment where lesson_video and (url = $1 or starts_with(url, $2))", [url, hlsFolderOf(url)]);
+        const { rows: again } = await tx.query("select 1 from attachment where lesson_video and (url = $1 or starts_with(url, $2)) and last_upload_time > $3 limit 1", [
+          url,
+          folder,
+          options.lessonVideo.since,
+        ]);
+        if (again.length > 0) return false;
+        await tx.query("delete from attachment where lesson_video and (url = $1 or starts_with(url, $2))", [url, folder]);
       }
       if (used((await fileUses(tx, [url])).get(url))) return false;
       // Last, still under the lock: only a failing commit could leave rows (restored by the
