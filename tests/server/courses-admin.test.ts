@@ -453,6 +453,43 @@ describe("lesson video files have a lifetime", () => {
     }
   });
 
+  it("keeps the videos of a recycled course's lessons until the record is purged", async () => {
+    await t.database.db.query("insert into security_data_recycle (name, controller, data_table) values ('课程', 'course/course', 'course')");
+    try {
+      const category = (await post("/admin/course/category/add", { title: "回收" })).data.id!;
+      const course = (await post("/admin/course/course/add", { category_id: category, title: "Recycled", price: 0 })).data.id!;
+      const video = await mp4();
+      await addLesson(video, course);
+      expect((await del("course/course", [course])).code).toBe(1);
+      expect(onDisk(video.url)).toBe(true);
+      const { rows } = await t.database.db.query<{ id: number }>("select id from security_data_recycle_log where data_table = 'course' and row_id = $1", [course]);
+      expect((await del("security/dataRecycleLog", [rows[0]!.id])).code).toBe(1);
+      expect(onDisk(video.url)).toBe(false);
+      expect(await rowsOf(video.url)).toEqual([]);
+    } finally {
+      await t.database.db.query("delete from security_data_recycle where controller = 'course/course'");
+    }
+  });
+
+  it("migration 0020 marks the rows of videos lessons use and gives older HLS folders a row", async () => {
+    const sha1 = randomBytes(20).toString("hex");
+    const playlist = `/storage/course/hls/${sha1}/index.m3u8`;
+    const file = await mp4();
+    await t.database.db.query("update attachment set lesson_video = false where url = $1", [file.url]);
+    const a = await addLesson({ url: playlist, type: "hls", size: 1234, duration: 24 });
+    const b = await addLesson({ url: playlist, type: "hls", size: 1234, duration: 24 });
+    const c = await addLesson(file);
+    // The data changes of the migration (its column exists already here).
+    const migration = readFileSync(path.resolve(import.meta.dirname, "../../src/server/db/migrations/0020_lesson_video_files.sql"), "utf8");
+    await t.database.db.transaction((tx) => tx.exec(migration.replace(/alter table attachment add column[^;]*;/, "")));
+    expect(await rowsOf(file.url)).toEqual([{ topic: "course", lesson_video: true, mimetype: "video/mp4" }]);
+    expect(await rowsOf(playlist)).toEqual([{ topic: "course/hls", lesson_video: true, mimetype: "application/vnd.apple.mpegurl" }]);
+    const { rows } = await t.database.db.query<{ sha1: string; size: number; name: string }>("select sha1, size::int as size, name from attachment where url = $1", [playlist]);
+    expect(rows).toEqual([{ sha1, size: 1234, name: "index.m3u8" }]);
+    expect((await del("course/lesson", [a, b, c])).code).toBe(1);
+    expect(await rowsOf(playlist)).toEqual([]);
+  });
+
   it("never removes demo media", async () => {
     const demo = path.join(dataDir, "storage/course/demo/own-demo.mp4");
     mkdirSync(path.dirname(demo), { recursive: true });
