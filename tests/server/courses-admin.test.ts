@@ -400,6 +400,11 @@ describe("lesson video files have a lifetime", () => {
     expect(existsSync(path.join(hlsFolder(video.url), "segment-03.m4s"))).toBe(true);
     expect((await del("course/lesson", [lessonId])).code).toBe(1);
     expect(existsSync(hlsFolder(video.url))).toBe(false);
+    // The row of a video no lesson uses: its delete removes the HLS folder whole.
+    const unused = await hls();
+    const row = await t.database.db.query<{ id: number }>("select id from attachment where url = $1", [unused.url]);
+    expect((await del("routine/attachment", [row.rows[0]!.id])).code).toBe(1);
+    expect(existsSync(hlsFolder(unused.url))).toBe(false);
   });
 
   it("keeps a file another upload also made (its row is still wanted)", async () => {
