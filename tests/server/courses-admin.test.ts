@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, type Dirent } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, type Dirent } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -274,6 +274,234 @@ describe("the lesson video upload", () => {
     await storesNothing(async () => {
       expect((await upload("intro.mp4", media("pattern.mp4"), { headers: reader.headers })).code).toBe(401);
     });
+  });
+});
+
+describe("lesson video files have a lifetime", () => {
+  let courseId = 0;
+  const del = async (resource: string, ids: number[]) =>
+    (await t.app.inject({ method: "DELETE", url: `/admin/${resource}/del?${ids.map((id) => `ids[]=${id}`).join("&")}`, headers: root.headers })).json() as Envelope;
+  type Video = { url: string; type: string; size: number; duration: number };
+  const addLesson = async (video: Video | null, course = courseId) => {
+    const res = await post("/admin/course/lesson/add", { course_id: course, title: "Lesson", ...(video ? { video: { url: video.url, type: video.type, size: video.size, duration: video.duration } } : {}) });
+    expect(res.code, res.msg).toBe(1);
+    return res.data.id!;
+  };
+  /** Distinct content each time (a stored file of another test is never shared by accident). */
+  const mp4 = async () => {
+    const res = await upload("own.mp4", Buffer.concat([media("pattern.mp4"), randomBytes(64)]));
+    expect(res.code, res.msg).toBe(1);
+    return res.data.video;
+  };
+  const hls = async () => {
+    const res = await upload("own.zip", makeZip([...hlsEntries("own/"), { name: "own/extra.vtt", data: Buffer.from(`WEBVTT\n\nNOTE ${randomBytes(8).toString("hex")}\n`) }]));
+    expect(res.code, res.msg).toBe(1);
+    return res.data.video;
+  };
+  const onDisk = (url: string) => existsSync(path.join(dataDir, url));
+  const hlsFolder = (url: string) => path.dirname(path.join(dataDir, url));
+  const rowsOf = async (url: string) =>
+    (await t.database.db.query<{ topic: string; lesson_video: boolean; mimetype: string }>("select topic, lesson_video, mimetype from attachment where url = $1", [url])).rows;
+
+  beforeAll(async () => {
+    const category = (await post("/admin/course/category/add", { title: "视频" })).data.id!;
+    courseId = (await post("/admin/course/course/add", { category_id: category, title: "Videos", price: 0 })).data.id!;
+  });
+
+  it("records an uploaded MP4 and an HLS folder as attachment rows, listed on the attachments screen", async () => {
+    const file = await mp4();
+    const folder = await hls();
+    expect(await rowsOf(file.url)).toEqual([{ topic: "course", lesson_video: true, mimetype: "video/mp4" }]);
+    expect(await rowsOf(folder.url)).toEqual([{ topic: "course/hls", lesson_video: true, mimetype: "application/vnd.apple.mpegurl" }]);
+    const { rows } = await t.database.db.query<{ size: string; sha1: string }>("select size, sha1 from attachment where url = $1", [folder.url]);
+    expect(Number(rows[0]!.size)).toBe(folder.size);
+    expect(folder.url).toContain(`/hls/${rows[0]!.sha1}/`);
+    const lessonId = await addLesson(folder);
+    const list = await get("/admin/routine/attachment/index?quickSearch=course%2Fhls&limit=100");
+    const listed = (list.data.list as { url: string; uses: Record<string, number> }[]).find((r) => r.url === folder.url);
+    expect(listed?.uses).toMatchObject({ lesson: 1, attachment: 0, recycled: 0 });
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+  });
+
+  it("removes a deleted lesson's video: the MP4 file, the HLS folder whole, and their rows", async () => {
+    const file = await mp4();
+    const folder = await hls();
+    const a = await addLesson(file);
+    const b = await addLesson(folder);
+    expect(onDisk(file.url) && existsSync(hlsFolder(folder.url))).toBe(true);
+    expect((await del("course/lesson", [a, b])).code).toBe(1);
+    expect(onDisk(file.url)).toBe(false);
+    expect(existsSync(hlsFolder(folder.url))).toBe(false);
+    expect(await rowsOf(file.url)).toEqual([]);
+    expect(await rowsOf(folder.url)).toEqual([]);
+    expect(storedFiles().filter((f) => f.startsWith(".tmp"))).toEqual([]);
+  });
+
+  it("keeps a video another lesson still uses, until the last one goes", async () => {
+    for (const video of [await mp4(), await hls()]) {
+      const first = await addLesson(video);
+      const second = await addLesson(video);
+      expect((await del("course/lesson", [first])).code).toBe(1);
+      expect(onDisk(video.url), video.type).toBe(true);
+      expect(await rowsOf(video.url)).toHaveLength(1);
+      expect((await del("course/lesson", [second])).code).toBe(1);
+      expect(onDisk(video.url), video.type).toBe(false);
+      expect(await rowsOf(video.url)).toEqual([]);
+    }
+  });
+
+  it("removes the old video when an edit replaces it, and nothing when the video stays", async () => {
+    const old = await hls();
+    const lessonId = await addLesson(old);
+    const edit = (video: Video) => post("/admin/course/lesson/edit", { id: lessonId, course_id: courseId, title: "Renamed", video });
+    expect((await edit(old)).code).toBe(1);
+    expect(onDisk(old.url)).toBe(true);
+    const next = await mp4();
+    expect((await edit(next)).code).toBe(1);
+    expect(existsSync(hlsFolder(old.url))).toBe(false);
+    expect(await rowsOf(old.url)).toEqual([]);
+    expect(onDisk(next.url)).toBe(true);
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+    expect(onDisk(next.url)).toBe(false);
+  });
+
+  it("removes nothing when the write fails or is refused", async () => {
+    const old = await mp4();
+    const lessonId = await addLesson(old);
+    const next = await mp4();
+    // A course that does not exist: the edit is rolled back, the lesson keeps its video.
+    const failed = await post("/admin/course/lesson/edit", { id: lessonId, course_id: 2_000_000_000, title: "x", video: next });
+    expect(failed.code).toBe(0);
+    expect(onDisk(old.url) && onDisk(next.url)).toBe(true);
+    expect(await rowsOf(old.url)).toHaveLength(1);
+    // A course members are enrolled in is not deleted: its lesson keeps its video.
+    const category = (await post("/admin/course/category/add", { title: "已售" })).data.id!;
+    const sold = (await post("/admin/course/course/add", { category_id: category, title: "Sold", price: 100 })).data.id!;
+    const soldLesson = await addLesson(next, sold);
+    const member = await createMember(t.database.db);
+    await t.database.db.query("insert into course_enrolment (user_id, course_id, paid) values ($1, $2, 100)", [member.id, sold]);
+    expect((await del("course/course", [sold])).code).toBe(0);
+    expect(onDisk(next.url)).toBe(true);
+    // Once nobody is enrolled, deleting the course lets its lessons' videos go.
+    await t.database.db.query("delete from course_enrolment where course_id = $1", [sold]);
+    expect((await del("course/course", [sold])).code).toBe(1);
+    expect((await t.database.db.query("select 1 from lesson where id = $1", [soldLesson])).rows).toEqual([]);
+    expect(onDisk(next.url)).toBe(false);
+    expect(onDisk(old.url)).toBe(true);
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+  });
+
+  it("keeps a video in use when its attachment row is deleted; the lesson's delete still removes it", async () => {
+    const video = await hls();
+    const lessonId = await addLesson(video);
+    const { rows } = await t.database.db.query<{ id: number }>("select id from attachment where url = $1", [video.url]);
+    expect((await del("routine/attachment", [rows[0]!.id])).code).toBe(1);
+    expect(await rowsOf(video.url)).toEqual([]);
+    expect(existsSync(path.join(hlsFolder(video.url), "segment-03.m4s"))).toBe(true);
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+    expect(existsSync(hlsFolder(video.url))).toBe(false);
+    // The row of a video no lesson uses: its delete removes the HLS folder whole.
+    const unused = await hls();
+    const row = await t.database.db.query<{ id: number }>("select id from attachment where url = $1", [unused.url]);
+    expect((await del("routine/attachment", [row.rows[0]!.id])).code).toBe(1);
+    expect(existsSync(hlsFolder(unused.url))).toBe(false);
+  });
+
+  it("keeps a file another upload also made (its row is still wanted)", async () => {
+    const content = Buffer.concat([media("pattern.mp4"), randomBytes(64)]);
+    const body = multipart("same.mp4", content, "video/mp4");
+    const general = await t.app.inject({ method: "POST", url: "/admin/ajax/upload?topic=course", headers: { ...root.headers, "content-type": body.contentType }, payload: body.payload });
+    expect(general.json().code, general.body).toBe(1);
+    const video = (await upload("same.mp4", content)).data.video;
+    expect(video.url).toBe(general.json().data.file.url);
+    expect(await rowsOf(video.url)).toEqual([{ topic: "course", lesson_video: false, mimetype: "video/mp4" }]);
+    const lessonId = await addLesson(video);
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+    expect(onDisk(video.url)).toBe(true);
+    expect(await rowsOf(video.url)).toHaveLength(1);
+  });
+
+  it("keeps a video uploaded again since the lesson last changed (a lesson form not saved yet may use it)", async () => {
+    const content = Buffer.concat([media("pattern.mp4"), randomBytes(64)]);
+    const video = (await upload("again.mp4", content)).data.video;
+    const first = await addLesson(video);
+    await t.database.db.query("update lesson set update_time = update_time - 10 where id = $1", [first]);
+    // The same video again, for a second lesson whose form is still open.
+    expect((await upload("again.mp4", content)).data.video.url).toBe(video.url);
+    expect((await del("course/lesson", [first])).code).toBe(1);
+    expect(onDisk(video.url)).toBe(true);
+    expect(await rowsOf(video.url)).toHaveLength(1);
+    // Saved and later deleted: now it goes.
+    const second = await addLesson(video);
+    expect((await del("course/lesson", [second])).code).toBe(1);
+    expect(onDisk(video.url)).toBe(false);
+  });
+
+  it("keeps the video of a lesson in the recycle bin: a restore finds it, a purge removes it", async () => {
+    await t.database.db.query("insert into security_data_recycle (name, controller, data_table) values ('课时', 'course/lesson', 'lesson')");
+    try {
+      const video = await hls();
+      const lessonId = await addLesson(video);
+      expect((await del("course/lesson", [lessonId])).code).toBe(1);
+      expect(existsSync(hlsFolder(video.url))).toBe(true);
+      const record = async () => (await t.database.db.query<{ id: number }>("select id from security_data_recycle_log where data_table = 'lesson' and row_id = $1", [lessonId])).rows[0]!.id;
+      expect((await post("/admin/security/dataRecycleLog/restore", { ids: [await record()] })).code).toBe(1);
+      expect((await t.database.db.query("select video_url from lesson where id = $1", [lessonId])).rows).toEqual([{ video_url: video.url }]);
+      expect(existsSync(path.join(hlsFolder(video.url), "index.m3u8"))).toBe(true);
+      expect((await del("course/lesson", [lessonId])).code).toBe(1);
+      expect(existsSync(hlsFolder(video.url))).toBe(true);
+      expect((await del("security/dataRecycleLog", [await record()])).code).toBe(1);
+      expect(existsSync(hlsFolder(video.url))).toBe(false);
+      expect(await rowsOf(video.url)).toEqual([]);
+    } finally {
+      await t.database.db.query("delete from security_data_recycle where controller = 'course/lesson'");
+    }
+  });
+
+  it("keeps the videos of a recycled course's lessons until the record is purged", async () => {
+    await t.database.db.query("insert into security_data_recycle (name, controller, data_table) values ('课程', 'course/course', 'course')");
+    try {
+      const category = (await post("/admin/course/category/add", { title: "回收" })).data.id!;
+      const course = (await post("/admin/course/course/add", { category_id: category, title: "Recycled", price: 0 })).data.id!;
+      const video = await mp4();
+      await addLesson(video, course);
+      expect((await del("course/course", [course])).code).toBe(1);
+      expect(onDisk(video.url)).toBe(true);
+      const { rows } = await t.database.db.query<{ id: number }>("select id from security_data_recycle_log where data_table = 'course' and row_id = $1", [course]);
+      expect((await del("security/dataRecycleLog", [rows[0]!.id])).code).toBe(1);
+      expect(onDisk(video.url)).toBe(false);
+      expect(await rowsOf(video.url)).toEqual([]);
+    } finally {
+      await t.database.db.query("delete from security_data_recycle where controller = 'course/course'");
+    }
+  });
+
+  it("migration 0020 marks the rows of videos lessons use and gives older HLS folders a row", async () => {
+    const sha1 = randomBytes(20).toString("hex");
+    const playlist = `/storage/course/hls/${sha1}/index.m3u8`;
+    const file = await mp4();
+    await t.database.db.query("update attachment set lesson_video = false where url = $1", [file.url]);
+    const a = await addLesson({ url: playlist, type: "hls", size: 1234, duration: 24 });
+    const b = await addLesson({ url: playlist, type: "hls", size: 1234, duration: 24 });
+    const c = await addLesson(file);
+    // The data changes of the migration (its column exists already here).
+    const migration = readFileSync(path.resolve(import.meta.dirname, "../../src/server/db/migrations/0020_lesson_video_files.sql"), "utf8");
+    await t.database.db.transaction((tx) => tx.exec(migration.replace(/alter table attachment add column[^;]*;/, "")));
+    expect(await rowsOf(file.url)).toEqual([{ topic: "course", lesson_video: true, mimetype: "video/mp4" }]);
+    expect(await rowsOf(playlist)).toEqual([{ topic: "course/hls", lesson_video: true, mimetype: "application/vnd.apple.mpegurl" }]);
+    const { rows } = await t.database.db.query<{ sha1: string; size: number; name: string }>("select sha1, size::int as size, name from attachment where url = $1", [playlist]);
+    expect(rows).toEqual([{ sha1, size: 1234, name: "index.m3u8" }]);
+    expect((await del("course/lesson", [a, b, c])).code).toBe(1);
+    expect(await rowsOf(playlist)).toEqual([]);
+  });
+
+  it("never removes demo media", async () => {
+    const demo = path.join(dataDir, "storage/course/demo/own-demo.mp4");
+    mkdirSync(path.dirname(demo), { recursive: true });
+    writeFileSync(demo, media("pattern.mp4"));
+    const lessonId = await addLesson({ url: "/storage/course/demo/own-demo.mp4", type: "mp4", size: 10, duration: 1 });
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
+    expect(existsSync(demo)).toBe(true);
   });
 });
 

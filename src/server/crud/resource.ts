@@ -51,10 +51,18 @@ export interface ResourceHooks {
   beforeWrite?(ctx: CrudContext, body: Row, existing: Row | null): Promise<Row>;
   /** After the row is written, in the same transaction (e.g. group memberships). */
   afterWrite?(ctx: CrudContext, id: number, body: Row, existing: Row | null): Promise<void>;
-  /** Before rows are deleted (they are locked); throw ApiError to refuse them all. */
-  beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void>;
-  /** After a delete has committed (e.g. removing files nothing uses any more); failures are the hook's to log. */
-  afterDelete?(app: FastifyInstance, rows: Row[]): Promise<void>;
+  /**
+   * Before rows are deleted (they are locked); throw ApiError to refuse them all. May answer rows
+   * of other tables the delete removes with them (a cascade), handed to `afterDelete`.
+   */
+  beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void | Row[]>;
+  /**
+   * After a delete has committed (e.g. removing files nothing uses any more), with the rows
+   * `beforeDelete` answered; failures are the hook's to log.
+   */
+  afterDelete?(app: FastifyInstance, rows: Row[], cascaded: Row[]): Promise<void>;
+  /** After an edit has committed, with the row as it was before (e.g. removing a replaced file); failures are the hook's to log. */
+  afterEdit?(app: FastifyInstance, before: Row): Promise<void>;
   /** After two rows swapped places (`sortable`), in the same transaction (e.g. a content version that follows the order). */
   afterSort?(ctx: CrudContext, rows: Row[]): Promise<void>;
   /** Completes the row of `GET edit` (e.g. its group ids). */

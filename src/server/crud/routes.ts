@@ -185,12 +185,14 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     const body = jsonBody(def.edit);
     api.post(url("edit"), { config: config("edit"), schema: { body } }, async (req, reply) => {
       const data = req.body as Row;
-      await inTransaction(req, "edit", async (ctx) => {
+      const before = await inTransaction(req, "edit", async (ctx) => {
         const existing = await lockRow(ctx, def, data.id as number);
         const logChanges = await watchSensitive(ctx, def, existing.id as number);
         await write(ctx, def, data, existing);
         await logChanges?.();
+        return existing;
       });
+      await def.hooks?.afterEdit?.(app, before);
       return reply.success(null, msg`Updated successfully`);
     });
   }
@@ -198,16 +200,16 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   if (def.del) {
     api.delete(url("del"), { config: config("del"), preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
       const ids = [...new Set(req.query.ids)];
-      const { count, rows } = await inTransaction(req, "del", async (ctx) => {
+      const { count, rows, cascaded } = await inTransaction(req, "del", async (ctx) => {
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
-        await def.hooks?.beforeDelete?.(ctx, rows);
+        const cascaded = (await def.hooks?.beforeDelete?.(ctx, rows)) ?? [];
         if (def.tree) await refuseWithChildren(ctx, def, rows.map((r) => r.id as number));
         await keepDeleted(ctx, def, rows.map((r) => r.id));
         const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
-        return { count: Number(done.numDeletedRows), rows };
+        return { count: Number(done.numDeletedRows), rows, cascaded };
       });
-      await def.hooks?.afterDelete?.(app, rows);
+      await def.hooks?.afterDelete?.(app, rows, cascaded);
       return reply.success({ count }, msg`Deleted successfully`);
     });
   }

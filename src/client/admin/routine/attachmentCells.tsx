@@ -72,6 +72,8 @@ interface Uses {
   course: number;
   lesson: number;
   question: number;
+  /** Recycle-bin records of deleted rows (a lesson with its video) that may be restored. */
+  recycled?: number;
 }
 
 /** Where the file is used (what keeps it on disk when its row is deleted). */
@@ -80,12 +82,13 @@ export function UsesCell({ row }: { row: CrudRow }) {
   const uses = (row.uses ?? null) as Uses | null;
   if (!uses) return null;
   const parts: string[] = [];
-  const { attachment, admin, member, course, lesson, question } = uses;
+  const { attachment, admin, member, course, lesson, question, recycled } = uses;
   if (attachment) parts.push(t`${plural(attachment, { one: "# other row", other: "# other rows" })}`);
   if (admin) parts.push(t`${plural(admin, { one: "# admin avatar", other: "# admin avatars" })}`);
   if (member) parts.push(t`${plural(member, { one: "# member avatar", other: "# member avatars" })}`);
   if (course) parts.push(t`${plural(course, { one: "# course", other: "# courses" })}`);
   if (lesson) parts.push(t`${plural(lesson, { one: "# lesson", other: "# lessons" })}`);
   if (question) parts.push(t`${plural(question, { one: "# question", other: "# questions" })}`);
+  if (recycled) parts.push(t`${plural(recycled, { one: "# recycle bin record", other: "# recycle bin records" })}`);
   return parts.length === 0 ? <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span className="block min-w-32">{parts.join(", ")}</span>;
 }

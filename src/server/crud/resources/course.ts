@@ -2,7 +2,8 @@ import { msg } from "@lingui/core/macro";
 import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseEdit } from "../../../shared/admin/courses.ts";
 import { ApiError } from "../../errors.ts";
 import { withSanitizedHtml } from "../richText.ts";
-import type { ResourceDef } from "../resource.ts";
+import type { ResourceDef, Row } from "../resource.ts";
+import { releaseLessonVideos } from "./attachment.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -78,6 +79,12 @@ export const courseResource: ResourceDef = {
       // Enrolments are purchases: a course members joined is disabled, never deleted with them.
       const { rows: enrolled } = await ctx.tx.query("select 1 from course_enrolment where course_id = any($1::int[]) limit 1", [rows.map((r) => r.id as number)]);
       if (enrolled.length > 0) throw new ApiError(msg`Members are enrolled in this course: disable it instead of deleting it`);
+      // Its lessons go with it (on delete cascade): their videos are let go once it committed.
+      const { rows: lessons } = await ctx.tx.query<Row>("select id, video_url, update_time from lesson where course_id = any($1::int[])", [rows.map((r) => r.id as number)]);
+      return lessons;
+    },
+    async afterDelete(app, _rows, lessons) {
+      await releaseLessonVideos(app, lessons);
     },
     async editRow(_ctx, row) {
       return { ...row, price: Number(row.price) };

@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { releaseLessonVideos } from "./attachment.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
 async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
@@ -13,6 +14,16 @@ async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
  * Lessons (`/admin/course/lesson/...`): course, title, sanitised rich-text content, a video
  * (uploaded through `/admin/course/lesson/upload`: MP4, WebM or an HLS folder as a zip; the form
  * edits it as one `video` object {url, type, size, duration}), attachments, free preview, weigh.
+ *
+ * A video's lifetime: once a delete (here, or of the lesson's course) or an edit giving the
+ * lesson another video has committed, the video it had is removed with its `lesson_video`
+ * attachment rows (an HLS folder whole) unless something still uses it: another lesson, an
+ * attachment row another upload made, any other use Storage.removeUnused counts, a
+ * recycle-bin record, or the same video uploaded again since the lesson last changed (for a
+ * lesson form not saved yet). So a lesson kept by a recycle rule (none by default; an admin may add
+ * one for `course/lesson` or `course/course`) keeps its video while its record is in the bin,
+ * and a restore finds it; purging the record removes it (security.ts). A failed write removes
+ * nothing, and demo media is never removed.
  */
 export const lessonResource: ResourceDef = {
   rule: "course/lesson",
@@ -60,6 +71,13 @@ export const lessonResource: ResourceDef = {
     },
     async beforeDelete(ctx, rows) {
       await touchCourses(ctx, rows.map((r) => r.course_id));
+    },
+    async afterDelete(app, rows) {
+      await releaseLessonVideos(app, rows);
+    },
+    async afterEdit(app, before) {
+      // Removed only when the edit gave the lesson another video (else the lesson still uses it).
+      await releaseLessonVideos(app, [before]);
     },
     async editRow(_ctx, row: Row) {
       const { video_url, video_type, video_size, duration, ...rest } = row;

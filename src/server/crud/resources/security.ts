@@ -13,7 +13,8 @@ import {
 import { ApiError } from "../../errors.ts";
 import { scrub } from "../log.ts";
 import type { CrudContext, ExtraAction, FieldDef, ResourceDef, Row } from "../resource.ts";
-import { restoreRecycled, rollbackSensitive, watchable } from "../security.ts";
+import { restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
+import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
 
 /**
@@ -124,6 +125,16 @@ const logFields = (rule: "r" | "s"): Record<string, FieldDef> => ({
 /** A record's detail: the kept data without secrets (password hashes stay in the table for the restore, never on the wire). */
 const withoutSecrets = async (_ctx: CrudContext, row: Row): Promise<Row> => ({ ...row, data: scrub(row.data), before: scrub(row.before), after: scrub(row.after) });
 
+/** Every lesson row a recycle record keeps (the row itself, or cascaded with a course). */
+function recycledLessons(table: unknown, data: unknown): unknown[] {
+  const kept = data as Partial<RecycledData> | null;
+  if (!kept || typeof kept !== "object") return [];
+  const lessons: unknown[] = [];
+  if (table === "lesson" && kept.row && typeof kept.row === "object") lessons.push(kept.row);
+  for (const part of Array.isArray(kept.cascaded) ? kept.cascaded : []) if (part?.table === "lesson" && Array.isArray(part.rows)) lessons.push(...part.rows);
+  return lessons;
+}
+
 export const dataRecycleLogResource: ResourceDef = {
   rule: "security/dataRecycleLog",
   title: msg`Recycle bin`,
@@ -145,7 +156,14 @@ export const dataRecycleLogResource: ResourceDef = {
       run: async (ctx, input) => ({ count: await restoreRecycled(ctx, mountedResources(), (input as z.infer<typeof recordIds>).ids) }),
     },
   },
-  hooks: { editRow: withoutSecrets },
+  hooks: {
+    editRow: withoutSecrets,
+    // Purged for good: the videos of the lessons a record kept (deleted itself, or with its
+    // course) are removed now, unless something else uses them (see lesson.ts).
+    async afterDelete(app, rows) {
+      await releaseLessonVideos(app, rows.flatMap((r) => recycledLessons(r.data_table, r.data)));
+    },
+  },
 };
 
 export const sensitiveDataLogResource: ResourceDef = {

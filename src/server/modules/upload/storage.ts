@@ -4,11 +4,13 @@ import { msg } from "@lingui/core/macro";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { getCountSetting } from "../../settings.ts";
+import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL } from "../course/media.ts";
 import { imageSize, type ImageSize, type ReceivedFile, type Verdict } from "./sniff.ts";
 
 /**
- * Where uploads are kept: one file per (sha1, topic) under DATA_DIR/storage/<topic>/<yyyymmdd>/,
- * its row in `attachment`, and the member limits (uploads a minute, storage quota).
+ * Where uploads are kept: one file per (sha1, topic) under DATA_DIR/storage/<topic>/<yyyymmdd>/
+ * (a lesson's HLS video: one folder per zip, DATA_DIR/storage/course/hls/<sha1>/, topic
+ * `course/hls`), its row in `attachment`, and the member limits (uploads a minute, storage quota).
  */
 
 const TEMP_DIR = ".tmp";
@@ -100,15 +102,30 @@ export function limitRefusal(use: UploadUse, limits: UploadLimits, adding: numbe
   return null;
 }
 
-/**
- * Serialises, per stored file, placing it (an upload) and removing it (the attachment screen's
- * delete): held until the transaction ends.
- */
-export async function lockStoredFile(tx: Queryable, url: string): Promise<void> {
-  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`storage:${url}`]);
+/** The topic of lesson videos sent as an HLS zip: not a valid upload form topic, so no other upload shares its rows. */
+export const HLS_TOPIC = "course/hls";
+const HLS_FOLDER = /^\/storage\/course\/hls\/[0-9a-f]{40}\//;
+
+/** The folder (`/storage/course/hls/<sha1>/`) an HLS playlist URL stands for; null for a single file. */
+export function hlsFolderOf(url: string): string | null {
+  return HLS_FOLDER.exec(url)?.[0] ?? null;
 }
 
-/** What still uses an uploaded file, by where: attachment rows, avatars, courses, lessons, questions. */
+/** The demo course media (src/server/demo, copied at start): never removed. */
+export const isDemoMedia = (url: string): boolean => url.startsWith(`${DEMO_MEDIA_URL}/`) || url.startsWith(`${DEMO_PAID_MEDIA_URL}/`);
+
+/**
+ * Serialises, per stored file (an HLS video: per folder), placing it (an upload) and removing it
+ * (Storage.removeUnused): held until the transaction ends.
+ */
+export async function lockStoredFile(tx: Queryable, url: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`storage:${hlsFolderOf(url) ?? url}`]);
+}
+
+/**
+ * What still uses an uploaded file, by where: attachment rows, avatars, courses, lessons,
+ * questions, and records of the recycle bin (a deleted row that may be restored).
+ */
 export interface FileUse {
   attachment: number;
   admin: number;
@@ -116,24 +133,48 @@ export interface FileUse {
   course: number;
   lesson: number;
   question: number;
+  recycled: number;
 }
 
-/** The uses of each `/storage/...` URL (rich text counts when it contains the URL). */
+/**
+ * The uses of each `/storage/...` URL (rich text counts when it contains the URL). An HLS
+ * playlist's URL stands for its whole folder: any URL under the folder counts.
+ */
 export async function fileUses(db: Queryable, urls: readonly string[]): Promise<Map<string, FileUse>> {
   if (urls.length === 0) return new Map();
+  const distinct = [...new Set(urls)];
   const { rows } = await db.query<FileUse & { url: string }>(
     `select u.url,
-       (select count(*)::int from attachment where url = u.url) as attachment,
+       (select count(*)::int from attachment where url = u.url or starts_with(url, u.folder)) as attachment,
        (select count(*)::int from admin where avatar = u.url) as admin,
        (select count(*)::int from member where avatar = u.url) as member,
        (select count(*)::int from course where cover = u.url or strpos(introduction, u.url) > 0) as course,
-       (select count(*)::int from lesson where video_url = u.url or strpos(content, u.url) > 0
+       (select count(*)::int from lesson where video_url = u.url or starts_with(video_url, u.folder) or strpos(content, u.url) > 0
           or (jsonb_typeof(attachments) = 'array' and exists (select 1 from jsonb_array_elements(attachments) e where jsonb_typeof(e) = 'object' and e->>'url' = u.url))) as lesson,
-       (select count(*)::int from exam_question where strpos(stem, u.url) > 0 or strpos(analysis, u.url) > 0 or strpos(options::text, u.url) > 0) as question
-     from unnest($1::text[]) as u(url)`,
-    [[...new Set(urls)]],
+       (select count(*)::int from exam_question where strpos(stem, u.url) > 0 or strpos(analysis, u.url) > 0 or strpos(options::text, u.url) > 0) as question,
+       (select count(*)::int from security_data_recycle_log where strpos(data::text, coalesce(u.folder, u.url)) > 0) as recycled
+     from unnest($1::text[], $2::text[]) as u(url, folder)`,
+    [distinct, distinct.map(hlsFolderOf)],
   );
   return new Map(rows.map(({ url, ...use }) => [url, use]));
+}
+
+const used = (use: FileUse | undefined, except?: keyof FileUse): boolean => !use || Object.entries(use).some(([where, n]) => where !== except && n > 0);
+
+/** A lesson video sent as an HLS zip: unpacked into `staging`, kept as one folder. */
+export interface StoredFolder {
+  staging: string;
+  /** The playlist's path inside the folder. */
+  playlist: string;
+  /** Unpacked bytes. */
+  bytes: number;
+}
+
+export interface KeepOptions {
+  /** An upload of a lesson video: its row goes with the video once no lesson uses it (removeUnused). */
+  lessonVideo?: boolean;
+  /** An HLS folder instead of the received file (topic HLS_TOPIC). */
+  folder?: StoredFolder;
 }
 
 /** Files under DATA_DIR/storage, their rows in `attachment`. */
@@ -156,18 +197,28 @@ export class Storage {
     return full;
   }
 
+  /** Where a URL's upload is on disk: its file, or for an HLS playlist its whole folder. */
+  storedPath(url: string): string {
+    const folder = hlsFolderOf(url);
+    return folder ? this.fileFor(folder.slice(0, -1)) : this.fileFor(url);
+  }
+
   /**
-   * Records the upload and moves the received file into place, in one transaction: a new
-   * attachment row, or the existing row's `quote` + 1 and `last_upload_time` (the row lock
-   * orders concurrent uploads of one content). A member's upload first locks the member row,
+   * Records the upload and moves the received file (or `options.folder`) into place, in one
+   * transaction: a new attachment row, or the existing row's `quote` + 1 and `last_upload_time`
+   * (the row lock orders concurrent uploads of one content), under the file's lock. A row any
+   * upload other than a lesson video's made is not `lesson_video` (still wanted as an upload).
+   * A member's upload first locks the member row,
    * so the member's uploads take turns: the rate and the quota are checked against what is
    * committed, and a refused upload leaves no row and no file. A file this upload put in place
    * is removed again when the transaction fails after it.
    */
-  async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader, limits: UploadLimits | null): Promise<AttachmentRow> {
+  async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader, limits: UploadLimits | null, options: KeepOptions = {}): Promise<AttachmentRow> {
+    const { folder } = options;
     const existing = await this.db.query<{ url: string }>("select url from attachment where sha1 = $1 and topic = $2", [file.sha1, topic]);
-    const image = !existing.rows[0] && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
-    const url = `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
+    const image = !folder && !existing.rows[0] && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
+    const url = folder ? `/storage/${topic}/${file.sha1}/${folder.playlist}` : `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
+    const size = folder ? folder.bytes : file.size;
 
     return this.db.transaction(async (tx) => {
       const now = Date.now();
@@ -182,17 +233,18 @@ export class Storage {
       }
       const seconds = Math.floor(now / 1000);
       const { rows } = await tx.query<AttachmentRow & { inserted: boolean }>(
-        `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11)
-         on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time
+        `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time, lesson_video)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11, $12)
+         on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time,
+           lesson_video = attachment.lesson_video and excluded.lesson_video
          returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
-        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, file.size, verdict.mimetype, file.sha1, seconds],
+        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, size, verdict.mimetype, file.sha1, seconds, options.lessonVideo === true],
       );
       const row = rows[0]!;
-      // The attachment screen's clean-up removes a file no row uses under this lock.
+      // removeUnused removes a file nothing uses under this lock.
       await lockStoredFile(tx, row.url);
-      const target = this.fileFor(row.url);
-      const placed = await this.place(file.tmpPath, target);
+      const target = this.storedPath(row.url);
+      const placed = folder ? await this.place(folder.staging, target, true) : await this.place(file.tmpPath, target);
       try {
         if (who.userId !== null) {
           await tx.query(
@@ -205,7 +257,7 @@ export class Storage {
         }
       } catch (error) {
         // Nobody else can see the new row before this transaction ends: its file goes with it.
-        if (placed && row.inserted) await rm(target, { force: true });
+        if (placed && row.inserted) await rm(target, { recursive: true, force: true });
         throw error;
       }
       const { inserted: _inserted, ...attachment } = row;
@@ -214,25 +266,43 @@ export class Storage {
   }
 
   /**
-   * Removes the stored file of `url` when nothing uses it any more (no attachment row, avatar,
-   * course, lesson or question), under the file's lock: an upload of the same content at the
-   * same moment either finds the file gone and puts it back, or comes first and keeps it.
-   * True when it removed the file.
+   * Removes the stored file of `url` (an HLS playlist: its whole folder) when nothing uses it
+   * any more (no attachment row, avatar, course, lesson, question or recycle-bin record), under
+   * the file's lock: an upload of the same content at the same moment either finds the file
+   * gone and puts it back, or comes first and keeps it. With `lessonVideo` (a lesson that had
+   * the video since `since`, epoch seconds, let go of it: deleted, or given another one) the
+   * video's own `lesson_video` rows go too when nothing but attachment rows uses it; a row
+   * another upload made is still wanted and keeps the file, and so does a video uploaded again
+   * after `since` (for a lesson whose form is not saved yet). Demo media and URLs outside
+   * /storage/ are never touched. True when it removed the file.
    */
-  async removeUnused(url: string): Promise<boolean> {
+  async removeUnused(url: string, options: { lessonVideo?: { since: number } } = {}): Promise<boolean> {
+    if (!url.startsWith("/storage/") || isDemoMedia(url)) return false;
+    const folder = hlsFolderOf(url);
     return this.db.transaction(async (tx) => {
       await lockStoredFile(tx, url);
-      const use = (await fileUses(tx, [url])).get(url);
-      if (!use || Object.values(use).some((n) => n > 0)) return false;
-      await rm(this.fileFor(url), { force: true });
+      if (options.lessonVideo) {
+        if (used((await fileUses(tx, [url])).get(url), "attachment")) return false;
+        const { rows: again } = await tx.query("select 1 from attachment where lesson_video and (url = $1 or starts_with(url, $2)) and last_upload_time > $3 limit 1", [
+          url,
+          folder,
+          options.lessonVideo.since,
+        ]);
+        if (again.length > 0) return false;
+        await tx.query("delete from attachment where lesson_video and (url = $1 or starts_with(url, $2))", [url, folder]);
+      }
+      if (used((await fileUses(tx, [url])).get(url))) return false;
+      // Last, still under the lock: only a failing commit could leave rows (restored by the
+      // rollback) without the file, and a repeat upload puts it back.
+      await rm(this.storedPath(url), { recursive: true, force: true });
       return true;
     });
   }
 
   /** Moves `from` to `to` unless `to` already holds the content; true when it moved it. */
-  private async place(from: string, to: string): Promise<boolean> {
-    if (await exists(to)) {
-      await rm(from, { force: true });
+  private async place(from: string, to: string, folder = false): Promise<boolean> {
+    if (folder ? await stat(to).then((s) => s.isDirectory(), () => false) : await exists(to)) {
+      await rm(from, { recursive: true, force: true });
       return false;
     }
     await mkdir(path.dirname(to), { recursive: true });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { finished, pipeline } from "node:stream/promises";
@@ -11,7 +11,7 @@ import yauzl from "yauzl";
 import { MAX_LESSON_DURATION, MAX_VIDEO_BYTES, type UploadedVideo } from "../../../shared/admin/courses.ts";
 import { ApiError } from "../../errors.ts";
 import { extensionOf, sanitizeFileName, type ReceivedFile } from "./sniff.ts";
-import type { Storage } from "./storage.ts";
+import { HLS_TOPIC, type Storage, type Uploader } from "./storage.ts";
 
 /**
  * `POST /admin/course/lesson/upload` (rule `course/lesson/upload`, multipart field `file`): a
@@ -22,7 +22,10 @@ import type { Storage } from "./storage.ts";
  * than MAX_RATIO times: zip bombs are refused from the central directory, and yauzl checks each
  * entry's real size against it while unpacking), then unpacked into a staging folder and moved
  * whole to DATA_DIR/storage/course/hls/<sha1 of the zip>/ (the playlist's folder: mediaAccess.ts
- * serves every media file under it to whoever may watch the lesson).
+ * serves every media file under it to whoever may watch the lesson), recorded as an attachment
+ * row too (topic `course/hls`, its URL the playlist's). Both kinds of row are `lesson_video`:
+ * when no lesson uses the video any more (deleted, or given another video), the row and the
+ * file or folder go (Storage.removeUnused, from the lesson resource's hooks).
  *
  * The body is streamed to a temp file (never held in memory); a cut-off upload, a refused file or
  * a failed unpack leaves nothing behind (the temp file and staging folder are removed). The answer
@@ -35,6 +38,7 @@ export const MAX_UNZIPPED = 4 * 1024 ** 3;
 export const MAX_RATIO = 100;
 const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
 const HEAD_BYTES = 4096;
+const HLS_MIMETYPE = "application/vnd.apple.mpegurl";
 /** Files an HLS folder may hold (the media types of mediaAccess.ts). */
 const HLS_FILES = new Set(["m3u8", "m4s", "ts", "mp4", "m4v", "m4a", "aac", "mp3", "ac3", "ec3", "vtt", "webvtt", "key", "cmfv", "cmfa", "cmft"]);
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/;
@@ -205,8 +209,8 @@ async function unpack(zip: yauzl.ZipFile, entries: yauzl.Entry[], plan: ReturnTy
   }
 }
 
-/** Unpacks a checked HLS zip into storage; answers the playlist's URL, bytes and duration. */
-async function keepHls(storage: Storage, file: Received): Promise<{ url: string; size: number; duration: number }> {
+/** Unpacks a checked HLS zip into storage with its attachment row; answers the playlist's URL, bytes and duration. */
+async function keepHls(storage: Storage, file: Received, who: Uploader): Promise<{ url: string; size: number; duration: number }> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(file.tmpPath);
@@ -231,16 +235,13 @@ async function keepHls(storage: Storage, file: Received): Promise<{ url: string;
       throw new ApiError(msg`A file of the zip could not be unpacked: the zip is damaged`);
     }
     const duration = await hlsDuration(staging, plan.playlist);
-    const relative = `course/hls/${file.sha1}`;
-    const folder = storage.fileFor(`/storage/${relative}/x`).slice(0, -2);
-    if (await stat(folder).catch(() => null)) {
-      // The same zip was uploaded before: its folder is already in place.
-      await rm(staging, { recursive: true, force: true });
-    } else {
-      await mkdir(path.dirname(folder), { recursive: true });
-      await rename(staging, folder);
-    }
-    return { url: `/storage/${relative}/${plan.playlist}`, size: plan.bytes, duration };
+    // The folder moves into place under its lock with its row (the same zip again: the folder
+    // already there is kept, the row counts one more upload).
+    const row = await storage.keep(file, HLS_TOPIC, { failure: null, mimetype: HLS_MIMETYPE }, who, null, {
+      lessonVideo: true,
+      folder: { staging, playlist: plan.playlist, bytes: plan.bytes },
+    });
+    return { url: row.url, size: Number(row.size), duration };
   } finally {
     zip.close();
     await rm(staging, { recursive: true, force: true });
@@ -250,16 +251,17 @@ async function keepHls(storage: Storage, file: Received): Promise<{ url: string;
 export async function lessonVideoRoutes(app: FastifyInstance, storage: Storage): Promise<void> {
   app.post("/admin/course/lesson/upload", { config: { adminRule: "course/lesson/upload" } }, async (req, reply) => {
     const file = await receiveVideo(req, storage.tempDir);
+    const who: Uploader = { adminId: req.admin!.id, userId: null };
     let video: UploadedVideo;
     try {
       const ext = extensionOf(file.name);
       if (ext === "zip") {
-        video = { name: file.name, type: "hls", ...(await keepHls(storage, file)) };
+        video = { name: file.name, type: "hls", ...(await keepHls(storage, file, who)) };
       } else {
         const detected = await fileTypeFromBuffer(file.head).catch(() => undefined);
         const fits = ext === "mp4" ? ["mp4", "m4v", "mov"].includes(detected?.ext ?? "") : detected?.ext === "webm";
         if (!detected || !fits) throw notAVideo();
-        const row = await storage.keep(file, "course", { failure: null, detected, suffix: ext, mimetype: ext === "mp4" ? "video/mp4" : "video/webm" }, { adminId: req.admin!.id, userId: null }, null);
+        const row = await storage.keep(file, "course", { failure: null, detected, suffix: ext, mimetype: ext === "mp4" ? "video/mp4" : "video/webm" }, who, null, { lessonVideo: true });
         video = { name: file.name, url: row.url, type: ext === "mp4" ? "mp4" : "webm", size: Number(row.size), duration: 0 };
       }
     } finally {
