@@ -15,6 +15,7 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DATA_DIR: z.string().min(1).default("./data"),
   SEED_DEMO: flag.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -44,6 +45,8 @@ export interface AppConfig {
   host: string;
   /** Absent: the embedded PGlite database under dataDir. */
   databaseUrl: string | undefined;
+  /** Connections this process keeps to PostgreSQL at most (DATABASE_URL only). */
+  databasePoolSize?: number;
   dataDir: string;
   /** Seed the demo accounts and content into an empty database. */
   seedDemo: boolean;
@@ -90,6 +93,7 @@ export function loadConfig(
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     dataDir: path.resolve(e.DATA_DIR),
     // Demo data on the embedded default; on PostgreSQL only when asked for (SEED_DEMO=1).
     seedDemo: e.SEED_DEMO ?? !e.DATABASE_URL,

@@ -17,6 +17,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ SEED_DEMO: "0" }).seedDemo).toBe(false);
   });
 
+  it("sizes the PostgreSQL pool from DATABASE_POOL_SIZE (default 10), refusing a size that is not 1 to 1000", () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "40" }).databasePoolSize).toBe(40);
+    for (const bad of ["0", "-3", "2.5", "many", "1001"]) expect(() => loadConfig({ DATABASE_POOL_SIZE: bad }), bad).toThrow(/^Invalid DATABASE_POOL_SIZE/);
+  });
+
   it("stops with one clear line on a bad value", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(StartupError);
     expect(() => loadConfig({ PORT: "70000" })).toThrow(/^Invalid PORT/);

@@ -7,7 +7,7 @@ export type { Database, Queryable, QueryResult } from "./database.ts";
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite under DATA_DIR. */
 export async function openDatabase(config: AppConfig): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
   if (config.inMemory) return (await openMemoryPGlite()).db;
   return openFilePGlite(config.dataDir);
 }
