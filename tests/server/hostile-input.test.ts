@@ -4,6 +4,7 @@ import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { DB_INT_MAX } from "../../src/shared/schema.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { secondServer } from "../helpers/second.ts";
 import { createBankWithQuestions, createOfficialExam, createPaper } from "../helpers/factories.ts";
 
 /**
@@ -253,6 +254,35 @@ describe("POST /api/exam/sync judges each op on its own", () => {
     }
   });
 
+  it("applies each op of a batch sent at once to two servers exactly once (one batch transaction each; on PostgreSQL truly concurrent)", async () => {
+    const m = await member();
+    const second = await secondServer(t);
+    try {
+      for (let round = 0; round < 4; round++) {
+        const batch = [
+          ...questions.map((q, i) => op("favourite.set", { questionId: q.id, on: round % 2 === 0 }, base + 100 * round + i)),
+          op("favourite.set", { questionId: DB_INT_MAX, on: true }, base + 100 * round + 9),
+        ];
+        const send = (app: typeof t.app) =>
+          app.inject({ method: "POST", url: "/api/exam/sync", headers: { ...headers(m.token), "content-type": "application/json" }, payload: JSON.stringify({ ops: batch }) });
+        const answers = await Promise.all([send(t.app), send(second.app), send(t.app)]);
+        const results = answers.map((a) => {
+          expect(a.statusCode).toBe(200);
+          return (a.json() as { data: { results: { status: string }[] } }).data.results.map((r) => r.status);
+        });
+        for (let i = 0; i < batch.length - 1; i++) {
+          // Applied by exactly one of the three requests, a duplicate for the others.
+          expect(results.map((r) => r[i]).sort(), `round ${round} op ${i}`).toEqual(["applied", "duplicate", "duplicate"]);
+        }
+        expect(await count("select count(*)::int as n from sync_op where user_id = $1 and op_id = any($2::text[])", [m.id, batch.map((o) => o.id)])).toBe(batch.length);
+        const favourites = (await get("/api/exam/state", m.token)).json().data.favourites as number[];
+        expect(favourites).toEqual(round % 2 === 0 ? questions.map((q) => q.id).sort((a, b) => a - b) : []);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
   it("fails the whole request with 503 when the database gives up for a passing reason, and loses nothing", async () => {
     const m = await member();
     const [q1, q2, q3] = questions;
@@ -272,12 +302,14 @@ describe("POST /api/exam/sync judges each op on its own", () => {
       const res = await post("/api/exam/sync", { ops: batch }, m.token);
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ code: 0, msg: "The service is busy, please try again later" });
-      // Not recorded: the op is sent again and applied once the database is back.
-      expect(await count("select count(*)::int as n from sync_op where user_id = $1 and op_id = $2", [m.id, batch[1]!.id])).toBe(0);
+      // Nothing of the batch is committed (one transaction): every op is sent again and applied once the database is back.
+      for (const o of batch) expect(await count("select count(*)::int as n from sync_op where user_id = $1 and op_id = $2", [m.id, o.id])).toBe(0);
+      expect((await get("/api/exam/state", m.token)).json().data.favourites).toEqual([]);
     } finally {
       await t.database.db.exec("drop trigger test_busy_favourite on exam_favourite; drop function test_busy_favourite()");
     }
-    expect(statuses(await sync(m.token, batch))).toEqual(["duplicate", "applied", "applied"]);
+    expect(statuses(await sync(m.token, batch))).toEqual(["applied", "applied", "applied"]);
+    expect(statuses(await sync(m.token, batch))).toEqual(["duplicate", "duplicate", "duplicate"]);
     expect((await get("/api/exam/state", m.token)).json().data.favourites).toEqual([q1!.id, q2!.id, q3!.id].sort((a, b) => a - b));
   });
 });

@@ -12,8 +12,8 @@ import { examState } from "./handlers/exam.ts";
 import { RejectOp } from "./registry.ts";
 
 /**
- * Applies one op for a member, exactly once: the op id is recorded in the same transaction as
- * its type's handler runs (handlers/), so a replay is a `duplicate`.
+ * Applies one op for a member, exactly once: the op id is recorded in the same transaction (and
+ * savepoint) as its type's handler runs (handlers/), so a replay is a `duplicate`.
  */
 async function applyOnce(tx: Queryable, userId: number, op: Op): Promise<"applied" | "duplicate"> {
   const recorded = await tx.query(
@@ -67,35 +67,37 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       throw new ApiError(msg`Send between 1 and ${MAX_OPS_PER_SYNC} operations at a time`);
     }
     const now = Date.now();
-    const results: SyncResult[] = [];
-    for (const raw of ops) {
-      const parsed = parseOp(raw, now);
-      if (!parsed.ok) {
-        // Refused by the op schema: the same op is refused the same way every time.
-        results.push({ id: rawOpId(raw), status: "rejected", msg: parsed.msg });
-        continue;
+    // One transaction for the batch, a savepoint for each op: a refused op rolls back to its
+    // savepoint alone, and the batch commits once (one WAL flush instead of one per op). Should
+    // the database become unavailable (or choose this batch as a deadlock's victim), nothing of
+    // the batch is committed: the request fails with 503 and the device sends it again, so every
+    // op is still applied exactly once.
+    const results = await db.transaction(async (tx) => {
+      const out: SyncResult[] = [];
+      for (const raw of ops) {
+        const parsed = parseOp(raw, now);
+        if (!parsed.ok) {
+          // Refused by the op schema: the same op is refused the same way every time.
+          out.push({ id: rawOpId(raw), status: "rejected", msg: parsed.msg });
+          continue;
+        }
+        const op = parsed.op;
+        await tx.exec("savepoint sync_op");
+        try {
+          const status = await applyOnce(tx, member.id, op);
+          await tx.exec("release savepoint sync_op");
+          out.push({ id: op.id, status });
+          continue;
+        } catch (error) {
+          if (classifyDbError(error) === "unavailable") throw error;
+          await tx.exec("rollback to savepoint sync_op");
+          out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
+        }
+        // The op is answered, never retried: remember it so a replay is a duplicate.
+        await tx.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
       }
-      const op = parsed.op;
-      try {
-        const status = await db.transaction((tx) => applyOnce(tx, member.id, op));
-        results.push({ id: op.id, status });
-        continue;
-      } catch (error) {
-        // The database could not be reached (or gave up for a passing reason): the whole request
-        // fails with 503 and the device sends the batch again later. Ops applied before this one
-        // are committed and answer `duplicate` then; nothing is lost or applied twice.
-        if (classifyDbError(error) === "unavailable") throw error;
-        results.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
-      }
-      // The op is answered, never retried: remember it so a replay is a duplicate.
-      try {
-        await db.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
-      } catch (error) {
-        if (classifyDbError(error) === "unavailable") throw error;
-        // Not remembered: a replay runs the op again (and is answered again); the batch goes on.
-        req.log.error({ opId: op.id, opType: op.type, error: loggableError(error) }, "sync op rejection not recorded");
-      }
-    }
+      return out;
+    });
     return reply.success({ results });
   });
 
