@@ -14,6 +14,8 @@ import { setCaptchaObserver } from "./auth/captcha.ts";
 async function main(): Promise<void> {
   const config = loadConfig(process.env, {
     clientDir: fileURLToPath(new URL("../client/", import.meta.url)),
+    // dist/server/main.js and src/server/main.ts alike: two folders up is the project.
+    projectDir: fileURLToPath(new URL("../../", import.meta.url)),
   });
   // Browser tests only: captcha answers appended to a file the test reads (never set in production).
   const answersFile = process.env.E2E_CAPTCHA_ANSWERS_FILE;
