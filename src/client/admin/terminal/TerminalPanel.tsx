@@ -14,12 +14,12 @@ import { canDelete, type TerminalTask } from "./queue.ts";
 import { useTerminal } from "./store.ts";
 
 const statusInfo: Record<TaskStatus, { label: MessageDescriptor; className: string; icon: ReactNode }> = {
-  [TaskStatus.Waiting]: { label: msg`Waiting`, className: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200", icon: <CircleDashed aria-hidden className="size-3.5" /> },
-  [TaskStatus.Connecting]: { label: msg`Connecting`, className: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200", icon: <Loader aria-hidden className="size-3.5 animate-spin" /> },
-  [TaskStatus.Executing]: { label: msg`Executing`, className: "bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200", icon: <Loader aria-hidden className="size-3.5 animate-spin" /> },
-  [TaskStatus.Success]: { label: msg`Success`, className: "bg-green-100 text-green-900 dark:bg-green-900/40 dark:text-green-200", icon: <CircleCheck aria-hidden className="size-3.5" /> },
-  [TaskStatus.Failed]: { label: msg`Failed`, className: "bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-200", icon: <CircleX aria-hidden className="size-3.5" /> },
-  [TaskStatus.Unknown]: { label: msg`Unknown`, className: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100", icon: <CircleHelp aria-hidden className="size-3.5" /> },
+  [TaskStatus.Waiting]: { label: msg({ message: "Waiting", context: "terminal task" }), className: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200", icon: <CircleDashed aria-hidden className="size-3.5" /> },
+  [TaskStatus.Connecting]: { label: msg({ message: "Connecting", context: "terminal task" }), className: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200", icon: <Loader aria-hidden className="size-3.5 animate-spin" /> },
+  [TaskStatus.Executing]: { label: msg({ message: "Executing", context: "terminal task" }), className: "bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-200", icon: <Loader aria-hidden className="size-3.5 animate-spin" /> },
+  [TaskStatus.Success]: { label: msg({ message: "Success", context: "terminal task" }), className: "bg-green-100 text-green-900 dark:bg-green-900/40 dark:text-green-200", icon: <CircleCheck aria-hidden className="size-3.5" /> },
+  [TaskStatus.Failed]: { label: msg({ message: "Failed", context: "terminal task" }), className: "bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-200", icon: <CircleX aria-hidden className="size-3.5" /> },
+  [TaskStatus.Unknown]: { label: msg({ message: "Unknown", context: "terminal task" }), className: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100", icon: <CircleHelp aria-hidden className="size-3.5" /> },
 };
 
 const smallIcon = "inline-flex size-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-primary dark:text-slate-300 dark:hover:bg-slate-800";
