@@ -142,6 +142,26 @@ describe("GET /admin/ajax/terminal", () => {
   });
 });
 
+describe("the time limit", () => {
+  it("stops a command that runs too long, with a failure line", async () => {
+    const short = await createTestApp({ deps: { terminalCommands: testCommands }, config: { terminalTimeoutSeconds: 1 } });
+    try {
+      const boss = await createAdmin(short.database.db);
+      const url = await short.app.listen({ port: 0, host: "127.0.0.1" });
+      const res = await fetch(`${url}/admin/ajax/terminal?command=test.long&uuid=${uuid()}`, { headers: boss.headers });
+      const data = (await res.text())
+        .split("\n\n")
+        .filter((b) => b.startsWith("data: "))
+        .map((b) => (JSON.parse(b.slice(6)) as Event).data);
+      const pid = Number(/pid=(\d+)/.exec(data.join("\n"))![1]);
+      expect(data.slice(-3)).toEqual(["Stopped: the command ran longer than 1 s", "command-exec-error", "command-exec-completed"]);
+      expect(alive(pid)).toBe(false);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe("POST /admin/ajax/changeTerminalConfig", () => {
   const post = (payload: unknown, headers = admin.headers) =>
     t.app.inject({ method: "POST", url: "/admin/ajax/changeTerminalConfig", payload: payload as object, headers }).then((r) => r.json<{ code: number; msg: string; data: unknown }>());
