@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./server.ts";
 
@@ -42,6 +43,10 @@ test("a super admin runs version.node in the terminal panel and sees its output 
 
   await page.screenshot({ path: test.info().outputPath("terminal-desktop.png") });
 
+  // No serious accessibility problem in the open panel (statuses carry an icon and text, not colour alone).
+  const { violations } = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  expect(violations.filter((v) => v.impact === "critical" || v.impact === "serious").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+
   // The package-manager dialog hides the panel; the choice is stored on the server.
   await panel.getByRole("button", { name: /^包管理器/ }).click();
   await expect(panel).toBeHidden();
@@ -70,4 +75,30 @@ test("a super admin runs version.node in the terminal panel and sees its output 
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath("terminal-phone.png") });
+});
+
+test("output that arrives while the panel is closed shows the dot; opening the panel clears it", async ({ page }) => {
+  await logInAdmin(page);
+  // The stream is held until the panel has been closed, so its output arrives while it is closed.
+  let release!: () => void;
+  const closed = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/admin/ajax/terminal?*", async (route) => {
+    await closed;
+    await route.continue();
+  });
+  const button = page.getByRole("button", { name: /^终端/ });
+  await button.click();
+  const panel = page.getByRole("dialog", { name: "终端", exact: true });
+  await panel.getByRole("button", { name: "Node 版本" }).click();
+  await expect(panel.getByTestId("terminal-status").last()).toHaveText("连接中");
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
+  await expect(page.getByTestId("terminal-dot")).toHaveCount(0);
+
+  release();
+  await expect(page.getByTestId("terminal-dot")).toBeVisible();
+  await expect(page.getByRole("button", { name: "终端（有新输出）" })).toBeVisible();
+  await button.click();
+  await expect(panel.getByTestId("terminal-status").last()).toHaveText("成功");
+  await expect(page.getByTestId("terminal-dot")).toHaveCount(0);
 });
