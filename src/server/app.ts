@@ -110,6 +110,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(terminalRoutes, {
     projectDir: config.projectDir ?? process.cwd(),
     timeoutMs: (config.terminalTimeoutSeconds ?? 15 * 60) * 1000,
+    ...(config.serverEntry ? { serverEntry: config.serverEntry } : {}),
     ...(deps.terminalCommands ? { extraCommands: deps.terminalCommands } : {}),
   });
 

@@ -67,6 +67,8 @@ export interface AppConfig {
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   /** The folder the terminal's commands run in (the one holding package.json); default: the working folder. */
   projectDir?: string;
+  /** How to start this server's entry again (the terminal's `migrate.run` adds `--migrate`); absent: no migrate.run. */
+  serverEntry?: { program: string; args: string[] };
   /** The terminal's time limit per command, seconds (default 15 minutes). */
   terminalTimeoutSeconds?: number;
   /** Embedded database in memory (tests); never set from the environment. */
@@ -83,7 +85,7 @@ export function contactUrl(value: string): string | undefined {
 /** Reads and validates the environment once; a bad value stops start-up with one clear line. */
 export function loadConfig(
   env: Record<string, string | undefined>,
-  defaults: { clientDir?: string; projectDir?: string } = {},
+  defaults: { clientDir?: string; projectDir?: string; serverEntry?: { program: string; args: string[] } } = {},
 ): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -102,6 +104,7 @@ export function loadConfig(
     bodyLimit: e.BODY_LIMIT,
     clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : defaults.clientDir,
     ...(defaults.projectDir ? { projectDir: defaults.projectDir } : {}),
+    ...(defaults.serverEntry ? { serverEntry: defaults.serverEntry } : {}),
     trustProxy: e.TRUST_PROXY,
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,

@@ -102,3 +102,19 @@ test("output that arrives while the panel is closed shows the dot; opening the p
   await expect(panel.getByTestId("terminal-status").last()).toHaveText("成功");
   await expect(page.getByTestId("terminal-dot")).toHaveCount(0);
 });
+
+test("migrate.run starts the server's own entry with --migrate: the embedded database is locked by the running server, and it says so", async ({ page }) => {
+  await logInAdmin(page);
+  const data = await page.evaluate(async () => {
+    const token = (JSON.parse(localStorage.getItem("adminInfo")!) as { state: { token: string } }).state.token;
+    const res = await fetch(`/admin/ajax/terminal?command=migrate.run&uuid=${crypto.randomUUID()}&extend=`, { headers: { batoken: token, "think-lang": "en" } });
+    const text = await res.text();
+    return text
+      .split("\n\n")
+      .filter((b) => b.startsWith("data: "))
+      .map((b) => (JSON.parse(b.slice(6)) as { data: string }).data);
+  });
+  expect(data[0]).toBe("command-link-success");
+  expect(data.join("\n")).toMatch(/The embedded database in .* is in use by another process \(pid \d+\)/);
+  expect(data.slice(-2)).toEqual(["command-exec-error", "command-exec-completed"]);
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { terminalCommands } from "../../src/server/modules/terminal/commands.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, type TestAdmin } from "../helpers/factories.ts";
 
@@ -139,6 +140,21 @@ describe("GET /admin/ajax/terminal", () => {
     );
     expect(rows.length).toBeGreaterThan(3);
     expect(rows[0]).toMatchObject({ title: "Terminal / version.node", url: "/admin/ajax/terminal", data: { query: { command: "version.node" } } });
+  });
+});
+
+describe("the allow-list", () => {
+  it("holds fixed argument lists for every package manager, and migrate.run only with the server's own entry", () => {
+    const table = terminalCommands();
+    expect(table["version.node"]).toEqual({ program: process.execPath, args: ["--version"], cwd: "." });
+    expect(table["install.pnpm"]).toEqual({ program: "pnpm", args: ["install"], cwd: "." });
+    expect(table["web-build.yarn"]).toEqual({ program: "yarn", args: ["run", "build"], cwd: "." });
+    expect(table["migrate.run"]).toBeUndefined();
+    expect(terminalCommands({ program: "/usr/bin/node", args: ["dist/server/main.js"] })["migrate.run"]).toEqual({
+      program: "/usr/bin/node",
+      args: ["dist/server/main.js", "--migrate"],
+      cwd: ".",
+    });
   });
 });
 

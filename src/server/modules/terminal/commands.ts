@@ -15,12 +15,18 @@ export interface TerminalCommand {
 
 export type CommandTable = Readonly<Record<string, TerminalCommand>>;
 
-/** Every key the terminal accepts in production. */
-export function terminalCommands(): CommandTable {
+/**
+ * Every key the terminal accepts in production. `serverEntry` (how this server was started)
+ * gives `migrate.run`: the same entry with `--migrate` applies the migrations to the configured
+ * database (PostgreSQL; the embedded database is locked by the running server, which already
+ * migrated it at start, and says so).
+ */
+export function terminalCommands(serverEntry?: { program: string; args: readonly string[] }): CommandTable {
   const table: Record<string, TerminalCommand> = {
     // The Node that runs this server, whatever PATH holds.
     "version.node": { program: process.execPath, args: ["--version"], cwd: "." },
   };
+  if (serverEntry) table["migrate.run"] = { program: serverEntry.program, args: [...serverEntry.args, "--migrate"], cwd: "." };
   for (const pm of PACKAGE_MANAGERS) {
     table[`version.${pm}`] = { program: pm, args: ["--version"], cwd: "." };
     table[`install.${pm}`] = { program: pm, args: ["install"], cwd: "." };

@@ -41,6 +41,8 @@ export interface TerminalOptions {
   projectDir: string;
   /** Longest run, ms. */
   timeoutMs: number;
+  /** How this server was started (gives `migrate.run`). */
+  serverEntry?: { program: string; args: readonly string[] };
 }
 
 const title = msg`Terminal`;
@@ -56,7 +58,7 @@ export async function terminalIndex(db: Queryable): Promise<TerminalIndex> {
 export async function terminalRoutes(app: FastifyInstance, options: TerminalOptions): Promise<void> {
   const { db } = app;
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const commands: CommandTable = { ...terminalCommands(), ...options.extraCommands };
+  const commands: CommandTable = { ...terminalCommands(options.serverEntry), ...options.extraCommands };
   /** The one command running in this process, if any. */
   let current: { run: Run | null } | null = null;
 
