@@ -28,6 +28,8 @@ import { crudRoutes } from "./crud/index.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
 import { routineRoutes } from "./modules/routine/index.ts";
+import { terminalRoutes } from "./modules/terminal/routes.ts";
+import type { CommandTable } from "./modules/terminal/commands.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -47,6 +49,8 @@ export interface AppDeps {
   sender?: MessageSender;
   /** Called for every route as it is added (tests enumerate the route table with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** Extra allow-listed terminal commands (tests only; production has just its own list). */
+  terminalCommands?: CommandTable;
 }
 
 /**
@@ -103,6 +107,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(syncRoutes);
   await app.register(crudRoutes);
   await app.register(routineRoutes);
+  await app.register(terminalRoutes, {
+    projectDir: config.projectDir ?? process.cwd(),
+    timeoutMs: (config.terminalTimeoutSeconds ?? 15 * 60) * 1000,
+    ...(config.serverEntry ? { serverEntry: config.serverEntry } : {}),
+    ...(deps.terminalCommands ? { extraCommands: deps.terminalCommands } : {}),
+  });
 
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);

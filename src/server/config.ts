@@ -38,6 +38,7 @@ const envSchema = z.object({
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
   SMTP_FROM: z.string().optional(),
+  TERMINAL_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(15 * 60),
 });
 
 export interface AppConfig {
@@ -67,6 +68,12 @@ export interface AppConfig {
   loginLockSeconds: number;
   /** Email through this SMTP server; absent: messages go to the outbox table and the log. */
   smtp?: { host: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
+  /** The folder the terminal's commands run in (the one holding package.json); default: the working folder. */
+  projectDir?: string;
+  /** How to start this server's entry again (the terminal's `migrate.run` adds `--migrate`); absent: no migrate.run. */
+  serverEntry?: { program: string; args: string[] };
+  /** The terminal's time limit per command, seconds (default 15 minutes). */
+  terminalTimeoutSeconds?: number;
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
 }
@@ -81,7 +88,7 @@ export function contactUrl(value: string): string | undefined {
 /** Reads and validates the environment once; a bad value stops start-up with one clear line. */
 export function loadConfig(
   env: Record<string, string | undefined>,
-  defaults: { clientDir?: string } = {},
+  defaults: { clientDir?: string; projectDir?: string; serverEntry?: { program: string; args: string[] } } = {},
 ): AppConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -100,12 +107,15 @@ export function loadConfig(
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT,
     clientDir: e.CLIENT_DIR ? path.resolve(e.CLIENT_DIR) : defaults.clientDir,
+    ...(defaults.projectDir ? { projectDir: defaults.projectDir } : {}),
+    ...(defaults.serverEntry ? { serverEntry: defaults.serverEntry } : {}),
     trustProxy: e.TRUST_PROXY,
     tokenTtl: { access: e.ACCESS_TOKEN_TTL, refresh: e.REFRESH_TOKEN_TTL },
     siteName: e.SITE_NAME,
     siteContactUrl: e.SITE_CONTACT ? (contactUrl(e.SITE_CONTACT) ?? "") : "",
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginLockSeconds: e.LOGIN_LOCK_SECONDS,
+    terminalTimeoutSeconds: e.TERMINAL_TIMEOUT,
     ...(e.SMTP_HOST
       ? {
           smtp: {

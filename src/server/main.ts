@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
+import { openDatabase } from "./db/index.ts";
+import { migrate } from "./db/migrate.ts";
 import { StartupError } from "./errors.ts";
 import { setCaptchaObserver } from "./auth/captcha.ts";
 
@@ -14,6 +16,10 @@ import { setCaptchaObserver } from "./auth/captcha.ts";
 async function main(): Promise<void> {
   const config = loadConfig(process.env, {
     clientDir: fileURLToPath(new URL("../client/", import.meta.url)),
+    // dist/server/main.js and src/server/main.ts alike: two folders up is the project.
+    projectDir: fileURLToPath(new URL("../../", import.meta.url)),
+    // The terminal's `migrate.run` starts this file again with --migrate.
+    serverEntry: { program: process.execPath, args: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), fileURLToPath(import.meta.url)] },
   });
   // Browser tests only: captcha answers appended to a file the test reads (never set in production).
   const answersFile = process.env.E2E_CAPTCHA_ANSWERS_FILE;
@@ -65,7 +71,18 @@ function installShutdown(app: FastifyInstance): void {
   process.on("SIGINT", stop);
 }
 
-main().catch((error: unknown) => {
+/** `--migrate`: applies the migrations to the configured database and exits (the terminal's `migrate.run`). */
+async function migrateOnly(): Promise<void> {
+  const db = await openDatabase(loadConfig(process.env));
+  try {
+    const applied = await migrate(db);
+    process.stdout.write(applied.length > 0 ? `Applied migrations: ${applied.join(", ")}\n` : "The database is up to date: no migration to apply\n");
+  } finally {
+    await db.close();
+  }
+}
+
+(process.argv.includes("--migrate") ? migrateOnly() : main()).catch((error: unknown) => {
   const message = error instanceof StartupError ? error.message : `Start-up failed: ${(error as Error)?.message ?? String(error)}`;
   process.stderr.write(`${message}\n`);
   process.exit(1);

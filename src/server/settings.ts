@@ -1,4 +1,5 @@
 import type { Queryable } from "./db/index.ts";
+import { DEFAULT_PACKAGE_MANAGER, DEFAULT_TERMINAL_PORT, type PackageManager } from "../shared/terminal.ts";
 
 /** Site settings stored as JSON values (table site_setting), with typed defaults. */
 export interface SiteSettings {
@@ -22,6 +23,9 @@ export interface SiteSettings {
   mail_user: string;
   mail_password: string;
   mail_from: string;
+  /** The terminal's package manager and the port it reports (POST /admin/ajax/changeTerminalConfig). */
+  terminal_package_manager: PackageManager;
+  terminal_port: number;
 }
 
 const defaults: SiteSettings = {
@@ -41,6 +45,8 @@ const defaults: SiteSettings = {
   mail_user: "",
   mail_password: "",
   mail_from: "",
+  terminal_package_manager: DEFAULT_PACKAGE_MANAGER,
+  terminal_port: DEFAULT_TERMINAL_PORT,
 };
 
 /** Several settings in one query, each falling back to its default. */

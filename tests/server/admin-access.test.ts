@@ -2,7 +2,7 @@ import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
-import { adminAccessPlugin, type AdminRoute } from "../../src/server/modules/admin/access.ts";
+import { adminAccessPlugin, SUPER_ADMIN_RULE, type AdminRoute } from "../../src/server/modules/admin/access.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /**
@@ -108,7 +108,9 @@ describe("the admin route table", () => {
   });
 
   it("names an existing rule on every rule-checked route, lets an admin holding just that rule through and refuses one holding another", async () => {
-    const named = t.app.adminRoutes.filter((r): r is AdminRoute & { adminRule: string } => typeof r.adminRule === "string" && r.adminRule !== "*" && r.method !== "HEAD");
+    const named = t.app.adminRoutes.filter(
+      (r): r is AdminRoute & { adminRule: string } => typeof r.adminRule === "string" && r.adminRule !== "*" && r.adminRule !== SUPER_ADMIN_RULE && r.method !== "HEAD",
+    );
     expect(named.length).toBeGreaterThan(0);
     const holders = new Map<string, string>();
     for (const route of named) {
@@ -128,6 +130,14 @@ describe("the admin route table", () => {
       expect([401, 303, 409], `${label(route)} with ${route.adminRule}`).not.toContain(code);
       const another = rules.find((r) => r !== route.adminRule);
       if (another) expect((await call(route, { batoken: holders.get(another)! })).json(), `${label(route)} with ${another}`).toMatchObject({ code: 401 });
+    }
+  });
+
+  it("lets only super admins through on the super-admin routes (the terminal): an admin with some rules gets 401", async () => {
+    const superOnly = t.app.adminRoutes.filter((r) => r.adminRule === SUPER_ADMIN_RULE && r.method !== "HEAD");
+    expect(superOnly.map(label).sort()).toEqual(["GET /admin/ajax/terminal", "POST /admin/ajax/changeTerminalConfig"]);
+    for (const route of superOnly) {
+      expect((await call(route, { batoken: tokens.viewer })).json(), label(route)).toMatchObject({ code: 401 });
     }
   });
 

@@ -13,6 +13,7 @@ import { SMALL_SCREEN, useMediaQuery } from "../ui/useMediaQuery.ts";
 import { logoutAdmin } from "./session.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TabBar } from "./TabBar.tsx";
+import { TerminalButton, TerminalPanel } from "./terminal/TerminalPanel.tsx";
 
 const iconButton = "inline-flex size-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary dark:text-slate-300 dark:hover:bg-slate-800";
 
@@ -40,6 +41,8 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
   const layout = useConfig((s) => s.layout);
   const setLayout = useConfig((s) => s.setLayout);
   const name = useAdminInfo((s) => s.nickname || s.username);
+  // The terminal runs commands on the server: super admins only (the server checks too).
+  const isSuper = useAdminInfo((s) => s.super);
   return (
     <header className="flex h-14 items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
       <MenuButton small={small} onOpenDrawer={onOpenDrawer} />
@@ -55,6 +58,7 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
           <LayoutTemplate aria-hidden className="size-5" />
         </button>
       )}
+      {isSuper && <TerminalButton className={iconButton} />}
       <button type="button" className={iconButton} aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
         {layout.isDark ? <Sun aria-hidden className="size-5" /> : <Moon aria-hidden className="size-5" />}
       </button>
@@ -78,6 +82,11 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
       </DropdownMenu.Root>
     </header>
   );
+}
+
+function SuperAdminTerminal() {
+  const isSuper = useAdminInfo((s) => s.super);
+  return isSuper ? <TerminalPanel /> : null;
 }
 
 function Brand({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
@@ -168,6 +177,7 @@ export default function AdminLayout() {
       )}
       <div className={`flex min-w-0 flex-1 flex-col ${floating ? "m-3 overflow-hidden rounded-xl shadow-sm" : ""}`}>
         <Header small={small} onOpenDrawer={() => setDrawerOpen(true)} />
+        <SuperAdminTerminal />
         <OfflineBanner />
         <TabBar />
         {/* The screen's scroll area: focusable, so a keyboard can scroll a screen without controls (the dashboard's chart). */}

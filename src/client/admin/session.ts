@@ -3,22 +3,25 @@ import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../routing/men
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig, type SiteConfig } from "../stores/siteConfig.ts";
+import type { TerminalIndex } from "../../shared/terminal.ts";
+import { useTerminal } from "./terminal/store.ts";
 
 interface AdminIndex {
   adminInfo: Partial<AdminInfo>;
   menus: MenuRule[];
   siteConfig: Partial<SiteConfig>;
-  terminal?: unknown;
+  terminal?: Partial<TerminalIndex>;
 }
 
 /** Loads the admin's data (info, menus, permission nodes, site config); returns the first menu route. */
 export async function loadAdmin(): Promise<string | undefined> {
   const res = await request<AdminIndex>({ url: "/admin/index/index", method: "get" });
-  const { adminInfo, menus, siteConfig } = res.data;
+  const { adminInfo, menus, siteConfig, terminal } = res.data;
   // The index repeats the access token but never the refresh token: keep the stored ones.
   const { token: _t, refresh_token: _r, ...info } = adminInfo;
   useAdminInfo.getState().dataFill(info);
   useSiteConfig.getState().dataFill({ ...siteConfig, initialize: true });
+  useTerminal.getState().setServerConfig({ packageManager: terminal?.npmPackageManager, port: terminal?.installServicePort });
   useNavTabs.getState().setMenus(menus, menuRoutes(menus, "admin"), authNodes(menus, "admin"));
   return firstRoute(menus, "admin");
 }

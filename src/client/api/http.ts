@@ -88,6 +88,12 @@ export interface HttpClient {
   request<T = unknown>(config: AxiosRequestConfig, options: Partial<RequestOptions> & { reductDataFormat: false }): Promise<AxiosResponse<Envelope<T>>>;
   readonly axios: AxiosInstance;
   readonly pending: PendingRequests;
+  /**
+   * The 409 path for a request made outside axios (the terminal's stream): one refresh of the
+   * side's tokens however many wait, after which the caller sends again with the new token.
+   * Rejects (and goes to login) when the session cannot be renewed.
+   */
+  refreshAfterExpiry(side: Side, sentToken: string): Promise<void>;
 }
 
 /**
@@ -219,5 +225,5 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     }
   }
 
-  return { request: request as HttpClient["request"], axios: instance, pending };
+  return { request: request as HttpClient["request"], axios: instance, pending, refreshAfterExpiry: refresh };
 }

@@ -4,3 +4,5 @@ export const STORE_USER_INFO = "userInfo";
 export const STORE_CONFIG = "storeConfig";
 export const STORE_TAB_VIEW = "storeTabViewConfig";
 export const STORE_SITE_CONFIG = "siteConfig";
+/** The terminal's persisted part (showDot, taskList, automaticCleanupTask). */
+export const STORE_TERMINAL = "storeTerminal";

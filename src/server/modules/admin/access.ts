@@ -6,12 +6,14 @@ import { authorizeAdmin } from "./rules.ts";
 /**
  * What an `/admin/...` route needs, declared on the route: `config: { adminRule: 'exam/room/edit' }`
  * (a rule of `admin_rule`), `'*'` (any rule granted: the back office's shell endpoints such as
- * the start data, upload, area) or `{ public: true }` (no admin at all: only login and logout).
+ * the start data, upload, area), `SUPER_ADMIN_RULE` (super admins only) or `{ public: true }` (no admin at all: only login and logout).
  */
 export type AdminRuleSpec = string | { public: true };
 
 /** Any rule granted to the admin (a super admin, or a group granting at least one enabled rule). */
 export const ANY_ADMIN_RULE = "*";
+
+export { SUPER_ADMIN_RULE } from "./rules.ts";
 
 declare module "fastify" {
   interface FastifyContextConfig {

@@ -12,6 +12,7 @@ import { ApiError } from "../../errors.ts";
 import { adminToken, type AdminRow } from "../../plugins/auth.ts";
 import { logoutToken } from "../user/index.ts";
 import { siteConfig } from "../site/config.ts";
+import { terminalIndex } from "../terminal/routes.ts";
 import { ANY_ADMIN_RULE } from "./access.ts";
 import { adminRules, ruleTree } from "./rules.ts";
 
@@ -74,7 +75,7 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
       adminInfo: adminInfo(admin, adminToken(req) ?? "", ""),
       menus: ruleTree(rules, req.lang),
       siteConfig: await siteConfig(config, db),
-      terminal: { installServicePort: String(config.port), npmPackageManager: "npm" },
+      terminal: await terminalIndex(db),
     });
   });
 

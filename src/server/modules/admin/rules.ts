@@ -18,6 +18,12 @@ export async function authorizeAdmin(db: Queryable, req: FastifyRequest, rule: s
   return admin;
 }
 
+/**
+ * Super admins only (the `is_super` flag or a group granting `*`): the tools that change the
+ * running system, such as the terminal. No rule row has this name (rule names are paths).
+ */
+export const SUPER_ADMIN_RULE = "!super";
+
 export interface RuleRow {
   id: number;
   pid: number;
@@ -84,11 +90,12 @@ export async function adminRules(db: Queryable, admin: AdminRow): Promise<RuleRo
 
 /**
  * Server-side permission check: the admin holds the rule with this name, or with `*` any
- * enabled rule at all (super admins hold every rule).
+ * enabled rule at all (super admins hold every rule), or with `!super` is a super admin.
  */
 export async function adminHasRule(db: Queryable, admin: AdminRow, name: string): Promise<boolean> {
   const ids = await adminRuleIds(db, admin);
   if (ids === "all") return true;
+  if (name === SUPER_ADMIN_RULE) return false;
   if (ids.size === 0) return false;
   const { rows } =
     name === "*"
