@@ -3,6 +3,7 @@ import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, ques
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { assignmentHooks } from "./assignments.ts";
 import { questionSheetActions } from "./questionSheet.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
@@ -26,13 +27,14 @@ export const examClassifyResource: ResourceDef = {
   defaultOrder: ["weigh", "desc"],
   tree: true,
   childrenRefusal: msg`Delete or move its sub-banks first`,
+  company: "read",
   sortable: true,
   editColumns: ["id", "pid", "title", "title_en", "kind", "weigh", "status", "create_time", "update_time"],
   add: examClassifyAdd,
   edit: examClassifyEdit,
   del: true,
   touch: true,
-  hooks: {
+  hooks: assignmentHooks("bank", {
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       // Papers draw from a bank or hold its questions: deleting it would break them silently.
@@ -43,7 +45,7 @@ export const examClassifyResource: ResourceDef = {
       );
       if (used.length > 0) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
     },
-  },
+  }),
 };
 
 /** Question types (`/admin/exam/questionType/...`): names and default scores of the five fixed kinds (edit only). */
@@ -63,6 +65,7 @@ export const questionTypeResource: ResourceDef = {
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "type", "title", "title_en", "default_score"],
   edit: questionTypeEdit,
+  company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, type: _type, ...row } = body;
@@ -138,6 +141,7 @@ export const questionResource: ResourceDef = {
   add: questionAdd,
   edit: questionEdit,
   del: true,
+  company: "read",
   hooks: {
     async beforeWrite(ctx, body, existing) {
       const data = body as QuestionAdd;
