@@ -224,6 +224,26 @@ describe.each(resources.map((def) => [def.rule, def] as const))("resource %s, fo
   }
 });
 
+describe("the rest of the back office, for a company admin", () => {
+  it("refuses every named-rule route outside the engine that does not keep them inside their company (from the route table)", async () => {
+    const closed = t.app.adminRoutes.filter((r) => typeof r.adminRule === "string" && r.adminRule !== "*" && !r.companyAdmins && r.method !== "HEAD");
+    expect(closed.map((r) => r.url)).toContain("/admin/routine/config/edit");
+    for (const route of closed) {
+      const res = await t.app.inject({ method: route.method as "GET" | "POST", url: route.url, headers: boss.headers, ...(route.method === "POST" ? { payload: {} } : {}) });
+      expect(res.json().code, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it("counts only their company's members on the dashboard", async () => {
+    await createMember(t.database.db, { companyId: companies.b });
+    const mine = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member where company_id in (select company_subtree($1))", [companies.a])).rows[0]!.n;
+    const all = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member")).rows[0]!.n;
+    expect((await call(boss, "GET", "/admin/dashboard/index")).data.members).toBe(mine);
+    expect((await call(root, "GET", "/admin/dashboard/index")).data.members).toBe(all);
+    expect(mine).toBeLessThan(all);
+  });
+});
+
 describe("the company admin's own bulk actions", () => {
   it("cannot put another company's member in their classroom", async () => {
     const mine = await createClassroom(t.database.db, { companyId: companies.a });

@@ -146,7 +146,8 @@ async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Ro
 export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const url = (action: Action) => `/admin/${def.rule}/${action}`;
-  const config = (action: Action) => ({ adminRule: ruleOf(def, action) });
+  // Company admins reach the engine's routes, which keep them inside their company (scope.ts).
+  const config = (action: Action) => ({ adminRule: ruleOf(def, action), companyAdmins: true });
   /** A company admin is refused a closed resource, or a write to shared content, before the input is read (crud/scope.ts). */
   const access = (write: boolean) => async (req: FastifyRequest) => requireAccess({ admin: req.admin! }, def, write);
   const reads = access(false);
@@ -233,13 +234,13 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   for (const [name, action] of Object.entries(def.actions ?? {})) {
     const rule = action.rule ?? `${def.rule}/${name}`;
     if (action.method === "GET") {
-      api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, onRequest: reads, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) => {
+      api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: reads, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) => {
         const ctx = context(app.db, req);
         await requireInScope(ctx, def, idsOfInput(req.query));
         return action.send ? action.send(ctx, req.query, reply) : reply.success(await action.run(ctx, req.query));
       });
     } else {
-      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, onRequest: writes, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
+      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: writes, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
         const result = await inTransaction(req, name, async (ctx) => {
           requireAccess(ctx, def, true);
           await requireInScope(ctx, def, idsOfInput(req.body));
