@@ -30,12 +30,21 @@ export interface TestMember {
  */
 export async function createMember(
   db: Queryable,
-  options: { username?: string; password?: string; email?: string; money?: number; score?: number; groupId?: number | null } = {},
+  options: { username?: string; password?: string; email?: string; money?: number; score?: number; groupId?: number | null; companyId?: number | null; dutyId?: number | null } = {},
 ): Promise<TestMember> {
   const username = options.username ?? next("m");
   const { rows } = await db.query<{ id: number }>(
-    "insert into member (username, password_hash, email, money, score, group_id) values ($1, $2, $3, $4, $5, $6) returning id",
-    [username, options.password ? await hashPassword(options.password) : "x", options.email ?? null, options.money ?? 0, options.score ?? 0, options.groupId ?? null],
+    "insert into member (username, password_hash, email, money, score, group_id, company_id, duty_id) values ($1, $2, $3, $4, $5, $6, $7, $8) returning id",
+    [
+      username,
+      options.password ? await hashPassword(options.password) : "x",
+      options.email ?? null,
+      options.money ?? 0,
+      options.score ?? 0,
+      options.groupId ?? null,
+      options.companyId ?? null,
+      options.dutyId ?? null,
+    ],
   );
   const id = rows[0]!.id;
   const token = await issueToken(db, "user", id, 3600);
@@ -80,12 +89,14 @@ export interface TestAdmin {
   headers: Record<string, string>;
 }
 
-/** An admin with a live access token: a super admin (every rule) unless told. */
-export async function createAdmin(db: Queryable, options: { username?: string; isSuper?: boolean } = {}): Promise<TestAdmin> {
+/** An admin with a live access token: a super admin (every rule) unless told; with `companyId`, a company admin of it. */
+export async function createAdmin(db: Queryable, options: { username?: string; isSuper?: boolean; companyId?: number } = {}): Promise<TestAdmin> {
   const username = options.username ?? next("a");
-  const { rows } = await db.query<{ id: number }>("insert into admin (username, password_hash, is_super) values ($1, 'x', $2) returning id", [
+  const { rows } = await db.query<{ id: number }>("insert into admin (username, password_hash, is_super, is_company, company_id) values ($1, 'x', $2, $3, $4) returning id", [
     username,
-    options.isSuper ?? true,
+    options.isSuper ?? options.companyId === undefined,
+    options.companyId !== undefined,
+    options.companyId ?? null,
   ]);
   const id = rows[0]!.id;
   const token = await issueToken(db, "admin", id, 3600);
@@ -377,4 +388,36 @@ export function storeLessonMedia(dataDir: string, folder: string): { base: strin
   const files = Object.fromEntries(LESSON_MEDIA.map((name) => [name, storeFile(dataDir, `${base}/${name}`, content[name])])) as Record<LessonMediaName, StoredFile>;
   const hlsSize = LESSON_MEDIA.filter((name) => name.startsWith("hls/")).reduce((sum, name) => sum + files[name].size, 0);
   return { base, files, hls: { url: `${base}/hls/index.m3u8`, size: hlsSize } };
+}
+
+/** A company (under `pid` when given). */
+export async function createCompany(db: Queryable, options: { name?: string; pid?: number } = {}): Promise<number> {
+  const { rows } = await db.query<{ id: number }>("insert into company (pid, name) values ($1, $2) returning id", [options.pid ?? 0, options.name ?? next("company ")]);
+  return rows[0]!.id;
+}
+
+/** A duty (job position). */
+export async function createDuty(db: Queryable, options: { name?: string } = {}): Promise<number> {
+  const { rows } = await db.query<{ id: number }>("insert into duty (name) values ($1) returning id", [options.name ?? next("duty ")]);
+  return rows[0]!.id;
+}
+
+/** A classroom of a company (or none) with these members. */
+export async function createClassroom(db: Queryable, options: { name?: string; companyId?: number | null; memberIds?: number[]; status?: "enable" | "disable" } = {}): Promise<number> {
+  const { rows } = await db.query<{ id: number }>("insert into classroom (name, company_id, status) values ($1, $2, $3) returning id", [
+    options.name ?? next("classroom "),
+    options.companyId ?? null,
+    options.status ?? "enable",
+  ]);
+  const id = rows[0]!.id;
+  for (const member of options.memberIds ?? []) await db.query("insert into classroom_member (classroom_id, user_id) values ($1, $2)", [id, member]);
+  return id;
+}
+
+/** Assigns a course, exam room or bank to companies, duties and classrooms (it is then open only to them). */
+export async function assign(db: Queryable, target: "course" | "room" | "bank", id: number, to: { companies?: number[]; duties?: number[]; classrooms?: number[] }): Promise<void> {
+  const column = { course: "course_id", room: "room_id", bank: "bank_id" }[target];
+  for (const [by, ids] of [["company_id", to.companies], ["duty_id", to.duties], ["classroom_id", to.classrooms]] as const) {
+    for (const other of ids ?? []) await db.query(`insert into org_access (${column}, ${by}) values ($1, $2)`, [id, other]);
+  }
 }

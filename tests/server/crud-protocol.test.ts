@@ -160,6 +160,9 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "org/company": { text: "name", marker: (n) => `${tag}oc${n}`, body: (n) => ({ pid: 0, name: `${tag}oc${n}`, weigh: n, status: "enable" }) },
+  "org/duty": { text: "name", marker: (n) => `${tag}od${n}`, body: (n) => ({ name: `${tag}od${n}`, weigh: n, status: "enable" }) },
+  "org/classroom": { text: "name", marker: (n) => `${tag}ocl${n}`, body: (n) => ({ name: `${tag}ocl${n}`, start_time: 1000 * n, end_time: 2000 * n, remark: `Class ${n}`, status: "enable" }) },
   "course/category": { text: "title", marker: (n) => `${tag}cc${n}`, body: (n) => ({ pid: 0, title: `${tag}cc${n}`, title_en: `Category ${n}`, weigh: n, status: "enable" }) },
   "course/course": courseFixture(),
   "course/lesson": lessonFixture(),

@@ -3,6 +3,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from "kysely";
 import { DEFAULT_LIST_LIMIT, MAX_IDS, SEARCH_OPERATORS, type ListQuery, type SearchItem, type SearchOperator } from "../../shared/admin/crud.ts";
 import { DB_INT_MAX, DB_INT_MIN } from "../../shared/schema.ts";
 import { ApiError } from "../errors.ts";
+import { scopeCondition } from "./scope.ts";
 import type { AnyTables, CrudContext, FieldDef, ResourceDef, Row } from "./resource.ts";
 import type { Kysely } from "kysely";
 
@@ -155,6 +156,8 @@ const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
 /** `GET index`: the page of rows and the total, or a remote select's rows. */
 export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
   const conditions: Expression<SqlBool>[] = (query.search ?? []).map((item) => condition(def, item));
+  const scoped = scopeCondition(ctx, def);
+  if (scoped) conditions.push(scoped);
   const quick = query.quickSearch?.trim();
   if (quick) {
     const pattern = `%${escapeLike(quick)}%`;

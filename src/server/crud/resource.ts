@@ -127,6 +127,15 @@ export interface ResourceDef {
   /** A rule other than `<rule>/<action>` for an action (e.g. a read-only log's detail needs `index`). */
   rules?: Partial<Record<Action, string>>;
   hooks?: ResourceHooks;
+  /**
+   * Company-scoped admins (`admin.is_company`, SPEC §3): `{column}` the SQL expression (over `t`
+   * and the joins) of a row's company: such an admin reads and writes only rows of their company
+   * or a company under it, and `fill` is the table column an add sets to the admin's company
+   * when the body leaves it empty. `"read"`: content shared by every company, which they may
+   * read but not change. Absent: the resource is closed to them. Applied by the engine
+   * (crud/scope.ts) to every action.
+   */
+  company?: { column: string; fill?: string } | "read";
   /** Actions beyond index / edit / add / del / sortable, by name. */
   actions?: Record<string, ExtraAction>;
 }

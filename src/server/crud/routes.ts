@@ -10,6 +10,7 @@ import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
 import { writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
+import { fillCompany, idsOfInput, requireAccess, requireInScope } from "./scope.ts";
 import { keepDeleted, watchSensitive } from "./security.ts";
 import { ruleOf, type Action, type AnyTables, type CrudContext, type ResourceDef, type Row } from "./resource.ts";
 
@@ -125,7 +126,8 @@ async function refuseWithChildren(ctx: CrudContext, def: ResourceDef, ids: numbe
 async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Row | null): Promise<number> {
   if (def.tree) await checkParent(ctx, def, body.pid, existing ? (existing.id as number) : null);
   const { id: _id, ...rest } = body;
-  const values = def.hooks?.beforeWrite ? await def.hooks.beforeWrite(ctx, body, existing) : rest;
+  const written = def.hooks?.beforeWrite ? await def.hooks.beforeWrite(ctx, body, existing) : rest;
+  const values = fillCompany(ctx, def, written);
   let id: number;
   if (existing) {
     id = existing.id as number;
@@ -136,13 +138,20 @@ async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Ro
     id = inserted.id as number;
   }
   await def.hooks?.afterWrite?.(ctx, id, body, existing);
+  // A company admin's row stays inside their company (else the whole write is undone).
+  await requireInScope(ctx, def, [id]);
   return id;
 }
 
 export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const url = (action: Action) => `/admin/${def.rule}/${action}`;
-  const config = (action: Action) => ({ adminRule: ruleOf(def, action) });
+  // Company admins reach the engine's routes, which keep them inside their company (scope.ts).
+  const config = (action: Action) => ({ adminRule: ruleOf(def, action), companyAdmins: true });
+  /** A company admin is refused a closed resource, or a write to shared content, before the input is read (crud/scope.ts). */
+  const access = (write: boolean) => async (req: FastifyRequest) => requireAccess({ admin: req.admin! }, def, write);
+  const reads = access(false);
+  const writes = access(true);
   const nest = async (req: FastifyRequest) => {
     req.query = nestQuery(req.query);
   };
@@ -157,13 +166,16 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
       })
       .catch(refusal(def, req));
 
-  api.get(url("index"), { config: config("index"), preValidation: nest, schema: { querystring: listQuery } }, async (req, reply) => {
-    const { list, total } = await listRows(context(app.db, req), def, req.query);
+  api.get(url("index"), { config: config("index"), onRequest: reads, preValidation: nest, schema: { querystring: listQuery } }, async (req, reply) => {
+    const ctx = context(app.db, req);
+    requireAccess(ctx, def, false);
+    const { list, total } = await listRows(ctx, def, req.query);
     return reply.success({ list, total, remark: "" });
   });
 
-  api.get(url("edit"), { config: config("edit"), schema: { querystring: editQuery } }, async (req, reply) => {
+  api.get(url("edit"), { config: config("edit"), onRequest: reads, schema: { querystring: editQuery } }, async (req, reply) => {
     const ctx = context(app.db, req);
+    await requireInScope(ctx, def, [req.query.id]);
     const row = await ctx.k
       .selectFrom(sql`${sql.table(def.table)}`.as("t"))
       .select(def.editColumns.map((c) => sql.ref(`t.${c}`).as(c)))
@@ -175,17 +187,22 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
 
   if (def.add) {
     const body = jsonBody(def.add);
-    api.post(url("add"), { config: config("add"), schema: { body } }, async (req, reply) => {
-      const id = await inTransaction(req, "add", (ctx) => write(ctx, def, req.body as Row, null));
+    api.post(url("add"), { config: config("add"), onRequest: writes, schema: { body } }, async (req, reply) => {
+      const id = await inTransaction(req, "add", (ctx) => {
+        requireAccess(ctx, def, true);
+        return write(ctx, def, req.body as Row, null);
+      });
       return reply.success({ id }, msg`Added successfully`);
     });
   }
 
   if (def.edit) {
     const body = jsonBody(def.edit);
-    api.post(url("edit"), { config: config("edit"), schema: { body } }, async (req, reply) => {
+    api.post(url("edit"), { config: config("edit"), onRequest: writes, schema: { body } }, async (req, reply) => {
       const data = req.body as Row;
       const before = await inTransaction(req, "edit", async (ctx) => {
+        requireAccess(ctx, def, true);
+        await requireInScope(ctx, def, [data.id as number]);
         const existing = await lockRow(ctx, def, data.id as number);
         const logChanges = await watchSensitive(ctx, def, existing.id as number);
         await write(ctx, def, data, existing);
@@ -198,9 +215,11 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   }
 
   if (def.del) {
-    api.delete(url("del"), { config: config("del"), preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
+    api.delete(url("del"), { config: config("del"), onRequest: writes, preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
       const ids = [...new Set(req.query.ids)];
       const { count, rows, cascaded } = await inTransaction(req, "del", async (ctx) => {
+        requireAccess(ctx, def, true);
+        await requireInScope(ctx, def, ids);
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
         const cascaded = (await def.hooks?.beforeDelete?.(ctx, rows)) ?? [];
@@ -217,22 +236,30 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   for (const [name, action] of Object.entries(def.actions ?? {})) {
     const rule = action.rule ?? `${def.rule}/${name}`;
     if (action.method === "GET") {
-      api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) =>
-        action.send ? action.send(context(app.db, req), req.query, reply) : reply.success(await action.run(context(app.db, req), req.query)),
-      );
+      api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: reads, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) => {
+        const ctx = context(app.db, req);
+        await requireInScope(ctx, def, idsOfInput(req.query));
+        return action.send ? action.send(ctx, req.query, reply) : reply.success(await action.run(ctx, req.query));
+      });
     } else {
-      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule }, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
-        const result = await inTransaction(req, name, (ctx) => action.run(ctx, req.body));
+      api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: writes, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
+        const result = await inTransaction(req, name, async (ctx) => {
+          requireAccess(ctx, def, true);
+          await requireInScope(ctx, def, idsOfInput(req.body));
+          return action.run(ctx, req.body);
+        });
         return reply.success(result, action.done);
       });
     }
   }
 
   if (def.sortable) {
-    api.post(url("sortable"), { config: config("sortable"), schema: { body: jsonBody(sortableBody) } }, async (req, reply) => {
+    api.post(url("sortable"), { config: config("sortable"), onRequest: writes, schema: { body: jsonBody(sortableBody) } }, async (req, reply) => {
       const { id, targetId } = req.body;
       if (id === targetId) throw new ApiError(msg`Please choose another row to swap with`);
       await inTransaction(req, "sortable", async (ctx) => {
+        requireAccess(ctx, def, true);
+        await requireInScope(ctx, def, [id, targetId]);
         const rows = (await ctx.k.selectFrom(def.table).select([sql<number>`id`.as("id"), sql<number>`weigh`.as("weigh")]).where(sql<SqlBool>`id in (${id}, ${targetId})`).forUpdate().execute()) as { id: number; weigh: number }[];
         const a = rows.find((r) => r.id === id);
         const b = rows.find((r) => r.id === targetId);

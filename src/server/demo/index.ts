@@ -3,6 +3,7 @@ import { seedAccounts } from "./accounts.ts";
 import { retellAccountLogs, seedAccountLogs } from "./accountLogs.ts";
 import { seedExam, seedExamOfficial } from "./exam.ts";
 import { seedCourse } from "./course.ts";
+import { seedOrg } from "./org.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -23,6 +24,7 @@ export const demoParts: SeedPart[] = [
   { name: "exam", run: seedExam },
   { name: "examOfficial", run: seedExamOfficial },
   { name: "course", run: seedCourse },
+  { name: "org", run: seedOrg },
 ];
 
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {

@@ -16,6 +16,8 @@ export interface AdminRow {
   motto: string;
   is_super: boolean;
   is_company: boolean;
+  /** The company of a company-scoped admin (is_company). */
+  company_id: number | null;
   last_login_time: number | null;
   status: string;
 }
@@ -23,6 +25,8 @@ export interface AdminRow {
 export interface MemberRow {
   id: number;
   group_id: number | null;
+  company_id: number | null;
+  duty_id: number | null;
   username: string;
   nickname: string;
   email: string | null;

@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
+import { assignment } from "./org.ts";
 
 /**
  * The courses area of the back office (`course/...`): categories (a tree), courses and their
@@ -44,6 +45,7 @@ export const courseAdd = z.object({
   price: withMessage(z.number().int().min(0).max(MAX_COURSE_PRICE).optional().default(0), msg`Enter a price from 0 to 1,000,000.00, with at most 2 decimals`),
   weigh,
   status,
+  ...assignment,
 });
 export const courseEdit = courseAdd.extend({ id: withMessage(dbId, msg`Please choose a row`) });
 export type CourseAdd = z.infer<typeof courseAdd>;

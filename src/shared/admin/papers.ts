@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
+import { assignment, memberOrg } from "./org.ts";
 
 /**
  * Back-office wire shapes of papers, their question rows, exam rooms and marking (issue 14):
@@ -79,6 +80,9 @@ const roomBase = z.object({
     review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("never"), msg`Please choose when members see the answers`),
     late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
     status,
+    /** The company the room belongs to (company admins see only theirs); null: the whole organisation's. */
+    company_id: memberOrg.company_id,
+    ...assignment,
   });
 function checkRoom(room: z.infer<typeof roomBase>, ctx: z.RefinementCtx) {
   if (room.end_time <= room.start_time) ctx.addIssue({ code: "custom", path: ["end_time"], message: "after start" });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MAX_BLANKS, MAX_OPTIONS } from "../exam/grading.ts";
 import { QUESTION_TYPES, type CorrectAnswer, type QuestionOption, type QuestionType } from "../exam/types.ts";
 import { dbId, safeText, withMessage } from "../schema.ts";
+import { assignment } from "./org.ts";
 
 /**
  * The exam area of the back office (`exam/...`): question banks (classify), question types and
@@ -39,6 +40,7 @@ export const examClassifyAdd = z.object({
   title_en: withMessage(safeText(100).trim().optional().default(""), msg`The English title is at most 100 characters`),
   weigh,
   status,
+  ...assignment,
 });
 export const examClassifyEdit = examClassifyAdd.extend({ id: withMessage(dbId, msg`Please choose a row`) });
 

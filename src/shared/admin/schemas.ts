@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, safeText, withMessage } from "../schema.ts";
+import { memberOrg } from "./org.ts";
 import { ACCOUNT_REGEX, MOBILE_REGEX, PASSWORD_REGEX } from "../validation.ts";
 
 /**
@@ -30,6 +31,9 @@ export const adminAdd = z.object({
   password,
   status,
   group_ids: withMessage(z.array(dbId).max(50).optional().default([]), msg`Please choose the groups`),
+  /** A company admin sees and changes only their company's members, classrooms, rooms, results and logs. */
+  is_company: withMessage(z.boolean().optional().default(false), msg`Please choose whether the admin is a company admin`),
+  company_id: memberOrg.company_id,
 });
 export const adminEdit = adminAdd.extend({ id: rowId, password: newPassword });
 export type AdminAdd = z.infer<typeof adminAdd>;
@@ -63,6 +67,7 @@ export const memberAdd = z.object({
   ),
   avatar: withMessage(safeText(255).optional().default(""), msg`The avatar address is too long`),
   motto: withMessage(safeText(255).optional().default(""), msg`The signature is at most 255 characters`),
+  ...memberOrg,
   status,
 });
 export const memberEdit = memberAdd.extend({ id: rowId, password: newPassword });

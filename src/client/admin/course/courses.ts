@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { courseAdd, courseEdit } from "../../../shared/admin/courses.ts";
 import { STATUS_OPTIONS } from "../auth/options.ts";
+import { assignmentFields } from "../org/fields.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { categoryCell, categoryTitle, coverCell, priceCell } from "./cells.tsx";
 import { CourseLessons } from "./CourseLessons.tsx";
@@ -32,6 +33,7 @@ const courses: CrudDefinition = {
     { field: "introduction", label: msg`Introduction`, kind: "richText" },
     { field: "weigh", label: msg`Weight`, kind: "number", initial: 0, hint: msg`Higher comes first` },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
+    ...assignmentFields,
     { field: "id", label: msg`Lessons`, kind: "custom", component: CourseLessons, only: "edit" },
   ],
   schema: courseAdd,

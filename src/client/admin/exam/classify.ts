@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { examClassifyAdd, examClassifyEdit } from "../../../shared/admin/questions.ts";
 import { STATUS_OPTIONS } from "../auth/options.ts";
+import { assignmentFields } from "../org/fields.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { bankTitle } from "./options.ts";
 
@@ -33,6 +34,7 @@ const classify: CrudDefinition = {
     { field: "kind", label: msg`Kind`, kind: "radio", options: KINDS, initial: "practice" },
     { field: "weigh", label: msg`Weight`, kind: "number", initial: 0 },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
+    ...assignmentFields,
   ],
   schema: examClassifyAdd,
   editSchema: examClassifyEdit.omit({ id: true }),

@@ -3,6 +3,7 @@ import { ChartColumn } from "lucide-react";
 import { roomAdd } from "../../../shared/admin/papers.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { LATE_POLICY_OPTIONS, REVIEW_POLICY_OPTIONS, STATUS_OPTIONS } from "./options.ts";
+import { assignmentFields, companyField } from "../org/fields.ts";
 import { RoomResults } from "./RoomResults.tsx";
 
 /** Exam rooms (`exam/room`): a paper, its open window, time, attempts, pass mark, who may sit it, what members see after; results per room. */
@@ -18,6 +19,7 @@ const rooms: CrudDefinition = {
     { field: "end_time", label: msg`Closes`, render: "datetime", sortable: true },
     { field: "attempts", label: msg`Attempts`, render: "number" },
     { field: "pass_score", label: msg`Pass score`, render: "number", hidden: true },
+    { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" }, hidden: true },
     { field: "group_name", label: msg`Member group`, cell: (r) => String(r.group_name ?? "–"), hidden: true },
     { field: "review_policy", label: msg`Answers shown`, render: "tag", options: REVIEW_POLICY_OPTIONS, search: "select" },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
@@ -31,6 +33,8 @@ const rooms: CrudDefinition = {
     { field: "attempts_allowed", label: msg`Attempts allowed`, kind: "number", initial: 1 },
     { field: "pass_score", label: msg`Pass score`, kind: "number", initial: 60 },
     { field: "user_group_id", label: msg`Member group (empty: every member)`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
+    companyField(msg`Company (empty: the whole organisation)`),
+    ...assignmentFields,
     { field: "review_policy", label: msg`Members see the answers`, kind: "radio", options: REVIEW_POLICY_OPTIONS, initial: "never" },
     { field: "late_policy", label: msg`Answers arriving after the deadline`, kind: "radio", options: LATE_POLICY_OPTIONS, initial: "review" },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },

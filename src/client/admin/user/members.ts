@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { Coins, Wallet } from "lucide-react";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import type { CrudDefinition } from "../crud/types.ts";
+import { companyField } from "../org/fields.ts";
 import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
 import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
 import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
@@ -17,6 +18,8 @@ const members: CrudDefinition = {
     { field: "username", label: msg`Username`, sortable: true, search: "text" },
     { field: "nickname", label: msg`Nickname`, search: "text" },
     { field: "group_id", label: msg`Group`, cell: groupCell, search: "select", remote: { path: "user/group", labelField: "name" } },
+    { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" } },
+    { field: "duty_id", label: msg`Duty`, cell: (r) => String(r.duty_name ?? "–"), search: "select", remote: { path: "org/duty", labelField: "name" }, hidden: true },
     { field: "mobile", label: msg`Mobile`, search: "text", hidden: true },
     { field: "email", label: msg`Email`, search: "text", hidden: true },
     { field: "money", label: msg`Balance`, cell: moneyCell("money"), sortable: true },
@@ -30,6 +33,9 @@ const members: CrudDefinition = {
     { field: "nickname", label: msg`Nickname`, kind: "text" },
     { field: "password", label: msg`Password`, kind: "password" },
     { field: "group_id", label: msg`Group`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
+    companyField(),
+    { field: "duty_id", label: msg`Duty`, kind: "remoteSelect", remote: { path: "org/duty", labelField: "name" } },
+    { field: "classroom_ids", label: msg`Classrooms`, kind: "multiSelect", tree: { path: "org/classroom", label: "name" }, initial: [] },
     { field: "email", label: msg`Email`, kind: "text" },
     { field: "mobile", label: msg`Mobile`, kind: "text" },
     { field: "avatar", label: msg`Avatar URL`, kind: "text" },

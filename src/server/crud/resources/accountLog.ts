@@ -61,6 +61,7 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
     quickSearch: ["id", "user_id", "username", "nickname"],
     editColumns: ["id", "user_id", column, "before", "after", "memo", "memo_key", "memo_params", "create_time"],
     rules: { edit: `${rule}/index` },
+    company: { column: "m.company_id" },
     add: column === "money" ? moneyAdjust : scoreAdjust,
     hooks: {
       beforeWrite: (ctx, body) => adjust(ctx, column, body),

@@ -27,13 +27,17 @@ export const adminResource: ResourceDef = {
   fields: {
     ...ACCOUNT_FIELDS,
     is_super: { column: "t.is_super", type: "bool" },
+    is_company: { column: "t.is_company", type: "bool" },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "c.name", type: "text" },
     ...LOGIN_FIELDS,
     create_time: { column: "t.create_time", type: "time" },
     update_time: { column: "t.update_time", type: "time" },
   },
+  joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
   quickSearch: ["id", "username", "nickname"],
   selectFields: ["id", "username", "nickname"],
-  editColumns: ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "is_super", "status", "last_login_time", "create_time", "update_time"],
+  editColumns: ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "is_super", "is_company", "company_id", "status", "last_login_time", "create_time", "update_time"],
   add: adminAdd,
   edit: adminEdit,
   del: true,
@@ -44,6 +48,7 @@ export const adminResource: ResourceDef = {
       const self = existing?.id === ctx.admin.id;
       if (existing) {
         await requireNotAbove(ctx.tx, ctx.admin, existing as { id: number; is_super: boolean });
+        if (self && (data.is_company !== existing.is_company || data.company_id !== existing.company_id)) throw new ApiError(msg`You cannot change your own company`);
         if (self && data.status === "disable") throw new ApiError(msg`You cannot disable yourself`);
         // Not even a super admin takes themself out of a group (a "*" group is what makes most of them super).
         if (self && (await groupIdsOf(ctx, ctx.admin.id)).some((g) => !data.group_ids.includes(g))) {
@@ -51,7 +56,12 @@ export const adminResource: ResourceDef = {
         }
       }
       await checkGroups(ctx, data.group_ids);
-      return withPassword({ username: data.username, nickname: data.nickname, email: data.email, mobile: data.mobile, status: data.status }, data.password);
+      if (data.is_company && data.company_id === null) {
+        const message = msg`A company admin needs a company`;
+        throw new ApiError(message, 0, { fields: { company_id: ctx.req.t(message) } });
+      }
+      const row = { username: data.username, nickname: data.nickname, email: data.email, mobile: data.mobile, status: data.status, is_company: data.is_company, company_id: data.company_id };
+      return withPassword(row, data.password);
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as AdminEdit;

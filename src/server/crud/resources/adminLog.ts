@@ -17,6 +17,9 @@ export const adminLogResource: ResourceDef = {
     useragent: { column: "t.useragent", type: "text" },
     create_time: { column: "t.create_time", type: "time" },
   },
+  // A company admin reads the log of their company's admins.
+  joins: [{ table: "admin", alias: "a", on: ["a.id", "t.admin_id"] }],
+  company: { column: "a.company_id" },
   quickSearch: ["id", "username", "title", "url"],
   editColumns: ["id", "admin_id", "username", "title", "url", "method", "data", "ip", "useragent", "create_time"],
   rules: { edit: "auth/adminLog/index" },

@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
+import { assignmentHooks } from "./assignments.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -31,6 +32,7 @@ export const courseCategoryResource: ResourceDef = {
   defaultOrder: ["weigh", "desc"],
   tree: true,
   childrenRefusal: msg`Delete or move its sub-categories first`,
+  company: "read",
   sortable: true,
   editColumns: ["id", "pid", "title", "title_en", "weigh", "status", "create_time", "update_time"],
   add: courseCategoryAdd,
@@ -74,7 +76,8 @@ export const courseResource: ResourceDef = {
   edit: withSanitizedHtml(courseEdit, ["introduction"]),
   del: true,
   touch: true,
-  hooks: {
+  company: "read",
+  hooks: assignmentHooks("course", {
     async beforeDelete(ctx, rows) {
       // Enrolments are purchases: a course members joined is disabled, never deleted with them.
       const { rows: enrolled } = await ctx.tx.query("select 1 from course_enrolment where course_id = any($1::int[]) limit 1", [rows.map((r) => r.id as number)]);
@@ -98,5 +101,5 @@ export const courseResource: ResourceDef = {
       const byCourse = new Map(counts.map((c) => [c.course_id, c.n]));
       return rows.map((row) => ({ ...row, price: Number(row.price), lesson_count: byCourse.get(row.id as number) ?? 0 }));
     },
-  },
+  }),
 };

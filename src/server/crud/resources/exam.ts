@@ -3,6 +3,7 @@ import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, ques
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { assignmentHooks } from "./assignments.ts";
 import { questionSheetActions } from "./questionSheet.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
@@ -26,12 +27,13 @@ export const examClassifyResource: ResourceDef = {
   defaultOrder: ["weigh", "desc"],
   tree: true,
   childrenRefusal: msg`Delete or move its sub-banks first`,
+  company: "read",
   sortable: true,
   editColumns: ["id", "pid", "title", "title_en", "kind", "weigh", "status", "create_time", "update_time"],
   add: examClassifyAdd,
   edit: examClassifyEdit,
   del: true,
-  hooks: {
+  hooks: assignmentHooks("bank", {
     // The bank's update_time is part of its content version (a renamed bank is downloaded again):
     // it moves forward on every edit, twice within a second too.
     async beforeWrite(ctx, body, existing) {
@@ -50,7 +52,7 @@ export const examClassifyResource: ResourceDef = {
       );
       if (used.length > 0) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
     },
-  },
+  }),
 };
 
 /** Question types (`/admin/exam/questionType/...`): names and default scores of the five fixed kinds (edit only). */
@@ -70,6 +72,7 @@ export const questionTypeResource: ResourceDef = {
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "type", "title", "title_en", "default_score"],
   edit: questionTypeEdit,
+  company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, type: _type, ...row } = body;
@@ -145,6 +148,7 @@ export const questionResource: ResourceDef = {
   add: questionAdd,
   edit: questionEdit,
   del: true,
+  company: "read",
   hooks: {
     async beforeWrite(ctx, body, existing) {
       const data = body as QuestionAdd;

@@ -11,6 +11,7 @@ import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
 import { memberRuleResource } from "./memberRule.ts";
 import { lateAnswerResource, markingResource, paperResource, paperRowResource, roomResource } from "./papers.ts";
+import { classroomResource, companyResource, dutyResource } from "./org.ts";
 import { adminRuleResource } from "./rule.ts";
 import { dataRecycleLogResource, dataRecycleResource, sensitiveDataLogResource, sensitiveDataResource } from "./security.ts";
 
@@ -20,6 +21,9 @@ export const resources: readonly ResourceDef[] = [
   adminGroupResource,
   adminRuleResource,
   adminLogResource,
+  companyResource,
+  dutyResource,
+  classroomResource,
   memberResource,
   memberGroupResource,
   memberRuleResource,

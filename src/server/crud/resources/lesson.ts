@@ -53,6 +53,7 @@ export const lessonResource: ResourceDef = {
   edit: withSanitizedHtml(lessonEdit, ["content"]),
   del: true,
   touch: true,
+  company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, video, attachments, ...fields } = body as LessonAdd & { id?: number };

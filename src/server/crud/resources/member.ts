@@ -2,7 +2,9 @@ import { msg } from "@lingui/core/macro";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
 import type { ResourceDef } from "../resource.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
+import { requireInScope } from "../scope.ts";
 import { endAllSessions } from "./permissions.ts";
+import { classroomResource } from "./org.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
 export const memberResource: ResourceDef = {
@@ -17,26 +19,44 @@ export const memberResource: ResourceDef = {
     score: { column: "t.score", type: "bigint" },
     group_id: { column: "t.group_id", type: "int" },
     group_name: { column: "g.name", type: "text" },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "c.name", type: "text" },
+    duty_id: { column: "t.duty_id", type: "int" },
+    duty_name: { column: "d.name", type: "text" },
     ...LOGIN_FIELDS,
     join_time: { column: "t.join_time", type: "time" },
     create_time: { column: "t.create_time", type: "time" },
   },
-  joins: [{ table: "user_group", alias: "g", on: ["g.id", "t.group_id"] }],
+  joins: [
+    { table: "user_group", alias: "g", on: ["g.id", "t.group_id"] },
+    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
+    { table: "duty", alias: "d", on: ["d.id", "t.duty_id"] },
+  ],
   quickSearch: ["id", "username", "nickname", "email", "mobile"],
   selectFields: ["id", "username", "nickname"],
-  editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
+  editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "company_id", "duty_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
   add: memberAdd,
   edit: memberEdit,
   del: true,
   touch: true,
+  company: { column: "t.company_id", fill: "company_id" },
   hooks: {
     async beforeWrite(_ctx, body) {
-      const { id: _id, password, ...fields } = body as MemberAdd & { id?: number };
+      const { id: _id, password, classroom_ids: _classrooms, ...fields } = body as MemberAdd & { id?: number };
       return withPassword({ ...fields }, password);
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as MemberAdd;
       if (existing && (data.password || data.status === "disable")) await endAllSessions(ctx.tx, "user", [id]);
+      // The classrooms the member sits in (a company admin's: only classrooms they reach).
+      const wanted = [...new Set(data.classroom_ids)];
+      await requireInScope(ctx, classroomResource, wanted);
+      await ctx.tx.query("delete from classroom_member where user_id = $1 and not (classroom_id = any($2::int[]))", [id, wanted]);
+      if (wanted.length > 0) await ctx.tx.query("insert into classroom_member (classroom_id, user_id) select unnest($2::int[]), $1 on conflict do nothing", [id, wanted]);
+    },
+    async editRow(ctx, row) {
+      const { rows } = await ctx.tx.query<{ classroom_id: number }>("select classroom_id from classroom_member where user_id = $1 order by classroom_id", [row.id]);
+      return { ...row, classroom_ids: rows.map((r) => r.classroom_id) };
     },
   },
 };

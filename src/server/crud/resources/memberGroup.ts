@@ -23,6 +23,7 @@ export const memberGroupResource: ResourceDef = {
   edit: memberGroupEdit,
   del: true,
   touch: true,
+  company: "read",
   hooks: {
     async beforeWrite(ctx, body) {
       const data = body as MemberGroupAdd;

@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { assignmentHooks } from "./assignments.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
 
 /**
@@ -53,6 +54,7 @@ export const paperResource: ResourceDef = {
   add: paperAdd,
   edit: paperEdit,
   del: true,
+  company: "read",
   hooks: {
     async beforeWrite(ctx, body) {
       const { id: _id, ...fields } = body as Row;
@@ -116,6 +118,7 @@ export const paperRowResource: ResourceDef = {
   add: paperRowAdd,
   edit: paperRowEdit,
   del: true,
+  company: "read",
   hooks: {
     /**
      * A fixed row names one question (its score from the body); a draw row a classify, a type and
@@ -188,21 +191,25 @@ export const roomResource: ResourceDef = {
     review_policy: { column: "t.review_policy", type: "enum", values: ["submitted", "closed", "never"] },
     late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
     status: { column: "t.status", type: "enum", values: STATUS },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "co.name", type: "text" },
   },
   joins: [
     { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
     { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
+    { table: "company", alias: "co", on: ["co.id", "t.company_id"] },
   ],
   quickSearch: ["id", "title", "paper_title"],
   selectFields: ["id", "title"],
-  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "status"],
+  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "status", "company_id"],
   add: roomAdd,
   edit: roomEdit,
   del: true,
-  hooks: {
+  company: { column: "t.company_id", fill: "company_id" },
+  hooks: assignmentHooks("room", {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
     async beforeWrite(ctx, body, existing) {
-      const { id: _id, ...room } = body as RoomAdd & { id?: number };
+      const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, ...room } = body as RoomAdd & { id?: number };
       const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [room.paper_id])).rows[0];
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
@@ -226,7 +233,7 @@ export const roomResource: ResourceDef = {
     async editRow(_ctx, row) {
       return { ...row, pass_score: Number(row.pass_score) };
     },
-  },
+  }),
   actions: {
     results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
     export: {
@@ -268,6 +275,7 @@ export const markingResource: ResourceDef = {
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "status", "score", "comment", "marked_at", "create_time"],
   rules: { edit: "exam/marking/index" },
+  company: { column: "m.company_id" },
   hooks: {
     /** Each row with the member's answer and the question's score in the paper (what the marker needs). */
     async listRows(ctx, rows) {
@@ -342,6 +350,7 @@ export const lateAnswerResource: ResourceDef = {
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "answer", "status", "claimed_at", "received_at", "last_heard_at", "away_ms", "decided_at"],
   rules: { edit: "exam/lateAnswer/index" },
+  company: { column: "m.company_id" },
   hooks: {
     async listRows(_ctx, rows) {
       return rows;

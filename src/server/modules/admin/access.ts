@@ -1,5 +1,8 @@
 import type { FastifyInstance, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
+import { msg } from "@lingui/core/macro";
+import { ApiCode } from "../../../shared/constants.ts";
+import { ApiError } from "../../errors.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
 import { authorizeAdmin } from "./rules.ts";
 
@@ -18,6 +21,12 @@ export { SUPER_ADMIN_RULE } from "./rules.ts";
 declare module "fastify" {
   interface FastifyContextConfig {
     adminRule?: AdminRuleSpec;
+    /**
+     * A company-scoped admin (`is_company`, crud/scope.ts) may call this route: it keeps them
+     * inside their company itself (the CRUD engine's routes, the dashboard). Without it a named
+     * rule's route is closed to them (code 401); `'*'` routes (start data, upload, area) stay open.
+     */
+    companyAdmins?: boolean;
   }
   interface FastifyRequest {
     /** The admin the route's `adminRule` check let through (null on other routes). */
@@ -29,6 +38,8 @@ export interface AdminRoute {
   method: string;
   url: string;
   adminRule: AdminRuleSpec;
+  /** Open to company-scoped admins (see `companyAdmins` above). */
+  companyAdmins: boolean;
 }
 
 declare module "fastify" {
@@ -63,10 +74,15 @@ export const adminAccessPlugin = fp(
           `${methods.join(",")} ${route.url} declares no admin rule: every /admin/ route needs config.adminRule (a rule name, '*', or { public: true } for login)`,
         );
       }
-      for (const method of methods) routes.push({ method, url: route.url, adminRule: rule });
+      const companyAdmins = (route.config as { companyAdmins?: boolean } | undefined)?.companyAdmins === true;
+      for (const method of methods) routes.push({ method, url: route.url, adminRule: rule, companyAdmins });
       if (typeof rule !== "string") return;
       const check: onRequestHookHandler = async (req: FastifyRequest) => {
-        req.admin = await authorizeAdmin(app.db, req, rule);
+        const admin = await authorizeAdmin(app.db, req, rule);
+        if (rule !== ANY_ADMIN_RULE && !companyAdmins && admin.is_company && !admin.is_super) {
+          throw new ApiError(msg`You have no permission to do this`, ApiCode.NO_PERMISSION, null);
+        }
+        req.admin = admin;
       };
       route.onRequest = [check, ...(route.onRequest ? ([] as onRequestHookHandler[]).concat(route.onRequest) : [])];
     });

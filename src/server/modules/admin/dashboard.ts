@@ -5,24 +5,29 @@ const DAY = 86_400;
 
 /**
  * `GET /admin/dashboard/index` (rule `dashboard`, the home menu): the back office's figures.
- * Days are UTC days; "today" is the UTC day of the server's clock.
+ * Days are UTC days; "today" is the UTC day of the server's clock. A company admin's members and
+ * attempts are their company's (crud/scope.ts); courses and questions are shared content.
  */
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
-  app.get("/admin/dashboard/index", { config: { adminRule: "dashboard" } }, async (_req, reply) => {
+  app.get("/admin/dashboard/index", { config: { adminRule: "dashboard", companyAdmins: true } }, async (req, reply) => {
+    const admin = req.admin!;
+    const scoped = admin.is_company && !admin.is_super;
+    /** Every member `m`, or (placeholder `$n` true) those of the admin's company (`$n+1`) and the companies under it. */
+    const members = (n: number) => `(not $${n}::boolean or m.company_id in (select company_subtree($${n + 1}::int)))`;
     const now = Math.floor(Date.now() / 1000);
     const today = now - (now % DAY);
     const first = today - 6 * DAY;
     const { rows } = await app.db.query<{ members: string; courses: string; questions: string; attempts: string }>(
-      `select (select count(*) from member) as members,
+      `select (select count(*) from member m where ${members(2)}) as members,
               (select count(*) from course) as courses,
               (select count(*) from exam_question) as questions,
-              (select count(*) from exam_attempt where started_at >= $1) as attempts`,
-      [today],
+              (select count(*) from exam_attempt a join member m on m.id = a.user_id where a.started_at >= $1 and ${members(2)}) as attempts`,
+      [today, scoped, admin.company_id],
     );
     const perDay = await app.db.query<{ day: string; count: string }>(
-      `select ((create_time - $1) / ${DAY})::int as day, count(*) as count from member
-       where create_time >= $1 and create_time < $2 group by 1`,
-      [first, today + DAY],
+      `select ((m.create_time - $1) / ${DAY})::int as day, count(*) as count from member m
+       where m.create_time >= $1 and m.create_time < $2 and ${members(3)} group by 1`,
+      [first, today + DAY, scoped, admin.company_id],
     );
     const counts = new Map(perDay.rows.map((r) => [Number(r.day), Number(r.count)]));
     const figures: DashboardFigures = {

@@ -3,7 +3,7 @@ import { formatPrice, type Enrolment } from "../../../shared/course/types.ts";
 import type { Queryable, Database } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { memos } from "../account/memos.ts";
-import { enrolment, findEnrolment } from "./queries.ts";
+import { COURSE_VISIBLE, enrolment, findEnrolment } from "./queries.ts";
 
 /**
  * Enrolling in a course: free courses by `enrol`, paid ones by `buy` from the member's balance
@@ -19,7 +19,7 @@ export interface EnrolOutcome {
 }
 
 export async function enrol(db: Queryable, memberId: number, courseId: number): Promise<EnrolOutcome> {
-  const course = await db.query<{ id: number; price: number }>("select id, price from course where id = $1 and status = 'enable'", [courseId]);
+  const course = await db.query<{ id: number; price: number }>(`select c.id, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`, [memberId, courseId]);
   if (!course.rows[0]) throw courseGone();
   const existing = await findEnrolment(db, memberId, courseId);
   if (existing) return { enrolment: existing, created: false };
@@ -46,8 +46,8 @@ export async function buy(db: Database, memberId: number, courseId: number, pric
     const locked = await tx.query<{ money: number }>("select money from member where id = $1 for update", [memberId]);
     const balance = Number(locked.rows[0]!.money);
     const course = await tx.query<{ id: number; title: string; price: number }>(
-      "select id, title, price from course where id = $1 and status = 'enable' for share",
-      [courseId],
+      `select c.id, c.title, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE} for share of c`,
+      [memberId, courseId],
     );
     const row = course.rows[0];
     if (!row) throw courseGone();

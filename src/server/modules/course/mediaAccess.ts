@@ -9,6 +9,7 @@ import { hashToken } from "../../auth/tokens.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memberToken } from "../../plugins/auth.ts";
 import { envelope } from "../../plugins/envelope.ts";
+import { visibleSql } from "../org/visibility.ts";
 
 /**
  * Course media under `/storage/` are served only to whoever may watch their lesson (the rule of
@@ -17,8 +18,9 @@ import { envelope } from "../../plugins/envelope.ts";
  *   lesson, every media file (playlists, segments, init sections, keys, subtitles) under the
  *   playlist's folder — HLS files live in a folder of their own;
  * - open to anyone: files of an enabled lesson that is a free preview or belongs to a free
- *   course (price 0);
- * - otherwise only members enrolled in the course of an enabled lesson that uses the file.
+ *   course (price 0), of a course open to all (modules/org/visibility.ts);
+ * - otherwise only members the course is open to, when the lesson is a free preview, the course
+ *   free, or they are enrolled in it.
  *   Anonymous requests are answered 401, members who may not watch 403 (envelope, no-store).
  *
  * A `<video>` element and hls.js cannot send the token header, so the member is known from an
@@ -213,20 +215,24 @@ export type MediaDecision =
 export async function courseMediaDecision(db: Queryable, req: FastifyRequest, storagePath: string): Promise<MediaDecision> {
   const ids = await lessonsUsing(db, storagePath);
   if (ids.length === 0) return { kind: "other" };
-  const { rows } = await db.query<{ course_id: number; free_preview: boolean; price: number }>(
-    `select l.course_id, l.free_preview, c.price from lesson l join course c on c.id = l.course_id
+  // Open to anyone: a free preview or a free course that is open to all (assigned to nobody).
+  const { rows } = await db.query<{ course_id: number; free_preview: boolean; price: number; open: boolean }>(
+    `select l.course_id, l.free_preview, c.price, ${visibleSql("course", "c.id", "0")} as open from lesson l join course c on c.id = l.course_id
      where l.id = any($1::int[]) and l.status = 'enable' and c.status = 'enable'`,
     [ids],
   );
-  if (rows.some((r) => r.free_preview || Number(r.price) === 0)) return { kind: "open" };
+  if (rows.some((r) => r.open && (r.free_preview || Number(r.price) === 0))) return { kind: "open" };
   const member = await mediaMember(db, req);
   if (!member) return { kind: "login" };
   if (rows.length > 0) {
-    const enrolled = await db.query("select 1 from course_enrolment where user_id = $1 and course_id = any($2::int[]) limit 1", [
-      member.memberId,
-      rows.map((r) => r.course_id),
-    ]);
-    if (enrolled.rows.length > 0) return { kind: "member", member };
+    // A member: a course assigned to them, free (preview or price 0) or one they are enrolled in.
+    const allowed = await db.query(
+      `select 1 from lesson l join course c on c.id = l.course_id
+       where l.id = any($2::int[]) and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$1")}
+         and (l.free_preview or c.price = 0 or exists (select 1 from course_enrolment e where e.user_id = $1 and e.course_id = c.id)) limit 1`,
+      [member.memberId, ids],
+    );
+    if (allowed.rows.length > 0) return { kind: "member", member };
   }
   return { kind: "denied" };
 }

@@ -2,6 +2,7 @@ import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course
 import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memos } from "../account/memos.ts";
+import { visibleSql } from "../org/visibility.ts";
 
 export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled";
 
@@ -27,7 +28,7 @@ export async function applyLessonProgress(tx: Queryable, userId: number, op: OpO
     `select l.id, l.course_id, l.title, l.duration, l.free_preview,
             exists (select 1 from course_enrolment e where e.user_id = $2 and e.course_id = l.course_id) as enrolled
      from lesson l join course c on c.id = l.course_id
-     where l.id = $1 and l.status = 'enable' and c.status = 'enable'`,
+     where l.id = $1 and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$2")}`,
     [lessonId, userId],
   );
   const lesson = found.rows[0];

@@ -13,12 +13,15 @@ import type {
 } from "../../../shared/course/types.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { MemberRow } from "../../plugins/auth.ts";
+import { visibleSql } from "../org/visibility.ts";
 import { safeMediaUrl, sanitizeRichText } from "./html.ts";
 
 /**
  * The course read model (src/shared/course/types.ts is the contract): catalogue, detail, my
  * courses, a lesson's siblings and progress. Courses, lessons and categories are visible while
- * their status is 'enable'; lists are ordered by weigh (desc) then id. Enrolling and buying are
+ * their status is 'enable' and, for courses, while they are open to the member (modules/org/
+ * visibility.ts: assigned to the member's company, duty or classroom, or to nobody, i.e. open to
+ * all; member 0 sees only those open to all); lists are ordered by weigh (desc) then id. Enrolling and buying are
  * in ./enrolment.ts, the routes in ./routes.ts.
  */
 
@@ -39,6 +42,9 @@ export interface CourseRow {
   duration: number;
   enrolled: boolean;
 }
+
+/** A course `c` the member `$1` may see and open (0: nobody logged in). */
+export const COURSE_VISIBLE = visibleSql("course", "c.id", "$1");
 
 /** The columns of a CourseSummary; `$1` is the member id (0: nobody). */
 export const COURSE_COLUMNS = `c.id, c.category_id, c.title, c.cover, c.summary, c.price, ls.lesson_count, ls.duration,
@@ -192,7 +198,8 @@ export interface CourseListQuery {
 export async function listCourses(db: Queryable, q: CourseListQuery, memberId: number, req: FastifyRequest): Promise<CourseList> {
   const categories = await db.query<CategoryRow>("select id, pid, title, title_en from course_category where status = 'enable' order by weigh desc, id");
   const counted = await db.query<{ category_id: number; n: number }>(
-    "select category_id, count(*)::int as n from course where status = 'enable' group by category_id",
+    `select c.category_id, count(*)::int as n from course c where c.status = 'enable' and ${COURSE_VISIBLE} group by c.category_id`,
+    [memberId],
   );
   const { tree, nodes } = categoryTree(categories.rows, new Map(counted.rows.map((r) => [r.category_id, r.n])), req);
 
@@ -200,9 +207,9 @@ export async function listCourses(db: Queryable, q: CourseListQuery, memberId: n
   const filters: { sql: (n: number) => string; value: unknown }[] = [];
   if (q.categoryId > 0) filters.push({ sql: (n) => `c.category_id = any($${n}::int[])`, value: withDescendants(nodes.get(q.categoryId)) });
   if (q.keyword) filters.push({ sql: (n) => `(c.title ilike $${n} escape '\\' or c.summary ilike $${n} escape '\\')`, value: likePattern(q.keyword) });
-  const where = (first: number) => ["c.status = 'enable'", ...filters.map((f, i) => f.sql(first + i))].join(" and ");
+  const where = (first: number) => ["c.status = 'enable'", COURSE_VISIBLE, ...filters.map((f, i) => f.sql(first + i))].join(" and ");
   const values = filters.map((f) => f.value);
-  const total = await db.query<{ n: number }>(`select count(*)::int as n from course c where ${where(1)}`, values);
+  const total = await db.query<{ n: number }>(`select count(*)::int as n from course c where ${where(2)}`, [memberId, ...values]);
   const n = values.length;
   const { rows } = await db.query<CourseRow>(
     `select ${COURSE_COLUMNS} from course c ${LESSON_STATS}
@@ -218,7 +225,7 @@ export async function courseDetail(db: Queryable, courseId: number, member: Memb
   const { rows } = await db.query<CourseRow & { introduction: string; category_title: string | null; category_title_en: string | null }>(
     `select ${COURSE_COLUMNS}, c.introduction, cc.title as category_title, cc.title_en as category_title_en
      from course c ${LESSON_STATS} left join course_category cc on cc.id = c.category_id
-     where c.id = $2 and c.status = 'enable'`,
+     where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`,
     [memberId, courseId],
   );
   const row = rows[0];
@@ -241,7 +248,7 @@ export async function myCourses(db: Queryable, memberId: number): Promise<MyCour
   const { rows } = await db.query<CourseRow & { enrolled_at: number }>(
     `select ${COURSE_COLUMNS}, e.create_time as enrolled_at
      from course_enrolment e join course c on c.id = e.course_id ${LESSON_STATS}
-     where e.user_id = $1 and c.status = 'enable'`,
+     where e.user_id = $1 and c.status = 'enable' and ${COURSE_VISIBLE}`,
     [memberId],
   );
   const lessons = await courseLessons(db, rows.map((r) => r.id), memberId);
@@ -274,12 +281,13 @@ export interface LessonRecord {
   attachments: unknown;
 }
 
-export async function findLesson(db: Queryable, lessonId: number): Promise<LessonRecord | undefined> {
+/** A lesson of a course the member (0: nobody) may see. */
+export async function findLesson(db: Queryable, lessonId: number, memberId: number): Promise<LessonRecord | undefined> {
   const found = await db.query<LessonRecord>(
     `select l.id, l.course_id, c.title as course_title, l.free_preview, l.content, l.video_url, l.video_type, l.video_size, l.attachments
      from lesson l join course c on c.id = l.course_id
-     where l.id = $1 and l.status = 'enable' and c.status = 'enable'`,
-    [lessonId],
+     where l.id = $2 and l.status = 'enable' and c.status = 'enable' and ${COURSE_VISIBLE}`,
+    [memberId, lessonId],
   );
   return found.rows[0];
 }

@@ -85,7 +85,7 @@ export async function courseApiRoutes(app: FastifyInstance): Promise<void> {
   api.get("/api/course/my", { config: { auth: "member" } }, async (req, reply) => reply.success(await myCourses(db, req.member!.id)));
 
   api.get("/api/course/lesson", { config: { auth: "optional" }, schema: { querystring: lessonQuery } }, async (req, reply) => {
-    const lesson = await findLesson(db, req.query.id);
+    const lesson = await findLesson(db, req.query.id, req.member?.id ?? 0);
     if (!lesson) throw lessonGone();
     // A free preview is open to everyone; any other lesson needs a logged-in, enrolled member.
     const member = req.member;

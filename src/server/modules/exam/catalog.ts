@@ -6,6 +6,7 @@ import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.t
 import { dbIdParam } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { BANK_VERSION_SQL, PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
+import { paperVisibleSql, visibleSql } from "../org/visibility.ts";
 import { paperWithheldSql } from "./withheld.ts";
 
 interface ClassifyRow {
@@ -22,7 +23,8 @@ interface ClassifyRow {
  * `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag).
  * Neither ever carries exam-only content: exam-only banks are not listed nor downloadable,
  * withheld questions are left out of practice banks, papers kept for official exams are not
- * offered as mock papers (see withheld.ts).
+ * offered as mock papers (see withheld.ts). Banks, papers and rooms are those open to the member
+ * (modules/org/visibility.ts).
  */
 export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
@@ -32,16 +34,18 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   api.get("/api/exam/catalog", { config: memberOnly }, async (req, reply) => {
     const member = req.member!;
     // Withheld questions (exam-only content) are not counted; exam-only banks are not listed.
-    const { rows } = await db.query<ClassifyRow>(
-      `select c.id, c.pid, c.title, c.title_en, c.kind,
+    const { rows } = await db.query<ClassifyRow & { open: boolean }>(
+      `select c.id, c.pid, c.title, c.title_en, c.kind, ${visibleSql("bank", "c.id", "$1")} as open,
               count(q.id)::int as question_count,
               ${BANK_VERSION_SQL} as version
        from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
        where c.status = 'enable' group by c.id order by c.weigh desc, c.id`,
+      [member.id],
     );
     const nodes = new Map<number, ClassifyNode>();
     const pidOf = new Map(rows.map((r) => [r.id, r.pid]));
-    const hidden = new Set(rows.filter((r) => r.kind === "exam").map((r) => r.id));
+    // Exam-only banks and banks not open to the member are not listed.
+    const hidden = new Set(rows.filter((r) => r.kind === "exam" || !r.open).map((r) => r.id));
     for (const r of rows) {
       if (hidden.has(r.id)) continue;
       // A practice node under an exam-only one hangs from the nearest listed ancestor.
@@ -54,13 +58,15 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
     const papers = await db.query<{ id: number; title: string; total_score: number; pass_score: number; duration: number }>(
       // Papers kept for official exams are not offered as mock papers.
-      `select p.id, p.title, p.total_score, p.pass_score, p.duration from exam_paper p where p.status = 'enable' and not ${paperWithheldSql("p.id")} order by p.id`,
+      `select p.id, p.title, p.total_score, p.pass_score, p.duration from exam_paper p
+       where p.status = 'enable' and not ${paperWithheldSql("p.id")} and ${paperVisibleSql("p.id", "$1")} order by p.id`,
+      [member.id],
     );
     const now = Math.floor(Date.now() / 1000);
     const rooms = await db.query<{ id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number }>(
-      `select id, title, paper_id, start_time, end_time, duration, attempts_allowed from exam_room
-       where status = 'enable' and end_time > $1 and (user_group_id is null or user_group_id = $2) order by start_time`,
-      [now, member.group_id],
+      `select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed from exam_room r
+       where r.status = 'enable' and r.end_time > $1 and (r.user_group_id is null or r.user_group_id = $2) and ${visibleSql("room", "r.id", "$3")} order by r.start_time`,
+      [now, member.group_id, member.id],
     );
     return reply.success({
       classify: tree,
@@ -79,8 +85,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
   api.get("/api/exam/bank", { config: memberOnly, schema: { querystring: z.object({ id: dbIdParam }) } }, async (req, reply) => {
     const bank = await db.query<{ id: number; title: string; title_en: string; kind: string }>(
-      "select id, title, title_en, kind from exam_classify where id = $1 and status = 'enable'",
-      [req.query.id],
+      `select c.id, c.title, c.title_en, c.kind from exam_classify c where c.id = $1 and c.status = 'enable' and ${visibleSql("bank", "c.id", "$2")}`,
+      [req.query.id, req.member!.id],
     );
     const row = bank.rows[0];
     if (!row) throw new ApiError(msg`This question bank does not exist`);

@@ -5,6 +5,7 @@ import type { Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { isWithheld } from "../../modules/exam/withheld.ts";
+import { visibleSql } from "../../modules/org/visibility.ts";
 import { RejectOp, type OpHandlerMap } from "../registry.ts";
 
 /**
@@ -19,9 +20,11 @@ import { RejectOp, type OpHandlerMap } from "../registry.ts";
 export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
   async "practice.answer"({ tx, userId }, op) {
     const { questionId, bankId, answer } = op.payload;
+    // A question of a bank not open to the member is unknown to them (modules/org/visibility.ts).
     const { rows } = await tx.query<QuestionRow>(
-      "select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question where id = $1 and status = 'enable'",
-      [questionId],
+      `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question q
+       where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+      [questionId, userId],
     );
     const question = rows[0];
     if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { dbIdParam } from "../../../../shared/schema.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
+import { paperVisibleSql } from "../../org/visibility.ts";
 import { isPaperWithheld } from "../withheld.ts";
 import { gradeAttempt } from "./grading.ts";
 import { queueMarks } from "./marks.ts";
@@ -17,6 +18,12 @@ import { loadPaper, paperQuestions } from "./papers.ts";
  * exam is never a mock paper (withheld.ts).
  */
 
+/** Whether every bank of the paper is open to the member (modules/org/visibility.ts). */
+async function isPaperOpenTo(db: Queryable, paperId: number, memberId: number): Promise<boolean> {
+  const { rows } = await db.query<{ open: boolean }>(`select ${paperVisibleSql("$1::int", "$2::int")} as open`, [paperId, memberId]);
+  return rows[0]?.open === true;
+}
+
 /** Applies an `attempt.submit` op (a mock attempt taken on the device): the server grades again. */
 export async function applyMockSubmit(
   tx: Queryable,
@@ -24,7 +31,7 @@ export async function applyMockSubmit(
   payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown> },
 ): Promise<"applied" | "unknown-paper" | "withheld-paper"> {
   const loaded = await loadPaper(tx, payload.paperId);
-  if (!loaded) return "unknown-paper";
+  if (!loaded || !(await isPaperOpenTo(tx, payload.paperId, userId))) return "unknown-paper";
   // A mock attempt would reveal (in its record) what an official exam must keep to itself.
   if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
   const graded = gradeAttempt(await paperQuestions(tx, loaded.rows), payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
@@ -56,7 +63,7 @@ export async function mockRoutes(app: FastifyInstance): Promise<void> {
 
   api.get("/api/exam/paper", { schema: { querystring: z.object({ id: dbIdParam }) } }, async (req, reply) => {
     const loaded = await loadPaper(db, req.query.id);
-    if (!loaded) throw new ApiError(msg`This paper does not exist`);
+    if (!loaded || !(await isPaperOpenTo(db, req.query.id, req.member!.id))) throw new ApiError(msg`This paper does not exist`);
     if (await isPaperWithheld(db, req.query.id)) throw new ApiError(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
     const { paper, rows } = loaded;
     const fixedBanks = await db.query<{ classify_id: number }>(

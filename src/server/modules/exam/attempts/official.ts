@@ -13,6 +13,7 @@ import type { MemberRow } from "../../../plugins/auth.ts";
 import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
 import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
+import { visibleSql } from "../../org/visibility.ts";
 import { drawForPaper, loadPaper } from "./papers.ts";
 
 /**
@@ -34,7 +35,7 @@ interface RoomRow {
 
 /** The room if it is open to the member now, else a refusal saying why. */
 async function openRoom(tx: Queryable, member: MemberRow, roomId: number): Promise<RoomRow> {
-  const { rows } = await tx.query<RoomRow>("select * from exam_room where id = $1 and status = 'enable'", [roomId]);
+  const { rows } = await tx.query<RoomRow>(`select * from exam_room r where r.id = $1 and r.status = 'enable' and ${visibleSql("room", "r.id", "$2")}`, [roomId, member.id]);
   const room = rows[0];
   if (!room || (room.user_group_id !== null && room.user_group_id !== member.group_id)) throw new ApiError(msg`This exam is not open to you`);
   const t = nowSeconds();

@@ -1,0 +1,57 @@
+import type { Assignment } from "../../../shared/admin/org.ts";
+import type { OrgTarget } from "../../modules/org/visibility.ts";
+import type { CrudContext, ResourceHooks, Row } from "../resource.ts";
+
+/**
+ * Who a course, exam room or bank is assigned to (`org_access`, the rule of
+ * modules/org/visibility.ts): read into the row of `GET edit` and written with the row, for the
+ * forms' company / duty / classroom fields. A company, duty or classroom that does not exist is
+ * refused by the database (the engine's "refers to a row that does not exist").
+ */
+
+const COLUMN: Record<OrgTarget, string> = { course: "course_id", room: "room_id", bank: "bank_id" };
+const BY = { company_ids: "company_id", duty_ids: "duty_id", classroom_ids: "classroom_id" } as const;
+
+const unique = (ids: unknown): number[] => [...new Set(Array.isArray(ids) ? ids.filter((id): id is number => typeof id === "number") : [])];
+
+export async function readAssignment(ctx: Pick<CrudContext, "tx">, target: OrgTarget, id: number): Promise<Assignment> {
+  const { rows } = await ctx.tx.query<{ company_id: number | null; duty_id: number | null; classroom_id: number | null }>(
+    `select company_id, duty_id, classroom_id from org_access where ${COLUMN[target]} = $1 order by id`,
+    [id],
+  );
+  const pick = (key: "company_id" | "duty_id" | "classroom_id") => rows.flatMap((r) => (r[key] === null ? [] : [r[key]]));
+  return { company_ids: pick("company_id"), duty_ids: pick("duty_id"), classroom_ids: pick("classroom_id") };
+}
+
+export async function writeAssignment(ctx: Pick<CrudContext, "tx">, target: OrgTarget, id: number, body: Row): Promise<void> {
+  await ctx.tx.query(`delete from org_access where ${COLUMN[target]} = $1`, [id]);
+  for (const [field, column] of Object.entries(BY)) {
+    const ids = unique(body[field]);
+    if (ids.length > 0) await ctx.tx.query(`insert into org_access (${COLUMN[target]}, ${column}) select $1, unnest($2::int[])`, [id, ids]);
+  }
+}
+
+/** The form fields of an assignment, left out of the row the engine writes. */
+export function withoutAssignment(body: Row): Row {
+  const { company_ids: _c, duty_ids: _d, classroom_ids: _r, ...rest } = body;
+  return rest;
+}
+
+/** Hooks that read and write a target's assignment beside its other hooks. */
+export function assignmentHooks(target: OrgTarget, hooks: ResourceHooks = {}): ResourceHooks {
+  return {
+    ...hooks,
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, ...rest } = withoutAssignment(body);
+      return hooks.beforeWrite ? withoutAssignment(await hooks.beforeWrite(ctx, body, existing)) : rest;
+    },
+    async afterWrite(ctx, id, body, existing) {
+      await hooks.afterWrite?.(ctx, id, body, existing);
+      await writeAssignment(ctx, target, id, body);
+    },
+    async editRow(ctx, row) {
+      const base = hooks.editRow ? await hooks.editRow(ctx, row) : row;
+      return { ...base, ...(await readAssignment(ctx, target, row.id as number)) };
+    },
+  };
+}

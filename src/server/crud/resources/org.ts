@@ -1,0 +1,195 @@
+import { msg } from "@lingui/core/macro";
+import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
+import { ApiError } from "../../errors.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { requireInScope } from "../scope.ts";
+import { memberResource } from "./member.ts";
+
+const STATUS = ["enable", "disable"] as const;
+const times = {
+  create_time: { column: "t.create_time", type: "time" },
+  update_time: { column: "t.update_time", type: "time" },
+} as const;
+
+/** Companies (`/admin/org/company/...`): a tree; a company admin sees their company and those under it. */
+export const companyResource: ResourceDef = {
+  rule: "org/company",
+  title: msg`Companies`,
+  table: "company",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    pid: { column: "t.pid", type: "int" },
+    name: { column: "t.name", type: "text" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+    ...times,
+  },
+  quickSearch: ["id", "name"],
+  selectFields: ["id", "pid", "name"],
+  defaultOrder: ["weigh", "desc"],
+  tree: true,
+  childrenRefusal: msg`Delete or move its sub-companies first`,
+  sortable: true,
+  editColumns: ["id", "pid", "name", "weigh", "status", "create_time", "update_time"],
+  add: companyAdd,
+  edit: companyEdit,
+  del: true,
+  touch: true,
+  company: { column: "t.id" },
+  hooks: {
+    async beforeDelete(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const { rows: used } = await ctx.tx.query(
+        `select 1 from member where company_id = any($1::int[]) union all select 1 from admin where company_id = any($1::int[])
+         union all select 1 from classroom where company_id = any($1::int[]) union all select 1 from exam_room where company_id = any($1::int[]) limit 1`,
+        [ids],
+      );
+      if (used.length > 0) throw new ApiError(msg`Members, admins, classrooms or exam rooms still belong to this company: move them first`);
+    },
+  },
+};
+
+/** Duties (`/admin/org/duty/...`): the job positions members hold; shared by every company. */
+export const dutyResource: ResourceDef = {
+  rule: "org/duty",
+  title: msg`Duties`,
+  table: "duty",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    name: { column: "t.name", type: "text" },
+    weigh: { column: "t.weigh", type: "int" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+    ...times,
+  },
+  quickSearch: ["id", "name"],
+  selectFields: ["id", "name"],
+  defaultOrder: ["weigh", "desc"],
+  sortable: true,
+  editColumns: ["id", "name", "weigh", "status", "create_time", "update_time"],
+  add: dutyAdd,
+  edit: dutyEdit,
+  del: true,
+  touch: true,
+  company: "read",
+};
+
+async function classroomLinks(ctx: Pick<CrudContext, "tx">, id: number): Promise<{ course_ids: number[]; room_ids: number[] }> {
+  const { rows } = await ctx.tx.query<{ course_id: number | null; room_id: number | null }>("select course_id, room_id from org_access where classroom_id = $1 order by id", [id]);
+  return { course_ids: rows.flatMap((r) => (r.course_id ? [r.course_id] : [])), room_ids: rows.flatMap((r) => (r.room_id ? [r.room_id] : [])) };
+}
+
+/** The members a bulk action names, each one the acting admin may see (a company admin: their company's). */
+async function scopedMembers(ctx: CrudContext, ids: number[]): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  await requireInScope(ctx, memberResource, unique);
+  return unique;
+}
+
+/**
+ * Classrooms (`/admin/org/classroom/...`): a class of members with a head teacher (a staff
+ * account), a period, its courses and exam rooms (assigned to it: see modules/org/visibility.ts),
+ * and its members, added and removed in bulk.
+ */
+export const classroomResource: ResourceDef = {
+  rule: "org/classroom",
+  title: msg`Classrooms`,
+  table: "classroom",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    name: { column: "t.name", type: "text" },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "c.name", type: "text" },
+    head_admin_id: { column: "t.head_admin_id", type: "int" },
+    head_name: { column: "a.nickname", type: "text" },
+    head_username: { column: "a.username", type: "text" },
+    start_time: { column: "t.start_time", type: "time" },
+    end_time: { column: "t.end_time", type: "time" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+    ...times,
+  },
+  joins: [
+    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
+    { table: "admin", alias: "a", on: ["a.id", "t.head_admin_id"] },
+  ],
+  quickSearch: ["id", "name", "company_name", "head_name"],
+  selectFields: ["id", "name"],
+  editColumns: ["id", "name", "company_id", "head_admin_id", "start_time", "end_time", "remark", "status", "create_time", "update_time"],
+  add: classroomAdd,
+  edit: classroomEdit,
+  del: true,
+  touch: true,
+  company: { column: "t.company_id", fill: "company_id" },
+  hooks: {
+    async beforeWrite(_ctx, body) {
+      const { id: _id, course_ids: _c, room_ids: _r, ...row } = body as ClassroomAdd & { id?: number };
+      return row;
+    },
+    async afterWrite(ctx, id, body) {
+      const data = body as ClassroomAdd;
+      await ctx.tx.query("delete from org_access where classroom_id = $1 and (course_id is not null or room_id is not null)", [id]);
+      for (const [column, ids] of [["course_id", data.course_ids], ["room_id", data.room_ids]] as const) {
+        if (ids.length > 0) await ctx.tx.query(`insert into org_access (classroom_id, ${column}) select $1, unnest($2::int[])`, [id, [...new Set(ids)]]);
+      }
+    },
+    async beforeDelete(ctx, rows) {
+      // Its courses and rooms go with it only when something else still assigns them (never opened to all).
+      const ids = rows.map((r) => r.id as number);
+      const { rows: alone } = await ctx.tx.query(
+        `select 1 from org_access a where a.classroom_id = any($1::int[]) and not exists (
+           select 1 from org_access b where not (b.classroom_id = any($1::int[]) and b.classroom_id is not null)
+             and (b.course_id = a.course_id or b.room_id = a.room_id or b.bank_id = a.bank_id)) limit 1`,
+        [ids],
+      );
+      if (alone.length > 0) throw new ApiError(msg`Only this classroom opens some of its courses, rooms or banks: assign them elsewhere or remove them from it first`);
+      await ctx.tx.query("delete from org_access where classroom_id = any($1::int[])", [ids]);
+    },
+    async editRow(ctx, row) {
+      return { ...row, ...(await classroomLinks(ctx, row.id as number)) };
+    },
+    async listRows(ctx, rows: Row[]) {
+      const ids = rows.map((r) => r.id as number);
+      const { rows: counts } = await ctx.tx.query<{ classroom_id: number; n: number }>(
+        "select classroom_id, count(*)::int as n from classroom_member where classroom_id = any($1::int[]) group by classroom_id",
+        [ids],
+      );
+      const byId = new Map(counts.map((c) => [c.classroom_id, c.n]));
+      return rows.map((r) => ({ ...r, member_count: byId.get(r.id as number) ?? 0 }));
+    },
+  },
+  actions: {
+    members: {
+      method: "GET",
+      input: classroomMembersQuery,
+      async run(ctx, input) {
+        const { id } = input as { id: number };
+        const { rows } = await ctx.tx.query<{ id: number; username: string; nickname: string }>(
+          "select m.id, m.username, m.nickname from classroom_member cm join member m on m.id = cm.user_id where cm.classroom_id = $1 order by m.id limit 2000",
+          [id],
+        );
+        return { list: rows };
+      },
+    },
+    addMembers: {
+      method: "POST",
+      input: classroomMembersBody,
+      done: msg`Members added`,
+      async run(ctx, input) {
+        const { id, user_ids } = input as { id: number; user_ids: number[] };
+        const ids = await scopedMembers(ctx, user_ids);
+        const { rows } = await ctx.tx.query("insert into classroom_member (classroom_id, user_id) select $1, unnest($2::int[]) on conflict do nothing returning user_id", [id, ids]);
+        return { count: rows.length };
+      },
+    },
+    removeMembers: {
+      method: "POST",
+      input: classroomMembersBody,
+      done: msg`Members removed`,
+      async run(ctx, input) {
+        const { id, user_ids } = input as { id: number; user_ids: number[] };
+        const ids = await scopedMembers(ctx, user_ids);
+        const { rows } = await ctx.tx.query("delete from classroom_member where classroom_id = $1 and user_id = any($2::int[]) returning user_id", [id, ids]);
+        return { count: rows.length };
+      },
+    },
+  },
+};

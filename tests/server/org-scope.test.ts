@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ResourceDef } from "../../src/server/crud/resource.ts";
+import { resources } from "../../src/server/crud/resources/index.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createAdmin, createClassroom, createCompany, createMember, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
+
+/**
+ * Company-scoped admins (issue 15, crud/scope.ts), over EVERY registered resource (from the
+ * registry, not hand-picked): an admin with `is_company` holding every rule reads and writes
+ * only their company's rows (and those of companies under it) — by list, remote select, edit,
+ * del, export and the other extra actions, and by a guessed id — and never another company's.
+ * A resource without company data is either shared content (read, never written) or closed to
+ * them; a resource with company data must be scoped (and have a fixture here).
+ */
+
+let t: TestApp;
+let root: TestAdmin;
+let boss: TestAdmin;
+const companies = { a: 0, sub: 0, b: 0 };
+const NO_ROW = 2_000_000_000;
+
+interface Envelope {
+  code: number;
+  msg: string;
+  data: { list?: { id: number }[]; row?: Record<string, unknown> } & Record<string, unknown>;
+}
+
+/** Two rows of a scoped resource: `mine` in the admin's company (or under it), `theirs` in another. */
+interface Pair {
+  mine: number;
+  theirs: number;
+  /** A valid edit body of a row (resources with `edit`). */
+  editBody?(id: number): Record<string, unknown>;
+  /** An add body naming the other company (resources that fill the company). */
+  addTheirs?(): Record<string, unknown>;
+  /** An add body naming no company: the admin's is filled in. */
+  addMine?(): Record<string, unknown>;
+}
+
+async function exam(company: number) {
+  const db = t.database.db;
+  const member = await createMember(db, { companyId: company });
+  const official = await createOfficialExam(db, { singles: 1, judges: 0, draw: 1 });
+  const attempt = (
+    await db.query<{ id: number }>(
+      `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, submitted_at, status)
+       values (gen_random_uuid()::text, $1, 'official', $2, $3, $4, '{}', 0, 600, 10, 'submitted') returning id`,
+      [member.id, official.paperId, official.roomId, JSON.stringify([{ id: official.questionIds[0], score: 2 }])],
+    )
+  ).rows[0]!.id;
+  return { member, attempt, question: official.questionIds[0]!, paper: official.paperId };
+}
+
+const pairs: Record<string, () => Promise<Pair>> = {
+  "org/company": async () => ({
+    mine: companies.sub,
+    theirs: companies.b,
+    editBody: (id) => ({ id, pid: companies.a, name: `edited ${id}`, weigh: 0, status: "enable" }),
+  }),
+  "org/classroom": async () => ({
+    mine: await createClassroom(t.database.db, { companyId: companies.sub }),
+    theirs: await createClassroom(t.database.db, { companyId: companies.b }),
+    editBody: (id) => ({ id, name: `edited ${id}` }),
+    addTheirs: () => ({ name: "theirs", company_id: companies.b }),
+    addMine: () => ({ name: "mine" }),
+  }),
+  "user/user": async () => ({
+    mine: (await createMember(t.database.db, { companyId: companies.sub })).id,
+    theirs: (await createMember(t.database.db, { companyId: companies.b })).id,
+    editBody: (id) => ({ id, username: `edited${id}`, password: "" }),
+    addTheirs: () => ({ username: `theirs${Date.now() % 100000}`, password: "secret-123", company_id: companies.b }),
+    addMine: () => ({ username: `mine${Date.now() % 100000}`, password: "secret-123" }),
+  }),
+  "user/moneyLog": () => accountLogs("user_money_log", "money"),
+  "user/scoreLog": () => accountLogs("user_score_log", "score"),
+  "auth/adminLog": async () => {
+    const row = async (company: number) => {
+      const writer = await createAdmin(t.database.db, { companyId: company });
+      return (await t.database.db.query<{ id: number }>("insert into admin_log (admin_id, username, title, url, method, data, ip, useragent) values ($1, $2, 't', '/x', 'POST', '{}', '', '') returning id", [writer.id, writer.username])).rows[0]!.id;
+    };
+    return { mine: await row(companies.sub), theirs: await row(companies.b) };
+  },
+  "exam/room": async () => {
+    const room = async (company: number) => {
+      const { roomId } = await createOfficialExam(t.database.db, { singles: 1, judges: 0, draw: 1 });
+      await t.database.db.query("update exam_room set company_id = $1 where id = $2", [company, roomId]);
+      return roomId;
+    };
+    const paper = (await createOfficialExam(t.database.db, { singles: 1, judges: 0, draw: 1 })).paperId;
+    const body = { paper_id: paper, title: "r", start_time: 1000, end_time: 2000, duration: 600, pass_score: 1 };
+    return {
+      mine: await room(companies.sub),
+      theirs: await room(companies.b),
+      editBody: (id) => ({ id, ...body }),
+      addTheirs: () => ({ ...body, company_id: companies.b }),
+      addMine: () => body,
+    };
+  },
+  "exam/marking": async () => {
+    const mark = async (company: number) => {
+      const e = await exam(company);
+      return (await t.database.db.query<{ id: number }>("insert into exam_mark (attempt_id, question_id) values ($1, $2) returning id", [e.attempt, e.question])).rows[0]!.id;
+    };
+    return { mine: await mark(companies.sub), theirs: await mark(companies.b) };
+  },
+  "exam/lateAnswer": async () => {
+    const late = async (company: number) => {
+      const e = await exam(company);
+      return (await t.database.db.query<{ id: number }>("insert into exam_late_answer (attempt_id, question_id, answer, received_at) values ($1, $2, '\"A\"', 1) returning id", [e.attempt, e.question])).rows[0]!.id;
+    };
+    return { mine: await late(companies.sub), theirs: await late(companies.b) };
+  },
+};
+
+async function accountLogs(table: string, column: string): Promise<Pair> {
+  const row = async (company: number) => {
+    const member = await createMember(t.database.db, { companyId: company });
+    return (await t.database.db.query<{ id: number }>(`insert into ${table} (user_id, ${column}, before, after) values ($1, 5, 0, 5) returning id`, [member.id])).rows[0]!.id;
+  };
+  const theirMember = (await createMember(t.database.db, { companyId: companies.b })).id;
+  const myMember = (await createMember(t.database.db, { companyId: companies.sub })).id;
+  return { mine: await row(companies.sub), theirs: await row(companies.b), addTheirs: () => ({ user_id: theirMember, [column]: 1 }), addMine: () => ({ user_id: myMember, [column]: 1 }) };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  root = await createAdmin(db);
+  companies.a = await createCompany(db, { name: "A" });
+  companies.sub = await createCompany(db, { name: "A1", pid: companies.a });
+  companies.b = await createCompany(db, { name: "B" });
+  // A company admin of A holding every rule (a group granting "*"; not a super admin).
+  boss = await createAdmin(db, { companyId: companies.a });
+  const group = (await db.query<{ id: number }>("insert into admin_group (name, rules) values ('all', '*') returning id")).rows[0]!.id;
+  await db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [boss.id, group]);
+});
+afterAll(() => t.close());
+
+const call = async (who: TestAdmin, method: "GET" | "POST" | "DELETE", url: string, payload?: Record<string, unknown>) =>
+  (await t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) })).json() as Envelope;
+const listIds = async (who: TestAdmin, def: ResourceDef, query = "") => (await call(who, "GET", `/admin/${def.rule}/index?limit=100${query}`)).data.list?.map((r) => r.id) ?? [];
+const exists = async (def: ResourceDef, id: number) => (await t.database.db.query(`select 1 from ${def.table} where id = $1`, [id])).rows.length > 0;
+
+/** Every write route of a resource, with a body that passes its schema where one is given. */
+function writes(def: ResourceDef, id: number, body?: Record<string, unknown>): [string, "POST" | "DELETE", string, Record<string, unknown>?][] {
+  const list: [string, "POST" | "DELETE", string, Record<string, unknown>?][] = [];
+  if (def.add) list.push(["add", "POST", `/admin/${def.rule}/add`, body ?? {}]);
+  if (def.edit) list.push(["edit", "POST", `/admin/${def.rule}/edit`, body ? { ...body, id } : { id }]);
+  if (def.del) list.push(["del", "DELETE", `/admin/${def.rule}/del?ids[]=${id}`]);
+  if (def.sortable) list.push(["sortable", "POST", `/admin/${def.rule}/sortable`, { id, targetId: id + 1 }]);
+  for (const [name, action] of Object.entries(def.actions ?? {})) if (action.method === "POST") list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted" }]);
+  return list;
+}
+
+describe.each(resources.map((def) => [def.rule, def] as const))("resource %s, for a company admin", (rule, def) => {
+  if (def.company === undefined) {
+    it("is closed: every route refused as no permission, reads and writes alike", async () => {
+      const routes: [string, "GET" | "POST" | "DELETE", string, Record<string, unknown>?][] = [
+        ["index", "GET", `/admin/${rule}/index`],
+        ["edit", "GET", `/admin/${rule}/edit?id=1`],
+        ...writes(def, 1),
+        ...Object.entries(def.actions ?? {}).flatMap(([name, a]) => (a.method === "GET" ? [[name, "GET", `/admin/${rule}/${name}?id=1`] as [string, "GET", string]] : [])),
+      ];
+      for (const [name, method, url, payload] of routes) expect((await call(boss, method, url, payload)).code, `${name}`).toBe(401);
+      // The super admin is not affected.
+      expect((await call(root, "GET", `/admin/${rule}/index`)).code).toBe(1);
+    });
+  } else if (def.company === "read") {
+    it("is shared content: listed, never written", async () => {
+      expect((await call(boss, "GET", `/admin/${rule}/index`)).code).toBe(1);
+      for (const [name, method, url, payload] of writes(def, 1)) expect((await call(boss, method, url, payload)).code, name).toBe(401);
+    });
+  } else {
+    it("is scoped: their company's rows only, by list, select, edit, del, export, extra actions and guessed ids", async () => {
+      const make = pairs[rule];
+      expect(make, `a company-scoped resource needs a pair of rows in this test: ${rule}`).toBeDefined();
+      const pair = await make!();
+      const within = `&search[0][field]=id&search[0][operator]=IN&search[0][val]=${pair.mine},${pair.theirs}`;
+      expect((await listIds(root, def, within)).sort()).toEqual([pair.mine, pair.theirs].sort());
+      expect(await listIds(boss, def, within)).toEqual([pair.mine]);
+      // A remote select preloading the other company's row gets nothing of it.
+      expect(await listIds(boss, def, `&select=1&initValue=${pair.theirs}`)).not.toContain(pair.theirs);
+      // Read by a guessed id: the same answer as a row that does not exist.
+      const guessed = await call(boss, "GET", `/admin/${rule}/edit?id=${pair.theirs}`);
+      const missing = await call(boss, "GET", `/admin/${rule}/edit?id=${NO_ROW}`);
+      expect(guessed.code).toBe(0);
+      expect(guessed.msg).toBe(missing.msg);
+      expect((await call(boss, "GET", `/admin/${rule}/edit?id=${pair.mine}`)).code).toBe(1);
+      // Extra reads (results, export, members...) of the other company's row.
+      for (const [name, action] of Object.entries(def.actions ?? {})) {
+        if (action.method !== "GET") continue;
+        const res = await t.app.inject({ method: "GET", url: `/admin/${rule}/${name}?id=${pair.theirs}`, headers: boss.headers });
+        expect(res.headers["content-type"], name).toMatch(/json/);
+        expect(res.json().code, name).toBe(0);
+      }
+      // Writes naming the other company's row: refused, the row unchanged and still there.
+      const before = (await call(root, "GET", `/admin/${rule}/edit?id=${pair.theirs}`)).data.row;
+      for (const [name, method, url, payload] of writes(def, pair.theirs, pair.editBody?.(pair.theirs))) {
+        if (name === "add") continue;
+        const answer = await call(boss, method, url, payload);
+        expect(answer.code, name).toBe(0);
+        expect(answer.msg, name).toBe(missing.msg);
+      }
+      expect(await exists(def, pair.theirs)).toBe(true);
+      expect((await call(root, "GET", `/admin/${rule}/edit?id=${pair.theirs}`)).data.row).toEqual(before);
+      // Their own row can be edited.
+      if (def.edit && pair.editBody) {
+        const edited = await call(boss, "POST", `/admin/${rule}/edit`, pair.editBody(pair.mine));
+        expect(edited.code, edited.msg).toBe(1);
+      }
+      // An add into the other company is refused; one naming no company lands in theirs.
+      if (def.add && pair.addTheirs) {
+        const count = async () => (await t.database.db.query<{ n: number }>(`select count(*)::int as n from ${def.table}`)).rows[0]!.n;
+        const n = await count();
+        expect((await call(boss, "POST", `/admin/${rule}/add`, pair.addTheirs())).code).toBe(0);
+        expect(await count()).toBe(n);
+        const added = await call(boss, "POST", `/admin/${rule}/add`, pair.addMine!());
+        expect(added.code, added.msg).toBe(1);
+        expect(await listIds(boss, def, `&search[0][field]=id&search[0][val]=${added.data.id as number}`)).toEqual([added.data.id]);
+      }
+      // The super admin still sees both.
+      expect((await listIds(root, def, within)).length).toBe(2);
+    });
+  }
+});
+
+describe("the rest of the back office, for a company admin", () => {
+  it("refuses every named-rule route outside the engine that does not keep them inside their company (from the route table)", async () => {
+    const closed = t.app.adminRoutes.filter((r) => typeof r.adminRule === "string" && r.adminRule !== "*" && !r.companyAdmins && r.method !== "HEAD");
+    expect(closed.map((r) => r.url)).toContain("/admin/routine/config/edit");
+    for (const route of closed) {
+      const res = await t.app.inject({ method: route.method as "GET" | "POST", url: route.url, headers: boss.headers, ...(route.method === "POST" ? { payload: {} } : {}) });
+      expect(res.json().code, `${route.method} ${route.url}`).toBe(401);
+    }
+  });
+
+  it("counts only their company's members on the dashboard", async () => {
+    await createMember(t.database.db, { companyId: companies.b });
+    const mine = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member where company_id in (select company_subtree($1))", [companies.a])).rows[0]!.n;
+    const all = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member")).rows[0]!.n;
+    expect((await call(boss, "GET", "/admin/dashboard/index")).data.members).toBe(mine);
+    expect((await call(root, "GET", "/admin/dashboard/index")).data.members).toBe(all);
+    expect(mine).toBeLessThan(all);
+  });
+});
+
+describe("the company admin's own bulk actions", () => {
+  it("cannot put another company's member in their classroom", async () => {
+    const mine = await createClassroom(t.database.db, { companyId: companies.a });
+    const theirMember = await createMember(t.database.db, { companyId: companies.b });
+    const myMember = await createMember(t.database.db, { companyId: companies.sub });
+    expect((await call(boss, "POST", "/admin/org/classroom/addMembers", { id: mine, user_ids: [theirMember.id] })).code).toBe(0);
+    expect((await call(boss, "POST", "/admin/org/classroom/addMembers", { id: mine, user_ids: [myMember.id] })).code).toBe(1);
+    const { rows } = await t.database.db.query<{ user_id: number }>("select user_id from classroom_member where classroom_id = $1", [mine]);
+    expect(rows.map((r) => r.user_id)).toEqual([myMember.id]);
+  });
+});
