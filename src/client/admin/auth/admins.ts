@@ -28,7 +28,7 @@ const admins: CrudDefinition = {
     { field: "password", label: msg`Password`, kind: "password" },
     { field: "group_ids", label: msg`Groups`, kind: "multiSelect", tree: { path: "auth/group", label: "name" } },
     { field: "is_company", label: msg`Company admin`, kind: "switch", boolean: true, initial: false, hint: msg`Sees and changes only their company's members, classrooms, exam rooms, results and logs` },
-    { field: "company_id", label: msg`Company`, kind: "treeSelect", tree: { path: "org/company", label: "name" }, when: (v) => v.is_company === true || v.is_company === 1 },
+    { field: "company_id", label: msg`Company`, kind: "treeSelect", tree: { path: "org/company", label: "name" }, placeholder: msg`No company`, when: (v) => v.is_company === true || v.is_company === 1 },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
   ],
   schema: adminAdd,

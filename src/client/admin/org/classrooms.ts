@@ -16,7 +16,7 @@ const classrooms: CrudDefinition = {
     { field: "name", label: msg`Name`, search: "text", sortable: true },
     { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" } },
     { field: "head_admin_id", label: msg`Head teacher`, cell: (r) => String(r.head_name || r.head_username || "–") },
-    { field: "member_count", label: msg`Members`, render: "number" },
+    { field: "member_count", label: msg({ message: "Members", context: "classroom member count" }), render: "number" },
     { field: "start_time", label: msg`Starts`, render: "datetime", sortable: true, search: "datetime" },
     { field: "end_time", label: msg`Ends`, render: "datetime", sortable: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },

@@ -11,4 +11,4 @@ export const assignmentFields: CrudFormField[] = [
   { field: "classroom_ids", label: msg`Open to classrooms`, kind: "multiSelect", tree: { path: "org/classroom", label: "name" }, initial: [] },
 ];
 
-export const companyField = (label = msg`Company`): CrudFormField => ({ field: "company_id", label, kind: "treeSelect", tree: { path: "org/company", label: "name" } });
+export const companyField = (label = msg`Company`): CrudFormField => ({ field: "company_id", label, kind: "treeSelect", tree: { path: "org/company", label: "name" }, placeholder: msg`No company` });
