@@ -177,6 +177,7 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
   "/admin/routine/config/index": () => ["/admin/routine/config/index"],
+  "/admin/ajax/terminal": () => ["/admin/ajax/terminal?command=version.node&uuid=00000000-0000-4000-8000-000000000000"],
   // The CRUD engine's list and row of every registered resource.
   ...Object.fromEntries(
     resources.flatMap((def) => [

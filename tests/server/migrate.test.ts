@@ -74,7 +74,7 @@ describe("demo seed", () => {
 
   it("creates the README's accounts once on an empty database", async () => {
     t = await createTestDatabase();
-    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "accountLogsRetold", "exam", "examOfficial", "course"]);
+    expect(await seedDemo(t.db)).toEqual(["accounts", "accountLogs", "accountLogsRetold", "exam", "examOfficial", "course", "org"]);
     expect(await seedDemo(t.db)).toEqual([]);
     const admins = await t.db.query<{ username: string; password_hash: string; is_super: boolean }>(
       "select username, password_hash, is_super from admin",
@@ -92,7 +92,7 @@ describe("demo seed", () => {
   it("moves an older demo database's official exam onto exam-only questions", async () => {
     t = await createTestDatabase();
     // A demo database from before the exam-only part: its room used the fixed mock paper.
-    expect(await seedDemo(t.db, demoParts.filter((p) => p.name !== "examOfficial"))).toEqual(["accounts", "accountLogs", "accountLogsRetold", "exam", "course"]);
+    expect(await seedDemo(t.db, demoParts.filter((p) => p.name !== "examOfficial"))).toEqual(["accounts", "accountLogs", "accountLogsRetold", "exam", "course", "org"]);
     const fixed = (await t.db.query<{ id: number }>("select id from exam_paper where title = '数学基础测验（固定）'")).rows[0]!.id;
     await t.db.query("insert into exam_room (paper_id, title, start_time, end_time, duration) values ($1, '数学基础正式考试', 0, $2, 900)", [fixed, 4_000_000_000]);
     expect(await seedDemo(t.db)).toEqual(["examOfficial"]);
