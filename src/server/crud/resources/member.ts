@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
 import type { ResourceDef } from "../resource.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
+import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
@@ -38,5 +39,6 @@ export const memberResource: ResourceDef = {
       const data = body as MemberAdd;
       if (existing && (data.password || data.status === "disable")) await endAllSessions(ctx.tx, "user", [id]);
     },
-  },
+  },  // Staff enrol the member's reference photo for face checks (issue 15).
+  actions: { face: memberFaceAction },
 };
