@@ -71,3 +71,9 @@ select a.id, a.uuid, a.user_id, a.room_id, a.status, a.started_at, a.submitted_a
 from exam_attempt a
 join exam_room r on r.id = a.room_id
 where a.kind = 'official' and (r.face_rule_id is not null or exists (select 1 from exam_face_check c where c.attempt_id = a.id));
+
+-- Member center: the reference photo for face checks, under "My account"; groups with an explicit
+-- rule list that includes the profile get it too.
+insert into user_rule (pid, type, title, title_en, name, path, menu_type, component, weigh) values ((select id from user_rule where name = 'account'), 'menu', '人脸照片', 'Face photo', 'account/face', 'account/face', 'tab', 'account/face', 35);
+update user_group set rules = rules || ',' || (select id from user_rule where name = 'account/face')
+where trim(rules) <> '*' and (',' || replace(rules, ' ', '') || ',') like ('%,' || (select id from user_rule where name = 'account/profile') || ',%');
