@@ -129,3 +129,9 @@ export interface FaceCheckResult {
 }
 
 export const faceReviewBody = z.object({ id: withMessage(dbId, msg`Please choose a row`) });
+
+/** `GET /admin/exam/faceReview/timeline?id=`: an attempt's face checks in time order (times: attempt seconds, check ms). */
+export interface FaceTimeline {
+  attempt: { id: number; username: string; roomTitle: string; startedAt: number; deadline: number | null; status: string; failures: number; flag: string; threshold: number | null; action: string | null; maxFailures: number | null };
+  checks: { id: number; kind: string; takenAt: number; receivedAt: number; verdict: string; deviceVerdict: string | null; similarity: number | null; live: number | null; faces: number | null; ms: number | null; picture: boolean }[];
+}

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
-import { faceReviewBody, faceRuleAdd, faceRuleEdit } from "../../../shared/exam/face.ts";
+import { faceReviewBody, faceRuleAdd, faceRuleEdit, type FaceTimeline } from "../../../shared/exam/face.ts";
 import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
@@ -57,10 +57,6 @@ export const faceRuleResource: ResourceDef = {
 const attemptId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose an attempt`) });
 const checkId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose a check`) });
 
-export interface FaceTimeline {
-  attempt: { id: number; username: string; roomTitle: string; startedAt: number; deadline: number | null; status: string; failures: number; flag: string; threshold: number | null; action: string | null; maxFailures: number | null };
-  checks: { id: number; kind: string; takenAt: number; receivedAt: number; verdict: string; deviceVerdict: string | null; similarity: number | null; live: number | null; faces: number | null; ms: number | null; picture: boolean }[];
-}
 
 /** Official attempts of rooms with a face rule: failed checks, the flag, the snapshots on a timeline; a reviewer clears a flag. */
 export const faceReviewResource: ResourceDef = {
