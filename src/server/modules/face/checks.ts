@@ -6,7 +6,10 @@ import type { FaceCheckResult, FaceRule, FaceSnapshotFields, FaceVerdict } from 
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { finish, type AttemptRow } from "../exam/attempts/attempt.ts";
-import { BadImageError, analyseImage, faceSimilarity, type Analysis } from "./engine.ts";
+import { BadImageError, analyseImage, type Analysis } from "./engine.ts";
+import { judgeSnapshot } from "./judge.ts";
+
+export { LIVE_MIN, judgeSnapshot } from "./judge.ts";
 
 /**
  * Enrolment and the server's verdict on each snapshot (issue 15). Pictures are private: they are
@@ -15,8 +18,6 @@ import { BadImageError, analyseImage, faceSimilarity, type Analysis } from "./en
  * counts.
  */
 
-/** The liveness model's score a snapshot needs when the rule asks for liveness. */
-export const LIVE_MIN = 0.5;
 /** Largest picture accepted (bytes, after base64 decoding). */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
@@ -103,30 +104,6 @@ export async function enrolFace(db: Queryable, dataDir: string, userId: number, 
     [userId, file, JSON.stringify(face.embedding), by],
   );
   return { faces: 1, live: Math.round(face.live * 1000) / 1000, ms: analysis.ms };
-}
-
-/** The server's verdict on a picture under a rule, against the member's reference descriptor. */
-export async function judgeSnapshot(
-  bytes: Uint8Array,
-  reference: readonly number[] | null,
-  rule: Pick<FaceRule, "threshold" | "liveness">,
-): Promise<{ verdict: FaceVerdict; faces: number | null; similarity: number | null; live: number | null; ms: number | null }> {
-  let analysis: Analysis;
-  try {
-    analysis = await analyseImage(bytes);
-  } catch (error) {
-    if (error instanceof BadImageError) return { verdict: "bad_image", faces: null, similarity: null, live: null, ms: null };
-    throw error;
-  }
-  const { faces, ms } = analysis;
-  if (faces.length === 0) return { verdict: "no_face", faces: 0, similarity: null, live: null, ms };
-  if (faces.length > 1) return { verdict: "many_faces", faces: faces.length, similarity: null, live: null, ms };
-  const face = faces[0]!;
-  if (!reference) return { verdict: "no_reference", faces: 1, similarity: null, live: face.live, ms };
-  const similarity = face.embedding.length > 0 ? await faceSimilarity(reference, face.embedding) : 0;
-  if (similarity < rule.threshold) return { verdict: "mismatch", faces: 1, similarity, live: face.live, ms };
-  if (rule.liveness && face.live < LIVE_MIN) return { verdict: "not_live", faces: 1, similarity, live: face.live, ms };
-  return { verdict: "pass", faces: 1, similarity, live: face.live, ms };
 }
 
 type FlagState = FaceCheckResult["flag"];
