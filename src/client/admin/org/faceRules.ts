@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { faceRuleAdd, faceRuleEdit } from "../../../shared/exam/face.ts";
+import { faceRuleAdd } from "../../../shared/exam/face.ts";
 import type { CrudDefinition, CrudOption } from "../crud/types.ts";
 import { STATUS_OPTIONS } from "../exam/options.ts";
 
@@ -42,7 +42,6 @@ const faceRules: CrudDefinition = {
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
   ],
   schema: faceRuleAdd,
-  editSchema: faceRuleEdit.omit({ id: true }),
 };
 
 export default faceRules;

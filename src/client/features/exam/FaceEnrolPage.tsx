@@ -44,7 +44,7 @@ export default function FaceEnrolPage() {
       return;
     }
     try {
-      await request({ url: "/api/user/face", method: "post", data: { image }, timeout: 60_000 }, { showCodeMessage: false, showSuccessMessage: true });
+      await request({ url: "/api/user/face", method: "post", data: { image }, timeout: 60_000 }, { showCodeMessage: false });
       setOutcome({ kind: "saved" });
       await queryClient.invalidateQueries({ queryKey: ["account", "face"] });
     } catch (error) {
