@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { adminScreens } from "../../src/client/admin/screens.ts";
 import faceReview from "../../src/client/admin/exam/faceReview.ts";
+import marking from "../../src/client/admin/exam/marking.ts";
 import rooms from "../../src/client/admin/exam/rooms.ts";
 import faceRules from "../../src/client/admin/org/faceRules.ts";
 import { FACE_MODELS_CACHE, isFaceModelPath, isLazyAssetPath } from "../../src/client/pwa/caches.ts";
@@ -18,6 +19,8 @@ describe("face rules and face review in the back office", () => {
     expect(faceRules.schema!.safeParse({ name: "x", before_start: true, every_minutes: 5, random_count: 1, threshold: 0.6, liveness: false, max_failures: 2, action: "stop", status: "enable" }).success).toBe(true);
     expect(rooms.form!.find((f) => f.field === "face_rule_id")).toMatchObject({ kind: "remoteSelect", remote: { path: "org/faceRule" } });
     expect(faceReview.rowActions!.map((a) => a.key)).toEqual(["timeline"]);
+    // The marking queue lists attempts a face rule flagged, for whoever may read the face review.
+    expect(marking.toolbarActions!.find((a) => a.key === "face")).toMatchObject({ action: "exam/faceReview/index" });
   });
 
   it("caches the detector's chunk, models and WASM once loaded, and nothing else under those names", () => {
