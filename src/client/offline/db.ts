@@ -126,6 +126,26 @@ export interface OfficialAttemptRow extends OfficialStart {
   answeredAt: Record<string, number>;
 }
 
+/**
+ * A face check of an official exam waiting to be uploaded (`POST /api/exam/official/face`): a
+ * snapshot (JPEG data URL) or the device's reason for having none. Kept beside the outbox, not in
+ * it: a snapshot is large and the server's check of it is slow, so each goes alone, as soon as
+ * the network allows, and leaves the device once the server has judged it.
+ */
+export interface FaceCheckRow {
+  /** `<attempt uuid>:<offset ms of the schedule>` (or a random id): the server's dedup key. */
+  checkId: string;
+  uuid: string;
+  kind: "start" | "interval" | "random";
+  /** When the snapshot was taken, ms on this device's clock. */
+  takenAt: number;
+  image?: string;
+  problem?: "camera_refused" | "no_camera" | "camera_failed";
+  /** What the device itself saw (a hint for the server). */
+  deviceVerdict?: string;
+  tries: number;
+}
+
 export type OutboxStatus = "pending" | "rejected";
 
 /**
@@ -172,6 +192,7 @@ export class MemberDb extends Dexie {
   outbox!: Table<OutboxRow, number>;
   lessonProgress!: EntityTable<LessonProgressRow, "lessonId">;
   officialAttempts!: EntityTable<OfficialAttemptRow, "uuid">;
+  faceChecks!: EntityTable<FaceCheckRow, "checkId">;
 
   constructor(readonly memberId: number) {
     super(memberDbName(memberId));
@@ -192,6 +213,10 @@ export class MemberDb extends Dexie {
     // Official exams: the attempts in progress (their answers travel as `official.answer` ops).
     this.version(3).stores({
       officialAttempts: "uuid",
+    });
+    // Face checks of official exams waiting for the network (issue 15).
+    this.version(4).stores({
+      faceChecks: "checkId, uuid, takenAt",
     });
   }
 }

@@ -8,6 +8,7 @@ import { openMemberDb, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
 import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
+import { watchFaceChecks } from "./faceUpload.ts";
 
 /**
  * App wiring of the offline module: the signed-in member's database and sync engine, and the
@@ -28,6 +29,8 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
+export type { FaceCheckRow } from "./db.ts";
+export { flushFaceChecks, submitFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
@@ -60,6 +63,7 @@ export {
   setProgress,
   startMockAttempt,
   submitMockAttempt,
+  queuedFaceCheckCount,
 } from "./repository/index.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.
@@ -70,6 +74,7 @@ interface Session {
   db: MemberDb;
   engine: SyncEngine;
   outboxWatch: Subscription;
+  stopFaceChecks: () => void;
 }
 
 interface Snapshot {
@@ -138,7 +143,9 @@ export function startOffline(memberId: number): MemberDb {
     next: () => void engine.notifyLocalChange(),
     error: () => undefined,
   });
-  session = { memberId, db, engine, outboxWatch };
+  // Face checks of official exams queued offline go when the network is back (faceUpload.ts).
+  const stopFaceChecks = watchFaceChecks(db);
+  session = { memberId, db, engine, outboxWatch, stopFaceChecks };
   publish({ db, status: engine.getStatus() });
   // Signing out (or another member signing in) closes this member's data.
   userWatch ??= useUserInfo.subscribe((state) => {
@@ -157,6 +164,7 @@ export function stopOffline(): void {
   session = null;
   current.engine.stop();
   current.outboxWatch.unsubscribe();
+  current.stopFaceChecks();
   current.db.close();
   publish({ db: null, status: IDLE });
 }

@@ -11,8 +11,10 @@ export const IMAGES_CACHE = "images";
 /** Lesson videos the member chose to save for offline (filled by the page, served by the SW). */
 export const LESSON_VIDEOS_CACHE = "lesson-videos";
 
-/** Hashed chunks left out of the precache (hls.js), kept once loaded. */
+/** Hashed chunks left out of the precache (hls.js, the face detector), kept once loaded. */
 export const LAZY_ASSETS_CACHE = "lazy-assets";
+/** The face detector's models and WASM binaries (/face-models/, /face-wasm/), kept once loaded (issue 15). */
+export const FACE_MODELS_CACHE = "face-models";
 /** Caches whose content belongs to the signed-in member: cleared when another one signs in or out. */
 export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE] as const;
 
@@ -26,7 +28,13 @@ const VIDEO_FILE_PATH = /\.(?:mp4|webm)$/i;
 /** HLS playlists and segments (only stored files: a dev server's .ts modules are not videos). */
 const HLS_FILE_PATH = /^\/storage\/.+\.(?:m3u8|m4s|ts)$/i;
 
-const LAZY_ASSET_PATH = /^\/assets\/hls-[\w-]+\.js$/;
+const LAZY_ASSET_PATH = /^\/assets\/(?:hls|human)[\w.-]*\.js$/;
+const FACE_MODEL_PATH = /^\/face-(?:models\/[\w-]+\.(?:json|bin)|wasm\/[\w-]+\.wasm)$/;
+
+/** Whether a same-origin path is one of the face detector's model or WASM files. */
+export function isFaceModelPath(pathname: string): boolean {
+  return FACE_MODEL_PATH.test(pathname);
+}
 
 /** Whether a same-origin path is a built chunk kept after its first load (not precached). */
 export function isLazyAssetPath(pathname: string): boolean {

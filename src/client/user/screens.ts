@@ -6,6 +6,7 @@ export const userScreens: ScreenRegistry = {
   "account/overview": lazy(() => import("./account/Overview.tsx")),
   "account/profile": lazy(() => import("./account/Profile.tsx")),
   "account/changePassword": lazy(() => import("./account/ChangePassword.tsx")),
+  "account/face": lazy(() => import("../features/exam/FaceEnrolPage.tsx")),
   "account/balance": lazy(() => import("./account/MoneyLog.tsx")),
   "account/integral": lazy(() => import("./account/ScoreLog.tsx")),
   "course/index": lazy(() => import("../features/course/CataloguePage.tsx")),

@@ -37,7 +37,7 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
  * Paths that are never pages: the API, uploads, and the folders of the built client that hold
  * only files (Vite's hashed assets, icons, screenshots). A missing file there is a 404.
  */
-const NEVER_SHELL = ["/api/", "/storage/", "/assets/", "/icons/", "/screenshots/"];
+const NEVER_SHELL = ["/api/", "/storage/", "/assets/", "/icons/", "/screenshots/", "/face-models/", "/face-wasm/"];
 
 /**
  * Whether a GET that matched no route and no file should get the app shell. A browser navigation

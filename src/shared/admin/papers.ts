@@ -79,6 +79,8 @@ const roomBase = z.object({
     user_group_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member group`),
     review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("never"), msg`Please choose when members see the answers`),
     late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
+    /** The face rule checking who sits the room (null: none). */
+    face_rule_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a face rule`),
     status,
     /** The company the room belongs to (company admins see only theirs); null: the whole organisation's. */
     company_id: memberOrg.company_id,

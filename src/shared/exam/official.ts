@@ -1,3 +1,4 @@
+import type { FaceRule } from "./face.ts";
 import type { ExamQuestion, GivenAnswer } from "./types.ts";
 
 /**
@@ -19,6 +20,11 @@ export interface OfficialStart {
     answers: Record<string, GivenAnswer>;
   };
   questions: ExamQuestion[];
+  /**
+   * The room's face rule (issue 15), or null / absent; `gate`: the questions wait (the list is
+   * empty) until the server has passed a snapshot taken before the start.
+   */
+  face?: { rule: FaceRule; gate: boolean } | null;
 }
 
 /**

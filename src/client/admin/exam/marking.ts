@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
-import { PenLine } from "lucide-react";
+import { PenLine, ScanFace } from "lucide-react";
 import type { CrudDefinition } from "../crud/types.ts";
+import { FlaggedFaceAttempts } from "./FlaggedFaceAttempts.tsx";
 import { MarkDialog } from "./MarkDialog.tsx";
 import { MARK_STATUS_OPTIONS } from "./options.ts";
 
@@ -22,6 +23,8 @@ const marking: CrudDefinition = {
     { field: "create_time", label: msg`Queued`, render: "datetime", sortable: true, search: "datetime" },
   ],
   rowActions: [{ key: "mark", label: msg`Mark`, icon: PenLine, action: "mark", component: MarkDialog, size: "lg" }],
+  // Attempts a face rule flagged or stopped wait here too (issue 15), for whoever may review them.
+  toolbarActions: [{ key: "face", label: msg`Face checks to review`, icon: ScanFace, action: "exam/faceReview/index", component: FlaggedFaceAttempts, size: "lg" }],
 };
 
 export default marking;

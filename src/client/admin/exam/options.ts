@@ -46,3 +46,25 @@ export const DIFFICULTY_OPTIONS: CrudOption[] = [1, 2, 3, 4, 5].map((n) => ({ va
 
 /** A bank's title in the UI language (its English title in English, when it has one). */
 export const bankTitle = (row: CrudRow, locale: string): string => String((locale === "en" && row.title_en) || row.title || row.id);
+
+/** An attempt's face outcome (issue 15). */
+export const FACE_FLAG_OPTIONS: CrudOption[] = [
+  { value: "none", label: msg`No problem` },
+  { value: "flagged", label: msg`Flagged for review` },
+  { value: "stopped", label: msg`Stopped` },
+  { value: "reviewed", label: msg`Reviewed` },
+];
+
+/** The server's verdict on one face check. */
+export const FACE_VERDICT_OPTIONS: CrudOption[] = [
+  { value: "pass", label: msg`Passed` },
+  { value: "no_face", label: msg`No face` },
+  { value: "many_faces", label: msg`Several faces` },
+  { value: "mismatch", label: msg`Another person` },
+  { value: "not_live", label: msg`Liveness failed` },
+  { value: "no_reference", label: msg`No reference photo` },
+  { value: "camera_refused", label: msg`Camera refused` },
+  { value: "no_camera", label: msg`No camera` },
+  { value: "camera_failed", label: msg`Camera failed` },
+  { value: "bad_image", label: msg`Unreadable picture` },
+];

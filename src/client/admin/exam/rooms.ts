@@ -22,6 +22,7 @@ const rooms: CrudDefinition = {
     { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" }, hidden: true },
     { field: "group_name", label: msg`Member group`, cell: (r) => String(r.group_name ?? "–"), hidden: true },
     { field: "review_policy", label: msg`Answers shown`, render: "tag", options: REVIEW_POLICY_OPTIONS, search: "select" },
+    { field: "face_rule_id", label: msg`Face rule`, cell: (r) => String(r.face_rule_name ?? "–"), search: "select", remote: { path: "org/faceRule", labelField: "name" }, hidden: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
   ],
   form: [
@@ -37,6 +38,7 @@ const rooms: CrudDefinition = {
     ...assignmentFields,
     { field: "review_policy", label: msg`Members see the answers`, kind: "radio", options: REVIEW_POLICY_OPTIONS, initial: "never" },
     { field: "late_policy", label: msg`Answers arriving after the deadline`, kind: "radio", options: LATE_POLICY_OPTIONS, initial: "review" },
+    { field: "face_rule_id", label: msg`Face rule (empty: no face checks)`, kind: "remoteSelect", remote: { path: "org/faceRule", labelField: "name" }, hint: msg`When and how the member's face is checked during the exam` },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
   ],
   schema: roomAdd,

@@ -1,10 +1,11 @@
 import { msg } from "@lingui/core/macro";
-import { Coins, Wallet } from "lucide-react";
+import { Coins, ScanFace, Wallet } from "lucide-react";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { companyField } from "../org/fields.ts";
 import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
 import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
+import { FacePhotoDialog } from "./FacePhotoDialog.tsx";
 import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 
 /** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
@@ -49,6 +50,7 @@ const members: CrudDefinition = {
   rowActions: [
     { key: "money", label: msg`Adjust balance`, icon: Wallet, action: "user/moneyLog/add", component: AdjustMoney },
     { key: "score", label: msg`Adjust points`, icon: Coins, action: "user/scoreLog/add", component: AdjustScore },
+    { key: "face", label: msg`Face photo`, icon: ScanFace, action: "face", component: FacePhotoDialog },
   ],
 };
 

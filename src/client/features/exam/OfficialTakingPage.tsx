@@ -1,15 +1,16 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { answerOfficial, storedOfficial, unsentOfficialAnswers, useOfflineDb, useOfflineQuery, type OfficialAttemptRow } from "../../offline/index.ts";
+import { answerOfficial, finishOfficial, storedOfficial, unsentOfficialAnswers, useOfflineDb, useOfflineQuery, type OfficialAttemptRow } from "../../offline/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
-import { isClosedAttemptError, localDeadlineMs, submitOfficial } from "./official.ts";
+import { FaceGate, FaceMonitor } from "./FaceCheck.tsx";
+import { isClosedAttemptError, localDeadlineMs, startOfficial, submitOfficial } from "./official.ts";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 
 const noop = () => undefined;
@@ -53,8 +54,21 @@ export default function OfficialTakingPage() {
   const roomTitle = useRoomTitle(attempt ?? null);
   useDocumentTitle(roomTitle);
 
+  // Face rule (issue 15): the questions come once the start check passed (the server sends them
+  // on entering again); a rule that stops the attempt ends it here too.
+  const roomId = attempt?.attempt.roomId;
+  const faceReenter = useCallback(() => {
+    if (roomId !== undefined && db) void startOfficial(roomId, db).catch(() => undefined);
+  }, [roomId, db]);
+  const faceStopped = useCallback(() => {
+    if (db) void finishOfficial(db, uuid).catch(() => undefined);
+    void navigate(`/exam/examResult?uuid=${uuid}`, { replace: true });
+  }, [db, uuid, navigate]);
+
   if (attempt === undefined) return <Spinner className="mx-auto my-16 size-8" />;
   if (!attempt) return <p className="py-12 text-center">{t`This exam is not open on this device. Enter it from the official exams tab.`}</p>;
+  const face = attempt.face ?? null;
+  if (face?.gate) return <FaceGate attempt={attempt} rule={face.rule} onPassed={faceReenter} onStopped={faceStopped} />;
   if (attempt.questions.length === 0) return <p role="alert" className="py-12 text-center">{t`This exam has no questions.`}</p>;
 
   const left = Math.max(0, localDeadlineMs(attempt) - now);
@@ -107,6 +121,7 @@ export default function OfficialTakingPage() {
       >
         {unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
       </ExamHeader>
+      {face && (face.rule.everyMinutes > 0 || face.rule.randomCount > 0) && <FaceMonitor attempt={attempt} rule={face.rule} onStopped={faceStopped} />}
       {saveFailed && <ExamAlert>{t`Your last answer could not be saved on this device.`}</ExamAlert>}
       <QuestionStep position={current + 1} total={total} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />

@@ -10,3 +10,4 @@ export * from "./official.ts";
 export * from "./outbox.ts";
 export * from "./practice.ts";
 export { gradedOf, toOp, type RepoOptions } from "./shared.ts";
+export * from "./faceChecks.ts";

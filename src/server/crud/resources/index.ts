@@ -5,6 +5,7 @@ import { adminLogResource } from "./adminLog.ts";
 import { examClassifyResource, questionResource, questionTypeResource } from "./exam.ts";
 import { attachmentResource } from "./attachment.ts";
 import { courseCategoryResource, courseResource } from "./course.ts";
+import { faceReviewResource, faceRuleResource } from "./face.ts";
 import { lessonResource } from "./lesson.ts";
 import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
@@ -42,6 +43,8 @@ export const resources: readonly ResourceDef[] = [
   roomResource,
   markingResource,
   lateAnswerResource,
+  faceRuleResource,
+  faceReviewResource,
   examClassifyResource,
   questionTypeResource,
   questionResource,

@@ -3,6 +3,7 @@ import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/sch
 import type { ResourceDef } from "../resource.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
 import { requireInScope } from "../scope.ts";
+import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
 
@@ -59,4 +60,6 @@ export const memberResource: ResourceDef = {
       return { ...row, classroom_ids: rows.map((r) => r.classroom_id) };
     },
   },
+  // Staff enrol the member's reference photo for face checks (issue 15).
+  actions: { face: memberFaceAction },
 };

@@ -190,6 +190,8 @@ export const roomResource: ResourceDef = {
     group_name: { column: "g.name", type: "text" },
     review_policy: { column: "t.review_policy", type: "enum", values: ["submitted", "closed", "never"] },
     late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
+    face_rule_id: { column: "t.face_rule_id", type: "int" },
+    face_rule_name: { column: "f.name", type: "text" },
     status: { column: "t.status", type: "enum", values: STATUS },
     company_id: { column: "t.company_id", type: "int" },
     company_name: { column: "co.name", type: "text" },
@@ -198,10 +200,11 @@ export const roomResource: ResourceDef = {
     { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
     { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
     { table: "company", alias: "co", on: ["co.id", "t.company_id"] },
+    { table: "face_rule", alias: "f", on: ["f.id", "t.face_rule_id"] },
   ],
   quickSearch: ["id", "title", "paper_title"],
   selectFields: ["id", "title"],
-  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "status", "company_id"],
+  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "status", "company_id"],
   add: roomAdd,
   edit: roomEdit,
   del: true,
@@ -214,6 +217,9 @@ export const roomResource: ResourceDef = {
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
         throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
+      }
+      if (room.face_rule_id !== null && !(await ctx.tx.query("select id from face_rule where id = $1", [room.face_rule_id])).rows[0]) {
+        throw fieldError(ctx.req, "face_rule_id", msg`This face rule does not exist`);
       }
       if (existing && Number(existing.paper_id) !== room.paper_id) {
         // The room row is locked (edit): a start waits for this, then sees the paper it keeps.

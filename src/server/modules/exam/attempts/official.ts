@@ -15,6 +15,8 @@ import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
 import { visibleSql } from "../../org/visibility.ts";
 import { drawForPaper, loadPaper } from "./papers.ts";
+import { hasReference, roomFaceRule, startCheckPassed } from "../../face/checks.ts";
+import type { FaceRule } from "../../../../shared/exam/face.ts";
 
 /**
  * Official exams on the server's clock: a member starts (or resumes) an attempt in an open room,
@@ -50,11 +52,16 @@ async function openRoom(tx: Queryable, member: MemberRow, roomId: number): Promi
  * row is locked): concurrent starts cannot beat the attempt limit, and the partial unique index
  * of 0008 allows one open attempt per room.
  */
-async function startAttempt(db: Database, member: MemberRow, roomId: number): Promise<{ attempt: AttemptRow; room: RoomRow; questions: ExamQuestion[] }> {
+async function startAttempt(db: Database, member: MemberRow, roomId: number): Promise<{ attempt: AttemptRow; room: RoomRow; questions: ExamQuestion[]; face: { rule: FaceRule; gate: boolean } | null }> {
   return db.transaction(async (tx) => {
     await tx.query("select id from member where id = $1 for update", [member.id]);
     await closeExpired(tx, member.id);
     const room = await openRoom(tx, member, roomId);
+    // A room with a face rule: the member needs a reference photo to be checked against.
+    const faceRule = await roomFaceRule(tx, room.id);
+    if (faceRule && !(await hasReference(tx, member.id))) {
+      throw new ApiError(msg`This exam checks your face: enrol a reference photo in the member center first`, 0, { faceEnrol: true });
+    }
     const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
     let attempt = existing.rows.find((a) => a.status === "open");
     if (!attempt) {
@@ -72,11 +79,15 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
       attempt = inserted.rows[0]!;
     }
     await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
+    // Before-start check: the questions wait until the server has passed a start snapshot.
+    const gate = faceRule !== null && faceRule.beforeStart && !(await startCheckPassed(tx, attempt.id));
+    const face = faceRule ? { rule: faceRule, gate } : null;
+    if (gate) return { attempt, room, questions: [], face };
     const ids = attempt.questions.map((q) => q.id);
     const qs = (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
     const byId = new Map(qs.map((q) => [q.id, q]));
     // Official questions travel without answers or analysis.
-    return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])) };
+    return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])), face };
   });
 }
 
@@ -180,10 +191,11 @@ export async function officialRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post("/api/exam/official/start", { schema: { body: jsonBody(z.object({ roomId: dbId })) } }, async (req, reply) => {
-    const { attempt, room, questions } = await startAttempt(db, req.member!, req.body.roomId);
+    const { attempt, room, questions, face } = await startAttempt(db, req.member!, req.body.roomId);
     return reply.success({
       attempt: { uuid: attempt.uuid, roomId: room.id, roomTitle: room.title, paperId: attempt.paper_id, startedAt: Number(attempt.started_at), deadline: Number(attempt.deadline), serverTime: nowSeconds(), answers: attempt.answers },
       questions,
+      face,
     });
   });
 

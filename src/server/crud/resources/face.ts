@@ -1,0 +1,160 @@
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
+import { faceReviewBody, faceRuleAdd, faceRuleEdit, type FaceTimeline } from "../../../shared/exam/face.ts";
+import { dbId, withMessage } from "../../../shared/schema.ts";
+import { ApiError } from "../../errors.ts";
+import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
+import type { ResourceDef, Row } from "../resource.ts";
+
+/**
+ * Face rules (`org/faceRule`, the menu rule seeded in 0003), the face review of official
+ * attempts (`exam/faceReview`, beside the marking queue) and staff enrolment of a member's
+ * reference photo (`user/user/face`, in member.ts's actions).
+ */
+
+export const faceRuleResource: ResourceDef = {
+  rule: "org/faceRule",
+  title: msg`Face rules`,
+  table: "face_rule",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    name: { column: "t.name", type: "text" },
+    before_start: { column: "t.before_start", type: "bool" },
+    every_minutes: { column: "t.every_minutes", type: "int" },
+    random_count: { column: "t.random_count", type: "int" },
+    threshold: { column: "t.threshold", type: "int" },
+    liveness: { column: "t.liveness", type: "bool" },
+    max_failures: { column: "t.max_failures", type: "int" },
+    action: { column: "t.action", type: "enum", values: ["stop", "flag"] },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    create_time: { column: "t.create_time", type: "time" },
+  },
+  quickSearch: ["id", "name"],
+  selectFields: ["id", "name"],
+  editColumns: ["id", "name", "before_start", "every_minutes", "random_count", "threshold", "liveness", "max_failures", "action", "status", "create_time"],
+  add: faceRuleAdd,
+  edit: faceRuleEdit,
+  del: true,
+  hooks: {
+    async beforeWrite(_ctx, body) {
+      const { id: _id, ...rule } = body as Row;
+      return rule;
+    },
+    async listRows(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const used = ids.length
+        ? (await ctx.tx.query<{ face_rule_id: number; n: number }>("select face_rule_id, count(*)::int as n from exam_room where face_rule_id = any($1::int[]) group by face_rule_id", [ids])).rows
+        : [];
+      const rooms = new Map(used.map((u) => [u.face_rule_id, u.n]));
+      return rows.map((r) => ({ ...r, threshold: Number(r.threshold), rooms: rooms.get(r.id as number) ?? 0 }));
+    },
+    async editRow(_ctx, row) {
+      return { ...row, threshold: Number(row.threshold) };
+    },
+  },
+};
+
+const attemptId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose an attempt`) });
+const checkId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose a check`) });
+
+
+/** Official attempts of rooms with a face rule: failed checks, the flag, the snapshots on a timeline; a reviewer clears a flag. */
+export const faceReviewResource: ResourceDef = {
+  rule: "exam/faceReview",
+  title: msg`Face review`,
+  table: "exam_face_attempt",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    user_id: { column: "t.user_id", type: "int" },
+    username: { column: "m.username", type: "text" },
+    room_id: { column: "t.room_id", type: "int" },
+    room_title: { column: "r.title", type: "text" },
+    status: { column: "t.status", type: "enum", values: ["open", "submitted", "expired"] },
+    started_at: { column: "t.started_at", type: "time" },
+    face_failures: { column: "t.face_failures", type: "int" },
+    face_flag: { column: "t.face_flag", type: "enum", values: ["none", "flagged", "stopped", "reviewed"] },
+    checks: { column: "t.checks", type: "int" },
+    min_similarity: { column: "t.min_similarity", type: "int" },
+  },
+  joins: [
+    { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
+    { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
+  ],
+  quickSearch: ["id", "username", "room_title"],
+  defaultOrder: ["id", "desc"],
+  editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks"],
+  rules: { edit: "exam/faceReview/index" },
+  hooks: {
+    async listRows(_ctx, rows) {
+      return rows.map((r) => ({ ...r, min_similarity: r.min_similarity === null ? null : Number(r.min_similarity) }));
+    },
+  },
+  actions: {
+    timeline: {
+      method: "GET",
+      input: attemptId,
+      rule: "exam/faceReview/index",
+      async run(ctx, input): Promise<FaceTimeline> {
+        const { id } = input as { id: number };
+        const a = (
+          await ctx.tx.query<{ id: number; username: string; title: string; started_at: string; deadline: string | null; status: string; face_failures: number; face_flag: string; threshold: string | null; action: string | null; max_failures: number | null }>(
+            `select a.id, m.username, r.title, a.started_at, a.deadline, a.status, a.face_failures, a.face_flag, f.threshold, f.action, f.max_failures
+             from exam_attempt a join member m on m.id = a.user_id join exam_room r on r.id = a.room_id left join face_rule f on f.id = r.face_rule_id
+             where a.id = $1 and a.kind = 'official'`,
+            [id],
+          )
+        ).rows[0];
+        if (!a) throw new ApiError(msg`This exam record does not exist`);
+        const { rows } = await ctx.tx.query<{ id: number; kind: string; taken_at: string; received_at: string; verdict: string; device_verdict: string | null; similarity: string | null; live: string | null; faces: number | null; check_ms: number | null; path: string | null }>(
+          "select id, kind, taken_at, received_at, verdict, device_verdict, similarity, live, faces, check_ms, path from exam_face_check where attempt_id = $1 order by taken_at, id",
+          [id],
+        );
+        const num = (v: string | null) => (v === null ? null : Number(v));
+        return {
+          attempt: { id: a.id, username: a.username, roomTitle: a.title, startedAt: Number(a.started_at), deadline: num(a.deadline), status: a.status, failures: a.face_failures, flag: a.face_flag, threshold: num(a.threshold), action: a.action, maxFailures: a.max_failures },
+          checks: rows.map((c) => ({ id: c.id, kind: c.kind, takenAt: Number(c.taken_at), receivedAt: Number(c.received_at), verdict: c.verdict, deviceVerdict: c.device_verdict, similarity: num(c.similarity), live: num(c.live), faces: c.faces, ms: c.check_ms, picture: c.path !== null })),
+        };
+      },
+    },
+    picture: {
+      method: "GET",
+      input: checkId,
+      rule: "exam/faceReview/index",
+      run: async () => null,
+      async send(ctx, input, reply) {
+        const { id } = input as { id: number };
+        const row = (await ctx.tx.query<{ path: string | null }>("select path from exam_face_check where id = $1", [id])).rows[0];
+        if (!row?.path) throw new ApiError(msg`This picture does not exist`);
+        const bytes = await readFacePicture(ctx.req.server.config.dataDir, row.path);
+        return reply.header("content-type", "image/jpeg").header("cache-control", "private, no-store").header("x-content-type-options", "nosniff").send(bytes);
+      },
+    },
+    review: {
+      method: "POST",
+      input: faceReviewBody,
+      done: msg`Marked as reviewed`,
+      async run(ctx, input) {
+        const { id } = input as { id: number };
+        const { rows } = await ctx.tx.query<{ face_flag: string }>("update exam_attempt set face_flag = 'reviewed' where id = $1 and face_flag in ('flagged', 'stopped') returning face_flag", [id]);
+        if (rows.length === 0) throw new ApiError(msg`This attempt is not waiting for a face review`);
+        return { id, flag: "reviewed" };
+      },
+    },
+  },
+};
+
+/** `POST /admin/user/user/face {id, image}`: staff enrol a member's reference photo (one face, checked on the server). */
+export const memberFaceAction = {
+  method: "POST" as const,
+  bodyLimit: 3_200_000,
+  input: z.object({
+    id: withMessage(dbId, msg`Please choose a member`),
+    image: withMessage(z.string().min(1).max(3_000_000), msg`Choose a photo (at most 2 MB)`),
+  }),
+  done: msg`The reference photo is saved`,
+  async run(ctx: Parameters<NonNullable<ResourceDef["actions"]>[string]["run"]>[0], input: unknown) {
+    const { id, image } = input as { id: number; image: string };
+    if ((await ctx.tx.query("select 1 from member where id = $1", [id])).rows.length === 0) throw new ApiError(msg`This member does not exist`);
+    return enrolFace(ctx.tx, ctx.req.server.config.dataDir, id, decodeImage(image), "admin");
+  },
+};
