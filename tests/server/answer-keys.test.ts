@@ -166,6 +166,10 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
     return urls;
   },
   "/api/exam/state": () => ["/api/exam/state"],
+  "/api/user/face": () => ["/api/user/face"],
+  // The face library's model and WASM files (static, the same for everyone).
+  "/face-models/*": () => ["/face-models/blazeface.json"],
+  "/face-wasm/*": () => ["/face-wasm/tfjs-backend-wasm.wasm"],
   "/api/exam/records": () => ["/api/exam/records?page=1&limit=100"],
   "/api/exam/record": (ctx) => ctx.attemptUuids.map((uuid) => `/api/exam/record?uuid=${uuid}`),
   // Files: a lesson's file and anything uploaded.

@@ -224,6 +224,24 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "org/faceRule": {
+    text: "name",
+    marker: (n) => `${tag}fr${n}`,
+    body: (n) => ({ name: `${tag}fr${n}`, before_start: true, every_minutes: n, random_count: 0, threshold: 0.6, liveness: false, max_failures: n, action: "flag", status: "enable" }),
+  },
+  "exam/faceReview": {
+    text: "username",
+    marker: (n) => `${tag}fv${n}`,
+    // Three members' official attempts in a room with a face rule.
+    async seed() {
+      const exam = await examFixture("fv");
+      const rule = (await t.database.db.query<{ id: number }>("insert into face_rule (name) values ($1) returning id", [`${tag}fvrule`])).rows[0]!.id;
+      await t.database.db.query("update exam_room set face_rule_id = $1 where id = $2", [rule, exam.room]);
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) ids.push(await exam.attempt(`${tag}fv${n}`));
+      return ids;
+    },
+  },
   "exam/lateAnswer": {
     text: "username",
     marker: (n) => `${tag}la${n}`,

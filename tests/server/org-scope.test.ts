@@ -103,6 +103,16 @@ const pairs: Record<string, () => Promise<Pair>> = {
     };
     return { mine: await mark(companies.sub), theirs: await mark(companies.b) };
   },
+  "exam/faceReview": async () => {
+    const db = t.database.db;
+    const rule = (await db.query<{ id: number }>("insert into face_rule (name, before_start, max_failures, action) values ('scope', true, 3, 'flag') returning id")).rows[0]!.id;
+    const attempt = async (company: number) => {
+      const e = await exam(company);
+      await db.query("update exam_room set face_rule_id = $1 where id = (select room_id from exam_attempt where id = $2)", [rule, e.attempt]);
+      return e.attempt;
+    };
+    return { mine: await attempt(companies.sub), theirs: await attempt(companies.b) };
+  },
   "exam/lateAnswer": async () => {
     const late = async (company: number) => {
       const e = await exam(company);
@@ -148,7 +158,8 @@ function writes(def: ResourceDef, id: number, body?: Record<string, unknown>): [
   if (def.edit) list.push(["edit", "POST", `/admin/${def.rule}/edit`, body ? { ...body, id } : { id }]);
   if (def.del) list.push(["del", "DELETE", `/admin/${def.rule}/del?ids[]=${id}`]);
   if (def.sortable) list.push(["sortable", "POST", `/admin/${def.rule}/sortable`, { id, targetId: id + 1 }]);
-  for (const [name, action] of Object.entries(def.actions ?? {})) if (action.method === "POST") list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted" }]);
+  for (const [name, action] of Object.entries(def.actions ?? {}))
+    if (action.method === "POST") list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted", image: "data:image/jpeg;base64,AAAA" }]);
   return list;
 }
 

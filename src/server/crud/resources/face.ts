@@ -35,6 +35,8 @@ export const faceRuleResource: ResourceDef = {
   add: faceRuleAdd,
   edit: faceRuleEdit,
   del: true,
+  // Shared settings: a company admin picks a rule for their rooms, never changes one.
+  company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, ...rule } = body as Row;
@@ -84,9 +86,16 @@ export const faceReviewResource: ResourceDef = {
   defaultOrder: ["id", "desc"],
   editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks"],
   rules: { edit: "exam/faceReview/index" },
+  // A company admin reviews only their company's members' attempts.
+  company: { column: "m.company_id" },
   hooks: {
     async listRows(_ctx, rows) {
       return rows.map((r) => ({ ...r, min_similarity: r.min_similarity === null ? null : Number(r.min_similarity) }));
+    },
+    // The row of `GET edit` names its member, as the list does.
+    async editRow(ctx, row) {
+      const { rows } = await ctx.tx.query<{ username: string }>("select username from member where id = $1", [row.user_id]);
+      return { ...row, username: rows[0]?.username ?? "" };
     },
   },
   actions: {
