@@ -256,6 +256,32 @@ describe("the rest of the back office, for a company admin", () => {
 });
 
 describe("the company admin's own bulk actions", () => {
+  it("cannot open their room to another company's classroom or company, nor link another company's room to their classroom", async () => {
+    const db = t.database.db;
+    const { roomId, paperId } = await createOfficialExam(db, { singles: 1, judges: 0, draw: 1 });
+    await db.query("update exam_room set company_id = $1 where id = $2", [companies.sub, roomId]);
+    const theirRoom = (await createOfficialExam(db, { singles: 1, judges: 0, draw: 1 })).roomId;
+    await db.query("update exam_room set company_id = $1 where id = $2", [companies.b, theirRoom]);
+    const myClass = await createClassroom(db, { companyId: companies.sub });
+    const theirClass = await createClassroom(db, { companyId: companies.b });
+    const room = { id: roomId, paper_id: paperId, title: "r", start_time: 1000, end_time: 2000, duration: 600, pass_score: 1 };
+    const access = async () => (await db.query<{ n: number }>("select count(*)::int as n from org_access where room_id = $1", [roomId])).rows[0]!.n;
+    expect((await call(boss, "POST", "/admin/exam/room/edit", { ...room, classroom_ids: [theirClass] })).code).toBe(0);
+    expect((await call(boss, "POST", "/admin/exam/room/edit", { ...room, company_ids: [companies.b] })).code).toBe(0);
+    expect(await access()).toBe(0);
+    const mine = await call(boss, "POST", "/admin/exam/room/edit", { ...room, classroom_ids: [myClass], company_ids: [companies.sub] });
+    expect(mine.code, mine.msg).toBe(1);
+    expect(await access()).toBe(2);
+    // Their classroom may list their own room, never another company's.
+    const classBody = { id: myClass, name: "mine", company_id: companies.sub };
+    expect((await call(boss, "POST", "/admin/org/classroom/edit", { ...classBody, room_ids: [theirRoom] })).code).toBe(0);
+    expect((await db.query("select 1 from org_access where classroom_id = $1 and room_id = $2", [myClass, theirRoom])).rows).toHaveLength(0);
+    const linked = await call(boss, "POST", "/admin/org/classroom/edit", { ...classBody, room_ids: [roomId] });
+    expect(linked.code, linked.msg).toBe(1);
+    // The super admin may assign across companies.
+    expect((await call(root, "POST", "/admin/exam/room/edit", { ...room, classroom_ids: [theirClass] })).code).toBe(1);
+  });
+
   it("cannot put another company's member in their classroom", async () => {
     const mine = await createClassroom(t.database.db, { companyId: companies.a });
     const theirMember = await createMember(t.database.db, { companyId: companies.b });

@@ -1,6 +1,8 @@
 import type { Assignment } from "../../../shared/admin/org.ts";
 import type { OrgTarget } from "../../modules/org/visibility.ts";
 import type { CrudContext, ResourceHooks, Row } from "../resource.ts";
+import { requireInScope } from "../scope.ts";
+import { classroomResource, companyResource } from "./org.ts";
 
 /**
  * Who a course, exam room or bank is assigned to (`org_access`, the rule of
@@ -23,7 +25,10 @@ export async function readAssignment(ctx: Pick<CrudContext, "tx">, target: OrgTa
   return { company_ids: pick("company_id"), duty_ids: pick("duty_id"), classroom_ids: pick("classroom_id") };
 }
 
-export async function writeAssignment(ctx: Pick<CrudContext, "tx">, target: OrgTarget, id: number, body: Row): Promise<void> {
+export async function writeAssignment(ctx: CrudContext, target: OrgTarget, id: number, body: Row): Promise<void> {
+  // A company admin assigns only to companies and classrooms they reach (duties are shared).
+  await requireInScope(ctx, companyResource, unique(body.company_ids));
+  await requireInScope(ctx, classroomResource, unique(body.classroom_ids));
   await ctx.tx.query(`delete from org_access where ${COLUMN[target]} = $1`, [id]);
   for (const [field, column] of Object.entries(BY)) {
     const ids = unique(body[field]);

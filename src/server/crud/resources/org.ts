@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { requireInScope } from "../scope.ts";
 import { memberResource } from "./member.ts";
+import { roomResource } from "./papers.ts";
 
 const STATUS = ["enable", "disable"] as const;
 const times = {
@@ -126,6 +127,8 @@ export const classroomResource: ResourceDef = {
     },
     async afterWrite(ctx, id, body) {
       const data = body as ClassroomAdd;
+      // A company admin links only their own exam rooms (courses are shared content).
+      await requireInScope(ctx, roomResource, [...new Set(data.room_ids)]);
       await ctx.tx.query("delete from org_access where classroom_id = $1 and (course_id is not null or room_id is not null)", [id]);
       for (const [column, ids] of [["course_id", data.course_ids], ["room_id", data.room_ids]] as const) {
         if (ids.length > 0) await ctx.tx.query(`insert into org_access (classroom_id, ${column}) select $1, unnest($2::int[])`, [id, [...new Set(ids)]]);
