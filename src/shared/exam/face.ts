@@ -135,3 +135,36 @@ export interface FaceTimeline {
   attempt: { id: number; username: string; roomTitle: string; startedAt: number; deadline: number | null; status: string; failures: number; flag: string; threshold: number | null; action: string | null; maxFailures: number | null };
   checks: { id: number; kind: string; takenAt: number; receivedAt: number; verdict: string; deviceVerdict: string | null; similarity: number | null; live: number | null; faces: number | null; ms: number | null; picture: boolean }[];
 }
+
+/**
+ * The one `@vladmandic/human` configuration of the device's hint and the server's verdict, so the
+ * two look at a picture the same way: up to 5 faces detected, a descriptor per face, every other
+ * model off; `liveness` only where it is judged (the server). Every snapshot is a new picture:
+ * `cacheSensitivity: 0` never reuses an earlier result.
+ */
+export function faceHumanConfig(paths: { models: string; wasm: string }, options: { liveness: boolean }) {
+  return {
+    backend: "wasm",
+    modelBasePath: paths.models,
+    wasmPath: paths.wasm,
+    debug: false,
+    cacheSensitivity: 0,
+    face: {
+      enabled: true,
+      detector: { maxDetected: 5, rotation: false, minConfidence: 0.5, skipFrames: 0 },
+      mesh: { enabled: true },
+      iris: { enabled: false },
+      attention: { enabled: false },
+      description: { enabled: true, skipFrames: 0 },
+      emotion: { enabled: false },
+      antispoof: { enabled: false },
+      liveness: options.liveness ? { enabled: true, skipFrames: 0 } : { enabled: false },
+    },
+    body: { enabled: false },
+    hand: { enabled: false },
+    object: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+    filter: { enabled: false },
+  } as const;
+}

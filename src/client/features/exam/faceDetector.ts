@@ -6,6 +6,8 @@
  * again and its verdict counts.
  */
 
+import { faceHumanConfig } from "../../../shared/exam/face.ts";
+
 export type DeviceLook = { verdict: "one_face" | "no_face" | "many_faces"; faces: number } | { verdict: "unavailable"; faces: null };
 
 interface BrowserHuman {
@@ -17,30 +19,7 @@ let loading: Promise<BrowserHuman> | null = null;
 
 async function createHuman(): Promise<BrowserHuman> {
   const { Human } = await import("@vladmandic/human");
-  const human = new Human({
-    backend: "wasm",
-    modelBasePath: "/face-models/",
-    wasmPath: "/face-wasm/",
-    debug: false,
-    cacheSensitivity: 0,
-    face: {
-      enabled: true,
-      detector: { maxDetected: 5, rotation: false, minConfidence: 0.5, skipFrames: 0 },
-      mesh: { enabled: true },
-      iris: { enabled: false },
-      attention: { enabled: false },
-      description: { enabled: true, skipFrames: 0 },
-      emotion: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: false },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    filter: { enabled: false },
-  }) as unknown as BrowserHuman;
+  const human = new Human(faceHumanConfig({ models: "/face-models/", wasm: "/face-wasm/" }, { liveness: false }) as never) as unknown as BrowserHuman;
   await human.load();
   return human;
 }

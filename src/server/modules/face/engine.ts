@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
+import { faceHumanConfig } from "../../../shared/exam/face.ts";
 
 /**
  * The server's face check: `@vladmandic/human`'s Node build on the WASM backend
@@ -79,31 +80,7 @@ function patchFetchForFiles(): void {
 async function createHuman(): Promise<HumanInstance> {
   patchFetchForFiles();
   const { Human } = require(path.join(humanDist, "human.node-wasm.js")) as { Human: new (config: object) => HumanInstance };
-  const human = new Human({
-    backend: "wasm",
-    modelBasePath: `${pathToFileURL(MODELS_DIR).href}/`,
-    wasmPath: `${pathToFileURL(WASM_DIR).href}/`,
-    debug: false,
-    // Every snapshot is a new picture: no result of an earlier one may be reused.
-    cacheSensitivity: 0,
-    face: {
-      enabled: true,
-      detector: { maxDetected: 5, rotation: false, minConfidence: 0.5, skipFrames: 0 },
-      mesh: { enabled: true },
-      iris: { enabled: false },
-      attention: { enabled: false },
-      description: { enabled: true, skipFrames: 0 },
-      emotion: { enabled: false },
-      antispoof: { enabled: false },
-      liveness: { enabled: true, skipFrames: 0 },
-    },
-    body: { enabled: false },
-    hand: { enabled: false },
-    object: { enabled: false },
-    gesture: { enabled: false },
-    segmentation: { enabled: false },
-    filter: { enabled: false },
-  });
+  const human = new Human(faceHumanConfig({ models: `${pathToFileURL(MODELS_DIR).href}/`, wasm: `${pathToFileURL(WASM_DIR).href}/` }, { liveness: true }));
   await human.load();
   if (human.tf.getBackend() !== "wasm") throw new Error(`face check: the WASM backend did not start (backend: ${human.tf.getBackend()})`);
   return human;
