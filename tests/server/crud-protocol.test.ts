@@ -163,6 +163,16 @@ const fixtures: Record<string, Fixture> = {
   "org/company": { text: "name", marker: (n) => `${tag}oc${n}`, body: (n) => ({ pid: 0, name: `${tag}oc${n}`, weigh: n, status: "enable" }) },
   "org/duty": { text: "name", marker: (n) => `${tag}od${n}`, body: (n) => ({ name: `${tag}od${n}`, weigh: n, status: "enable" }) },
   "org/classroom": { text: "name", marker: (n) => `${tag}ocl${n}`, body: (n) => ({ name: `${tag}ocl${n}`, start_time: 1000 * n, end_time: 2000 * n, remark: `Class ${n}`, status: "enable" }) },
+  "org/headTeacher": {
+    text: "username",
+    marker: (n) => `${tag}ht${n}`,
+    // The classroom form's head-teacher picker reads admins: three admins.
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) ids.push((await createAdmin(t.database.db, { username: `${tag}ht${n}` })).id);
+      return ids;
+    },
+  },
   "course/category": { text: "title", marker: (n) => `${tag}cc${n}`, body: (n) => ({ pid: 0, title: `${tag}cc${n}`, title_en: `Category ${n}`, weigh: n, status: "enable" }) },
   "course/course": courseFixture(),
   "course/lesson": lessonFixture(),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { resources } from "../../src/server/crud/resources/index.ts";
+import { headTeacherResource } from "../../src/server/crud/resources/org.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createClassroom, createCompany, createMember, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
@@ -70,6 +71,10 @@ const pairs: Record<string, () => Promise<Pair>> = {
     editBody: (id) => ({ id, username: `edited${id}`, password: "" }),
     addTheirs: () => ({ username: `theirs${Date.now() % 100000}`, password: "secret-123", company_id: companies.b }),
     addMine: () => ({ username: `mine${Date.now() % 100000}`, password: "secret-123" }),
+  }),
+  "org/headTeacher": async () => ({
+    mine: (await createAdmin(t.database.db, { companyId: companies.sub })).id,
+    theirs: (await createAdmin(t.database.db, { companyId: companies.b })).id,
   }),
   "user/moneyLog": () => accountLogs("user_money_log", "money"),
   "user/scoreLog": () => accountLogs("user_score_log", "score"),
@@ -280,6 +285,53 @@ describe("the company admin's own bulk actions", () => {
     expect(linked.code, linked.msg).toBe(1);
     // The super admin may assign across companies.
     expect((await call(root, "POST", "/admin/exam/room/edit", { ...room, classroom_ids: [theirClass] })).code).toBe(1);
+  });
+
+  it("picks a head teacher only among their company's admins: the picker lists them, the server refuses another on add and edit", async () => {
+    const db = t.database.db;
+    const myTeacher = await createAdmin(db, { companyId: companies.sub });
+    const theirTeacher = await createAdmin(db, { companyId: companies.b });
+    const superTeacher = await createAdmin(db);
+    // The picker (a remote select) of the classroom form: their company's admins only; admins themselves stay closed.
+    const picked = await listIds(boss, headTeacherResource, "&select=1");
+    expect(picked).toContain(myTeacher.id);
+    expect(picked).toContain(boss.id);
+    expect(picked).not.toContain(theirTeacher.id);
+    expect(picked).not.toContain(superTeacher.id);
+    expect((await listIds(root, headTeacherResource, "&select=1&quickSearch=" + theirTeacher.username))).toEqual([theirTeacher.id]);
+    expect((await call(boss, "GET", "/admin/auth/admin/index?select=1")).code).toBe(401);
+
+    const count = async () => (await db.query<{ n: number }>("select count(*)::int as n from classroom")).rows[0]!.n;
+    const n = await count();
+    for (const head of [theirTeacher.id, superTeacher.id, NO_ROW]) {
+      const refused = await call(boss, "POST", "/admin/org/classroom/add", { name: "headed", head_admin_id: head });
+      expect(refused.code).toBe(0);
+      expect(refused.msg).toBe("The head teacher must be an admin of your company");
+      expect((refused.data as { fields?: Record<string, string> }).fields?.head_admin_id).toBe(refused.msg);
+    }
+    expect(await count()).toBe(n);
+    const added = await call(boss, "POST", "/admin/org/classroom/add", { name: "headed", head_admin_id: myTeacher.id });
+    expect(added.code, added.msg).toBe(1);
+    const id = added.data.id as number;
+    const head = async () => (await db.query<{ head_admin_id: number | null }>("select head_admin_id from classroom where id = $1", [id])).rows[0]!.head_admin_id;
+    expect(await head()).toBe(myTeacher.id);
+
+    const edited = await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "headed", head_admin_id: theirTeacher.id });
+    expect(edited.code).toBe(0);
+    expect(edited.msg).toBe("The head teacher must be an admin of your company");
+    expect(await head()).toBe(myTeacher.id);
+    expect((await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "headed", head_admin_id: boss.id })).code).toBe(1);
+    expect(await head()).toBe(boss.id);
+
+    // The super admin names anyone; a company admin may still save a classroom whose head teacher the super admin chose.
+    expect((await call(root, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "headed", head_admin_id: theirTeacher.id })).code).toBe(1);
+    expect(await head()).toBe(theirTeacher.id);
+    const kept = await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "renamed", head_admin_id: theirTeacher.id });
+    expect(kept.code, kept.msg).toBe(1);
+    expect((await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "renamed", head_admin_id: null })).code).toBe(1);
+    expect(await head()).toBe(null);
+    expect((await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "renamed", head_admin_id: theirTeacher.id })).code).toBe(0);
+    expect(await head()).toBe(null);
   });
 
   it("cannot put another company's member in their classroom", async () => {

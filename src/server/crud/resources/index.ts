@@ -12,7 +12,7 @@ import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
 import { memberRuleResource } from "./memberRule.ts";
 import { lateAnswerResource, markingResource, paperResource, paperRowResource, roomResource } from "./papers.ts";
-import { classroomResource, companyResource, dutyResource } from "./org.ts";
+import { classroomResource, companyResource, dutyResource, headTeacherResource } from "./org.ts";
 import { adminRuleResource } from "./rule.ts";
 import { dataRecycleLogResource, dataRecycleResource, sensitiveDataLogResource, sensitiveDataResource } from "./security.ts";
 
@@ -25,6 +25,7 @@ export const resources: readonly ResourceDef[] = [
   companyResource,
   dutyResource,
   classroomResource,
+  headTeacherResource,
   memberResource,
   memberGroupResource,
   memberRuleResource,

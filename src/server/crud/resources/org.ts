@@ -1,8 +1,9 @@
 import { msg } from "@lingui/core/macro";
+import { sql, type SqlBool } from "kysely";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { requireInScope } from "../scope.ts";
+import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./papers.ts";
 
@@ -74,6 +75,50 @@ export const dutyResource: ResourceDef = {
   company: "read",
 };
 
+/**
+ * The head-teacher picker of the classroom form (`/admin/org/headTeacher/index?select=1`): staff
+ * accounts, read by whoever may list classrooms. Admins (`auth/admin`) stay closed to company
+ * admins; through this source they see only the admins of their company and those under it.
+ */
+export const headTeacherResource: ResourceDef = {
+  rule: "org/headTeacher",
+  title: msg`Head teachers`,
+  table: "admin",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    username: { column: "t.username", type: "text" },
+    nickname: { column: "t.nickname", type: "text" },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "c.name", type: "text" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+  },
+  joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
+  quickSearch: ["id", "username", "nickname"],
+  selectFields: ["id", "username", "nickname"],
+  editColumns: ["id", "username", "nickname", "company_id", "status"],
+  rules: { index: "org/classroom/index", edit: "org/classroom/index" },
+  company: { column: "t.company_id" },
+};
+
+/**
+ * A company admin's head teacher is an admin of their company (or one under it); an edit may keep
+ * the head teacher the classroom already had. Refused beside the field, nothing written.
+ */
+async function requireHeadInReach(ctx: CrudContext, head: number | null | undefined, existing: Row | null): Promise<void> {
+  if (!isCompanyAdmin(ctx) || head === null || head === undefined || head === existing?.head_admin_id) return;
+  const condition = scopeCondition(ctx, headTeacherResource)!;
+  const found = await ctx.k
+    .selectFrom(sql`admin`.as("t"))
+    .select(sql<number>`t.id`.as("id"))
+    .where(sql<SqlBool>`t.id = ${head}`)
+    .where(condition)
+    .executeTakeFirst();
+  if (!found) {
+    const message = msg`The head teacher must be an admin of your company`;
+    throw new ApiError(message, 0, { fields: { head_admin_id: ctx.req.t(message) } });
+  }
+}
+
 async function classroomLinks(ctx: Pick<CrudContext, "tx">, id: number): Promise<{ course_ids: number[]; room_ids: number[] }> {
   const { rows } = await ctx.tx.query<{ course_id: number | null; room_id: number | null }>("select course_id, room_id from org_access where classroom_id = $1 order by id", [id]);
   return { course_ids: rows.flatMap((r) => (r.course_id ? [r.course_id] : [])), room_ids: rows.flatMap((r) => (r.room_id ? [r.room_id] : [])) };
@@ -121,8 +166,9 @@ export const classroomResource: ResourceDef = {
   touch: true,
   company: { column: "t.company_id", fill: "company_id" },
   hooks: {
-    async beforeWrite(_ctx, body) {
+    async beforeWrite(ctx, body, existing) {
       const { id: _id, course_ids: _c, room_ids: _r, ...row } = body as ClassroomAdd & { id?: number };
+      await requireHeadInReach(ctx, row.head_admin_id, existing);
       return row;
     },
     async afterWrite(ctx, id, body) {
