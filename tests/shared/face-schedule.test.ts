@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FACE_TAIL_MS, faceRuleAdd, faceSchedule } from "../../src/shared/exam/face.ts";
+import { FACE_MISSED_GRACE_MS, FACE_TAIL_MS, dueFaceChecks, faceRuleAdd, faceSchedule, scheduledCheckId } from "../../src/shared/exam/face.ts";
 
 const MIN = 60_000;
 
@@ -43,6 +43,40 @@ describe("faceSchedule", () => {
 
   it("has no random moments when the attempt is too short for them", () => {
     expect(faceSchedule({ beforeStart: false, everyMinutes: 0, randomCount: 3 }, 20_000, "u")).toEqual([]);
+  });
+});
+
+describe("dueFaceChecks (the scheduled checks the server expects when an attempt closes)", () => {
+  const every10 = { beforeStart: true, everyMinutes: 10, randomCount: 0 };
+
+  it("never expects the start check (the gate enforces it), only the scheduled ones past their grace", () => {
+    // A 60-minute attempt submitted after 35 minutes: 10, 20 and 30 were due; 40 and 50 never came.
+    expect(dueFaceChecks(every10, 60 * MIN, 35 * MIN, "u")).toEqual([
+      { offset: 10 * MIN, kind: "interval" },
+      { offset: 20 * MIN, kind: "interval" },
+      { offset: 30 * MIN, kind: "interval" },
+    ]);
+    // Submitted 30 s after the 30-minute moment: within the grace, that check is not missed yet.
+    expect(dueFaceChecks(every10, 60 * MIN, 30 * MIN + 30_000, "u").map((m) => m.offset)).toEqual([10 * MIN, 20 * MIN]);
+    expect(dueFaceChecks(every10, 60 * MIN, 30 * MIN + FACE_MISSED_GRACE_MS, "u").map((m) => m.offset)).toEqual([10 * MIN, 20 * MIN, 30 * MIN]);
+    // Submitted at once: nothing was due; a start-only rule never expects anything.
+    expect(dueFaceChecks(every10, 60 * MIN, 5 * MIN, "u")).toEqual([]);
+    expect(dueFaceChecks({ beforeStart: true, everyMinutes: 0, randomCount: 0 }, 60 * MIN, 60 * MIN, "u")).toEqual([]);
+  });
+
+  it("takes the random moments from the same schedule the device follows (same seed, same moments)", () => {
+    const rule = { beforeStart: false, everyMinutes: 0, randomCount: 6 };
+    const seed = "3f1c2d4e-0000-4000-8000-000000000009";
+    const schedule = faceSchedule(rule, 60 * MIN, seed);
+    const due = dueFaceChecks(rule, 60 * MIN, 40 * MIN, seed);
+    expect(due).toEqual(schedule.filter((m) => m.offset + FACE_MISSED_GRACE_MS <= 40 * MIN));
+    // An expired attempt (it ran its whole time): every moment but those in the last minute.
+    expect(dueFaceChecks(rule, 60 * MIN, 60 * MIN, seed)).toEqual(schedule.filter((m) => m.offset <= 59 * MIN));
+    expect(dueFaceChecks(rule, 60 * MIN, 60 * MIN, seed, 0)).toEqual(schedule);
+  });
+
+  it("names each scheduled check by the attempt and its moment", () => {
+    expect(scheduledCheckId("abc", 600_000)).toBe("abc:600000");
   });
 });
 

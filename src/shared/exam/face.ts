@@ -99,8 +99,33 @@ export function faceSchedule(rule: Pick<FaceRule, "beforeStart" | "everyMinutes"
   return moments.filter((m, i) => i === 0 || m.offset - moments[i - 1]!.offset >= 1000);
 }
 
-/** The server's verdicts on one check: `pass` or why not; the camera ones are the device's report of having no snapshot. */
-export const FACE_VERDICTS = ["pass", "no_face", "many_faces", "mismatch", "not_live", "no_reference", "camera_refused", "no_camera", "camera_failed", "bad_image"] as const;
+/** The id a scheduled check (not the start check) is sent with: one per moment, so it counts once however often it is sent. */
+export const scheduledCheckId = (uuid: string, offset: number): string => `${uuid}:${offset}`;
+
+/**
+ * How long after its moment a scheduled check may still be missing when the attempt closes
+ * before it counts as missed (a snapshot being taken, judged on the device or uploaded when the
+ * member submits).
+ */
+export const FACE_MISSED_GRACE_MS = 60_000;
+
+/**
+ * The scheduled checks (the rule's interval and random moments, from `faceSchedule`, never the
+ * start check the server's gate enforces) that were due in an attempt planned for `durationMs`
+ * that ran `elapsedMs` before it closed: those at least `graceMs` before its end.
+ */
+export function dueFaceChecks(
+  rule: Pick<FaceRule, "beforeStart" | "everyMinutes" | "randomCount">,
+  durationMs: number,
+  elapsedMs: number,
+  seed: string,
+  graceMs = FACE_MISSED_GRACE_MS,
+): FaceMoment[] {
+  return faceSchedule(rule, durationMs, seed).filter((m) => m.kind !== "start" && m.offset + graceMs <= elapsedMs);
+}
+
+/** The server's verdicts on one check: `pass` or why not; the camera ones are the device's report of having no snapshot; `missed` a scheduled check that never arrived before the attempt closed (recorded by the server). */
+export const FACE_VERDICTS = ["pass", "no_face", "many_faces", "mismatch", "not_live", "no_reference", "camera_refused", "no_camera", "camera_failed", "bad_image", "missed"] as const;
 export type FaceVerdict = (typeof FACE_VERDICTS)[number];
 export const DEVICE_PROBLEMS = ["camera_refused", "no_camera", "camera_failed"] as const;
 export type DeviceProblem = (typeof DEVICE_PROBLEMS)[number];

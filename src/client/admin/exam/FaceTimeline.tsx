@@ -66,12 +66,14 @@ export function FaceTimeline({ row, onDone }: { row: CrudRow; onDone: () => void
   const failures = attempt.failures;
   const max = attempt.maxFailures ?? 0;
   const threshold = attempt.threshold;
+  const missed = checks.filter((c) => c.verdict === "missed").length;
   return (
     <div className="space-y-4 text-sm">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p>
           <span className="font-medium">{attempt.username}</span> · {attempt.roomTitle} · {t`failed checks ${failures} of ${max}`}
           {threshold !== null && <> · {t`similarity needed ${threshold}`}</>}
+          {missed > 0 && <span className="text-red-700 dark:text-red-300"> · {t`missed checks ${missed}`}</span>}
         </p>
         <span className="rounded bg-slate-100 px-2 py-0.5 dark:bg-slate-800">{label(FACE_FLAG_OPTIONS, attempt.flag)}</span>
       </div>
@@ -81,12 +83,17 @@ export function FaceTimeline({ row, onDone }: { row: CrudRow; onDone: () => void
         <ol className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4" aria-label={t`Face checks in time order`}>
           {checks.map((c) => {
             const passed = c.verdict === "pass";
+            const never = c.verdict === "missed";
             const time = at(c.takenAt);
             const similarity = c.similarity === null ? "–" : c.similarity.toFixed(2);
             const device = c.deviceVerdict;
             return (
-              <li key={c.id} className={`space-y-1 rounded-lg border p-2 ${passed ? "border-green-300 dark:border-green-800" : "border-red-300 dark:border-red-800"}`}>
-                {c.picture ? <Snapshot id={c.id} alt={t`Snapshot at ${time}`} /> : <div className="flex aspect-[4/3] items-center justify-center rounded bg-slate-100 text-xs dark:bg-slate-800">{t`No picture`}</div>}
+              <li key={c.id} data-verdict={c.verdict} className={`space-y-1 rounded-lg border p-2 ${passed ? "border-green-300 dark:border-green-800" : "border-red-300 dark:border-red-800"} ${never ? "border-dashed" : ""}`}>
+                {c.picture ? (
+                  <Snapshot id={c.id} alt={t`Snapshot at ${time}`} />
+                ) : (
+                  <div className="flex aspect-[4/3] items-center justify-center rounded bg-slate-100 px-2 text-center text-xs dark:bg-slate-800">{never ? t`Never sent by the device` : t`No picture`}</div>
+                )}
                 <p className="flex justify-between font-mono text-xs">
                   <span>{at(c.takenAt)}</span>
                   <span>{c.similarity === null ? "–" : c.similarity.toFixed(2)}</span>

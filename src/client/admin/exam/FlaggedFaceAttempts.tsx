@@ -47,10 +47,12 @@ export function FlaggedFaceAttempts({ onDone }: { onDone: () => void }) {
     <ul className="divide-y text-sm" aria-label={t`Attempts flagged by face checks`}>
       {list.data.list.map((row) => {
         const failures = Number(row.face_failures);
+        const missed = Number(row.missed ?? 0);
         return (
           <li key={String(row.id)} className="flex flex-wrap items-center justify-between gap-2 py-2">
             <span>
               <span className="font-medium">{String(row.username)}</span> · {String(row.room_title)} · {flagLabel(row.face_flag)} · {t`failed checks: ${failures}`}
+              {missed > 0 && <span className="text-red-700 dark:text-red-300"> · {t`reason: missed check (${missed})`}</span>}
             </span>
             <Button onClick={() => setOpen(row)}>
               <Trans>Timeline</Trans>

@@ -20,6 +20,7 @@ const faceReview: CrudDefinition = {
     { field: "started_at", label: msg`Started`, render: "datetime", sortable: true, search: "datetime" },
     { field: "checks", label: msg`Checks`, render: "number" },
     { field: "face_failures", label: msg`Failed`, render: "number", sortable: true },
+    { field: "missed", label: msg`Missed`, render: "number" },
     { field: "min_similarity", label: msg`Lowest similarity`, cell: (r) => (r.min_similarity === null || r.min_similarity === undefined ? "–" : Number(r.min_similarity).toFixed(2)) },
     { field: "face_flag", label: msg`Face check`, render: "tag", options: FACE_FLAG_OPTIONS, search: "select" },
   ],

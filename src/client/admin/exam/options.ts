@@ -67,4 +67,5 @@ export const FACE_VERDICT_OPTIONS: CrudOption[] = [
   { value: "no_camera", label: msg`No camera` },
   { value: "camera_failed", label: msg`Camera failed` },
   { value: "bad_image", label: msg`Unreadable picture` },
+  { value: "missed", label: msg`Missed check` },
 ];

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Camera, LoaderCircle } from "lucide-react";
-import { faceSchedule, type FaceCheckKind, type FaceCheckResult, type FaceRule } from "../../../shared/exam/face.ts";
+import { faceSchedule, scheduledCheckId, type FaceCheckKind, type FaceCheckResult, type FaceRule } from "../../../shared/exam/face.ts";
 import { submitFaceCheck, useOfflineDb, type OfficialAttemptRow } from "../../offline/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { jpegOf } from "./faceCamera.ts";
@@ -149,7 +149,7 @@ export function FaceMonitor({ attempt, rule, onStopped }: { attempt: OfficialAtt
       busy.current = true;
       done.add(due.offset);
       sessionStorage.setItem(doneKey(attempt.uuid), JSON.stringify([...done]));
-      void send(`${attempt.uuid}:${due.offset}`, due.kind, async () => {
+      void send(scheduledCheckId(attempt.uuid, due.offset), due.kind, async () => {
         if (camera.state === "problem") return { problem: camera.problem };
         const frame = grab();
         if (!frame) return { problem: "camera_failed" as const };

@@ -14,4 +14,5 @@ export const VERDICT_MESSAGES: Record<FaceVerdict, MessageDescriptor> = {
   no_camera: msg`No camera was found: this exam needs a camera`,
   camera_failed: msg`The camera could not be started: close other apps using it and try again`,
   bad_image: msg`The snapshot could not be read: try again`,
+  missed: msg`A scheduled face check never reached the server: it counts as failed`,
 };

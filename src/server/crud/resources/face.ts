@@ -76,6 +76,7 @@ export const faceReviewResource: ResourceDef = {
     face_failures: { column: "t.face_failures", type: "int" },
     face_flag: { column: "t.face_flag", type: "enum", values: ["none", "flagged", "stopped", "reviewed"] },
     checks: { column: "t.checks", type: "int" },
+    missed: { column: "t.missed", type: "int" },
     min_similarity: { column: "t.min_similarity", type: "int" },
   },
   joins: [
@@ -84,7 +85,7 @@ export const faceReviewResource: ResourceDef = {
   ],
   quickSearch: ["id", "username", "room_title"],
   defaultOrder: ["id", "desc"],
-  editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks"],
+  editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks", "missed"],
   rules: { edit: "exam/faceReview/index" },
   // A company admin reviews only their company's members' attempts.
   company: { column: "m.company_id" },

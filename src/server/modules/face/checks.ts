@@ -8,8 +8,10 @@ import { ApiError } from "../../errors.ts";
 import { finish, type AttemptRow } from "../exam/attempts/attempt.ts";
 import { BadImageError, analyseImage, type Analysis } from "./engine.ts";
 import { judgeSnapshot } from "./judge.ts";
+import { roomFaceRule } from "./rules.ts";
 
 export { LIVE_MIN, judgeSnapshot } from "./judge.ts";
+export { roomFaceRule, toFaceRule } from "./rules.ts";
 
 /**
  * Enrolment and the server's verdict on each snapshot (issue 15). Pictures are private: they are
@@ -22,40 +24,6 @@ export { LIVE_MIN, judgeSnapshot } from "./judge.ts";
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
 export const faceDir = (dataDir: string) => path.join(dataDir, "face");
-
-interface RuleRow {
-  id: number;
-  before_start: boolean;
-  every_minutes: number;
-  random_count: number;
-  threshold: string;
-  liveness: boolean;
-  max_failures: number;
-  action: "stop" | "flag";
-}
-
-export function toFaceRule(r: RuleRow): FaceRule {
-  return {
-    id: r.id,
-    beforeStart: r.before_start,
-    everyMinutes: r.every_minutes,
-    randomCount: r.random_count,
-    threshold: Number(r.threshold),
-    liveness: r.liveness,
-    maxFailures: r.max_failures,
-    action: r.action,
-  };
-}
-
-/** The enabled face rule of a room, or null. */
-export async function roomFaceRule(db: Queryable, roomId: number | null): Promise<FaceRule | null> {
-  if (roomId === null) return null;
-  const { rows } = await db.query<RuleRow>(
-    "select f.* from exam_room r join face_rule f on f.id = r.face_rule_id where r.id = $1 and f.status = 'enable'",
-    [roomId],
-  );
-  return rows[0] ? toFaceRule(rows[0]) : null;
-}
 
 export async function hasReference(db: Queryable, userId: number): Promise<boolean> {
   return (await db.query("select 1 from member_face where user_id = $1", [userId])).rows.length > 0;
@@ -125,8 +93,9 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
   const rule = await roomFaceRule(db, attempt.room_id);
   if (!rule) throw new ApiError(msg`This exam has no face checks`);
 
+  // A check counted as missed when the attempt closed is judged now that it arrived (queued offline).
   const earlier = await previousResult(db, attempt.id, fields.checkId, rule);
-  if (earlier) return earlier;
+  if (earlier && earlier.verdict !== "missed") return earlier;
 
   let judged: Awaited<ReturnType<typeof judgeSnapshot>>;
   let bytes: Uint8Array | null = null;
@@ -148,6 +117,8 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
 
   return db.transaction(async (tx) => {
     const locked = (await tx.query<AttemptRow & { face_failures: number; face_flag: FlagState }>("select * from exam_attempt where id = $1 for update", [attempt.id])).rows[0]!;
+    // The missed check of this moment (counted when the attempt closed) gives way to the snapshot.
+    const replaced = (await tx.query("delete from exam_face_check where attempt_id = $1 and uuid = $2 and verdict = 'missed' returning id", [attempt.id, fields.checkId])).rows.length > 0;
     const inserted = await tx.query(
       `insert into exam_face_check (attempt_id, uuid, kind, taken_at, received_at, path, faces, similarity, live, verdict, device_verdict, check_ms)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (attempt_id, uuid) do nothing returning id`,
@@ -167,19 +138,26 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
       ],
     );
     if (inserted.rows.length === 0) return (await previousResult(tx, attempt.id, fields.checkId, rule))!;
-    let failures = locked.face_failures;
+    let failures = locked.face_failures - (replaced ? 1 : 0);
     let flag = locked.face_flag;
+    let stop = false;
     if (judged.verdict !== "pass") {
       failures++;
       if (failures >= rule.maxFailures && flag !== "stopped") {
-        if (rule.action === "stop" && locked.status === "open") {
-          await finish(tx, locked, "submitted");
-          flag = "stopped";
-        } else {
-          flag = "flagged";
-        }
+        stop = rule.action === "stop" && locked.status === "open";
+        flag = stop ? "stopped" : "flagged";
       }
+    } else if (replaced && flag === "flagged" && failures < rule.maxFailures) {
+      // The missed check that flagged the attempt was sent after all: no longer enough failures.
+      flag = "none";
+    }
+    if (failures !== locked.face_failures || flag !== locked.face_flag) {
       await tx.query("update exam_attempt set face_failures = $1, face_flag = $2 where id = $3", [failures, flag, attempt.id]);
+    }
+    if (stop) {
+      // Closed and graded now; the scheduled checks it missed until now count too.
+      await finish(tx, locked, "submitted");
+      failures = (await tx.query<{ face_failures: number }>("select face_failures from exam_attempt where id = $1", [attempt.id])).rows[0]!.face_failures;
     }
     return { verdict: judged.verdict, similarity: judged.similarity, failures, maxFailures: rule.maxFailures, flag };
   });

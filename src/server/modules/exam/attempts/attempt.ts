@@ -5,6 +5,7 @@ import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 import { gradeAttempt, type AttemptGrade } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
+import { recordMissedChecks } from "../../face/missed.ts";
 
 /**
  * Seconds after an official deadline that a save or submission is still taken in (network lag),
@@ -58,18 +59,24 @@ export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<Att
   return graded;
 }
 
-/** Closes an open official attempt, graded with what it holds: submitted now, or expired at its deadline. */
+/**
+ * Closes an open official attempt, graded with what it holds: submitted now, or expired at its
+ * deadline; the scheduled face checks it missed are counted against it.
+ */
 export async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | "expired"): Promise<{ score: number; passed: boolean }> {
   const graded = await gradeHeld(db, attempt);
-  await db.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'", [
+  const endedAt = status === "expired" ? Number(attempt.deadline) : nowSeconds();
+  const closed = await db.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'", [
     graded.score,
     graded.passed,
     graded.needsReview,
     status,
-    status === "expired" ? attempt.deadline : nowSeconds(),
+    endedAt,
     attempt.id,
   ]);
   await queueMarks(db, attempt.id, graded.results);
+  // Scheduled face checks the device never sent count as failures now (modules/face/missed.ts).
+  if (closed.rowCount > 0) await recordMissedChecks(db, attempt, endedAt);
   return { score: graded.score, passed: graded.passed };
 }
 
