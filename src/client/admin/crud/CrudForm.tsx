@@ -1,8 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { i18n } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMemo, useState } from "react";
 import { Controller, useForm, useWatch, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
+import { fieldMessage } from "../../../shared/schema.ts";
 import { serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
@@ -32,7 +34,14 @@ function sentValuesResolver(schema: z.ZodType, fields: CrudFormField[], editing:
   const check = zodResolver(schema as never) as unknown as Resolver<FieldValues>;
   return async (values, context, options) => {
     const result = await check(outgoingValues(fields, values, editing), context, options);
-    return Object.keys(result.errors).length ? result : { values, errors: {} };
+    if (Object.keys(result.errors).length === 0) return { values, errors: {} };
+    // A shared schema's field carries the message a person reads (`withMessage`), the one the server answers too; zod's own text is for developers.
+    const errors = { ...result.errors };
+    for (const [key, error] of Object.entries(errors)) {
+      const message = fieldMessage(schema, [key]);
+      if (message && error && typeof error === "object" && "message" in error) errors[key] = { ...error, message: i18n._(message) };
+    }
+    return { ...result, errors };
   };
 }
 
