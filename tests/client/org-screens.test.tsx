@@ -188,6 +188,23 @@ describe("classrooms", () => {
     expect(sent("/admin/org/classroom/edit")).toHaveLength(2);
   });
 
+  it("name a head teacher the picker does not list (chosen by a super admin) from the classroom's row, and keep it on save", async () => {
+    grant({ "org/classroom": ["index", "edit"] });
+    extra["get /admin/org/classroom/edit"] = () =>
+      envelope({ row: { id: 9, name: "Class A", company_id: 2, head_admin_id: 1, head_label: "Super admin", start_time: 0, end_time: 0, remark: "", status: "enable", course_ids: [], room_ids: [] } });
+    renderScreen(classrooms);
+    await within(await screen.findByRole("table", { name: "Classrooms" })).findByText("Class A");
+    await userEvent.click(screen.getByRole("button", { name: "Edit row 9" }));
+    const dialog = await screen.findByRole("dialog", { name: /Edit/ });
+    const head = await within(dialog).findByRole("combobox", { name: "Head teacher" });
+    await waitFor(() => expect((head as HTMLInputElement).value).toBe("Super admin"));
+    expect(calls().some((c) => c.url === "/admin/org/headTeacher/index" && paramsOf(c).initValue === "1")).toBe(true);
+    await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(sent("/admin/org/classroom/edit")).toHaveLength(1));
+    expect(sent("/admin/org/classroom/edit")[0]!.data).toMatchObject({ id: 9, head_admin_id: 1 });
+    expect(sent("/admin/org/classroom/edit")[0]!.data).not.toHaveProperty("head_label");
+  });
+
   it("list, add and remove their members from the row's dialog, each change sent in bulk form and the list fetched again", async () => {
     grant({ "org/classroom": ["index", "members", "addMembers", "removeMembers"] });
     extra["post /admin/org/classroom/addMembers"] = (config) => {

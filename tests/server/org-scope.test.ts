@@ -326,6 +326,8 @@ describe("the company admin's own bulk actions", () => {
     // The super admin names anyone; a company admin may still save a classroom whose head teacher the super admin chose.
     expect((await call(root, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "headed", head_admin_id: theirTeacher.id })).code).toBe(1);
     expect(await head()).toBe(theirTeacher.id);
+    // Their form names that head teacher (the picker does not list them).
+    expect((await call(boss, "GET", `/admin/org/classroom/edit?id=${id}`)).data.row).toMatchObject({ head_admin_id: theirTeacher.id, head_label: theirTeacher.username });
     const kept = await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "renamed", head_admin_id: theirTeacher.id });
     expect(kept.code, kept.msg).toBe(1);
     expect((await call(boss, "POST", "/admin/org/classroom/edit", { id, company_id: companies.a, name: "renamed", head_admin_id: null })).code).toBe(1);

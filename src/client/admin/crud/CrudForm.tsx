@@ -195,7 +195,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                     case "checkboxList":
                       return field.remote ? <CheckboxList remote={field.remote} value={f.value} onChange={f.onChange} invalid={!!error} /> : <></>;
                     case "remoteSelect":
-                      return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} /> : <></>;
+                      return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} fallbackLabel={field.remote.rowLabel && row ? row[field.remote.rowLabel] : undefined} /> : <></>;
                     default: {
                       const type = field.kind === "password" ? "password" : field.kind === "date" ? "date" : field.kind === "datetime" ? "datetime-local" : "text";
                       return (

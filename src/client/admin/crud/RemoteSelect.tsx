@@ -18,12 +18,15 @@ export function RemoteSelect({
   value,
   onChange,
   placeholder,
+  fallbackLabel,
 }: {
   control: FieldControlProps;
   remote: { path: string; labelField: string; valueField?: string };
   value: unknown;
   onChange: (value: unknown) => void;
   placeholder?: string;
+  /** The current value's label when the source does not list it (the form's row names it). */
+  fallbackLabel?: unknown;
 }) {
   const { t } = useLingui();
   const valueField = remote.valueField ?? "id";
@@ -39,7 +42,8 @@ export function RemoteSelect({
   }, [text]);
   const initial = useRemoteInitial(remote.path, valueField, picked ? null : value);
   const options = useRemoteOptions(remote.path, term, open);
-  const current = picked ?? initial.data ?? null;
+  const unlisted = initial.isSuccess && !initial.data && typeof fallbackLabel === "string" && fallbackLabel !== "" ? { [valueField]: value, [remote.labelField]: fallbackLabel } : null;
+  const current = picked ?? initial.data ?? unlisted;
   const labelOf = (row: CrudRow | null) => (row ? String(row[remote.labelField] ?? row[valueField] ?? "") : "");
   const rows = options.data ?? [];
 

@@ -98,8 +98,10 @@ export interface CrudFormField {
    * "remoteSelect": rows of another resource (`GET /admin/<path>/index?select=1&quickSearch=`),
    * showing `labelField` and storing `valueField` (default "id"). "checkboxList": the rows
    * (up to 100) as checkboxes, the value a list of `valueField`s (or "*" for all).
+   * `rowLabel`: a field of the edited row naming its current value, shown when the source does
+   * not list that value to this admin (e.g. a head teacher a super admin chose outside the company).
    */
-  remote?: { path: string; labelField: string; valueField?: string };
+  remote?: { path: string; labelField: string; valueField?: string; rowLabel?: string };
   /**
    * "treeSelect", "checkboxTree", "multiSelect": every row of this resource (`select=1`, nested
    * by `pid`), labelled by a field or by a function of the row and the UI language.

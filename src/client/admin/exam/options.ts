@@ -57,7 +57,7 @@ export const FACE_FLAG_OPTIONS: CrudOption[] = [
 
 /** The server's verdict on one face check. */
 export const FACE_VERDICT_OPTIONS: CrudOption[] = [
-  { value: "pass", label: msg`Passed` },
+  { value: "pass", label: msg({ message: "Passed", context: "face check verdict" }) },
   { value: "no_face", label: msg`No face` },
   { value: "many_faces", label: msg`Several faces` },
   { value: "mismatch", label: msg`Another person` },

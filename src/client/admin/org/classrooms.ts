@@ -24,7 +24,7 @@ const classrooms: CrudDefinition = {
   form: [
     { field: "name", label: msg`Name`, kind: "text" },
     companyField(),
-    { field: "head_admin_id", label: msg`Head teacher`, kind: "remoteSelect", remote: { path: "org/headTeacher", labelField: "nickname" }, hint: msg`A staff account that runs the class` },
+    { field: "head_admin_id", label: msg`Head teacher`, kind: "remoteSelect", remote: { path: "org/headTeacher", labelField: "nickname", rowLabel: "head_label" }, hint: msg`A staff account that runs the class` },
     { field: "start_time", label: msg`Starts`, kind: "datetime" },
     { field: "end_time", label: msg`Ends`, kind: "datetime" },
     { field: "course_ids", label: msg`Courses`, kind: "multiSelect", tree: { path: "course/course", label: "title" }, initial: [] },

@@ -193,7 +193,9 @@ export const classroomResource: ResourceDef = {
       await ctx.tx.query("delete from org_access where classroom_id = any($1::int[])", [ids]);
     },
     async editRow(ctx, row) {
-      return { ...row, ...(await classroomLinks(ctx, row.id as number)) };
+      // The head teacher's name, for a form whose picker does not list them (a company admin's, when the super admin chose someone else).
+      const head = row.head_admin_id ? (await ctx.tx.query<{ label: string }>("select coalesce(nullif(nickname, ''), username) as label from admin where id = $1", [row.head_admin_id])).rows[0] : undefined;
+      return { ...row, head_label: head?.label ?? "", ...(await classroomLinks(ctx, row.id as number)) };
     },
     async listRows(ctx, rows: Row[]) {
       const ids = rows.map((r) => r.id as number);
