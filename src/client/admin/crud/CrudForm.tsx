@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { i18n } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMemo, useState } from "react";
-import { Controller, useForm, useWatch, type FieldValues, type Resolver } from "react-hook-form";
+import { Controller, useForm, useWatch, type FieldError, type FieldErrors, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { fieldMessage } from "../../../shared/schema.ts";
 import { serverRefusal } from "../../api/index.ts";
@@ -36,12 +36,12 @@ function sentValuesResolver(schema: z.ZodType, fields: CrudFormField[], editing:
     const result = await check(outgoingValues(fields, values, editing), context, options);
     if (Object.keys(result.errors).length === 0) return { values, errors: {} };
     // A shared schema's field carries the message a person reads (`withMessage`), the one the server answers too; zod's own text is for developers.
-    const errors = { ...result.errors };
+    const errors: FieldErrors = { ...result.errors };
     for (const [key, error] of Object.entries(errors)) {
       const message = fieldMessage(schema, [key]);
-      if (message && error && typeof error === "object" && "message" in error) errors[key] = { ...error, message: i18n._(message) };
+      if (message && error && typeof error === "object" && "message" in error) errors[key] = { ...(error as FieldError), message: i18n._(message) };
     }
-    return { ...result, errors };
+    return { values: {}, errors };
   };
 }
 

@@ -42,7 +42,7 @@ export function RemoteSelect({
   }, [text]);
   const initial = useRemoteInitial(remote.path, valueField, picked ? null : value);
   const options = useRemoteOptions(remote.path, term, open);
-  const unlisted = initial.isSuccess && !initial.data && typeof fallbackLabel === "string" && fallbackLabel !== "" ? { [valueField]: value, [remote.labelField]: fallbackLabel } : null;
+  const unlisted = initial.isSuccess && !initial.data && typeof fallbackLabel === "string" && fallbackLabel !== "" ? ({ id: Number(value), [valueField]: value, [remote.labelField]: fallbackLabel } as CrudRow) : null;
   const current = picked ?? initial.data ?? unlisted;
   const labelOf = (row: CrudRow | null) => (row ? String(row[remote.labelField] ?? row[valueField] ?? "") : "");
   const rows = options.data ?? [];
