@@ -250,6 +250,32 @@ describe("the rest of the back office, for a company admin", () => {
     }
   });
 
+  it("sees in their menus only screens they may open: every menu's list answers them, closed ones are not listed", async () => {
+    interface MenuNode { name: string; type: string; children: MenuNode[] }
+    const flat = (nodes: MenuNode[]): MenuNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+    const theirs = flat((await call(boss, "GET", "/admin/index/index")).data.menus as unknown as MenuNode[]);
+    const everything = flat((await call(root, "GET", "/admin/index/index")).data.menus as unknown as MenuNode[]);
+    const names = theirs.map((n) => n.name);
+    // The admins screen is closed to them (auth/admin: no company declaration); members are theirs.
+    expect(everything.map((n) => n.name)).toEqual(expect.arrayContaining(["auth/admin", "routine/config"]));
+    expect(names).not.toContain("auth/admin");
+    expect(names).not.toContain("routine/config");
+    expect(names).toEqual(expect.arrayContaining(["user/user", "org/classroom"]));
+    expect(names.length).toBeLessThan(everything.length);
+    // No folder left empty.
+    for (const node of theirs) if (node.type === "menu_dir") expect(node.children.length, node.name).toBeGreaterThan(0);
+    // Every screen they see with a list route of its own lists for them (no "no permission").
+    const lists = new Set(t.app.adminRoutes.filter((r) => r.method === "GET").map((r) => r.url));
+    let opened = 0;
+    for (const node of theirs.filter((n) => n.type === "menu")) {
+      const url = `/admin/${node.name}/index`;
+      if (!lists.has(url)) continue;
+      opened += 1;
+      expect((await call(boss, "GET", url)).code, url).not.toBe(401);
+    }
+    expect(opened).toBeGreaterThan(3);
+  });
+
   it("counts only their company's members on the dashboard", async () => {
     await createMember(t.database.db, { companyId: companies.b });
     const mine = (await t.database.db.query<{ n: number }>("select count(*)::int as n from member where company_id in (select company_subtree($1))", [companies.a])).rows[0]!.n;
