@@ -70,6 +70,8 @@ const SEARCH_LABELS: Record<GenField["search"], MessageDescriptor> = {
 const INDEX_LABELS: Record<GenField["index"], MessageDescriptor> = { none: msg`None`, index: msg`Index`, unique: msg`Unique` };
 
 interface Editing {
+  /** Keeps the designer mounted while a design it opened is generated (its id set). */
+  key: string;
   id: number | null;
   status: "draft" | "generated" | "new";
   design: GenDesign;
@@ -82,7 +84,7 @@ function retype(field: GenField, type: GenFieldType): GenField {
   return {
     ...field,
     type,
-    form: controls.includes(field.form) ? field.form : controls[0]!,
+    form: controls[0]!,
     search: ops.includes(field.search) ? field.search : "none",
     default: "",
     options: type === "enum" ? field.options : [],
@@ -104,7 +106,7 @@ export default function CodeGenerator() {
   const open = async (row: DesignRow) => {
     const res = await request<{ row: { id: number; status: "draft" | "generated"; design: GenDesign | null } }>({ url: "/admin/crud/crud/edit", method: "get", params: { id: row.id } });
     const { design } = res.data.row;
-    if (design) setEditing({ id: row.id, status: res.data.row.status, design });
+    if (design) setEditing({ key: `design-${row.id}`, id: row.id, status: res.data.row.status, design });
   };
 
   const exportDesign = async (row: DesignRow) => {
@@ -144,11 +146,11 @@ export default function CodeGenerator() {
   if (editing) {
     return (
       <Designer
-        key={editing.id ?? "new"}
+        key={editing.key}
         editing={editing}
         onClose={() => setEditing(null)}
         onGenerated={async (id, design) => {
-          setEditing({ id, status: "generated", design });
+          setEditing((e) => ({ key: e?.key ?? `design-${id}`, id, status: "generated", design }));
           await client.invalidateQueries({ queryKey: KEY });
           await client.invalidateQueries({ queryKey: ["admin", "gen"] });
           await reloadAdminMenus();
@@ -180,7 +182,7 @@ export default function CodeGenerator() {
               if (file) importDesign.mutate(file);
             }}
           />
-          <Button variant="primary" onClick={() => setEditing({ id: null, status: "new", design: emptyDesign() })}>
+          <Button variant="primary" onClick={() => setEditing({ key: `new-${Date.now()}`, id: null, status: "new", design: emptyDesign() })}>
             <Plus className="size-4" aria-hidden />
             <Trans>New design</Trans>
           </Button>
@@ -373,7 +375,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
   const planTable = plan?.table ?? "";
   const planDrops = plan?.drops.join(", ") ?? "";
   const dropList = drops?.join(", ") ?? "";
-  const cell = `${controlClass()} min-w-0 px-2 py-1 text-sm`;
+  const cell = `${controlClass().replace("w-full", "")} px-2 py-1 text-sm`;
 
   return (
     <section className="space-y-5" aria-labelledby={id("title")}>
@@ -434,7 +436,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
           <Trans>Every table also has id, weigh, create_time and update_time.</Trans>
         </p>
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[72rem] border-collapse text-sm">
+          <table className="w-full min-w-[80rem] border-collapse text-sm">
             <thead>
               <tr className="text-left text-xs text-slate-600 dark:text-slate-300">
                 <th className="p-1">
@@ -444,7 +446,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                   <Trans>Type</Trans>
                 </th>
                 <th className="p-1">
-                  <Trans>Length</Trans>
+                  <Trans>Length / digits</Trans>
                 </th>
                 <th className="p-1">
                   <Trans>Default</Trans>
@@ -481,7 +483,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                       <input className={`${cell} w-32 font-mono`} aria-label={t`Field ${position} name`} value={field.name} maxLength={41} onChange={(e) => setField(i, { name: e.target.value })} />
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-32`} aria-label={t`Type of ${label}`} value={field.type} onChange={(e) => set({ fields: design.fields.map((f, j) => (j === i ? retype(f, e.target.value as GenFieldType) : f)) })}>
+                      <select className={`${cell} w-36`} aria-label={t`Type of ${label}`} value={field.type} onChange={(e) => set({ fields: design.fields.map((f, j) => (j === i ? retype(f, e.target.value as GenFieldType) : f)) })}>
                         {FIELD_TYPES.map((type) => (
                           <option key={type} value={type}>
                             {i18n._(TYPE_LABELS[type])}
@@ -527,7 +529,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                       </select>
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-28`} aria-label={t`Search of ${label}`} value={field.search} onChange={(e) => setField(i, { search: e.target.value as GenField["search"], list: e.target.value !== "none" ? true : field.list })}>
+                      <select className={`${cell} w-32`} aria-label={t`Search of ${label}`} value={field.search} onChange={(e) => setField(i, { search: e.target.value as GenField["search"], list: e.target.value !== "none" ? true : field.list })}>
                         {searchOpsOf(field.type).map((op) => (
                           <option key={op} value={op}>
                             {i18n._(SEARCH_LABELS[op])}
@@ -535,7 +537,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                         ))}
                       </select>
                     </td>
-                    <td className="space-y-1 p-1 text-xs">
+                    <td className="min-w-[9rem] space-y-1 p-1 text-xs whitespace-nowrap">
                       {field.type === "enum" && (
                         <input
                           className={`${cell} w-40`}
