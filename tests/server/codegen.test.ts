@@ -169,6 +169,29 @@ describe("the code generator", () => {
     expect((await as(root, "GET", "/admin/gen/book/index?search[0][field]=isbn&search[0][val]=x")).code).toBe(0);
   });
 
+  it("refuses a change the rows do not allow (a unique index over duplicates, a type they do not convert to), changing nothing", async () => {
+    const design = bookDesign({ fields: bookDesign().fields.filter((f) => f.name !== "isbn") });
+    expect((await as(root, "POST", "/admin/gen/book/add", { title: "Same", pages: 7, kind: "poem" })).code).toBe(1);
+    expect((await as(root, "POST", "/admin/gen/book/add", { title: "Same too", pages: 7, kind: "poem" })).code).toBe(1);
+    const columns = await columnsOf("gen_book");
+    const unique = await as(root, "POST", "/admin/crud/crud/generate", {
+      id: designId,
+      design: { ...design, fields: design.fields.map((f) => (f.name === "pages" ? { ...f, index: "unique" } : f)) },
+    });
+    expect(unique.code).toBe(0);
+    expect(unique.msg).toContain("unique index");
+    const retyped = await as(root, "POST", "/admin/crud/crud/generate", {
+      id: designId,
+      design: { ...design, quickSearch: [], fields: design.fields.map((f) => (f.name === "title" ? { ...f, type: "int", form: "number", search: "none", index: "none" } : f)) },
+      confirmDrop: true,
+    });
+    expect(retyped.code).toBe(0);
+    expect(retyped.msg).toContain("converted");
+    expect(await columnsOf("gen_book")).toEqual(columns);
+    const ids = (await query<{ id: number }>("select id from gen_book where title like 'Same%'")).map((r) => r.id);
+    expect((await as(root, "DELETE", `/admin/gen/book/del?${ids.map((id) => `ids[]=${id}`).join("&")}`)).code).toBe(1);
+  });
+
   it("exports a design and imports it as a draft, validated", async () => {
     const exported = await as(root, "GET", `/admin/crud/crud/export?id=${designId}`);
     expect(exported.code).toBe(1);
