@@ -37,6 +37,8 @@ describe("a generated design as the engine's screen definition", () => {
     expect(def.columns.find((c) => c.field === "kind")!.options!.map((o) => o.value)).toEqual(["a", "b"]);
     expect(def.sortable).toBe(true);
     expect(def.defaultOrder).toBe("weigh,desc");
+    expect(def.title.message).toBe("书架");
+    expect(definitionOf({ ...design, titleEn: "Shelves" }, "en").title.message).toBe("Shelves");
   });
 
   it("has a form of its form fields with their defaults, validated by the design's row schema", () => {

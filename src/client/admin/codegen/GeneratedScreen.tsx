@@ -1,4 +1,4 @@
-import { Trans } from "@lingui/react/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { useLocation } from "react-router-dom";
@@ -18,13 +18,14 @@ export const generatedKey = (name: string) => ["admin", "gen", name] as const;
  */
 export default function GeneratedScreen() {
   const { pathname } = useLocation();
+  const { i18n } = useLingui();
   const name = /^\/admin\/gen\/([a-z][a-z0-9_]{0,40})\/?$/.exec(pathname)?.[1] ?? "";
   const query = useQuery({
     queryKey: generatedKey(name),
     enabled: name !== "",
     queryFn: async ({ signal }) => (await request<{ design: GenDesign }>({ url: `/admin/gen/${name}/definition`, method: "get", signal })).data.design,
   });
-  const definition = useMemo(() => (query.data ? definitionOf(query.data) : null), [query.data]);
+  const definition = useMemo(() => (query.data ? definitionOf(query.data, i18n.locale) : null), [query.data, i18n.locale]);
   if (query.isError || name === "") {
     return <LoadFailed message={<Trans>This generated screen could not be loaded.</Trans>} onRetry={() => void query.refetch()} backTo="/admin" backLabel={<Trans>Back to the dashboard</Trans>} />;
   }

@@ -74,7 +74,8 @@ function initialOf(field: GenField): unknown {
   }
 }
 
-export function definitionOf(design: GenDesign): CrudDefinition {
+/** `locale` "en" titles the screen with the design's English title (when it has one), like its menu. */
+export function definitionOf(design: GenDesign, locale = ""): CrudDefinition {
   const columns: CrudColumn[] = [{ field: "id", label: msg`ID`, render: "number", sortable: true }];
   for (const field of design.fields) {
     if (!field.list) continue;
@@ -101,7 +102,7 @@ export function definitionOf(design: GenDesign): CrudDefinition {
   const schema = rowSchema(design);
   return {
     path: ruleOfDesign(design),
-    title: typed(design.title),
+    title: typed(locale === "en" && design.titleEn ? design.titleEn : design.title),
     columns,
     form,
     schema,
