@@ -25,6 +25,7 @@ import { examRoutes } from "./modules/exam/index.ts";
 import { courseRoutes } from "./modules/course/index.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import { crudRoutes } from "./crud/index.ts";
+import { codegenRoutes } from "./modules/codegen/routes.ts";
 import { faceRoutes } from "./modules/face/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
@@ -80,6 +81,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   app.decorate("db", db);
   app.decorate("config", config);
+  app.decorate("generatedResources", new Map());
   if (!deps.db) app.addHook("onClose", async () => db.close());
   const table = tableSender(db, app.log);
   app.decorate("sender", deps.sender ?? settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table));
@@ -108,6 +110,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(syncRoutes);
   await app.register(faceRoutes);
   await app.register(crudRoutes);
+  await app.register(codegenRoutes);
   await app.register(routineRoutes);
   await app.register(terminalRoutes, {
     projectDir: config.projectDir ?? process.cwd(),

@@ -182,6 +182,15 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
   "/admin/routine/config/index": () => ["/admin/routine/config/index"],
   "/admin/ajax/terminal": () => ["/admin/ajax/terminal?command=version.node&uuid=00000000-0000-4000-8000-000000000000"],
+  // The code generator (super admins only) and the generated resources' routes.
+  "/admin/crud/crud/index": () => ["/admin/crud/crud/index"],
+  "/admin/crud/crud/edit": () => ["/admin/crud/crud/edit?id=1"],
+  "/admin/crud/crud/export": () => ["/admin/crud/crud/export?id=1"],
+  "/admin/ajax/getTablePk": () => ["/admin/ajax/getTablePk?table=exam_question"],
+  "/admin/ajax/getTableFieldList": () => ["/admin/ajax/getTableFieldList?table=exam_question&clean=1"],
+  "/admin/gen/:name/index": () => ["/admin/gen/book/index"],
+  "/admin/gen/:name/edit": () => ["/admin/gen/book/edit?id=1"],
+  "/admin/gen/:name/definition": () => ["/admin/gen/book/definition"],
   // The CRUD engine's list and row of every registered resource.
   ...Object.fromEntries(
     resources.flatMap((def) => [

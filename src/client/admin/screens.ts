@@ -40,4 +40,7 @@ export const adminScreens: ScreenRegistry = {
   "exam/classify": definitionScreen(() => import("./exam/classify.ts")),
   "exam/questionType": definitionScreen(() => import("./exam/questionTypes.ts")),
   "exam/question": definitionScreen(() => import("./exam/questions.ts")),
+  // The code generator and the screens it generates (one component, the design read from the server).
+  "crud/crud": lazy(() => import("./codegen/CodeGenerator.tsx")),
+  "crud/generated": lazy(() => import("./codegen/GeneratedScreen.tsx")),
 };

@@ -3,7 +3,8 @@ import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { sql, type SqlBool } from "kysely";
 import { delQuery, editQuery, listQuery, sortableBody } from "../../shared/admin/crud.ts";
-import { jsonBody } from "../../shared/schema.ts";
+import { z } from "zod";
+import { fieldMessage, jsonBody } from "../../shared/schema.ts";
 import { pgState } from "../db/errors.ts";
 import type { Queryable } from "../db/index.ts";
 import { kyselyOf } from "../db/kysely.ts";
@@ -143,20 +144,55 @@ async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Ro
   return id;
 }
 
+/** A body checked against a definition's schema in the handler (generated resources): refusals as the route schema's. */
+export function parseWith(schema: z.ZodType, value: unknown, req: FastifyRequest): unknown {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const messageAt = (path: readonly PropertyKey[]) => fieldMessage(schema, path.filter((p): p is string | number => typeof p !== "symbol")) ?? msg`Incorrect parameter!`;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues.slice(0, 50)) {
+    const field = issue.path[0];
+    if (typeof field !== "string" || Object.hasOwn(fields, field) || !PART.test(field)) continue;
+    fields[field] = req.t(messageAt(issue.path));
+  }
+  throw new ApiError(messageAt(result.error.issues[0]?.path ?? []), 0, Object.keys(fields).length > 0 ? { fields } : null);
+}
+
+/** How a set of engine routes is mounted: one definition, or (generated resources) one found per request. */
+export interface MountOptions {
+  /** The URL under `/admin/`, e.g. `org/duty`, or `gen/:name`. */
+  base: string;
+  /** The rule an action needs (a route parameter like `:name` is filled from the request: modules/admin/access.ts). */
+  rule: (action: Action) => string;
+  /** Whether company-scoped admins reach the routes at all (they are then kept inside their company). */
+  companyAdmins: boolean;
+  /** The definition of the request's resource (throws ApiError when there is none). */
+  resolve: (req: FastifyRequest) => ResourceDef;
+  /** Definitions found per request: every action is mounted, bodies are checked in the handler. */
+  dynamic?: boolean;
+}
+
 export function mountResource(app: FastifyInstance, def: ResourceDef): void {
+  mountResourceWith(app, { base: def.rule, rule: (action) => ruleOf(def, action), companyAdmins: true, resolve: () => def }, def);
+}
+
+const anyBody = z.record(z.string(), z.unknown());
+
+export function mountResourceWith(app: FastifyInstance, opts: MountOptions, staticDef?: ResourceDef): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const url = (action: Action) => `/admin/${def.rule}/${action}`;
+  const { resolve } = opts;
+  const url = (action: Action) => `/admin/${opts.base}/${action}`;
   // Company admins reach the engine's routes, which keep them inside their company (scope.ts).
-  const config = (action: Action) => ({ adminRule: ruleOf(def, action), companyAdmins: true });
+  const config = (action: Action) => ({ adminRule: opts.rule(action), companyAdmins: opts.companyAdmins });
   /** A company admin is refused a closed resource, or a write to shared content, before the input is read (crud/scope.ts). */
-  const access = (write: boolean) => async (req: FastifyRequest) => requireAccess({ admin: req.admin! }, def, write);
+  const access = (write: boolean) => async (req: FastifyRequest) => requireAccess({ admin: req.admin! }, resolve(req), write);
   const reads = access(false);
   const writes = access(true);
   const nest = async (req: FastifyRequest) => {
     req.query = nestQuery(req.query);
   };
   /** One write, its admin log row, in one transaction. */
-  const inTransaction = <T>(req: FastifyRequest, action: string, fn: (ctx: CrudContext) => Promise<T>): Promise<T> =>
+  const inTransaction = <T>(req: FastifyRequest, def: ResourceDef, action: string, fn: (ctx: CrudContext) => Promise<T>): Promise<T> =>
     app.db
       .transaction(async (tx) => {
         const ctx = context(tx, req);
@@ -165,8 +201,15 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
         return result;
       })
       .catch(refusal(def, req));
+  /** The body of an add / edit: checked by the route's schema (static) or here (dynamic). */
+  const bodyOf = (req: FastifyRequest, schema: z.ZodType | undefined): Row => {
+    if (!schema) throw new ApiError(msg`This resource does not allow this`);
+    return (opts.dynamic ? parseWith(schema, req.body, req) : req.body) as Row;
+  };
+  const bodySchema = (schema: z.ZodType | undefined) => jsonBody(opts.dynamic || !schema ? anyBody : schema);
 
   api.get(url("index"), { config: config("index"), onRequest: reads, preValidation: nest, schema: { querystring: listQuery } }, async (req, reply) => {
+    const def = resolve(req);
     const ctx = context(app.db, req);
     requireAccess(ctx, def, false);
     const { list, total } = await listRows(ctx, def, req.query);
@@ -174,6 +217,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
   });
 
   api.get(url("edit"), { config: config("edit"), onRequest: reads, schema: { querystring: editQuery } }, async (req, reply) => {
+    const def = resolve(req);
     const ctx = context(app.db, req);
     await requireInScope(ctx, def, [req.query.id]);
     const row = await ctx.k
@@ -185,22 +229,23 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     return reply.success({ row: def.hooks?.editRow ? await def.hooks.editRow(ctx, row as Row) : row });
   });
 
-  if (def.add) {
-    const body = jsonBody(def.add);
-    api.post(url("add"), { config: config("add"), onRequest: writes, schema: { body } }, async (req, reply) => {
-      const id = await inTransaction(req, "add", (ctx) => {
+  if (opts.dynamic || staticDef?.add) {
+    api.post(url("add"), { config: config("add"), onRequest: writes, schema: { body: bodySchema(staticDef?.add) } }, async (req, reply) => {
+      const def = resolve(req);
+      const body = bodyOf(req, def.add);
+      const id = await inTransaction(req, def, "add", (ctx) => {
         requireAccess(ctx, def, true);
-        return write(ctx, def, req.body as Row, null);
+        return write(ctx, def, body, null);
       });
       return reply.success({ id }, msg`Added successfully`);
     });
   }
 
-  if (def.edit) {
-    const body = jsonBody(def.edit);
-    api.post(url("edit"), { config: config("edit"), onRequest: writes, schema: { body } }, async (req, reply) => {
-      const data = req.body as Row;
-      const before = await inTransaction(req, "edit", async (ctx) => {
+  if (opts.dynamic || staticDef?.edit) {
+    api.post(url("edit"), { config: config("edit"), onRequest: writes, schema: { body: bodySchema(staticDef?.edit) } }, async (req, reply) => {
+      const def = resolve(req);
+      const data = bodyOf(req, def.edit);
+      const before = await inTransaction(req, def, "edit", async (ctx) => {
         requireAccess(ctx, def, true);
         await requireInScope(ctx, def, [data.id as number]);
         const existing = await lockRow(ctx, def, data.id as number);
@@ -214,10 +259,12 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     });
   }
 
-  if (def.del) {
+  if (opts.dynamic || staticDef?.del) {
     api.delete(url("del"), { config: config("del"), onRequest: writes, preValidation: nest, schema: { querystring: delQuery } }, async (req, reply) => {
+      const def = resolve(req);
+      if (!def.del) throw new ApiError(msg`This resource does not allow this`);
       const ids = [...new Set(req.query.ids)];
-      const { count, rows, cascaded } = await inTransaction(req, "del", async (ctx) => {
+      const { count, rows, cascaded } = await inTransaction(req, def, "del", async (ctx) => {
         requireAccess(ctx, def, true);
         await requireInScope(ctx, def, ids);
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
@@ -233,7 +280,8 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     });
   }
 
-  for (const [name, action] of Object.entries(def.actions ?? {})) {
+  for (const [name, action] of Object.entries(staticDef?.actions ?? {})) {
+    const def = staticDef!;
     const rule = action.rule ?? `${def.rule}/${name}`;
     if (action.method === "GET") {
       api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: reads, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) => {
@@ -243,7 +291,7 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
       });
     } else {
       api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: writes, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
-        const result = await inTransaction(req, name, async (ctx) => {
+        const result = await inTransaction(req, def, name, async (ctx) => {
           requireAccess(ctx, def, true);
           await requireInScope(ctx, def, idsOfInput(req.body));
           return action.run(ctx, req.body);
@@ -253,11 +301,13 @@ export function mountResource(app: FastifyInstance, def: ResourceDef): void {
     }
   }
 
-  if (def.sortable) {
+  if (opts.dynamic || staticDef?.sortable) {
     api.post(url("sortable"), { config: config("sortable"), onRequest: writes, schema: { body: jsonBody(sortableBody) } }, async (req, reply) => {
+      const def = resolve(req);
+      if (!def.sortable) throw new ApiError(msg`This resource does not allow this`);
       const { id, targetId } = req.body;
       if (id === targetId) throw new ApiError(msg`Please choose another row to swap with`);
-      await inTransaction(req, "sortable", async (ctx) => {
+      await inTransaction(req, def, "sortable", async (ctx) => {
         requireAccess(ctx, def, true);
         await requireInScope(ctx, def, [id, targetId]);
         const rows = (await ctx.k.selectFrom(def.table).select([sql<number>`id`.as("id"), sql<number>`weigh`.as("weigh")]).where(sql<SqlBool>`id in (${id}, ${targetId})`).forUpdate().execute()) as { id: number; weigh: number }[];

@@ -24,7 +24,7 @@ import { mountedResources } from "../registry.ts";
  */
 
 const OWN = /^security\//;
-const guarded = () => mountedResources().filter((def) => !OWN.test(def.rule));
+const guarded = (ctx: CrudContext) => mountedResources(ctx.req.server).filter((def) => !OWN.test(def.rule));
 
 /** The resources a rule may name, with the fields a sensitive-data rule may watch. */
 const resourcesAction = (rule: string): ExtraAction => ({
@@ -32,7 +32,7 @@ const resourcesAction = (rule: string): ExtraAction => ({
   input: z.object({}),
   rule,
   async run(ctx) {
-    return guarded().map(
+    return guarded(ctx).map(
       (def): WatchableResource => ({
         controller: def.rule,
         title: ctx.req.t(def.title),
@@ -57,7 +57,7 @@ const ruleFields: Record<string, FieldDef> = {
 
 /** The resource a rule names, which must allow what the rule watches (the table is the resource's own). */
 function guardedResource(ctx: CrudContext, controller: string, need: "del" | "edit"): ResourceDef {
-  const def = guarded().find((r) => r.rule === controller);
+  const def = guarded(ctx).find((r) => r.rule === controller);
   if (!def || !def[need]) {
     const message = need === "del" ? msg`Please choose data whose rows can be deleted` : msg`Please choose data whose rows can be edited`;
     throw new ApiError(message, 0, { fields: { controller: ctx.req.t(message) } });
@@ -153,7 +153,7 @@ export const dataRecycleLogResource: ResourceDef = {
       method: "POST",
       input: recordIds,
       done: msg`Restored successfully`,
-      run: async (ctx, input) => ({ count: await restoreRecycled(ctx, mountedResources(), (input as z.infer<typeof recordIds>).ids) }),
+      run: async (ctx, input) => ({ count: await restoreRecycled(ctx, mountedResources(ctx.req.server), (input as z.infer<typeof recordIds>).ids) }),
     },
   },
   hooks: {
@@ -191,7 +191,7 @@ export const sensitiveDataLogResource: ResourceDef = {
       method: "POST",
       input: recordIds,
       done: msg`Rolled back successfully`,
-      run: async (ctx, input) => ({ count: await rollbackSensitive(ctx, mountedResources(), (input as z.infer<typeof recordIds>).ids) }),
+      run: async (ctx, input) => ({ count: await rollbackSensitive(ctx, mountedResources(ctx.req.server), (input as z.infer<typeof recordIds>).ids) }),
     },
   },
   hooks: { editRow: withoutSecrets },

@@ -49,6 +49,20 @@ declare module "fastify" {
   }
 }
 
+/**
+ * A rule naming route parameters (`gen/:name/index`, the generated resources' routes) is the
+ * rule of the request: each `:param` is replaced by the request's value (a value that is not a
+ * plain name makes a rule no admin holds).
+ */
+export function ruleOfRequest(rule: string, req: FastifyRequest): string {
+  if (!rule.includes(":")) return rule;
+  const params = (req.params ?? {}) as Record<string, unknown>;
+  return rule.replace(/:([A-Za-z_]+)/g, (_, key: string) => {
+    const value = params[key];
+    return typeof value === "string" && /^[a-z0-9_]{1,64}$/.test(value) ? value : "!invalid";
+  });
+}
+
 export const isAdminUrl = (url: string): boolean => url === "/admin" || url.startsWith("/admin/");
 
 /**
@@ -78,7 +92,7 @@ export const adminAccessPlugin = fp(
       for (const method of methods) routes.push({ method, url: route.url, adminRule: rule, companyAdmins });
       if (typeof rule !== "string") return;
       const check: onRequestHookHandler = async (req: FastifyRequest) => {
-        const admin = await authorizeAdmin(app.db, req, rule);
+        const admin = await authorizeAdmin(app.db, req, ruleOfRequest(rule, req));
         if (rule !== ANY_ADMIN_RULE && !companyAdmins && admin.is_company && !admin.is_super) {
           throw new ApiError(msg`You have no permission to do this`, ApiCode.NO_PERMISSION, null);
         }

@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import { DECIMAL_DIGITS, GEN_RESERVED_COLUMNS, STRING_LENGTH, tableOf, type GenDesign, type GenField, type GeneratePlan } from "../../../shared/admin/codegen.ts";
+import { isSafeText } from "../../../shared/schema.ts";
+import type { Queryable } from "../../db/index.ts";
+
+/**
+ * The SQL of a design: what creates its table, or changes an existing one to fit it. Names are
+ * checked against the strict pattern again here and double-quoted; defaults and comments are
+ * literals with their quotes doubled (text with NUL or unpaired surrogates never gets here).
+ */
+
+const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function ident(name: string): string {
+  if (!IDENT.test(name)) throw new Error(`not a plain name: ${JSON.stringify(name).slice(0, 80)}`);
+  return `"${name}"`;
+}
+
+export function literal(text: string): string {
+  if (!isSafeText(text)) throw new Error("unsafe text in a literal");
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The column type as PostgreSQL's `format_type` names it (so an existing column compares equal). */
+export function sqlType(field: Pick<GenField, "type" | "length">): string {
+  switch (field.type) {
+    case "string":
+      return `character varying(${field.length || STRING_LENGTH.default})`;
+    case "text":
+      return "text";
+    case "int":
+      return "integer";
+    case "bigint":
+    case "datetime":
+      return "bigint";
+    case "decimal":
+      return `numeric(${field.length || DECIMAL_DIGITS.default},2)`;
+    case "bool":
+      return "boolean";
+    case "enum":
+      return "character varying(64)";
+  }
+}
+
+/** The column default: the field's default, or its type's zero. */
+export function defaultSql(field: Pick<GenField, "type" | "default">): string {
+  const v = field.default;
+  switch (field.type) {
+    case "string":
+    case "text":
+    case "enum":
+      return literal(v);
+    case "int":
+    case "bigint":
+    case "datetime":
+      return v === "" ? "0" : String(Number.parseInt(v, 10));
+    case "decimal":
+      return v === "" ? "0" : /^-?\d{1,20}(\.\d{1,2})?$/.test(v) ? v : "0";
+    case "bool":
+      return v === "1" || v === "true" ? "true" : "false";
+  }
+}
+
+const columnSql = (field: GenField) => `${ident(field.name)} ${sqlType(field)} not null default ${defaultSql(field)}`;
+
+/** An index's name: `<table>_<column>_key` (unique: the engine names the field of a clash) or `_idx`, shortened to PostgreSQL's 63. */
+export function indexName(table: string, column: string, unique: boolean): string {
+  const suffix = unique ? "key" : "idx";
+  const full = `${table}_${column}_${suffix}`;
+  if (full.length <= 63) return full;
+  return `${table.slice(0, 45)}_${createHash("sha256").update(column).digest("hex").slice(0, 12)}_${suffix}`;
+}
+
+export interface TableState {
+  exists: boolean;
+  /** Column name -> its `format_type`. */
+  columns: Map<string, string>;
+  /** Index names other than the primary key's, and which of them are unique constraints. */
+  indexes: Set<string>;
+  constraints: Set<string>;
+}
+
+export async function tableState(db: Queryable, table: string): Promise<TableState> {
+  const { rows: found } = await db.query<{ ok: boolean }>("select to_regclass($1) is not null as ok", [table]);
+  if (!found[0]?.ok) return { exists: false, columns: new Map(), indexes: new Set(), constraints: new Set() };
+  const { rows: columns } = await db.query<{ name: string; type: string }>(
+    "select a.attname as name, format_type(a.atttypid, a.atttypmod) as type from pg_attribute a where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped order by a.attnum",
+    [table],
+  );
+  const { rows: indexes } = await db.query<{ name: string }>(
+    "select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = to_regclass($1) and not x.indisprimary",
+    [table],
+  );
+  const { rows: constraints } = await db.query<{ name: string }>("select conname as name from pg_constraint where conrelid = to_regclass($1) and contype = 'u'", [table]);
+  return {
+    exists: true,
+    columns: new Map(columns.map((c) => [c.name, c.type])),
+    indexes: new Set(indexes.map((r) => r.name)),
+    constraints: new Set(constraints.map((r) => r.name)),
+  };
+}
+
+const MANAGED: Record<(typeof GEN_RESERVED_COLUMNS)[number], string> = {
+  id: '"id" serial primary key',
+  weigh: '"weigh" integer not null default 0',
+  create_time: '"create_time" bigint not null default extract(epoch from now())::bigint',
+  update_time: '"update_time" bigint not null default 0',
+};
+
+/**
+ * The statements that make the table fit the design: `create table` for a new one; for an
+ * existing one (a design generated before, or a `gen_` table kept after its design was deleted)
+ * the columns to drop (listed in `drops`: the caller asks for a confirmation), add and convert,
+ * defaults, comments and indexes. `before` (the design generated last) keeps unchanged defaults
+ * and comments out of the plan.
+ */
+export function planOf(design: GenDesign, state: TableState, before: GenDesign | null): GeneratePlan {
+  const table = tableOf(design);
+  const t = ident(table);
+  const statements: string[] = [];
+  const drops: string[] = [];
+  const wantedIndexes = new Map<string, { column: string; unique: boolean }>();
+  for (const field of design.fields) {
+    if (field.index !== "none") wantedIndexes.set(indexName(table, field.name, field.index === "unique"), { column: field.name, unique: field.index === "unique" });
+  }
+  const comments = (changed: (field: GenField) => boolean) => {
+    for (const field of design.fields) if (changed(field)) statements.push(`comment on column ${t}.${ident(field.name)} is ${literal(field.comment)}`);
+  };
+
+  if (!state.exists) {
+    const columns = [MANAGED.id, ...design.fields.map(columnSql), MANAGED.weigh, MANAGED.create_time, MANAGED.update_time];
+    statements.push(`create table ${t} (\n  ${columns.join(",\n  ")}\n)`);
+    statements.push(`comment on table ${t} is ${literal(design.title)}`);
+    comments((f) => f.comment !== "");
+  } else {
+    const wanted = new Set<string>([...GEN_RESERVED_COLUMNS, ...design.fields.map((f) => f.name)]);
+    for (const name of state.indexes) {
+      if (wantedIndexes.has(name)) continue;
+      statements.push(state.constraints.has(name) ? `alter table ${t} drop constraint ${ident(name)}` : `drop index ${ident(name)}`);
+    }
+    for (const column of state.columns.keys()) {
+      if (wanted.has(column)) continue;
+      drops.push(column);
+      statements.push(`alter table ${t} drop column ${ident(column)}`);
+    }
+    for (const managed of GEN_RESERVED_COLUMNS) {
+      if (!state.columns.has(managed)) statements.push(`alter table ${t} add column ${MANAGED[managed]}`);
+    }
+    const old = new Map((before?.fields ?? []).map((f) => [f.name, f]));
+    for (const field of design.fields) {
+      const c = ident(field.name);
+      const type = state.columns.get(field.name);
+      if (type === undefined) {
+        statements.push(`alter table ${t} add column ${columnSql(field)}`);
+        if (field.comment !== "") statements.push(`comment on column ${t}.${c} is ${literal(field.comment)}`);
+        continue;
+      }
+      const prev = old.get(field.name);
+      const retyped = type !== sqlType(field);
+      if (retyped) {
+        statements.push(`alter table ${t} alter column ${c} drop default`);
+        statements.push(`alter table ${t} alter column ${c} type ${sqlType(field)} using ${c}::${sqlType(field)}`);
+      }
+      if (retyped || !prev || prev.default !== field.default || prev.type !== field.type) {
+        statements.push(`alter table ${t} alter column ${c} set default ${defaultSql(field)}`);
+        statements.push(`update ${t} set ${c} = default where ${c} is null`);
+        statements.push(`alter table ${t} alter column ${c} set not null`);
+      }
+      if (!prev || prev.comment !== field.comment) statements.push(`comment on column ${t}.${c} is ${literal(field.comment)}`);
+    }
+    if (!before || before.title !== design.title) statements.push(`comment on table ${t} is ${literal(design.title)}`);
+  }
+  for (const [name, { column, unique }] of wantedIndexes) {
+    if (state.indexes.has(name)) continue;
+    statements.push(unique ? `alter table ${t} add constraint ${ident(name)} unique (${ident(column)})` : `create index ${ident(name)} on ${t} (${ident(column)})`);
+  }
+  return { table, exists: state.exists, statements, drops };
+}

@@ -1,0 +1,185 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { FastifyInstance } from "fastify";
+import { sql, type SqlBool } from "kysely";
+import {
+  designProblem,
+  GEN_COMPONENT,
+  GEN_TABLE_PREFIX,
+  genDesign,
+  ruleOfDesign,
+  rowSchema,
+  SQL_KEYWORDS,
+  tableOf,
+  type GenDesign,
+  type GenField,
+} from "../../../shared/admin/codegen.ts";
+import type { CrudContext, FieldDef, ResourceDef } from "../../crud/resource.ts";
+import type { Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+
+/**
+ * A design as a resource of the CRUD engine, the checks of its names against the database, its
+ * menu rules and data-security rules, and loading the generated designs at start.
+ */
+
+function fieldDef(field: GenField): FieldDef {
+  const column = `t.${field.name}`;
+  switch (field.type) {
+    case "string":
+    case "text":
+      return { column, type: "text" };
+    case "enum":
+      return { column, type: "enum", values: field.options };
+    case "int":
+      return { column, type: "int" };
+    case "bigint":
+      return { column, type: "bigint" };
+    case "datetime":
+      return { column, type: "time" };
+    case "bool":
+      return { column, type: "bool" };
+    case "decimal":
+      return { column, type: "text", operators: ["eq", "ne", "LIKE", "NOT LIKE"] };
+  }
+}
+
+/**
+ * The engine's definition of a generated design. It declares no `company`: generated
+ * resources are closed to company-scoped admins (crud/scope.ts), whatever their rules.
+ */
+export function resourceOf(design: GenDesign): ResourceDef {
+  const fields: Record<string, FieldDef> = { id: { column: "t.id", type: "int" } };
+  for (const field of design.fields) fields[field.name] = fieldDef(field);
+  fields.weigh = { column: "t.weigh", type: "int" };
+  fields.create_time = { column: "t.create_time", type: "time" };
+  fields.update_time = { column: "t.update_time", type: "time" };
+  const title: MessageDescriptor = { id: design.title, message: design.title };
+  return {
+    rule: ruleOfDesign(design),
+    title,
+    table: tableOf(design),
+    fields,
+    quickSearch: ["id", ...design.quickSearch],
+    defaultOrder: design.sortable ? ["weigh", "desc"] : ["id", "desc"],
+    sortable: design.sortable,
+    editColumns: ["id", ...design.fields.map((f) => f.name), "weigh", "create_time", "update_time"],
+    add: rowSchema(design),
+    edit: rowSchema(design, true),
+    del: true,
+    touch: true,
+    hooks: design.sortable
+      ? {
+          // A new row goes first in the order (its weigh its id).
+          async afterWrite(ctx: CrudContext, id: number, _body, existing) {
+            if (!existing) await ctx.k.updateTable(tableOf(design)).set({ weigh: id }).where(sql<SqlBool>`id = ${id}`).execute();
+          },
+        }
+      : {},
+  };
+}
+
+/** A stored design read back (checked again: a row edited by hand never reaches the engine unchecked). */
+export function parseStored(value: unknown): GenDesign | null {
+  const parsed = genDesign.safeParse(value);
+  return parsed.success && designProblem(parsed.data) === null ? parsed.data : null;
+}
+
+/** The tables and views of the system (not generated), by name. */
+async function systemTables(db: Queryable): Promise<Set<string>> {
+  const { rows } = await db.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = current_schema() union select 'crud_design'",
+  );
+  return new Set(rows.map((r) => r.name).filter((n) => !n.startsWith(GEN_TABLE_PREFIX)));
+}
+
+/** The design's names against the database: a system table's name, another design's name. */
+export async function checkNames(db: Queryable, design: GenDesign, id: number | null): Promise<void> {
+  const name = design.name;
+  if (SQL_KEYWORDS.has(name)) throw new ApiError(msg`The table name "${name}" is an SQL key word`);
+  const system = await systemTables(db);
+  if (system.has(name) || system.has(tableOf(design))) {
+    throw new ApiError(msg`The table name "${name}" is the name of a system table`);
+  }
+  const { rows } = await db.query<{ id: number }>("select id from crud_design where name = $1", [name]);
+  if (rows[0] && rows[0].id !== id) throw new ApiError(msg`Another design is already named "${name}"`);
+}
+
+const BUTTONS: readonly { action: string; title: string; titleEn: string }[] = [
+  { action: "index", title: "查看", titleEn: "View" },
+  { action: "add", title: "添加", titleEn: "Add" },
+  { action: "edit", title: "编辑", titleEn: "Edit" },
+  { action: "del", title: "删除", titleEn: "Delete" },
+  { action: "sortable", title: "排序", titleEn: "Sort" },
+];
+
+/** The design's menu and its buttons (kept by name, so groups granted them keep them). */
+export async function writeRules(tx: Queryable, design: GenDesign): Promise<void> {
+  const rule = ruleOfDesign(design);
+  const titleEn = design.titleEn || design.title;
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
+     values (0, 'menu', $1, $2, $3, $3, '', 'tab', $4, 35)
+     on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, component = excluded.component, status = 'enable',
+       update_time = extract(epoch from now())::bigint
+     returning id`,
+    [design.title, titleEn, rule, GEN_COMPONENT],
+  );
+  const menuId = rows[0]!.id;
+  for (const button of BUTTONS) {
+    const name = `${rule}/${button.action}`;
+    if (button.action === "sortable" && !design.sortable) {
+      await tx.query("delete from admin_rule where name = $1", [name]);
+      continue;
+    }
+    await tx.query(
+      `insert into admin_rule (pid, type, title, title_en, name) values ($1, 'button', $2, $3, $4)
+       on conflict (name) do update set pid = excluded.pid`,
+      [menuId, button.title, button.titleEn, name],
+    );
+  }
+}
+
+export async function removeRules(tx: Queryable, design: Pick<GenDesign, "name">): Promise<void> {
+  const rule = ruleOfDesign(design);
+  await tx.query("delete from admin_rule where name = $1 or name like $2", [rule, `${rule.replace(/_/g, "\\_")}/%`]);
+}
+
+/** The design's data-recycle rule (when `recycle`) and sensitive-data rule (its `sensitive` fields). */
+export async function writeSecurityRules(tx: Queryable, design: GenDesign): Promise<void> {
+  const rule = ruleOfDesign(design);
+  const table = tableOf(design);
+  if (design.recycle) {
+    await tx.query(
+      `insert into security_data_recycle (name, controller, data_table) values ($1, $2, $3)
+       on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, status = 'enable'`,
+      [design.title, rule, table],
+    );
+  } else await tx.query("delete from security_data_recycle where controller = $1", [rule]);
+  if (design.sensitive.length > 0) {
+    await tx.query(
+      `insert into security_sensitive_data (name, controller, data_table, data_fields) values ($1, $2, $3, $4::jsonb)
+       on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, data_fields = excluded.data_fields, status = 'enable'`,
+      [design.title, rule, table, JSON.stringify(design.sensitive)],
+    );
+  } else await tx.query("delete from security_sensitive_data where controller = $1", [rule]);
+}
+
+export async function removeSecurityRules(tx: Queryable, design: Pick<GenDesign, "name">): Promise<void> {
+  const rule = ruleOfDesign(design);
+  await tx.query("delete from security_data_recycle where controller = $1", [rule]);
+  await tx.query("delete from security_sensitive_data where controller = $1", [rule]);
+}
+
+/** At start: every generated design is mounted again (a design that no longer validates is logged and left out). */
+export async function loadGenerated(app: FastifyInstance): Promise<void> {
+  const { rows } = await app.db.query<{ name: string; design: unknown }>("select name, design from crud_design where status = 'generated' order by id");
+  for (const row of rows) {
+    const design = parseStored(row.design);
+    if (!design || design.name !== row.name) {
+      app.log.warn({ design: row.name }, "a stored design does not validate: its resource is not mounted");
+      continue;
+    }
+    app.generatedResources.set(design.name, resourceOf(design));
+  }
+}
