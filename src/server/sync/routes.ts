@@ -72,8 +72,11 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // the database become unavailable (or choose this batch as a deadlock's victim), nothing of
     // the batch is committed: the request fails with 503 and the device sends it again, so every
     // op is still applied exactly once.
+    // Round trips: the previous op's savepoint is released in the same message that opens the
+    // next one (the commit releases the last), so an op costs one round trip for its savepoint.
     const results = await db.transaction(async (tx) => {
       const out: SyncResult[] = [];
+      let savepoint = false;
       for (const raw of ops) {
         const parsed = parseOp(raw, now);
         if (!parsed.ok) {
@@ -82,10 +85,10 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
           continue;
         }
         const op = parsed.op;
-        await tx.exec("savepoint sync_op");
+        await tx.exec(savepoint ? "release savepoint sync_op; savepoint sync_op" : "savepoint sync_op");
+        savepoint = true;
         try {
           const status = await applyOnce(tx, member.id, op);
-          await tx.exec("release savepoint sync_op");
           out.push({ id: op.id, status });
           continue;
         } catch (error) {
