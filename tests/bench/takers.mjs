@@ -7,10 +7,11 @@
 // exam within 10 s, and a soak runs at the held rate (BENCH_SOAK_MINUTES, RSS at start and end).
 //
 // On PostgreSQL when DATABASE_URL is set (a server URL whose user may create databases: a fresh
-// database is made there and dropped after), otherwise on the embedded PGlite. Members, tokens
-// and attempts are seeded with a few bulk SQL inserts into the app's own schema (the server
-// migrates it first). Run alone (`node tests/bench/takers.mjs`, after a build) or in `npm run bench`.
-// TAKERS_STEP_SECONDS (default 10) and TAKERS_STEPS (comma-separated takers) tune the steps.
+// database is made there and dropped after; without it that scenario is skipped with a line
+// saying so), and on the embedded PGlite. Members, tokens and attempts are seeded with a few
+// bulk SQL inserts into the app's own schema (the server migrates it first). Run alone (`node tests/bench/takers.mjs`, after a build) or in `npm run bench`.
+// TAKERS_STEP_SECONDS (default 10), TAKERS_STEPS and TAKERS_PGLITE_STEPS (comma-separated takers)
+// tune the steps; TAKERS_PGLITE=0 skips the embedded run.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -268,16 +269,27 @@ async function postmasterPid(url) {
   }
 }
 
+/** The PostgreSQL scenario when DATABASE_URL is set (a clear line when not), then the embedded one (TAKERS_PGLITE=0 skips it). */
 export async function takersBench() {
   const serverUrl = process.env.DATABASE_URL || "";
+  if (serverUrl) {
+    console.log("## On PostgreSQL (DATABASE_URL)");
+    await scenario(serverUrl);
+  } else {
+    console.log("PostgreSQL scenario skipped: DATABASE_URL is not set (a PostgreSQL server URL whose user may create databases, e.g. postgres://postgres@127.0.0.1:5432/postgres).");
+  }
+  if (process.env.TAKERS_PGLITE !== "0") {
+    console.log("## On the embedded PGlite");
+    await scenario("");
+  }
+}
+
+async function scenario(serverUrl) {
   const kind = serverUrl ? "postgres" : "pglite";
   const label = serverUrl ? "PostgreSQL" : "PGlite (embedded)";
-  if (!serverUrl) {
-    console.log("PostgreSQL scenario skipped: DATABASE_URL is not set (a PostgreSQL server URL whose user may create databases); running on the embedded PGlite instead.");
-  }
   const stepSeconds = Number(process.env.TAKERS_STEP_SECONDS || 10);
   const soakMinutes = Number(process.env.BENCH_SOAK_MINUTES || 0.5);
-  const steps = (process.env.TAKERS_STEPS || (serverUrl ? "2000,4000,6000,8000,10000,12000,15000,20000,25000" : "1000,2000,3000,4000,5000,6000,8000"))
+  const steps = ((serverUrl ? process.env.TAKERS_STEPS : process.env.TAKERS_PGLITE_STEPS) || (serverUrl ? "2000,4000,6000,8000,10000,12000,15000,20000,25000" : "1000,2000,3000,4000,5000,6000,8000"))
     .split(",")
     .map(Number);
   const maxTakers = Math.max(...steps);
