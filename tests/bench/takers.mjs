@@ -34,7 +34,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------
 // Seeding: one statement per table, through the schema the server just migrated.
 
-async function seed(run, { takers, starters }) {
+export async function seed(run, { takers, starters }) {
   const now = Math.floor(Date.now() / 1000);
   const one = async (sql, params) => (await run(sql, params)).rows[0];
   const examBank = (await one("insert into exam_classify (pid, title, title_en, kind) values (0, '压测考试题库', 'Bench exam bank', 'exam') returning id")).id;

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { MAX_OPS_PER_SYNC, rawOpId, type SyncResult } from "../../shared/sync/protocol.ts";
 import { parseOp, type Op } from "../../shared/sync/ops.ts";
-import type { Queryable } from "../db/index.ts";
+import { prepared, type Queryable } from "../db/index.ts";
 import { classifyDbError, loggableError } from "../db/errors.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
@@ -11,15 +11,14 @@ import { handleOp } from "./handlers/index.ts";
 import { examState } from "./handlers/exam.ts";
 import { RejectOp } from "./registry.ts";
 
+const RECORD_OP = prepared("sync.op.record", "insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing returning op_id");
+
 /**
  * Applies one op for a member, exactly once: the op id is recorded in the same transaction (and
  * savepoint) as its type's handler runs (handlers/), so a replay is a `duplicate`.
  */
 async function applyOnce(tx: Queryable, userId: number, op: Op): Promise<"applied" | "duplicate"> {
-  const recorded = await tx.query(
-    "insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing returning op_id",
-    [userId, op.id, op.type, op.at],
-  );
+  const recorded = await tx.query(RECORD_OP, [userId, op.id, op.type, op.at]);
   if (recorded.rows.length === 0) return "duplicate";
   await handleOp({ tx, userId }, op);
   return "applied";

@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
-import type { Queryable } from "../../db/index.ts";
+import { prepared, type Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
@@ -16,6 +16,15 @@ import { RejectOp, type OpHandlerMap } from "../registry.ts";
  * - the wrong book counts every wrong answer; a question is out of it while its latest removal is
  *   not older than its latest wrong answer.
  */
+/** The question of a practice answer (a prepared statement: its visibility check costs more to plan than to run). */
+const PRACTICE_QUESTION = prepared(
+  "sync.practice.question",
+  `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
+          exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
+   from exam_question q
+   where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+);
+
 export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
   async "practice.answer"({ tx, userId }, op) {
     const { questionId, bankId, answer } = op.payload;
@@ -24,13 +33,7 @@ export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | 
     // (modules/org/visibility.ts; unknown to them otherwise) and whether an exam withholds it
     // (modules/exam/withheld.ts: grading it would tell, through the wrong book and practice
     // figures, an exam-only answer).
-    const { rows } = await tx.query<QuestionRow & { withheld: boolean }>(
-      `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
-              exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
-       from exam_question q
-       where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
-      [questionId, userId],
-    );
+    const { rows } = await tx.query<QuestionRow & { withheld: boolean }>(PRACTICE_QUESTION, [questionId, userId]);
     const question = rows[0];
     if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
     if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
