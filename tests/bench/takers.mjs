@@ -400,6 +400,7 @@ async function scenario(serverUrl) {
           const slice = Math.min(60, total - done);
           const r = await runSchedule(loadJobs(post, data, takers, slice).jobs);
           for (const x of r.values()) {
+            if (x.errors > 0 && errors === 0) console.log(`  soak, first error: ${x.firstError}`);
             errors += x.errors;
             sent += x.ms.length;
             worstP99 = Math.max(worstP99, pct(x.ms, 99));

@@ -5,6 +5,7 @@ import { requireAdmin } from "../../src/server/plugins/auth.ts";
 import { DEMO_ADMIN } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
+import { secondServer } from "../helpers/second.ts";
 import { createAdmin, createMember } from "../helpers/factories.ts";
 
 describe("admin session", () => {
@@ -175,6 +176,23 @@ describe("admin session", () => {
     for (let i = 0; i < 3; i++) expect((await from("wrong-pass")).json().msg).toBe("Incorrect username or password");
     expect((await needs()).json().data).toEqual({ captcha: true });
     expect((await from(DEMO_ADMIN.password)).json()).toMatchObject({ code: 0, msg: "Please complete the captcha", data: { captcha: true } });
+  });
+
+  it("counts an address's failures over every account in the database, for every server process", async () => {
+    const other = await secondServer(t);
+    try {
+      // Three accounts (no account reaches its own captcha threshold), through the first process.
+      for (const username of ["nobody_a", "nobody_b", "nobody_c"]) {
+        const res = await t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, remoteAddress: "10.3.4.4", payload: { username, password: "wrong-pass" } });
+        expect(res.json().msg).toBe("Incorrect username or password");
+      }
+      // The second process (on PostgreSQL another app with its own pool) asks for the captcha.
+      expect((await other.app.inject({ method: "GET", url: "/admin/index/login", remoteAddress: "10.3.4.4" })).json().data).toEqual({ captcha: true });
+      const stored = await t.database.db.query("select kind, failures from login_address_failure where address = $1", ["10.3.4.4"]);
+      expect(stored.rows).toEqual([{ kind: "admin", failures: 3 }]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("does not tell unknown users from wrong passwords", async () => {
