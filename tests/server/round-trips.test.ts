@@ -64,7 +64,7 @@ describe("round trips of the hot paths", () => {
     expect(count).toBe(5);
   });
 
-  it("a 20-op practice sync: 4 per op (savepoint, op id, question, answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17", async () => {
+  it("a 20-op practice sync: the op ids in one statement, 3 per op (savepoint, question, answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17", async () => {
     const bank = await createBankWithQuestions(t.database.db, 5);
     const m = await createMember(t.database.db);
     const ops = Array.from({ length: 20 }, (_, i) => ({
@@ -75,7 +75,7 @@ describe("round trips of the hot paths", () => {
     }));
     const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops }));
     expect(result.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("applied"));
-    expect(count).toBe(1 + 2 + 20 * 4);
+    expect(count).toBe(1 + 2 + 1 + 20 * 3);
     // Every wrong answer counted once per op, and a replay counts nothing.
     const wrong = async () =>
       (await t.database.db.query<{ n: number }>("select coalesce(sum(count), 0)::int as n from exam_wrong where user_id = $1", [m.id])).rows[0]!.n;
@@ -83,6 +83,11 @@ describe("round trips of the hot paths", () => {
     const replay = await post(m, "/api/exam/sync", { ops });
     expect(replay.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("duplicate"));
     expect(await wrong()).toBe(20);
+    // An op twice in one batch: applied once, then a duplicate.
+    const twice = { ...ops[0]!, id: randomUUID() };
+    const both = await post(m, "/api/exam/sync", { ops: [twice, twice] });
+    expect(both.data.results.map((r: { status: string }) => r.status)).toEqual(["applied", "duplicate"]);
+    expect(await wrong()).toBe(21);
   });
 
   it("still refuses a practice answer to a question an exam withholds, alone, and a right answer leaves the wrong book alone", async () => {
