@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: figures, not pass/fail. Cold start of the production server (fresh and
 // existing DATA_DIR, and `npm start` on a built tree), throughput of /api/health and the app
-// shell on this machine, and the built shell's size (JS and CSS, gzip).
+// shell on this machine, exam takers held (on PostgreSQL with DATABASE_URL), and the built
+// shell's size (JS and CSS, gzip).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import autocannon from "autocannon";
 import { faceBench } from "./face.mjs";
 import { membersBench } from "./members.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
+import { takersBench } from "./takers.mjs";
 import { root, startServer, stop } from "./server.mjs";
 
 const dist = path.join(root, "dist/client");
@@ -213,6 +215,9 @@ try {
 
   console.log("\n# Local answer writes in Dexie (real Chromium IndexedDB; answer row + outbox op in one transaction)");
   await dexieBench(500);
+
+  console.log("\n# Exam takers (official saves every 30 s + one in ten syncing 20 practice ops every 30 s; open loop, Poisson arrivals; tests/bench/takers.mjs)");
+  await takersBench();
 
   console.log("\n# Members list on 100,000 members (GET /admin/user/user/index, 200 sequential requests per shape)");
   await membersBench();

@@ -1,10 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../src/server/auth/password.ts";
-import { hashToken } from "../../src/server/auth/tokens.ts";
+import { hashToken, issueToken } from "../../src/server/auth/tokens.ts";
+import { requireAdmin } from "../../src/server/plugins/auth.ts";
 import { DEMO_ADMIN } from "../../src/server/demo/accounts.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { solvedCaptcha } from "../helpers/captcha.ts";
-import { createMember } from "../helpers/factories.ts";
+import { secondServer } from "../helpers/second.ts";
+import { createAdmin, createMember } from "../helpers/factories.ts";
 
 describe("admin session", () => {
   let t: TestApp;
@@ -176,6 +178,23 @@ describe("admin session", () => {
     expect((await from(DEMO_ADMIN.password)).json()).toMatchObject({ code: 0, msg: "Please complete the captcha", data: { captcha: true } });
   });
 
+  it("counts an address's failures over every account in the database, for every server process", async () => {
+    const other = await secondServer(t);
+    try {
+      // Three accounts (no account reaches its own captcha threshold), through the first process.
+      for (const username of ["nobody_a", "nobody_b", "nobody_c"]) {
+        const res = await t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, remoteAddress: "10.3.4.4", payload: { username, password: "wrong-pass" } });
+        expect(res.json().msg).toBe("Incorrect username or password");
+      }
+      // The second process (on PostgreSQL another app with its own pool) asks for the captcha.
+      expect((await other.app.inject({ method: "GET", url: "/admin/index/login", remoteAddress: "10.3.4.4" })).json().data).toEqual({ captcha: true });
+      const stored = await t.database.db.query("select kind, failures from login_address_failure where address = $1", ["10.3.4.4"]);
+      expect(stored.rows).toEqual([{ kind: "admin", failures: 3 }]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it("does not tell unknown users from wrong passwords", async () => {
     expect((await login("nobody_here", "whatever1")).json().msg).toBe("Incorrect username or password");
   });
@@ -207,5 +226,85 @@ describe("member index", () => {
     expect(out.json().code).toBe(1);
     const after = await t.app.inject({ method: "GET", url: "/api/index/index?requiredLogin=1", headers: { "ba-user-token": token } });
     expect(after.json().code).toBe(303);
+  });
+});
+
+/**
+ * The token and its account come from one query (a join): these pin every outcome of that join,
+ * and that an authenticated request costs one round trip for it.
+ */
+describe("token and account in one query", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      prepare: (app) => {
+        app.get("/api/test/me", { config: { auth: "member" } }, async (req, reply) => reply.success({ member: req.member }));
+        app.get("/admin/test/me", { config: { adminRule: { public: true } } }, async (req, reply) => reply.success({ admin: await requireAdmin(app.db, req) }));
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  const me = (headers: Record<string, string>) => t.app.inject({ method: "GET", url: "/api/test/me", headers: { "think-lang": "en", ...headers } });
+  const adminMe = (headers: Record<string, string>) => t.app.inject({ method: "GET", url: "/admin/test/me", headers: { "think-lang": "en", ...headers } });
+  const needLogin = { code: 303, msg: "Please log in first", data: { type: "need login" } };
+  const expired = { code: 409, msg: "Token expired" };
+
+  it("finds a member with one query, the row without anything of the token", async () => {
+    const m = await createMember(t.database.db, { money: 1234 });
+    const spy = vi.spyOn(t.app.db, "query");
+    try {
+      const body = (await me(m.headers)).json();
+      expect(body).toMatchObject({ code: 1, data: { member: { id: m.id, username: m.username, status: "enable", money: 1234 } } });
+      expect(Object.keys(body.data.member).some((k) => k.includes("expire") || k.includes("token"))).toBe(false);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it("refuses a disabled member's valid token, and the token of a member who is gone", async () => {
+    const m = await createMember(t.database.db);
+    await t.database.db.query("update member set status = 'disable' where id = $1", [m.id]);
+    expect((await me(m.headers)).json()).toMatchObject(needLogin);
+    const orphan = await issueToken(t.database.db, "user", 2_000_000_000, 3600);
+    expect((await me({ "ba-user-token": orphan })).json()).toMatchObject(needLogin);
+  });
+
+  it("answers 409 for an expired token before looking at the account (the client refreshes, then learns)", async () => {
+    const m = await createMember(t.database.db);
+    await t.database.db.query("update token set expire_time = $2 where token_hash = $1", [hashToken(m.token), Math.floor(Date.now() / 1000)]);
+    expect((await me(m.headers)).json()).toMatchObject(expired);
+    await t.database.db.query("update member set status = 'disable' where id = $1", [m.id]);
+    expect((await me(m.headers)).json()).toMatchObject(expired);
+  });
+
+  it("takes a token only as what it was issued for", async () => {
+    const m = await createMember(t.database.db);
+    const a = await createAdmin(t.database.db);
+    // An admin token (or an admin id that is also a member id) is nobody on the member side, and the other way round.
+    expect((await me({ "ba-user-token": a.token })).json()).toMatchObject(needLogin);
+    expect((await adminMe({ batoken: m.token })).json()).toMatchObject(needLogin);
+    const refresh = await issueToken(t.database.db, "user-refresh", m.id, 3600);
+    expect((await me({ "ba-user-token": refresh })).json()).toMatchObject(needLogin);
+    // An exchanged token is no longer an access token.
+    await t.database.db.query("update token set rotated_at = 1 where token_hash = $1", [hashToken(m.token)]);
+    expect((await me(m.headers)).json()).toMatchObject(needLogin);
+    expect((await me({ "ba-user-token": "x".repeat(201) })).json()).toMatchObject(needLogin);
+  });
+
+  it("finds an admin with one query, and refuses a disabled or expired one the same way", async () => {
+    const a = await createAdmin(t.database.db);
+    const spy = vi.spyOn(t.app.db, "query");
+    try {
+      expect((await adminMe(a.headers)).json()).toMatchObject({ code: 1, data: { admin: { id: a.id, username: a.username, status: "enable" } } });
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+    await t.database.db.query("update admin set status = 'disable' where id = $1", [a.id]);
+    expect((await adminMe(a.headers)).json()).toMatchObject(needLogin);
+    await t.database.db.query("update token set expire_time = 0 where token_hash = $1", [hashToken(a.token)]);
+    expect((await adminMe(a.headers)).json()).toMatchObject(expired);
   });
 });

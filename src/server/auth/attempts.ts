@@ -1,46 +1,49 @@
+import type { Queryable } from "../db/index.ts";
+
 /**
- * Failed logins per client address over every account, in a window, in memory (per process).
- * Used to ask for a captcha after 3 failures; the per-account and per-(account, address)
- * counts live in the database (login.ts).
+ * Failed logins per client address over every account, in a window: used to ask for a captcha
+ * after 3 failures. In the database (`login_address_failure`), so every server process on it
+ * counts the same failures; the per-account and per-(account, address) counts live beside it
+ * (login.ts).
  */
 export class FailedAttempts {
-  private readonly map = new Map<string, { count: number; first: number }>();
   constructor(
-    private readonly windowMs = 15 * 60_000,
-    private readonly maxKeys = 10_000,
+    private readonly db: Queryable,
+    private readonly kind: "admin" | "member",
+    private readonly windowSeconds = 15 * 60,
   ) {}
 
-  count(key: string, at = Date.now()): number {
-    const entry = this.map.get(key);
-    if (!entry) return 0;
-    if (at - entry.first > this.windowMs) {
-      this.map.delete(key);
-      return 0;
-    }
-    return entry.count;
+  private now = () => Math.floor(Date.now() / 1000);
+
+  async count(address: string): Promise<number> {
+    const { rows } = await this.db.query<{ failures: number }>(
+      "select failures from login_address_failure where kind = $1 and address = $2 and first_failure > $3",
+      [this.kind, address, this.now() - this.windowSeconds],
+    );
+    return rows[0]?.failures ?? 0;
   }
 
-  fail(key: string, at = Date.now()): void {
-    const current = this.count(key, at);
-    if (current === 0 && this.map.size >= this.maxKeys) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-    const entry = this.map.get(key);
-    if (entry) entry.count += 1;
-    else this.map.set(key, { count: 1, first: at });
+  /** Counts one failure (a window that ran out starts again); answers the count before it. */
+  async fail(address: string): Promise<number> {
+    const t = this.now();
+    const { rows } = await this.db.query<{ failures: number }>(
+      `insert into login_address_failure as f (kind, address, failures, first_failure) values ($1, $2, 1, $3)
+       on conflict (kind, address) do update set
+         failures = case when f.first_failure <= $3 - $4 then 1 else f.failures + 1 end,
+         first_failure = case when f.first_failure <= $3 - $4 then $3 else f.first_failure end
+       returning failures`,
+      [this.kind, address, t, this.windowSeconds],
+    );
+    return (rows[0]?.failures ?? 1) - 1;
   }
 
   /** Takes one failure back (an attempt refused before its password was checked). */
-  release(key: string): void {
-    const entry = this.map.get(key);
-    if (!entry) return;
-    entry.count -= 1;
-    if (entry.count <= 0) this.map.delete(key);
+  async release(address: string): Promise<void> {
+    await this.db.query("update login_address_failure set failures = greatest(failures - 1, 0) where kind = $1 and address = $2", [this.kind, address]);
   }
 
-  clear(key: string): void {
-    this.map.delete(key);
+  async clear(address: string): Promise<void> {
+    await this.db.query("delete from login_address_failure where kind = $1 and address = $2", [this.kind, address]);
   }
 }
 

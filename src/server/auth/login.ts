@@ -95,7 +95,7 @@ export interface LoginPolicy {
   lockSeconds: number;
   /** The site asks every login for the captcha. */
   captchaSwitch: boolean;
-  /** Failures per client address over every account (this process). */
+  /** Failures per client address over every account (in the database, shared by every process). */
   addressFailures: FailedAttempts;
 }
 
@@ -152,6 +152,7 @@ async function purgeStale(db: Queryable, t: number, lockSeconds: number): Promis
   if (t < nextPurge) return;
   nextPurge = t + 600;
   await db.query("delete from login_guard where last_failure < $1", [t - lockSeconds]);
+  await db.query("delete from login_address_failure where first_failure < $1", [t - 86_400]); // every window is shorter
   await db.query("delete from login_address where last_failure < $1 and (last_success is null or last_success < $2)", [
     t - lockSeconds,
     t - KNOWN_ADDRESS_SECONDS,
@@ -171,8 +172,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   const { rows } = await db.query<T>(`select * from ${kind} where username = $1`, [username]);
   const account = rows[0];
 
-  const fromAddress = policy.addressFailures.count(ip);
-  policy.addressFailures.fail(ip);
+  const fromAddress = await policy.addressFailures.fail(ip);
   const onAccount = await claimAccount(db, kind, username, t, lockSeconds);
   const onAddress = await claimAddress(db, kind, username, address, t, lockSeconds);
   try {
@@ -196,7 +196,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
       }
     }
   } catch (error) {
-    policy.addressFailures.release(ip);
+    await policy.addressFailures.release(ip);
     await release(db, kind, username, address);
     throw error;
   }
@@ -209,7 +209,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   await clearLoginFailures(db, kind, username);
   await db.query("update login_address set last_success = $4 where kind = $1 and username = $2 and address = $3", [kind, username, address, t]);
   await db.query(`update ${kind} set last_login_time = $1, last_login_ip = $2 where id = $3`, [t, ip, account.id]);
-  policy.addressFailures.clear(ip);
+  await policy.addressFailures.clear(ip);
   return account;
 }
 

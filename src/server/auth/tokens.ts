@@ -22,7 +22,8 @@ export const hashToken = (token: string): string => createHash("sha256").update(
 
 const now = () => Math.floor(Date.now() / 1000);
 const newToken = () => randomBytes(32).toString("base64url");
-const MAX_TOKEN_LENGTH = 200;
+/** Longer header values are not looked up (a token is 43 characters). */
+export const MAX_TOKEN_LENGTH = 200;
 
 /** A new session id: the access token of a login and its refresh token share it. */
 export const newSessionId = (): string => randomUUID();
@@ -51,20 +52,6 @@ export async function issueSession(db: Queryable, side: Side, userId: number, tt
   const token = await issueToken(db, side, userId, ttls.access, sessionId);
   const refreshToken = keep ? await issueToken(db, `${side}-refresh`, userId, ttls.refresh, sessionId) : "";
   return { token, refreshToken };
-}
-
-export type TokenCheck = { status: "valid"; userId: number } | { status: "expired"; userId: number } | { status: "invalid" };
-
-/** An access or (not yet exchanged) refresh token of this type. */
-export async function checkToken(db: Queryable, token: string | undefined, type: TokenType): Promise<TokenCheck> {
-  if (!token || token.length > MAX_TOKEN_LENGTH) return { status: "invalid" };
-  const { rows } = await db.query<{ user_id: number; expire_time: number }>(
-    "select user_id, expire_time from token where token_hash = $1 and type = $2 and rotated_at is null",
-    [hashToken(token), type],
-  );
-  const row = rows[0];
-  if (!row) return { status: "invalid" };
-  return row.expire_time > now() ? { status: "valid", userId: row.user_id } : { status: "expired", userId: row.user_id };
 }
 
 /**

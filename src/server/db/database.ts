@@ -8,8 +8,23 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+/**
+ * A hot statement that PostgreSQL prepares once per connection (node-postgres' named
+ * statements) and then runs from its cached plan: planning, not execution, is most of the cost
+ * of a statement such as the practice answer's visibility check. PGlite runs the text.
+ * Only for a fixed text whose result columns are listed (never `select *`: a migration adding a
+ * column would make a cached plan fail with "cached plan must not change result type").
+ */
+export interface PreparedSql {
+  readonly name: string;
+  readonly text: string;
+}
+export const prepared = (name: string, text: string): PreparedSql => ({ name, text });
+export type Sql = string | PreparedSql;
+export const sqlText = (sql: Sql): string => (typeof sql === "string" ? sql : sql.text);
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: Sql, params?: unknown[]): Promise<QueryResult<T>>;
   /** Runs one or more statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, type Database, type Queryable } from "./database.ts";
+import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, sqlText, type Database, type Queryable, type Sql } from "./database.ts";
 
 function wrap(q: PGlite | Transaction): Queryable {
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
-      const r = await q.query<T>(sql, params);
+    async query<T>(sql: Sql, params: unknown[] = []) {
+      const r = await q.query<T>(sqlText(sql), params);
       return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
     },
     async exec(sql: string) {

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { redactUrl } from "../config.ts";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, type Database, type Queryable } from "./database.ts";
+import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, type Database, type Queryable, type Sql } from "./database.ts";
 
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
@@ -10,8 +10,8 @@ const types = {
 
 function wrap(q: pg.Pool | pg.PoolClient): Queryable {
   return {
-    async query<T>(sql: string, params: unknown[] = []) {
-      const r = await q.query(sql, params);
+    async query<T>(sql: Sql, params: unknown[] = []) {
+      const r = typeof sql === "string" ? await q.query(sql, params) : await q.query({ name: sql.name, text: sql.text, values: params });
       return { rows: r.rows as T[], rowCount: r.rowCount ?? r.rows.length };
     },
     async exec(sql: string) {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { MAX_OPS_PER_SYNC, rawOpId, type SyncResult } from "../../shared/sync/protocol.ts";
 import { parseOp, type Op } from "../../shared/sync/ops.ts";
-import type { Queryable } from "../db/index.ts";
+import { prepared, type Queryable } from "../db/index.ts";
 import { classifyDbError, loggableError } from "../db/errors.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
@@ -12,17 +12,22 @@ import { examState } from "./handlers/exam.ts";
 import { RejectOp } from "./registry.ts";
 
 /**
- * Applies one op for a member, exactly once: the op id is recorded in the same transaction (and
- * savepoint) as its type's handler runs (handlers/), so a replay is a `duplicate`.
+ * Records the op ids of a batch in one statement (inside the batch's transaction), in op id order
+ * so that two batches sharing ids lock them in the same order. Answers the ids that were new:
+ * each of those ops is applied once, every other one (sent before, or twice in this batch) is a
+ * `duplicate`.
  */
-async function applyOnce(tx: Queryable, userId: number, op: Op): Promise<"applied" | "duplicate"> {
-  const recorded = await tx.query(
-    "insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing returning op_id",
-    [userId, op.id, op.type, op.at],
-  );
-  if (recorded.rows.length === 0) return "duplicate";
-  await handleOp({ tx, userId }, op);
-  return "applied";
+const RECORD_OPS = prepared(
+  "sync.op.record",
+  `insert into sync_op (user_id, op_id, type, at)
+   select $1, o.id, o.type, o.at from unnest($2::text[], $3::text[], $4::bigint[]) as o (id, type, at) order by o.id
+   on conflict do nothing returning op_id`,
+);
+
+async function recordOps(tx: Queryable, userId: number, ops: Op[]): Promise<Set<string>> {
+  if (ops.length === 0) return new Set();
+  const { rows } = await tx.query<{ op_id: string }>(RECORD_OPS, [userId, ops.map((o) => o.id), ops.map((o) => o.type), ops.map((o) => o.at)]);
+  return new Set(rows.map((r) => r.op_id));
 }
 
 /**
@@ -72,29 +77,38 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // the database become unavailable (or choose this batch as a deadlock's victim), nothing of
     // the batch is committed: the request fails with 503 and the device sends it again, so every
     // op is still applied exactly once.
+    // Round trips: the batch's op ids are recorded in one statement; an op applied costs one
+    // round trip for its savepoint (the previous op's is released in the same message, the commit
+    // releases the last) and its handler's own.
     const results = await db.transaction(async (tx) => {
+      const parsed = ops.map((raw) => ({ raw, parsed: parseOp(raw, now) }));
+      const fresh = await recordOps(tx, member.id, parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.op] : [])));
       const out: SyncResult[] = [];
-      for (const raw of ops) {
-        const parsed = parseOp(raw, now);
-        if (!parsed.ok) {
+      let savepoint = false;
+      for (const { raw, parsed: result } of parsed) {
+        if (!result.ok) {
           // Refused by the op schema: the same op is refused the same way every time.
-          out.push({ id: rawOpId(raw), status: "rejected", msg: parsed.msg });
+          out.push({ id: rawOpId(raw), status: "rejected", msg: result.msg });
           continue;
         }
-        const op = parsed.op;
-        await tx.exec("savepoint sync_op");
-        try {
-          const status = await applyOnce(tx, member.id, op);
-          await tx.exec("release savepoint sync_op");
-          out.push({ id: op.id, status });
+        const op = result.op;
+        // Sent before (or earlier in this batch): answered, not applied again.
+        if (!fresh.delete(op.id)) {
+          out.push({ id: op.id, status: "duplicate" });
           continue;
+        }
+        await tx.exec(savepoint ? "release savepoint sync_op; savepoint sync_op" : "savepoint sync_op");
+        savepoint = true;
+        try {
+          await handleOp({ tx, userId: member.id }, op);
+          out.push({ id: op.id, status: "applied" });
         } catch (error) {
           if (classifyDbError(error) === "unavailable") throw error;
+          // Back to before the handler: the op id stays recorded (it was written before the
+          // savepoint), so the op is answered once and a replay is a duplicate.
           await tx.exec("rollback to savepoint sync_op");
           out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
         }
-        // The op is answered, never retried: remember it so a replay is a duplicate.
-        await tx.query("insert into sync_op (user_id, op_id, type, at) values ($1, $2, $3, $4) on conflict do nothing", [member.id, op.id, op.type, op.at]);
       }
       return out;
     });

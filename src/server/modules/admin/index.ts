@@ -43,9 +43,9 @@ export function adminInfo(admin: AdminRow, token: string, refreshToken: string) 
 export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const failures = new FailedAttempts();
+  const failures = new FailedAttempts(db, "admin");
   const captchaNeeded = async (ip: string) =>
-    (await getSetting(db, "admin_login_captcha")) || failures.count(ip) >= CAPTCHA_AFTER_FAILURES;
+    (await getSetting(db, "admin_login_captcha")) || (await failures.count(ip)) >= CAPTCHA_AFTER_FAILURES;
 
   app.get("/admin/index/login", { config: { adminRule: { public: true } } }, async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 

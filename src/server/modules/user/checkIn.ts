@@ -37,7 +37,7 @@ const body = jsonBody(z.object({
 /** `GET/POST /api/user/checkIn`: member login and registration (API.md "Member calls"). */
 export async function checkInRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
-  const failures = new FailedAttempts();
+  const failures = new FailedAttempts(db, "member");
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get("/api/user/checkIn", { config: { auth: "optional" } }, async (req, reply) => {

@@ -1,10 +1,9 @@
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
-import type { Queryable } from "../../db/index.ts";
+import { prepared, type Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
-import { isWithheld } from "../../modules/exam/withheld.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
 import { RejectOp, type OpHandlerMap } from "../registry.ts";
 
@@ -17,31 +16,37 @@ import { RejectOp, type OpHandlerMap } from "../registry.ts";
  * - the wrong book counts every wrong answer; a question is out of it while its latest removal is
  *   not older than its latest wrong answer.
  */
+/** The question of a practice answer (a prepared statement: its visibility check costs more to plan than to run). */
+const PRACTICE_QUESTION = prepared(
+  "sync.practice.question",
+  `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
+          exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
+   from exam_question q
+   where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+);
+
 export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
   async "practice.answer"({ tx, userId }, op) {
     const { questionId, bankId, answer } = op.payload;
     // A question of a bank not open to the member is unknown to them (modules/org/visibility.ts).
-    const { rows } = await tx.query<QuestionRow>(
-      `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question q
-       where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
-      [questionId, userId],
-    );
+    // One round trip for the question, whether a bank open to the member holds it
+    // (modules/org/visibility.ts; unknown to them otherwise) and whether an exam withholds it
+    // (modules/exam/withheld.ts: grading it would tell, through the wrong book and practice
+    // figures, an exam-only answer).
+    const { rows } = await tx.query<QuestionRow & { withheld: boolean }>(PRACTICE_QUESTION, [questionId, userId]);
     const question = rows[0];
     if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
-    // Grading it would tell (through the wrong book and practice figures) an exam-only answer.
-    if (await isWithheld(tx, questionId)) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
+    if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
     const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
+    // The answer and, when it is wrong, the wrong book's count in one statement.
     await tx.query(
-      "insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)",
+      `with answered as (
+         insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)
+       )
+       insert into exam_wrong (user_id, question_id, count, last_time) select $1, $3, 1, $8 where $6::boolean is false
+       on conflict (user_id, question_id) do update set count = exam_wrong.count + 1, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
       [userId, op.id, questionId, bankId, JSON.stringify(answer), graded.correct, graded.score, op.at],
     );
-    if (graded.correct === false) {
-      await tx.query(
-        `insert into exam_wrong (user_id, question_id, count, last_time) values ($1, $2, 1, $3)
-         on conflict (user_id, question_id) do update set count = exam_wrong.count + 1, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
-        [userId, questionId, op.at],
-      );
-    }
   },
 
   async "favourite.set"({ tx, userId }, op) {

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Queryable } from "../../src/server/db/index.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { createBankWithQuestions, createMember, createOfficialExam, type TestMember } from "../helpers/factories.ts";
+
+/**
+ * Issue 17: the hot paths' round trips to the database (what bounds the takers figure), counted
+ * on the app's own database handle, with the behaviour the merged statements must keep: a
+ * practice answer to a question an exam withholds is still refused, a wrong answer still counts
+ * in the wrong book once per op, and a refused op still rolls back alone.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** Counts every statement sent through the app's database, in and out of transactions. */
+async function roundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; count: number }> {
+  let count = 0;
+  const db = t.app.db;
+  const counting = (q: Queryable): Queryable => ({
+    query: (sql, params) => {
+      count++;
+      return q.query(sql, params);
+    },
+    exec: (sql) => {
+      count++;
+      return q.exec(sql);
+    },
+  });
+  const transaction = db.transaction.bind(db);
+  const query = db.query.bind(db);
+  const spies = [
+    vi.spyOn(db, "query").mockImplementation((sql, params) => {
+      count++;
+      return query(sql, params);
+    }),
+    // begin + commit: two more round trips around the transaction's own.
+    vi.spyOn(db, "transaction").mockImplementation((fn) => {
+      count += 2;
+      return transaction((tx) => fn(counting(tx)));
+    }),
+  ];
+  try {
+    return { result: await fn(), count };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+const post = (m: TestMember, url: string, payload: object) => t.app.inject({ method: "POST", url, headers: m.headers, payload }).then((r) => r.json());
+
+describe("round trips of the hot paths", () => {
+  it("an official save: the token with its member, then begin, the attempt locked, the update, commit (5; 6 before)", async () => {
+    const exam = await createOfficialExam(t.database.db, { singles: 4, judges: 0, draw: 3 });
+    const m = await createMember(t.database.db);
+    const started = (await post(m, "/api/exam/official/start", { roomId: exam.roomId })).data;
+    const q = started.questions[0].id as number;
+    const { result, count } = await roundTrips(() => post(m, "/api/exam/official/save", { uuid: started.attempt.uuid, answers: { [q]: "A" } }));
+    expect(result).toMatchObject({ code: 1, data: { saved: 1 } });
+    expect(count).toBe(5);
+  });
+
+  it("a 20-op practice sync: the op ids in one statement, 3 per op (savepoint, question, answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17", async () => {
+    const bank = await createBankWithQuestions(t.database.db, 5);
+    const m = await createMember(t.database.db);
+    const ops = Array.from({ length: 20 }, (_, i) => ({
+      id: randomUUID(),
+      type: "practice.answer",
+      at: Date.now() - 1000 + i,
+      payload: { questionId: bank.questionIds[i % 5], bankId: bank.id, answer: "WRONG" },
+    }));
+    const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops }));
+    expect(result.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("applied"));
+    expect(count).toBe(1 + 2 + 1 + 20 * 3);
+    // Every wrong answer counted once per op, and a replay counts nothing.
+    const wrong = async () =>
+      (await t.database.db.query<{ n: number }>("select coalesce(sum(count), 0)::int as n from exam_wrong where user_id = $1", [m.id])).rows[0]!.n;
+    expect(await wrong()).toBe(20);
+    const replay = await post(m, "/api/exam/sync", { ops });
+    expect(replay.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("duplicate"));
+    expect(await wrong()).toBe(20);
+    // An op twice in one batch: applied once, then a duplicate.
+    const twice = { ...ops[0]!, id: randomUUID() };
+    const both = await post(m, "/api/exam/sync", { ops: [twice, twice] });
+    expect(both.data.results.map((r: { status: string }) => r.status)).toEqual(["applied", "duplicate"]);
+    expect(await wrong()).toBe(21);
+  });
+
+  it("still refuses a practice answer to a question an exam withholds, alone, and a right answer leaves the wrong book alone", async () => {
+    const exam = await createOfficialExam(t.database.db, { singles: 2, judges: 0, draw: 1 });
+    const bank = await createBankWithQuestions(t.database.db, 1);
+    const m = await createMember(t.database.db);
+    const right = (await t.database.db.query<{ answer: unknown }>("select answer from exam_question where id = $1", [bank.questionIds[0]])).rows[0]!.answer;
+    const ops = [
+      { id: randomUUID(), type: "practice.answer", at: Date.now() - 10, payload: { questionId: exam.questionIds[0], bankId: exam.bankId, answer: "A" } },
+      { id: randomUUID(), type: "practice.answer", at: Date.now() - 5, payload: { questionId: bank.questionIds[0], bankId: bank.id, answer: right } },
+    ];
+    const results = (await post(m, "/api/exam/sync", { ops })).data.results;
+    expect(results[0]).toMatchObject({ status: "rejected", msg: "This question is kept for an exam and cannot be practised now" });
+    expect(results[1]).toMatchObject({ status: "applied" });
+    const rows = await t.database.db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1", [m.id]);
+    expect(rows.rows).toEqual([{ question_id: bank.questionIds[0], correct: true }]);
+    expect((await t.database.db.query("select 1 from exam_wrong where user_id = $1", [m.id])).rows).toEqual([]);
+  });
+});
