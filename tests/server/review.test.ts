@@ -22,8 +22,18 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const op = (type: string, payload: object, at: number, id = randomUUID()) => ({ id, type, at, payload });
-const review = (questionId: number, correct: boolean, at: number, extra: object = {}, id = randomUUID()) =>
-  op("review.answer", { questionId, correct, grade: null, retention: 0.9, ...extra }, at, id);
+interface ReviewPayload {
+  questionId: number;
+  correct: boolean;
+  grade: "hard" | "easy" | null;
+  retention: number;
+}
+const review = (questionId: number, correct: boolean, at: number, extra: Partial<ReviewPayload> = {}, id = randomUUID()) => ({
+  id,
+  type: "review.answer",
+  at,
+  payload: { questionId, correct, grade: null, retention: 0.9, ...extra } as ReviewPayload,
+});
 const wrongAnswer = (questionId: number, at: number) => op("practice.answer", { questionId, answer: "B", bankId: bank.id }, at);
 
 async function sync(m: TestMember, ops: unknown[]): Promise<{ status: string; msg?: string }[]> {
@@ -81,7 +91,7 @@ describe("review.answer", () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(logArb, { minLength: 1, maxLength: 12 }), fc.integer(), fc.integer({ min: 1, max: 5 }), async (specs, seed, batch) => {
-        const ops = specs.map((s) => review(bank.questionIds[s.q]!, s.correct, s.at, { grade: s.correct ? s.grade : null, retention: s.retention }));
+        const ops = specs.map((s) => review(bank.questionIds[s.q]!, s.correct, s.at, { grade: s.correct ? (s.grade as ReviewPayload["grade"]) : null, retention: s.retention }));
         const a = await createMember(t.database.db);
         const b = await createMember(t.database.db);
         await sync(a, ops);
@@ -91,8 +101,8 @@ describe("review.answer", () => {
         const cardsA = await cardsOf(a.id);
         expect(await cardsOf(b.id)).toEqual(cardsA);
         // And both equal what a device computes from the logs.
-        const logs: ReviewLogEntry[] = ops.map((o) => ({ opId: o.id, questionId: o.payload.questionId, at: o.at, correct: o.payload.correct, grade: o.payload.grade as never, retention: o.payload.retention }));
-        for (const card of cardsA) expect(Number(card.due)).toBe(replayCard(card.question_id, logs).due);
+        const logs: ReviewLogEntry[] = ops.map((o) => ({ opId: o.id, questionId: o.payload.questionId, at: o.at, correct: o.payload.correct, grade: o.payload.grade, retention: o.payload.retention }));
+        for (const card of cardsA) expect(Number(card.due)).toBe(replayCard(Number(card.question_id), logs).due);
       }),
       { numRuns: 12 },
     );

@@ -64,6 +64,7 @@ export {
   startMockAttempt,
   submitMockAttempt,
   queuedFaceCheckCount,
+  dueReviewCount,
   readReviewQueue,
   recordReview,
   reviewRetention,

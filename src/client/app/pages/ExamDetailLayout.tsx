@@ -19,7 +19,7 @@ function ExamTitle() {
   return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
 }
 
-/** /exam/detail and its six tabs (SPEC §2); the exam id travels in the query. */
+/** /exam/detail and its six tabs (SPEC §2) and the review tab (issue 18); the exam id travels in the query. */
 export default function ExamDetailLayout() {
   const { t } = useLingui();
   const { search } = useLocation();
@@ -30,6 +30,7 @@ export default function ExamDetailLayout() {
     ["/exam/examTab/testRecord", t`Exam records`],
     ["/exam/examTab/topicCollect", t`Favourite questions`],
     ["/exam/examTab/errorTopic", t`My wrong questions`],
+    ["/exam/examTab/review", t`Review`],
   ] as const;
   return (
     <div>
