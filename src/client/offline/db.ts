@@ -1,4 +1,4 @@
-import { Dexie, type EntityTable, type Table } from "dexie";
+import { Dexie, type DexieOptions, type EntityTable, type Table } from "dexie";
 import type { OfficialStart } from "../../shared/exam/official.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
 import type { Op } from "../../shared/sync/ops.ts";
@@ -216,8 +216,9 @@ export class MemberDb extends Dexie {
   reviewCards!: EntityTable<ReviewCardRow, "questionId">;
   reviewSettings!: EntityTable<ReviewSettingRow, "key">;
 
-  constructor(readonly memberId: number) {
-    super(memberDbName(memberId));
+  /** `options`: Dexie's (tests open a second device's database on its own IndexedDB). */
+  constructor(readonly memberId: number, options?: DexieOptions) {
+    super(memberDbName(memberId), options);
     this.version(1).stores({
       banks: "id, classifyId",
       questions: "[bankId+id], &[bankId+position], id, bankId",
