@@ -30,7 +30,7 @@ export default function ExamDetailLayout() {
     ["/exam/examTab/testRecord", t`Exam records`],
     ["/exam/examTab/topicCollect", t`Favourite questions`],
     ["/exam/examTab/errorTopic", t`My wrong questions`],
-    ["/exam/examTab/review", t`Review`],
+    ["/exam/examTab/review", t`Spaced review`],
   ] as const;
   return (
     <div>
