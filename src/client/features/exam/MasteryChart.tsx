@@ -39,7 +39,7 @@ export function MasteryChart({ weeks, series }: { weeks: string[]; series: Maste
       labels: weeks,
       datasets: series.map((s, i) => {
         const colour = i === 0 ? primary : SERIES[(i - 1) % SERIES.length]!;
-        return { label: s.label, data: s.values, borderColor: colour, backgroundColor: colour, pointRadius: 4, spanGaps: true, tension: 0.2 };
+        return { label: s.label, data: s.values, borderColor: colour, backgroundColor: colour, pointRadius: 4, spanGaps: true, tension: 0.2, clip: 6 };
       }),
     }),
     [weeks, series, primary],

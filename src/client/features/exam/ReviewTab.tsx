@@ -227,45 +227,30 @@ function MasteryPanel({ bankId, onWeakest }: { bankId: number | null; onWeakest(
               <MasteryChart weeks={weeks} series={series} />
             </Suspense>
           )}
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[20rem] text-sm">
-              <caption className="sr-only">{t`Mastery by topic and question type`}</caption>
-              <thead>
-                <tr className="border-b border-slate-200 text-left dark:border-slate-700">
-                  <th scope="col" className="py-2 pr-2 font-medium">{t`Topic`}</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">{t`Answered`}</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">{t`Correct`}</th>
-                  <th scope="col" className="px-2 py-2 text-right font-medium">{t`Due`}</th>
-                  <th scope="col" className="py-2 pl-2 font-medium">{t`Mastery`}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {topics.map((topic) => {
-                  const pct = topic.mastery === null ? null : Math.round(topic.mastery * 100);
-                  return (
-                    <tr key={`${topic.bankId}:${topic.type}`} className="border-b border-slate-100 dark:border-slate-800">
-                      <th scope="row" className="py-2 pr-2 text-left font-normal">{labelOf(topic)}</th>
-                      <td className="px-2 py-2 text-right tabular-nums">{topic.answered}</td>
-                      <td className="px-2 py-2 text-right tabular-nums">{topic.answered > 0 ? `${Math.round((topic.correct / topic.answered) * 100)}%` : "–"}</td>
-                      <td className="px-2 py-2 text-right tabular-nums">{topic.dueReviews}</td>
-                      <td className="py-2 pl-2">
-                        {pct === null ? (
-                          "–"
-                        ) : (
-                          <span className="flex items-center gap-2">
-                            <span aria-hidden className="h-2 w-16 overflow-hidden rounded bg-slate-200 dark:bg-slate-700">
-                              <span className={`block h-full ${pct < 50 ? "bg-red-500" : pct < 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${pct}%` }} />
-                            </span>
-                            <span className="tabular-nums">{pct}%</span>
-                          </span>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label={t`Mastery by topic and question type`}>
+            {topics.map((topic) => {
+              const pct = topic.mastery === null ? null : Math.round(topic.mastery * 100);
+              const answered = topic.answered;
+              const rate = answered > 0 ? Math.round((topic.correct / answered) * 100) : 0;
+              const due = topic.dueReviews;
+              return (
+                <li key={`${topic.bankId}:${topic.type}`} className="space-y-1 py-2 text-sm">
+                  <div className="flex items-center gap-2">
+                    <span className="min-w-0 flex-1 font-medium">{labelOf(topic)}</span>
+                    {pct !== null && (
+                      <span className="flex shrink-0 items-center gap-2">
+                        <span aria-hidden className="h-2 w-16 overflow-hidden rounded bg-slate-200 dark:bg-slate-700">
+                          <span className={`block h-full ${pct < 50 ? "bg-red-500" : pct < 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${pct}%` }} />
+                        </span>
+                        <span className="w-20 text-right tabular-nums">{t`Mastery ${pct}%`}</span>
+                      </span>
+                    )}
+                  </div>
+                  <p className="text-slate-600 tabular-nums dark:text-slate-400">{t`Answered ${answered} · correct ${rate}% · ${due} due`}</p>
+                </li>
+              );
+            })}
+          </ul>
           {weakest && (
             <button type="button" className={`${primaryButton} w-full sm:w-auto`} onClick={() => onWeakest(weakest)}>
               <Target aria-hidden className="size-4" />
@@ -306,6 +291,7 @@ export default function ReviewTab() {
   if (!queue) return <Spinner className="mx-auto my-12 size-8" />;
 
   const due = queue.due.length;
+  const more = due - 5;
   async function practiseWeakest(topic: MasteryTopic) {
     const picked = await weakestQuestions(db!, topic.bankId, topic.type, Date.now());
     if (picked.length === 0) {
@@ -352,12 +338,13 @@ export default function ReviewTab() {
             )}
             {due > 0 && (
               <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label={t`Due questions`}>
-                {queue.due.slice(0, 20).map((e) => (
+                {queue.due.slice(0, 5).map((e) => (
                   <li key={e.questionId} className="flex items-center gap-2 py-2">
                     <span className="min-w-0 flex-1 truncate">{e.question.stem}</span>
                     <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{e.source === "favourite" ? t`Favourite` : t`Wrong book`}</span>
                   </li>
                 ))}
+                {due > 5 && <li className="py-2 text-slate-600 dark:text-slate-400">{t`and ${more} more`}</li>}
               </ul>
             )}
           </>
