@@ -242,7 +242,7 @@ function MasteryPanel({ bankId, onWeakest }: { bankId: number | null; onWeakest(
                         <span aria-hidden className="h-2 w-16 overflow-hidden rounded bg-slate-200 dark:bg-slate-700">
                           <span className={`block h-full ${pct < 50 ? "bg-red-500" : pct < 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${pct}%` }} />
                         </span>
-                        <span className="w-20 text-right tabular-nums">{t`Mastery ${pct}%`}</span>
+                        <span className="text-right whitespace-nowrap tabular-nums">{t`Mastery ${pct}%`}</span>
                       </span>
                     )}
                   </div>
