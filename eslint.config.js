@@ -11,7 +11,7 @@ import lingui from "eslint-plugin-lingui";
  * package or a Node built-in is refused until someone decides where it belongs.
  * tests/lint/walls.test.ts lints probe files and expects each kind of forbidden import to fail.
  */
-const SHARED_PACKAGES = ["zod", "@lingui/core", "@lingui/core/macro"];
+const SHARED_PACKAGES = ["zod", "@lingui/core", "@lingui/core/macro", "ts-fsrs"];
 const CLIENT_PACKAGES = [
   "react", "react-dom", "react-router-dom", "@lingui/core", "@lingui/core/macro",
   "@lingui/react", "@lingui/react/macro", "@tanstack/react-query", "@tanstack/react-table", "react-hook-form", "@hookform/resolvers", "axios", "radix-ui", "lucide-react", "zustand",
@@ -26,7 +26,7 @@ const SERVER_PACKAGES = [
   "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm",
 ];
 /** The tables of the member's offline database (src/client/offline/db.ts). */
-const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress", "faceChecks"];
+const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress", "faceChecks", "reviewLogs", "reviewCards", "reviewSettings"];
 const packages = (list) => ({ to: { module: { origin: "external", source: list } } });
 const nodeBuiltins = { to: { module: { origin: "core" } } };
 const zones = (...types) => ({ to: { element: { type: types } } });

@@ -837,6 +837,8 @@ describe("startOffline / stopOffline", () => {
         const { ops } = config.data as { ops: Op[] };
         return { code: 1, msg: "", time: 0, data: { results: server.handle(ops) } };
       }
+      // The review logs (issue 18) are pulled after the exam state: none here.
+      if (config.url === "/api/exam/review/state") return { code: 1, msg: "", time: 0, data: { retention: 0.9, retentionAt: 0, logs: [] } };
       return { code: 1, msg: "", time: 0, data: server.state() };
     });
     const status = renderHook(() => useSyncStatus());
@@ -855,6 +857,7 @@ describe("startOffline / stopOffline", () => {
       await syncNow();
     });
     expect(status.result.current).toMatchObject({ state: "idle", pending: 0, rejected: 0 });
+    expect(api.request.mock.calls.some(([config]) => config.url === "/api/exam/review/state")).toBe(true);
     const syncCall = api.request.mock.calls.find(([config]) => config.url === "/api/exam/sync");
     expect(syncCall?.[0]).toMatchObject({ method: "post" });
     expect(syncCall?.[1]).toMatchObject({ showErrorMessage: false, showCodeMessage: false, cancelDuplicateRequest: false });

@@ -166,6 +166,10 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
     return urls;
   },
   "/api/exam/state": () => ["/api/exam/state"],
+  // Spaced review: scheduling and mastery only, never a question's content.
+  "/api/exam/review/state": () => ["/api/exam/review/state"],
+  "/api/exam/review/due": () => ["/api/exam/review/due"],
+  "/api/exam/review/mastery": () => ["/api/exam/review/mastery"],
   "/api/user/face": () => ["/api/user/face"],
   // The face library's model and WASM files (static, the same for everyone).
   "/face-models/*": () => ["/face-models/blazeface.json"],

@@ -54,6 +54,12 @@ const VALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { lessonId: 9, position: 123.5, completed: true },
     { lessonId: 2_147_483_647, position: 1, completed: false },
   ],
+  "review.answer": [
+    { questionId: 3, correct: false, grade: null, retention: 0.9 },
+    { questionId: 3, correct: true, grade: "hard", retention: 0.7 },
+    { questionId: 2_147_483_647, correct: true, grade: "easy", retention: 0.99 },
+  ],
+  "review.retention": [{ retention: 0.9 }, { retention: 0.7 }, { retention: 0.99 }],
 };
 
 const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
@@ -119,6 +125,17 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { lessonId: 0, position: 1, completed: true },
     { lessonId: 2 ** 31, position: 1, completed: true },
   ],
+  "review.answer": [
+    { questionId: 3, correct: "false", grade: null, retention: 0.9 },
+    { questionId: 3, correct: true, grade: "again", retention: 0.9 },
+    { questionId: 3, correct: true, retention: 0.9 },
+    { questionId: 3, correct: true, grade: null, retention: 0.5 },
+    { questionId: 3, correct: true, grade: null, retention: 1 },
+    { questionId: 3, correct: true, grade: null },
+    { questionId: 0, correct: true, grade: null, retention: 0.9 },
+    { questionId: 2 ** 31, correct: true, grade: null, retention: 0.9 },
+  ],
+  "review.retention": [{}, { retention: 0.69 }, { retention: "0.9" }, { retention: Number.NaN }],
 };
 
 describe("parseOp: valid ops", () => {

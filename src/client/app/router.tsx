@@ -18,6 +18,7 @@ const examTabs: RouteObject[] = [
     handle: { title: msg`Favourite questions` },
     lazy: async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).FavouritesTab }),
   },
+  { path: "/exam/examTab/review", handle: { title: msg`Spaced review` }, lazy: screen(() => import("../features/exam/ReviewTab.tsx")) },
   {
     path: "/exam/examTab/errorTopic",
     handle: { title: msg`My wrong questions` },

@@ -1,7 +1,8 @@
-import { Dexie, type EntityTable, type Table } from "dexie";
+import { Dexie, type DexieOptions, type EntityTable, type Table } from "dexie";
 import type { OfficialStart } from "../../shared/exam/official.ts";
 import type { ExamQuestion, GivenAnswer } from "../../shared/exam/types.ts";
 import type { Op } from "../../shared/sync/ops.ts";
+import type { CardState, ReviewLogEntry } from "../../shared/exam/review.ts";
 
 /**
  * The member's offline database (ARCHITECTURE.md "The offline loop"). One IndexedDB database per
@@ -146,6 +147,24 @@ export interface FaceCheckRow {
   tries: number;
 }
 
+/**
+ * One review of a question (issue 18): the server's logs and this device's own (also queued as
+ * `review.answer` ops). A card is the FSRS replay of its logs (src/shared/exam/review.ts).
+ */
+export type ReviewLogRow = ReviewLogEntry;
+
+/** A card's scheduling state, replayed from `reviewLogs` (kept for due lists and mastery). */
+export type ReviewCardRow = CardState;
+
+/** The member's review settings: `retention` (desired retention; last writer wins by (at, opId)). */
+export interface ReviewSettingRow {
+  key: "retention";
+  value: number;
+  at: number;
+  /** Id of the op that set it ("" when it came from the server). */
+  opId: string;
+}
+
 export type OutboxStatus = "pending" | "rejected";
 
 /**
@@ -193,9 +212,13 @@ export class MemberDb extends Dexie {
   lessonProgress!: EntityTable<LessonProgressRow, "lessonId">;
   officialAttempts!: EntityTable<OfficialAttemptRow, "uuid">;
   faceChecks!: EntityTable<FaceCheckRow, "checkId">;
+  reviewLogs!: EntityTable<ReviewLogRow, "opId">;
+  reviewCards!: EntityTable<ReviewCardRow, "questionId">;
+  reviewSettings!: EntityTable<ReviewSettingRow, "key">;
 
-  constructor(readonly memberId: number) {
-    super(memberDbName(memberId));
+  /** `options`: Dexie's (tests open a second device's database on its own IndexedDB). */
+  constructor(readonly memberId: number, options?: DexieOptions) {
+    super(memberDbName(memberId), options);
     this.version(1).stores({
       banks: "id, classifyId",
       questions: "[bankId+id], &[bankId+position], id, bankId",
@@ -217,6 +240,12 @@ export class MemberDb extends Dexie {
     // Face checks of official exams waiting for the network (issue 15).
     this.version(4).stores({
       faceChecks: "checkId, uuid, takenAt",
+    });
+    // Spaced review (issue 18): review logs, the cards replayed from them, the desired retention.
+    this.version(5).stores({
+      reviewLogs: "opId, questionId, at",
+      reviewCards: "questionId, due",
+      reviewSettings: "key",
     });
   }
 }

@@ -1,4 +1,5 @@
 import { useLiveQuery } from "dexie-react-hooks";
+import { readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
@@ -51,4 +52,14 @@ export function useCourseLessonProgress(db: MemberDb | undefined, courseId: numb
     const rows = await db.lessonProgress.where("courseId").equals(courseId).toArray();
     return new Map(rows.map((r) => [r.lessonId, r]));
   }, [db, courseId]);
+}
+
+/** The review queue at `now` (all banks, or one), live: a review, a sync or a saved bank re-reads it. */
+export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: number): ReviewQueue | undefined {
+  return useLiveQuery(async () => (db ? readReviewQueue(db, now, bankId) : undefined), [db, now, bankId]);
+}
+
+/** The member's desired retention on this device. */
+export function useReviewRetention(db: MemberDb | undefined): number | undefined {
+  return useLiveQuery(async () => (db ? reviewRetention(db) : undefined), [db]);
 }

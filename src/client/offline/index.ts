@@ -64,10 +64,18 @@ export {
   startMockAttempt,
   submitMockAttempt,
   queuedFaceCheckCount,
+  dueReviewCount,
+  readReviewQueue,
+  recordReview,
+  reviewRetention,
+  setReviewRetention,
+  weakestQuestions,
 } from "./repository/index.ts";
+export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome } from "./repository/index.ts";
+export type { ReviewCardRow, ReviewLogRow } from "./db.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.
-const { send, pull } = createSyncTransport((config, options) => request<unknown>(config, options));
+const { send, pull, pullReview } = createSyncTransport((config, options) => request<unknown>(config, options));
 
 interface Session {
   memberId: number;
@@ -129,6 +137,7 @@ export function startOffline(memberId: number): MemberDb {
     db,
     send,
     pull,
+    pullReview,
     now: () => Date.now(),
     random: () => Math.random(),
     setTimer: (fn, ms) => window.setTimeout(fn, ms),

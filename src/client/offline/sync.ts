@@ -1,12 +1,13 @@
 import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutcome } from "../../shared/exam/state.ts";
 import type { ExamState } from "../../shared/sync/exam.ts";
+import type { ReviewState } from "../../shared/sync/review.ts";
 import type { Op } from "../../shared/sync/ops.ts";
 import { MAX_OPS_PER_SYNC, type SyncResult } from "../../shared/sync/protocol.ts";
 import { ApiCode } from "../../shared/constants.ts";
 import { ApiError } from "../api/errors.ts";
 import { SessionExpiredError } from "../api/http.ts";
 import type { MemberDb, OutboxRow } from "./db.ts";
-import { gradedOf, replaceModel, toOp } from "./repository/index.ts";
+import { gradedOf, mergeReviewIntoDb, replaceModel, toOp } from "./repository/index.ts";
 
 /**
  * The sync engine (ARCHITECTURE.md "The offline loop"): pushes the outbox in `seq` order, in
@@ -42,6 +43,8 @@ export interface SyncDeps {
   send(ops: Op[]): Promise<SyncResult[]>;
   /** GET /api/exam/state. */
   pull(): Promise<ExamState>;
+  /** GET /api/exam/review/state (the review logs and retention), pulled after the exam state. */
+  pullReview?(): Promise<ReviewState>;
   now(): number;
   /** [0, 1), for the jitter. */
   random(): number;
@@ -344,6 +347,10 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     try {
       const server = await deps.pull();
       await mergeIntoDb(db, server);
+      if (deps.pullReview) {
+        const review = await deps.pullReview();
+        await mergeReviewIntoDb(db, review, (await pendingRows(db)).map(toOp));
+      }
     } catch (error) {
       fail(classifyError(error));
       emit(await counts());

@@ -1,5 +1,6 @@
 import { examStateSchema, type ExamState } from "../../shared/sync/exam.ts";
 import type { Op } from "../../shared/sync/ops.ts";
+import { reviewStateSchema, type ReviewState } from "../../shared/sync/review.ts";
 import { syncResponseSchema, type SyncResult } from "../../shared/sync/protocol.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import type { RequestOptions } from "../api/http.ts";
@@ -19,10 +20,14 @@ export const SYNC_REQUEST_OPTIONS = {
 
 /**
  * The sync engine's two calls over an HTTP client (the app's one client; tests pass one aimed at
- * a real local server): `POST /api/exam/sync` and `GET /api/exam/state`, answers checked against
+ * a real local server): `POST /api/exam/sync`, `GET /api/exam/state` and `GET /api/exam/review/state`, answers checked against
  * the shared schemas (a malformed answer throws, like a failed request).
  */
-export function createSyncTransport(request: EnvelopeRequest): { send(ops: Op[]): Promise<SyncResult[]>; pull(): Promise<ExamState> } {
+export function createSyncTransport(request: EnvelopeRequest): {
+  send(ops: Op[]): Promise<SyncResult[]>;
+  pull(): Promise<ExamState>;
+  pullReview(): Promise<ReviewState>;
+} {
   return {
     async send(ops) {
       const envelope = await request({ url: "/api/exam/sync", method: "post", data: { ops } }, SYNC_REQUEST_OPTIONS);
@@ -31,6 +36,10 @@ export function createSyncTransport(request: EnvelopeRequest): { send(ops: Op[])
     async pull() {
       const envelope = await request({ url: "/api/exam/state", method: "get" }, SYNC_REQUEST_OPTIONS);
       return examStateSchema.parse(envelope.data);
+    },
+    async pullReview() {
+      const envelope = await request({ url: "/api/exam/review/state", method: "get" }, SYNC_REQUEST_OPTIONS);
+      return reviewStateSchema.parse(envelope.data);
     },
   };
 }

@@ -9,6 +9,7 @@ import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
 import { handleOp } from "./handlers/index.ts";
 import { examState } from "./handlers/exam.ts";
+import { reviewState } from "./handlers/review.ts";
 import { RejectOp } from "./registry.ts";
 
 /**
@@ -59,7 +60,7 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** `POST /api/exam/sync` and `GET /api/exam/state` (API.md "Offline sync"). */
+/** `POST /api/exam/sync`, `GET /api/exam/state` and `GET /api/exam/review/state` (API.md "Offline sync"). */
 export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
 
@@ -121,6 +122,17 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
   app.get("/api/exam/state", { config: { auth: "member" } }, async (req, reply) => {
     const member = await requireMember(db, req);
     const state = await examState(db, member.id);
+    const etag = contentTag(state);
+    reply.header("etag", etag).header("cache-control", "private, no-cache");
+    if (matchesEtag(req.headers["if-none-match"], etag)) return reply.code(304).send();
+    return reply.success(state);
+  });
+
+  // The review logs and desired retention (issue 18): the device replays the cards from them,
+  // its own unsent reviews included. Revalidated with its ETag like the exam state.
+  app.get("/api/exam/review/state", { config: { auth: "member" } }, async (req, reply) => {
+    const member = await requireMember(db, req);
+    const state = await reviewState(db, member.id);
     const etag = contentTag(state);
     reply.header("etag", etag).header("cache-control", "private, no-cache");
     if (matchesEtag(req.headers["if-none-match"], etag)) return reply.code(304).send();

@@ -115,6 +115,8 @@ export function applyOp(state: ExamStateModel, op: Op, graded?: GradedOutcome): 
     case "attempt.submit":
     case "official.answer":
     case "lesson.progress":
+    case "review.answer":
+    case "review.retention":
       return state;
   }
 }

@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { courseOpPayloads } from "./course.ts";
 import { examOpPayloads } from "./exam.ts";
+import { reviewOpPayloads } from "./review.ts";
 import { timeSchema, uuidSchema } from "./protocol.ts";
 
 /**
  * Every op type of the sync protocol, in one place: an op is `{id, type, at, payload}` (a
  * 36-char uuid, the time the change was made, a payload of its type). A new op type is its
- * payload schema in its domain's file (exam.ts, course.ts, ...) listed here, and its handler on
+ * payload schema in its domain's file (exam.ts, course.ts, review.ts, ...) listed here, and its handler on
  * the server (src/server/sync/handlers/). Each op is parsed on its own with `parseOp`, so one bad
  * op is `rejected` and never fails the batch.
  */
-const OP_PAYLOADS = { ...examOpPayloads, ...courseOpPayloads };
+const OP_PAYLOADS = { ...examOpPayloads, ...courseOpPayloads, ...reviewOpPayloads };
 
 export type OpType = keyof typeof OP_PAYLOADS;
 export const OP_TYPES = Object.keys(OP_PAYLOADS) as readonly OpType[];

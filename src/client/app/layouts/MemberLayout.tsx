@@ -5,7 +5,8 @@ import { ChevronDown, CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound
 import { useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
 import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
-import { startOffline, useSyncStatus } from "../../offline/index.ts";
+import { dueReviewCount, startOffline, useOfflineQuery, useSyncStatus } from "../../offline/index.ts";
+import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
 import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
@@ -73,8 +74,35 @@ function PendingBadge() {
   );
 }
 
+/**
+ * Reviews due now (issue 18), read from the device: a badge beside "Exams", and the app icon's
+ * badge where the Badging API exists (cleared at zero).
+ */
+function useDueReviews(): number {
+  const now = useMinuteClock();
+  const due = useOfflineQuery((db) => dueReviewCount(db, now), [now], 0);
+  useEffect(() => {
+    const nav = navigator as Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+    if (due > 0) void nav.setAppBadge?.(due).catch(() => undefined);
+    else void nav.clearAppBadge?.().catch(() => undefined);
+  }, [due]);
+  return due;
+}
+
+function ReviewBadge({ due }: { due: number }) {
+  const { t } = useLingui();
+  if (due === 0) return null;
+  return (
+    <span className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
+      <span aria-hidden>{due > 99 ? "99+" : due}</span>
+      <span className="sr-only">{t`${plural(due, { one: "# review due", other: "# reviews due" })}`}</span>
+    </span>
+  );
+}
+
 function MainLinks({ className, onNavigate }: { className: (state: { isActive: boolean }) => string; onNavigate?: () => void }) {
   const { t } = useLingui();
+  const due = useDueReviews();
   return (
     <>
       <NavLink to="/user/course/my_course" className={className} onClick={onNavigate}>
@@ -82,6 +110,7 @@ function MainLinks({ className, onNavigate }: { className: (state: { isActive: b
       </NavLink>
       <NavLink to="/exam/myTest" className={className} onClick={onNavigate}>
         {t`Exams`}
+        <ReviewBadge due={due} />
       </NavLink>
       <NavLink to="/user" end className={className} onClick={onNavigate}>
         {t`Member center`}

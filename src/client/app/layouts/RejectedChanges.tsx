@@ -15,6 +15,8 @@ const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "attempt.submit": msg`Mock exam`,
   "official.answer": msg`Official exam answer`,
   "lesson.progress": msg`Lesson progress`,
+  "review.answer": msg`Review answer`,
+  "review.retention": msg`Desired retention`,
 };
 
 const EMPTY: OutboxRow[] = [];

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom";
@@ -19,10 +20,16 @@ function ExamTitle() {
   return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
 }
 
-/** /exam/detail and its six tabs (SPEC §2); the exam id travels in the query. */
+/** /exam/detail and its six tabs (SPEC §2) and the review tab (issue 18); the exam id travels in the query. */
 export default function ExamDetailLayout() {
   const { t } = useLingui();
-  const { search } = useLocation();
+  const { search, pathname } = useLocation();
+  const navRef = useRef<HTMLElement>(null);
+  // On a phone the tab row scrolls: keep the open tab in view (the review tab is the last).
+  useEffect(() => {
+    const active = navRef.current?.querySelector<HTMLElement>('[aria-current="page"]');
+    active?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [pathname]);
   const tabs = [
     ["/exam/examTab/sortPractice", t`Sequential practice`],
     ["/exam/examTab/mockTest", t`Mock exam`],
@@ -30,11 +37,12 @@ export default function ExamDetailLayout() {
     ["/exam/examTab/testRecord", t`Exam records`],
     ["/exam/examTab/topicCollect", t`Favourite questions`],
     ["/exam/examTab/errorTopic", t`My wrong questions`],
+    ["/exam/examTab/review", t`Spaced review`],
   ] as const;
   return (
     <div>
       <ExamTitle />
-      <nav aria-label={t`Exam`} className="-mx-4 mb-4 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-700">
+      <nav ref={navRef} aria-label={t`Exam`} className="-mx-4 mb-4 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-700">
         <ul className="flex min-w-max gap-1">
           {tabs.map(([to, label]) => (
             <li key={to}>

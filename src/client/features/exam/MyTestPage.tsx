@@ -6,6 +6,7 @@ import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries, flattenBanks } from "./api.ts";
+import { DailyReview } from "./DailyReview.tsx";
 
 /** `/exam/myTest`: practice banks, mock papers and the official exams open to the member. */
 export default function MyTestPage() {
@@ -25,6 +26,7 @@ export default function MyTestPage() {
   const banks = flattenBanks(catalog.data.classify);
   return (
     <div className="space-y-8">
+      <DailyReview />
       <section aria-labelledby="banks-title" className="space-y-3">
         <h1 id="banks-title" className="text-xl font-semibold">
           <Trans>Practice banks</Trans>

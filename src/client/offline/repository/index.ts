@@ -11,3 +11,4 @@ export * from "./outbox.ts";
 export * from "./practice.ts";
 export { gradedOf, toOp, type RepoOptions } from "./shared.ts";
 export * from "./faceChecks.ts";
+export * from "./review.ts";

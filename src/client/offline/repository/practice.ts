@@ -88,7 +88,7 @@ export async function replaceModel(db: MemberDb, model: ExamStateModel): Promise
  * Applies one op to the local tables with the shared state machine (inside the caller's
  * transaction, which must include the table the op touches).
  */
-async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome): Promise<void> {
+export async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome): Promise<void> {
   const model = emptyState();
   switch (op.type) {
     case "favourite.set": {
@@ -117,6 +117,8 @@ async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome): Promi
     case "attempt.submit":
     case "official.answer":
     case "lesson.progress":
+    case "review.answer":
+    case "review.retention":
       return;
   }
   const next = applyOp(model, op, graded);

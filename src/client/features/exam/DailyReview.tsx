@@ -1,0 +1,42 @@
+import { plural } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { BrainCircuit } from "lucide-react";
+import { Link } from "react-router-dom";
+import { useReviewQueue } from "../../offline/hooks.ts";
+import { useOfflineDb } from "../../offline/index.ts";
+import { minutesOf } from "./reviewApi.ts";
+import { useMinuteClock } from "./useMinuteClock.ts";
+
+/**
+ * The daily review entry of the member's home: how many wrong-book and favourite questions are
+ * due today across banks and about how long they take, read from the device (works offline).
+ */
+export function DailyReview() {
+  const { t } = useLingui();
+  const db = useOfflineDb() ?? undefined;
+  const now = useMinuteClock();
+  const queue = useReviewQueue(db, now);
+  if (!db || !queue || queue.queued === 0) return null;
+  const due = queue.due.length;
+  return (
+    <section aria-labelledby="daily-review" className="flex flex-wrap items-center gap-3 rounded-xl border border-blue-200 bg-blue-50 p-4 dark:border-slate-700 dark:bg-slate-900">
+      <BrainCircuit aria-hidden className="size-8 shrink-0 text-primary" />
+      <div className="min-w-0 flex-1 basis-48">
+        <h2 id="daily-review" className="font-semibold">
+          <Trans>Daily review</Trans>
+        </h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {due > 0
+            ? t`${plural(due, { one: "# question is due today", other: "# questions are due today" })}, about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}.`
+            : t`Nothing is due today. Well done!`}
+          {queue.dueElsewhere > 0 && ` ${t`${plural(queue.dueElsewhere, { one: "# more is in a bank not saved on this device.", other: "# more are in banks not saved on this device." })}`}`}
+        </p>
+      </div>
+      {due > 0 && (
+        <Link to="/exam/examTab/review" className="inline-flex min-h-11 w-full items-center justify-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong sm:w-auto">
+          <Trans>Start today's review</Trans>
+        </Link>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,368 @@
+import { Suspense, lazy, useMemo, useState, type FormEvent } from "react";
+import { plural } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { BrainCircuit, CheckCircle2, CloudOff, Target, XCircle } from "lucide-react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { gradeAnswer } from "../../../shared/exam/grading.ts";
+import { DEFAULT_RETENTION, type ReviewGrade } from "../../../shared/exam/review.ts";
+import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import type { MasteryTopic } from "../../../shared/sync/review.ts";
+import { useReviewQueue, useReviewRetention } from "../../offline/hooks.ts";
+import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { useOnline } from "../../ui/useOnline.ts";
+import { LogInFirst } from "./LogInFirst.tsx";
+import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { TYPE_LABELS, masteryQuery, minutesOf } from "./reviewApi.ts";
+import { useMinuteClock } from "./useMinuteClock.ts";
+
+const MasteryChart = lazy(() => import("./MasteryChart.tsx").then((m) => ({ default: m.MasteryChart })));
+
+const RETENTIONS = [0.8, 0.85, 0.9, 0.95];
+const primaryButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50";
+const plainButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md border border-slate-300 px-4 hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800";
+
+interface SessionItem {
+  question: QuestionRow;
+  bankId: number;
+}
+
+/** One review session: each question answered, graded on the device, rated, scheduled (offline). */
+function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem[]; onDone(): void }) {
+  const { t } = useLingui();
+  const [index, setIndex] = useState(0);
+  const [draft, setDraft] = useState<GivenAnswer | null>(null);
+  /** null: not checked yet; `graded` null: the device cannot grade it (the member says). */
+  const [checked, setChecked] = useState<{ graded: boolean | null } | null>(null);
+  const [verdict, setVerdict] = useState<boolean | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [tally, setTally] = useState({ right: 0, wrong: 0, graduated: 0 });
+
+  if (index >= items.length) {
+    const { right, wrong } = tally;
+    return (
+      <section role="status" className="space-y-3 rounded-xl border border-emerald-200 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/40">
+        <h2 className="flex items-center gap-2 text-lg font-semibold">
+          <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />
+          <Trans>Review done</Trans>
+        </h2>
+        <p>{t`Right: ${right} · Wrong: ${wrong}`}</p>
+        {tally.graduated > 0 && <p>{t`${plural(tally.graduated, { one: "# question left the wrong book: answered right enough times in a row.", other: "# questions left the wrong book: answered right enough times in a row." })}`}</p>}
+        <button type="button" className={primaryButton} onClick={onDone}>
+          <Trans>Back to the review list</Trans>
+        </button>
+      </section>
+    );
+  }
+
+  const { question, bankId } = items[index]!;
+  const position = index + 1;
+  const total = items.length;
+  const value = draft ?? emptyAnswer(question);
+  const correct = checked ? (checked.graded ?? verdict) : null;
+
+  function check(event: FormEvent) {
+    event.preventDefault();
+    if (!isAnswered(question, value) || checked) return;
+    const graded = question.answer === undefined ? null : gradeAnswer({ type: question.type, answer: question.answer, score: question.score }, value).correct;
+    setChecked({ graded });
+  }
+
+  async function rate(grade: ReviewGrade | null) {
+    if (correct === null || saving) return;
+    setSaving(true);
+    try {
+      const outcome = await recordReview(db, { bankId, question, answer: value, correct, grade });
+      setTally((n) => ({ right: n.right + (correct ? 1 : 0), wrong: n.wrong + (correct ? 0 : 1), graduated: n.graduated + (outcome.graduated ? 1 : 0) }));
+      setIndex((i) => i + 1);
+      setDraft(null);
+      setChecked(null);
+      setVerdict(null);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={check} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
+        {t`Review ${position} of ${total}`}
+      </p>
+      <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={checked !== null} />
+      {checked && (
+        <div role="status" className={`space-y-2 rounded-lg p-4 ${correct === false ? "bg-red-50 dark:bg-red-950/40" : correct === true ? "bg-emerald-50 dark:bg-emerald-950/40" : "bg-slate-50 dark:bg-slate-800"}`}>
+          {correct !== null && (
+            <p className="flex items-center gap-2 font-medium">
+              {correct ? <CheckCircle2 aria-hidden className="size-5 text-emerald-600" /> : <XCircle aria-hidden className="size-5 text-red-600" />}
+              {correct ? t`Correct` : t`Wrong`}
+            </p>
+          )}
+          <p className="text-sm">
+            <span className="font-medium">{t`Answer:`}</span> {answerText(question, question.answer, { true: t`True`, false: t`False` })}
+          </p>
+          {question.analysis && (
+            <p className="text-sm">
+              <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
+            </p>
+          )}
+        </div>
+      )}
+      {!checked ? (
+        <button type="submit" disabled={!isAnswered(question, value)} className={primaryButton}>
+          <Trans>Check my answer</Trans>
+        </button>
+      ) : correct === null ? (
+        <div className="space-y-2">
+          <p className="text-sm">{t`This answer cannot be checked on the device. Compare it with the answer above: did you get it right?`}</p>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className={plainButton} onClick={() => setVerdict(false)}>
+              <Trans>I got it wrong</Trans>
+            </button>
+            <button type="button" className={plainButton} onClick={() => setVerdict(true)}>
+              <Trans>I got it right</Trans>
+            </button>
+          </div>
+        </div>
+      ) : correct ? (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t`How was it? (Good unless you say otherwise)`}</p>
+          <div className="grid grid-cols-3 gap-2">
+            <button type="button" disabled={saving} className={plainButton} onClick={() => void rate("hard")}>
+              <Trans>Hard</Trans>
+            </button>
+            <button type="button" disabled={saving} className={primaryButton} onClick={() => void rate(null)}>
+              <Trans>Good</Trans>
+            </button>
+            <button type="button" disabled={saving} className={plainButton} onClick={() => void rate("easy")}>
+              <Trans>Easy</Trans>
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" disabled={saving} className={primaryButton} onClick={() => void rate(null)}>
+          <Trans>Next</Trans>
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** Desired retention: how sure the member wants to be of remembering when a question comes back. */
+function RetentionSetting({ db }: { db: MemberDb }) {
+  const { t } = useLingui();
+  const retention = useReviewRetention(db) ?? DEFAULT_RETENTION;
+  const choices = RETENTIONS.includes(retention) ? RETENTIONS : [...RETENTIONS, retention].sort();
+  return (
+    <label className="flex flex-wrap items-center gap-2 text-sm">
+      <span>{t`Desired retention`}</span>
+      <select
+        value={retention}
+        onChange={(e) => void setReviewRetention(db, Number(e.target.value))}
+        className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+      >
+        {choices.map((r) => (
+          <option key={r} value={r}>
+            {Math.round(r * 100)}%
+          </option>
+        ))}
+      </select>
+      <span className="text-slate-600 dark:text-slate-400">{t`Higher: questions come back sooner and more often.`}</span>
+    </label>
+  );
+}
+
+/** Mastery by topic and question type (from the server: every device's answers), the chart and the weakest topic. */
+function MasteryPanel({ bankId, onWeakest }: { bankId: number | null; onWeakest(topic: MasteryTopic): void }) {
+  const { t, i18n } = useLingui();
+  const online = useOnline();
+  const queryClient = useQueryClient();
+  const mastery = useQuery({ ...masteryQuery(), enabled: online });
+  const topics = useMemo(() => (mastery.data?.topics ?? []).filter((topic) => bankId === null || topic.bankId === bankId), [mastery.data, bankId]);
+  const labelOf = (topic: MasteryTopic) => `${topic.title} · ${TYPE_LABELS[topic.type] ? i18n._(TYPE_LABELS[topic.type]!) : topic.type}`;
+  const weeks = useMemo(() => [...new Set(topics.flatMap((topic) => topic.weeks.map((w) => w.week)))].sort(), [topics]);
+  const series = useMemo(
+    () =>
+      [...topics]
+        .sort((a, b) => b.answered - a.answered)
+        .slice(0, 5)
+        .map((topic) => {
+          const byWeek = new Map(topic.weeks.map((w) => [w.week, w]));
+          return { label: labelOf(topic), values: weeks.map((week) => { const w = byWeek.get(week); return w && w.answered > 0 ? Math.round((w.correct / w.answered) * 100) : null; }) };
+        }),
+    // labelOf reads the language through i18n.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [topics, weeks, i18n.locale],
+  );
+  const weakest = [...topics].filter((topic) => topic.mastery !== null).sort((a, b) => a.mastery! - b.mastery! || b.answered - a.answered)[0];
+  const weakestLabel = weakest ? labelOf(weakest) : "";
+
+  return (
+    <section aria-labelledby="mastery-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="mastery-title" className="text-lg font-semibold">
+          <Trans>Mastery by topic</Trans>
+        </h2>
+        {online && (
+          <button type="button" className="min-h-11 px-2 text-sm text-primary" onClick={() => void queryClient.invalidateQueries({ queryKey: masteryQuery().queryKey })}>
+            <Trans>Refresh</Trans>
+          </button>
+        )}
+      </div>
+      {!online ? (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <CloudOff aria-hidden className="size-4" />
+          {t`Mastery is counted on the server from every device's answers; it shows when you are online. Reviews work offline.`}
+        </p>
+      ) : mastery.isPending ? (
+        <Spinner className="mx-auto my-6 size-6" />
+      ) : mastery.isError ? (
+        <p role="alert" className="text-sm">{t`Mastery could not be loaded.`}</p>
+      ) : topics.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">{t`Answer some questions first: mastery shows per topic and question type.`}</p>
+      ) : (
+        <>
+          {weeks.length > 0 && (
+            <Suspense fallback={<Spinner className="mx-auto my-6 size-6" />}>
+              <MasteryChart weeks={weeks} series={series} />
+            </Suspense>
+          )}
+          <ul className="divide-y divide-slate-100 dark:divide-slate-800" aria-label={t`Mastery by topic and question type`}>
+            {topics.map((topic) => {
+              const pct = topic.mastery === null ? null : Math.round(topic.mastery * 100);
+              const answered = topic.answered;
+              const rate = answered > 0 ? Math.round((topic.correct / answered) * 100) : 0;
+              const due = topic.dueReviews;
+              return (
+                <li key={`${topic.bankId}:${topic.type}`} className="space-y-1 py-2 text-sm">
+                  <div className="flex items-center gap-2">
+                    <span className="min-w-0 flex-1 font-medium">{labelOf(topic)}</span>
+                    {pct !== null && (
+                      <span className="flex shrink-0 items-center gap-2">
+                        <span aria-hidden className="h-2 w-16 overflow-hidden rounded bg-slate-200 dark:bg-slate-700">
+                          <span className={`block h-full ${pct < 50 ? "bg-red-500" : pct < 80 ? "bg-amber-500" : "bg-emerald-500"}`} style={{ width: `${pct}%` }} />
+                        </span>
+                        <span className="text-right whitespace-nowrap tabular-nums">{t`Mastery ${pct}%`}</span>
+                      </span>
+                    )}
+                  </div>
+                  <p className="text-slate-600 tabular-nums dark:text-slate-400">{t`Answered ${answered} · correct ${rate}% · ${due} due`}</p>
+                </li>
+              );
+            })}
+          </ul>
+          {weakest && (
+            <button type="button" className={`${primaryButton} w-full sm:w-auto`} onClick={() => onWeakest(weakest)}>
+              <Target aria-hidden className="size-4" />
+              {t`Practise my weakest topic: ${weakestLabel}`}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * `/exam/examTab/review` (`?id=` one bank, or every bank): the questions of the wrong book and
+ * favourites due today, reviewed on the device with FSRS scheduling (offline), the desired
+ * retention, and mastery by topic with "practise my weakest topic".
+ */
+export default function ReviewTab() {
+  const { t } = useLingui();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const asked = Number(params.get("id") ?? "");
+  const bankId = Number.isSafeInteger(asked) && asked > 0 ? asked : null;
+  const db = useOfflineDb() ?? undefined;
+  const now = useMinuteClock();
+  const queue = useReviewQueue(db, now, bankId ?? undefined);
+  const [session, setSession] = useState<SessionItem[] | null>(null);
+  const [weakNote, setWeakNote] = useState<string | null>(null);
+
+  if (!db) {
+    return (
+      <LogInFirst>
+        <Trans>Please log in to review.</Trans>
+      </LogInFirst>
+    );
+  }
+  if (session) return <ReviewSession db={db} items={session} onDone={() => setSession(null)} />;
+  if (!queue) return <Spinner className="mx-auto my-12 size-8" />;
+
+  const due = queue.due.length;
+  const more = due - 5;
+  async function practiseWeakest(topic: MasteryTopic) {
+    const picked = await weakestQuestions(db!, topic.bankId, topic.type, Date.now());
+    if (picked.length === 0) {
+      const title = topic.title;
+      setWeakNote(t`Save “${title}” for offline first (open it in practice once), then try again.`);
+      return;
+    }
+    setWeakNote(null);
+    setSession(picked.map((p) => ({ question: p.question, bankId: p.bank.id })));
+  }
+
+  return (
+    <div className="space-y-4">
+      <section aria-labelledby="review-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+        <h2 id="review-title" className="flex items-center gap-2 text-lg font-semibold">
+          <BrainCircuit aria-hidden className="size-5 text-primary" />
+          <Trans>Spaced review</Trans>
+        </h2>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {t`Your wrong questions and favourites come back just before you would forget them.`}
+        </p>
+        {queue.queued === 0 ? (
+          <p className="text-slate-600 dark:text-slate-300">{t`Nothing to review yet: questions you answer wrong or add to favourites appear here.`}</p>
+        ) : (
+          <>
+            <p role="status" className="text-base font-medium">
+              {due > 0
+                ? t`${plural(due, { one: "# question due", other: "# questions due" })} · about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}`
+                : t`Nothing is due today. Well done!`}
+            </p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t`${plural(queue.queued, { one: "# question in your review queue", other: "# questions in your review queue" })}`}</p>
+            {queue.dueElsewhere > 0 && (
+              <p className="text-sm text-amber-800 dark:text-amber-300">
+                {t`${plural(queue.dueElsewhere, { one: "# due question is in a bank not saved on this device.", other: "# due questions are in banks not saved on this device." })}`}{" "}
+                <Link to="/exam/examTab/errorTopic" className="text-primary underline">
+                  <Trans>Save its bank</Trans>
+                </Link>
+              </p>
+            )}
+            {due > 0 && (
+              <button type="button" className={`${primaryButton} w-full sm:w-auto`} onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id })))}>
+                <Trans>Start review</Trans>
+              </button>
+            )}
+            {due > 0 && (
+              <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label={t`Due questions`}>
+                {queue.due.slice(0, 5).map((e) => (
+                  <li key={e.questionId} className="flex items-center gap-2 py-2">
+                    <span className="min-w-0 flex-1 truncate">{e.question.stem}</span>
+                    <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{e.source === "favourite" ? t`Favourite` : t`Wrong book`}</span>
+                  </li>
+                ))}
+                {due > 5 && <li className="py-2 text-slate-600 dark:text-slate-400">{t`and ${more} more`}</li>}
+              </ul>
+            )}
+          </>
+        )}
+        <RetentionSetting db={db} />
+      </section>
+      {weakNote && (
+        <p role="alert" className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+          {weakNote}
+        </p>
+      )}
+      <MasteryPanel
+        bankId={bankId}
+        onWeakest={(topic) => {
+          if (bankId === null || topic.bankId === bankId) void practiseWeakest(topic);
+          else void navigate(`/exam/examTab/review?id=${topic.bankId}`);
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,255 @@
+import {
+  DEFAULT_RETENTION,
+  clampRetention,
+  compareLogs,
+  estimateSeconds,
+  graduated,
+  isDue,
+  replayCard,
+  retrievability,
+  type CardState,
+  type ReviewGrade,
+} from "../../../shared/exam/review.ts";
+import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import type { Op, OpOf } from "../../../shared/sync/ops.ts";
+import type { ReviewState } from "../../../shared/sync/review.ts";
+import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
+import { applyLocally } from "./practice.ts";
+import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
+
+/**
+ * Spaced review on the device (issue 18): the queue (wrong book and favourites), each review
+ * rated from its result and scheduled with ts-fsrs here (src/shared/exam/review.ts), logged and
+ * queued as a `review.answer` op, and the server's logs merged back after a sync. A card is
+ * always the replay of ALL its logs (the server's and this device's unsent ones), the same rule
+ * the server applies, so both end in the same state whatever order the ops arrive in.
+ */
+
+/** The member's desired retention on this device (the default until set). */
+export async function reviewRetention(db: MemberDb): Promise<number> {
+  return (await db.reviewSettings.get("retention"))?.value ?? DEFAULT_RETENTION;
+}
+
+/** The member sets their desired retention (`review.retention`). */
+export async function setReviewRetention(db: MemberDb, value: number, opts?: RepoOptions): Promise<void> {
+  const retention = clampRetention(value);
+  const op: OpOf<"review.retention"> = { id: idOf(opts)(), type: "review.retention", at: clockOf(opts)(), payload: { retention } };
+  await db.transaction("rw", [db.reviewSettings, db.outbox], async () => {
+    await db.reviewSettings.put({ key: "retention", value: retention, at: op.at, opId: op.id });
+    await enqueue(db, op);
+  });
+}
+
+export interface ReviewInput {
+  bankId: number;
+  question: ExamQuestion;
+  /** What the member answered (recorded as a practice answer too); absent when they only recalled it. */
+  answer?: GivenAnswer;
+  /** The result: the device's grading, or the member's own verdict where the device cannot grade. */
+  correct: boolean;
+  /** The member's "hard" / "easy" for a right answer (null: Good). */
+  grade?: ReviewGrade | null;
+}
+
+export interface ReviewOutcome {
+  card: CardState;
+  /** The question left the wrong book (answered right enough times in a row). */
+  graduated: boolean;
+}
+
+/**
+ * Records one review, in one transaction: the log row and its `review.answer` op, the card
+ * replayed with ts-fsrs, the answer as a practice answer (a wrong one counts in the wrong book
+ * again: the question comes back), and, once it was answered right GRADUATE_STREAK times in a
+ * row since its latest wrong answer, its removal from the wrong book (`wrong.remove`).
+ */
+export async function recordReview(db: MemberDb, input: ReviewInput, opts?: RepoOptions): Promise<ReviewOutcome> {
+  const { bankId, question, correct } = input;
+  const at = clockOf(opts)();
+  const newId = idOf(opts);
+  return db.transaction("rw", [db.reviewLogs, db.reviewCards, db.reviewSettings, db.answers, db.wrong, db.outbox], async () => {
+    const retention = await reviewRetention(db);
+    const reviewOp: OpOf<"review.answer"> = {
+      id: newId(),
+      type: "review.answer",
+      at,
+      payload: { questionId: question.id, correct, grade: correct ? (input.grade ?? null) : null, retention },
+    };
+    const ops: { op: Op; correct?: boolean | null }[] = [];
+    if (input.answer !== undefined) {
+      const answer = storable(input.answer);
+      const graded = gradeLocally(question, answer);
+      const answerOp: OpOf<"practice.answer"> = { id: newId(), type: "practice.answer", at, payload: { questionId: question.id, answer, bankId } };
+      await db.answers.add({ opId: answerOp.id, questionId: question.id, bankId, answer, correct: graded.correct, score: graded.score, at });
+      await applyLocally(db, answerOp, graded);
+      ops.push({ op: answerOp, correct: graded.correct });
+    }
+    ops.push({ op: reviewOp });
+    const log: ReviewLogRow = { opId: reviewOp.id, questionId: question.id, at, correct, grade: reviewOp.payload.grade, retention };
+    await db.reviewLogs.put(log);
+    const card = replayCard(question.id, await db.reviewLogs.where("questionId").equals(question.id).toArray());
+    await db.reviewCards.put(card);
+    let left = false;
+    const wrong = await db.wrong.get(question.id);
+    if (correct && wrong && !wrong.removed && wrong.count > 0 && graduated(card, wrong.lastTime)) {
+      const removeOp: OpOf<"wrong.remove"> = { id: newId(), type: "wrong.remove", at, payload: { questionId: question.id } };
+      await applyLocally(db, removeOp);
+      ops.push({ op: removeOp });
+      left = true;
+    }
+    for (const { op, correct: graded } of ops) await enqueue(db, op, graded === undefined ? {} : { correct: graded });
+    return { card, graduated: left };
+  });
+}
+
+/** A queued op as a review log (a `review.answer` not on the server yet). */
+function logOfOp(op: Op): ReviewLogRow | null {
+  if (op.type !== "review.answer") return null;
+  const { questionId, correct, grade, retention } = op.payload;
+  return { opId: op.id, questionId, at: op.at, correct, grade, retention };
+}
+
+/**
+ * Makes the device's review data the server's plus this device's unsent reviews: logs (a set by
+ * op id), every card replayed from them, and the desired retention (the later of the server's and
+ * an unsent change). Writes only what differs. Returns how many rows changed.
+ */
+export async function mergeReviewIntoDb(db: MemberDb, server: ReviewState, pendingOps: readonly Op[]): Promise<number> {
+  return db.transaction("rw", [db.reviewLogs, db.reviewCards, db.reviewSettings], async () => {
+    const logs = new Map<string, ReviewLogRow>();
+    for (const log of server.logs) logs.set(log.opId, log);
+    let setting: ReviewSettingRow = { key: "retention", value: server.retention, at: server.retentionAt, opId: "" };
+    for (const op of pendingOps) {
+      const log = logOfOp(op);
+      if (log && !logs.has(log.opId)) logs.set(log.opId, log);
+      if (op.type === "review.retention" && compareLogs({ at: op.at, opId: op.id }, setting) > 0) {
+        setting = { key: "retention", value: op.payload.retention, at: op.at, opId: op.id };
+      }
+    }
+    let changed = 0;
+    const before = await db.reviewLogs.toArray();
+    const goneLogs = before.filter((row) => !logs.has(row.opId)).map((row) => row.opId);
+    const known = new Set(before.map((row) => row.opId));
+    const newLogs = [...logs.values()].filter((row) => !known.has(row.opId));
+    if (goneLogs.length > 0) await db.reviewLogs.bulkDelete(goneLogs);
+    if (newLogs.length > 0) await db.reviewLogs.bulkPut(newLogs);
+    changed += goneLogs.length + newLogs.length;
+
+    const byQuestion = new Map<number, ReviewLogRow[]>();
+    for (const log of logs.values()) byQuestion.set(log.questionId, [...(byQuestion.get(log.questionId) ?? []), log]);
+    const cards = [...byQuestion].map(([questionId, list]) => replayCard(questionId, list));
+    const oldCards = new Map((await db.reviewCards.toArray()).map((card) => [card.questionId, card]));
+    const changedCards = cards.filter((card) => JSON.stringify(oldCards.get(card.questionId)) !== JSON.stringify(card));
+    const goneCards = [...oldCards.keys()].filter((id) => !byQuestion.has(id));
+    if (goneCards.length > 0) await db.reviewCards.bulkDelete(goneCards);
+    if (changedCards.length > 0) await db.reviewCards.bulkPut(changedCards);
+    changed += goneCards.length + changedCards.length;
+
+    const current = await db.reviewSettings.get("retention");
+    if (!current || current.value !== setting.value || current.at !== setting.at || current.opId !== setting.opId) {
+      if (setting.at === 0 && !current) {
+        // Never set anywhere: the default, nothing to store.
+      } else {
+        await db.reviewSettings.put(setting);
+        changed += 1;
+      }
+    }
+    return changed;
+  });
+}
+
+/** One question of the review queue, with its question from a bank on this device. */
+export interface ReviewEntry {
+  questionId: number;
+  question: QuestionRow;
+  bank: BankRow;
+  /** null: never reviewed (due at once). */
+  card: ReviewCardRow | null;
+  source: "wrong" | "favourite" | "both";
+  /** FSRS retrievability now (null: never reviewed). */
+  recall: number | null;
+}
+
+export interface ReviewQueue {
+  /** Due now, on this device, most overdue first (never reviewed first). */
+  due: ReviewEntry[];
+  /** Questions in the queue (due or not), on this device or not. */
+  queued: number;
+  /** Due questions whose bank is not on this device (cannot be reviewed offline). */
+  dueElsewhere: number;
+  /** Rough time the due reviews take, seconds. */
+  estimateSeconds: number;
+  /** Every queued entry on this device (due or not). */
+  entries: ReviewEntry[];
+}
+
+/** The review queue at `now`: the wrong book (active) and the favourites, with their cards. */
+export async function readReviewQueue(db: MemberDb, now: number, bankId?: number): Promise<ReviewQueue> {
+  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
+    const sources = new Map<number, ReviewEntry["source"]>();
+    for (const w of await db.wrong.toArray()) if (!w.removed && w.count > 0) sources.set(w.questionId, "wrong");
+    for (const f of await db.favourites.toArray()) {
+      if (f.on) sources.set(f.questionId, sources.has(f.questionId) ? "both" : "favourite");
+    }
+    if (sources.size === 0) return { due: [], queued: 0, dueElsewhere: 0, estimateSeconds: 0, entries: [] };
+    const ids = [...sources.keys()];
+    const cards = new Map((await db.reviewCards.bulkGet(ids)).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
+    const rows = await db.questions.where("id").anyOf(ids).toArray();
+    const questions = new Map<number, QuestionRow>();
+    for (const row of rows) if (!questions.has(row.id) && (bankId === undefined || row.bankId === bankId)) questions.set(row.id, row);
+    const banks = new Map((await db.banks.bulkGet([...new Set(rows.map((r) => r.bankId))])).flatMap((b) => (b ? [[b.id, b] as const] : [])));
+    const entries: ReviewEntry[] = [];
+    let dueElsewhere = 0;
+    for (const [questionId, source] of sources) {
+      const card = cards.get(questionId) ?? null;
+      const question = questions.get(questionId);
+      const bank = question ? banks.get(question.bankId) : undefined;
+      if (!question || !bank) {
+        if (bankId === undefined && isDue(card ?? undefined, now)) dueElsewhere += 1;
+        continue;
+      }
+      entries.push({ questionId, question, bank, card, source, recall: card ? retrievability(card, now) : null });
+    }
+    const due = entries
+      .filter((e) => isDue(e.card ?? undefined, now))
+      .sort((a, b) => (a.card?.due ?? 0) - (b.card?.due ?? 0) || a.questionId - b.questionId);
+    return {
+      due,
+      queued: bankId === undefined ? sources.size : entries.length,
+      dueElsewhere,
+      estimateSeconds: estimateSeconds(due.map((e) => e.question.type)),
+      entries,
+    };
+  });
+}
+
+/** How many reviews are due at `now` (on this device or not): the badge. */
+export async function dueReviewCount(db: MemberDb, now: number): Promise<number> {
+  const queue = await readReviewQueue(db, now);
+  return queue.due.length + queue.dueElsewhere;
+}
+
+/**
+ * The questions of one topic (a bank's questions of one type) most likely to be forgotten: by
+ * FSRS retrievability, lowest first (a question never reviewed but answered wrong counts as 0,
+ * one answered right as 1), at most `limit`.
+ */
+export async function weakestQuestions(db: MemberDb, bankId: number, type: string, now: number, limit = 10): Promise<{ question: QuestionRow; bank: BankRow; recall: number }[]> {
+  return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers], async () => {
+    const bank = await db.banks.get(bankId);
+    if (!bank) return [];
+    const questions = (await db.questions.where("bankId").equals(bankId).toArray()).filter((q) => q.type === type);
+    const cards = new Map((await db.reviewCards.bulkGet(questions.map((q) => q.id))).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
+    const answers = await db.answers.where("bankId").equals(bankId).toArray();
+    const latest = new Map<number, { at: number; correct: boolean | null }>();
+    for (const a of answers) if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, a);
+    return questions
+      .map((question) => {
+        const card = cards.get(question.id);
+        const recall = (card ? retrievability(card, now) : null) ?? (latest.get(question.id)?.correct === true ? 1 : latest.has(question.id) ? 0 : 0.5);
+        return { question, bank, recall };
+      })
+      .sort((a, b) => a.recall - b.recall || a.question.position - b.question.position)
+      .slice(0, limit);
+  });
+}
