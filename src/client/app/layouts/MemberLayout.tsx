@@ -1,11 +1,10 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Dialog, DropdownMenu } from "radix-ui";
-import { ChevronDown, CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
-import { useEffect, useState } from "react";
+import { Dialog } from "radix-ui";
+import { CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
-import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
-import { startOffline, useSyncStatus } from "../../offline/index.ts";
+import { useSyncStatus } from "../../offline/status.ts";
 import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
@@ -13,15 +12,17 @@ import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
 import { logoutMember } from "../../user/session.ts";
-import { RejectedChanges } from "./RejectedChanges.tsx";
+
+// The offline module (Dexie, the sync engine) loads only once a member is signed in.
+const MemberSync = lazy(() => import("./MemberSync.tsx"));
+// The account menu (Radix DropdownMenu and its popper) is for signed-in members only.
+const AccountDropdown = lazy(() => import("./AccountDropdown.tsx"));
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `inline-flex min-h-11 items-center rounded-md px-3 text-sm ${isActive ? "bg-blue-50 font-medium text-primary dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"}`;
 
 function AccountMenu() {
-  const { t } = useLingui();
   const loggedIn = useUserInfo((s) => Boolean(s.id && s.token));
-  const name = useUserInfo((s) => s.nickname || s.username);
   if (!loggedIn) {
     return (
       <Link to="/" className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm text-primary hover:bg-blue-50">
@@ -31,28 +32,9 @@ function AccountMenu() {
     );
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary dark:hover:bg-slate-800">
-        <UserRound aria-hidden className="size-4" />
-        <span className="max-w-32 truncate">{name}</span>
-        <ChevronDown aria-hidden className="size-4" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          <DropdownMenu.Item asChild>
-            <Link to="/user" className="flex min-h-11 items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
-              {t`Member center`}
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            onSelect={() => void logoutMember()}
-            className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-slate-800"
-          >
-            {t`Log out`}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={null}>
+      <AccountDropdown />
+    </Suspense>
   );
 }
 
@@ -161,25 +143,12 @@ function PhoneMenu() {
 export default function MemberLayout() {
   const { t } = useLingui();
   const memberId = useUserInfo((s) => (s.id && s.token ? s.id : 0));
-  useEffect(() => {
-    // The member's offline data and its sync engine (closed again on logout).
-    if (memberId) startOffline(memberId);
-  }, [memberId]);
   const signedOut = useUserInfo((s) => !s.id);
   useEffect(() => {
     // Nobody signed in: finish clearing the previous member's cached course data and videos (a
     // logout reloads the page, which may have cut the clean-up short).
     if (signedOut) void releaseMemberCaches();
   }, [signedOut]);
-  useEffect(() => {
-    // Official-exam answers an earlier version of the app left unsent in localStorage go out
-    // now and on reconnect (today's answers travel through the member's outbox).
-    if (!memberId) return;
-    const flush = () => void flushLegacyOfficialAttempts();
-    flush();
-    window.addEventListener("online", flush);
-    return () => window.removeEventListener("online", flush);
-  }, [memberId]);
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
@@ -196,7 +165,11 @@ export default function MemberLayout() {
           </nav>
           <div className="flex shrink-0 items-center gap-2 sm:gap-3">
             <PendingBadge />
-            <RejectedChanges />
+            {memberId ? (
+              <Suspense fallback={null}>
+                <MemberSync memberId={memberId} />
+              </Suspense>
+            ) : null}
             <OnlineIndicator />
             <div className="hidden items-center gap-3 sm:flex">
               <LanguageSwitch />
