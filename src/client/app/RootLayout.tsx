@@ -47,6 +47,9 @@ function BlockingLoader() {
   if (!settled && navigation.state === "idle") setSettled(true);
   useEffect(() => {
     if (!settled) return;
+    // The first screen is there: now fetch what only later moments need (toasts), so a message
+    // shows at once even if the network goes away before it.
+    void loadToaster().catch(() => undefined);
     const boot = document.getElementById("boot");
     if (!boot) return;
     const timer = setTimeout(() => {
@@ -104,7 +107,8 @@ function ToasterMounted() {
  * Toasts (sonner): at the bottom, where they cover neither the header's links nor the sticky
  * bars at the top of the exam screens (a phone gets them full width at the bottom); the
  * library's own labels ("Close toast", "Notifications") go through Lingui. Not in the
- * first-load bundle: loaded for the first message or once the first screen is idle.
+ * first-load bundle: fetched as soon as the first screen is there (BlockingLoader), or by the
+ * first message if that comes sooner.
  */
 const Toaster = lazy(async () => {
   const { Toaster: SonnerToaster } = await loadToaster();
@@ -115,11 +119,6 @@ function Toasts() {
   const { t } = useLinguiMacro();
   const isDark = useConfig((s) => s.layout.isDark);
   const wanted = useSyncExternalStore(toasterWanted.subscribe, toasterWanted.get, () => false);
-  useEffect(() => {
-    if (wanted) return;
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 2000));
-    idle(() => void loadToaster());
-  }, [wanted]);
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>

@@ -2,8 +2,8 @@ import type * as SonnerModule from "sonner";
 import type { ExternalToast } from "sonner";
 
 /**
- * Toasts without sonner in the first-load bundle: the library (about 14 KB gzipped) loads when
- * the first message is shown, or once the first screen is idle. sonner's <Toaster> only sees
+ * Toasts without sonner in the first-load bundle: the library (about 9 KB gzipped) loads once
+ * the first screen is there (RootLayout), or for the first message if that comes sooner. sonner's <Toaster> only sees
  * toasts created after it subscribed, so a message waits until the Toaster is mounted
  * (RootLayout's LazyToaster calls `toasterMounted`).
  */
@@ -23,7 +23,12 @@ export function loadToaster(): Promise<Sonner> {
     wanted = true;
     for (const listener of wantListeners) listener();
   }
-  return (library ??= import("sonner"));
+  // A failed download (offline before the service worker had it) is tried again next time.
+  library ??= import("sonner").catch((error: unknown) => {
+    library = null;
+    throw error;
+  });
+  return library;
 }
 
 /** For RootLayout: whether the Toaster should be mounted, and a subscription to that. */
@@ -47,7 +52,7 @@ async function show(run: (sonner: Sonner) => unknown): Promise<void> {
 }
 
 export const toast = {
-  message: (text: string, options?: ExternalToast): void => void show((s) => s.toast(text, options)),
-  error: (text: string, options?: ExternalToast): void => void show((s) => s.toast.error(text, options)),
-  success: (text: string, options?: ExternalToast): void => void show((s) => s.toast.success(text, options)),
+  message: (text: string, options?: ExternalToast): void => void show((s) => s.toast(text, options)).catch(() => undefined),
+  error: (text: string, options?: ExternalToast): void => void show((s) => s.toast.error(text, options)).catch(() => undefined),
+  success: (text: string, options?: ExternalToast): void => void show((s) => s.toast.success(text, options)).catch(() => undefined),
 };
