@@ -2,7 +2,6 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
-import { registerServiceWorker } from "./pwa/register.ts";
 import { loadSiteConfig } from "./app/siteConfig.ts";
 import "./styles.css";
 
@@ -15,7 +14,11 @@ async function start(): Promise<void> {
       <App />
     </StrictMode>,
   );
-  registerServiceWorker();
+  // The service worker (workbox-window) is not needed to show the first screen: registered once
+  // the page has loaded (as workbox recommends), its code fetched then.
+  const register = () => void import("./pwa/register.ts").then(({ registerServiceWorker }) => registerServiceWorker());
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
   void loadSiteConfig();
 }
 

@@ -10,6 +10,7 @@ import { gzipSync } from "node:zlib";
 import { randomBytes, scryptSync } from "node:crypto";
 import autocannon from "autocannon";
 import { faceBench } from "./face.mjs";
+import { firstLoadBench } from "./first-load.mjs";
 import { membersBench } from "./members.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { takersBench } from "./takers.mjs";
@@ -227,6 +228,16 @@ try {
 
   console.log("\n# Face check per snapshot (server side, @vladmandic/human on the WASM backend, 640 px at most)");
   await faceBench();
+
+  console.log("\n# First load in Chromium (a first visit: no cache, no service worker; 390 px phone)");
+  {
+    const shellServer = await startServer(["dist/server/main.js"], dataDir);
+    try {
+      await firstLoadBench(shellServer.url);
+    } finally {
+      await stop(shellServer.child);
+    }
+  }
 
   console.log("\n# Built shell size");
   const html = fs.readFileSync(path.join(dist, "index.html"), "utf8");

@@ -1,4 +1,4 @@
-import { expect, test } from "./server.ts";
+import { expect, logInMember, test } from "./server.ts";
 
 test.describe("app shell", () => {
   test("renders, installs a service worker that takes control, and loads offline", async ({ page, context }) => {
@@ -21,6 +21,51 @@ test.describe("app shell", () => {
     await expect(page.getByRole("link", { name: "顺序练习" })).toBeVisible();
     await expect(page.getByRole("link", { name: "选择题库" })).toBeVisible();
     await context.setOffline(false);
+  });
+
+  test("paints the boot shell before any script; a visitor's first screen loads no offline module", async ({ browser, baseURL }) => {
+    // Before any script: the shell of index.html is the first paint (brand, what the app is).
+    const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false });
+    const bare = await noScript.newPage();
+    await bare.goto("/");
+    await expect(bare.locator("#boot h1")).toHaveText("ExamHub");
+    await expect(bare.locator("#boot p").first()).toHaveText("在线课程、练习与考试，离线也能用。");
+    await noScript.close();
+
+    // In English and dark when those are stored (index.html's inline script, before the first
+    // paint; the app's own scripts are held back here so the shell stays).
+    const english = await browser.newContext({ baseURL, serviceWorkers: "block" });
+    await english.addInitScript(() =>
+      localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: "en" }, layout: { isDark: true } }, version: 0 })),
+    );
+    const held = await english.newPage();
+    await held.route("**/assets/*.js", (route) => route.abort());
+    await held.goto("/");
+    await expect(held.locator("#boot p").first()).toHaveText("Courses, practice and exams that keep working offline.");
+    await expect(held.locator("html")).toHaveClass(/dark/);
+    await expect(held.locator("html")).toHaveAttribute("lang", "en");
+    await english.close();
+
+    const context = await browser.newContext({ baseURL, serviceWorkers: "block" });
+    const page = await context.newPage();
+    const scripts: { url: string; body: string }[] = [];
+    page.on("response", async (response) => {
+      if (response.request().resourceType() !== "script") return;
+      scripts.push({ url: response.url(), body: (await response.body().catch(() => Buffer.alloc(0))).toString("utf8") });
+    });
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("随时随地学习和考试");
+    // The app takes over: the shell goes (SPEC: the blocking loader hides 1 s after the screen).
+    await expect(page.getByTestId("block-loading")).toHaveCount(0);
+    await page.waitForLoadState("networkidle");
+    const withDexie = () => scripts.filter((s) => s.body.includes("DexieError")).map((s) => s.url);
+    expect(withDexie()).toEqual([]);
+
+    // A signed-in member's screens do load it (the offline database and its sync engine).
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user/);
+    await expect.poll(() => withDexie().length).toBeGreaterThan(0);
+    await context.close();
   });
 
   test("is installable: manifest with name, icons and standalone display", async ({ page, request }) => {

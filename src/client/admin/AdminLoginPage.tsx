@@ -6,10 +6,13 @@ import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request, serverRefusal } from "../api/index.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
-import { ClickCaptcha } from "../ui/captcha/ClickCaptcha.tsx";
+import { lazyDialog } from "../ui/lazyDialog.tsx";
 import { Field } from "../ui/form/Field.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
+
+// Loaded when first opened: not part of the login screen's first download.
+const ClickCaptcha = lazyDialog(async () => (await import("../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
 
 /** `/admin/login`: username and password (SPEC §5 rules checked here and on the server). */
 export default function AdminLoginPage() {

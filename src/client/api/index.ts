@@ -1,5 +1,5 @@
 import { i18n } from "@lingui/core";
-import { toast } from "sonner";
+import { toast } from "../ui/toast.ts";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 import { useConfig } from "../stores/config.ts";
 import { useUserInfo } from "../stores/userInfo.ts";

@@ -1,14 +1,14 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { useLingui } from "@lingui/react";
 import { useLingui as useLinguiMacro } from "@lingui/react/macro";
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from "react-router-dom";
 import NProgress from "nprogress";
-import { Toaster } from "sonner";
 import { LOADER_HIDE_MS } from "../../shared/constants.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
+import { loadToaster, toasterMounted, toasterWanted } from "../ui/toast.ts";
 import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
 import { documentTitle, type RouteTitle } from "../routing/titles.ts";
 import "nprogress/nprogress.css";
@@ -36,25 +36,29 @@ function NavigationProgress() {
 }
 
 /**
- * The blocking loader: shown while the app opens its first screen, hidden 1 s after that
- * screen is there (SPEC §9), like the framework's "existLoading" loader.
+ * The blocking loader: the boot shell of index.html (painted before any script ran) stays over
+ * the app while it opens its first screen and goes 1 s after that screen is there (SPEC §9),
+ * like the framework's "existLoading" loader. React does not draw a second loader over it, so
+ * the first paint needs no JavaScript and nothing flashes.
  */
 function BlockingLoader() {
-  const [visible, setVisible] = useState(true);
   const [settled, setSettled] = useState(false);
   const navigation = useNavigation();
   if (!settled && navigation.state === "idle") setSettled(true);
   useEffect(() => {
     if (!settled) return;
-    const timer = setTimeout(() => setVisible(false), LOADER_HIDE_MS);
+    // The first screen is there: now fetch what only later moments need (toasts), so a message
+    // shows at once even if the network goes away before it.
+    void loadToaster().catch(() => undefined);
+    const boot = document.getElementById("boot");
+    if (!boot) return;
+    const timer = setTimeout(() => {
+      boot.classList.add("boot-done");
+      setTimeout(() => boot.remove(), 250);
+    }, LOADER_HIDE_MS);
     return () => clearTimeout(timer);
   }, [settled]);
-  if (!visible) return null;
-  return (
-    <div data-testid="block-loading" aria-hidden className="fixed inset-0 z-[70] flex items-center justify-center bg-slate-50 dark:bg-slate-950">
-      <Spinner className="size-12" />
-    </div>
-  );
+  return null;
 }
 
 function DocumentTitle() {
@@ -82,10 +86,10 @@ function ThemeSync() {
 
 /**
  * What the router shows while the first screen's code loads (its lazy routes resolve before the
- * first render): the same spinner as the blocking loader, so nothing flashes and the router has
- * its HydrateFallback.
+ * first render): nothing while the boot shell is up (it covers the page), else a spinner.
  */
 export function InitialLoading() {
+  if (typeof document !== "undefined" && document.getElementById("boot")) return null;
   return (
     <div aria-hidden className="fixed inset-0 z-[70] flex items-center justify-center bg-slate-50 dark:bg-slate-950">
       <Spinner className="size-12" />
@@ -93,23 +97,41 @@ export function InitialLoading() {
   );
 }
 
+/** Tells ui/toast.ts that the Toaster (rendered just before) has subscribed to new toasts. */
+function ToasterMounted() {
+  useEffect(() => toasterMounted(), []);
+  return null;
+}
+
 /**
  * Toasts (sonner): at the bottom, where they cover neither the header's links nor the sticky
  * bars at the top of the exam screens (a phone gets them full width at the bottom); the
- * library's own labels ("Close toast", "Notifications") go through Lingui.
+ * library's own labels ("Close toast", "Notifications") go through Lingui. Not in the
+ * first-load bundle: fetched as soon as the first screen is there (BlockingLoader), or by the
+ * first message if that comes sooner.
  */
+const Toaster = lazy(async () => {
+  const { Toaster: SonnerToaster } = await loadToaster();
+  return { default: SonnerToaster };
+});
+
 function Toasts() {
   const { t } = useLinguiMacro();
   const isDark = useConfig((s) => s.layout.isDark);
+  const wanted = useSyncExternalStore(toasterWanted.subscribe, toasterWanted.get, () => false);
+  if (!wanted) return null;
   return (
-    <Toaster
-      position="bottom-right"
-      richColors
-      closeButton
-      theme={isDark ? "dark" : "light"}
-      customAriaLabel={t`Notifications (Alt+T)`}
-      toastOptions={{ closeButtonAriaLabel: t`Close the message` }}
-    />
+    <Suspense fallback={null}>
+      <Toaster
+        position="bottom-right"
+        richColors
+        closeButton
+        theme={isDark ? "dark" : "light"}
+        customAriaLabel={t`Notifications (Alt+T)`}
+        toastOptions={{ closeButtonAriaLabel: t`Close the message` }}
+      />
+      <ToasterMounted />
+    </Suspense>
   );
 }
 

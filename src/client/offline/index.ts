@@ -1,11 +1,11 @@
-import { useSyncExternalStore } from "react";
 import { liveQuery, type Subscription } from "dexie";
 import { useLiveQuery } from "dexie-react-hooks";
 import { request } from "../api/index.ts";
 import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { openMemberDb, type MemberDb } from "./db.ts";
-import { createSyncEngine, type SyncEngine, type SyncEngineStatus } from "./sync.ts";
+import { createSyncEngine, type SyncEngine } from "./sync.ts";
+import { IDLE, publish, useOfflineDb } from "./status.ts";
 import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
 import { watchFaceChecks } from "./faceUpload.ts";
@@ -29,6 +29,7 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
+export { getOfflineDb, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
 export { flushFaceChecks, submitFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
@@ -85,28 +86,9 @@ interface Session {
   stopFaceChecks: () => void;
 }
 
-interface Snapshot {
-  db: MemberDb | null;
-  status: SyncEngineStatus;
-}
-
-const IDLE: SyncEngineStatus = { state: "idle", pending: 0, rejected: 0 };
-
 let session: Session | null = null;
-let snapshot: Snapshot = { db: null, status: IDLE };
-const listeners = new Set<() => void>();
 let persistAsked = false;
 let userWatch: (() => void) | null = null;
-
-function publish(next: Partial<Snapshot>): void {
-  snapshot = { ...snapshot, ...next };
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
 
 function askPersistentStorage(): void {
   if (persistAsked) return;
@@ -190,29 +172,6 @@ export async function forgetOfficialOnSignOut(): Promise<void> {
 /** Runs a sync now (e.g. a "sync now" button); resolves when it is done. */
 export function syncNow(): Promise<void> {
   return session?.engine.sync() ?? Promise.resolve();
-}
-
-/** The signed-in member's database, or null before `startOffline` / after `stopOffline`. */
-export function getOfflineDb(): MemberDb | null {
-  return snapshot.db;
-}
-
-/** The sync status for screens: state and the "answers waiting to sync" count. */
-export function useSyncStatus(): SyncEngineStatus {
-  return useSyncExternalStore(
-    subscribe,
-    () => snapshot.status,
-    () => IDLE,
-  );
-}
-
-/** The signed-in member's database (null when none), re-rendering when it changes. */
-export function useOfflineDb(): MemberDb | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => snapshot.db,
-    () => null,
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Workbox } from "workbox-window";
 import { t } from "@lingui/core/macro";
-import { toast } from "sonner";
+import { toast } from "../ui/toast.ts";
 
 /** Paths where a reload would interrupt the member mid-test. */
 export function isTakingTest(pathname: string): boolean {
@@ -19,7 +19,7 @@ export function registerServiceWorker(): void {
       setTimeout(offer, 5_000);
       return;
     }
-    toast(t`A new version of the app is ready.`, {
+    toast.message(t`A new version of the app is ready.`, {
       duration: Number.POSITIVE_INFINITY,
       action: {
         label: t`Reload`,

@@ -1,5 +1,4 @@
 import { request } from "../api/index.ts";
-import { forgetOfficialOnSignOut } from "../offline/index.ts";
 import { useMemberCenter } from "../stores/memberCenter.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 
@@ -11,6 +10,8 @@ import { useUserInfo } from "../stores/userInfo.ts";
 export async function logoutMember(): Promise<void> {
   const res = await request({ url: "/api/user/logout", method: "post", data: { refreshToken: useUserInfo.getState().getToken("refresh") } });
   if (res.code === 1) {
+    // The offline module is loaded on every signed-in screen (MemberSync), so this is at hand.
+    const { forgetOfficialOnSignOut } = await import("../offline/index.ts");
     await forgetOfficialOnSignOut();
     useUserInfo.getState().clear();
     useMemberCenter.getState().reset();

@@ -1,6 +1,6 @@
 import { i18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { toast } from "sonner";
+import { toast } from "../../ui/toast.ts";
 import { create } from "zustand";
 import { createJSONStorage, persist } from "zustand/middleware";
 import { DEFAULT_PACKAGE_MANAGER, DEFAULT_TERMINAL_PORT, PACKAGE_MANAGERS, type PackageManager, type TaskStatus } from "../../../shared/terminal.ts";

@@ -1,28 +1,32 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Dialog, DropdownMenu } from "radix-ui";
-import { ChevronDown, CloudUpload, GraduationCap, LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
-import { useEffect, useState } from "react";
-import { Link, NavLink, Outlet, useLocation } from "react-router-dom";
-import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
-import { dueReviewCount, startOffline, useOfflineQuery, useSyncStatus } from "../../offline/index.ts";
-import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
+import { CloudUpload, GraduationCap, LogIn, Menu } from "lucide-react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { Link, Outlet, useLocation } from "react-router-dom";
+import { useSyncStatus } from "../../offline/status.ts";
 import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
-import { logoutMember } from "../../user/session.ts";
-import { RejectedChanges } from "./RejectedChanges.tsx";
+import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
+import { MainLinks } from "./MainLinks.tsx";
+
+// The offline module (Dexie, the sync engine) loads only once a member is signed in.
+const MemberSync = lazy(() => import("./MemberSync.tsx"));
+// The account menu (Radix DropdownMenu and its popper) is for signed-in members only.
+const AccountDropdown = lazy(() => import("./AccountDropdown.tsx"));
+// The phone menu's sheet (Radix Dialog) loads when its button is first pointed at or used.
+const loadPhoneMenu = () => import("./PhoneMenuSheet.tsx");
+const PhoneMenuSheet = lazy(loadPhoneMenu);
+
 
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `inline-flex min-h-11 items-center rounded-md px-3 text-sm ${isActive ? "bg-blue-50 font-medium text-primary dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"}`;
 
 function AccountMenu() {
-  const { t } = useLingui();
   const loggedIn = useUserInfo((s) => Boolean(s.id && s.token));
-  const name = useUserInfo((s) => s.nickname || s.username);
   if (!loggedIn) {
     return (
       <Link to="/" className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm text-primary hover:bg-blue-50">
@@ -32,28 +36,9 @@ function AccountMenu() {
     );
   }
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary dark:hover:bg-slate-800">
-        <UserRound aria-hidden className="size-4" />
-        <span className="max-w-32 truncate">{name}</span>
-        <ChevronDown aria-hidden className="size-4" />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          <DropdownMenu.Item asChild>
-            <Link to="/user" className="flex min-h-11 items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
-              {t`Member center`}
-            </Link>
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
-            onSelect={() => void logoutMember()}
-            className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-slate-800"
-          >
-            {t`Log out`}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Suspense fallback={null}>
+      <AccountDropdown />
+    </Suspense>
   );
 }
 
@@ -75,114 +60,36 @@ function PendingBadge() {
 }
 
 /**
- * Reviews due now (issue 18), read from the device: a badge beside "Exams", and the app icon's
- * badge where the Badging API exists (cleared at zero).
- */
-function useDueReviews(): number {
-  const now = useMinuteClock();
-  const due = useOfflineQuery((db) => dueReviewCount(db, now), [now], 0);
-  useEffect(() => {
-    const nav = navigator as Navigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
-    if (due > 0) void nav.setAppBadge?.(due).catch(() => undefined);
-    else void nav.clearAppBadge?.().catch(() => undefined);
-  }, [due]);
-  return due;
-}
-
-function ReviewBadge({ due }: { due: number }) {
-  const { t } = useLingui();
-  if (due === 0) return null;
-  return (
-    <span className="ml-1.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1.5 text-xs font-semibold text-white">
-      <span aria-hidden>{due > 99 ? "99+" : due}</span>
-      <span className="sr-only">{t`${plural(due, { one: "# review due", other: "# reviews due" })}`}</span>
-    </span>
-  );
-}
-
-function MainLinks({ className, onNavigate }: { className: (state: { isActive: boolean }) => string; onNavigate?: () => void }) {
-  const { t } = useLingui();
-  const due = useDueReviews();
-  return (
-    <>
-      <NavLink to="/user/course/my_course" className={className} onClick={onNavigate}>
-        {t`My courses`}
-      </NavLink>
-      <NavLink to="/exam/myTest" className={className} onClick={onNavigate}>
-        {t`Exams`}
-        <ReviewBadge due={due} />
-      </NavLink>
-      <NavLink to="/user" end className={className} onClick={onNavigate}>
-        {t`Member center`}
-      </NavLink>
-    </>
-  );
-}
-
-const sheetLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `flex min-h-11 items-center rounded-md px-3 text-base ${isActive ? "bg-blue-50 font-medium text-primary-strong dark:bg-slate-800 dark:text-blue-300" : "text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"}`;
-
-/**
  * The phone's header menu: navigation, language and account behind one button, so the header
  * stays one row. It closes when a page is chosen (it is open only on the page it was opened on).
+ * Until the button is first used it is a plain button (the sheet's code loads then).
  */
 function PhoneMenu() {
   const { t } = useLingui();
   const { pathname } = useLocation();
   const [openAt, setOpenAt] = useState<string | null>(null);
-  const loggedIn = useUserInfo((s) => Boolean(s.id && s.token));
-  const name = useUserInfo((s) => s.nickname || s.username);
-  const close = () => setOpenAt(null);
+  const [used, setUsed] = useState(false);
+  const button = (
+    <button
+      type="button"
+      aria-haspopup="dialog"
+      className={PHONE_MENU_BUTTON}
+      onPointerEnter={() => void loadPhoneMenu()}
+      onFocus={() => void loadPhoneMenu()}
+      onClick={() => {
+        setUsed(true);
+        setOpenAt(pathname);
+      }}
+    >
+      <Menu aria-hidden className="size-6" />
+      <span className="sr-only">{t`Menu`}</span>
+    </button>
+  );
+  if (!used) return button;
   return (
-    <Dialog.Root open={openAt === pathname} onOpenChange={(open) => setOpenAt(open ? pathname : null)}>
-      <Dialog.Trigger className="inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary sm:hidden dark:text-slate-200 dark:hover:bg-slate-800">
-        <Menu aria-hidden className="size-6" />
-        <span className="sr-only">{t`Menu`}</span>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-x-0 top-0 z-50 max-h-[100dvh] overflow-y-auto rounded-b-2xl bg-white p-4 pt-2 shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
-        >
-          <div className="flex items-center justify-between">
-            <Dialog.Title className="text-base font-semibold">{t`Menu`}</Dialog.Title>
-            <Dialog.Close className="inline-flex size-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800" aria-label={t`Close the menu`}>
-              <X aria-hidden className="size-5" />
-            </Dialog.Close>
-          </div>
-          <nav aria-label={t`Main`} className="mt-1 flex flex-col gap-1">
-            <MainLinks className={sheetLinkClass} onNavigate={close} />
-          </nav>
-          <div className="mt-3 border-t border-slate-200 px-3 pt-3 dark:border-slate-700">
-            <LanguageSwitch showLabel />
-          </div>
-          <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
-            {loggedIn ? (
-              <>
-                <p className="flex min-h-11 items-center gap-2 px-3 text-sm text-slate-600 dark:text-slate-300">
-                  <UserRound aria-hidden className="size-4" />
-                  <span className="truncate">{name}</span>
-                </p>
-                <button
-                  type="button"
-                  onClick={() => void logoutMember()}
-                  className="flex min-h-11 w-full items-center gap-2 rounded-md px-3 text-left text-base text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-slate-800"
-                >
-                  <LogOut aria-hidden className="size-4" />
-                  {t`Log out`}
-                </button>
-              </>
-            ) : (
-              <Link to="/" onClick={close} className="flex min-h-11 items-center gap-2 rounded-md px-3 text-base text-primary-strong hover:bg-blue-50 dark:text-blue-300">
-                <LogIn aria-hidden className="size-4" />
-                <Trans>Log in</Trans>
-              </Link>
-            )}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Suspense fallback={button}>
+      <PhoneMenuSheet open={openAt === pathname} onOpenChange={(open) => setOpenAt(open ? pathname : null)} close={() => setOpenAt(null)} />
+    </Suspense>
   );
 }
 
@@ -190,25 +97,12 @@ function PhoneMenu() {
 export default function MemberLayout() {
   const { t } = useLingui();
   const memberId = useUserInfo((s) => (s.id && s.token ? s.id : 0));
-  useEffect(() => {
-    // The member's offline data and its sync engine (closed again on logout).
-    if (memberId) startOffline(memberId);
-  }, [memberId]);
   const signedOut = useUserInfo((s) => !s.id);
   useEffect(() => {
     // Nobody signed in: finish clearing the previous member's cached course data and videos (a
     // logout reloads the page, which may have cut the clean-up short).
     if (signedOut) void releaseMemberCaches();
   }, [signedOut]);
-  useEffect(() => {
-    // Official-exam answers an earlier version of the app left unsent in localStorage go out
-    // now and on reconnect (today's answers travel through the member's outbox).
-    if (!memberId) return;
-    const flush = () => void flushLegacyOfficialAttempts();
-    flush();
-    window.addEventListener("online", flush);
-    return () => window.removeEventListener("online", flush);
-  }, [memberId]);
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
@@ -225,7 +119,11 @@ export default function MemberLayout() {
           </nav>
           <div className="flex shrink-0 items-center gap-2 sm:gap-3">
             <PendingBadge />
-            <RejectedChanges />
+            {memberId ? (
+              <Suspense fallback={null}>
+                <MemberSync memberId={memberId} />
+              </Suspense>
+            ) : null}
             <OnlineIndicator />
             <div className="hidden items-center gap-3 sm:flex">
               <LanguageSwitch />

@@ -1,6 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId } from "react";
-import { previewImages } from "../../ui/previewer/previewImages.tsx";
 
 /**
  * The app's own screenshots (public/screenshots, made by tests/e2e/screenshots.ts): a small WebP
@@ -29,7 +28,7 @@ export function ScreenshotGallery() {
               <button
                 type="button"
                 aria-label={t`Open screenshot ${n}`}
-                onClick={() => previewImages(SOURCES, i)}
+                onClick={() => void import("../../ui/previewer/previewImages.tsx").then(({ previewImages }) => previewImages(SOURCES, i))}
                 className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary dark:border-slate-700"
               >
                 <img src={thumb} width={width} height={height} alt="" loading="lazy" decoding="async" className="block h-40 w-auto max-w-full" />

@@ -6,11 +6,14 @@ import { validateAccount, validatePassword } from "../../../shared/validation.ts
 import { request, serverRefusal } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
-import { ClickCaptcha } from "../../ui/captcha/ClickCaptcha.tsx";
 import { Field } from "../../ui/form/Field.tsx";
-import { RetrievePasswordDialog } from "./RetrievePasswordDialog.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { lazyDialog } from "../../ui/lazyDialog.tsx";
+
+// Loaded when first opened: not part of the login screen's first download.
+const ClickCaptcha = lazyDialog(async () => (await import("../../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
+const RetrievePasswordDialog = lazyDialog(async () => (await import("./RetrievePasswordDialog.tsx")).RetrievePasswordDialog);
 
 type Tab = "login" | "register";
 type Errors = Partial<Record<"username" | "password" | "target" | "code", string | null>>;
