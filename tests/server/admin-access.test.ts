@@ -109,8 +109,12 @@ describe("the admin route table", () => {
 
   it("names an existing rule on every rule-checked route, lets an admin holding just that rule through and refuses one holding another", async () => {
     const named = t.app.adminRoutes.filter(
-      (r): r is AdminRoute & { adminRule: string } => typeof r.adminRule === "string" && r.adminRule !== "*" && r.adminRule !== SUPER_ADMIN_RULE && r.method !== "HEAD",
+      (r): r is AdminRoute & { adminRule: string } =>
+        typeof r.adminRule === "string" && r.adminRule !== "*" && r.adminRule !== SUPER_ADMIN_RULE && r.method !== "HEAD" && !r.adminRule.includes(":"),
     );
+    // Rules naming a route parameter are the generated resources' (`gen/:name/<action>`, one rule
+    // per generated screen): tests/server/codegen.test.ts grants and refuses them.
+    expect(t.app.adminRoutes.filter((r) => typeof r.adminRule === "string" && r.adminRule.includes(":")).every((r) => String(r.adminRule).startsWith("gen/:name/"))).toBe(true);
     expect(named.length).toBeGreaterThan(0);
     const holders = new Map<string, string>();
     for (const route of named) {
@@ -133,12 +137,41 @@ describe("the admin route table", () => {
     }
   });
 
-  it("lets only super admins through on the super-admin routes (the terminal): an admin with some rules gets 401", async () => {
+  it("lets only super admins through on the super-admin routes (the terminal, the code generator): an admin with some rules gets 401", async () => {
     const superOnly = t.app.adminRoutes.filter((r) => r.adminRule === SUPER_ADMIN_RULE && r.method !== "HEAD");
-    expect(superOnly.map(label).sort()).toEqual(["GET /admin/ajax/terminal", "POST /admin/ajax/changeTerminalConfig"]);
+    expect(superOnly.map(label).sort()).toEqual([
+      "GET /admin/ajax/getTableFieldList",
+      "GET /admin/ajax/getTablePk",
+      "GET /admin/ajax/terminal",
+      "GET /admin/crud/crud/edit",
+      "GET /admin/crud/crud/export",
+      "GET /admin/crud/crud/index",
+      "POST /admin/ajax/changeTerminalConfig",
+      "POST /admin/crud/crud/del",
+      "POST /admin/crud/crud/generate",
+      "POST /admin/crud/crud/import",
+      "POST /admin/crud/crud/preview",
+    ]);
     for (const route of superOnly) {
       expect((await call(route, { batoken: tokens.viewer })).json(), label(route)).toMatchObject({ code: 401 });
     }
+  });
+
+  it("lists the super-admin tools (the code generator) in the menus of super admins only", async () => {
+    interface MenuNode { name: string; children: MenuNode[] }
+    const flat = (nodes: MenuNode[]): string[] => nodes.flatMap((n) => [n.name, ...flat(n.children)]);
+    const menus = async (token: string) =>
+      flat((await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { batoken: token } })).json().data.menus as MenuNode[]);
+    const everyRule = (await t.database.db.query<{ ids: string }>("select string_agg(id::text, ',') as ids from admin_rule")).rows[0]!.ids;
+    const holder = await admin("every_rule_not_super");
+    await join(holder, await group("Every rule by id", everyRule));
+    const theirs = await menus(await issueToken(t.database.db, "admin", holder, 3600));
+    const star = await admin("star_group");
+    await join(star, await group("Star", "*"));
+    expect(await menus(tokens.super)).toContain("crud/crud");
+    expect(await menus(await issueToken(t.database.db, "admin", star, 3600))).toContain("crud/crud");
+    expect(theirs).not.toContain("crud/crud");
+    expect(theirs).toEqual(expect.arrayContaining(["auth/admin", "exam/question"]));
   });
 
   it("answers 409 for an expired admin token (the client refreshes), before any permission answer", async () => {

@@ -15,7 +15,7 @@ import { siteConfig } from "../site/config.ts";
 import { terminalIndex } from "../terminal/routes.ts";
 import { ANY_ADMIN_RULE } from "./access.ts";
 import { menuRulesFor } from "./companyMenus.ts";
-import { adminRules, ruleTree } from "./rules.ts";
+import { adminRuleIds, adminRules, ruleTree } from "./rules.ts";
 
 const loginBody = jsonBody(z.object({
   username: z.string().max(64),
@@ -71,7 +71,7 @@ export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
 
   app.get("/admin/index/index", { config: { adminRule: ANY_ADMIN_RULE } }, async (req, reply) => {
     const admin = req.admin!;
-    const rules = menuRulesFor(app, admin, await adminRules(db, admin));
+    const rules = menuRulesFor(app, admin, await adminRules(db, admin), (await adminRuleIds(db, admin)) === "all");
     return reply.success({
       adminInfo: adminInfo(admin, adminToken(req) ?? "", ""),
       menus: ruleTree(rules, req.lang),
