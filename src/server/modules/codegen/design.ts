@@ -119,7 +119,7 @@ export async function writeRules(tx: Queryable, design: GenDesign): Promise<void
   const titleEn = design.titleEn || design.title;
   const { rows } = await tx.query<{ id: number }>(
     `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values (0, 'menu', $1, $2, $3, $3, '', 'tab', $4, 35)
+     values (0, 'menu', $1, $2, $3, $3, 'table', 'tab', $4, 35)
      on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, component = excluded.component, status = 'enable',
        update_time = extract(epoch from now())::bigint
      returning id`,
