@@ -146,11 +146,18 @@ describe("the admin route table", () => {
       "GET /admin/crud/crud/edit",
       "GET /admin/crud/crud/export",
       "GET /admin/crud/crud/index",
+      "GET /admin/moduleStore/moduleStore/index",
       "POST /admin/ajax/changeTerminalConfig",
       "POST /admin/crud/crud/del",
       "POST /admin/crud/crud/generate",
       "POST /admin/crud/crud/import",
       "POST /admin/crud/crud/preview",
+      "POST /admin/moduleStore/moduleStore/disable",
+      "POST /admin/moduleStore/moduleStore/enable",
+      "POST /admin/moduleStore/moduleStore/install",
+      "POST /admin/moduleStore/moduleStore/settings",
+      "POST /admin/moduleStore/moduleStore/uninstall",
+      "POST /admin/moduleStore/moduleStore/upload",
     ]);
     for (const route of superOnly) {
       expect((await call(route, { batoken: tokens.viewer })).json(), label(route)).toMatchObject({ code: 401 });
@@ -168,9 +175,10 @@ describe("the admin route table", () => {
     const theirs = await menus(await issueToken(t.database.db, "admin", holder, 3600));
     const star = await admin("star_group");
     await join(star, await group("Star", "*"));
-    expect(await menus(tokens.super)).toContain("crud/crud");
+    expect(await menus(tokens.super)).toEqual(expect.arrayContaining(["crud/crud", "moduleStore/moduleStore"]));
     expect(await menus(await issueToken(t.database.db, "admin", star, 3600))).toContain("crud/crud");
     expect(theirs).not.toContain("crud/crud");
+    expect(theirs).not.toContain("moduleStore/moduleStore");
     expect(theirs).toEqual(expect.arrayContaining(["auth/admin", "exam/question"]));
   });
 
