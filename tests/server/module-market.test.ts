@@ -122,6 +122,19 @@ describe("the notice board", () => {
     expect((await home()).find((b) => b.module === "notice")!.items![0]!.title).toBe("Exam on Friday");
   });
 
+  it("opens a module's screen to an admin granted its rules (not the market itself), and to no one else", async () => {
+    const staff = await createAdmin(t.database.db, { isSuper: false });
+    const { rows } = await t.database.db.query<{ id: number }>(
+      "insert into admin_group (name, rules) values ('notices', (select string_agg(id::text, ',') from admin_rule where name like 'mod/notice%')) returning id",
+    );
+    await t.database.db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [staff.id, rows[0]!.id]);
+    expect((await call(staff, "GET", "/admin/mod/notice/notice/index")).code).toBe(1);
+    expect((await call(staff, "POST", "/admin/mod/notice/notice/add", { title: "From staff", status: "draft" })).code).toBe(1);
+    expect((await call(staff, "GET", `${BASE}/index`)).code).toBe(401);
+    expect((await call(viewer, "GET", "/admin/mod/notice/notice/index")).code).toBe(401);
+    await query("delete from mod_notice_notice where title = 'From staff'");
+  });
+
   it("uninstalls keeping its data unless dropping it is confirmed; a reinstall finds the rows again", async () => {
     const res = await call(root, "POST", `${BASE}/uninstall`, { name: "notice" });
     expect(res.code, res.msg).toBe(1);
