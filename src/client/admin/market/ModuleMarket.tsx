@@ -126,15 +126,15 @@ export default function ModuleMarket() {
                       </span>
                       {m.status === "enabled" ? (
                         <span className={`${badge} bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200`}>
-                          <Trans>Enabled</Trans>
+                          <Trans context="module status">Enabled</Trans>
                         </span>
                       ) : m.status === "disabled" ? (
                         <span className={`${badge} bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200`}>
-                          <Trans>Disabled</Trans>
+                          <Trans context="module status">Disabled</Trans>
                         </span>
                       ) : (
                         <span className={`${badge} bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200`}>
-                          <Trans>Not installed</Trans>
+                          <Trans context="module status">Not installed</Trans>
                         </span>
                       )}
                     </h2>
