@@ -293,6 +293,31 @@ describe("uploading a module zip", () => {
     expect((await call(root, "POST", `${BASE}/uninstall`, { name: "broken", dropData: true })).code).toBe(1);
   });
 
+  it("rolls back the tables already made when a later table's change is refused by the database", async () => {
+    // A table kept from an earlier install holds duplicates where this version wants a unique index:
+    // `item` is created first, then `tag` fails; neither the new table nor anything else remains.
+    await query("create table mod_kept_tag (id serial primary key, word varchar(255) not null default '')");
+    await query("insert into mod_kept_tag (word) values ('dup'), ('dup')");
+    const kept = manifestOf({ name: "kept", tables: [table("item", [{ name: "label", type: "string" }]), table("tag", [{ name: "word", type: "string", index: "unique" }])], demo: {} });
+    expect((await upload(makeZip([{ name: "manifest.json", data: json(kept) }]))).code).toBe(1);
+    const res = await call(root, "POST", `${BASE}/install`, { name: "kept" });
+    expect(res).toMatchObject({ code: 0, msg: "A unique index cannot be made: some rows have the same value in that column" });
+    expect(await tableExists("mod_kept_item")).toBe(false);
+    expect((await query<{ n: number }>("select count(*)::int as n from mod_kept_tag"))[0]!.n).toBe(2);
+    expect((await modRules()).filter((r) => r.name.startsWith("mod/kept"))).toEqual([]);
+    expect(await installs()).toEqual([]);
+    await query("drop table mod_kept_tag");
+  });
+
+  it("writes only the declared columns of demo rows, whatever keys they carry", async () => {
+    const sly = manifestOf({ name: "sly", demo: { item: [{ label: "ok", 'label") values (1); drop table admin; --': "x", id: 999 }] } });
+    expect((await upload(makeZip([{ name: "manifest.json", data: json(sly) }]))).code).toBe(1);
+    expect((await call(root, "POST", `${BASE}/install`, { name: "sly", demo: true })).code).toBe(1);
+    expect(await query("select id, label from mod_sly_item")).toEqual([{ id: 1, label: "ok" }]);
+    expect(await tableExists("admin")).toBe(true);
+    expect((await call(root, "POST", `${BASE}/uninstall`, { name: "sly", dropData: true })).code).toBe(1);
+  });
+
   it("refuses a module whose needs are not met", async () => {
     const needy = manifestOf({ name: "needy", requires: { modules: ["checkin"] }, demo: {} });
     expect((await upload(makeZip([{ name: "manifest.json", data: json(needy) }]))).code).toBe(1);
