@@ -80,7 +80,9 @@ describe("the notice board", () => {
     expect(list.code, list.msg).toBe(1);
     expect(list.data.total).toBe(2);
     const def = await call(root, "GET", "/admin/mod/notice/notice/definition");
-    expect(def.data.design).toMatchObject({ name: "notice", sortable: true });
+    expect(def.data.design).toMatchObject({ name: "notice", sortable: true, fields: expect.arrayContaining([expect.objectContaining({ name: "title", comment: "Title" })]) });
+    const zh = await t.app.inject({ method: "GET", url: "/admin/mod/notice/notice/definition", headers: { ...root.headers, "think-lang": "zh-cn" } });
+    expect(zh.json().data.design.fields[0]).toMatchObject({ name: "title", comment: "标题" });
     // In the menus of the super admin, under the module's folder.
     const menus = JSON.stringify((await call(root, "GET", "/admin/index/index")).data.menus);
     expect(menus).toContain('"name":"mod/notice/notice"');

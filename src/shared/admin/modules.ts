@@ -2,7 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { safeText, withMessage } from "../schema.ts";
-import { designProblem, GEN_RESERVED_COLUMNS, genDesign, SQL_KEYWORDS, type GenDesign } from "./codegen.ts";
+import { designProblem, GEN_RESERVED_COLUMNS, genDesign, genField, MAX_FIELDS, SQL_KEYWORDS, type GenDesign } from "./codegen.ts";
 
 /**
  * The module market (`/admin/moduleStore/moduleStore`): a module is a package, a folder (or a
@@ -51,8 +51,14 @@ const title = withMessage(safeText(50).trim().min(1), msg`Please enter the title
 const titleEn = withMessage(safeText(50).trim().default(""), msg`The English title is too long (at most 50 characters)`);
 const version = withMessage(z.string().max(14).regex(VERSION), msg`A version is three numbers such as 1.0.0`);
 
+/** A field of a module table: the generator's, with an English label (the comment is the default language's). */
+export const moduleField = genField.extend({
+  commentEn: withMessage(safeText(100).default(""), msg`The comment is too long (at most 100 characters)`),
+});
+
 export const moduleTable = genDesign.extend({
   name: tableName,
+  fields: withMessage(z.array(moduleField).min(1).max(MAX_FIELDS), msg`A design has 1 to 60 fields`),
   /** Listed in the side menu (a back-office screen), under the module's folder. */
   menu: z.boolean().default(true),
   /** A lucide icon name of the side menu (admin/menuIcons.tsx); unknown ones show the table icon. */
@@ -131,10 +137,10 @@ export const moduleManifest = z.object({
 });
 export type ModuleManifest = z.infer<typeof moduleManifest>;
 
-/** A module table as the code generator's design. */
-export const designOfTable = (table: ModuleTable): GenDesign => {
-  const { menu: _m, icon: _i, ...design } = table;
-  return design;
+/** A module table as the code generator's design; `locale` "en": the fields' English labels where they have one. */
+export const designOfTable = (table: ModuleTable, locale = ""): GenDesign => {
+  const { menu: _m, icon: _i, fields, ...design } = table;
+  return { ...design, fields: fields.map(({ commentEn, ...field }) => ({ ...field, comment: locale === "en" && commentEn ? commentEn : field.comment })) };
 };
 
 /** Major, minor, patch compared. */

@@ -94,7 +94,7 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
       const { manifest } = await enabledManifest(req.params.module);
       const table = manifest.tables.find((t) => t.name === req.params.table);
       if (!table || !app.moduleResources.has(`${manifest.name}/${table.name}`)) throw notEnabled();
-      return reply.success({ module: manifest.name, design: designOfTable(table) });
+      return reply.success({ module: manifest.name, design: designOfTable(table, req.lang) });
     },
   );
 
