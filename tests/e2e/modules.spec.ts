@@ -47,6 +47,7 @@ test("a super admin installs the notice board, adds a notice, and a member sees 
     // The member sees the published notice on the overview, never the staff note.
     const member = await browser.newPage({ baseURL: server.url });
     await logInMember(member, "member", "member123456");
+    await expect(member).toHaveURL(/\/user\//);
     await member.goto("/user/account/overview");
     const board = member.getByRole("region", { name: "公告" });
     await expect(board).toContainText("周五下午模拟考试");
