@@ -26,6 +26,7 @@ import { courseRoutes } from "./modules/course/index.ts";
 import { syncRoutes } from "./sync/routes.ts";
 import { crudRoutes } from "./crud/index.ts";
 import { codegenRoutes } from "./modules/codegen/routes.ts";
+import { marketRoutes } from "./modules/market/routes.ts";
 import { faceRoutes } from "./modules/face/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
@@ -82,6 +83,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("db", db);
   app.decorate("config", config);
   app.decorate("generatedResources", new Map());
+  app.decorate("moduleResources", new Map());
   if (!deps.db) app.addHook("onClose", async () => db.close());
   const table = tableSender(db, app.log);
   app.decorate("sender", deps.sender ?? settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table));
@@ -111,6 +113,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(faceRoutes);
   await app.register(crudRoutes);
   await app.register(codegenRoutes);
+  await app.register(marketRoutes);
   await app.register(routineRoutes);
   await app.register(terminalRoutes, {
     projectDir: config.projectDir ?? process.cwd(),

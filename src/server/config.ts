@@ -39,6 +39,7 @@ const envSchema = z.object({
   SMTP_PASS: z.string().optional(),
   SMTP_FROM: z.string().optional(),
   TERMINAL_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(15 * 60),
+  MODULES_DIR: z.string().optional(),
 });
 
 export interface AppConfig {
@@ -74,6 +75,8 @@ export interface AppConfig {
   serverEntry?: { program: string; args: string[] };
   /** The terminal's time limit per command, seconds (default 15 minutes). */
   terminalTimeoutSeconds?: number;
+  /** The module market's catalogue folder (one folder per module, each with its manifest.json); default DATA_DIR/modules. */
+  modulesDir?: string;
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
 }
@@ -116,6 +119,7 @@ export function loadConfig(
     loginRateLimit: e.LOGIN_RATE_LIMIT,
     loginLockSeconds: e.LOGIN_LOCK_SECONDS,
     terminalTimeoutSeconds: e.TERMINAL_TIMEOUT,
+    ...(e.MODULES_DIR ? { modulesDir: path.resolve(e.MODULES_DIR) } : {}),
     ...(e.SMTP_HOST
       ? {
           smtp: {

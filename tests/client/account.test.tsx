@@ -329,7 +329,10 @@ describe("Overview", () => {
       score: [0, 5, -2, 0, 0, 1, 0],
       money: ["0.00", "10.00", "-3.50", "0.00", "0.00", "0.00", "0.00"],
     };
-    wrap(<Overview />, "/user/account/overview", [[["account", "overview"], overview]]);
+    wrap(<Overview />, "/user/account/overview", [
+      [["account", "overview"], overview],
+      [["module", "home"], []],
+    ]);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(/, Ada$/);
     expect(screen.getByRole("link", { name: "Balance 12.50" })).toHaveAttribute("href", "/user/account/balance");
     expect(screen.getByRole("link", { name: "Points 40" })).toHaveAttribute("href", "/user/account/integral");
@@ -346,5 +349,24 @@ describe("Overview", () => {
     fireEvent.click(toggle);
     expect(toggle).toHaveAttribute("aria-pressed", "true");
     expect(table.parentElement).not.toHaveClass("sr-only");
+  });
+
+  it("shows what the enabled modules give members: a list of notices and the daily check-in", () => {
+    useUserInfo.setState({ nickname: "Ada", money: "0", score: 0, avatar: "" });
+    const blocks = [
+      { kind: "list", module: "notice", name: "notices", title: "Notices", items: [{ id: 3, title: "Exam on Friday", body: "Room 3", time: 1_714_560_000 }] },
+      { kind: "dailyPoints", module: "checkin", name: "checkin", title: "Daily check-in", points: 7, checkedIn: true },
+    ];
+    wrap(<Overview />, "/user/account/overview", [
+      [["account", "overview"], { days: [], score: [], money: [] }],
+      [["module", "home"], blocks],
+    ]);
+    const notices = screen.getByRole("region", { name: "Notices" });
+    expect(notices).toHaveTextContent("Exam on Friday");
+    expect(notices).toHaveTextContent("Room 3");
+    const checkIn = screen.getByRole("region", { name: "Daily check-in" });
+    expect(checkIn).toHaveTextContent("Check in once a day for 7 points.");
+    expect(within(checkIn).getByRole("button", { name: "Checked in today" })).toBeDisabled();
+    expect(request).not.toHaveBeenCalled();
   });
 });

@@ -2,7 +2,8 @@ import { crc32, deflateRawSync } from "node:zlib";
 
 /**
  * Builds a zip in memory for tests, entry by entry, so a test can make what a zip tool never
- * would: `../` paths, absolute names, a header that lies about its size, a deflate bomb.
+ * would: `../` paths, absolute names, a header that lies about its size, a deflate bomb, a
+ * symbolic link.
  */
 export interface ZipEntrySpec {
   name: string;
@@ -11,6 +12,8 @@ export interface ZipEntrySpec {
   deflate?: boolean;
   /** Claim this uncompressed size instead of the real one (a lying header). */
   claimSize?: number;
+  /** A Unix mode in the external attributes (0o120777: a symbolic link whose data is its target). */
+  unixMode?: number;
 }
 
 export function makeZip(entries: ZipEntrySpec[]): Buffer {
@@ -34,7 +37,7 @@ export function makeZip(entries: ZipEntrySpec[]): Buffer {
     local.writeUInt16LE(name.length, 26);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(entry.unixMode === undefined ? 20 : (3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
     central.writeUInt16LE(method, 10);
@@ -42,6 +45,7 @@ export function makeZip(entries: ZipEntrySpec[]): Buffer {
     central.writeUInt32LE(body.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    if (entry.unixMode !== undefined) central.writeUInt32LE((entry.unixMode << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, body);
     centrals.push(central, name);

@@ -113,8 +113,11 @@ describe("the admin route table", () => {
         typeof r.adminRule === "string" && r.adminRule !== "*" && r.adminRule !== SUPER_ADMIN_RULE && r.method !== "HEAD" && !r.adminRule.includes(":"),
     );
     // Rules naming a route parameter are the generated resources' (`gen/:name/<action>`, one rule
-    // per generated screen): tests/server/codegen.test.ts grants and refuses them.
-    expect(t.app.adminRoutes.filter((r) => typeof r.adminRule === "string" && r.adminRule.includes(":")).every((r) => String(r.adminRule).startsWith("gen/:name/"))).toBe(true);
+    // per generated screen) and the modules' (`mod/:module/:table/<action>`):
+    // tests/server/codegen.test.ts and module-market.test.ts grant and refuse them.
+    expect(
+      t.app.adminRoutes.filter((r) => typeof r.adminRule === "string" && r.adminRule.includes(":")).every((r) => /^(gen\/:name|mod\/:module\/:table)\//.test(String(r.adminRule))),
+    ).toBe(true);
     expect(named.length).toBeGreaterThan(0);
     const holders = new Map<string, string>();
     for (const route of named) {
@@ -146,11 +149,18 @@ describe("the admin route table", () => {
       "GET /admin/crud/crud/edit",
       "GET /admin/crud/crud/export",
       "GET /admin/crud/crud/index",
+      "GET /admin/moduleStore/moduleStore/index",
       "POST /admin/ajax/changeTerminalConfig",
       "POST /admin/crud/crud/del",
       "POST /admin/crud/crud/generate",
       "POST /admin/crud/crud/import",
       "POST /admin/crud/crud/preview",
+      "POST /admin/moduleStore/moduleStore/disable",
+      "POST /admin/moduleStore/moduleStore/enable",
+      "POST /admin/moduleStore/moduleStore/install",
+      "POST /admin/moduleStore/moduleStore/settings",
+      "POST /admin/moduleStore/moduleStore/uninstall",
+      "POST /admin/moduleStore/moduleStore/upload",
     ]);
     for (const route of superOnly) {
       expect((await call(route, { batoken: tokens.viewer })).json(), label(route)).toMatchObject({ code: 401 });

@@ -195,6 +195,12 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/gen/:name/index": () => ["/admin/gen/book/index"],
   "/admin/gen/:name/edit": () => ["/admin/gen/book/edit?id=1"],
   "/admin/gen/:name/definition": () => ["/admin/gen/book/definition"],
+  // The module market (super admins only), the modules' screens and what members see of them.
+  "/admin/moduleStore/moduleStore/index": () => ["/admin/moduleStore/moduleStore/index"],
+  "/admin/mod/:module/:table/index": () => ["/admin/mod/notice/notice/index"],
+  "/admin/mod/:module/:table/edit": () => ["/admin/mod/notice/notice/edit?id=1"],
+  "/admin/mod/:module/:table/definition": () => ["/admin/mod/notice/notice/definition"],
+  "/api/module/home": () => ["/api/module/home"],
   // The CRUD engine's list and row of every registered resource.
   ...Object.fromEntries(
     resources.flatMap((def) => [

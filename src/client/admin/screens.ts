@@ -43,4 +43,7 @@ export const adminScreens: ScreenRegistry = {
   // The code generator and the screens it generates (one component, the design read from the server).
   "crud/crud": lazy(() => import("./codegen/CodeGenerator.tsx")),
   "crud/generated": lazy(() => import("./codegen/GeneratedScreen.tsx")),
+  // The module market and every module's screens (one component, the table's definition read from the server).
+  "moduleStore/moduleStore": lazy(() => import("./market/ModuleMarket.tsx")),
+  "mod/screen": lazy(() => import("./market/ModuleScreen.tsx")),
 };

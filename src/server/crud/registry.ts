@@ -9,6 +9,12 @@ declare module "fastify" {
      * removed while the server runs, loaded again from their stored designs at start.
      */
     generatedResources: Map<string, ResourceDef>;
+    /**
+     * The resources of the enabled modules (modules/market), by `<module>/<table>`: mounted at
+     * `/admin/mod/<module>/<table>/...`, added and removed as modules are installed, enabled,
+     * disabled and uninstalled, loaded again from the installs at start.
+     */
+    moduleResources: Map<string, ResourceDef>;
   }
 }
 
@@ -20,7 +26,7 @@ declare module "fastify" {
 let mounted: readonly ResourceDef[] = [];
 
 export const mountedResources = (app?: FastifyInstance): readonly ResourceDef[] =>
-  app?.generatedResources ? [...mounted, ...app.generatedResources.values()] : mounted;
+  app?.generatedResources ? [...mounted, ...app.generatedResources.values(), ...(app.moduleResources?.values() ?? [])] : mounted;
 
 export function setMountedResources(list: readonly ResourceDef[]): void {
   mounted = list;

@@ -9,6 +9,7 @@ import { request } from "../../api/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LoadError, formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
+import { ModuleBlocks } from "./ModuleBlocks.tsx";
 
 // chart.js is large: its own chunk, loaded once the overview shows.
 const OverviewChart = lazy(() => import("./OverviewChart.tsx").then((m) => ({ default: m.OverviewChart })));
@@ -90,6 +91,8 @@ export default function Overview() {
           </Link>
         </div>
       </section>
+
+      <ModuleBlocks />
 
       <section aria-labelledby={`${tableId}-title`} className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-2">

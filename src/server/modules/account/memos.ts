@@ -44,6 +44,7 @@ export const memos = {
   recharge: (): Memo => ({ key: "recharge", params: {} }),
   signup: (): Memo => ({ key: "signup", params: {} }),
   adminAdjust: (): Memo => ({ key: "admin.adjust", params: {} }),
+  checkin: (): Memo => ({ key: "checkin", params: {} }),
 };
 
 export function isMemoKey(key: string): key is MemoKey {

@@ -112,10 +112,10 @@ const MANAGED: Record<(typeof GEN_RESERVED_COLUMNS)[number], string> = {
  * existing one (a design generated before, or a `gen_` table kept after its design was deleted)
  * the columns to drop (listed in `drops`: the caller asks for a confirmation), add and convert,
  * defaults, comments and indexes. `before` (the design generated last) keeps unchanged defaults
- * and comments out of the plan.
+ * and comments out of the plan. `table`: the table's name when it is not the generator's own
+ * `gen_<name>` (a module's table, modules/market).
  */
-export function planOf(design: GenDesign, state: TableState, before: GenDesign | null): GeneratePlan {
-  const table = tableOf(design);
+export function planOf(design: GenDesign, state: TableState, before: GenDesign | null, table = tableOf(design)): GeneratePlan {
   const t = ident(table);
   const statements: string[] = [];
   const drops: string[] = [];

@@ -47,8 +47,9 @@ function fieldDef(field: GenField): FieldDef {
 /**
  * The engine's definition of a generated design. It declares no `company`: generated
  * resources are closed to company-scoped admins (crud/scope.ts), whatever their rules.
+ * `names`: the rule and table when they are not the generator's own (a module's table, modules/market).
  */
-export function resourceOf(design: GenDesign): ResourceDef {
+export function resourceOf(design: GenDesign, names: { rule: string; table: string } = { rule: ruleOfDesign(design), table: tableOf(design) }): ResourceDef {
   const fields: Record<string, FieldDef> = { id: { column: "t.id", type: "int" } };
   for (const field of design.fields) fields[field.name] = fieldDef(field);
   fields.weigh = { column: "t.weigh", type: "int" };
@@ -56,9 +57,9 @@ export function resourceOf(design: GenDesign): ResourceDef {
   fields.update_time = { column: "t.update_time", type: "time" };
   const title: MessageDescriptor = { id: design.title, message: design.title };
   return {
-    rule: ruleOfDesign(design),
+    rule: names.rule,
     title,
-    table: tableOf(design),
+    table: names.table,
     fields,
     quickSearch: ["id", ...design.quickSearch],
     defaultOrder: design.sortable ? ["weigh", "desc"] : ["id", "desc"],
@@ -72,7 +73,7 @@ export function resourceOf(design: GenDesign): ResourceDef {
       ? {
           // A new row goes first in the order (its weigh its id).
           async afterWrite(ctx: CrudContext, id: number, _body, existing) {
-            if (!existing) await ctx.k.updateTable(tableOf(design)).set({ weigh: id }).where(sql<SqlBool>`id = ${id}`).execute();
+            if (!existing) await ctx.k.updateTable(names.table).set({ weigh: id }).where(sql<SqlBool>`id = ${id}`).execute();
           },
         }
       : {},
@@ -125,10 +126,14 @@ export async function writeRules(tx: Queryable, design: GenDesign): Promise<void
      returning id`,
     [design.title, titleEn, rule, GEN_COMPONENT],
   );
-  const menuId = rows[0]!.id;
+  await writeButtons(tx, rows[0]!.id, rule, design.sortable);
+}
+
+/** A screen's buttons under its menu rule `menuId` (sortable: the `sortable` button too). */
+export async function writeButtons(tx: Queryable, menuId: number, rule: string, sortable: boolean): Promise<void> {
   for (const button of BUTTONS) {
     const name = `${rule}/${button.action}`;
-    if (button.action === "sortable" && !design.sortable) {
+    if (button.action === "sortable" && !sortable) {
       await tx.query("delete from admin_rule where name = $1", [name]);
       continue;
     }

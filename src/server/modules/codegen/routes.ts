@@ -56,7 +56,7 @@ function checked(design: GenDesign): GenDesign {
 }
 
 /** Database refusals of a table change the rows do not allow, as clear messages (nothing was changed). */
-function ddlRefusal(error: unknown): never {
+export function ddlRefusal(error: unknown): never {
   const state = pgState(error);
   if (state === "23505") throw new ApiError(msg`A unique index cannot be made: some rows have the same value in that column`);
   if (state === "23502") throw new ApiError(msg`A column cannot be made: some rows have no value for it`);

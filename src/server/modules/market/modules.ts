@@ -1,0 +1,294 @@
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { msg } from "@lingui/core/macro";
+import type { FastifyInstance } from "fastify";
+import { rowSchema } from "../../../shared/admin/codegen.ts";
+import {
+  compareVersions,
+  designOfTable,
+  manifestProblem,
+  MODULE_COMPONENT,
+  MODULE_NAME,
+  moduleManifest,
+  moduleRuleOf,
+  moduleTableOf,
+  type ModuleManifest,
+} from "../../../shared/admin/modules.ts";
+import type { ResourceDef } from "../../crud/resource.ts";
+import { pgState } from "../../db/errors.ts";
+import type { Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+import { APP_VERSION } from "../../version.ts";
+import { ddlRefusal } from "../codegen/routes.ts";
+import { ident, planOf, tableState } from "../codegen/ddl.ts";
+import { resourceOf, writeButtons } from "../codegen/design.ts";
+import checkin from "./bundled/checkin/manifest.json" with { type: "json" };
+import notice from "./bundled/notice/manifest.json" with { type: "json" };
+
+/**
+ * The module market's catalogue and its installs. A module's tables are made with the code
+ * generator's machinery (ddl.ts plans the SQL of each table definition, design.ts makes each an
+ * engine resource and writes its buttons): a module carries no SQL of its own, so whatever a
+ * manifest says, the statements run are the generator's, on tables named `mod_<module>_<table>`.
+ */
+
+export interface CatalogueEntry {
+  manifest: ModuleManifest;
+  source: "bundled" | "catalogue";
+}
+
+export interface InstalledRow {
+  name: string;
+  version: string;
+  source: "bundled" | "catalogue";
+  status: "enabled" | "disabled";
+  manifest: unknown;
+  settings: Record<string, number>;
+}
+
+/** A manifest checked: the schema, then its own consistency; the first problem as a refusal. */
+export function parseManifest(value: unknown): ModuleManifest {
+  const parsed = moduleManifest.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join(".") : "";
+    throw new ApiError(msg`The manifest is not valid (${where})`);
+  }
+  const problem = manifestProblem(parsed.data);
+  if (problem) throw new ApiError(problem);
+  return parsed.data;
+}
+
+/** The modules shipped with the app (src/server/modules/market/bundled/<name>/manifest.json). */
+export const BUNDLED: readonly ModuleManifest[] = [notice, checkin].map((m) => parseManifest(m));
+
+export const modulesDirOf = (app: FastifyInstance): string => app.config.modulesDir ?? path.join(app.config.dataDir, "modules");
+
+const MAX_MANIFEST_BYTES = 1024 * 1024;
+
+/** The catalogue folder's modules: each `<dir>/<name>/manifest.json` that validates and names its folder (others are logged and left out). */
+export async function readCatalogue(app: FastifyInstance): Promise<CatalogueEntry[]> {
+  const dir = modulesDirOf(app);
+  const found: CatalogueEntry[] = BUNDLED.map((manifest) => ({ manifest, source: "bundled" }));
+  let names: string[];
+  try {
+    names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory() && MODULE_NAME.test(d.name)).map((d) => d.name);
+  } catch {
+    return found;
+  }
+  for (const name of names.sort()) {
+    if (BUNDLED.some((m) => m.name === name)) continue;
+    const file = path.join(dir, name, "manifest.json");
+    try {
+      const info = await fs.lstat(file);
+      if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) throw new Error("not a manifest file");
+      const manifest = parseManifest(JSON.parse(await fs.readFile(file, "utf8")));
+      if (manifest.name !== name) throw new Error("the manifest names another module");
+      found.push({ manifest, source: "catalogue" });
+    } catch (error) {
+      app.log.warn({ module: name, reason: error instanceof Error ? error.message : "unknown" }, "a module of the catalogue folder is left out");
+    }
+  }
+  return found;
+}
+
+export async function installedRows(db: Queryable): Promise<InstalledRow[]> {
+  const { rows } = await db.query<InstalledRow>("select name, version, source, status, manifest, settings from module_install order by install_time, name");
+  return rows;
+}
+
+export async function installedRow(db: Queryable, name: string, lock = false): Promise<InstalledRow | null> {
+  const { rows } = await db.query<InstalledRow>(`select name, version, source, status, manifest, settings from module_install where name = $1${lock ? " for update" : ""}`, [name]);
+  return rows[0] ?? null;
+}
+
+/** An installed module's manifest (checked again: a row edited by hand never reaches the engine unchecked), or null. */
+export function storedManifest(row: Pick<InstalledRow, "manifest" | "name">): ModuleManifest | null {
+  try {
+    const manifest = parseManifest(row.manifest);
+    return manifest.name === row.name ? manifest : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The values of a module's settings: the stored ones within bounds, else the defaults. */
+export function settingsOf(manifest: ModuleManifest, stored: unknown): Record<string, number> {
+  const values: Record<string, number> = {};
+  const given = stored && typeof stored === "object" ? (stored as Record<string, unknown>) : {};
+  for (const s of manifest.settings) {
+    const v = given[s.key];
+    values[s.key] = typeof v === "number" && Number.isInteger(v) && v >= s.min && v <= s.max ? v : s.default;
+  }
+  return values;
+}
+
+/** The engine's resources of a module, by `<module>/<table>`. */
+export function resourcesOf(manifest: ModuleManifest): Map<string, ResourceDef> {
+  const out = new Map<string, ResourceDef>();
+  for (const table of manifest.tables) {
+    const def = resourceOf(designOfTable(table), { rule: moduleRuleOf(manifest.name, table.name), table: moduleTableOf(manifest.name, table.name) });
+    out.set(`${manifest.name}/${table.name}`, def);
+  }
+  return out;
+}
+
+/** Mounts (enabled) or unmounts a module's resources in the running engine. */
+export function mountModule(app: FastifyInstance, manifest: ModuleManifest, on: boolean): void {
+  for (const key of [...app.moduleResources.keys()]) if (key.startsWith(`${manifest.name}/`)) app.moduleResources.delete(key);
+  if (on) for (const [key, def] of resourcesOf(manifest)) app.moduleResources.set(key, def);
+}
+
+/** At start: every enabled module is mounted again. */
+export async function loadModules(app: FastifyInstance): Promise<void> {
+  for (const row of await installedRows(app.db)) {
+    const manifest = storedManifest(row);
+    if (!manifest) {
+      app.log.warn({ module: row.name }, "an installed module's manifest does not validate: its screens are not mounted");
+      continue;
+    }
+    if (row.status === "enabled") mountModule(app, manifest, true);
+  }
+}
+
+/** What a module needs, checked in the install's transaction. */
+async function checkRequirements(tx: Queryable, manifest: ModuleManifest): Promise<void> {
+  const need = manifest.requires.app;
+  if (need && compareVersions(APP_VERSION, need) < 0) {
+    const have = APP_VERSION;
+    throw new ApiError(msg`The module needs ExamHub ${need} or later (this is ${have})`);
+  }
+  if (manifest.requires.modules.length === 0) return;
+  const { rows } = await tx.query<{ name: string }>("select name from module_install where name = any($1) and status = 'enabled'", [manifest.requires.modules]);
+  const missing = manifest.requires.modules.filter((m) => !rows.some((r) => r.name === m)).join(", ");
+  if (missing) throw new ApiError(msg`Install and enable these modules first: ${missing}`);
+}
+
+/** The module's menu folder and a menu (with its buttons) per table listed in the menu. */
+async function writeModuleRules(tx: Queryable, manifest: ModuleManifest): Promise<void> {
+  const folder = moduleRuleOf(manifest.name);
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
+     values (0, 'menu_dir', $1, $2, $3, $3, $4, null, '', 30)
+     on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, icon = excluded.icon, status = 'enable',
+       update_time = extract(epoch from now())::bigint
+     returning id`,
+    [manifest.title, manifest.titleEn || manifest.title, folder, manifest.icon],
+  );
+  const folderId = rows[0]!.id;
+  for (const table of manifest.tables) {
+    if (!table.menu) continue;
+    const rule = moduleRuleOf(manifest.name, table.name);
+    const { rows: menu } = await tx.query<{ id: number }>(
+      `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
+       values ($1, 'menu', $2, $3, $4, $4, $5, 'tab', $6, 0)
+       on conflict (name) do update set pid = excluded.pid, title = excluded.title, title_en = excluded.title_en, icon = excluded.icon, component = excluded.component,
+         status = 'enable', update_time = extract(epoch from now())::bigint
+       returning id`,
+      [folderId, table.title, table.titleEn || table.title, rule, table.icon, MODULE_COMPONENT],
+    );
+    await writeButtons(tx, menu[0]!.id, rule, table.sortable);
+  }
+}
+
+const likePrefix = (name: string) => `${moduleRuleOf(name).replace(/_/g, "\\_")}/%`;
+
+export async function setRulesStatus(tx: Queryable, name: string, status: "enable" | "disable"): Promise<void> {
+  await tx.query("update admin_rule set status = $3, update_time = extract(epoch from now())::bigint where name = $1 or name like $2", [moduleRuleOf(name), likePrefix(name), status]);
+}
+
+export async function removeModuleRules(tx: Queryable, name: string): Promise<void> {
+  await tx.query("delete from admin_rule where name = $1 or name like $2", [moduleRuleOf(name), likePrefix(name)]);
+}
+
+/** A demo row added through the table's own row schema (the same checks as the back office's add). */
+async function insertDemoRows(tx: Queryable, manifest: ModuleManifest): Promise<void> {
+  for (const [tableName, rows] of Object.entries(manifest.demo)) {
+    const table = manifest.tables.find((t) => t.name === tableName)!;
+    const schema = rowSchema(designOfTable(table));
+    for (const raw of rows) {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) throw new ApiError(msg`A demo row of the table "${tableName}" is not valid`);
+      const row = parsed.data as Record<string, unknown>;
+      const columns = Object.keys(row);
+      const full = ident(moduleTableOf(manifest.name, tableName));
+      const sql =
+        columns.length === 0
+          ? `insert into ${full} default values returning id`
+          : `insert into ${full} (${columns.map(ident).join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning id`;
+      const { rows: added } = await tx.query<{ id: number }>(sql, columns.map((c) => row[c])).catch((error: unknown) => {
+        if (pgState(error) === "23505") throw new ApiError(msg`A demo row of the table "${tableName}" has the same value as another in a unique column`);
+        throw error;
+      });
+      if (table.sortable) await tx.query(`update ${full} set weigh = id where id = $1`, [added[0]!.id]);
+    }
+  }
+}
+
+/**
+ * Installs a module in one transaction (the caller's): requirements, each table made to fit its
+ * definition (a table kept from an earlier install is changed, never emptied: a column it has
+ * that the module no longer lists is refused), menu rules, demo rows, the install row. Any
+ * failure rolls all of it back.
+ */
+export async function installModule(tx: Queryable, manifest: ModuleManifest, source: "bundled" | "catalogue", demo: boolean, adminId: number): Promise<void> {
+  await tx.query("lock table module_install in exclusive mode");
+  const name = manifest.name;
+  if (await installedRow(tx, name)) throw new ApiError(msg`The module "${name}" is already installed`);
+  await checkRequirements(tx, manifest);
+  for (const table of manifest.tables) {
+    const full = moduleTableOf(name, table.name);
+    const plan = planOf(designOfTable(table), await tableState(tx, full), null, full);
+    if (plan.drops.length > 0) {
+      const columns = plan.drops.join(", ");
+      throw new ApiError(msg`The table ${full} kept from an earlier install has columns this module does not list (${columns}): drop them or the table first`);
+    }
+    for (const statement of plan.statements) await tx.query(statement).catch(ddlRefusal);
+  }
+  await writeModuleRules(tx, manifest);
+  if (demo) await insertDemoRows(tx, manifest);
+  await tx.query("insert into module_install (name, version, title, source, status, manifest, settings, admin_id) values ($1, $2, $3, $4, 'enabled', $5::jsonb, $6::jsonb, $7)", [
+    name,
+    manifest.version,
+    manifest.title,
+    source,
+    JSON.stringify(manifest),
+    JSON.stringify(settingsOf(manifest, {})),
+    adminId,
+  ]);
+}
+
+/** Uninstalls in the caller's transaction: rules and the install row go; the tables only with `dropData`. */
+export async function uninstallModule(tx: Queryable, name: string, dropData: boolean): Promise<ModuleManifest | null> {
+  await tx.query("lock table module_install in exclusive mode");
+  const row = await installedRow(tx, name, true);
+  if (!row) throw new ApiError(msg`The module "${name}" is not installed`);
+  const { rows: dependants } = await tx.query<{ name: string }>("select name from module_install where manifest->'requires'->'modules' ? $1", [name]);
+  if (dependants.length > 0) {
+    const list = dependants.map((d) => d.name).join(", ");
+    throw new ApiError(msg`These modules need it: ${list}. Uninstall them first`);
+  }
+  const manifest = storedManifest(row);
+  await removeModuleRules(tx, name);
+  if (dropData) {
+    // The module's own tables only: `mod_<name>_<table>` of its manifest (or, for a manifest that
+    // no longer validates, every table with its prefix).
+    const tables = manifest
+      ? manifest.tables.map((t) => moduleTableOf(name, t.name))
+      : (
+          await tx.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = current_schema() and table_name like $1", [
+            `${moduleTableOf(name, "").replace(/_/g, "\\_")}%`,
+          ])
+        ).rows.map((r) => r.name);
+    for (const table of tables) await tx.query(`drop table if exists ${ident(table)}`);
+  }
+  await tx.query("delete from module_install where name = $1", [name]);
+  return manifest;
+}
+
+/** A staging folder name beside the catalogue's modules (never a module's name: it starts with a dot). */
+export const stagingName = (): string => `.staging-${randomBytes(8).toString("hex")}`;
+
+/** Translated title of a manifest or a block. */
+export const titleIn = (lang: string, item: { title: string; titleEn: string }): string => (lang === "en" && item.titleEn ? item.titleEn : item.title);

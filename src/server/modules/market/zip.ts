@@ -1,0 +1,122 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import yauzl from "yauzl";
+import { MODULE_ZIP } from "../../../shared/admin/modules.ts";
+import { ApiError } from "../../errors.ts";
+
+/**
+ * A module zip read whole into memory (it is small: see MODULE_ZIP), checked before anything is
+ * written: every entry's name (no absolute path, no `..`, no backslash or drive, plain
+ * characters only, no symbolic link), how many there are, and each entry really inflated (yauzl
+ * checks the real size against the header's; the bytes are counted as they come, so a header
+ * lying about its size stops at the limit), with its compression ratio. One folder level at the
+ * top is allowed (`notice/manifest.json`) and taken off.
+ */
+
+export interface ZipFiles {
+  /** Path inside the module folder -> its bytes. */
+  files: Map<string, Buffer>;
+}
+
+const SAFE_PART = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const ALLOWED_FILE = /\.(json|md|txt)$/i;
+
+const refuse = (message: MessageDescriptor): never => {
+  throw new ApiError(message);
+};
+
+/** Symbolic links are stored with the Unix mode S_IFLNK in the external attributes' high half. */
+const isSymlink = (entry: yauzl.Entry): boolean => ((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000;
+
+/** The entry's name as a relative path, or a refusal. */
+export function entryPath(name: string): string {
+  if (name.startsWith("/") || name.startsWith("\\") || /^[A-Za-z]:/.test(name)) refuse(msg`The zip holds a file with an absolute path`);
+  if (name.includes("\\")) refuse(msg`The zip holds a file name with a backslash`);
+  const parts = name.split("/");
+  if (parts.some((p) => p === ".." || p === ".")) refuse(msg`The zip holds a path with ".."`);
+  const clean = parts.filter((p, i) => !(p === "" && i === parts.length - 1));
+  if (clean.length === 0 || clean.length > 3 || clean.some((p) => !SAFE_PART.test(p))) refuse(msg`The zip holds a file name that is not allowed`);
+  return clean.join("/");
+}
+
+export async function readModuleZip(data: Buffer): Promise<ZipFiles> {
+  if (data.length > MODULE_ZIP.maxBytes) refuse(msg`The module zip is too large (at most 2 MB)`);
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, validateEntrySizes: true, decodeStrings: false });
+  } catch {
+    return refuse(msg`The file is not a zip`);
+  }
+  if (zip.entryCount > MODULE_ZIP.maxEntries) {
+    zip.close();
+    const max = MODULE_ZIP.maxEntries;
+    refuse(msg`The zip holds too many files (at most ${max})`);
+  }
+  const files = new Map<string, Buffer>();
+  let total = 0;
+  let problem: MessageDescriptor | null = null;
+  await new Promise<void>((resolve) => {
+    const stop = (message: MessageDescriptor) => {
+      problem ??= message;
+      zip.close();
+      resolve();
+    };
+    zip.on("error", () => stop(msg`The zip is damaged`));
+    zip.on("end", () => resolve());
+    zip.on("entry", (entry: yauzl.Entry) => {
+      if (problem) return;
+      // Names are decoded here (decodeStrings: false), so each refusal has its own message.
+      const name = (entry.fileName as unknown as Buffer).toString("utf8");
+      let path: string;
+      try {
+        path = entryPath(name);
+      } catch (error) {
+        return stop(error instanceof ApiError && typeof error.msgDescriptor !== "string" ? error.msgDescriptor : msg`The zip holds a file name that is not allowed`);
+      }
+      if (isSymlink(entry)) return stop(msg`The zip holds a symbolic link`);
+      if (name.endsWith("/")) return zip.readEntry();
+      if (!ALLOWED_FILE.test(path)) return stop(msg`A module zip holds only .json, .md and .txt files`);
+      if (entry.isEncrypted()) return stop(msg`The zip holds an encrypted file`);
+      if (entry.uncompressedSize > MODULE_ZIP.maxEntryBytes || total + entry.uncompressedSize > MODULE_ZIP.maxTotalBytes) {
+        return stop(msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`);
+      }
+      if (entry.compressedSize > 0 && entry.uncompressedSize / entry.compressedSize > MODULE_ZIP.maxRatio) {
+        return stop(msg`A file in the zip is compressed too much to be a module file (a zip bomb?)`);
+      }
+      if (files.has(path)) return stop(msg`The zip holds the same file twice`);
+      zip.openReadStream(entry, (err, stream) => {
+        if (err || !stream) return stop(msg`The zip is damaged`);
+        const chunks: Buffer[] = [];
+        let size = 0;
+        stream.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          total += chunk.length;
+          // The real inflated bytes, whatever the header said.
+          if (size > MODULE_ZIP.maxEntryBytes || total > MODULE_ZIP.maxTotalBytes || size > Math.max(1, entry.compressedSize) * MODULE_ZIP.maxRatio) {
+            stream.destroy();
+            stop(msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`);
+            return;
+          }
+          chunks.push(chunk);
+        });
+        // yauzl's size check (validateEntrySizes) and a broken deflate stream end here.
+        stream.on("error", () => stop(msg`The zip is damaged: a file's size does not match its header`));
+        stream.on("end", () => {
+          if (problem) return;
+          files.set(path, Buffer.concat(chunks));
+          zip.readEntry();
+        });
+      });
+    });
+    zip.readEntry();
+  });
+  if (problem) refuse(problem);
+  // One top folder (`notice/...`) is taken off when every file is under it.
+  const paths = [...files.keys()];
+  const tops = new Set(paths.map((p) => (p.includes("/") ? p.split("/")[0] : "")));
+  if (tops.size === 1 && !tops.has("")) {
+    const top = [...tops][0]!;
+    return { files: new Map([...files].map(([p, b]) => [p.slice(top.length + 1), b])) };
+  }
+  return { files };
+}
