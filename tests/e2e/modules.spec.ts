@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, logInMember, startServer, test } from "./server.ts";
+import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
 
 /**
  * The module market in the real app (issue 16): a super admin installs the bundled notice board,
@@ -7,14 +6,6 @@ import { expect, logInMember, startServer, test } from "./server.ts";
  * center's overview; disabled, the notice and the menu are gone. On a server of its own, so no
  * other test sees the module's menus.
  */
-
-async function logInAdmin(page: Page) {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/(?!login|loading)/);
-}
 
 test("a super admin installs the notice board, adds a notice, and a member sees it", async ({ browser }) => {
   test.setTimeout(120_000);
