@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import { expect, test, logInAdmin } from "./server.ts";
 
 /**
  * Access control in the real app (issue 13): a super admin makes a group that grants only
@@ -8,20 +7,12 @@ import { expect, test } from "./server.ts";
  * The demo server is shared by the specs: every name here is unique and only they are checked.
  */
 
-async function logInAdmin(page: Page, username: string, password: string) {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill(username);
-  await page.getByLabel("密码").fill(password);
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/(?!login|loading)/);
-}
-
 test("a group grants only its rules: its admin sees those menus, 401 elsewhere; a new menu rule shows at once", async ({ page, browser, baseURL }) => {
   const suffix = String(Date.now() % 1e8);
   const groupName = `只读会员组${suffix}`;
   const username = `ea${suffix}`;
   const password = "viewer-pass1";
-  await logInAdmin(page, "admin", "admin123456");
+  await logInAdmin(page, { username: "admin", password: "admin123456" });
   const menu = page.getByRole("navigation", { name: "后台菜单" });
 
   // The group: only Members > View (the menu and its directory come along half-checked).
@@ -60,7 +51,7 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   // That admin, in a browser of their own: only the granted menus, and 401 on another screen.
   const other = await browser.newContext({ baseURL });
   const viewer = await other.newPage();
-  await logInAdmin(viewer, username, password);
+  await logInAdmin(viewer, { username, password });
   const viewerMenu = viewer.getByRole("navigation", { name: "后台菜单" });
   await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
   for (const hidden of ["管理员管理", "角色组管理", "菜单规则管理", "会员分组", "题目"]) await expect(viewerMenu.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);

@@ -1,5 +1,6 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import { expect, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
  * The members screens in the real app (zh-cn): a super admin creates a member through the form,
@@ -8,17 +9,9 @@ import { expect, test } from "./server.ts";
  * only its own rows are checked.
  */
 
-async function logInAdmin(page: Page): Promise<void> {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
-
 test("a super admin creates, edits, finds, credits and deletes a member", async ({ page }) => {
   const username = `e2e${Date.now().toString(36)}`;
-  await logInAdmin(page);
+  await logInAdmin(page, { landing: DASHBOARD });
   // The dashboard shows real figures.
   await expect(page.getByTestId("dashboard-figures")).toContainText("会员");
   await page.goto("/admin/user/user");

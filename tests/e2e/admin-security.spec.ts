@@ -1,22 +1,13 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
  * Data security in the browser: a watched field's edit is rolled back from its log (the recycle
  * bin's restore is in admin-members.spec.ts, after the member is deleted through its screen).
  * The specs share one demo server, so this one makes and checks only its own members.
  */
-
-async function logInAdmin(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    if (!localStorage.getItem("storeConfig")) localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: "en" } }, version: 0 }));
-  });
-  await page.goto("/admin/login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill("admin123456");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
 
 /** An admin session of the API (for making and checking data, not for what the test is about). */
 async function api(request: APIRequestContext) {
@@ -42,7 +33,7 @@ test("a watched field's edit is rolled back from the sensitive data log", async 
   const id = added.data.id as number;
   expect((await admin.post("/admin/user/user/edit", { id, username: `${username}x`, mobile: "13900001111", password: "" })).code).toBe(1);
 
-  await logInAdmin(page);
+  await logInAdmin(page, { lang: "en", landing: DASHBOARD });
   await page.goto("/admin/security/sensitiveDataLog");
   await page.getByRole("searchbox", { name: "ID, name, field, admin" }).fill(`${username}x`);
   await page.getByRole("searchbox", { name: "ID, name, field, admin" }).press("Enter");

@@ -1,19 +1,10 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import { expect, test, logInAdmin } from "./server.ts";
 
 /**
  * The code generator in the real app (issue 16): a super admin designs a resource, previews its
  * SQL, generates it, and the new screen is in the side menu at once, where a row is added
  * through the same list and form screen as the built-in ones.
  */
-
-async function logInAdmin(page: Page) {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/(?!login|loading)/);
-}
 
 test("a super admin generates a resource and adds a row on its new screen", async ({ page }) => {
   await logInAdmin(page);

@@ -1,6 +1,7 @@
 import path from "node:path";
-import type { Page } from "@playwright/test";
-import { expect, logInMember, root, test } from "./server.ts";
+import { expect, logInMember, root, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
  * The courses back office in the real app (zh-cn): a super admin creates a category, a course
@@ -12,14 +13,6 @@ import { expect, logInMember, root, test } from "./server.ts";
 
 const MEDIA = path.join(root, "src/server/demo/media");
 
-async function logInAdmin(page: Page): Promise<void> {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
-
 test("staff build a course with a video lesson; a member opens it and sees the next edit", async ({ page, browser }) => {
   // Two sessions, three uploads and a service worker on a loaded 2-core machine.
   test.setTimeout(240_000);
@@ -27,7 +20,7 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   const categoryName = `E2E 分类 ${tag}`;
   const courseTitle = `E2E 课程 ${tag}`;
   const lessonTitle = `E2E 课时 ${tag}`;
-  await logInAdmin(page);
+  await logInAdmin(page, { landing: DASHBOARD });
   const dialog = page.getByRole("dialog");
 
   // A category.

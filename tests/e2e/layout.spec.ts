@@ -1,17 +1,9 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 const PHONE = { width: 390, height: 844 };
-
-async function logInAdmin(page: Page): Promise<void> {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-  await expect(page.getByTestId("greeting")).toBeVisible();
-}
 
 test.describe("routing: paths with dots, unknown admin paths, a clean console", () => {
   test("a browser navigation to a path with a dot gets the app, online and from the service worker offline", async ({ page, context }) => {
@@ -42,7 +34,8 @@ test.describe("routing: paths with dots, unknown admin paths, a clean console", 
 
   test("an unknown path under /admin goes to /404, however it is reached", async ({ page }) => {
     test.setTimeout(120_000);
-    await logInAdmin(page);
+    await logInAdmin(page, { landing: DASHBOARD });
+    await expect(page.getByTestId("greeting")).toBeVisible();
     for (const path of ["/admin/no/such", "/admin/auth", "/admin/iframe/https%3A%2F%2Fevil.example%2Flogin"]) {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/404$/);
@@ -156,7 +149,8 @@ test.describe("the back office on a phone", () => {
   test.use({ viewport: PHONE });
 
   test("puts the side menu in a drawer, closed by default, and gives the page the full width", async ({ page }) => {
-    await logInAdmin(page);
+    await logInAdmin(page, { landing: DASHBOARD });
+    await expect(page.getByTestId("greeting")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "后台菜单" })).toHaveCount(0);
     const greeting = (await page.getByTestId("greeting").boundingBox())!;
     expect(greeting.width).toBeGreaterThan(300);
@@ -174,7 +168,8 @@ test.describe("the back office on a phone", () => {
 
 test.describe("the back office menu and tabs", () => {
   test("collapsed, each entry has its own icon and its title as name and tooltip", async ({ page }) => {
-    await logInAdmin(page);
+    await logInAdmin(page, { landing: DASHBOARD });
+    await expect(page.getByTestId("greeting")).toBeVisible();
     await page.getByRole("button", { name: "收起菜单" }).click();
     const menu = page.getByRole("navigation", { name: "后台菜单" });
     await expect(page.locator("aside")).toHaveCSS("width", "64px");
@@ -191,7 +186,8 @@ test.describe("the back office menu and tabs", () => {
   });
 
   test("keeps the open page's tab in view when many are open, and labels tabs in the chosen language", async ({ page }) => {
-    await logInAdmin(page);
+    await logInAdmin(page, { landing: DASHBOARD });
+    await expect(page.getByTestId("greeting")).toBeVisible();
     const menu = page.getByRole("navigation", { name: "后台菜单" });
     const titles = ["管理员管理", "角色组管理", "菜单规则管理", "管理员日志", "公司管理", "职务管理", "班级管理", "人脸规则", "会员分组", "余额日志", "积分日志", "课程分类", "题目"];
     for (const title of titles) await menu.getByRole("link", { name: title, exact: true }).click();

@@ -1,5 +1,7 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, logInMember, startServer, test } from "./server.ts";
+import type { APIRequestContext } from "@playwright/test";
+import { expect, logInMember, startServer, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
  * Papers, rooms and marking in the real app, on a server of its own (its room withholds a demo
@@ -12,17 +14,6 @@ async function adminApi(request: APIRequestContext, base: string) {
   const login = await (await request.post(`${base}/admin/index/login`, { data: { username: "admin", password: "admin123456", keep: false } })).json();
   const headers = { batoken: login.data.userInfo.token as string };
   return { post: async (url: string, data: unknown) => (await request.post(`${base}${url}`, { headers, data })).json() };
-}
-
-async function logInAdmin(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    if (!localStorage.getItem("storeConfig")) localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: "en" } }, version: 0 }));
-  });
-  await page.goto("/admin/login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill("admin123456");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 
 test("staff compose a paper with a short answer, open a room, mark the member's answer; the member sees the new score", async ({ browser, request }) => {
@@ -56,7 +47,7 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     expect(shortId).toBeGreaterThan(0);
 
     // Staff: a paper through its form, its question row (the bank picker belongs to the questions screen), the composer's total.
-    await logInAdmin(staff);
+    await logInAdmin(staff, { lang: "en", landing: DASHBOARD });
     await staff.goto("/admin/exam/paper");
     await staff.getByRole("button", { name: "Add", exact: true }).click();
     const dialog = staff.getByRole("dialog");

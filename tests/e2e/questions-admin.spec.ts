@@ -1,5 +1,6 @@
-import type { Page } from "@playwright/test";
-import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, startServer, test, logInAdmin } from "./server.ts";
+
+const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
  * The question back office in the real app (zh-cn): staff write a single-choice question with an
@@ -11,17 +12,9 @@ import { expect, logInMember, serviceWorkerInControl, startServer, test } from "
 /** A 2x2 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==", "base64");
 
-async function logInAdmin(page: Page): Promise<void> {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
-}
-
 test("staff write a question with an image and import questions through the dry run", async ({ page }) => {
   const tag = `e2e${Date.now().toString(36)}`;
-  await logInAdmin(page);
+  await logInAdmin(page, { landing: DASHBOARD });
   await page.goto("/admin/exam/question");
   await expect(page.getByRole("heading", { name: "题目", exact: true })).toBeVisible();
 
@@ -101,7 +94,7 @@ test("a bank saved for offline shows a question staff wrote, with its image, aft
     await serviceWorkerInControl(learner);
     const practiceUrl = learner.url();
 
-    await logInAdmin(staff);
+    await logInAdmin(staff, { landing: DASHBOARD });
     await staff.goto("/admin/exam/question");
     await staff.getByRole("button", { name: "添加", exact: true }).click();
     const dialog = staff.getByRole("dialog");

@@ -1,6 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, test } from "./server.ts";
+import { expect, test, logInAdmin } from "./server.ts";
 
 /**
  * The terminal panel in the real app (issue 16): a super admin opens it from the header, runs
@@ -8,14 +7,6 @@ import { expect, test } from "./server.ts";
  * its header, never in the URL; either dialog hides the panel; the package manager is stored on
  * the server and used by the package commands.
  */
-
-async function logInAdmin(page: Page) {
-  await page.goto("/admin/login");
-  await page.getByLabel("用户名").fill("admin");
-  await page.getByLabel("密码").fill("admin123456");
-  await page.getByRole("button", { name: "登录" }).click();
-  await expect(page).toHaveURL(/\/admin\/(?!login|loading)/);
-}
 
 test("a super admin runs version.node in the terminal panel and sees its output and Success", async ({ page }) => {
   const streams: { url: string; token: string | undefined }[] = [];

@@ -66,7 +66,7 @@ describe("round trips of the hot paths", () => {
     expect(rows[0]!.answers).toEqual({ [q]: "A" });
   });
 
-  it("a 20-op practice sync: the op ids in one statement, 3 per op (savepoint, question, answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17", async () => {
+  it("a 20-op practice sync: the op ids in one statement, the questions in one, 1 per op (answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17, 64 with a savepoint and a question read per op", async () => {
     const bank = await createBankWithQuestions(t.database.db, 5);
     const m = await createMember(t.database.db);
     const ops = Array.from({ length: 20 }, (_, i) => ({
@@ -77,7 +77,7 @@ describe("round trips of the hot paths", () => {
     }));
     const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops }));
     expect(result.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("applied"));
-    expect(count).toBe(1 + 2 + 1 + 20 * 3);
+    expect(count).toBe(1 + 2 + 1 + 1 + 20);
     // Every wrong answer counted once per op, and a replay counts nothing.
     const wrong = async () =>
       (await t.database.db.query<{ n: number }>("select coalesce(sum(count), 0)::int as n from exam_wrong where user_id = $1", [m.id])).rows[0]!.n;
@@ -94,18 +94,28 @@ describe("round trips of the hot paths", () => {
 
   it("still refuses a practice answer to a question an exam withholds, alone, and a right answer leaves the wrong book alone", async () => {
     const exam = await createOfficialExam(t.database.db, { singles: 2, judges: 0, draw: 1 });
-    const bank = await createBankWithQuestions(t.database.db, 1);
+    const bank = await createBankWithQuestions(t.database.db, 2);
     const m = await createMember(t.database.db);
     const right = (await t.database.db.query<{ answer: unknown }>("select answer from exam_question where id = $1", [bank.questionIds[0]])).rows[0]!.answer;
     const ops = [
+      { id: randomUUID(), type: "practice.answer", at: Date.now() - 20, payload: { questionId: bank.questionIds[1], bankId: bank.id, answer: "WRONG" } },
       { id: randomUUID(), type: "practice.answer", at: Date.now() - 10, payload: { questionId: exam.questionIds[0], bankId: exam.bankId, answer: "A" } },
       { id: randomUUID(), type: "practice.answer", at: Date.now() - 5, payload: { questionId: bank.questionIds[0], bankId: bank.id, answer: right } },
     ];
-    const results = (await post(m, "/api/exam/sync", { ops })).data.results;
-    expect(results[0]).toMatchObject({ status: "rejected", msg: "This question is kept for an exam and cannot be practised now" });
-    expect(results[1]).toMatchObject({ status: "applied" });
-    const rows = await t.database.db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1", [m.id]);
-    expect(rows.rows).toEqual([{ question_id: bank.questionIds[0], correct: true }]);
-    expect((await t.database.db.query("select 1 from exam_wrong where user_id = $1", [m.id])).rows).toEqual([]);
+    // The refusal in the middle aborts the quick pass: the careful pass applies the others once.
+    const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops }));
+    const results = result.data.results;
+    expect(results[0]).toMatchObject({ status: "applied" });
+    expect(results[1]).toMatchObject({ status: "rejected", msg: "This question is kept for an exam and cannot be practised now" });
+    expect(results[2]).toMatchObject({ status: "applied" });
+    // token; quick pass: begin, op ids, questions, first answer, (refused in memory), rollback; careful pass: begin, op ids, questions, 3 savepoints, 2 answers, 1 rollback to savepoint, commit
+    expect(count).toBe(1 + (2 + 1 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1));
+    const rows = await t.database.db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1 order by at", [m.id]);
+    expect(rows.rows).toEqual([
+      { question_id: bank.questionIds[1], correct: false },
+      { question_id: bank.questionIds[0], correct: true },
+    ]);
+    // The quick pass's wrong answer was rolled back with it: counted once.
+    expect((await t.database.db.query("select question_id, count from exam_wrong where user_id = $1", [m.id])).rows).toEqual([{ question_id: bank.questionIds[1], count: 1 }]);
   });
 });

@@ -14,6 +14,17 @@ export interface OpContext {
   tx: Queryable;
   /** The member whose op it is. */
   userId: number;
+  /**
+   * What the batch's ops will read, loaded once for the batch (one round trip instead of one per
+   * op): the practice answers' questions, by id (absent: not open to the member).
+   * Ops never change these rows, so a read at the start of the batch is the read each op would
+   * have made. A handler falls back to its own query when an entry was not loaded.
+   */
+  batch?: BatchReads;
+}
+
+export interface BatchReads {
+  practiceQuestions: Map<number, unknown>;
 }
 
 export type OpHandler<T extends OpType> = (ctx: OpContext, op: OpOf<T>) => Promise<void>;

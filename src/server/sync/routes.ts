@@ -8,7 +8,7 @@ import { classifyDbError, loggableError } from "../db/errors.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
 import { handleOp } from "./handlers/index.ts";
-import { examState } from "./handlers/exam.ts";
+import { examState, loadBatchReads } from "./handlers/exam.ts";
 import { reviewState } from "./handlers/review.ts";
 import { RejectOp } from "./registry.ts";
 
@@ -60,6 +60,53 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
+/** Thrown in the quick pass of a batch when one of its ops was refused while being applied. */
+class CarefulPassNeeded extends Error {}
+
+type ParsedOp = { raw: unknown; parsed: ReturnType<typeof parseOp> };
+
+/**
+ * Applies a batch in its transaction and answers each op: `careful` puts each op behind its own
+ * savepoint (a refused op rolls back alone); without it the first refusal aborts the pass.
+ */
+async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req: FastifyRequest, careful: boolean): Promise<SyncResult[]> {
+  const valid = parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.op] : []));
+  const fresh = await recordOps(tx, userId, valid);
+  const batch = await loadBatchReads(tx, userId, valid.filter((op) => fresh.has(op.id)));
+  const out: SyncResult[] = [];
+  let savepoint = false;
+  for (const { raw, parsed: result } of parsed) {
+    if (!result.ok) {
+      // Refused by the op schema: the same op is refused the same way every time.
+      out.push({ id: rawOpId(raw), status: "rejected", msg: result.msg });
+      continue;
+    }
+    const op = result.op;
+    // Sent before (or earlier in this batch): answered, not applied again.
+    if (!fresh.delete(op.id)) {
+      out.push({ id: op.id, status: "duplicate" });
+      continue;
+    }
+    if (careful) {
+      // The previous op's savepoint is released in the same message (the commit releases the last).
+      await tx.exec(savepoint ? "release savepoint sync_op; savepoint sync_op" : "savepoint sync_op");
+      savepoint = true;
+    }
+    try {
+      await handleOp({ tx, userId, batch }, op);
+      out.push({ id: op.id, status: "applied" });
+    } catch (error) {
+      if (classifyDbError(error) === "unavailable") throw error;
+      if (!careful) throw new CarefulPassNeeded();
+      // Back to before the handler: the op id stays recorded (it was written before the
+      // savepoint), so the op is answered once and a replay is a duplicate.
+      await tx.exec("rollback to savepoint sync_op");
+      out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
+    }
+  }
+  return out;
+}
+
 /** `POST /api/exam/sync`, `GET /api/exam/state` and `GET /api/exam/review/state` (API.md "Offline sync"). */
 export async function syncRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
@@ -73,46 +120,23 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
       throw new ApiError(msg`Send between 1 and ${MAX_OPS_PER_SYNC} operations at a time`);
     }
     const now = Date.now();
-    // One transaction for the batch, a savepoint for each op: a refused op rolls back to its
-    // savepoint alone, and the batch commits once (one WAL flush instead of one per op). Should
+    const parsed = ops.map((raw) => ({ raw, parsed: parseOp(raw, now) }));
+    // One transaction for the batch, committed once (one WAL flush instead of one per op). Should
     // the database become unavailable (or choose this batch as a deadlock's victim), nothing of
     // the batch is committed: the request fails with 503 and the device sends it again, so every
     // op is still applied exactly once.
-    // Round trips: the batch's op ids are recorded in one statement; an op applied costs one
-    // round trip for its savepoint (the previous op's is released in the same message, the commit
-    // releases the last) and its handler's own.
-    const results = await db.transaction(async (tx) => {
-      const parsed = ops.map((raw) => ({ raw, parsed: parseOp(raw, now) }));
-      const fresh = await recordOps(tx, member.id, parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.op] : [])));
-      const out: SyncResult[] = [];
-      let savepoint = false;
-      for (const { raw, parsed: result } of parsed) {
-        if (!result.ok) {
-          // Refused by the op schema: the same op is refused the same way every time.
-          out.push({ id: rawOpId(raw), status: "rejected", msg: result.msg });
-          continue;
-        }
-        const op = result.op;
-        // Sent before (or earlier in this batch): answered, not applied again.
-        if (!fresh.delete(op.id)) {
-          out.push({ id: op.id, status: "duplicate" });
-          continue;
-        }
-        await tx.exec(savepoint ? "release savepoint sync_op; savepoint sync_op" : "savepoint sync_op");
-        savepoint = true;
-        try {
-          await handleOp({ tx, userId: member.id }, op);
-          out.push({ id: op.id, status: "applied" });
-        } catch (error) {
-          if (classifyDbError(error) === "unavailable") throw error;
-          // Back to before the handler: the op id stays recorded (it was written before the
-          // savepoint), so the op is answered once and a replay is a duplicate.
-          await tx.exec("rollback to savepoint sync_op");
-          out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
-        }
-      }
-      return out;
-    });
+    // Round trips: the batch's op ids are recorded in one statement, what its ops read is loaded
+    // in one more (loadBatchReads), then each op costs its handler's own writes. That is the
+    // quick pass, with no savepoints; should any op be refused while being applied, the pass is
+    // rolled back whole and the batch applied again carefully: a savepoint for each op (one more
+    // round trip each), so a refused op rolls back alone and the others are applied.
+    let results: SyncResult[];
+    try {
+      results = await db.transaction((tx) => applyBatch(tx, member.id, parsed, req, false));
+    } catch (error) {
+      if (!(error instanceof CarefulPassNeeded)) throw error;
+      results = await db.transaction((tx) => applyBatch(tx, member.id, parsed, req, true));
+    }
     return reply.success({ results });
   });
 

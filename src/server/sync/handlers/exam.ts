@@ -1,11 +1,12 @@
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
+import type { Op } from "../../../shared/sync/ops.ts";
 import { prepared, type Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
-import { RejectOp, type OpHandlerMap } from "../registry.ts";
+import { RejectOp, type BatchReads, type OpHandlerMap } from "../registry.ts";
 
 /**
  * The exam ops, and the exam state they make (`GET /api/exam/state`). The state rules are
@@ -24,17 +25,39 @@ const PRACTICE_QUESTION = prepared(
    from exam_question q
    where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
 );
+/** The same, for every practice answer of a batch at once. */
+const PRACTICE_QUESTIONS = prepared(
+  "sync.practice.questions",
+  `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
+          exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
+   from exam_question q
+   where q.id = any($1::int[]) and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+);
+type PracticeQuestion = QuestionRow & { withheld: boolean };
+
+/** Loads the questions of a batch's practice answers in one round trip (see OpContext.batch). */
+export async function loadBatchReads(tx: Queryable, userId: number, ops: readonly Op[]): Promise<BatchReads> {
+  const ids = [...new Set(ops.flatMap((op) => (op.type === "practice.answer" ? [op.payload.questionId] : [])))];
+  const practiceQuestions = new Map<number, unknown>();
+  if (ids.length > 1) {
+    const { rows } = await tx.query<PracticeQuestion>(PRACTICE_QUESTIONS, [ids, userId]);
+    for (const id of ids) practiceQuestions.set(id, undefined);
+    for (const row of rows) practiceQuestions.set(row.id, row);
+  }
+  return { practiceQuestions };
+}
 
 export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
-  async "practice.answer"({ tx, userId }, op) {
+  async "practice.answer"({ tx, userId, batch }, op) {
     const { questionId, bankId, answer } = op.payload;
     // A question of a bank not open to the member is unknown to them (modules/org/visibility.ts).
     // One round trip for the question, whether a bank open to the member holds it
     // (modules/org/visibility.ts; unknown to them otherwise) and whether an exam withholds it
     // (modules/exam/withheld.ts: grading it would tell, through the wrong book and practice
     // figures, an exam-only answer).
-    const { rows } = await tx.query<QuestionRow & { withheld: boolean }>(PRACTICE_QUESTION, [questionId, userId]);
-    const question = rows[0];
+    const question = batch?.practiceQuestions.has(questionId)
+      ? (batch.practiceQuestions.get(questionId) as PracticeQuestion | undefined)
+      : (await tx.query<PracticeQuestion>(PRACTICE_QUESTION, [questionId, userId])).rows[0];
     if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
     if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
     const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
