@@ -40,7 +40,40 @@ const envSchema = z.object({
   SMTP_FROM: z.string().optional(),
   TERMINAL_TIMEOUT: z.coerce.number().int().positive().max(86_400).default(15 * 60),
   MODULES_DIR: z.string().optional(),
+  STORAGE: z.enum(["local", "s3"]).default("local"),
+  S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^\s/@]+(?::\d+)?\/?$/, "must be an http(s) URL of the S3 server, without a path or credentials (e.g. https://s3.example.com)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be an S3 bucket name (3-63 lowercase letters, digits, dots and hyphens)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  S3_REGION: z.string().trim().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
+  S3_PREFIX: z
+    .string()
+    .regex(/^(?:[A-Za-z0-9_-]+\/)*$/, "must be a key prefix ending in / (e.g. examhub/), or empty")
+    .default(""),
 });
+
+/** Where uploads are kept when STORAGE=s3 (modules/upload/s3.ts). */
+export interface S3StorageConfig {
+  /** Absent: AWS's own endpoint for the region. */
+  endpoint?: string;
+  bucket: string;
+  region: string;
+  /** Both absent: the AWS SDK's default credential chain (AWS_* variables, instance role...). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Path-style URLs (http://host/bucket/key): most S3-compatible servers want it. */
+  forcePathStyle: boolean;
+  /** Prepended to every object key ("" or "folder/"). */
+  prefix: string;
+}
 
 export interface AppConfig {
   port: number;
@@ -77,6 +110,8 @@ export interface AppConfig {
   terminalTimeoutSeconds?: number;
   /** The module market's catalogue folder (one folder per module, each with its manifest.json); default DATA_DIR/modules. */
   modulesDir?: string;
+  /** Uploads in an S3-compatible object store (STORAGE=s3); absent: the folder DATA_DIR/storage. */
+  s3?: S3StorageConfig;
   /** Embedded database in memory (tests); never set from the environment. */
   inMemory?: boolean;
 }
@@ -99,6 +134,7 @@ export function loadConfig(
     throw new StartupError(`Invalid ${String(issue.path[0])}: ${issue.message}`);
   }
   const e = parsed.data;
+  const s3 = e.STORAGE === "s3" ? s3Config(e) : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -120,6 +156,7 @@ export function loadConfig(
     loginLockSeconds: e.LOGIN_LOCK_SECONDS,
     terminalTimeoutSeconds: e.TERMINAL_TIMEOUT,
     ...(e.MODULES_DIR ? { modulesDir: path.resolve(e.MODULES_DIR) } : {}),
+    ...(s3 ? { s3 } : {}),
     ...(e.SMTP_HOST
       ? {
           smtp: {
@@ -132,6 +169,22 @@ export function loadConfig(
           },
         }
       : {}),
+  };
+}
+
+/** STORAGE=s3: the bucket is required, the key id and secret come both or not at all. */
+function s3Config(e: z.output<typeof envSchema>): S3StorageConfig {
+  if (!e.S3_BUCKET) throw new StartupError("Invalid S3_BUCKET: STORAGE=s3 needs the bucket's name in S3_BUCKET");
+  const id = e.S3_ACCESS_KEY_ID?.trim() ?? "";
+  const secret = e.S3_SECRET_ACCESS_KEY ?? "";
+  if ((id === "") !== (secret === "")) throw new StartupError("Invalid S3_ACCESS_KEY_ID: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together (or neither, for the AWS SDK's default credentials)");
+  return {
+    ...(e.S3_ENDPOINT ? { endpoint: e.S3_ENDPOINT.replace(/\/$/, "") } : {}),
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    ...(id ? { credentials: { accessKeyId: id, secretAccessKey: secret } } : {}),
+    forcePathStyle: e.S3_FORCE_PATH_STYLE,
+    prefix: e.S3_PREFIX,
   };
 }
 

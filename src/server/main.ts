@@ -7,6 +7,8 @@ import { openDatabase } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { StartupError } from "./errors.ts";
 import { setCaptchaObserver } from "./auth/captcha.ts";
+import { S3Store } from "./modules/upload/s3.ts";
+import { fileStore } from "./modules/upload/store.ts";
 
 /**
  * The process: config from the environment, build, listen, and a clean shutdown on
@@ -41,8 +43,10 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const where = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;
+  const store = fileStore(config);
+  const files = store instanceof S3Store ? `; uploads: ${store.describe()}` : "";
   // One plain line for people and for scripts that wait for the server.
-  process.stdout.write(`Listening on http://${config.host}:${port} (database: ${where})\n`);
+  process.stdout.write(`Listening on http://${config.host}:${port} (database: ${where}${files})\n`);
 }
 
 function installShutdown(app: FastifyInstance): void {

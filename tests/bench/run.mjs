@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: figures, not pass/fail. Cold start of the production server (fresh and
 // existing DATA_DIR, and `npm start` on a built tree), throughput of /api/health and the app
-// shell on this machine, exam takers held (on PostgreSQL with DATABASE_URL), and the built
-// shell's size (JS and CSS, gzip).
+// shell on this machine, exam takers held (on PostgreSQL with DATABASE_URL), the first load and
+// Lighthouse scores in Chromium, and the built shell's size (JS and CSS, gzip).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +11,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import autocannon from "autocannon";
 import { faceBench } from "./face.mjs";
 import { firstLoadBench } from "./first-load.mjs";
+import { lighthouseBench } from "./lighthouse.mjs";
 import { membersBench } from "./members.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { takersBench } from "./takers.mjs";
@@ -236,6 +237,16 @@ try {
       await firstLoadBench(shellServer.url);
     } finally {
       await stop(shellServer.child);
+    }
+  }
+
+  console.log("\n# Lighthouse (npm lighthouse 12, mobile preset: simulated slow 4G, 4x CPU slowdown; Debian Chromium; a fresh profile per page; tests/bench/lighthouse.mjs)");
+  {
+    const lighthouseServer = await startServer(["dist/server/main.js"], dataDir);
+    try {
+      await lighthouseBench(lighthouseServer.url);
+    } finally {
+      await stop(lighthouseServer.child);
     }
   }
 

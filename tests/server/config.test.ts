@@ -44,6 +44,40 @@ describe("loadConfig", () => {
     }
   });
 
+  it("keeps uploads in an S3 bucket with STORAGE=s3, refusing an incomplete setting without echoing the secret", () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    const env = { STORAGE: "s3", S3_ENDPOINT: "http://127.0.0.1:9000/", S3_BUCKET: "examhub-files", S3_ACCESS_KEY_ID: "AKIDEXAMPLE", S3_SECRET_ACCESS_KEY: "very-secret-value", S3_FORCE_PATH_STYLE: "1" };
+    expect(loadConfig(env).s3).toEqual({
+      endpoint: "http://127.0.0.1:9000",
+      bucket: "examhub-files",
+      region: "us-east-1",
+      credentials: { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "very-secret-value" },
+      forcePathStyle: true,
+      prefix: "",
+    });
+    // No key pair: the AWS SDK's default credentials (AWS_* variables, an instance role).
+    expect(loadConfig({ STORAGE: "s3", S3_BUCKET: "examhub-files", S3_REGION: "eu-west-1", S3_PREFIX: "site-a/" }).s3).toEqual({ bucket: "examhub-files", region: "eu-west-1", forcePathStyle: false, prefix: "site-a/" });
+    const refusals: [Record<string, string>, RegExp][] = [
+      [{ STORAGE: "s3" }, /^Invalid S3_BUCKET: STORAGE=s3 needs/],
+      [{ STORAGE: "s3", S3_BUCKET: "Bad_Bucket" }, /^Invalid S3_BUCKET/],
+      [{ STORAGE: "s3", S3_BUCKET: "ok-bucket", S3_ENDPOINT: "http://user:very-secret-value@host" }, /^Invalid S3_ENDPOINT/],
+      [{ STORAGE: "s3", S3_BUCKET: "ok-bucket", S3_SECRET_ACCESS_KEY: "very-secret-value" }, /^Invalid S3_ACCESS_KEY_ID: set S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together/],
+      [{ STORAGE: "s3", S3_BUCKET: "ok-bucket", S3_PREFIX: "../x" }, /^Invalid S3_PREFIX/],
+      [{ STORAGE: "gcs" }, /^Invalid STORAGE/],
+    ];
+    for (const [bad, message] of refusals) {
+      let error: unknown;
+      try {
+        loadConfig(bad);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, JSON.stringify(bad)).toBeInstanceOf(StartupError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toContain("very-secret-value");
+    }
+  });
+
   it("masks the password of a database URL", () => {
     expect(redactUrl("postgres://app:s3cret@db:5432/x")).toBe("postgres://app:***@db:5432/x");
     expect(redactUrl("postgres://db/x")).toBe("postgres://db/x");

@@ -5,7 +5,7 @@ import type { ResourceDef, Row } from "../resource.ts";
 
 /** Removes stored files nothing uses any more (Storage.removeUnused), one at a time; never throws. */
 async function removeEach(app: FastifyInstance, files: Iterable<[string, Parameters<Storage["removeUnused"]>[1]]>): Promise<void> {
-  const storage = new Storage(app.config.dataDir, app.db);
+  const storage = new Storage(app.config, app.db);
   for (const [url, options] of files) {
     try {
       const removed = await storage.removeUnused(url, options);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { fileStore } from "../upload/store.ts";
 import { installDemoMedia } from "./media.ts";
 import { courseApiRoutes } from "./routes.ts";
 
@@ -7,6 +8,6 @@ export { sanitizeRichText } from "./html.ts";
 
 /** Courses and lessons (src/shared/course/types.ts), and the demo media copied into storage. */
 export async function courseRoutes(app: FastifyInstance): Promise<void> {
-  await installDemoMedia(app.db, app.config.dataDir, app.log);
+  await installDemoMedia(app.db, fileStore(app.config), app.log);
   await app.register(courseApiRoutes);
 }

@@ -14,13 +14,14 @@ import { siteConfig } from "../site/config.ts";
 import { storageServing } from "./serving.ts";
 import { TYPE_NOT_ALLOWED, judgeUpload, sanitizeFileName, type ReceivedFile } from "./sniff.ts";
 import { Storage, limitRefusal, memberUploadUse, uploadLimits, type Uploader } from "./storage.ts";
+import { LocalStore } from "./store.ts";
 import { lessonVideoRoutes } from "./video.ts";
 
 /**
  * Uploads (SPEC §5 checks, §7 upload row): `POST /api/ajax/upload` (member) and
  * `POST /admin/ajax/upload` (admin), multipart field `file` and optional `topic`. Files are
- * stored once per (sha1, topic) under DATA_DIR/storage/<topic>/<yyyymmdd>/<sha1>.<ext> and
- * served from `/storage/`.
+ * stored once per (sha1, topic) at <topic>/<yyyymmdd>/<sha1>.<ext> in the file store
+ * (DATA_DIR/storage, or an S3 bucket: store.ts) and served from `/storage/`.
  */
 
 const TOPIC = /^[a-z0-9_-]{1,32}$/;
@@ -128,13 +129,14 @@ function uploadTopic(field: string | undefined, query: unknown): string | null {
 
 export async function uploadRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
-  const storage = new Storage(config.dataDir, db);
+  const storage = new Storage(config, db);
+  const { store } = storage;
 
   // The folder is created when DATA_DIR exists (always with the embedded database), else on
-  // the first upload; either way /storage/ serves whatever is there.
-  if (existsSync(path.dirname(storage.root))) {
+  // the first upload; either way /storage/ serves whatever is there. (An S3 store: nothing here.)
+  if (store instanceof LocalStore && existsSync(path.dirname(store.root))) {
     try {
-      mkdirSync(storage.root, { recursive: true });
+      mkdirSync(store.root, { recursive: true });
     } catch (error) {
       app.log.warn({ err: error }, "could not create the storage folder");
     }
@@ -142,7 +144,7 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
   await storage.sweepTemp();
 
   await app.register(fastifyMultipart, { throwFileSizeLimit: false });
-  await storageServing(app, storage.root);
+  await storageServing(app, store);
   // Lesson videos (MP4 / WebM, or an HLS folder as a zip): streamed like any upload, larger limit.
   await lessonVideoRoutes(app, storage);
 

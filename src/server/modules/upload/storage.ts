@@ -1,19 +1,21 @@
-import { mkdir, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import { readFile, readdir, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { msg } from "@lingui/core/macro";
+import type { AppConfig } from "../../config.ts";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { getCountSetting } from "../../settings.ts";
 import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL } from "../course/media.ts";
 import { imageSize, type ImageSize, type ReceivedFile, type Verdict } from "./sniff.ts";
+import { fileStore, keyOf, type FileStore } from "./store.ts";
 
 /**
- * Where uploads are kept: one file per (sha1, topic) under DATA_DIR/storage/<topic>/<yyyymmdd>/
- * (a lesson's HLS video: one folder per zip, DATA_DIR/storage/course/hls/<sha1>/, topic
- * `course/hls`), its row in `attachment`, and the member limits (uploads a minute, storage quota).
+ * Where uploads are kept: one file per (sha1, topic) at <topic>/<yyyymmdd>/<sha1>.<ext> (a
+ * lesson's HLS video: one folder per zip, course/hls/<sha1>/, topic `course/hls`) in the file
+ * store (store.ts: the folder DATA_DIR/storage, or an S3 bucket), its row in `attachment`, and
+ * the member limits (uploads a minute, storage quota).
  */
 
-const TEMP_DIR = ".tmp";
 const STALE_TEMP_MS = 86_400_000;
 
 export interface AttachmentRow {
@@ -28,14 +30,6 @@ export interface AttachmentRow {
 function dayFolder(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}`;
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 export interface Uploader {
@@ -161,6 +155,17 @@ export async function fileUses(db: Queryable, urls: readonly string[]): Promise<
 
 const used = (use: FileUse | undefined, except?: keyof FileUse): boolean => !use || Object.entries(use).some(([where, n]) => where !== except && n > 0);
 
+interface StoredKey {
+  key: string;
+  folder: boolean;
+}
+
+/** Where a URL's upload is in the store: its file, or for an HLS playlist its whole folder. */
+function storedKey(url: string): StoredKey {
+  const folder = hlsFolderOf(url);
+  return folder ? { key: keyOf(folder.slice(0, -1)), folder: true } : { key: keyOf(url), folder: false };
+}
+
 /** A lesson video sent as an HLS zip: unpacked into `staging`, kept as one folder. */
 export interface StoredFolder {
   staging: string;
@@ -177,30 +182,19 @@ export interface KeepOptions {
   folder?: StoredFolder;
 }
 
-/** Files under DATA_DIR/storage, their rows in `attachment`. */
+/** Uploaded files in the file store, their rows in `attachment`. */
 export class Storage {
-  readonly root: string;
-  readonly tempDir: string;
+  readonly store: FileStore;
 
   constructor(
-    dataDir: string,
+    config: AppConfig,
     private readonly db: Database,
   ) {
-    this.root = path.join(path.resolve(dataDir), "storage");
-    this.tempDir = path.join(this.root, TEMP_DIR);
+    this.store = fileStore(config);
   }
 
-  /** The file behind a `/storage/...` URL we issued; never outside the storage folder. */
-  fileFor(url: string): string {
-    const full = path.resolve(this.root, url.replace(/^\/storage\//, ""));
-    if (!full.startsWith(this.root + path.sep)) throw new Error(`attachment url outside storage: ${url}`);
-    return full;
-  }
-
-  /** Where a URL's upload is on disk: its file, or for an HLS playlist its whole folder. */
-  storedPath(url: string): string {
-    const folder = hlsFolderOf(url);
-    return folder ? this.fileFor(folder.slice(0, -1)) : this.fileFor(url);
+  get tempDir(): string {
+    return this.store.tempDir;
   }
 
   /**
@@ -234,17 +228,17 @@ export class Storage {
       const seconds = Math.floor(now / 1000);
       const { rows } = await tx.query<AttachmentRow & { inserted: boolean }>(
         `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time, lesson_video)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'local', $11, $11, $12)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $11, $11, $12)
          on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time,
            lesson_video = attachment.lesson_video and excluded.lesson_video
          returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
-        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, size, verdict.mimetype, file.sha1, seconds, options.lessonVideo === true],
+        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, size, verdict.mimetype, file.sha1, seconds, options.lessonVideo === true, this.store.kind],
       );
       const row = rows[0]!;
       // removeUnused removes a file nothing uses under this lock.
       await lockStoredFile(tx, row.url);
-      const target = this.storedPath(row.url);
-      const placed = folder ? await this.place(folder.staging, target, true) : await this.place(file.tmpPath, target);
+      const target = storedKey(row.url);
+      const placed = folder ? await this.place(folder.staging, target, folder.playlist) : await this.place(file.tmpPath, target);
       try {
         if (who.userId !== null) {
           await tx.query(
@@ -257,7 +251,7 @@ export class Storage {
         }
       } catch (error) {
         // Nobody else can see the new row before this transaction ends: its file goes with it.
-        if (placed && row.inserted) await rm(target, { recursive: true, force: true });
+        if (placed && row.inserted) await this.store.remove(target.key, target.folder);
         throw error;
       }
       const { inserted: _inserted, ...attachment } = row;
@@ -294,19 +288,20 @@ export class Storage {
       if (used((await fileUses(tx, [url])).get(url))) return false;
       // Last, still under the lock: only a failing commit could leave rows (restored by the
       // rollback) without the file, and a repeat upload puts it back.
-      await rm(this.storedPath(url), { recursive: true, force: true });
+      const stored = storedKey(url);
+      await this.store.remove(stored.key, stored.folder);
       return true;
     });
   }
 
-  /** Moves `from` to `to` unless `to` already holds the content; true when it moved it. */
-  private async place(from: string, to: string, folder = false): Promise<boolean> {
-    if (folder ? await stat(to).then((s) => s.isDirectory(), () => false) : await exists(to)) {
+  /** Puts `from` in place unless the store already holds the content (then `from` is removed); true when it put it. */
+  private async place(from: string, to: StoredKey, marker?: string): Promise<boolean> {
+    if (await this.store.has(to.key, marker)) {
       await rm(from, { recursive: true, force: true });
       return false;
     }
-    await mkdir(path.dirname(to), { recursive: true });
-    await rename(from, to);
+    if (marker === undefined) await this.store.putFile(from, to.key);
+    else await this.store.putFolder(from, to.key, marker);
     return true;
   }
 

@@ -110,6 +110,9 @@ export type Taken = { late: false; saved: number; result: { score: number; passe
  * time, and every answer the server does not hold yet is late (late.ts).
  */
 export async function takeOfficialAnswers(tx: Queryable, memberId: number, body: AnswerBody, submit: boolean): Promise<Taken> {
+  const merged = await mergeInTime(tx, memberId, body);
+  if (merged) return { late: false, saved: merged.saved, result: submit ? await finish(tx, merged.attempt, "submitted") : null };
+  // Not an open attempt in time: why not, under the row lock (unknown, submitted, or late).
   const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [memberId, body.uuid]);
   const attempt = rows[0];
   if (!attempt) throw new ApiError(msg`This exam record does not exist`);
@@ -144,6 +147,41 @@ export async function takeOfficialAnswers(tx: Queryable, memberId: number, body:
     attempt.id,
   ]);
   return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
+}
+
+/**
+ * The in-time save as one statement: the answers merged into the attempt's map (`answers ||
+ * patch`, `answer_times || times`) in the UPDATE that also checks the attempt is the member's,
+ * official, open and within deadline + grace, each answer kept only when it is for a question
+ * of the attempt and made no earlier than the answer held (the row's values as the UPDATE sees
+ * them: a concurrent save to the same attempt is waited for and the merge re-evaluated on its
+ * result, so of two answers the later still wins). `saved` counts the answers to questions of
+ * the attempt, as the read-modify-write did. Null when no such open attempt is in time (the
+ * caller then finds out why under the row lock; nothing was changed).
+ */
+async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody): Promise<{ attempt: AttemptRow; saved: number } | null> {
+  const nowMs = Date.now();
+  const { rows } = await db.query<AttemptRow & { saved: number }>(
+    `with given as (
+       select i.key, i.value as answer, least(coalesce((($3::jsonb) ->> i.key)::numeric, $4), $4) as made_at
+       from jsonb_each($2::jsonb) as i
+     )
+     update exam_attempt a set
+       answers = a.answers || coalesce((select jsonb_object_agg(g.key, g.answer) from given g
+         where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
+           and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
+       answer_times = a.answer_times || coalesce((select jsonb_object_agg(g.key, g.made_at) from given g
+         where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
+           and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
+       last_seen_at = $4
+     where a.user_id = $1 and a.uuid = $5 and a.kind = 'official' and a.status = 'open' and $4 <= a.deadline * 1000 + $6
+     returning a.*, (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved`,
+    [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), nowMs, body.uuid, SUBMIT_GRACE_SECONDS * 1000],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { saved, ...attempt } = row;
+  return { attempt, saved };
 }
 
 export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-in-attempt" | "submitted" | "refused";
@@ -200,7 +238,9 @@ export async function officialRoutes(app: FastifyInstance): Promise<void> {
   });
 
   api.post("/api/exam/official/save", { schema: { body: jsonBody(answerBody) } }, async (req, reply) => {
-    const taken = await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, req.body, false));
+    // In time: the one UPDATE on its own (its own transaction); else the full path under the row lock.
+    const merged = await mergeInTime(db, req.member!.id, req.body);
+    const taken: Taken = merged ? { late: false, saved: merged.saved, result: null } : await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, req.body, false));
     if (taken.late) throw closedError(taken);
     return reply.success({ saved: taken.saved, refused: 0, late: false });
   });

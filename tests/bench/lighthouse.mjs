@@ -1,0 +1,104 @@
+/**
+ * Lighthouse (the npm package, its default mobile preset: a Moto G class phone, simulated slow
+ * 4G and 4x CPU slowdown) in Debian's Chromium, on the member home `/` (a first visit: the
+ * login screen) and on a practice page (`/exam/myPractice?bank=2`, the demo math bank) as the
+ * logged-in demo member. Each page gets a fresh Chromium profile (no cache, no service worker);
+ * for the practice page the member's session (the `userInfo` store the app keeps in
+ * localStorage, from a real login) is put in the profile first and Lighthouse is told not to
+ * clear it (disableStorageReset). Prints performance and accessibility next to the goals, FCP,
+ * LCP, TBT and CLS, and names every accessibility audit that fails. LIGHTHOUSE_REPORTS=<dir>
+ * also writes each full JSON report there.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import puppeteer from "puppeteer-core";
+
+const GOALS = { performance: 0.98, accessibility: 1 };
+/** TOOLCHAIN.md gotcha 11. */
+const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+
+/** The demo member's session as the app's `userInfo` store keeps it (zustand persist). */
+async function memberSession(baseUrl) {
+  const res = await fetch(`${baseUrl}/api/user/checkIn`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ tab: "login", username: "member", password: "member123456" }),
+  });
+  const body = await res.json();
+  if (body.code !== 1) throw new Error(`member login failed: ${body.msg}`);
+  return JSON.stringify({ state: body.data.userInfo, version: 0 });
+}
+
+async function audit(label, url, { session } = {}) {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lighthouse-profile-"));
+  const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium", chromeFlags: CHROME_FLAGS, userDataDir, logLevel: "silent" });
+  try {
+    if (session) {
+      // A page of the origin that is not the app (no service worker registers), to write localStorage.
+      const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+      const page = await browser.newPage();
+      await page.goto(new URL("/api/health", url).href);
+      await page.evaluate((value) => localStorage.setItem("userInfo", value), session);
+      await page.close();
+      await browser.disconnect();
+    }
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      disableStorageReset: Boolean(session),
+    });
+    const { lhr } = result;
+    if (process.env.LIGHTHOUSE_REPORTS) {
+      fs.mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_REPORTS, `${label.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}.json`), result.report);
+    }
+    if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+    if (new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname) console.log(`  (ended on ${lhr.finalDisplayedUrl})`);
+    const score = (name) => lhr.categories[name].score;
+    const ms = (id) => `${Math.round(lhr.audits[id].numericValue).toLocaleString("en-US")} ms`;
+    const failing = lhr.categories.accessibility.auditRefs
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode !== "informative" && a.scoreDisplayMode !== "notApplicable" && a.scoreDisplayMode !== "manual");
+    console.log(
+      `${label.padEnd(40)} performance ${score("performance").toFixed(2)} (goal >= ${GOALS.performance}), accessibility ${score("accessibility").toFixed(2)} (goal ${GOALS.accessibility.toFixed(1)}); ` +
+        `FCP ${ms("first-contentful-paint")}, LCP ${ms("largest-contentful-paint")}, TBT ${ms("total-blocking-time")}, CLS ${lhr.audits["cumulative-layout-shift"].numericValue.toFixed(3)}, Speed Index ${ms("speed-index")}`,
+    );
+    for (const a of failing) {
+      const nodes = (a.details?.items ?? []).map((item) => item.node?.selector ?? item.node?.snippet).filter(Boolean).slice(0, 4);
+      console.log(`  accessibility: ${a.id} (${a.title})${nodes.length ? `: ${nodes.join(", ")}` : ""}`);
+    }
+    return { performance: score("performance"), accessibility: score("accessibility"), failing: failing.map((a) => a.id) };
+  } finally {
+    await chrome.kill();
+    fs.rmSync(userDataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs Lighthouse on `/` and on a practice page of the demo site at `baseUrl` (a built server with the demo data). */
+export async function lighthouseBench(baseUrl) {
+  const home = await audit("member home / (login, first visit)", `${baseUrl}/`);
+  const practice = await audit("practice /exam/myPractice?bank=2 (member)", `${baseUrl}/exam/myPractice?bank=2`, { session: await memberSession(baseUrl) });
+  return { home, practice };
+}
+
+// `node tests/bench/lighthouse.mjs [URL]`: only this bench (a server of your own, or one started here).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { startServer, stop } = await import("./server.mjs");
+  if (process.argv[2]) {
+    await lighthouseBench(process.argv[2].replace(/\/$/, ""));
+  } else {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "lighthouse-bench-"));
+    const server = await startServer(["dist/server/main.js"], dataDir);
+    try {
+      await lighthouseBench(server.url);
+    } finally {
+      await stop(server.child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
