@@ -9,6 +9,7 @@ import { request } from "../../api/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LoadError, formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
+import { Reminders } from "./Reminders.tsx";
 
 // chart.js is large: its own chunk, loaded once the overview shows.
 const OverviewChart = lazy(() => import("./OverviewChart.tsx").then((m) => ({ default: m.OverviewChart })));
@@ -154,6 +155,8 @@ export default function Overview() {
           </>
         )}
       </section>
+
+      <Reminders />
     </div>
   );
 }

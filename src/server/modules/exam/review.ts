@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { estimateSeconds, retrievability, type CardState } from "../../../shared/exam/review.ts";
 import type { DueCard, DueList, Mastery, MasteryTopic } from "../../../shared/sync/review.ts";
+import { now } from "../../clock.ts";
 import type { Queryable } from "../../db/index.ts";
 import { visibleSql } from "../org/visibility.ts";
 
@@ -172,9 +173,9 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
 export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
   app.get("/api/exam/review/due", { config: { auth: "member" } }, async (req, reply) => {
-    return reply.success(await dueList(db, req.member!.id, Date.now()));
+    return reply.success(await dueList(db, req.member!.id, now()));
   });
   app.get("/api/exam/review/mastery", { config: { auth: "member" } }, async (req, reply) => {
-    return reply.success(await mastery(db, req.member!.id, Date.now(), req.lang));
+    return reply.success(await mastery(db, req.member!.id, now(), req.lang));
   });
 }
