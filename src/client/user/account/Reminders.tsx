@@ -3,6 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, BellOff } from "lucide-react";
 import { DEFAULT_REMINDER_HOUR } from "../../../shared/push.ts";
+import { ApiError } from "../../api/index.ts";
 import { disableReminders, enableReminders, localTimeZone, pushConfig, pushSupported, sendTestNotification } from "../../pwa/push.ts";
 import { Button } from "../../ui/Button.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -35,8 +36,10 @@ export function Reminders() {
     setNote(null);
     try {
       await action();
-    } catch {
-      // The request toasts the server's message.
+    } catch (error) {
+      // A refused request toasts the server's message; the browser's own refusal (a private
+      // window, no push service) is said here.
+      if (!(error instanceof ApiError)) setNote(t`This browser refused to turn reminders on (a private window, or no push service). The number of reviews due still shows beside “Exams”.`);
     } finally {
       setBusy(false);
       await queryClient.invalidateQueries({ queryKey: pushQueryKey });
