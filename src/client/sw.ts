@@ -116,3 +116,60 @@ clientsClaim();
 self.addEventListener("message", (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === "SKIP_WAITING") void self.skipWaiting();
 });
+
+// Web Push reminders (issue 18; src/shared/push.ts): show the notification, set the app icon's
+// badge to the reviews due where the Badging API exists, and on a click focus an open window of
+// the app (navigated to the reminder's page) or open one.
+interface PushPayload {
+  title?: string;
+  body?: string;
+  url?: string;
+  tag?: string;
+  badge?: number;
+}
+
+/** Only a same-origin path: a push never sends the app elsewhere. */
+function appUrl(path: unknown): string {
+  const url = new URL(typeof path === "string" && path.startsWith("/") && !path.startsWith("//") ? path : "/", self.location.origin);
+  return url.origin === self.location.origin ? url.href : self.location.origin + "/";
+}
+
+self.addEventListener("push", (event: PushEvent) => {
+  let data: PushPayload;
+  try {
+    data = (event.data?.json() as PushPayload | undefined) ?? {};
+  } catch {
+    data = { body: event.data?.text() ?? "" };
+  }
+  const nav = self.navigator as WorkerNavigator & { setAppBadge?: (n?: number) => Promise<void> };
+  const badge = typeof data.badge === "number" && data.badge > 0 ? nav.setAppBadge?.(data.badge).catch(() => undefined) : undefined;
+  event.waitUntil(
+    Promise.all([
+      self.registration.showNotification(data.title || "ExamHub", {
+        body: data.body ?? "",
+        tag: data.tag,
+        icon: "/icons/icon-192.png",
+        badge: "/icons/icon-192.png",
+        data: { url: appUrl(data.url) },
+      }),
+      badge,
+    ]),
+  );
+});
+
+self.addEventListener("notificationclick", (event: NotificationEvent) => {
+  event.notification.close();
+  const target = appUrl(((event.notification.data as { url?: string } | null)?.url ?? "/").replace(self.location.origin, ""));
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (open) {
+        const focused = await open.focus();
+        if (focused.url !== target) await focused.navigate(target).catch(() => undefined);
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

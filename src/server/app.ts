@@ -32,6 +32,8 @@ import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
 import { routineRoutes } from "./modules/routine/index.ts";
 import { terminalRoutes } from "./modules/terminal/routes.ts";
+import { pushRoutes } from "./modules/push/index.ts";
+import { fetchTransport, type PushTransport } from "./modules/push/transport.ts";
 import type { CommandTable } from "./modules/terminal/commands.ts";
 
 declare module "fastify" {
@@ -52,6 +54,8 @@ export interface AppDeps {
   sender?: MessageSender;
   /** Called for every route as it is added (tests enumerate the route table with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** Replaces the HTTP POST to the push services (tests fake their answers). */
+  pushTransport?: PushTransport;
   /** Extra allow-listed terminal commands (tests only; production has just its own list). */
   terminalCommands?: CommandTable;
 }
@@ -84,6 +88,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("config", config);
   app.decorate("generatedResources", new Map());
   app.decorate("moduleResources", new Map());
+  app.decorate("pushTransport", deps.pushTransport ?? fetchTransport);
   if (!deps.db) app.addHook("onClose", async () => db.close());
   const table = tableSender(db, app.log);
   app.decorate("sender", deps.sender ?? settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table));
@@ -115,6 +120,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(codegenRoutes);
   await app.register(marketRoutes);
   await app.register(routineRoutes);
+  await app.register(pushRoutes);
   await app.register(terminalRoutes, {
     projectDir: config.projectDir ?? process.cwd(),
     timeoutMs: (config.terminalTimeoutSeconds ?? 15 * 60) * 1000,

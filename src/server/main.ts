@@ -9,6 +9,8 @@ import { StartupError } from "./errors.ts";
 import { setCaptchaObserver } from "./auth/captcha.ts";
 import { S3Store } from "./modules/upload/s3.ts";
 import { fileStore } from "./modules/upload/store.ts";
+import { useOffsetFile } from "./clock.ts";
+import { startReminders } from "./modules/push/reminders.ts";
 
 /**
  * The process: config from the environment, build, listen, and a clean shutdown on
@@ -28,6 +30,9 @@ async function main(): Promise<void> {
   if (answersFile) {
     setCaptchaObserver((id, centers, width, height) => appendFileSync(answersFile, `${JSON.stringify({ id, centers, width, height })}\n`));
   }
+  // Browser tests only: the clock of spaced review and reminders moved by a file (never in production).
+  const clockFile = process.env.E2E_CLOCK_FILE;
+  if (clockFile) useOffsetFile(clockFile);
   const app = await buildApp(config);
   installShutdown(app);
   try {
@@ -40,6 +45,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // The push reminders' job: once a minute, in this process (the database claims each reminder once).
+  startReminders(app);
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const where = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { replayCard } from "../../src/shared/exam/review.ts";
+import { replayCard, retrievability } from "../../src/shared/exam/review.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 import { saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
 import {
   answerPractice,
+  deviceMastery,
   dueReviewCount,
   mergeReviewIntoDb,
   readReviewQueue,
@@ -136,5 +137,28 @@ describe("the review queue on the device", () => {
     expect(picked.map((p) => p.question.id)).toEqual([3, 1, 2]);
     expect(picked[0]!.recall).toBeLessThan(picked[1]!.recall);
     expect(await weakestQuestions(db, 8, "single", T0)).toEqual([]);
+  });
+
+  it("counts mastery by topic from the device alone (offline), by the server's rules", async () => {
+    const db = await withBank();
+    expect(await deviceMastery(db, T0)).toEqual({ topics: [] });
+    // Question 1 wrong, question 2 right (never reviewed: 0 and 1), question 3 reviewed right.
+    await answerPractice(db, { bankId: 7, question: question(1), answer: "B" }, at(T0));
+    await answerPractice(db, { bankId: 7, question: question(2), answer: "A" }, at(T0));
+    await answerPractice(db, { bankId: 7, question: question(3), answer: "B" }, at(T0 - 7 * DAY));
+    await recordReview(db, { bankId: 7, question: question(3), answer: "A", correct: true }, at(T0));
+    const now = T0 + DAY;
+    const { topics } = await deviceMastery(db, now);
+    expect(topics).toHaveLength(1);
+    const card = replayCard(3, (await db.reviewLogs.toArray()).map((l) => ({ ...l })));
+    const recall3 = retrievability(card, now)!;
+    // A review is also a practice answer (as on the server): 4 answers, 2 right.
+    expect(topics[0]).toMatchObject({ bankId: 7, title: "Maths", type: "single", answered: 4, correct: 2, dueReviews: 1 });
+    expect(topics[0]!.mastery).toBeCloseTo((0 + 1 + recall3) / 3, 3);
+    // The weeks (Monday, UTC) of the answers: T0 is a Monday.
+    expect(topics[0]!.weeks).toEqual([
+      { week: "2025-12-29", answered: 1, correct: 0 },
+      { week: "2026-01-05", answered: 3, correct: 2 },
+    ]);
   });
 });

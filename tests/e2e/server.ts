@@ -17,6 +17,8 @@ export interface RunningServer {
   lastCaptcha(): { id: string; centers: { x: number; y: number }[]; width: number; height: number };
   /** The newest code the default sender "sent" to this address (read from the server's log). */
   lastCode(target: string): string;
+  /** Moves the server's clock of spaced review and reminders `ms` ahead of the real time (the test-only E2E_CLOCK_FILE). */
+  setClockOffset(ms: number): void;
   stop(): Promise<number | null>;
 }
 
@@ -27,6 +29,7 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-e2e-"));
   const answersFile = path.join(dataDir, "captcha-answers.jsonl");
+  const clockFile = path.join(dataDir, "clock-offset");
   const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
     env: {
@@ -37,6 +40,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       LOG_LEVEL: "info",
       DATABASE_URL: "",
       E2E_CAPTCHA_ANSWERS_FILE: answersFile,
+      E2E_CLOCK_FILE: clockFile,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -84,6 +88,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       if (!code) throw new Error(`no code sent to ${target}`);
       return code;
     },
+    setClockOffset: (ms: number) => fs.writeFileSync(clockFile, String(ms)),
     stop: async () => {
       if (child.exitCode === null) child.kill("SIGTERM");
       const code = await exited;

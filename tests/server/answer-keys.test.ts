@@ -170,6 +170,7 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/exam/review/state": () => ["/api/exam/review/state"],
   "/api/exam/review/due": () => ["/api/exam/review/due"],
   "/api/exam/review/mastery": () => ["/api/exam/review/mastery"],
+  "/api/push/config": () => ["/api/push/config?device=device-1234"],
   "/api/user/face": () => ["/api/user/face"],
   // The face library's model and WASM files (static, the same for everyone).
   "/face-models/*": () => ["/face-models/blazeface.json"],

@@ -1,5 +1,6 @@
 import { useLiveQuery } from "dexie-react-hooks";
-import { readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
+import type { Mastery } from "../../shared/sync/review.ts";
+import { deviceMastery, readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
@@ -57,6 +58,11 @@ export function useCourseLessonProgress(db: MemberDb | undefined, courseId: numb
 /** The review queue at `now` (all banks, or one), live: a review, a sync or a saved bank re-reads it. */
 export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: number): ReviewQueue | undefined {
   return useLiveQuery(async () => (db ? readReviewQueue(db, now, bankId) : undefined), [db, now, bankId]);
+}
+
+/** Mastery by topic from this device alone (offline), live; nothing read while `enabled` is false. */
+export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
+  return useLiveQuery(async () => (db && enabled ? deviceMastery(db, now) : undefined), [db, now, enabled]);
 }
 
 /** The member's desired retention on this device. */

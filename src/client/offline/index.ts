@@ -65,6 +65,7 @@ export {
   startMockAttempt,
   submitMockAttempt,
   queuedFaceCheckCount,
+  deviceMastery,
   dueReviewCount,
   readReviewQueue,
   recordReview,

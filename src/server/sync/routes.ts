@@ -5,6 +5,7 @@ import { MAX_OPS_PER_SYNC, rawOpId, type SyncResult } from "../../shared/sync/pr
 import { parseOp, type Op } from "../../shared/sync/ops.ts";
 import { prepared, type Queryable } from "../db/index.ts";
 import { classifyDbError, loggableError } from "../db/errors.ts";
+import { now as serverNow } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
 import { handleOp } from "./handlers/index.ts";
@@ -119,7 +120,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     if (!Array.isArray(ops) || ops.length === 0 || ops.length > MAX_OPS_PER_SYNC) {
       throw new ApiError(msg`Send between 1 and ${MAX_OPS_PER_SYNC} operations at a time`);
     }
-    const now = Date.now();
+    const now = serverNow();
     const parsed = ops.map((raw) => ({ raw, parsed: parseOp(raw, now) }));
     // One transaction for the batch, committed once (one WAL flush instead of one per op). Should
     // the database become unavailable (or choose this batch as a deadlock's victim), nothing of

@@ -187,3 +187,15 @@ const SECONDS_PER_TYPE: Record<string, number> = { single: 20, judge: 15, multip
 export function estimateSeconds(types: readonly string[]): number {
   return types.reduce((sum, type) => sum + (SECONDS_PER_TYPE[type] ?? 30), 0);
 }
+
+const DAY_MS = 86_400_000;
+
+/** Monday (UTC) of the week of `ms`, as YYYY-MM-DD: the weeks of the mastery chart (server and device alike). */
+export function weekOf(ms: number): string {
+  const day = new Date(ms);
+  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()) - ((day.getUTCDay() + 6) % 7) * DAY_MS;
+  return new Date(monday).toISOString().slice(0, 10);
+}
+
+/** Weeks of correct rate the mastery chart shows. */
+export const MASTERY_WEEKS = 8;

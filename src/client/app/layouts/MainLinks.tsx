@@ -16,6 +16,23 @@ function ReviewBadge() {
   );
 }
 
+/**
+ * The phone's menu button carries the same count (its links are inside the closed sheet): a
+ * small badge on the button's corner, named for screen readers with the button ("Menu, 3
+ * reviews due").
+ */
+export function MenuDueBadge() {
+  const { t } = useLingui();
+  const due = useDueReviews();
+  if (due === 0) return null;
+  return (
+    <span data-testid="menu-due-badge" className="absolute -top-0.5 -right-0.5 inline-flex min-w-5 items-center justify-center rounded-full bg-red-600 px-1 text-[11px] leading-5 font-semibold text-white ring-2 ring-white dark:ring-slate-900">
+      <span aria-hidden>{due > 99 ? "99+" : due}</span>
+      <span className="sr-only">{`, ${t`${plural(due, { one: "# review due", other: "# reviews due" })}`}`}</span>
+    </span>
+  );
+}
+
 /** The member side's main links: the header's on a wide screen, the phone menu's on a phone. */
 export function MainLinks({ className, onNavigate }: { className: (state: { isActive: boolean }) => string; onNavigate?: () => void }) {
   const { t } = useLingui();

@@ -11,7 +11,7 @@ import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
 import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
-import { MainLinks } from "./MainLinks.tsx";
+import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 
 // The offline module (Dexie, the sync engine) loads only once a member is signed in.
 const MemberSync = lazy(() => import("./MemberSync.tsx"));
@@ -83,6 +83,7 @@ function PhoneMenu() {
     >
       <Menu aria-hidden className="size-6" />
       <span className="sr-only">{t`Menu`}</span>
+      <MenuDueBadge />
     </button>
   );
   if (!used) return button;

@@ -3,6 +3,7 @@ import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
 import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
 import { dueReviewCount, startOffline, useOfflineQuery } from "../../offline/index.ts";
 import { publishDueReviews } from "../../offline/status.ts";
+import { watchPushPermission } from "../../pwa/push.ts";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
 /**
@@ -32,6 +33,8 @@ export default function MemberSync({ memberId }: { memberId: number }) {
   useEffect(() => {
     startOffline(memberId);
   }, [memberId]);
+  // Reminders on here, but the permission revoked or the subscription gone: unsubscribed on the server.
+  useEffect(() => watchPushPermission(), [memberId]);
   useEffect(() => {
     // Official-exam answers an earlier version of the app left unsent in localStorage go out
     // now and on reconnect (today's answers travel through the member's outbox).

@@ -6,7 +6,7 @@ import { useUserInfo } from "../../stores/userInfo.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { logoutMember } from "../../user/session.ts";
 import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
-import { MainLinks } from "./MainLinks.tsx";
+import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 
 const sheetLinkClass = ({ isActive }: { isActive: boolean }) =>
   `flex min-h-11 items-center rounded-md px-3 text-base ${isActive ? "bg-blue-50 font-medium text-primary-strong dark:bg-slate-800 dark:text-blue-300" : "text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"}`;
@@ -24,6 +24,7 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
       <Dialog.Trigger className={PHONE_MENU_BUTTON}>
         <Menu aria-hidden className="size-6" />
         <span className="sr-only">{t`Menu`}</span>
+        <MenuDueBadge />
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />

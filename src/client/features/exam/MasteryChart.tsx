@@ -1,21 +1,8 @@
 import { useMemo } from "react";
 import { useLingui } from "@lingui/react/macro";
-import {
-  CategoryScale,
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartData,
-  type ChartOptions,
-} from "chart.js";
-import { Chart } from "react-chartjs-2";
-import { baseChartOptions, useChartTheme } from "../../ui/chartTheme.ts";
-
-ChartJS.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+import type { ChartData } from "chart.js";
+import { useChartTheme } from "../../ui/chartTheme.ts";
+import { LineChart } from "./LineChart.tsx";
 
 /** Series colours after the theme's primary one. */
 const SERIES = ["#059669", "#d97706", "#7c3aed", "#db2777", "#0891b2"];
@@ -26,14 +13,10 @@ export interface MasterySeries {
   values: (number | null)[];
 }
 
-/**
- * Correct rate over time per topic (lazy-loaded: chart.js is its own chunk, as for the score
- * history); the canvas is hidden from screen readers, which get the table beside it.
- */
+/** Correct rate over time per topic (lazy-loaded, as the score history: LineChart). */
 export function MasteryChart({ weeks, series }: { weeks: string[]; series: MasterySeries[] }) {
   const { t } = useLingui();
-  const { text, grid, primary } = useChartTheme();
-  const rateLabel = t`Correct rate (%)`;
+  const { primary } = useChartTheme();
   const data = useMemo<ChartData<"line", (number | null)[], string>>(
     () => ({
       labels: weeks,
@@ -44,19 +27,5 @@ export function MasteryChart({ weeks, series }: { weeks: string[]; series: Maste
     }),
     [weeks, series, primary],
   );
-  const options = useMemo<ChartOptions<"line">>(() => {
-    const base = baseChartOptions<"line">(text);
-    return {
-      ...base,
-      scales: {
-        ...base.scales,
-        y: { min: 0, max: 100, ticks: { color: text }, grid: { color: grid }, title: { display: true, text: rateLabel, color: text } },
-      },
-    };
-  }, [text, grid, rateLabel]);
-  return (
-    <div className="relative h-56 sm:h-64">
-      <Chart type="line" data={data} options={options} aria-hidden="true" />
-    </div>
-  );
+  return <LineChart data={data} y={{ title: t`Correct rate (%)`, min: 0, max: 100 }} />;
 }

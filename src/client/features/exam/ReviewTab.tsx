@@ -8,7 +8,7 @@ import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import { DEFAULT_RETENTION, type ReviewGrade } from "../../../shared/exam/review.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { MasteryTopic } from "../../../shared/sync/review.ts";
-import { useReviewQueue, useReviewRetention } from "../../offline/hooks.ts";
+import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/hooks.ts";
 import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -172,12 +172,18 @@ function RetentionSetting({ db }: { db: MemberDb }) {
   );
 }
 
-/** Mastery by topic and question type (from the server: every device's answers), the chart and the weakest topic. */
-function MasteryPanel({ bankId, onWeakest }: { bankId: number | null; onWeakest(topic: MasteryTopic): void }) {
+/**
+ * Mastery by topic and question type, the chart and the weakest topic: from the server (every
+ * device's answers) when it answers, else from this device's own answers and reviews (offline).
+ */
+function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: number; bankId: number | null; onWeakest(topic: MasteryTopic): void }) {
   const { t, i18n } = useLingui();
   const online = useOnline();
   const queryClient = useQueryClient();
-  const mastery = useQuery({ ...masteryQuery(), enabled: online });
+  const server = useQuery({ ...masteryQuery(), enabled: online });
+  const fromDevice = !online || server.isError;
+  const device = useDeviceMastery(db, now, fromDevice);
+  const mastery = fromDevice ? { data: device, isPending: device === undefined, isError: false } : server;
   const topics = useMemo(() => (mastery.data?.topics ?? []).filter((topic) => bankId === null || topic.bankId === bankId), [mastery.data, bankId]);
   const labelOf = (topic: MasteryTopic) => `${topic.title} · ${TYPE_LABELS[topic.type] ? i18n._(TYPE_LABELS[topic.type]!) : topic.type}`;
   const weeks = useMemo(() => [...new Set(topics.flatMap((topic) => topic.weeks.map((w) => w.week)))].sort(), [topics]);
@@ -209,12 +215,13 @@ function MasteryPanel({ bankId, onWeakest }: { bankId: number | null; onWeakest(
           </button>
         )}
       </div>
-      {!online ? (
+      {fromDevice && (
         <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
-          <CloudOff aria-hidden className="size-4" />
-          {t`Mastery is counted on the server from every device's answers; it shows when you are online. Reviews work offline.`}
+          <CloudOff aria-hidden className="size-4 shrink-0" />
+          {t`Offline: counted from this device's answers and reviews. Back online, every device's answers count.`}
         </p>
-      ) : mastery.isPending ? (
+      )}
+      {mastery.isPending ? (
         <Spinner className="mx-auto my-6 size-6" />
       ) : mastery.isError ? (
         <p role="alert" className="text-sm">{t`Mastery could not be loaded.`}</p>
@@ -357,6 +364,8 @@ export default function ReviewTab() {
         </p>
       )}
       <MasteryPanel
+        db={db}
+        now={now}
         bankId={bankId}
         onWeakest={(topic) => {
           if (bankId === null || topic.bankId === bankId) void practiseWeakest(topic);

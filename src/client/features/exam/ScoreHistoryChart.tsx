@@ -1,22 +1,8 @@
 import { useMemo } from "react";
 import { useLingui } from "@lingui/react/macro";
-import {
-  CategoryScale,
-  Chart as ChartJS,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartData,
-  type ChartOptions,
-} from "chart.js";
-import { Chart } from "react-chartjs-2";
-import { baseChartOptions, useChartTheme } from "../../ui/chartTheme.ts";
-
-// Only what a line chart with a legend and tooltips needs (the rest is tree-shaken).
-ChartJS.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+import type { ChartData } from "chart.js";
+import { useChartTheme } from "../../ui/chartTheme.ts";
+import { LineChart } from "./LineChart.tsx";
 
 /** The pass-mark line per theme (the scores take the theme's primary colour). */
 const PASS_COLOUR = { light: "#b45309", dark: "#fbbf24" } as const;
@@ -29,18 +15,15 @@ export interface ScoreHistoryChartProps {
   totalScore: number | null;
 }
 
-/**
- * Scores of past attempts of one paper, with the pass mark as a dashed line. Lazy-loaded
- * (chart.js is its own chunk); the canvas is hidden from screen readers, which get a table.
- */
+/** Scores of past attempts of one paper, with the pass mark as a dashed line (lazy-loaded: LineChart). */
 export function ScoreHistoryChart({ labels, scores, passScore, totalScore }: ScoreHistoryChartProps) {
   const { t } = useLingui();
-  const { theme, text, grid, primary: scoreColour } = useChartTheme();
+  const { theme, primary: scoreColour } = useChartTheme();
   const passColour = PASS_COLOUR[theme];
   const scoreLabel = t`Score`;
   const passLabel = t`Pass mark`;
 
-  const data = useMemo<ChartData<"line", number[], string>>(
+  const data = useMemo<ChartData<"line", (number | null)[], string>>(
     () => ({
       labels,
       datasets: [
@@ -53,28 +36,5 @@ export function ScoreHistoryChart({ labels, scores, passScore, totalScore }: Sco
     [labels, scores, passScore, scoreLabel, passLabel, scoreColour, passColour],
   );
 
-  const options = useMemo<ChartOptions<"line">>(() => {
-    const base = baseChartOptions<"line">(text);
-    return {
-      ...base,
-      scales: {
-        ...base.scales,
-        y: {
-          min: 0,
-          ...(totalScore !== null && totalScore > 0 ? { max: totalScore } : {}),
-          ticks: { color: text },
-          grid: { color: grid },
-          title: { display: true, text: scoreLabel, color: text },
-        },
-      },
-    };
-  },
-    [text, grid, scoreLabel, totalScore],
-  );
-
-  return (
-    <div className="relative h-56 sm:h-64">
-      <Chart type="line" data={data} options={options} aria-hidden="true" />
-    </div>
-  );
+  return <LineChart data={data} y={{ title: scoreLabel, min: 0, ...(totalScore !== null && totalScore > 0 ? { max: totalScore } : {}) }} />;
 }

@@ -7,12 +7,14 @@ import {
   isDue,
   replayCard,
   retrievability,
+  weekOf,
+  MASTERY_WEEKS,
   type CardState,
   type ReviewGrade,
 } from "../../../shared/exam/review.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
-import type { ReviewState } from "../../../shared/sync/review.ts";
+import type { Mastery, MasteryTopic, ReviewState } from "../../../shared/sync/review.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
 import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
@@ -251,5 +253,75 @@ export async function weakestQuestions(db: MemberDb, bankId: number, type: strin
       })
       .sort((a, b) => a.recall - b.recall || a.question.position - b.question.position)
       .slice(0, limit);
+  });
+}
+
+/**
+ * Mastery by topic (bank) and question type from this device alone, for when the server cannot
+ * be reached: the same rules as `GET /api/exam/review/mastery` (mean FSRS retrievability of the
+ * answered or reviewed questions; correct rate per week), over the answers and reviews this
+ * device holds, for the banks saved on it.
+ */
+export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery> {
+  const queue = await readReviewQueue(db, now);
+  return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers, db.reviewLogs], async () => {
+    const answers = await db.answers.toArray();
+    const logs = await db.reviewLogs.toArray();
+    const touched = [...new Set([...answers.map((a) => a.questionId), ...logs.map((l) => l.questionId)])];
+    const questions = new Map((await db.questions.where("id").anyOf(touched).toArray()).map((q) => [q.id, q]));
+    const banks = new Map((await db.banks.toArray()).map((b) => [b.id, b]));
+    const cards = new Map((await db.reviewCards.bulkGet(touched)).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
+    const latest = new Map<number, { at: number; correct: boolean | null }>();
+    for (const a of answers) if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, a);
+
+    type Acc = MasteryTopic & { sum: number; count: number; weekMap: Map<string, { answered: number; correct: number }> };
+    const topics = new Map<string, Acc>();
+    const topicOf = (bankId: number, type: string): Acc | null => {
+      const bank = banks.get(bankId);
+      if (!bank) return null;
+      const key = `${bankId}:${type}`;
+      let topic = topics.get(key);
+      if (!topic) {
+        topic = { bankId, title: bank.title, type, answered: 0, correct: 0, dueReviews: 0, mastery: null, weeks: [], sum: 0, count: 0, weekMap: new Map() };
+        topics.set(key, topic);
+      }
+      return topic;
+    };
+    for (const questionId of touched) {
+      const question = questions.get(questionId);
+      const topic = question ? topicOf(question.bankId, question.type) : null;
+      if (!question || !topic) continue;
+      const card = cards.get(questionId);
+      const recall = card && card.reps > 0 ? retrievability(card, now) : null;
+      topic.sum += recall ?? (latest.get(questionId)?.correct === true ? 1 : 0);
+      topic.count += 1;
+    }
+    const since = now - MASTERY_WEEKS * 7 * 86_400_000;
+    for (const a of answers) {
+      const question = questions.get(a.questionId);
+      const topic = question ? topics.get(`${question.bankId}:${question.type}`) : undefined;
+      if (!topic) continue;
+      topic.answered += 1;
+      if (a.correct === true) topic.correct += 1;
+      if (a.at < since) continue;
+      const week = weekOf(a.at);
+      const entry = topic.weekMap.get(week) ?? { answered: 0, correct: 0 };
+      entry.answered += 1;
+      if (a.correct === true) entry.correct += 1;
+      topic.weekMap.set(week, entry);
+    }
+    for (const d of queue.due) {
+      const topic = topics.get(`${d.bank.id}:${d.question.type}`);
+      if (topic) topic.dueReviews += 1;
+    }
+    return {
+      topics: [...topics.values()]
+        .map(({ sum, count, weekMap, ...topic }) => ({
+          ...topic,
+          mastery: count > 0 ? Math.round((sum / count) * 1000) / 1000 : null,
+          weeks: [...weekMap].sort(([a], [b]) => (a < b ? -1 : 1)).map(([week, w]) => ({ week, ...w })),
+        }))
+        .sort((a, b) => a.bankId - b.bankId || a.type.localeCompare(b.type)),
+    };
   });
 }

@@ -10,6 +10,7 @@ import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LoadError, formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
 import { ModuleBlocks } from "./ModuleBlocks.tsx";
+import { Reminders } from "./Reminders.tsx";
 
 // chart.js is large: its own chunk, loaded once the overview shows.
 const OverviewChart = lazy(() => import("./OverviewChart.tsx").then((m) => ({ default: m.OverviewChart })));
@@ -157,6 +158,8 @@ export default function Overview() {
           </>
         )}
       </section>
+
+      <Reminders />
     </div>
   );
 }

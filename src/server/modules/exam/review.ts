@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { estimateSeconds, retrievability, type CardState } from "../../../shared/exam/review.ts";
+import { MASTERY_WEEKS, estimateSeconds, retrievability, weekOf, type CardState } from "../../../shared/exam/review.ts";
 import type { DueCard, DueList, Mastery, MasteryTopic } from "../../../shared/sync/review.ts";
+import { now } from "../../clock.ts";
 import type { Queryable } from "../../db/index.ts";
 import { visibleSql } from "../org/visibility.ts";
 
@@ -57,15 +58,9 @@ export async function dueList(db: Queryable, userId: number, now: number): Promi
   return { now, queued: rows.length, due, estimateSeconds: estimateSeconds(due.map((d) => d.type)) };
 }
 
-const WEEKS = 8;
+const WEEKS = MASTERY_WEEKS;
 const DAY = 86_400_000;
-
-/** Monday (UTC) of the week of `ms`, as YYYY-MM-DD. */
-export function weekOf(ms: number): string {
-  const day = new Date(ms);
-  const monday = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate()) - ((day.getUTCDay() + 6) % 7) * DAY;
-  return new Date(monday).toISOString().slice(0, 10);
-}
+export { weekOf };
 
 export async function mastery(db: Queryable, userId: number, now: number, lang: string): Promise<Mastery> {
   // Per question the member answered or reviewed: its topic, its latest practice result, its card.
@@ -172,9 +167,9 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
 export async function reviewRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
   app.get("/api/exam/review/due", { config: { auth: "member" } }, async (req, reply) => {
-    return reply.success(await dueList(db, req.member!.id, Date.now()));
+    return reply.success(await dueList(db, req.member!.id, now()));
   });
   app.get("/api/exam/review/mastery", { config: { auth: "member" } }, async (req, reply) => {
-    return reply.success(await mastery(db, req.member!.id, Date.now(), req.lang));
+    return reply.success(await mastery(db, req.member!.id, now(), req.lang));
   });
 }

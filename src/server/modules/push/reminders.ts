@@ -1,0 +1,129 @@
+import type { FastifyInstance } from "fastify";
+import { msg, plural } from "@lingui/core/macro";
+import { now as clockNow } from "../../clock.ts";
+import { translator } from "../../i18n/index.ts";
+import { getSettings } from "../../settings.ts";
+import { dueList } from "../exam/review.ts";
+import { visibleSql } from "../org/visibility.ts";
+import { pushDeps } from "./index.ts";
+import { sendToMember, type SendOutcome } from "./service.ts";
+
+/**
+ * The reminders' job (issue 18), run once a minute by every server process:
+ * - "N reviews due today" once a day per member, during the member's chosen hour in their time
+ *   zone, when something is due;
+ * - "exam room X opens in N minutes" once per member and room, within the hour before a room the
+ *   member may sit opens (enabled room, the member's group or every group, open to their
+ *   organisation).
+ * Each reminder is claimed by inserting its `push_sent` row: with several processes only the one
+ * whose insert lands sends, so a member gets each reminder once.
+ */
+
+const HOUR_MS = 3_600_000;
+
+/** The local day (YYYY-MM-DD) and hour (0-23) of `ms` in `timeZone`. */
+export function localTime(ms: number, timeZone: string): { day: string; hour: number } {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" }).formatToParts(ms);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return { day: `${part("year")}-${part("month")}-${part("day")}`, hour: Number(part("hour")) };
+}
+
+export interface ReminderRun {
+  daily: { userId: number; due: number; outcome: SendOutcome }[];
+  rooms: { userId: number; roomId: number; outcome: SendOutcome }[];
+}
+
+export async function runReminders(app: FastifyInstance, now = clockNow()): Promise<ReminderRun> {
+  const { db } = app;
+  const deps = pushDeps(app);
+  const { site_name } = await getSettings(db, ["site_name"]);
+  const site = site_name || app.config.siteName;
+  const run: ReminderRun = { daily: [], rooms: [] };
+
+  const claim = async (userId: number, kind: "daily" | "room", ref: string) =>
+    (await db.query("insert into push_sent (user_id, kind, ref, sent_at) values ($1, $2, $3, $4) on conflict do nothing returning user_id", [userId, kind, ref, now])).rows.length > 0;
+
+  // Daily: members with a subscription, at their hour.
+  const members = await db.query<{ user_id: number; hour: number; time_zone: string; lang: string }>(
+    `select p.user_id, p.hour, p.time_zone, p.lang from push_preference p join member m on m.id = p.user_id and m.status = 'enable'
+     where exists (select 1 from push_subscription s where s.user_id = p.user_id) order by p.user_id`,
+  );
+  for (const m of members.rows) {
+    let local: { day: string; hour: number };
+    try {
+      local = localTime(now, m.time_zone);
+    } catch {
+      continue;
+    }
+    if (local.hour !== m.hour) continue;
+    const already = await db.query("select 1 from push_sent where user_id = $1 and kind = 'daily' and ref = $2", [m.user_id, local.day]);
+    if (already.rows.length > 0) continue;
+    const due = (await dueList(db, m.user_id, now)).due.length;
+    if (due === 0 || !(await claim(m.user_id, "daily", local.day))) continue;
+    const t = translator(m.lang);
+    const outcome = await sendToMember(deps, m.user_id, {
+      title: site,
+      body: t(msg`${plural(due, { one: "# review is due today", other: "# reviews are due today" })}: a few minutes keep them in your memory.`),
+      url: "/exam/examTab/review",
+      tag: "daily-review",
+      badge: due,
+    });
+    run.daily.push({ userId: m.user_id, due, outcome });
+  }
+
+  // Rooms opening within the hour, for members who may sit them and have a subscription.
+  const nowSeconds = Math.floor(now / 1000);
+  const rooms = await db.query<{ room_id: number; title: string; start_time: string | number; user_id: number; lang: string }>(
+    `select r.id as room_id, r.title, r.start_time, m.id as user_id, p.lang
+     from exam_room r
+     join member m on m.status = 'enable' and (r.user_group_id is null or r.user_group_id = m.group_id)
+     join push_preference p on p.user_id = m.id
+     where r.status = 'enable' and r.start_time > $1 and r.start_time <= $2
+       and exists (select 1 from push_subscription s where s.user_id = m.id)
+       and not exists (select 1 from push_sent x where x.user_id = m.id and x.kind = 'room' and x.ref = r.id::text)
+       and ${visibleSql("room", "r.id", "m.id")}
+     order by r.start_time, r.id, m.id`,
+    [nowSeconds, nowSeconds + HOUR_MS / 1000],
+  );
+  for (const r of rooms.rows) {
+    if (!(await claim(r.user_id, "room", String(r.room_id)))) continue;
+    const t = translator(r.lang);
+    const minutes = Math.max(1, Math.round((Number(r.start_time) - nowSeconds) / 60));
+    const title = r.title;
+    const outcome = await sendToMember(deps, r.user_id, {
+      title: site,
+      body: t(msg`Exam room “${title}” opens in ${plural(minutes, { one: "# minute", other: "# minutes" })}.`),
+      url: "/exam/examTab/officialTest",
+      tag: `room-${r.room_id}`,
+    });
+    run.rooms.push({ userId: r.user_id, roomId: r.room_id, outcome });
+  }
+  return run;
+}
+
+/** Runs the job once a minute in this process (not in tests: they call `runReminders` with a fixed clock). */
+export function startReminders(app: FastifyInstance, everyMs = 60_000): void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const run = await runReminders(app);
+      const sent = run.daily.length + run.rooms.length;
+      if (sent > 0) app.log.info({ daily: run.daily.length, rooms: run.rooms.length }, "push reminders sent");
+    } catch (error) {
+      app.log.warn({ err: { message: (error as Error).message } }, "push reminders failed");
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(() => void tick(), 5_000);
+  const timer = setInterval(() => void tick(), everyMs);
+  first.unref();
+  timer.unref();
+  // Stopped with the HTTP server (app.close() on SIGTERM), before the database closes.
+  app.server.once("close", () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  });
+}

@@ -1,0 +1,139 @@
+import type { Page } from "@playwright/test";
+import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+
+/**
+ * Spaced review in Chromium (issue 18), on a server of its own whose clock the test moves (the
+ * test-only E2E_CLOCK_FILE) together with the page's (Playwright's clock): answer 5 questions
+ * wrong, a day later the review tab shows them due; review them offline; back online the server
+ * holds each review once; the mastery chart shows the topic, offline too.
+ */
+
+const DAY = 86_400_000;
+
+/** The member's data on the server, read with the app's own token. */
+async function memberGet<T>(page: Page, url: string): Promise<T> {
+  return page.evaluate(async (u) => {
+    const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
+    return (await (await fetch(u, { headers: { "ba-user-token": token } })).json()).data;
+  }, url);
+}
+
+/** Answers the practice question on screen; true when it was graded wrong. */
+async function answerPractice(page: Page): Promise<boolean> {
+  const radios = page.getByRole("radio");
+  const boxes = page.getByRole("checkbox");
+  if ((await radios.count()) >= 4) await radios.nth(3).check();
+  else if ((await radios.count()) > 0) await radios.last().check();
+  else if ((await boxes.count()) > 0) await boxes.first().check();
+  else await page.getByRole("textbox").first().fill("x");
+  await page.getByRole("button", { name: "提交答案" }).click();
+  const verdict = page.getByText(/回答正确|回答错误|答案已保存，将由老师评阅/).first();
+  await expect(verdict).toBeVisible();
+  return (await page.getByText("回答错误").count()) > 0;
+}
+
+/** One review in the session: any answer, checked on the device, then rated (or "I got it wrong"). */
+async function reviewCurrent(page: Page): Promise<void> {
+  const radios = page.getByRole("radio");
+  const boxes = page.getByRole("checkbox");
+  if ((await radios.count()) > 0) await radios.first().check();
+  else if ((await boxes.count()) > 0) await boxes.first().check();
+  else await page.getByRole("textbox").first().fill("x");
+  await page.getByRole("button", { name: "核对答案" }).click();
+  const next = page.getByRole("button", { name: /^(下一步|良好|我答错了)$/ }).first();
+  await expect(next).toBeVisible();
+  await next.click();
+}
+
+test("5 wrong answers come back a day later, are reviewed offline, reach the server once, and show in the mastery chart", async ({ browser }) => {
+  const server = await startServer();
+  try {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    // The page's clock runs on from the real time; the test moves it (and the server's) below.
+    const start = Date.now();
+    await page.clock.install({ time: start });
+    await logInMember(page);
+    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+
+    // Practice: answer until 5 questions were graded wrong.
+    await page.goto("/exam/myTest");
+    await page.getByRole("link", { name: "练习" }).first().click();
+    await expect(page.getByText(/第 1 题，共 \d+ 题/)).toBeVisible({ timeout: 15_000 });
+    await serviceWorkerInControl(page);
+    let wrong = 0;
+    for (let i = 0; wrong < 5 && i < 40; i++) {
+      if (await answerPractice(page)) wrong += 1;
+      await page.getByRole("button", { name: "下一题" }).click();
+    }
+    expect(wrong).toBe(5);
+    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    const state = await memberGet<{ wrong: { questionId: number }[] }>(page, "/api/exam/state");
+    expect(state.wrong).toHaveLength(5);
+    const practised = await memberGet<{ banks: { bankId: number }[] }>(page, "/api/exam/practiceStats");
+    expect(practised.banks).toHaveLength(1);
+    const bankId = practised.banks[0]!.bankId;
+
+    // A day later, on the server and in the page: the five are due.
+    server.setClockOffset(DAY + 60_000);
+    await page.clock.setSystemTime(start + DAY + 60_000);
+    await page.goto(`/exam/examTab/review?id=${bankId}`);
+    await expect(page.getByText(/^5 道题到期 · 约 \d+ 分钟$/)).toBeVisible({ timeout: 15_000 });
+    const due = await memberGet<{ now: number; due: { questionId: number }[] }>(page, "/api/exam/review/due");
+    expect(due.now).toBeGreaterThanOrEqual(start + DAY);
+    expect(due.due.map((d) => d.questionId).sort()).toEqual(state.wrong.map((w) => w.questionId).sort());
+
+    // On a phone the header's links are behind the menu button: the count shows on the button,
+    // and inside the sheet once it is opened.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const menuButton = page.getByRole("banner").getByRole("button", { name: /^菜单/ });
+    await expect(menuButton).toHaveAccessibleName(/^菜单\s*,\s*5 道题待复习$/);
+    await expect(page.getByTestId("menu-due-badge")).toBeVisible();
+    await expect(page.getByTestId("menu-due-badge").locator("[aria-hidden]")).toHaveText("5");
+    await menuButton.click();
+    await expect(page.getByRole("dialog").getByRole("link", { name: /考试/ })).toContainText("5");
+    await page.keyboard.press("Escape");
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // Reviewed with no network at all.
+    await context.setOffline(true);
+    await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+    await page.getByRole("button", { name: "开始复习" }).click();
+    for (let i = 1; i <= 5; i++) {
+      await expect(page.getByText(`复习第 ${i} 题，共 5 题`)).toBeVisible();
+      await reviewCurrent(page);
+    }
+    await expect(page.getByText("复习完成")).toBeVisible();
+    await page.getByRole("button", { name: "返回复习列表" }).click();
+    await expect(page.getByText("今天没有到期的题目，做得好！")).toBeVisible();
+    await expect(page.getByText(/条待同步/)).toBeVisible();
+
+    // Mastery works offline too: from the device's answers and cards.
+    const mastery = page.getByRole("region", { name: "知识点掌握度" });
+    await expect(mastery.getByRole("list", { name: "按知识点和题型的掌握度" }).getByRole("listitem").first()).toBeVisible();
+    await expect(mastery.locator("canvas")).toBeVisible();
+
+    // Back online: the five reviews reach the server, once each.
+    await context.setOffline(false);
+    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    const review = await memberGet<{ logs: { opId: string; questionId: number; at: number }[] }>(page, "/api/exam/review/state");
+    expect(review.logs).toHaveLength(5);
+    expect(new Set(review.logs.map((l) => l.opId)).size).toBe(5);
+    expect(review.logs.map((l) => l.questionId).sort()).toEqual(state.wrong.map((w) => w.questionId).sort());
+    expect(review.logs.every((l) => l.at >= start + DAY)).toBe(true);
+    // A reload syncs nothing again.
+    await page.reload();
+    await expect(page.getByText("今天没有到期的题目，做得好！")).toBeVisible({ timeout: 15_000 });
+    expect((await memberGet<{ logs: unknown[] }>(page, "/api/exam/review/state")).logs).toHaveLength(5);
+
+    // The mastery chart (from the server, online) names the topic of the five.
+    const topics = await memberGet<{ topics: { bankId: number; title: string }[] }>(page, "/api/exam/review/mastery");
+    const topic = topics.topics.find((tp) => tp.bankId === bankId)!;
+    expect(topic).toBeTruthy();
+    await expect(mastery.getByRole("listitem").filter({ hasText: topic.title }).first()).toBeVisible();
+    await expect(mastery.locator("canvas")).toBeVisible();
+    await context.close();
+  } finally {
+    await server.stop();
+  }
+});
