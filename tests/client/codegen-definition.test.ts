@@ -9,7 +9,7 @@ const design: GenDesign = {
   fields: [
     { ...newField("title"), comment: "名称", required: true, search: "LIKE" },
     { ...newField("books"), type: "int", form: "number", search: "RANGE", default: "3" },
-    { ...newField("kind"), type: "enum", options: ["a", "b"], form: "select", search: "eq" },
+    { ...newField("kind"), type: "enum", options: ["a", "b"], optionLabels: { a: "甲类" }, form: "select", search: "eq" },
     { ...newField("open"), type: "bool", form: "switch", list: false },
     { ...newField("hidden"), form: "none", list: false },
   ],
@@ -35,6 +35,8 @@ describe("a generated design as the engine's screen definition", () => {
       ["update_time", null, true],
     ]);
     expect(def.columns.find((c) => c.field === "kind")!.options!.map((o) => o.value)).toEqual(["a", "b"]);
+    // A choice shows its label where the design gives one, its value otherwise.
+    expect(def.columns.find((c) => c.field === "kind")!.options!.map((o) => o.label.message)).toEqual(["甲类", "b"]);
     expect(def.sortable).toBe(true);
     expect(def.defaultOrder).toBe("weigh,desc");
     expect(def.title.message).toBe("书架");

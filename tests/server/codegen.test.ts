@@ -22,6 +22,7 @@ const field = (name: string, over: Partial<GenField> = {}): GenField => ({
   index: "none",
   required: false,
   options: [],
+  optionLabels: {},
   form: "text",
   list: true,
   search: "none",

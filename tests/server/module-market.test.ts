@@ -83,6 +83,10 @@ describe("the notice board", () => {
     expect(def.data.design).toMatchObject({ name: "notice", sortable: true, fields: expect.arrayContaining([expect.objectContaining({ name: "title", comment: "Title" })]) });
     const zh = await t.app.inject({ method: "GET", url: "/admin/mod/notice/notice/definition", headers: { ...root.headers, "think-lang": "zh-cn" } });
     expect(zh.json().data.design.fields[0]).toMatchObject({ name: "title", comment: "标题" });
+    // The status choices are labelled in the reader's language (their values stay the same).
+    const status = (design: { fields: { name: string; optionLabels: Record<string, string> }[] }) => design.fields.find((f) => f.name === "status")!.optionLabels;
+    expect(status(def.data.design as never)).toEqual({ published: "Published", draft: "Draft" });
+    expect(status(zh.json().data.design)).toEqual({ published: "已发布", draft: "草稿" });
     // In the menus of the super admin, under the module's folder.
     const menus = JSON.stringify((await call(root, "GET", "/admin/index/index")).data.menus);
     expect(menus).toContain('"name":"mod/notice/notice"');

@@ -68,6 +68,8 @@ export const genField = z.object({
   required: z.boolean().default(false),
   /** The choices of an `enum` field. */
   options: withMessage(z.array(safeText(64).min(1)).max(50).default([]), msg`At most 50 choices of at most 64 characters`),
+  /** How a choice of an `enum` field is shown (value -> label); a choice without one shows its value. */
+  optionLabels: withMessage(z.record(z.string().max(64), safeText(64)).default({}), msg`At most 50 choices of at most 64 characters`),
   form: withMessage(z.enum(FORM_CONTROLS).default("text"), msg`Please choose the form control`),
   /** Shown as a list column. */
   list: z.boolean().default(true),
@@ -283,5 +285,5 @@ export function emptyDesign(): GenDesign {
 }
 
 export function newField(fieldName: string): GenField {
-  return { name: fieldName, type: "string", length: 0, default: "", comment: "", index: "none", required: false, options: [], form: "text", list: true, search: "none" };
+  return { name: fieldName, type: "string", length: 0, default: "", comment: "", index: "none", required: false, options: [], optionLabels: {}, form: "text", list: true, search: "none" };
 }

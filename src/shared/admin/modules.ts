@@ -54,6 +54,8 @@ const version = withMessage(z.string().max(14).regex(VERSION), msg`A version is 
 /** A field of a module table: the generator's, with an English label (the comment is the default language's). */
 export const moduleField = genField.extend({
   commentEn: withMessage(safeText(100).default(""), msg`The comment is too long (at most 100 characters)`),
+  /** English labels of an `enum` field's choices (`optionLabels` are the default language's). */
+  optionLabelsEn: withMessage(z.record(z.string().max(64), safeText(64)).default({}), msg`At most 50 choices of at most 64 characters`),
 });
 
 export const moduleTable = genDesign.extend({
@@ -140,7 +142,15 @@ export type ModuleManifest = z.infer<typeof moduleManifest>;
 /** A module table as the code generator's design; `locale` "en": the fields' English labels where they have one. */
 export const designOfTable = (table: ModuleTable, locale = ""): GenDesign => {
   const { menu: _m, icon: _i, fields, ...design } = table;
-  return { ...design, fields: fields.map(({ commentEn, ...field }) => ({ ...field, comment: locale === "en" && commentEn ? commentEn : field.comment })) };
+  const en = locale === "en";
+  return {
+    ...design,
+    fields: fields.map(({ commentEn, optionLabelsEn, ...field }) => ({
+      ...field,
+      comment: en && commentEn ? commentEn : field.comment,
+      optionLabels: en ? { ...field.optionLabels, ...optionLabelsEn } : field.optionLabels,
+    })),
+  };
 };
 
 /** Major, minor, patch compared. */

@@ -20,7 +20,7 @@ const YES_NO: CrudOption[] = [
 ];
 
 const optionsOf = (field: GenField): CrudOption[] | undefined =>
-  field.type === "enum" ? field.options.map((o) => ({ value: o, label: typed(o) })) : field.type === "bool" ? YES_NO : undefined;
+  field.type === "enum" ? field.options.map((o) => ({ value: o, label: typed(field.optionLabels?.[o] || o) })) : field.type === "bool" ? YES_NO : undefined;
 
 function renderOf(field: GenField): ColumnRender {
   switch (field.type) {
