@@ -84,3 +84,17 @@ export interface MasteryTopic {
 export interface Mastery {
   topics: MasteryTopic[];
 }
+
+/** A topic while its answers, cards and due reviews are counted (server and device alike). */
+export type MasteryAcc = MasteryTopic & { sum: number; count: number; weekMap: Map<string, { answered: number; correct: number }> };
+
+/** The counted topics as the wire's: mastery the mean of the cards' estimates, weeks in order, topics by bank then type. */
+export function finishMastery(topics: Iterable<MasteryAcc>): MasteryTopic[] {
+  return [...topics]
+    .map(({ sum, count, weekMap, ...topic }) => ({
+      ...topic,
+      mastery: count > 0 ? Math.round((sum / count) * 1000) / 1000 : null,
+      weeks: [...weekMap].sort(([a], [b]) => (a < b ? -1 : 1)).map(([week, w]) => ({ week, ...w })),
+    }))
+    .sort((a, b) => a.bankId - b.bankId || a.type.localeCompare(b.type));
+}

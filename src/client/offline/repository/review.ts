@@ -14,7 +14,7 @@ import {
 } from "../../../shared/exam/review.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
-import type { Mastery, MasteryTopic, ReviewState } from "../../../shared/sync/review.ts";
+import { finishMastery, type Mastery, type MasteryAcc, type ReviewState } from "../../../shared/sync/review.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
 import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
@@ -274,7 +274,7 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
     const latest = new Map<number, { at: number; correct: boolean | null }>();
     for (const a of answers) if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, a);
 
-    type Acc = MasteryTopic & { sum: number; count: number; weekMap: Map<string, { answered: number; correct: number }> };
+    type Acc = MasteryAcc;
     const topics = new Map<string, Acc>();
     const topicOf = (bankId: number, type: string): Acc | null => {
       const bank = banks.get(bankId);
@@ -315,13 +315,7 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
       if (topic) topic.dueReviews += 1;
     }
     return {
-      topics: [...topics.values()]
-        .map(({ sum, count, weekMap, ...topic }) => ({
-          ...topic,
-          mastery: count > 0 ? Math.round((sum / count) * 1000) / 1000 : null,
-          weeks: [...weekMap].sort(([a], [b]) => (a < b ? -1 : 1)).map(([week, w]) => ({ week, ...w })),
-        }))
-        .sort((a, b) => a.bankId - b.bankId || a.type.localeCompare(b.type)),
+      topics: finishMastery(topics.values()),
     };
   });
 }

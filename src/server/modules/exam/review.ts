@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { MASTERY_WEEKS, estimateSeconds, retrievability, weekOf, type CardState } from "../../../shared/exam/review.ts";
-import type { DueCard, DueList, Mastery, MasteryTopic } from "../../../shared/sync/review.ts";
+import { finishMastery, type DueCard, type DueList, type Mastery, type MasteryAcc } from "../../../shared/sync/review.ts";
 import { now } from "../../clock.ts";
 import type { Queryable } from "../../db/index.ts";
 import { visibleSql } from "../org/visibility.ts";
@@ -103,7 +103,7 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
   );
   const due = await dueList(db, userId, now);
 
-  const topics = new Map<string, MasteryTopic & { sum: number; count: number; weekMap: Map<string, { answered: number; correct: number }> }>();
+  const topics = new Map<string, MasteryAcc>();
   const topicOf = (bankId: number, type: string, title: string) => {
     const key = `${bankId}:${type}`;
     let topic = topics.get(key);
@@ -153,13 +153,7 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
     if (topic) topic.dueReviews += 1;
   }
   return {
-    topics: [...topics.values()]
-      .map(({ sum, count, weekMap, ...topic }) => ({
-        ...topic,
-        mastery: count > 0 ? Math.round((sum / count) * 1000) / 1000 : null,
-        weeks: [...weekMap].sort(([a], [b]) => (a < b ? -1 : 1)).map(([week, w]) => ({ week, ...w })),
-      }))
-      .sort((a, b) => a.bankId - b.bankId || a.type.localeCompare(b.type)),
+    topics: finishMastery(topics.values()),
   };
 }
 
