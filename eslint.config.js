@@ -42,7 +42,8 @@ const walls = {
       { type: "routing", pattern: "src/client/routing/**", partialMatch: false },
       { type: "app", pattern: "src/client/app/**", partialMatch: false },
       { type: "feature", pattern: "src/client/features/*/**", partialMatch: false, capture: ["feature"] },
-      { type: "area", pattern: "src/client/(admin|user)/**", partialMatch: false },
+      { type: "admin", pattern: "src/client/admin/**", partialMatch: false },
+      { type: "area", pattern: "src/client/user/**", partialMatch: false },
       { type: "client", pattern: "src/client/**", partialMatch: false },
       { type: "catalogs", pattern: "locales/**", partialMatch: false },
     ],
@@ -65,7 +66,10 @@ const walls = {
           // (api, stores, ui, pwa, i18n).
           // The entry point mounts the app.
           { from: { file: { path: "src/client/main.tsx" } }, allow: [zones("app")] },
-          { from: { element: { type: "app" } }, allow: [zones("app", "area", "feature", "routing", "offline", "client", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "app" } }, allow: [zones("app", "admin", "area", "feature", "routing", "offline", "client", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          // The back office (admin/) is reached only through the router: its messages are a catalog
+          // of their own that only the admin area loads (lingui.config.ts), so nothing else may show them.
+          { from: { element: { type: "admin" } }, allow: [zones("admin", "feature", "routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
           { from: { element: { type: "area" } }, allow: [zones("area", "feature", "routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
           { from: { element: { type: "feature" } }, allow: [zones("routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
           { from: { element: { type: "routing" } }, allow: [zones("routing", "client", "shared"), packages(CLIENT_PACKAGES)] },

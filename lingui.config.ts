@@ -15,6 +15,13 @@ export default defineConfig({
     {
       path: "<rootDir>/locales/{locale}/client",
       include: ["<rootDir>/src/client", "<rootDir>/src/shared"],
+      // The back office's own screens are in the admin catalog; its login page is not (a first
+      // visit to /admin/login downloads only this catalog).
+      exclude: ["<rootDir>/src/client/admin/**/!(AdminLoginPage).*"],
+    },
+    {
+      path: "<rootDir>/locales/{locale}/admin",
+      include: ["<rootDir>/src/client/admin", "<rootDir>/src/shared/admin"],
     },
     {
       path: "<rootDir>/locales/{locale}/server",

@@ -24,6 +24,7 @@ const OFFLINE = "src/client/offline/db.ts";
 const ROUTING = "src/client/routing/menus.ts";
 const BASE = "src/client/stores/navTabs.ts";
 const AREA = "src/client/admin/screens.ts";
+const MEMBER_AREA = "src/client/user/UserRoute.tsx";
 
 const forbidden: [zone: string, file: string, code: string][] = [
   ["shared", SHARED, 'import fs from "node:fs";\nexport const x = fs;'],
@@ -46,6 +47,10 @@ const forbidden: [zone: string, file: string, code: string][] = [
   ["routing", ROUTING, 'import { x as y } from "../features/exam/papers.ts";\nexport const x = y;'],
   ["the base", BASE, 'import { menuRoutes } from "../routing/menus.ts";\nexport const x = menuRoutes;'],
   ["the back office", AREA, 'import { router } from "../app/router.tsx";\nexport const x = router;'],
+  // The back office's messages are a catalog only the admin area loads: nothing else imports it.
+  ["the member center", MEMBER_AREA, 'import { adminScreens } from "../admin/screens.ts";\nexport const x = adminScreens;'],
+  ["a feature", CLIENT, 'import { adminScreens } from "../../admin/screens.ts";\nexport const x = adminScreens;'],
+  ["the base", BASE, 'import { adminScreens } from "../admin/screens.ts";\nexport const x = adminScreens;'],
   ["server", SERVER, 'import React from "react";\nexport const x = React;'],
   ["server", SERVER, 'import axios from "axios";\nexport const x = axios;'],
   ["server", SERVER, 'import { openMemberDb } from "../client/offline/db.ts";\nexport const x = openMemberDb;'],

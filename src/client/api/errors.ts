@@ -1,4 +1,4 @@
-import axios from "axios";
+import type { AxiosError } from "axios";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 
@@ -35,6 +35,18 @@ export function statusMessage(status: number, url = ""): MessageDescriptor {
   }
 }
 
+/**
+ * axios's own `isAxiosError` and `isCancel` checks, without importing axios (it loads with the
+ * first request, src/client/api/http.ts): an AxiosError carries `isAxiosError: true`, a
+ * cancellation (CanceledError) `__CANCEL__: true`.
+ */
+function isAxiosError(error: unknown): error is AxiosError {
+  return typeof error === "object" && error !== null && (error as { isAxiosError?: unknown }).isAxiosError === true;
+}
+function isCancel(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { __CANCEL__?: unknown }).__CANCEL__ === true;
+}
+
 const NETWORK_CODES = new Set(["ERR_NETWORK", "ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
 
 /**
@@ -44,13 +56,13 @@ const NETWORK_CODES = new Set(["ERR_NETWORK", "ECONNREFUSED", "ECONNRESET", "ENO
  * message (nothing is shown).
  */
 export function httpErrorMessage(error: unknown, online: boolean): MessageDescriptor | null {
-  if (axios.isCancel(error)) return null;
-  const status = axios.isAxiosError(error) ? error.response?.status : undefined;
-  if (status) return statusMessage(status, axios.isAxiosError(error) ? (error.config?.url ?? "") : "");
+  if (isCancel(error)) return null;
+  const status = isAxiosError(error) ? error.response?.status : undefined;
+  if (status) return statusMessage(status, isAxiosError(error) ? (error.config?.url ?? "") : "");
   const text = error instanceof Error ? error.message : String(error);
   if (text.includes("timeout")) return msg`Network request timeout!`;
   // Browsers say "Network Error"; Node's adapter names the socket error instead.
-  const code = axios.isAxiosError(error) ? error.code : undefined;
+  const code = isAxiosError(error) ? error.code : undefined;
   if (text.includes("Network") || NETWORK_CODES.has(code ?? "")) {
     return online ? msg`Server exception!` : msg`You are disconnected!`;
   }
@@ -95,12 +107,12 @@ export class ApiError extends Error {
 
   /** A failed exchange (no response, or an HTTP error status), with the catalogue's message. */
   static fromHttp(error: unknown, message: string): ApiError {
-    const response = axios.isAxiosError(error) ? error.response : undefined;
+    const response = isAxiosError(error) ? error.response : undefined;
     return new ApiError({
       msg: message,
       status: response?.status ?? null,
-      network: !response && !axios.isCancel(error),
-      cancelled: axios.isCancel(error),
+      network: !response && !isCancel(error),
+      cancelled: isCancel(error),
       cause: error,
     });
   }

@@ -1,4 +1,4 @@
-import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from "axios";
+import type { AxiosInstance, AxiosRequestConfig, AxiosResponse } from "axios";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import {
@@ -86,7 +86,6 @@ export function isAdminPath(path: string): boolean {
 export interface HttpClient {
   request<T = unknown>(config: AxiosRequestConfig, options?: Partial<RequestOptions> & { reductDataFormat?: true }): Promise<Envelope<T>>;
   request<T = unknown>(config: AxiosRequestConfig, options: Partial<RequestOptions> & { reductDataFormat: false }): Promise<AxiosResponse<Envelope<T>>>;
-  readonly axios: AxiosInstance;
   readonly pending: PendingRequests;
   /**
    * The 409 path for a request made outside axios (the terminal's stream): one refresh of the
@@ -102,7 +101,17 @@ export interface HttpClient {
  * 302/303 navigation and the error catalogue.
  */
 export function createHttpClient(deps: HttpDeps): HttpClient {
-  const instance = axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS });
+  // axios comes with the first request, not with the first screen (issue 17: the first visit's
+  // JavaScript); a failed download (offline, a deploy replaced the chunk) is tried again next time.
+  let instance: Promise<AxiosInstance> | undefined;
+  const axiosInstance = (): Promise<AxiosInstance> =>
+    (instance ??= import("axios").then(
+      ({ default: axios }) => axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS }),
+      (error: unknown) => {
+        instance = undefined;
+        throw error;
+      },
+    ));
   const pending = new PendingRequests();
   const refreshing: Partial<Record<Side, Promise<void>>> = {};
 
@@ -138,7 +147,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     try {
       const refreshToken = store.getToken("refresh");
       if (!refreshToken) throw new Error("no refresh token");
-      const res = await instance.post<Envelope<{ type: string; token: string; refreshToken?: string }>>(
+      const res = await (await axiosInstance()).post<Envelope<{ type: string; token: string; refreshToken?: string }>>(
         REFRESH_URL,
         { refreshToken, side },
         { headers: headersFor(defaultRequestOptions) },
@@ -188,8 +197,18 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
 
     let response: AxiosResponse<Envelope>;
     try {
-      response = await instance.request<Envelope>({ ...cfg, signal: controller.signal });
+      let client: AxiosInstance;
+      try {
+        client = await axiosInstance();
+      } catch (error) {
+        // The request layer itself could not be downloaded: no request went out.
+        const text = deps.translate(deps.online() ? msg`Server exception!` : msg`You are disconnected!`);
+        if (options.showErrorMessage) deps.notify.error(text);
+        throw new ApiError({ msg: text, network: true, cause: error });
+      }
+      response = await client.request<Envelope>({ ...cfg, signal: controller.signal });
     } catch (error) {
+      if (error instanceof ApiError) throw error;
       const message = httpErrorMessage(error, deps.online());
       const text = message ? deps.translate(message) : "";
       if (text && options.showErrorMessage) deps.notify.error(text);
@@ -225,5 +244,5 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     }
   }
 
-  return { request: request as HttpClient["request"], axios: instance, pending, refreshAfterExpiry: refresh };
+  return { request: request as HttpClient["request"], pending, refreshAfterExpiry: refresh };
 }

@@ -8,6 +8,7 @@ import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
+import { loadSiteConfig } from "./siteConfig.ts";
 import { loadToaster, toasterMounted, toasterWanted } from "../ui/toast.ts";
 import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
 import { documentTitle, type RouteTitle } from "../routing/titles.ts";
@@ -41,6 +42,11 @@ function NavigationProgress() {
  * like the framework's "existLoading" loader. React does not draw a second loader over it, so
  * the first paint needs no JavaScript and nothing flashes.
  */
+function whenLoaded(run: () => void): void {
+  if (document.readyState === "complete") run();
+  else window.addEventListener("load", run, { once: true });
+}
+
 function BlockingLoader() {
   const [settled, setSettled] = useState(false);
   const navigation = useNavigation();
@@ -48,8 +54,32 @@ function BlockingLoader() {
   useEffect(() => {
     if (!settled) return;
     // The first screen is there: now fetch what only later moments need (toasts), so a message
-    // shows at once even if the network goes away before it.
-    void loadToaster().catch(() => undefined);
+    // shows at once even if the network goes away before it; refresh the site config (the
+    // stored copy served until now), which brings the request layer's axios with it; and
+    // register the service worker (workbox-window), once the page has loaded as workbox recommends.
+    // All of it once the first screen has been painted (a frame, then a task), not in its way;
+    // a hidden tab paints no frame, so half a second at most.
+    let done = false;
+    const run = () => {
+      if (done) return;
+      done = true;
+      void loadToaster().catch(() => undefined);
+      void loadSiteConfig();
+      whenLoaded(() => void import("../pwa/register.ts").then(({ registerServiceWorker }) => registerServiceWorker()));
+    };
+    let afterPaint: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      afterPaint = setTimeout(run, 0);
+    });
+    const latest = setTimeout(run, 500);
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(afterPaint);
+      clearTimeout(latest);
+    };
+  }, [settled]);
+  useEffect(() => {
+    if (!settled) return;
     const boot = document.getElementById("boot");
     if (!boot) return;
     const timer = setTimeout(() => {

@@ -2,6 +2,7 @@ import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
 import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
+import { loadAdminCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
 
@@ -37,7 +38,11 @@ export const routes: RouteObject[] = [
       { path: "/admin/login", handle: { title: "pagesTitle.login" }, lazy: screen(() => import("../admin/AdminLoginPage.tsx")) },
       {
         path: "/admin",
-        lazy: screen(() => import("../admin/AdminLayout.tsx")),
+        // The back office's catalog comes with its layout (src/client/i18n): every admin screen renders inside it.
+        lazy: async () => {
+          const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
+          return { Component: layout.default };
+        },
         handle: { title: "pagesTitle.admin" },
         children: [
           { index: true, element: <Navigate to="/admin/loading" replace /> },

@@ -11,8 +11,11 @@ export function isTakingTest(pathname: string): boolean {
  * Registers the service worker (production builds only). A new version waits until the member
  * chooses to reload, and the offer itself waits while a test is in progress: never mid-exam.
  */
+let registered = false;
+
 export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
+  if (registered || !import.meta.env.PROD || !("serviceWorker" in navigator)) return;
+  registered = true;
   const wb = new Workbox("/sw.js", { scope: "/" });
   const offer = () => {
     if (isTakingTest(window.location.pathname)) {
