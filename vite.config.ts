@@ -41,6 +41,26 @@ function linguiMacro(): Plugin {
 const linguiPlugins = (): PluginOption[] => [linguiMacro(), lingui()];
 
 /**
+ * The app's stylesheet does not hold back the first paint: the boot shell (inline styles) paints
+ * from the HTML alone, while the stylesheet is preloaded at high priority and applied by main.tsx
+ * (`applyStyles`) before the app's first render, so nothing is ever drawn unstyled.
+ */
+function nonBlockingStylesheet(): Plugin {
+  return {
+    name: "non-blocking-stylesheet",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler: (html) => {
+        const out = html.replace(/<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g, '<link rel="preload" as="style" crossorigin href="$1" data-app-styles>');
+        if (!out.includes("data-app-styles")) throw new Error("nonBlockingStylesheet: the entry stylesheet's link was not found in index.html");
+        return out;
+      },
+    },
+  };
+}
+
+/**
  * One config, three uses:
  * - client build / dev server (root src/client, output dist/client, PWA),
  * - server build (`vite build --ssr`, output dist/server; dependencies stay external),
@@ -72,6 +92,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       react(),
       ...linguiPlugins(),
       tailwindcss(),
+      nonBlockingStylesheet(),
       !isTest &&
         VitePWA({
           strategies: "injectManifest",
