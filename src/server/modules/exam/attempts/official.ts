@@ -7,7 +7,7 @@ import type { ExamQuestion } from "../../../../shared/exam/types.ts";
 import { givenAnswerSchema } from "../../../../shared/sync/exam.ts";
 import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import { dbId, dbIdKey, jsonBody } from "../../../../shared/schema.ts";
-import type { Database, Queryable } from "../../../db/index.ts";
+import { prepared, type Database, type Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { MemberRow } from "../../../plugins/auth.ts";
 import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
@@ -110,8 +110,13 @@ export type Taken = { late: false; saved: number; result: { score: number; passe
  * time, and every answer the server does not hold yet is late (late.ts).
  */
 export async function takeOfficialAnswers(tx: Queryable, memberId: number, body: AnswerBody, submit: boolean): Promise<Taken> {
-  const merged = await mergeInTime(tx, memberId, body);
-  if (merged) return { late: false, saved: merged.saved, result: submit ? await finish(tx, merged.attempt, "submitted") : null };
+  if (submit) {
+    const merged = await mergeInTime(tx, memberId, body, true);
+    if (merged) return { late: false, saved: merged.saved, result: await finish(tx, merged.attempt, "submitted") };
+  } else {
+    const merged = await mergeInTime(tx, memberId, body);
+    if (merged) return { late: false, saved: merged.saved, result: null };
+  }
   // Not an open attempt in time: why not, under the row lock (unknown, submitted, or late).
   const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [memberId, body.uuid]);
   const attempt = rows[0];
@@ -159,25 +164,34 @@ export async function takeOfficialAnswers(tx: Queryable, memberId: number, body:
  * the attempt, as the read-modify-write did. Null when no such open attempt is in time (the
  * caller then finds out why under the row lock; nothing was changed).
  */
-async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody): Promise<{ attempt: AttemptRow; saved: number } | null> {
-  const nowMs = Date.now();
-  const { rows } = await db.query<AttemptRow & { saved: number }>(
-    `with given as (
-       select i.key, i.value as answer, least(coalesce((($3::jsonb) ->> i.key)::numeric, $4), $4) as made_at
-       from jsonb_each($2::jsonb) as i
-     )
-     update exam_attempt a set
-       answers = a.answers || coalesce((select jsonb_object_agg(g.key, g.answer) from given g
-         where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
-           and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
-       answer_times = a.answer_times || coalesce((select jsonb_object_agg(g.key, g.made_at) from given g
-         where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
-           and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
-       last_seen_at = $4
-     where a.user_id = $1 and a.uuid = $5 and a.kind = 'official' and a.status = 'open' and $4 <= a.deadline * 1000 + $6
-     returning a.*, (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved`,
-    [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), nowMs, body.uuid, SUBMIT_GRACE_SECONDS * 1000],
-  );
+const MERGE_IN_TIME = `with given as (
+     select i.key, i.value as answer, least(coalesce((($3::jsonb) ->> i.key)::numeric, $4), $4) as made_at
+     from jsonb_each($2::jsonb) as i
+   )
+   update exam_attempt a set
+     answers = a.answers || coalesce((select jsonb_object_agg(g.key, g.answer) from given g
+       where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
+         and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
+     answer_times = a.answer_times || coalesce((select jsonb_object_agg(g.key, g.made_at) from given g
+       where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
+         and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
+     last_seen_at = $4
+   where a.user_id = $1 and a.uuid = $5 and a.kind = 'official' and a.status = 'open' and $4 <= a.deadline * 1000 + $6
+   returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved`;
+/** A save: prepared (planned once per connection) and answering only the count, not the attempt's row (its questions, every answer). */
+const MERGE_SAVE = prepared("official.save.merge", MERGE_IN_TIME);
+/** A submission: the attempt's row too, to grade it (`select *`-like, so never prepared: see `prepared`). */
+const MERGE_SUBMIT = `${MERGE_IN_TIME}, a.*`;
+
+async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody): Promise<{ saved: number } | null>;
+async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody, withRow: true): Promise<{ saved: number; attempt: AttemptRow } | null>;
+async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody, withRow = false): Promise<{ saved: number; attempt?: AttemptRow } | null> {
+  const params = [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), Date.now(), body.uuid, SUBMIT_GRACE_SECONDS * 1000];
+  if (!withRow) {
+    const { rows } = await db.query<{ saved: number }>(MERGE_SAVE, params);
+    return rows[0] ? { saved: rows[0].saved } : null;
+  }
+  const { rows } = await db.query<AttemptRow & { saved: number }>(MERGE_SUBMIT, params);
   const row = rows[0];
   if (!row) return null;
   const { saved, ...attempt } = row;
