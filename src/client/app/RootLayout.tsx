@@ -36,17 +36,18 @@ function NavigationProgress() {
   return null;
 }
 
+/** Runs once the page has loaded (at once if it has). */
+function whenLoaded(run: () => void): void {
+  if (document.readyState === "complete") run();
+  else window.addEventListener("load", run, { once: true });
+}
+
 /**
  * The blocking loader: the boot shell of index.html (painted before any script ran) stays over
  * the app while it opens its first screen and goes 1 s after that screen is there (SPEC §9),
  * like the framework's "existLoading" loader. React does not draw a second loader over it, so
  * the first paint needs no JavaScript and nothing flashes.
  */
-function whenLoaded(run: () => void): void {
-  if (document.readyState === "complete") run();
-  else window.addEventListener("load", run, { once: true });
-}
-
 function BlockingLoader() {
   const [settled, setSettled] = useState(false);
   const navigation = useNavigation();
