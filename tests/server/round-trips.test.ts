@@ -66,7 +66,7 @@ describe("round trips of the hot paths", () => {
     expect(rows[0]!.answers).toEqual({ [q]: "A" });
   });
 
-  it("a 20-op practice sync: the op ids in one statement, the questions in one, 1 per op (answer with the wrong book) and 3 around them (token with member, begin, commit); 144 before issue 17, 64 with a savepoint and a question read per op", async () => {
+  it("a 20-op practice sync: the op ids in one statement, the questions in one, the 20 answers with the wrong book in one, and 3 around them (token with member, begin, commit); 144 before issue 17, 64 with a savepoint and a question read per op, 25 with a statement per answer", async () => {
     const bank = await createBankWithQuestions(t.database.db, 5);
     const m = await createMember(t.database.db);
     const ops = Array.from({ length: 20 }, (_, i) => ({
@@ -77,11 +77,22 @@ describe("round trips of the hot paths", () => {
     }));
     const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops }));
     expect(result.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("applied"));
-    expect(count).toBe(1 + 2 + 1 + 1 + 20);
+    expect(count).toBe(1 + 2 + 1 + 1 + 1);
     // Every wrong answer counted once per op, and a replay counts nothing.
     const wrong = async () =>
       (await t.database.db.query<{ n: number }>("select coalesce(sum(count), 0)::int as n from exam_wrong where user_id = $1", [m.id])).rows[0]!.n;
     expect(await wrong()).toBe(20);
+    // Written together, the answers keep their op order (the review's latest answer is by time,
+    // then id) and each question's latest wrong answer is its time in the wrong book.
+    const answered = await t.database.db.query<{ op_id: string }>("select op_id from exam_practice_answer where user_id = $1 order by id", [m.id]);
+    expect(answered.rows.map((r) => r.op_id)).toEqual(ops.map((o) => o.id));
+    const book = await t.database.db.query<{ question_id: number; count: number; last_time: string }>(
+      "select question_id, count, last_time from exam_wrong where user_id = $1 order by question_id",
+      [m.id],
+    );
+    expect(book.rows.map((r) => ({ q: r.question_id, count: r.count, last: Number(r.last_time) }))).toEqual(
+      [...bank.questionIds].sort((a, b) => a - b).map((q) => ({ q, count: 4, last: Math.max(...ops.filter((o) => o.payload.questionId === q).map((o) => o.at)) })),
+    );
     const replay = await post(m, "/api/exam/sync", { ops });
     expect(replay.data.results.map((r: { status: string }) => r.status)).toEqual(Array(20).fill("duplicate"));
     expect(await wrong()).toBe(20);
@@ -108,8 +119,8 @@ describe("round trips of the hot paths", () => {
     expect(results[0]).toMatchObject({ status: "applied" });
     expect(results[1]).toMatchObject({ status: "rejected", msg: "This question is kept for an exam and cannot be practised now" });
     expect(results[2]).toMatchObject({ status: "applied" });
-    // token; quick pass: begin, op ids, questions, first answer, (refused in memory), rollback; careful pass: begin, op ids, questions, 3 savepoints, 2 answers, 1 rollback to savepoint, commit
-    expect(count).toBe(1 + (2 + 1 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1));
+    // token; quick pass: begin, op ids, questions, (first answer judged, second refused, both in memory), rollback; careful pass: begin, op ids, questions, 3 savepoints, 2 answers, 1 rollback to savepoint, commit
+    expect(count).toBe(1 + (2 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1));
     const rows = await t.database.db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1 order by at", [m.id]);
     expect(rows.rows).toEqual([
       { question_id: bank.questionIds[1], correct: false },

@@ -32,6 +32,19 @@ export type OpHandler<T extends OpType> = (ctx: OpContext, op: OpOf<T>) => Promi
 /** A handler for each op type of a domain (a subset of the op types). */
 export type OpHandlerMap<T extends OpType> = { [K in T]: OpHandler<K> };
 
+/**
+ * An op type whose fresh ops are written together in a batch's quick pass (sync/routes.ts): `judge`
+ * checks one op as its handler would (throwing RejectOp) and answers what to write; `write`
+ * writes what the batch's ops of that type answered, in one statement, after the batch's other
+ * ops. Only for ops that commute with every other op of a batch (what they change is a sum, a
+ * greatest or a row of their own), so writing them last leaves the state writing each in its
+ * place would. The careful pass, and a lone op, still go through the op's handler.
+ */
+export interface BulkOpHandler<T extends OpType, R> {
+  judge(ctx: OpContext, op: OpOf<T>): Promise<R>;
+  write(ctx: OpContext, rows: R[]): Promise<void>;
+}
+
 /** A payload the server refuses: the op is answered `rejected` with this message (shown to the member, translated). */
 export class RejectOp extends Error {
   constructor(readonly reason: MessageDescriptor) {

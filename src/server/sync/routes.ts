@@ -2,16 +2,16 @@ import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { MAX_OPS_PER_SYNC, rawOpId, type SyncResult } from "../../shared/sync/protocol.ts";
-import { parseOp, type Op } from "../../shared/sync/ops.ts";
+import { parseOp, type Op, type OpType } from "../../shared/sync/ops.ts";
 import { prepared, type Queryable } from "../db/index.ts";
 import { classifyDbError, loggableError } from "../db/errors.ts";
 import { now as serverNow } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
-import { handleOp } from "./handlers/index.ts";
+import { bulkHandlerOf, handleOp } from "./handlers/index.ts";
 import { examState, loadBatchReads } from "./handlers/exam.ts";
 import { reviewState } from "./handlers/review.ts";
-import { RejectOp } from "./registry.ts";
+import { RejectOp, type BulkOpHandler } from "./registry.ts";
 
 /**
  * Records the op ids of a batch in one statement (inside the batch's transaction), in op id order
@@ -75,6 +75,9 @@ async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req
   const fresh = await recordOps(tx, userId, valid);
   const batch = await loadBatchReads(tx, userId, valid.filter((op) => fresh.has(op.id)));
   const out: SyncResult[] = [];
+  const ctx = { tx, userId, batch };
+  // The quick pass judges ops with a bulk handler in their places and writes them together last.
+  const bulk = new Map<BulkOpHandler<OpType, unknown>, unknown[]>();
   let savepoint = false;
   for (const { raw, parsed: result } of parsed) {
     if (!result.ok) {
@@ -94,7 +97,14 @@ async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req
       savepoint = true;
     }
     try {
-      await handleOp({ tx, userId, batch }, op);
+      const bulkHandler = careful ? undefined : bulkHandlerOf(op.type);
+      if (bulkHandler) {
+        const rows = bulk.get(bulkHandler) ?? [];
+        rows.push(await bulkHandler.judge(ctx, op));
+        bulk.set(bulkHandler, rows);
+      } else {
+        await handleOp(ctx, op);
+      }
       out.push({ id: op.id, status: "applied" });
     } catch (error) {
       if (classifyDbError(error) === "unavailable") throw error;
@@ -103,6 +113,14 @@ async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req
       // savepoint), so the op is answered once and a replay is a duplicate.
       await tx.exec("rollback to savepoint sync_op");
       out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
+    }
+  }
+  for (const [bulkHandler, rows] of bulk) {
+    try {
+      await bulkHandler.write(ctx, rows);
+    } catch (error) {
+      if (classifyDbError(error) === "unavailable") throw error;
+      throw new CarefulPassNeeded();
     }
   }
   return out;
@@ -127,7 +145,8 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // the batch is committed: the request fails with 503 and the device sends it again, so every
     // op is still applied exactly once.
     // Round trips: the batch's op ids are recorded in one statement, what its ops read is loaded
-    // in one more (loadBatchReads), then each op costs its handler's own writes. That is the
+    // in one more (loadBatchReads), then each op costs its handler's own writes, except the ops
+    // with a bulk handler (practice answers), written together in one statement. That is the
     // quick pass, with no savepoints; should any op be refused while being applied, the pass is
     // rolled back whole and the batch applied again carefully: a savepoint for each op (one more
     // round trip each), so a refused op rolls back alone and the others are applied.

@@ -1,12 +1,12 @@
 import { msg } from "@lingui/core/macro";
 import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
-import type { Op } from "../../../shared/sync/ops.ts";
+import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import { prepared, type Queryable } from "../../db/index.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
-import { RejectOp, type BatchReads, type OpHandlerMap } from "../registry.ts";
+import { RejectOp, type BatchReads, type BulkOpHandler, type OpContext, type OpHandlerMap } from "../registry.ts";
 
 /**
  * The exam ops, and the exam state they make (`GET /api/exam/state`). The state rules are
@@ -47,29 +47,77 @@ export async function loadBatchReads(tx: Queryable, userId: number, ops: readonl
   return { practiceQuestions };
 }
 
+/** A practice answer, judged: what its op writes. */
+interface PracticeRow {
+  opId: string;
+  questionId: number;
+  bankId: number;
+  answer: string;
+  correct: boolean | null;
+  score: number;
+  at: number;
+}
+
+/**
+ * Practice answers and, for the wrong ones, the wrong book's counts, in one statement for any
+ * number of answers: the answers in op order (their serial ids keep that order), the wrong book
+ * counted per question (each wrong answer counts one, the latest wrong one is its time), its rows
+ * upserted in question order so that two batches of one member lock them in the same order.
+ */
+const WRITE_PRACTICE = prepared(
+  "sync.practice.write",
+  `with a as (
+     select * from unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::boolean[], $7::numeric[], $8::bigint[])
+       with ordinality as a (op_id, question_id, bank_id, answer, correct, score, at, n)
+   ), answered as (
+     insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at)
+     select $1, op_id, question_id, bank_id, answer::jsonb, correct, score, at from a order by n
+   )
+   insert into exam_wrong (user_id, question_id, count, last_time)
+   select $1, question_id, count(*), max(at) from a where correct is false group by question_id order by question_id
+   on conflict (user_id, question_id) do update set count = exam_wrong.count + excluded.count, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
+);
+
+async function writePracticeAnswers(tx: Queryable, userId: number, rows: readonly PracticeRow[]): Promise<void> {
+  await tx.query(WRITE_PRACTICE, [
+    userId,
+    rows.map((r) => r.opId),
+    rows.map((r) => r.questionId),
+    rows.map((r) => r.bankId),
+    rows.map((r) => r.answer),
+    rows.map((r) => r.correct),
+    rows.map((r) => r.score),
+    rows.map((r) => r.at),
+  ]);
+}
+
+/** Checks a practice answer (its question open to the member, not withheld) and grades it. */
+async function judgePracticeAnswer({ tx, userId, batch }: OpContext, op: OpOf<"practice.answer">): Promise<PracticeRow> {
+  const { questionId, bankId, answer } = op.payload;
+  // One round trip for the question (or none: the batch loaded it), whether a bank open to the
+  // member holds it (modules/org/visibility.ts; unknown to them otherwise) and whether an exam
+  // withholds it (modules/exam/withheld.ts: grading it would tell, through the wrong book and
+  // practice figures, an exam-only answer).
+  const question = batch?.practiceQuestions.has(questionId)
+    ? (batch.practiceQuestions.get(questionId) as PracticeQuestion | undefined)
+    : (await tx.query<PracticeQuestion>(PRACTICE_QUESTION, [questionId, userId])).rows[0];
+  if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
+  if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
+  const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
+  return { opId: op.id, questionId, bankId, answer: JSON.stringify(answer), correct: graded.correct, score: graded.score, at: op.at };
+}
+
+/** Practice answers commute with every other op: rows of their own, and wrong-book counts that add up. */
+export const examBulkHandlers = {
+  "practice.answer": {
+    judge: judgePracticeAnswer,
+    write: ({ tx, userId }, rows) => writePracticeAnswers(tx, userId, rows),
+  } satisfies BulkOpHandler<"practice.answer", PracticeRow>,
+};
+
 export const examOpHandlers: OpHandlerMap<"practice.answer" | "favourite.set" | "wrong.remove" | "progress.set" | "attempt.submit"> = {
-  async "practice.answer"({ tx, userId, batch }, op) {
-    const { questionId, bankId, answer } = op.payload;
-    // A question of a bank not open to the member is unknown to them (modules/org/visibility.ts).
-    // One round trip for the question, whether a bank open to the member holds it
-    // (modules/org/visibility.ts; unknown to them otherwise) and whether an exam withholds it
-    // (modules/exam/withheld.ts: grading it would tell, through the wrong book and practice
-    // figures, an exam-only answer).
-    const question = batch?.practiceQuestions.has(questionId)
-      ? (batch.practiceQuestions.get(questionId) as PracticeQuestion | undefined)
-      : (await tx.query<PracticeQuestion>(PRACTICE_QUESTION, [questionId, userId])).rows[0];
-    if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
-    if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
-    const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
-    // The answer and, when it is wrong, the wrong book's count in one statement.
-    await tx.query(
-      `with answered as (
-         insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at) values ($1, $2, $3, $4, $5, $6, $7, $8)
-       )
-       insert into exam_wrong (user_id, question_id, count, last_time) select $1, $3, 1, $8 where $6::boolean is false
-       on conflict (user_id, question_id) do update set count = exam_wrong.count + 1, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
-      [userId, op.id, questionId, bankId, JSON.stringify(answer), graded.correct, graded.score, op.at],
-    );
+  async "practice.answer"(ctx, op) {
+    await writePracticeAnswers(ctx.tx, ctx.userId, [await judgePracticeAnswer(ctx, op)]);
   },
 
   async "favourite.set"({ tx, userId }, op) {
