@@ -9,7 +9,10 @@ export const root = fileURLToPath(new URL("../../", import.meta.url));
 export function startServer(args, dataDir, env = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, {
+    // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (open it in
+    // Chrome's DevTools, Performance panel) — where a bench's server time goes.
+    const prof = process.env.BENCH_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+    const child = spawn(process.execPath, [...prof, ...args], {
       cwd: root,
       env: { ...process.env, PORT: "0", DATA_DIR: dataDir, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -17,10 +17,13 @@ import { RejectOp, type BatchReads, type BulkOpHandler, type OpContext, type OpH
  * - the wrong book counts every wrong answer; a question is out of it while its latest removal is
  *   not older than its latest wrong answer.
  */
-/** The question of a practice answer (a prepared statement: its visibility check costs more to plan than to run). */
+/**
+ * The question of a practice answer, with what grading it needs and no more (not its stem,
+ * options or analysis). A prepared statement: its visibility check costs more to plan than to run.
+ */
 const PRACTICE_QUESTION = prepared(
   "sync.practice.question",
-  `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
+  `select id, classify_id, type, answer, score,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
    where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
@@ -28,12 +31,12 @@ const PRACTICE_QUESTION = prepared(
 /** The same, for every practice answer of a batch at once. */
 const PRACTICE_QUESTIONS = prepared(
   "sync.practice.questions",
-  `select id, classify_id, type, stem, options, answer, analysis, difficulty, score,
+  `select id, classify_id, type, answer, score,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
    where q.id = any($1::int[]) and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
 );
-type PracticeQuestion = QuestionRow & { withheld: boolean };
+type PracticeQuestion = Pick<QuestionRow, "id" | "classify_id" | "type" | "answer" | "score"> & { withheld: boolean };
 
 /** Loads the questions of a batch's practice answers in one round trip (see OpContext.batch). */
 export async function loadBatchReads(tx: Queryable, userId: number, ops: readonly Op[]): Promise<BatchReads> {
