@@ -396,21 +396,26 @@ async function scenario(serverUrl) {
         let errors = 0;
         let worstP99 = 0;
         let sent = 0;
+        const minutes = [];
         for (let done = 0; done < total; ) {
           const slice = Math.min(60, total - done);
           const r = await runSchedule(loadJobs(post, data, takers, slice).jobs);
+          let sliceP99 = 0;
           for (const x of r.values()) {
             if (x.errors > 0 && errors === 0) console.log(`  soak, first error: ${x.firstError}`);
             errors += x.errors;
             sent += x.ms.length;
-            worstP99 = Math.max(worstP99, pct(x.ms, 99));
+            sliceP99 = Math.max(sliceP99, pct(x.ms, 99));
           }
+          worstP99 = Math.max(worstP99, sliceP99);
+          minutes.push(sliceP99);
           done += slice;
         }
         const end = usage(pid, postmaster);
         console.log(
           `soak ${fmt(soakMinutes)} min at ${fmt(takers)} takers (${fmt(sent)} requests): server RSS ${fmt(start.serverRss)} MB at start, ${fmt(end.serverRss)} MB at end${postmaster ? `; database PSS ${fmt(start.dbPss)} -> ${fmt(end.dbPss)} MB` : ""}; worst one-minute p99 ${fmt(worstP99)} ms, errors ${errors}   [goal: 10 min, memory flat${soakMinutes < 10 ? "; BENCH_SOAK_MINUTES=10 for the real figure" : ""}]`,
         );
+        if (minutes.length > 1) console.log(`  p99 of each minute (ms): ${minutes.map((ms) => fmt(ms)).join(", ")}`);
       }
     } finally {
       await stop(server.child);

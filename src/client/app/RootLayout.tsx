@@ -8,6 +8,7 @@ import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
+import { afterFirstPaint } from "../ui/afterPaint.ts";
 import { loadSiteConfig } from "./siteConfig.ts";
 import { loadToaster, toasterMounted, toasterWanted } from "../ui/toast.ts";
 import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
@@ -60,24 +61,11 @@ function BlockingLoader() {
     // register the service worker (workbox-window), once the page has loaded as workbox recommends.
     // All of it once the first screen has been painted (a frame, then a task), not in its way;
     // a hidden tab paints no frame, so half a second at most.
-    let done = false;
-    const run = () => {
-      if (done) return;
-      done = true;
+    return afterFirstPaint(() => {
       void loadToaster().catch(() => undefined);
       void loadSiteConfig();
       whenLoaded(() => void import("../pwa/register.ts").then(({ registerServiceWorker }) => registerServiceWorker()));
-    };
-    let afterPaint: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      afterPaint = setTimeout(run, 0);
     });
-    const latest = setTimeout(run, 500);
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(afterPaint);
-      clearTimeout(latest);
-    };
   }, [settled]);
   useEffect(() => {
     if (!settled) return;

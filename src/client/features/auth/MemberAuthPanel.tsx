@@ -10,6 +10,7 @@ import { Field } from "../../ui/form/Field.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
 import { Button } from "../../ui/Button.tsx";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
+import { afterFirstPaint } from "../../ui/afterPaint.ts";
 
 // Loaded when first opened: not part of the login screen's first download.
 const ClickCaptcha = lazyDialog(async () => (await import("../../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
@@ -40,16 +41,22 @@ export function MemberAuthPanel() {
   const [retrieveOpen, setRetrieveOpen] = useState(false);
   const [pending, setPending] = useState<Tab | null>(null);
 
-  useEffect(() => {
-    // A logged-in member is sent on by the server's 303 'logged in'.
-    request<CheckInConfig>({ url: "/api/user/checkIn", method: "get" }, { showCodeMessage: false, showErrorMessage: false }).then(
-      (res) => {
-        setConfig(res.data);
-        if (res.data.accountVerificationType[0]) setRegisterType(res.data.accountVerificationType[0]);
-      },
-      () => {},
-    );
-  }, []);
+  // The login options (captcha, how to register) once the form has been painted: the form is
+  // usable with the defaults meanwhile, and the request layer (axios) is not in its way.
+  // A logged-in member is sent on by the server's 303 'logged in'.
+  useEffect(
+    () =>
+      afterFirstPaint(() => {
+        request<CheckInConfig>({ url: "/api/user/checkIn", method: "get" }, { showCodeMessage: false, showErrorMessage: false }).then(
+          (res) => {
+            setConfig(res.data);
+            if (res.data.accountVerificationType[0]) setRegisterType(res.data.accountVerificationType[0]);
+          },
+          () => {},
+        );
+      }),
+    [],
+  );
 
   function validate(which: Tab): boolean {
     const u = validateAccount(username);
