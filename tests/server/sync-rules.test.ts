@@ -128,7 +128,27 @@ describe("the server's SQL and the shared TypeScript rules", () => {
           expect(actual).toEqual(expected);
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        // Always among them: several wrong answers to one question in one batch (the server
+        // writes a batch's practice answers in one statement and must count each), with a
+        // removal between them.
+        examples: [
+          [
+            [
+              { kind: "answer", q: 0, right: false, at: 1 },
+              { kind: "answer", q: 0, right: false, at: 3 },
+              { kind: "remove", q: 0, at: 2 },
+              { kind: "answer", q: 0, right: true, at: 4 },
+              { kind: "answer", q: 0, right: false, at: 2 },
+              { kind: "answer", q: 1, right: false, at: 0 },
+            ],
+            Array<number>(16).fill(0),
+            Array.from({ length: 48 }, (_, i) => i),
+            8,
+          ],
+        ],
+      },
     );
   }, 180_000);
 });
