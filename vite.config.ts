@@ -1,4 +1,5 @@
 /// <reference types="vitest/config" />
+import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin, type PluginOption } from "vite";
 import react from "@vitejs/plugin-react";
@@ -61,6 +62,21 @@ function nonBlockingStylesheet(): Plugin {
 }
 
 /**
+ * The embedded database's thread (src/server/db/pglite-worker.mjs) is plain JavaScript that
+ * pglite.ts starts from next to the server bundle (`new URL("./pglite-worker.mjs",
+ * import.meta.url)`): every server build carries it there, as it is.
+ */
+function pgliteWorker(): Plugin {
+  return {
+    name: "pglite-worker",
+    apply: "build",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: "pglite-worker.mjs", source: fs.readFileSync(fromRoot("./src/server/db/pglite-worker.mjs"), "utf8") });
+    },
+  };
+}
+
+/**
  * One config, three uses:
  * - client build / dev server (root src/client, output dist/client, PWA),
  * - server build (`vite build --ssr`, output dist/server; dependencies stay external),
@@ -71,7 +87,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
     return {
       root: fromRoot("./"),
       publicDir: false,
-      plugins: linguiPlugins(),
+      plugins: [...linguiPlugins(), pgliteWorker()],
       build: {
         ssr: true,
         outDir: fromRoot("./dist/server"),

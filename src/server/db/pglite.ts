@@ -1,14 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, sqlText, type Database, type Queryable, type Sql } from "./database.ts";
+import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, sqlText, type Database, type Queryable, type QueryResult, type Sql } from "./database.ts";
 
 function wrap(q: PGlite | Transaction): Queryable {
   return {
     async query<T>(sql: Sql, params: unknown[] = []) {
       const r = await q.query<T>(sqlText(sql), params);
-      return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+      return { rows: r.rows, rowCount: r.affectedRows || r.rows.length };
     },
     async exec(sql: string) {
       await q.exec(sql);
@@ -43,6 +44,11 @@ export async function openMemoryPGlite(snapshot?: Blob): Promise<{ db: Database;
 /**
  * The embedded database under DATA_DIR/pgdata. PGlite is single-process: a lock file keeps a
  * second server from opening the same files (it stops with a clear message instead).
+ *
+ * PGlite runs on its own thread (pglite-worker.mjs): PostgreSQL's WebAssembly and PGlite's
+ * protocol code were about 70 % of the server's CPU under load, all on the event loop. On a
+ * worker they take a core of their own, and the event loop keeps serving while a query runs.
+ * What the app sees does not change: the same Database, one statement or transaction at a time.
  */
 export async function openFilePGlite(dataDir: string): Promise<Database> {
   try {
@@ -54,8 +60,7 @@ export async function openFilePGlite(dataDir: string): Promise<Database> {
   }
   const release = acquireLock(path.join(dataDir, "pglite.lock"));
   try {
-    const pg = await PGlite.create({ dataDir: path.join(dataDir, "pgdata"), ...options });
-    return fromPGlite(pg, release);
+    return await openWorker(path.join(dataDir, "pgdata"), release);
   } catch (error) {
     release();
     throw new StartupError(
@@ -63,6 +68,136 @@ export async function openFilePGlite(dataDir: string): Promise<Database> {
       { cause: error },
     );
   }
+}
+
+/** A transaction's statement is waited for in slices, to notice a thread that has ended. */
+const SYNC_WAIT_SLICE_MS = 1_000;
+
+interface Reply {
+  id: number;
+  ok: boolean;
+  value?: unknown;
+  error?: Record<string, unknown> & { message: string };
+}
+type Request =
+  | { kind: "query"; sql: string; params: unknown[]; tx?: number }
+  | { kind: "exec"; sql: string; tx?: number }
+  | { kind: "begin" }
+  | { kind: "end"; tx: number; commit: boolean }
+  | { kind: "close" };
+
+/** An error from the worker, with the fields of the original (code, table, constraint ...). */
+function revive(fields: Record<string, unknown> & { message: string }): Error {
+  const { message, stack, ...rest } = fields;
+  const error = Object.assign(new Error(message), rest);
+  if (typeof stack === "string") error.stack = stack;
+  return error;
+}
+
+async function openWorker(dataDir: string, release: () => void): Promise<Database> {
+  const signal = new Int32Array(new SharedArrayBuffer(4));
+  const channel = new MessageChannel();
+  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+    workerData: { dataDir, signal, port: channel.port2 },
+    transferList: [channel.port2],
+  });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 1;
+  let stopped: Error | undefined;
+  const opened = new Promise<void>((resolve, reject) => pending.set(0, { resolve: () => resolve(), reject }));
+
+  const fail = (error: Error) => {
+    stopped ??= error;
+    for (const p of pending.values()) p.reject(stopped);
+    pending.clear();
+    release();
+  };
+  worker.on("message", (reply: Reply) => {
+    const p = pending.get(reply.id);
+    if (!p) return;
+    pending.delete(reply.id);
+    if (reply.ok) p.resolve(reply.value);
+    else p.reject(revive(reply.error ?? { message: "The embedded database failed" }));
+  });
+  worker.on("error", (error) => fail(error));
+  worker.on("exit", (code) => fail(new Error(`PGlite is closed (its thread ended with code ${code})`)));
+
+  const call = <T>(request: Request): Promise<T> => {
+    if (stopped) return Promise.reject(stopped);
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ id, ...request });
+    });
+  };
+  /**
+   * A transaction's statement: the worker answers on the channel and wakes this thread, which
+   * waits without going round the event loop (pglite-worker.mjs says why).
+   */
+  const callSync = <T>(request: Request): T => {
+    if (stopped) throw stopped;
+    const id = nextId++;
+    Atomics.store(signal, 0, 0);
+    worker.postMessage({ id, sync: true, ...request });
+    for (;;) {
+      Atomics.wait(signal, 0, 0, SYNC_WAIT_SLICE_MS);
+      const received = receiveMessageOnPort(channel.port1) as { message: Reply } | undefined;
+      if (received) {
+        const reply = received.message;
+        if (reply.ok) return reply.value as T;
+        throw revive(reply.error ?? { message: "The embedded database failed" });
+      }
+      const now = Atomics.load(signal, 0);
+      if (now === 1) {
+        Atomics.store(signal, 0, 0); // a wake with no reply for us: wait again
+        continue;
+      }
+      if (now === 2) {
+        // Its thread ended (the worker says so on exit): no answer will come.
+        const error = new Error("PGlite is closed (its thread ended)");
+        stopped ??= error;
+        throw error;
+      }
+      // Still running (a long statement): as long as on the main thread, wait on.
+    }
+  };
+  const queryable = (tx?: number): Queryable =>
+    tx === undefined
+      ? {
+          query: <T>(sql: Sql, params: unknown[] = []) => call<QueryResult<T>>({ kind: "query", sql: sqlText(sql), params }),
+          exec: (sql: string) => call<void>({ kind: "exec", sql }),
+        }
+      : {
+          query: async <T>(sql: Sql, params: unknown[] = []) => callSync<QueryResult<T>>({ kind: "query", sql: sqlText(sql), params, tx }),
+          exec: async (sql: string) => callSync<void>({ kind: "exec", sql, tx }),
+        };
+
+  await opened;
+  return {
+    kind: "pglite",
+    ...queryable(),
+    async transaction(fn) {
+      const tx = await call<number>({ kind: "begin" });
+      let result;
+      try {
+        result = await fn(queryable(tx));
+      } catch (error) {
+        try {
+          callSync({ kind: "end", tx, commit: false });
+        } catch {
+          // A rollback that fails (the thread is gone) must not hide what went wrong.
+        }
+        throw error;
+      }
+      callSync({ kind: "end", tx, commit: true });
+      return result;
+    },
+    async close() {
+      if (stopped) return;
+      await call({ kind: "close" });
+      await new Promise<void>((resolve) => (stopped ? resolve() : worker.once("exit", () => resolve())));
+    },
+  };
 }
 
 function acquireLock(lockPath: string): () => void {
