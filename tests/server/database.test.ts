@@ -120,6 +120,9 @@ describe("opening the database", () => {
       expect((await db.query("select id, n from t order by id")).rows).toEqual([{ id: 1, n: 1 }, { id: 2, n: 2 }]);
     });
 
+    // Each transaction awaits a timer between its statements, so others begin while one is open:
+    // a BEGIN waited for without going round the event loop would then never end (the thread that
+    // must finish the open one would be the one waiting).
     it("runs concurrent transactions one at a time, and a lone query waits for the open one", async () => {
       await open();
       await db.query("insert into t values (1, 0)");

@@ -12,7 +12,7 @@
 // A query without `tx` waits for an open transaction to end (PGlite runs one thing at a time),
 // exactly as when PGlite runs on the main thread.
 //
-// A message with `sync: true` (a transaction's statements and its end) is answered on
+// A message with `sync: true` (a transaction's BEGIN, statements and end) is answered on
 // workerData.port instead, and workerData.signal is set and notified: the main thread waits
 // for it (Atomics.wait) without going round its event loop. The transaction holds the database
 // meanwhile, so the wait is the statement's own time, as when PGlite ran on the main thread;
