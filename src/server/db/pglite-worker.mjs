@@ -2,8 +2,9 @@
 // PostgreSQL in WebAssembly on the thread that calls it; here that is this worker, so the
 // server's event loop (HTTP, JSON, the app) and the database each get a core.
 //
-// Plain JavaScript: it runs as it is from src/ (tests) and from dist/server (the build copies
-// it next to main.js). Messages, each answered with { id, ok, value } or { id, ok: false, error }:
+// Plain JavaScript: it runs as it is from src/ (tests) and from dist/server (every server build
+// emits it next to main.js: vite.config.ts, pgliteWorker).
+// Messages, each answered with { id, ok, value } or { id, ok: false, error }:
 //   { id, kind: "query", sql, params, tx? }  rows and rowCount
 //   { id, kind: "exec", sql, tx? }           statements without parameters
 //   { id, kind: "begin" }                    opens a transaction, answers its number
@@ -76,7 +77,6 @@ async function handle(message) {
           .finally(() => transactions.delete(id));
         // BEGIN itself failed (closed database): the callback never ran.
         done.catch((error) => failed(error));
-        transactions.set(id, { done });
       });
     }
     case "end": {

@@ -181,8 +181,8 @@ async function openWorker(dataDir: string, release: () => void): Promise<Databas
     async transaction(fn) {
       // BEGIN is waited for here too when no other transaction is open: once it has run, the
       // database is this transaction's alone, and an answer that had to go round the event loop
-      // would leave it idle and locked meanwhile (1,000 official starts in 10 s: p50 1.2 s on
-      // the main thread, 3-5 s with that gap). With another transaction open (its code awaiting
+      // would leave it idle and locked meanwhile (1,000 official starts in 10 s: p50 2.5-7.1 s
+      // with that gap, 2.3-4.5 s without it). With another transaction open (its code awaiting
       // something else, a timer, a file), waiting here would stop the thread that must finish
       // it: that BEGIN goes round the event loop.
       // (A BEGIN still on its way counts as open: it may be the one that holds the database.)
