@@ -3,8 +3,13 @@ import { formatter } from "@lingui/format-po";
 
 /**
  * Source strings are written in English in the code; zh-cn is the app's default and
- * fallback language at run time (src/shared/constants.ts). Two catalogs per locale: the
- * client's (bundled per locale, lazy-loaded) and the server's (API messages per `think-lang`).
+ * fallback language at run time (src/shared/constants.ts). Per locale, the client's catalogs
+ * (each its own lazy chunk, merged into the active language as the app reaches them:
+ * src/client/i18n) and the server's (API messages per `think-lang`):
+ * - client: what every first screen needs (the shell, both login pages, src/shared),
+ * - member: the member's own screens (src/client/features but login, src/client/user), loaded
+ *   with those screens' routes, so a first visit to a login page does not download them,
+ * - admin: the back office's screens, loaded with its layout.
  */
 export default defineConfig({
   sourceLocale: "en",
@@ -17,7 +22,12 @@ export default defineConfig({
       include: ["<rootDir>/src/client", "<rootDir>/src/shared"],
       // The back office's own screens are in the admin catalog; its login page is not (a first
       // visit to /admin/login downloads only this catalog).
-      exclude: ["<rootDir>/src/client/admin/**/!(AdminLoginPage).*"],
+      exclude: ["<rootDir>/src/client/admin/**/!(AdminLoginPage).*", "<rootDir>/src/client/features/!(auth)/**", "<rootDir>/src/client/user/**"],
+    },
+    {
+      path: "<rootDir>/locales/{locale}/member",
+      include: ["<rootDir>/src/client/features", "<rootDir>/src/client/user"],
+      exclude: ["<rootDir>/src/client/features/auth/**"],
     },
     {
       path: "<rootDir>/locales/{locale}/admin",

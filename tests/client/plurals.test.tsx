@@ -4,12 +4,14 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { messages as en } from "../../locales/en/client.po";
 import { messages as zhCn } from "../../locales/zh-cn/client.po";
+import { messages as enMember } from "../../locales/en/member.po";
+import { messages as zhCnMember } from "../../locales/zh-cn/member.po";
 import { useWrongCountText } from "../../src/client/features/exam/QuestionListTab.tsx";
 import { validateProfile } from "../../src/client/user/account/Profile.tsx";
 
-/** The app's own catalogs, compiled as the build compiles them. */
+/** The app's own catalogs (client and member: these screens are the member's), compiled as the build compiles them. */
 function i18nFor(locale: "en" | "zh-cn") {
-  const catalog: Messages = locale === "en" ? en : zhCn;
+  const catalog: Messages = locale === "en" ? { ...en, ...enMember } : { ...zhCn, ...zhCnMember };
   return setupI18n({ locale, messages: { [locale]: catalog } });
 }
 

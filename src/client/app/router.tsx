@@ -2,28 +2,39 @@ import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
 import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
-import { loadAdminCatalog } from "../i18n/index.ts";
+import { loadAdminCatalog, loadMemberCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
 
+/**
+ * A member screen's route: its chunk and the member catalog (src/client/i18n) load together, so
+ * the screen never renders before its messages are there. The login page, 401 and 404 are in the
+ * client catalog and do not wait for it.
+ */
+const withMemberCatalog =
+  <T,>(lazy: () => Promise<T>) =>
+  async (): Promise<T> =>
+    (await Promise.all([lazy(), loadMemberCatalog()]))[0];
+const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMemberCatalog(screen(load));
+
 const examTabs: RouteObject[] = [
-  { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) },
-  { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: screen(() => import("../features/exam/MockTestTab.tsx")) },
-  { path: "/exam/examTab/officialTest", handle: { title: msg`Official exam` }, lazy: screen(() => import("../features/exam/OfficialTab.tsx")) },
-  { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: screen(() => import("../features/exam/RecordsTab.tsx")) },
+  { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) },
+  { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: memberScreen(() => import("../features/exam/MockTestTab.tsx")) },
+  { path: "/exam/examTab/officialTest", handle: { title: msg`Official exam` }, lazy: memberScreen(() => import("../features/exam/OfficialTab.tsx")) },
+  { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: memberScreen(() => import("../features/exam/RecordsTab.tsx")) },
   {
     path: "/exam/examTab/topicCollect",
     handle: { title: msg`Favourite questions` },
-    lazy: async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).FavouritesTab }),
+    lazy: withMemberCatalog(async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).FavouritesTab })),
   },
-  { path: "/exam/examTab/review", handle: { title: msg`Spaced review` }, lazy: screen(() => import("../features/exam/ReviewTab.tsx")) },
+  { path: "/exam/examTab/review", handle: { title: msg`Spaced review` }, lazy: memberScreen(() => import("../features/exam/ReviewTab.tsx")) },
   {
     path: "/exam/examTab/errorTopic",
     handle: { title: msg`My wrong questions` },
-    lazy: async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).WrongBookTab }),
+    lazy: withMemberCatalog(async () => ({ Component: (await import("../features/exam/QuestionListTab.tsx")).WrongBookTab })),
   },
 ];
 
@@ -56,27 +67,27 @@ export const routes: RouteObject[] = [
         lazy: screen(() => import("./layouts/MemberLayout.tsx")),
         children: [
           { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
-          { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: screen(() => import("../features/course/CourseDetailPage.tsx")) },
-          { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: screen(() => import("../features/player/PlayerPage.tsx")) },
-          { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: screen(() => import("../features/exam/ExamResultPage.tsx")) },
-          { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: screen(() => import("../features/exam/PracticePage.tsx")) },
-          { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: screen(() => import("../features/exam/MyTestPage.tsx")) },
-          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/TestDetailRoute.tsx")) },
+          { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
+          { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
+          { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: memberScreen(() => import("../features/exam/ExamResultPage.tsx")) },
+          { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
+          { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: memberScreen(() => import("../features/exam/MyTestPage.tsx")) },
+          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/TestDetailRoute.tsx")) },
           {
-            lazy: screen(() => import("./pages/ExamDetailLayout.tsx")),
-            children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: screen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
+            lazy: memberScreen(() => import("./pages/ExamDetailLayout.tsx")),
+            children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
           },
           {
             path: "/user",
             handle: { title: "pagesTitle.user" },
             children: [
               { index: true, element: <Navigate to="/user/loading" replace /> },
-              { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../user/UserLoading.tsx")) },
+              { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: memberScreen(() => import("../user/UserLoading.tsx")) },
               {
-                lazy: async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout }),
+                lazy: withMemberCatalog(async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout })),
                 children: [
                   { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
-                  { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../user/UserRoute.tsx")) },
+                  { path: "*", handle: { title: "dynamic" }, lazy: memberScreen(() => import("../user/UserRoute.tsx")) },
                 ],
               },
             ],

@@ -1,4 +1,4 @@
-import { i18n } from "@lingui/core";
+import { i18n, type Messages } from "@lingui/core";
 import type { Language } from "../../shared/constants.ts";
 import { useConfig } from "../stores/config.ts";
 
@@ -20,20 +20,32 @@ export async function activateLanguage(language: Language): Promise<void> {
   document.documentElement.lang = language === "en" ? "en" : "zh-CN";
 }
 
+/** The catalogs loaded as their screens are reached (lingui.config.ts), one lazy chunk per locale each. */
+const areaCatalogs = {
+  member: { en: () => import("../../../locales/en/member.po"), "zh-cn": () => import("../../../locales/zh-cn/member.po") },
+  admin: { en: () => import("../../../locales/en/admin.po"), "zh-cn": () => import("../../../locales/zh-cn/admin.po") },
+} satisfies Record<string, Record<Language, () => Promise<{ messages: Messages }>>>;
+
 /**
- * The back office's own catalog (its screens' messages; lingui.config.ts), merged into the
- * active language's when the admin area opens: a member never downloads it. The admin login
- * page's messages are in the client catalog.
+ * Merges an area's catalog into the stored language's (activateLanguage's choice: this may run
+ * before that has, on a first load of a deep link, since the router starts loading a screen at once).
+ * A member never downloads the admin catalog; a first visit to a login page downloads neither.
  */
-export async function loadAdminCatalog(): Promise<void> {
-  // The stored choice, as activateLanguage's: this may run before that has (a first load of an /admin page).
+async function loadAreaCatalog(area: keyof typeof areaCatalogs): Promise<void> {
   const language = storedLanguage();
-  const { messages } =
-    language === "en"
-      ? await import("../../../locales/en/admin.po")
-      : await import("../../../locales/zh-cn/admin.po");
+  const { messages } = await areaCatalogs[area][language]();
   i18n.load(language, messages);
 }
+
+/** The member's own screens' catalog (src/client/features but login, src/client/user), loaded with their routes. */
+export const loadMemberCatalog = (): Promise<void> => loadAreaCatalog("member");
+
+/**
+ * The back office's catalog, loaded with its layout; with the member catalog, since the back
+ * office shows member parts too (the question editor's preview). The admin login page's
+ * messages are in the client catalog.
+ */
+export const loadAdminCatalog = (): Promise<void> => Promise.all([loadAreaCatalog("admin"), loadMemberCatalog()]).then(() => undefined);
 
 /** SPEC §1: changing the language stores the choice and reloads the page. */
 export function changeLanguage(language: Language): void {
