@@ -1,4 +1,4 @@
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App.tsx";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
@@ -31,11 +31,15 @@ async function start(): Promise<void> {
   await Promise.all([activateLanguage(storedLanguage()), applyStyles()]);
   const root = document.getElementById("root");
   if (!root) throw new Error("The page has no #root element");
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
+  // A transition: React renders the first screen in slices (yielding to the browser every few
+  // milliseconds) instead of one long task, so a tap or a keypress during start-up is not held back.
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
 }
 
 void start();

@@ -28,8 +28,8 @@ test.describe("app shell", () => {
     const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false });
     const bare = await noScript.newPage();
     await bare.goto("/");
-    await expect(bare.locator("#boot h1")).toHaveText("ExamHub");
-    await expect(bare.locator("#boot p").first()).toHaveText("在线课程、练习与考试，离线也能用。");
+    await expect(bare.locator("#boot > h1")).toHaveText("ExamHub");
+    await expect(bare.locator("#boot > p")).toHaveText("在线课程、练习与考试，离线也能用。");
     await noScript.close();
 
     // In English and dark when those are stored (index.html's inline script, before the first
@@ -41,9 +41,18 @@ test.describe("app shell", () => {
     const held = await english.newPage();
     await held.route("**/assets/*.js", (route) => route.abort());
     await held.goto("/");
-    await expect(held.locator("#boot p").first()).toHaveText("Courses, practice and exams that keep working offline.");
+    await expect(held.locator("#boot > p")).toHaveText("Courses, practice and exams that keep working offline.");
+    await expect(held.locator("#boot-home p")).toHaveText("Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.");
     await expect(held.locator("html")).toHaveClass(/dark/);
     await expect(held.locator("html")).toHaveAttribute("lang", "en");
+    // On `/` the shell is the member home's top (header and intro), as the app then draws it.
+    await expect(held.locator("#boot-home h1")).toBeVisible();
+    await expect(held.locator("#boot-home h1")).toHaveText("Learn and sit exams anywhere");
+    await expect(held.locator("#boot > h1")).toBeHidden();
+    // Elsewhere it is the brand and what the app is.
+    await held.goto("/admin/login");
+    await expect(held.locator("#boot > h1")).toBeVisible();
+    await expect(held.locator("#boot-home")).toBeHidden();
     await english.close();
 
     const context = await browser.newContext({ baseURL, serviceWorkers: "block" });
