@@ -42,33 +42,13 @@ function linguiMacro(): Plugin {
 const linguiPlugins = (): PluginOption[] => [linguiMacro(), lingui()];
 
 /**
- * The app's stylesheet does not hold back the first paint: the boot shell (inline styles) paints
- * from the HTML alone, while the stylesheet is preloaded (once that paint is out:
- * entryAfterFirstPaint) and applied by main.tsx (`applyStyles`) before the app's first render,
- * so nothing is ever drawn unstyled.
- */
-function nonBlockingStylesheet(): Plugin {
-  return {
-    name: "non-blocking-stylesheet",
-    apply: "build",
-    transformIndexHtml: {
-      order: "post",
-      handler: (html) => {
-        const out = html.replace(/<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g, '<link rel="preload" as="style" crossorigin href="$1" data-app-styles>');
-        if (!out.includes("data-app-styles")) throw new Error("nonBlockingStylesheet: the entry stylesheet's link was not found in index.html");
-        return out;
-      },
-    },
-  };
-}
-
-/**
  * The boot shell is painted before the app's JavaScript runs, always, and nothing the app needs
  * is fetched ahead of that paint: the entry module, its imports (modulepreload) and the
- * stylesheet (preload, nonBlockingStylesheet) are asked for once the page is parsed and the next
- * frame is out (then a task, as ui/afterPaint.ts; a hidden tab paints no frame, so 500 ms at
- * most). Without this a fast network lets the entry run before the first paint, which then waits
- * for it; on a slow one the first paint shares the line with 150 KiB of downloads.
+ * stylesheet (a preload, applied by main.tsx's `applyStyles` before the app's first render, so
+ * nothing is drawn unstyled) are asked for once the page is parsed and the next frame is out
+ * (then a task, as ui/afterPaint.ts; a hidden tab paints no frame, so 500 ms at most). Without
+ * this a fast network lets the entry run before the first paint, which then waits for it; on a
+ * slow one the first paint shares the line with 150 KiB of downloads.
  */
 function entryAfterFirstPaint(): Plugin {
   return {
@@ -80,15 +60,17 @@ function entryAfterFirstPaint(): Plugin {
         const entry = /<script type="module" crossorigin src="([^"]+\.js)"><\/script>/;
         const src = html.match(entry)?.[1];
         if (!src) throw new Error("entryAfterFirstPaint: the entry script was not found in index.html");
-        const preloads = /\s*(<link rel="(?:modulepreload|preload)"[^>]*>)/g;
-        const links = `<link rel="modulepreload" crossorigin href="${src}">` + [...html.matchAll(preloads)].map((m) => m[1]).join("");
-        if (!links.includes("data-app-styles")) throw new Error("entryAfterFirstPaint: the stylesheet's preload was not found in index.html");
+        const stylesheet = /<link rel="stylesheet" crossorigin href="([^"]+\.css)">/g;
+        const styles = [...html.matchAll(stylesheet)].map((m) => `<link rel="preload" as="style" crossorigin href="${m[1]}" data-app-styles>`);
+        if (styles.length === 0) throw new Error("entryAfterFirstPaint: the entry stylesheet's link was not found in index.html");
+        const preloads = /\s*(<link rel="modulepreload"[^>]*>)/g;
+        const links = `<link rel="modulepreload" crossorigin href="${src}">` + [...html.matchAll(preloads)].map((m) => m[1]).join("") + styles.join("");
         const start =
           `<script>(function(){var d=0;function go(){if(d)return;d=1;document.head.insertAdjacentHTML("beforeend",${JSON.stringify(links)});` +
           `var s=document.createElement("script");s.type="module";s.crossOrigin="";s.src="${src}";document.head.appendChild(s)}` +
           `function arm(){requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,500)}` +
           `document.readyState==="loading"?document.addEventListener("DOMContentLoaded",arm):arm()})()</script>`;
-        return html.replace(preloads, "").replace(entry, start);
+        return html.replace(preloads, "").replace(/\s*<link rel="stylesheet" crossorigin href="[^"]+\.css">/g, "").replace(entry, start);
       },
     },
   };
@@ -141,7 +123,6 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       react(),
       ...linguiPlugins(),
       tailwindcss(),
-      nonBlockingStylesheet(),
       entryAfterFirstPaint(),
       !isTest &&
         VitePWA({

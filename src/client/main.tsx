@@ -6,7 +6,7 @@ import "./styles.css";
 
 /**
  * The stylesheet index.html preloads without blocking the first paint (vite.config.ts,
- * nonBlockingStylesheet), applied before the app first renders. A stylesheet that fails to load
+ * entryAfterFirstPaint), applied before the app first renders. A stylesheet that fails to load
  * does not stop the app. In development Vite injects the styles itself (no such link).
  */
 function applyStyles(): Promise<void> {

@@ -7,33 +7,34 @@ export function storedLanguage(): Language {
   return useConfig.getState().lang.defaultLang;
 }
 
-/** Loads a language's client catalog (one lazy chunk per locale) and activates it. */
+/**
+ * The client's catalogs (lingui.config.ts), one lazy chunk per locale each: client (every first
+ * screen, with the language's activation), member and admin (loaded as their screens are reached).
+ */
+const catalogs = {
+  client: { en: () => import("../../../locales/en/client.po"), "zh-cn": () => import("../../../locales/zh-cn/client.po") },
+  member: { en: () => import("../../../locales/en/member.po"), "zh-cn": () => import("../../../locales/zh-cn/member.po") },
+  admin: { en: () => import("../../../locales/en/admin.po"), "zh-cn": () => import("../../../locales/zh-cn/admin.po") },
+} satisfies Record<string, Record<Language, () => Promise<{ messages: Messages }>>>;
+
+/** Loads a language's client catalog and activates it. */
 export async function activateLanguage(language: Language): Promise<void> {
-  const { messages } =
-    language === "en"
-      ? await import("../../../locales/en/client.po")
-      : await import("../../../locales/zh-cn/client.po");
-  // Merged, not replaced: the router starts loading the first screen (and, under /admin, the
-  // admin catalog) before this resolves.
+  const { messages } = await catalogs.client[language]();
+  // Merged, not replaced: the router starts loading the first screen (and its area's catalog)
+  // before this resolves.
   i18n.load(language, messages);
   i18n.activate(language);
   document.documentElement.lang = language === "en" ? "en" : "zh-CN";
 }
-
-/** The catalogs loaded as their screens are reached (lingui.config.ts), one lazy chunk per locale each. */
-const areaCatalogs = {
-  member: { en: () => import("../../../locales/en/member.po"), "zh-cn": () => import("../../../locales/zh-cn/member.po") },
-  admin: { en: () => import("../../../locales/en/admin.po"), "zh-cn": () => import("../../../locales/zh-cn/admin.po") },
-} satisfies Record<string, Record<Language, () => Promise<{ messages: Messages }>>>;
 
 /**
  * Merges an area's catalog into the stored language's (activateLanguage's choice: this may run
  * before that has, on a first load of a deep link, since the router starts loading a screen at once).
  * A member never downloads the admin catalog; a first visit to a login page downloads neither.
  */
-async function loadAreaCatalog(area: keyof typeof areaCatalogs): Promise<void> {
+async function loadAreaCatalog(area: "member" | "admin"): Promise<void> {
   const language = storedLanguage();
-  const { messages } = await areaCatalogs[area][language]();
+  const { messages } = await catalogs[area][language]();
   i18n.load(language, messages);
 }
 

@@ -188,32 +188,24 @@ async function openWorker(dataDir: string, release: () => void): Promise<Databas
       // (A BEGIN still on its way counts as open: it may be the one that holds the database.)
       const alone = open === 0;
       open++;
-      let tx: number;
       try {
-        tx = alone ? callSync<number>({ kind: "begin" }) : await call<number>({ kind: "begin" });
-      } catch (error) {
-        open--;
-        throw error;
-      }
-      let result;
-      try {
-        result = await fn(queryable(tx));
-      } catch (error) {
+        const tx = alone ? callSync<number>({ kind: "begin" }) : await call<number>({ kind: "begin" });
+        let result;
         try {
-          callSync({ kind: "end", tx, commit: false });
-        } catch {
-          // A rollback that fails (the thread is gone) must not hide what went wrong.
-        } finally {
-          open--;
+          result = await fn(queryable(tx));
+        } catch (error) {
+          try {
+            callSync({ kind: "end", tx, commit: false });
+          } catch {
+            // A rollback that fails (the thread is gone) must not hide what went wrong.
+          }
+          throw error;
         }
-        throw error;
-      }
-      try {
         callSync({ kind: "end", tx, commit: true });
+        return result;
       } finally {
         open--;
       }
-      return result;
     },
     async close() {
       if (stopped) return;
