@@ -66,6 +66,36 @@ describe("round trips of the hot paths", () => {
     expect(rows[0]!.answers).toEqual({ [q]: "A" });
   });
 
+  it("an official start: one statement for the paper and its rows, one draw per row that reads only the questions it keeps, the new attempt written with its last-seen time; a resumed start reads the same questions back in the same order", async () => {
+    const exam = await createOfficialExam(t.database.db, { singles: 12, judges: 12, draw: 4 });
+    const m = await createMember(t.database.db);
+    const { result, count } = await roundTrips(() => post(m, "/api/exam/official/start", { roomId: exam.roomId }));
+    expect(result.code).toBe(1);
+    const questions = result.data.questions as { id: number; type: string; answer?: unknown; analysis?: unknown }[];
+    // token with member; begin, member lock, expired attempts, room, face rule, attempts in the room, paper with rows, 2 draws, insert, commit
+    expect(count).toBe(1 + 2 + 1 + 1 + 1 + 1 + 1 + 1 + 2 + 1);
+    expect(questions.map((q) => q.type)).toEqual([...Array(4).fill("single"), ...Array(4).fill("judge")]);
+    expect(new Set(questions.map((q) => q.id)).size).toBe(8);
+    for (const q of questions) {
+      expect(exam.questionIds).toContain(q.id);
+      expect(q.answer).toBeUndefined();
+      expect(q.analysis).toBeUndefined();
+    }
+    const stored = await t.database.db.query<{ questions: { id: number; score: number }[]; last_seen_at: number | null }>(
+      "select questions, last_seen_at from exam_attempt where uuid = $1",
+      [result.data.attempt.uuid],
+    );
+    expect(stored.rows[0]!.questions.map((q) => q.id)).toEqual(questions.map((q) => q.id));
+    expect(Number(stored.rows[0]!.last_seen_at)).toBeGreaterThan(Date.now() - 60_000);
+    // Again: the same attempt, its questions read back in paper order, the last-seen time moved on.
+    await t.database.db.query("update exam_attempt set last_seen_at = 1 where uuid = $1", [result.data.attempt.uuid]);
+    const again = await post(m, "/api/exam/official/start", { roomId: exam.roomId });
+    expect(again.data.attempt.uuid).toBe(result.data.attempt.uuid);
+    expect(again.data.questions).toEqual(result.data.questions);
+    const seen = await t.database.db.query<{ last_seen_at: number }>("select last_seen_at from exam_attempt where uuid = $1", [result.data.attempt.uuid]);
+    expect(Number(seen.rows[0]!.last_seen_at)).toBeGreaterThan(1);
+  });
+
   it("a 20-op practice sync: the op ids in one statement, the questions in one, the 20 answers with the wrong book in one, and 3 around them (token with member, begin, commit); 144 before issue 17, 64 with a savepoint and a question read per op, 25 with a statement per answer", async () => {
     const bank = await createBankWithQuestions(t.database.db, 5);
     const m = await createMember(t.database.db);

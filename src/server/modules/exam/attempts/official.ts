@@ -64,6 +64,8 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     }
     const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
     let attempt = existing.rows.find((a) => a.status === "open");
+    /** A new attempt's questions, as drawn: read once, not again below. */
+    let drawnRows: QuestionRow[] | null = null;
     if (!attempt) {
       if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
       const loaded = await loadPaper(tx, room.paper_id);
@@ -72,19 +74,21 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
       const t = nowSeconds();
       const deadline = Math.min(t + room.duration, Number(room.end_time));
       const inserted = await tx.query<AttemptRow>(
-        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status)
-         values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open') returning *`,
-        [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline],
+        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status, last_seen_at)
+         values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open', $8) returning *`,
+        [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline, Date.now()],
       );
       attempt = inserted.rows[0]!;
+      drawnRows = drawn.map((d) => d.row);
+    } else {
+      await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
     }
-    await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
     // Before-start check: the questions wait until the server has passed a start snapshot.
     const gate = faceRule !== null && faceRule.beforeStart && !(await startCheckPassed(tx, attempt.id));
     const face = faceRule ? { rule: faceRule, gate } : null;
     if (gate) return { attempt, room, questions: [], face };
     const ids = attempt.questions.map((q) => q.id);
-    const qs = (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
+    const qs = drawnRows ?? (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
     const byId = new Map(qs.map((q) => [q.id, q]));
     // Official questions travel without answers or analysis.
     return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])), face };

@@ -38,20 +38,27 @@ export interface PaperQuestion {
   score: number;
 }
 
-/** An enabled paper and its rows in paper order, or null. */
+/** An enabled paper and its rows in paper order, or null (one statement: a start's transaction runs it). */
 export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
-  const p = await db.query<PaperRow>("select id, title, total_score, pass_score, duration, partial_credit, shuffle_options from exam_paper where id = $1 and status = 'enable'", [id]);
-  if (!p.rows[0]) return null;
-  const r = await db.query<{ kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number }>(
-    "select kind, question_id, classify_id, question_type, difficulty, count, score from exam_paper_row where paper_id = $1 order by weigh desc, id",
+  type RowJson = { kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number | string };
+  const p = await db.query<PaperRow & { spec: RowJson[] | string }>(
+    `select p.id, p.title, p.total_score, p.pass_score, p.duration, p.partial_credit, p.shuffle_options,
+       coalesce((select json_agg(json_build_object('kind', r.kind, 'question_id', r.question_id, 'classify_id', r.classify_id,
+                   'question_type', r.question_type, 'difficulty', r.difficulty, 'count', r.count, 'score', r.score) order by r.weigh desc, r.id)
+                 from exam_paper_row r where r.paper_id = p.id), '[]'::json) as spec
+     from exam_paper p where p.id = $1 and p.status = 'enable'`,
     [id],
   );
-  const rows = r.rows.map((row): PaperRowSpec =>
+  const found = p.rows[0];
+  if (!found) return null;
+  const { spec, ...paper } = found;
+  const list: RowJson[] = typeof spec === "string" ? JSON.parse(spec) : spec;
+  const rows = list.map((row): PaperRowSpec =>
     row.kind === "fixed"
       ? { kind: "fixed", questionId: row.question_id!, score: Number(row.score) }
       : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", difficulty: row.difficulty ?? null, count: row.count, score: Number(row.score) },
   );
-  return { paper: p.rows[0], rows };
+  return { paper, rows };
 }
 
 /** Every question a paper can contain (its fixed ids, every question a draw row could pick), by id: what grading may count. */
@@ -67,20 +74,13 @@ export async function paperQuestions(db: Queryable, rows: PaperRowSpec[]): Promi
   return out;
 }
 
-function shuffle<T>(list: T[]): T[] {
-  const out = [...list];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 /**
  * The questions of one sitting of a paper, in paper order: its enabled fixed questions and a random
  * draw for each draw row (its type and difficulty). No question appears twice: fixed rows claim
  * theirs first, and a draw skips what an earlier row took (e.g. a rule of difficulty 4 and one of
  * any difficulty over the same bank) — the device's mock draw (drawQuestions) does the same.
+ * The database draws (`order by random() limit`: every subset of `count` of the pool equally
+ * likely, in random order), so a start reads the questions it keeps, not the whole pool.
  */
 export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<PaperQuestion[]> {
   const out: PaperQuestion[] = [];
@@ -93,9 +93,15 @@ export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise
         picked.add(qs[0].id);
         out.push({ row: qs[0], score: spec.score });
       }
-    } else {
-      const pool = (await drawPool(db, spec)).filter((q) => !picked.has(q.id) && !fixedIds.has(q.id));
-      for (const q of shuffle(pool).slice(0, spec.count)) {
+    } else if (spec.count > 0) {
+      const { rows: qs } = await db.query<QuestionRow>(
+        `select ${QUESTION_COLUMNS} from exam_question
+         where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'
+           and id <> all($4::int[])
+         order by random() limit $5`,
+        [spec.classifyId, spec.questionType, spec.difficulty, [...new Set([...picked, ...fixedIds])], spec.count],
+      );
+      for (const q of qs) {
         picked.add(q.id);
         out.push({ row: q, score: spec.score });
       }
