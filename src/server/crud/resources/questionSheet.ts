@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { OPTION_KEYS, checkQuestion, questionAdd, type QuestionAdd } from "../../../shared/admin/questions.ts";
@@ -11,6 +11,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
+import { loadExcel } from "./excel.ts";
 
 /**
  * Questions as spreadsheets (`/admin/exam/question/template|export|import`): one question per
@@ -182,7 +183,8 @@ async function inspectXlsx(data: Buffer): Promise<void> {
 /** The rows of the first worksheet of an .xlsx, as text cells (streamed). */
 async function* xlsxRows(data: Buffer): AsyncGenerator<{ line: number; cells: (string | { formula: true })[] }> {
   await inspectXlsx(data);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "ignore" });
+  const Excel = await loadExcel();
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "ignore" });
   let sheets = 0;
   try {
     for await (const sheet of reader) {
@@ -216,7 +218,8 @@ async function* csvRows(data: Buffer): AsyncGenerator<{ line: number; cells: (st
     return refuse(msg`The CSV file is not UTF-8 text`);
   }
   if (text.includes("\u0000")) refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
-  const workbook = new ExcelJS.Workbook();
+  const Excel = await loadExcel();
+  const workbook = new Excel.Workbook();
   let sheet: ExcelJS.Worksheet;
   try {
     sheet = await workbook.csv.read(Readable.from([text]), { map: (value: unknown) => value, parserOptions: { maxRows: MAX_IMPORT_ROWS + 2, ignoreEmpty: false, discardUnmappedColumns: false } } as never);
@@ -360,8 +363,9 @@ export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId
   });
   if (classifyId === null) lines.push(...templateRows(t));
   const head = headers(t);
+  const Excel = await loadExcel();
   if (format === "csv") {
-    const workbook = new ExcelJS.Workbook();
+    const workbook = new Excel.Workbook();
     const sheet = workbook.addWorksheet("questions");
     sheet.addRow(head);
     for (const line of lines) sheet.addRow(line.map(guardCsv));
@@ -378,7 +382,7 @@ export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId
     out.on("end", resolve);
     out.on("error", reject);
   });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: true, useStyles: false });
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: true, useStyles: false });
   const sheet = workbook.addWorksheet("questions");
   sheet.addRow(head).commit();
   for (const line of lines) sheet.addRow(line).commit();

@@ -1,5 +1,4 @@
 import { PassThrough } from "node:stream";
-import ExcelJS from "exceljs";
 import { msg } from "@lingui/core/macro";
 import type { FastifyReply } from "fastify";
 import type { RoomResults } from "../../../shared/admin/papers.ts";
@@ -9,6 +8,7 @@ import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
 import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
 import { loadPaper, paperQuestions } from "../../modules/exam/attempts/papers.ts";
 import type { CrudContext } from "../resource.ts";
+import { loadExcel } from "./excel.ts";
 
 /**
  * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
@@ -117,6 +117,7 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
 export async function exportRoomResults(ctx: CrudContext, id: number, reply: FastifyReply): Promise<unknown> {
   const results = await roomResults(ctx.tx, id);
   const t = ctx.req.t;
+  const ExcelJS = await loadExcel();
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   reply

@@ -1,0 +1,30 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Libraries only a rare staff action needs are loaded by that action, not by every server start
+ * (exceljs and its dependencies were about 0.4 s of each start: README, "Cold start"). A static
+ * import anywhere under src/server would bring them back into the start-up; type-only imports
+ * are erased and fine.
+ */
+const LAZY = ["exceljs"];
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sources(full);
+    return /\.(ts|mts|mjs)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+describe("libraries loaded on demand", () => {
+  it.each(LAZY)("%s is never imported statically by the server", (name) => {
+    const pattern = new RegExp(`^\\s*import\\s+(?!type\\b)[^;]*?from\\s+["']${name}(?:/[^"']*)?["']`, "m");
+    const offenders = sources(path.resolve("src/server")).filter((file) => pattern.test(fs.readFileSync(file, "utf8")));
+    expect(offenders).toEqual([]);
+    // The one loader exists and is what the spreadsheet code uses.
+    const loader = fs.readFileSync(path.resolve("src/server/crud/resources/excel.ts"), "utf8");
+    expect(loader).toMatch(new RegExp(`import\\(["']${name}["']\\)`));
+  });
+});
