@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Libraries only a rare staff action needs are loaded by that action, not by every server start
- * (exceljs and its dependencies were about 0.4 s of each start: README, "Cold start"). A static
+ * (exceljs and its dependencies were about 0.4 s of each start: 2.4-3.1 s before, 2.2-2.35 s after, on
+ * an existing DATA_DIR with `npm run bench`'s cold start). A static
  * import anywhere under src/server would bring them back into the start-up; type-only imports
  * are erased and fine.
  */
