@@ -20,15 +20,6 @@ export async function firstLoadBench(baseUrl) {
     ]) {
       const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
-      await page.addInitScript((selector) => {
-        const page = globalThis;
-        const mark = () => {
-          if (page.__usableAt === undefined && page.document.querySelector(`#root ${selector}`)) {
-            page.__usableAt = performance.now();
-          }
-        };
-        new page.MutationObserver(mark).observe(page.document, { childList: true, subtree: true });
-      }, ready);
       const scripts = [];
       const pending = [];
       page.on("requestfinished", (request) => {
@@ -40,9 +31,7 @@ export async function firstLoadBench(baseUrl) {
           }),
         );
       });
-      await page.goto(baseUrl + path);
-      await page.locator(`#root ${ready}`).first().waitFor({ state: "visible", timeout: 60_000 });
-      const readyAt = await page.evaluate(() => globalThis.__usableAt);
+      const readyAt = await openUntilUsable(page, baseUrl + path, ready);
       await page.waitForLoadState("networkidle");
       await page.waitForTimeout(2_500);
       await Promise.all(pending);
@@ -72,6 +61,19 @@ export async function firstLoadBench(baseUrl) {
   }
 }
 
+/** Opens `url` and answers when (page clock, ms) the first `ready` element appeared in #root: a MutationObserver in the page. */
+async function openUntilUsable(page, url, ready) {
+  await page.addInitScript((selector) => {
+    const page = globalThis;
+    new page.MutationObserver(() => {
+      if (page.__usableAt === undefined && page.document.querySelector(`#root ${selector}`)) page.__usableAt = performance.now();
+    }).observe(page.document, { childList: true, subtree: true });
+  }, ready);
+  await page.goto(url);
+  await page.locator(`#root ${ready}`).first().waitFor({ state: "visible", timeout: 60_000 });
+  return page.evaluate(() => globalThis.__usableAt);
+}
+
 /**
  * When the first screen is usable on a throttled first visit (three of them, fresh contexts): the
  * figure that the number of files and their round trips show up in, which an unthrottled local
@@ -92,15 +94,7 @@ async function usableOnSlowPhone(browser, url, ready) {
         uploadThroughput: (750 * 1024) / 8,
       });
       await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
-      await page.addInitScript((selector) => {
-        const page = globalThis;
-        new page.MutationObserver(() => {
-          if (page.__usableAt === undefined && page.document.querySelector(`#root ${selector}`)) page.__usableAt = performance.now();
-        }).observe(page.document, { childList: true, subtree: true });
-      }, ready);
-      await page.goto(url);
-      await page.locator(`#root ${ready}`).first().waitFor({ state: "visible", timeout: 60_000 });
-      times.push(Math.round(await page.evaluate(() => globalThis.__usableAt)));
+      times.push(Math.round(await openUntilUsable(page, url, ready)));
     } finally {
       await context.close();
     }

@@ -23,11 +23,16 @@ export type PaperRowSpec =
 
 type DrawSpec = Extract<PaperRowSpec, { kind: "draw" }>;
 
-/** The enabled questions a draw row can pick: its classify, its type and, when set, its difficulty. */
-async function drawPool(db: Queryable, spec: DrawSpec): Promise<QuestionRow[]> {
+/**
+ * The enabled questions a draw row can pick: its classify, its type and, when set, its difficulty.
+ * With `sample`, a random `count` of them (`order by random() limit`: every subset equally likely,
+ * in random order) leaving out the ids in `exclude`, so a draw reads only what it keeps.
+ */
+async function drawPool(db: Queryable, spec: DrawSpec, sample?: { exclude: number[]; count: number }): Promise<QuestionRow[]> {
   const { rows } = await db.query<QuestionRow>(
-    `select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'`,
-    [spec.classifyId, spec.questionType, spec.difficulty],
+    `select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'` +
+      (sample ? " and id <> all($4::int[]) order by random() limit $5" : ""),
+    sample ? [spec.classifyId, spec.questionType, spec.difficulty, sample.exclude, sample.count] : [spec.classifyId, spec.questionType, spec.difficulty],
   );
   return rows;
 }
@@ -41,7 +46,7 @@ export interface PaperQuestion {
 /** An enabled paper and its rows in paper order, or null (one statement: a start's transaction runs it). */
 export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
   type RowJson = { kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number | string };
-  const p = await db.query<PaperRow & { spec: RowJson[] | string }>(
+  const p = await db.query<PaperRow & { spec: RowJson[] }>(
     `select p.id, p.title, p.total_score, p.pass_score, p.duration, p.partial_credit, p.shuffle_options,
        coalesce((select json_agg(json_build_object('kind', r.kind, 'question_id', r.question_id, 'classify_id', r.classify_id,
                    'question_type', r.question_type, 'difficulty', r.difficulty, 'count', r.count, 'score', r.score) order by r.weigh desc, r.id)
@@ -52,8 +57,7 @@ export async function loadPaper(db: Queryable, id: number): Promise<{ paper: Pap
   const found = p.rows[0];
   if (!found) return null;
   const { spec, ...paper } = found;
-  const list: RowJson[] = typeof spec === "string" ? JSON.parse(spec) : spec;
-  const rows = list.map((row): PaperRowSpec =>
+  const rows = spec.map((row): PaperRowSpec =>
     row.kind === "fixed"
       ? { kind: "fixed", questionId: row.question_id!, score: Number(row.score) }
       : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", difficulty: row.difficulty ?? null, count: row.count, score: Number(row.score) },
@@ -79,8 +83,7 @@ export async function paperQuestions(db: Queryable, rows: PaperRowSpec[]): Promi
  * draw for each draw row (its type and difficulty). No question appears twice: fixed rows claim
  * theirs first, and a draw skips what an earlier row took (e.g. a rule of difficulty 4 and one of
  * any difficulty over the same bank) — the device's mock draw (drawQuestions) does the same.
- * The database draws (`order by random() limit`: every subset of `count` of the pool equally
- * likely, in random order), so a start reads the questions it keeps, not the whole pool.
+ * The database draws (drawPool's sample), so a start reads the questions it keeps, not the whole pool.
  */
 export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise<PaperQuestion[]> {
   const out: PaperQuestion[] = [];
@@ -94,14 +97,7 @@ export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise
         out.push({ row: qs[0], score: spec.score });
       }
     } else if (spec.count > 0) {
-      const { rows: qs } = await db.query<QuestionRow>(
-        `select ${QUESTION_COLUMNS} from exam_question
-         where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'
-           and id <> all($4::int[])
-         order by random() limit $5`,
-        [spec.classifyId, spec.questionType, spec.difficulty, [...new Set([...picked, ...fixedIds])], spec.count],
-      );
-      for (const q of qs) {
+      for (const q of await drawPool(db, spec, { exclude: [...new Set([...picked, ...fixedIds])], count: spec.count })) {
         picked.add(q.id);
         out.push({ row: q, score: spec.score });
       }
