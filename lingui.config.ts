@@ -6,7 +6,8 @@ import { formatter } from "@lingui/format-po";
  * fallback language at run time (src/shared/constants.ts). Per locale, the client's catalogs
  * (each its own lazy chunk, merged into the active language as the app reaches them:
  * src/client/i18n) and the server's (API messages per `think-lang`):
- * - client: what every first screen needs (the shell, both login pages, src/shared),
+ * - client: what every first screen needs (the shell, both login pages, src/shared but
+ *   src/shared/admin),
  * - member: the member's own screens (src/client/features but login, src/client/user), loaded
  *   with those screens' routes, so a first visit to a login page does not download them,
  * - admin: the back office's screens, loaded with its layout.
@@ -22,7 +23,14 @@ export default defineConfig({
       include: ["<rootDir>/src/client", "<rootDir>/src/shared"],
       // The back office's own screens are in the admin catalog; its login page is not (a first
       // visit to /admin/login downloads only this catalog).
-      exclude: ["<rootDir>/src/client/admin/**/!(AdminLoginPage).*", "<rootDir>/src/client/features/!(auth)/**", "<rootDir>/src/client/user/**"],
+      exclude: [
+        "<rootDir>/src/client/admin/**/!(AdminLoginPage).*",
+        "<rootDir>/src/client/features/!(auth)/**",
+        "<rootDir>/src/client/user/**",
+        // The back office's shared definitions (its screens' fields and messages) are in the
+        // admin catalog only: no first screen shows them.
+        "<rootDir>/src/shared/admin/**",
+      ],
     },
     {
       path: "<rootDir>/locales/{locale}/member",

@@ -198,8 +198,10 @@ async function runSchedule(jobs) {
     pending.push(
       job.send().then((ok) => {
         const ms = performance.now() - (start + job.due);
-        const r = results.get(job.kind) ?? { ms: [], errors: 0, firstError: null };
+        const r = results.get(job.kind) ?? { ms: [], errors: 0, firstError: null, slow: [] };
         r.ms.push(ms);
+        // Requests over the limit, by when they were due (wall clock): the soak prints when its slow spells were.
+        if (ms >= P99_LIMIT_MS) r.slow.push({ at: performance.timeOrigin + start + job.due, ms });
         if (ok !== true) {
           r.errors++;
           r.firstError ??= ok;
@@ -211,6 +213,31 @@ async function runSchedule(jobs) {
   await Promise.all(pending);
   for (const r of results.values()) r.ms.sort((a, b) => a - b);
   return results;
+}
+
+/** The slow requests' spells: runs of seconds with requests over the limit, each with its wall-clock start (UTC), length, count and worst latency. */
+function slowSpells(slow) {
+  const seconds = new Map();
+  for (const { at, ms } of slow) {
+    const second = Math.floor(at / 1000);
+    const s = seconds.get(second) ?? { n: 0, worst: 0 };
+    s.n++;
+    s.worst = Math.max(s.worst, ms);
+    seconds.set(second, s);
+  }
+  const spells = [];
+  for (const second of [...seconds.keys()].sort((a, b) => a - b)) {
+    const last = spells.at(-1);
+    const s = seconds.get(second);
+    if (last && second - last.to <= 2) Object.assign(last, { to: second, n: last.n + s.n, worst: Math.max(last.worst, s.worst) });
+    else spells.push({ from: second, to: second, n: s.n, worst: s.worst });
+  }
+  return (
+    spells
+      .filter((s) => s.n >= 5)
+      .map((s) => `${new Date(s.from * 1000).toISOString().slice(11, 19)} +${s.to - s.from + 1} s: ${fmt(s.n)} slow, worst ${fmt(s.worst)} ms`)
+      .join("; ") || "no spell of 5 or more slow requests"
+  );
 }
 
 function loadJobs(post, data, takers, seconds) {
@@ -409,6 +436,7 @@ async function scenario(serverUrl) {
           }
           worstP99 = Math.max(worstP99, sliceP99);
           minutes.push(sliceP99);
+          if (sliceP99 >= P99_LIMIT_MS) console.log(`  soak minute ${minutes.length} (p99 ${fmt(sliceP99)} ms): ${slowSpells([...r.values()].flatMap((x) => x.slow))}`);
           done += slice;
         }
         const end = usage(pid, postmaster);

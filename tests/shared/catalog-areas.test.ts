@@ -5,10 +5,12 @@ import { describe, expect, it } from "vitest";
 /**
  * The client's messages are in three catalogs (lingui.config.ts): client (every first screen),
  * member (src/client/features but login, src/client/user) and admin (src/client/admin but its
- * login page). A built app shows a message's id, not its text, when its catalog has not been
- * loaded, so: nothing that renders on the client catalog alone may reach, by any import, a file
- * whose messages are in another catalog; and every route to a member screen loads the member
- * catalog with the screen (router.tsx's memberScreen / withMemberCatalog).
+ * login page, and src/shared/admin). A built app shows a message's id, not its text, when its
+ * catalog has not been loaded, so: nothing that renders on the client catalog alone may reach,
+ * by any import, a file whose messages are in another catalog; and every route to a member screen loads the member
+ * catalog with the screen (router.tsx's memberScreen / withMemberCatalog). The same walk keeps
+ * TanStack Query out of the first screens: its provider is a layout route (router.tsx's
+ * withQueries) that every screen reading through it is inside.
  */
 const root = process.cwd();
 const client = path.join(root, "src/client");
@@ -21,6 +23,7 @@ function areaOf(file: string): "member" | "admin" | "client" {
   const rel = path.relative(client, file).split(path.sep).join("/");
   if (/^features\/(?!auth\/)/.test(rel) || rel.startsWith("user/")) return "member";
   if (rel.startsWith("admin/") && rel !== "admin/AdminLoginPage.tsx") return "admin";
+  if (rel.startsWith("../shared/admin/")) return "admin";
   return "client";
 }
 
@@ -75,5 +78,38 @@ describe("client catalog areas", () => {
       return memberScreen && !/memberScreen\(|withMemberCatalog\(/.test(line);
     });
     expect(unwrapped.map(({ line }) => line.trim())).toEqual([]);
+  });
+
+  it("no first screen loads TanStack Query, and every route to a screen that reads through it is inside withQueries", () => {
+    const importsQuery = (file: string) => /from "@tanstack\/react-query"/.test(fs.readFileSync(file, "utf8"));
+    const first = reachable([path.join(client, "main.tsx"), ...CLIENT_ONLY_SCREENS.map((f) => path.join(client, f))]);
+    expect([...first].filter(([file]) => importsQuery(file)).map(([, chain]) => chain.join(" → "))).toEqual([]);
+
+    // The spans of router.tsx inside `withQueries([ … ])`, by bracket matching, and of each list
+    // of routes (`const name: RouteObject[] = [ … ]`) spread (`...name`) inside one of those.
+    const source = fs.readFileSync(routerFile, "utf8");
+    const closing = (open: number) => {
+      let depth = 0;
+      for (let i = open; i < source.length; i++) {
+        if (source[i] === "[") depth++;
+        else if (source[i] === "]" && --depth === 0) return i;
+      }
+      throw new Error(`router.tsx: no closing bracket for the one at ${open}`);
+    };
+    const spans = [...source.matchAll(/withQueries\(\[/g)].map((m): [number, number] => [m.index, closing(m.index + m[0].length - 1)]);
+    expect(spans.length).toBeGreaterThan(0);
+    const within = (at: number) => spans.some(([from, to]) => at > from && at < to);
+    for (const m of source.matchAll(/const (\w+): RouteObject\[\] = \[/g)) {
+      const spread = [...source.matchAll(new RegExp(`\\.\\.\\.${m[1]}\\b`, "g"))];
+      if (spread.length > 0 && spread.every((s) => within(s.index))) spans.push([m.index, closing(m.index + m[0].length - 1)]);
+    }
+    const dynamicImports = [...source.matchAll(/import\("(\.{1,2}\/[^"]+)"\)/g)]
+      .map((m) => ({ at: m.index, target: path.resolve(path.dirname(routerFile), m[1]!) }))
+      .filter(({ target }) => target !== path.join(client, "app/queries.tsx"));
+    const readers = dynamicImports.filter(({ target }) => [...reachable([target]).keys()].some(importsQuery));
+    // The walk finds the screens that read through it (the member's exams, the back office).
+    expect(readers.length).toBeGreaterThan(10);
+    const outside = readers.filter(({ at }) => !within(at)).map(({ target }) => path.relative(root, target));
+    expect(outside).toEqual([]);
   });
 });

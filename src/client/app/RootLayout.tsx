@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react
 import { useLingui } from "@lingui/react";
 import { useLingui as useLinguiMacro } from "@lingui/react/macro";
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from "react-router-dom";
-import NProgress from "nprogress";
 import { LOADER_HIDE_MS } from "../../shared/constants.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
@@ -13,26 +12,48 @@ import { loadSiteConfig } from "./siteConfig.ts";
 import { loadToaster, toasterMounted, toasterWanted } from "../ui/toast.ts";
 import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
 import { documentTitle, type RouteTitle } from "../routing/titles.ts";
-import "nprogress/nprogress.css";
+import type { NProgress as NProgressBar } from "./progress.ts";
 
-// nprogress's own template gives its bar `role="bar"`, which is no ARIA role (axe: critical);
-// the bar is decoration, hidden from assistive technology.
-NProgress.configure({
-  showSpinner: false,
-  template: '<div class="bar" aria-hidden="true"><div class="peg"></div></div>',
-  barSelector: ".bar",
-});
+type Progress = typeof NProgressBar;
+let progress: Progress | undefined;
+let progressLoading: Promise<Progress> | undefined;
+
+/**
+ * The navigation progress bar (nprogress and its stylesheet) is not in the first load: no first
+ * screen needs it. Fetched once the first screen is there (BlockingLoader), or by the first
+ * navigation if that comes sooner; a failed fetch is tried again by the next navigation.
+ */
+function loadProgress(): Promise<Progress> {
+  progressLoading ??= import("./progress.ts").then(
+    (module) => (progress = module.NProgress),
+    (error: unknown) => {
+      progressLoading = undefined;
+      throw error;
+    },
+  );
+  return progressLoading;
+}
 
 /** Progress bar on every navigation (SPEC §2). */
 function NavigationProgress() {
   const navigation = useNavigation();
   const location = useLocation();
   useEffect(() => {
-    if (navigation.state !== "idle") NProgress.start();
-    else NProgress.done();
+    if (navigation.state === "idle") {
+      progress?.done();
+      return;
+    }
+    let current = true;
+    loadProgress().then(
+      (bar) => current && bar.start(),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
   }, [navigation.state]);
   useEffect(() => {
-    NProgress.done();
+    progress?.done();
   }, [location.key]);
   return null;
 }
@@ -55,14 +76,16 @@ function BlockingLoader() {
   if (!settled && navigation.state === "idle") setSettled(true);
   useEffect(() => {
     if (!settled) return;
-    // The first screen is there: now fetch what only later moments need (toasts), so a message
-    // shows at once even if the network goes away before it; refresh the site config (the
+    // The first screen is there: now fetch what only later moments need (toasts, the
+    // navigation progress bar), so a message shows at once even if the network goes away
+    // before it; refresh the site config (the
     // stored copy served until now), which brings the request layer's axios with it; and
     // register the service worker (workbox-window), once the page has loaded as workbox recommends.
     // All of it once the first screen has been painted (a frame, then a task), not in its way;
     // a hidden tab paints no frame, so half a second at most.
     return afterFirstPaint(() => {
       void loadToaster().catch(() => undefined);
+      void loadProgress().catch(() => undefined);
       void loadSiteConfig();
       whenLoaded(() => void import("../pwa/register.ts").then(({ registerServiceWorker }) => registerServiceWorker()));
     });

@@ -20,6 +20,15 @@ const withMemberCatalog =
     (await Promise.all([lazy(), loadMemberCatalog()]))[0];
 const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMemberCatalog(screen(load));
 
+/**
+ * The query cache's provider (app/queries.tsx) as a pathless layout route around every screen
+ * that may read through TanStack Query; the first screens are outside it and do not load it.
+ */
+const withQueries = (children: RouteObject[]): RouteObject => ({
+  lazy: async () => ({ Component: (await import("./queries.tsx")).QueryLayout }),
+  children,
+});
+
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) },
   { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: memberScreen(() => import("../features/exam/MockTestTab.tsx")) },
@@ -47,51 +56,55 @@ export const routes: RouteObject[] = [
     children: [
       // Admin area.
       { path: "/admin/login", handle: { title: "pagesTitle.login" }, lazy: screen(() => import("../admin/AdminLoginPage.tsx")) },
-      {
-        path: "/admin",
-        // The back office's catalog comes with its layout (src/client/i18n): every admin screen renders inside it.
-        lazy: async () => {
-          const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
-          return { Component: layout.default };
+      withQueries([
+        {
+          path: "/admin",
+          // The back office's catalog comes with its layout (src/client/i18n): every admin screen renders inside it.
+          lazy: async () => {
+            const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
+            return { Component: layout.default };
+          },
+          handle: { title: "pagesTitle.admin" },
+          children: [
+            { index: true, element: <Navigate to="/admin/loading" replace /> },
+            { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
+            { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+            { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
+          ],
         },
-        handle: { title: "pagesTitle.admin" },
-        children: [
-          { index: true, element: <Navigate to="/admin/loading" replace /> },
-          { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
-          { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
-          { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
-        ],
-      },
+      ]),
       // Member side.
       {
         lazy: screen(() => import("./layouts/MemberLayout.tsx")),
         children: [
           { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
-          { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
-          { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
-          { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: memberScreen(() => import("../features/exam/ExamResultPage.tsx")) },
-          { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
-          { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: memberScreen(() => import("../features/exam/MyTestPage.tsx")) },
-          { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/TestDetailRoute.tsx")) },
-          {
-            lazy: memberScreen(() => import("./pages/ExamDetailLayout.tsx")),
-            children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
-          },
-          {
-            path: "/user",
-            handle: { title: "pagesTitle.user" },
-            children: [
-              { index: true, element: <Navigate to="/user/loading" replace /> },
-              { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: memberScreen(() => import("../user/UserLoading.tsx")) },
-              {
-                lazy: withMemberCatalog(async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout })),
-                children: [
-                  { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
-                  { path: "*", handle: { title: "dynamic" }, lazy: memberScreen(() => import("../user/UserRoute.tsx")) },
-                ],
-              },
-            ],
-          },
+          withQueries([
+            { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
+            { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
+            { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: memberScreen(() => import("../features/exam/ExamResultPage.tsx")) },
+            { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
+            { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: memberScreen(() => import("../features/exam/MyTestPage.tsx")) },
+            { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/TestDetailRoute.tsx")) },
+            {
+              lazy: memberScreen(() => import("./pages/ExamDetailLayout.tsx")),
+              children: [{ path: "/exam/detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) }, ...examTabs],
+            },
+            {
+              path: "/user",
+              handle: { title: "pagesTitle.user" },
+              children: [
+                { index: true, element: <Navigate to="/user/loading" replace /> },
+                { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: memberScreen(() => import("../user/UserLoading.tsx")) },
+                {
+                  lazy: withMemberCatalog(async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout })),
+                  children: [
+                    { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+                    { path: "*", handle: { title: "dynamic" }, lazy: memberScreen(() => import("../user/UserRoute.tsx")) },
+                  ],
+                },
+              ],
+            },
+          ]),
           { path: "/401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
           { path: "/404", handle: { title: "pagesTitle.notFound" }, lazy: screen(() => import("./pages/NotFoundPage.tsx")) },
         ],

@@ -1,6 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Tabs } from "radix-ui";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
 import { request, serverRefusal } from "../../api/index.ts";
@@ -9,6 +8,7 @@ import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { Tabs } from "../../ui/Tabs.tsx";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 import { afterFirstPaint } from "../../ui/afterPaint.ts";
 
@@ -131,71 +131,76 @@ export function MemberAuthPanel() {
     </>
   );
 
+  const loginForm = (
+    <form onSubmit={submit("login")} noValidate className="space-y-4">
+      {common}
+      <div className="flex items-center justify-between text-sm">
+        <label className="flex min-h-11 items-center gap-2">
+          <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
+          <Trans>Keep me logged in</Trans>
+        </label>
+        <button type="button" className="min-h-11 px-1 text-primary hover:underline" onClick={() => setRetrieveOpen(true)}>
+          <Trans>Forgot password?</Trans>
+        </button>
+      </div>
+      <Button variant="primary" type="submit" disabled={busy} className="w-full">
+        <Trans>Log in</Trans>
+      </Button>
+    </form>
+  );
+  const registerForm = (
+    <form onSubmit={submit("register")} noValidate className="space-y-4">
+      {common}
+      {config.accountVerificationType.length > 0 && (
+        <>
+          {config.accountVerificationType.length > 1 && (
+            <div role="radiogroup" aria-label={t`Register with`} className="flex gap-4 text-sm">
+              {config.accountVerificationType.map((value) => (
+                <label key={value} className="flex min-h-11 items-center gap-2">
+                  <input type="radio" name="register-type" className="accent-primary" checked={registerType === value} onChange={() => setRegisterType(value)} />
+                  {value === "email" ? t`Email` : t`Mobile`}
+                </label>
+              ))}
+            </div>
+          )}
+          <Field
+            label={registerType === "email" ? t`Email` : t`Mobile`}
+            type={registerType === "email" ? "email" : "tel"}
+            autoComplete={registerType === "email" ? "email" : "tel"}
+            value={target}
+            error={errors.target}
+            onChange={(e) => setTarget(e.target.value.trim())}
+          />
+          <div className="flex items-end gap-2">
+            <div className="flex-1">
+              <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={code} error={errors.code} onChange={(e) => setCode(e.target.value.trim())} />
+            </div>
+            <SendCodeButton channel={registerType} target={target} event="user_register" />
+          </div>
+        </>
+      )}
+      <Button variant="primary" type="submit" disabled={busy} className="w-full">
+        <Trans>Register</Trans>
+      </Button>
+    </form>
+  );
+
   return (
     <div className="rounded-2xl bg-white p-5 shadow-lg dark:bg-slate-900">
-      <Tabs.Root value={tab} onValueChange={(v) => { setTab(v as Tab); setErrors({}); }}>
-        <Tabs.List aria-label={t`Log in or register`} className="mb-4 flex border-b border-slate-200 dark:border-slate-700">
-          <Tabs.Trigger value="login" className={tabClass}>
-            <Trans>Log in</Trans>
-          </Tabs.Trigger>
-          <Tabs.Trigger value="register" className={tabClass}>
-            <Trans>Register</Trans>
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="login">
-          <form onSubmit={submit("login")} noValidate className="space-y-4">
-            {common}
-            <div className="flex items-center justify-between text-sm">
-              <label className="flex min-h-11 items-center gap-2">
-                <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
-                <Trans>Keep me logged in</Trans>
-              </label>
-              <button type="button" className="min-h-11 px-1 text-primary hover:underline" onClick={() => setRetrieveOpen(true)}>
-                <Trans>Forgot password?</Trans>
-              </button>
-            </div>
-            <Button variant="primary" type="submit" disabled={busy} className="w-full">
-              <Trans>Log in</Trans>
-            </Button>
-          </form>
-        </Tabs.Content>
-        <Tabs.Content value="register">
-          <form onSubmit={submit("register")} noValidate className="space-y-4">
-            {common}
-            {config.accountVerificationType.length > 0 && (
-              <>
-                {config.accountVerificationType.length > 1 && (
-                  <div role="radiogroup" aria-label={t`Register with`} className="flex gap-4 text-sm">
-                    {config.accountVerificationType.map((value) => (
-                      <label key={value} className="flex min-h-11 items-center gap-2">
-                        <input type="radio" name="register-type" className="accent-primary" checked={registerType === value} onChange={() => setRegisterType(value)} />
-                        {value === "email" ? t`Email` : t`Mobile`}
-                      </label>
-                    ))}
-                  </div>
-                )}
-                <Field
-                  label={registerType === "email" ? t`Email` : t`Mobile`}
-                  type={registerType === "email" ? "email" : "tel"}
-                  autoComplete={registerType === "email" ? "email" : "tel"}
-                  value={target}
-                  error={errors.target}
-                  onChange={(e) => setTarget(e.target.value.trim())}
-                />
-                <div className="flex items-end gap-2">
-                  <div className="flex-1">
-                    <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={code} error={errors.code} onChange={(e) => setCode(e.target.value.trim())} />
-                  </div>
-                  <SendCodeButton channel={registerType} target={target} event="user_register" />
-                </div>
-              </>
-            )}
-            <Button variant="primary" type="submit" disabled={busy} className="w-full">
-              <Trans>Register</Trans>
-            </Button>
-          </form>
-        </Tabs.Content>
-      </Tabs.Root>
+      <Tabs
+        value={tab}
+        onValueChange={(v) => {
+          setTab(v);
+          setErrors({});
+        }}
+        label={t`Log in or register`}
+        listClassName="mb-4 flex border-b border-slate-200 dark:border-slate-700"
+        tabClassName={tabClass}
+        items={[
+          { value: "login", label: <Trans>Log in</Trans>, content: loginForm },
+          { value: "register", label: <Trans>Register</Trans>, content: registerForm },
+        ]}
+      />
       <ClickCaptcha
         open={captchaOpen}
         onOpenChange={setCaptchaOpen}
