@@ -9,6 +9,7 @@ import {
   REQUEST_TIMEOUT_MS,
 } from "../../shared/constants.ts";
 import type { Envelope } from "../../shared/envelope.ts";
+import { onceUntilFailed } from "../../shared/once.ts";
 import { ApiError, httpErrorMessage } from "./errors.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
 
@@ -103,15 +104,9 @@ export interface HttpClient {
 export function createHttpClient(deps: HttpDeps): HttpClient {
   // axios comes with the first request, not with the first screen (issue 17: the first visit's
   // JavaScript); a failed download (offline, a deploy replaced the chunk) is tried again next time.
-  let instance: Promise<AxiosInstance> | undefined;
-  const axiosInstance = (): Promise<AxiosInstance> =>
-    (instance ??= import("axios").then(
-      ({ default: axios }) => axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS }),
-      (error: unknown) => {
-        instance = undefined;
-        throw error;
-      },
-    ));
+  const axiosInstance = onceUntilFailed(
+    async (): Promise<AxiosInstance> => (await import("axios")).default.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS }),
+  );
   const pending = new PendingRequests();
   const refreshing: Partial<Record<Side, Promise<void>>> = {};
 

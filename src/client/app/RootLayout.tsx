@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { useLingui as useLinguiMacro } from "@lingui/react/macro";
 import { Outlet, ScrollRestoration, useLocation, useMatches, useNavigation } from "react-router-dom";
 import { LOADER_HIDE_MS } from "../../shared/constants.ts";
+import { onceUntilFailed } from "../../shared/once.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
@@ -14,25 +15,14 @@ import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
 import { documentTitle, type RouteTitle } from "../routing/titles.ts";
 import type { NProgress as NProgressBar } from "./progress.ts";
 
-type Progress = typeof NProgressBar;
-let progress: Progress | undefined;
-let progressLoading: Promise<Progress> | undefined;
+let progress: typeof NProgressBar | undefined;
 
 /**
  * The navigation progress bar (nprogress and its stylesheet) is not in the first load: no first
  * screen needs it. Fetched once the first screen is there (BlockingLoader), or by the first
  * navigation if that comes sooner; a failed fetch is tried again by the next navigation.
  */
-function loadProgress(): Promise<Progress> {
-  progressLoading ??= import("./progress.ts").then(
-    (module) => (progress = module.NProgress),
-    (error: unknown) => {
-      progressLoading = undefined;
-      throw error;
-    },
-  );
-  return progressLoading;
-}
+const loadProgress = onceUntilFailed(async () => (progress = (await import("./progress.ts")).NProgress));
 
 /** Progress bar on every navigation (SPEC §2). */
 function NavigationProgress() {

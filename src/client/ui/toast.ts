@@ -1,5 +1,6 @@
 import type * as SonnerModule from "sonner";
 import type { ExternalToast } from "sonner";
+import { onceUntilFailed } from "../../shared/once.ts";
 
 /**
  * Toasts without sonner in the first-load bundle: the library (about 9 KB gzipped) loads once
@@ -9,7 +10,7 @@ import type { ExternalToast } from "sonner";
  */
 type Sonner = typeof SonnerModule;
 
-let library: Promise<Sonner> | null = null;
+const loadSonner = onceUntilFailed((): Promise<Sonner> => import("sonner"));
 let markMounted: () => void = () => undefined;
 const mounted = new Promise<void>((resolve) => {
   markMounted = resolve;
@@ -23,12 +24,7 @@ export function loadToaster(): Promise<Sonner> {
     wanted = true;
     for (const listener of wantListeners) listener();
   }
-  // A failed download (offline before the service worker had it) is tried again next time.
-  library ??= import("sonner").catch((error: unknown) => {
-    library = null;
-    throw error;
-  });
-  return library;
+  return loadSonner();
 }
 
 /** For RootLayout: whether the Toaster should be mounted, and a subscription to that. */
