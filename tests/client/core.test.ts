@@ -1,6 +1,7 @@
 import { i18n } from "@lingui/core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ApiError, statusMessage } from "../../src/client/api/errors.ts";
+import { ApiError } from "../../src/client/api/errors.ts";
+import { statusMessage } from "../../src/client/api/messages.ts";
 import { isServerAnswer } from "../../src/client/api/http.ts";
 import { pendingKey } from "../../src/client/api/pending.ts";
 import { checkAuth } from "../../src/client/routing/auth.tsx";

@@ -29,11 +29,12 @@ function areaOf(file: string): "member" | "admin" | "client" {
 
 const usesMessages = (source: string) => /from "@lingui\/(?:core|react)\/macro"/.test(source);
 
-/** Relative imports of a file: static (import/export … from) and dynamic (import("…")). */
+/** Relative imports of a file: static (import/export … from) and dynamic (import("…")); type-only imports load nothing. */
 function importsOf(file: string): { target: string; dynamic: boolean; line: string }[] {
   const source = fs.readFileSync(file, "utf8");
   const found: { target: string; dynamic: boolean; line: string }[] = [];
   for (const line of source.split("\n")) {
+    if (/^\s*(?:import|export) type\b/.test(line)) continue;
     for (const m of line.matchAll(/(?:from\s+|import\s+)"(\.{1,2}\/[^"]+)"|import\("(\.{1,2}\/[^"]+)"\)/g)) {
       const spec = m[1] ?? m[2]!;
       if (!/\.(tsx?|mts)$/.test(spec)) continue;
@@ -43,8 +44,11 @@ function importsOf(file: string): { target: string; dynamic: boolean; line: stri
   return found;
 }
 
-/** Every file reachable from these roots; router.tsx's route imports are not followed (each route loads its own catalog). */
-function reachable(roots: string[]): Map<string, string[]> {
+/**
+ * Every file reachable from these roots; router.tsx's route imports are not followed (each route
+ * loads its own catalog). With `staticOnly`, only what loads with the roots themselves.
+ */
+function reachable(roots: string[], { staticOnly = false } = {}): Map<string, string[]> {
   const via = new Map<string, string[]>();
   const queue: [file: string, chain: string[]][] = roots.map((file) => [file, [path.relative(root, file)]]);
   for (let next = queue.shift(); next; next = queue.shift()) {
@@ -52,7 +56,7 @@ function reachable(roots: string[]): Map<string, string[]> {
     if (via.has(file) || !fs.existsSync(file)) continue;
     via.set(file, chain);
     for (const { target, dynamic } of importsOf(file)) {
-      if (file === routerFile && dynamic) continue;
+      if ((file === routerFile || staticOnly) && dynamic) continue;
       queue.push([target, [...chain, path.relative(root, target)]]);
     }
   }
@@ -111,5 +115,16 @@ describe("client catalog areas", () => {
     expect(readers.length).toBeGreaterThan(10);
     const outside = readers.filter(({ at }) => !within(at)).map(({ target }) => path.relative(root, target));
     expect(outside).toEqual([]);
+  });
+
+  it("no first screen loads the request layer: api/index.ts loads it with the first request", () => {
+    const roots = [path.join(client, "main.tsx"), ...CLIENT_ONLY_SCREENS.map((f) => path.join(client, f))];
+    const requestLayer = [path.join(client, "api/client.ts"), path.join(client, "api/http.ts")];
+    const first = reachable(roots, { staticOnly: true });
+    // The walk goes through the login panel to the request facade, and the request layer is one import() away.
+    expect(first.has(path.join(client, "features/auth/MemberAuthPanel.tsx"))).toBe(true);
+    expect(first.has(path.join(client, "api/index.ts"))).toBe(true);
+    for (const file of requestLayer) expect(reachable(roots).has(file)).toBe(true);
+    expect([...first].filter(([file]) => requestLayer.includes(file)).map(([, chain]) => chain.join(" → "))).toEqual([]);
   });
 });

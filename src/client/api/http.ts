@@ -10,7 +10,8 @@ import {
 } from "../../shared/constants.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { onceUntilFailed } from "../../shared/once.ts";
-import { ApiError, httpErrorMessage } from "./errors.ts";
+import { ApiError } from "./errors.ts";
+import { httpErrorMessage } from "./messages.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
 
 /** Per-request switches; defaults as SPEC §9 says. */

@@ -1,10 +1,6 @@
-import { i18n } from "@lingui/core";
-import { toast } from "../ui/toast.ts";
-import { useAdminInfo } from "../stores/adminInfo.ts";
-import { useConfig } from "../stores/config.ts";
-import { useUserInfo } from "../stores/userInfo.ts";
-import { createHttpClient } from "./http.ts";
-import { useRequestLoading } from "./loading.ts";
+import { onceUntilFailed } from "../../shared/once.ts";
+import type { AxiosRequestConfig } from "axios";
+import type { HttpClient, RequestOptions, Side } from "./http.ts";
 
 export type { RequestOptions } from "./http.ts";
 export { ApiError, serverRefusal } from "./errors.ts";
@@ -19,35 +15,23 @@ export function setNavigator(navigate: Navigate): void {
   navigateImpl = navigate;
 }
 
-/** The app's one HTTP client: every request of the app goes through it. */
-export const http = createHttpClient({
-  language: () => useConfig.getState().lang.defaultLang,
-  tokens: {
-    admin: {
-      getToken: (type) => useAdminInfo.getState().getToken(type),
-      setToken: (token, type) => useAdminInfo.getState().setToken(token, type),
-      removeToken: () => useAdminInfo.getState().removeToken(),
-    },
-    user: {
-      getToken: (type) => useUserInfo.getState().getToken(type),
-      setToken: (token, type) => useUserInfo.getState().setToken(token, type),
-      removeToken: () => useUserInfo.getState().removeToken(),
-    },
-  },
-  currentPath: () => window.location.pathname,
-  navigate: (to) => navigateImpl(to),
-  online: () => navigator.onLine,
-  notify: {
-    // One toast per message on screen: a retried request, or several that fail together (the
-    // server is down), update the same toast instead of stacking copies of it.
-    error: (text) => toast.error(text, { id: `error:${text}` }),
-    success: (text) => toast.success(text),
-  },
-  translate: (message) => i18n._(message),
-  loading: {
-    open: () => useRequestLoading.getState().open(),
-    close: () => useRequestLoading.getState().close(),
-  },
-});
+/**
+ * The app's one HTTP client (api/client.ts), loaded with the first request: a first screen is
+ * usable before the request layer (and axios after it) has downloaded (issue 17). A download
+ * that fails (offline before the service worker had it) is tried again with the next request.
+ */
+const client = onceUntilFailed(async () => (await import("./client.ts")).createAppClient((to) => navigateImpl(to)));
 
-export const request = http.request;
+/** Every request of the app goes through here (SPEC §9's options: api/http.ts). */
+export const request = (async (config: AxiosRequestConfig, options?: Partial<RequestOptions>) => {
+  const loaded = await client();
+  // One call for both overloads (the envelope, or the whole response when reductDataFormat is false).
+  return (loaded.request as (config: AxiosRequestConfig, options?: Partial<RequestOptions>) => Promise<unknown>)(config, options);
+}) as HttpClient["request"];
+
+/** The client's calls beyond `request`, each waiting for it to load. */
+export const http = {
+  request,
+  /** The 409 path for a request made outside axios (the terminal's stream): api/http.ts. */
+  refreshAfterExpiry: async (side: Side, sentToken: string): Promise<void> => (await client()).refreshAfterExpiry(side, sentToken),
+};

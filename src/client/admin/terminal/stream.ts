@@ -1,7 +1,7 @@
 import { i18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { http } from "../../api/index.ts";
-import { statusMessage } from "../../api/errors.ts";
+import { statusMessage } from "../../api/messages.ts";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_LANGUAGE } from "../../../shared/constants.ts";
 import type { TerminalEvent } from "../../../shared/terminal.ts";
 import { useAdminInfo } from "../../stores/adminInfo.ts";
