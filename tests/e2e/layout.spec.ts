@@ -224,8 +224,10 @@ test.describe("login page and error pages", () => {
     });
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("随时随地学习和考试");
-    await expect(page.getByText("离线可用")).toBeVisible();
-    await expect(page.getByText("练习", { exact: true })).toBeVisible();
+    // The app's own words (the boot shell, index.html, says the same until it goes).
+    const app = page.locator("#root");
+    await expect(app.getByText("离线可用")).toBeVisible();
+    await expect(app.getByText("练习", { exact: true })).toBeVisible();
     await page.getByRole("heading", { name: "看看应用界面" }).scrollIntoViewIfNeeded();
     await expect.poll(() => images.length).toBeGreaterThanOrEqual(2);
     await page.waitForLoadState("networkidle");

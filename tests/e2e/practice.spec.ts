@@ -1,8 +1,9 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /** Answers the question on screen: option D where there is one, else the first choice or "x". */
 async function answerCurrent(page: Page): Promise<void> {
+  await questionOnScreen(page);
   const radios = page.getByRole("radio");
   const boxes = page.getByRole("checkbox");
   if ((await radios.count()) >= 4) await radios.nth(3).check();

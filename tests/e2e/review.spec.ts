@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /**
  * Spaced review in Chromium (issue 18), on a server of its own whose clock the test moves (the
@@ -20,6 +20,7 @@ async function memberGet<T>(page: Page, url: string): Promise<T> {
 
 /** Answers the practice question on screen; true when it was graded wrong. */
 async function answerPractice(page: Page): Promise<boolean> {
+  await questionOnScreen(page);
   const radios = page.getByRole("radio");
   const boxes = page.getByRole("checkbox");
   if ((await radios.count()) >= 4) await radios.nth(3).check();
@@ -34,6 +35,7 @@ async function answerPractice(page: Page): Promise<boolean> {
 
 /** One review in the session: any answer, checked on the device, then rated (or "I got it wrong"). */
 async function reviewCurrent(page: Page): Promise<void> {
+  await questionOnScreen(page);
   const radios = page.getByRole("radio");
   const boxes = page.getByRole("checkbox");
   if ((await radios.count()) > 0) await radios.first().check();

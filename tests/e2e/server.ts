@@ -152,6 +152,15 @@ export async function logInMember(page: Page, username = "member", password = "m
  * install claims the open page (the app shell test checks that); should the claim not reach this
  * page in time on a loaded machine, a reload is controlled by the active worker.
  */
+/**
+ * Waits for the question on screen to be answerable (a choice or a text box): a page that was
+ * just reloaded (serviceWorkerInControl) draws it a moment later, and counting its choices before
+ * then would find none.
+ */
+export async function questionOnScreen(page: Page): Promise<void> {
+  await expect(page.getByRole("radio").or(page.getByRole("checkbox")).or(page.getByRole("textbox")).first()).toBeVisible();
+}
+
 export async function serviceWorkerInControl(page: Page): Promise<void> {
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;

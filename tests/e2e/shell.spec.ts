@@ -42,10 +42,11 @@ test.describe("app shell", () => {
     await held.route("**/assets/*.js", (route) => route.abort());
     await held.goto("/");
     await expect(held.locator("#boot > p")).toHaveText("Courses, practice and exams that keep working offline.");
-    await expect(held.locator("#boot-home p")).toHaveText("Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.");
+    await expect(held.locator("#boot-home .bs p")).toHaveText("Courses with video lessons, practice, mock and official tests. Practice keeps working when the network does not.");
+    await expect(held.locator("#boot-home li b")).toHaveText(["Courses", "Practice", "Exams", "On every device"]);
     await expect(held.locator("html")).toHaveClass(/dark/);
     await expect(held.locator("html")).toHaveAttribute("lang", "en");
-    // On `/` the shell is the member home's top (header and intro), as the app then draws it.
+    // On `/` the shell is the member home (header, intro and benefits), as the app then draws it.
     await expect(held.locator("#boot-home h1")).toBeVisible();
     await expect(held.locator("#boot-home h1")).toHaveText("Learn and sit exams anywhere");
     await expect(held.locator("#boot > h1")).toBeHidden();

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 
 /**
- * index.html paints the member home's top before any script runs (its header and blue intro),
- * in both languages: the same words the app then draws there (MemberLoginPage, through the
+ * index.html paints the member home before any script runs (its header, blue intro and
+ * benefits, and a box of the login form's size), in both languages: the same words the app then draws there (MemberLoginPage, through the
  * client catalog), so the app takes over without a word changing. A wording change in one place
  * and not the other fails here.
  */
@@ -17,11 +17,12 @@ function catalog(file: string): Map<string, string> {
 }
 
 const homeShell = html.slice(html.indexOf('<div id="boot-home">'));
-const shellTexts = [...homeShell.matchAll(/<(h1|p) data-en="([^"]+)">([^<]+)<\/\1>/g)].map((m) => ({ tag: m[1]!, en: m[2]!, zh: m[3]! }));
+const shellTexts = [...homeShell.matchAll(/<(h1|p|b) data-en="([^"]+)">([^<]+)<\/\1>/g)].map((m) => ({ tag: m[1]!, en: m[2]!, zh: m[3]! }));
 
 describe("the boot shell of the member home", () => {
-  it("has the intro's title and description, in English and Chinese", () => {
-    expect(shellTexts.map((t) => t.tag)).toEqual(["h1", "p"]);
+  it("has the intro's title and description and each benefit's, in English and Chinese", () => {
+    // The intro, the four benefits and the offline promise: a title and its sentence each.
+    expect(shellTexts.map((t) => t.tag)).toEqual(["h1", "p", ...Array.from({ length: 5 }, () => ["b", "p"]).flat()]);
   });
 
   it("says what the login page says, in both catalogs", () => {
