@@ -4,6 +4,7 @@ import { useAdminInfo } from "../stores/adminInfo.ts";
 import { useConfig } from "../stores/config.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { createHttpClient, type HttpClient } from "./http.ts";
+import { notifyRequestError } from "./index.ts";
 import { useRequestLoading } from "./loading.ts";
 
 /**
@@ -29,9 +30,7 @@ export function createAppClient(navigateTo: (to: { path?: string; name?: string 
     navigate: navigateTo,
     online: () => navigator.onLine,
     notify: {
-      // One toast per message on screen: a retried request, or several that fail together (the
-      // server is down), update the same toast instead of stacking copies of it.
-      error: (text) => toast.error(text, { id: `error:${text}` }),
+      error: notifyRequestError,
       success: (text) => toast.success(text),
     },
     translate: (message) => i18n._(message),

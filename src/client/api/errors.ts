@@ -1,4 +1,6 @@
 import type { AxiosError } from "axios";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 
 /**
  * axios's own `isAxiosError` and `isCancel` checks, without importing axios (it loads with the
@@ -64,4 +66,13 @@ export class ApiError extends Error {
 /** The error when it is the server's refusal (an envelope), else null: network trouble is not one. */
 export function serverRefusal(error: unknown): ApiError | null {
   return error instanceof ApiError && error.isServerAnswer ? error : null;
+}
+
+/**
+ * The failure when the request layer's own code (api/client.ts, or axios after it) could not be
+ * downloaded (offline before the service worker had it, or a deploy replaced the chunk): no
+ * request went out, so it is a network failure, as if no server had answered.
+ */
+export function downloadFailure(cause: unknown, online: boolean, translate: (message: MessageDescriptor) => string): ApiError {
+  return new ApiError({ msg: translate(online ? msg`Server exception!` : msg`You are disconnected!`), network: true, cause });
 }

@@ -10,7 +10,7 @@ import {
 } from "../../shared/constants.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import { onceUntilFailed } from "../../shared/once.ts";
-import { ApiError } from "./errors.ts";
+import { ApiError, downloadFailure } from "./errors.ts";
 import { httpErrorMessage } from "./messages.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
 
@@ -197,10 +197,9 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
       try {
         client = await axiosInstance();
       } catch (error) {
-        // The request layer itself could not be downloaded: no request went out.
-        const text = deps.translate(deps.online() ? msg`Server exception!` : msg`You are disconnected!`);
-        if (options.showErrorMessage) deps.notify.error(text);
-        throw new ApiError({ msg: text, network: true, cause: error });
+        const failure = downloadFailure(error, deps.online(), deps.translate);
+        if (options.showErrorMessage) deps.notify.error(failure.msg);
+        throw failure;
       }
       response = await client.request<Envelope>({ ...cfg, signal: controller.signal });
     } catch (error) {

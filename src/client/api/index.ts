@@ -1,5 +1,8 @@
-import { onceUntilFailed } from "../../shared/once.ts";
+import { i18n } from "@lingui/core";
 import type { AxiosRequestConfig } from "axios";
+import { onceUntilFailed } from "../../shared/once.ts";
+import { toast } from "../ui/toast.ts";
+import { downloadFailure } from "./errors.ts";
 import type { HttpClient, RequestOptions, Side } from "./http.ts";
 
 export type { RequestOptions } from "./http.ts";
@@ -16,15 +19,36 @@ export function setNavigator(navigate: Navigate): void {
 }
 
 /**
- * The app's one HTTP client (api/client.ts), loaded with the first request: a first screen is
- * usable before the request layer (and axios after it) has downloaded (issue 17). A download
- * that fails (offline before the service worker had it) is tried again with the next request.
+ * A failed request's message as a toast: one per message on screen (a retried request, or
+ * several that fail together when the server is down, update the same toast instead of
+ * stacking copies of it).
  */
-const client = onceUntilFailed(async () => (await import("./client.ts")).createAppClient((to) => navigateImpl(to)));
+export function notifyRequestError(text: string): void {
+  toast.error(text, { id: `error:${text}` });
+}
+
+/**
+ * The app's one HTTP client (api/client.ts), loaded with the first request: a first screen is
+ * usable before the request layer (and axios after it) has downloaded (issue 17). When that
+ * download fails the request fails as a network failure, as when axios's own download fails
+ * (api/http.ts), and the next request tries again.
+ */
+const loadClient = onceUntilFailed(async () => (await import("./client.ts")).createAppClient((to) => navigateImpl(to)));
+
+async function client(options?: Partial<RequestOptions>): Promise<HttpClient> {
+  try {
+    return await loadClient();
+  } catch (error) {
+    const failure = downloadFailure(error, navigator.onLine, (message) => i18n._(message));
+    // showErrorMessage is on unless the call turns it off (SPEC §9; api/http.ts defaultRequestOptions).
+    if (options?.showErrorMessage ?? true) notifyRequestError(failure.msg);
+    throw failure;
+  }
+}
 
 /** Every request of the app goes through here (SPEC §9's options: api/http.ts). */
 export const request = (async (config: AxiosRequestConfig, options?: Partial<RequestOptions>) => {
-  const loaded = await client();
+  const loaded = await client(options);
   // One call for both overloads (the envelope, or the whole response when reductDataFormat is false).
   return (loaded.request as (config: AxiosRequestConfig, options?: Partial<RequestOptions>) => Promise<unknown>)(config, options);
 }) as HttpClient["request"];
