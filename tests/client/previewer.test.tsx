@@ -4,7 +4,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { ScreenshotGallery } from "../../src/client/app/pages/ScreenshotGallery.tsx";
+import ScreenshotGallery from "../../src/client/app/pages/ScreenshotGallery.tsx";
 import { ImagePreviewer } from "../../src/client/ui/previewer/ImagePreviewer.tsx";
 import { previewImages } from "../../src/client/ui/previewer/previewImages.tsx";
 import {

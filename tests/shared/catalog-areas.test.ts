@@ -1,13 +1,17 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIRST_SCREEN_FILES } from "../../lingui.config.ts";
 
 /**
- * The client's messages are in three catalogs (lingui.config.ts): client (every first screen),
- * member (src/client/features but login, src/client/user) and admin (src/client/admin but its
- * login page, and src/shared/admin). A built app shows a message's id, not its text, when its
- * catalog has not been loaded, so: nothing that renders on the client catalog alone may reach,
- * by any import, a file whose messages are in another catalog; and every route to a member screen loads the member
+ * The client's messages are in four catalogs (lingui.config.ts): client (the first screens:
+ * FIRST_SCREEN_FILES), common (the rest of src/client and src/shared both areas share), member
+ * (src/client/features but login, src/client/user) and admin (src/client/admin but its login
+ * page, and src/shared/admin). A built app shows a message's id, not its text, when its catalog
+ * has not been loaded, so: nothing that renders on the client catalog alone may reach, by any
+ * import, a file whose messages are in the member or admin catalog; the client catalog is
+ * exactly what the first screens import statically; everything they load later loads the common
+ * catalog with it (withCommonCatalog); and every route to a member screen loads the member
  * catalog with the screen (router.tsx's memberScreen / withMemberCatalog). The same walk keeps
  * TanStack Query out of the first screens: its provider is a layout route (router.tsx's
  * withQueries) that every screen reading through it is inside.
@@ -18,6 +22,7 @@ const routerFile = path.join(client, "app/router.tsx");
 
 /** The screens that render with the client catalog alone: the shell, both login pages, 401, 404. */
 const CLIENT_ONLY_SCREENS = ["app/layouts/MemberLayout.tsx", "app/pages/MemberLoginPage.tsx", "app/pages/NoPermissionPage.tsx", "app/pages/NotFoundPage.tsx", "admin/AdminLoginPage.tsx"];
+const ROOTS = [path.join(client, "main.tsx"), ...CLIENT_ONLY_SCREENS.map((f) => path.join(client, f))];
 
 function areaOf(file: string): "member" | "admin" | "client" {
   const rel = path.relative(client, file).split(path.sep).join("/");
@@ -126,5 +131,49 @@ describe("client catalog areas", () => {
     expect(first.has(path.join(client, "api/index.ts"))).toBe(true);
     for (const file of requestLayer) expect(reachable(roots).has(file)).toBe(true);
     expect([...first].filter(([file]) => requestLayer.includes(file)).map(([, chain]) => chain.join(" → "))).toEqual([]);
+  });
+
+  it("the client catalog holds exactly the messages the first screens import statically", () => {
+    const first = reachable(ROOTS, { staticOnly: true });
+    const withMessages = [...first.keys()].filter((file) => usesMessages(fs.readFileSync(file, "utf8"))).map((file) => path.relative(root, file).split(path.sep).join("/"));
+    // The walk reaches the login panel, the layouts and the shared form checks.
+    expect(withMessages).toContain("src/client/features/auth/MemberAuthPanel.tsx");
+    expect(withMessages).toContain("src/shared/validation.ts");
+    expect(withMessages.sort()).toEqual([...FIRST_SCREEN_FILES].sort());
+  });
+
+  it("everything a first screen loads later loads the common catalog with it", () => {
+    const isCommon = (file: string) => areaOf(file) === "client" && !FIRST_SCREEN_FILES.includes(path.relative(root, file).split(path.sep).join("/"));
+    /** Whether a module, with what it imports statically, shows messages of the common catalog. */
+    const needsCommon = (target: string) => [...reachable([target], { staticOnly: true }).keys()].some((file) => isCommon(file) && usesMessages(fs.readFileSync(file, "utf8")));
+    const loadsCommon = (line: string) => /withCommonCatalog\(|lazyDialog\(|memberScreen\(|withMemberCatalog\(|loadAdminCatalog\(/.test(line);
+    // lazyDialog loads the common catalog with every dialog it makes.
+    expect(fs.readFileSync(path.join(client, "ui/lazyDialog.tsx"), "utf8")).toMatch(/lazy\(withCommonCatalog\(/);
+
+    // Every import() from the first screens, and from what they load, until one loads the catalog.
+    const bare: string[] = [];
+    let checked = 0;
+    const seen = new Set<string>();
+    const queue: [file: string, loaded: boolean][] = ROOTS.map((file) => [file, false]);
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [file, loaded] = next;
+      if (loaded || seen.has(file) || !fs.existsSync(file)) continue;
+      seen.add(file);
+      for (const { target, dynamic, line } of importsOf(file)) {
+        if (!dynamic) {
+          queue.push([target, false]);
+          continue;
+        }
+        // The routes: a screen outside the member and admin areas loads the catalog itself.
+        if (file === routerFile && areaOf(target) !== "client") continue;
+        if (loadsCommon(line)) continue;
+        checked++;
+        if (needsCommon(target)) bare.push(`${path.relative(root, file)}: ${line.trim()}`);
+        queue.push([target, false]);
+      }
+    }
+    // The walk went through the routes, the layouts' menus and the login panel's imports.
+    expect(checked).toBeGreaterThan(5);
+    expect(bare).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { i18n } from "@lingui/core";
 import type { AxiosRequestConfig } from "axios";
 import { onceUntilFailed } from "../../shared/once.ts";
+import { withCommonCatalog } from "../i18n/index.ts";
 import { toast } from "../ui/toast.ts";
 import { downloadFailure } from "./errors.ts";
 import type { HttpClient, RequestOptions, Side } from "./http.ts";
@@ -33,7 +34,7 @@ export function notifyRequestError(text: string): void {
  * download fails the request fails as a network failure, as when axios's own download fails
  * (api/http.ts), and the next request tries again.
  */
-const loadClient = onceUntilFailed(async () => (await import("./client.ts")).createAppClient((to) => navigateImpl(to)));
+const loadClient = onceUntilFailed(async () => (await withCommonCatalog(() => import("./client.ts"))()).createAppClient((to) => navigateImpl(to)));
 
 async function client(options?: Partial<RequestOptions>): Promise<HttpClient> {
   try {

@@ -13,6 +13,7 @@ import { loadSiteConfig } from "./siteConfig.ts";
 import { loadToaster, toasterMounted, toasterWanted } from "../ui/toast.ts";
 import { useDynamicTitle, useScreenTitle } from "../routing/routeState.ts";
 import { documentTitle, type RouteTitle } from "../routing/titles.ts";
+import { withCommonCatalog } from "../i18n/index.ts";
 import type { NProgress as NProgressBar } from "./progress.ts";
 
 let progress: typeof NProgressBar | undefined;
@@ -77,7 +78,7 @@ function BlockingLoader() {
       void loadToaster().catch(() => undefined);
       void loadProgress().catch(() => undefined);
       void loadSiteConfig();
-      whenLoaded(() => void import("../pwa/register.ts").then(({ registerServiceWorker }) => registerServiceWorker()));
+      whenLoaded(() => void withCommonCatalog(() => import("../pwa/register.ts"))().then(({ registerServiceWorker }) => registerServiceWorker()));
     });
   }, [settled]);
   useEffect(() => {

@@ -2,7 +2,7 @@ import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
 import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
-import { loadAdminCatalog, loadMemberCatalog } from "../i18n/index.ts";
+import { loadAdminCatalog, loadMemberCatalog, withCommonCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
 
@@ -25,7 +25,7 @@ const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMe
  * that may read through TanStack Query; the first screens are outside it and do not load it.
  */
 const withQueries = (children: RouteObject[]): RouteObject => ({
-  lazy: async () => ({ Component: (await import("./queries.tsx")).QueryLayout }),
+  lazy: withCommonCatalog(async () => ({ Component: (await import("./queries.tsx")).QueryLayout })),
   children,
 });
 
@@ -68,16 +68,16 @@ export const routes: RouteObject[] = [
           children: [
             { index: true, element: <Navigate to="/admin/loading" replace /> },
             { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
-            { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+            { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
             { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
           ],
         },
       ]),
       // Member side.
       {
-        lazy: screen(() => import("./layouts/MemberLayout.tsx")),
+        lazy: async () => ({ Component: (await import("./memberHome.ts")).MemberLayout }),
         children: [
-          { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: screen(() => import("./pages/MemberLoginPage.tsx")) },
+          { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: async () => ({ Component: (await import("./memberHome.ts")).MemberLoginPage }) },
           withQueries([
             { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
             { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
@@ -98,7 +98,7 @@ export const routes: RouteObject[] = [
                 {
                   lazy: withMemberCatalog(async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout })),
                   children: [
-                    { path: "iframe/:url", handle: { title: "dynamic" }, lazy: screen(() => import("./pages/IframePage.tsx")) },
+                    { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
                     { path: "*", handle: { title: "dynamic" }, lazy: memberScreen(() => import("../user/UserRoute.tsx")) },
                   ],
                 },

@@ -8,11 +8,13 @@ export function storedLanguage(): Language {
 }
 
 /**
- * The client's catalogs (lingui.config.ts), one lazy chunk per locale each: client (every first
- * screen, with the language's activation), member and admin (loaded as their screens are reached).
+ * The client's catalogs (lingui.config.ts), one lazy chunk per locale each: client (the first
+ * screens, with the language's activation), common, member and admin (loaded as their screens
+ * and parts are reached).
  */
 const catalogs = {
   client: { en: () => import("../../../locales/en/client.po"), "zh-cn": () => import("../../../locales/zh-cn/client.po") },
+  common: { en: () => import("../../../locales/en/common.po"), "zh-cn": () => import("../../../locales/zh-cn/common.po") },
   member: { en: () => import("../../../locales/en/member.po"), "zh-cn": () => import("../../../locales/zh-cn/member.po") },
   admin: { en: () => import("../../../locales/en/admin.po"), "zh-cn": () => import("../../../locales/zh-cn/admin.po") },
 } satisfies Record<string, Record<Language, () => Promise<{ messages: Messages }>>>;
@@ -32,14 +34,31 @@ export async function activateLanguage(language: Language): Promise<void> {
  * before that has, on a first load of a deep link, since the router starts loading a screen at once).
  * A member never downloads the admin catalog; a first visit to a login page downloads neither.
  */
-async function loadAreaCatalog(area: "member" | "admin"): Promise<void> {
+async function loadAreaCatalog(area: "common" | "member" | "admin"): Promise<void> {
   const language = storedLanguage();
   const { messages } = await catalogs[area][language]();
   i18n.load(language, messages);
 }
 
-/** The member's own screens' catalog (src/client/features but login, src/client/user), loaded with their routes. */
-export const loadMemberCatalog = (): Promise<void> => loadAreaCatalog("member");
+/**
+ * What both areas share beyond the first screens (the request layer's messages, dialogs, the
+ * image previewer, the sync status...): loaded with the member and admin catalogs, and with
+ * every part a first screen loads later (withCommonCatalog).
+ */
+export const loadCommonCatalog = (): Promise<void> => loadAreaCatalog("common");
+
+/**
+ * A module a first screen loads later (a dialog, the request layer, the account menu): its chunk
+ * and the common catalog load together, so it never shows a message before its text is there.
+ * tests/shared/catalog-areas.test.ts checks every such import() goes through this.
+ */
+export const withCommonCatalog =
+  <T>(load: () => Promise<T>) =>
+  async (): Promise<T> =>
+    (await Promise.all([load(), loadCommonCatalog()]))[0];
+
+/** The member's own screens' catalog (src/client/features but login, src/client/user), loaded with their routes, with the common catalog. */
+export const loadMemberCatalog = (): Promise<void> => Promise.all([loadAreaCatalog("member"), loadCommonCatalog()]).then(() => undefined);
 
 /**
  * The back office's catalog, loaded with its layout; with the member catalog, since the back

@@ -3,8 +3,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { CloudUpload, GraduationCap, LogIn, Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
+import { withCommonCatalog } from "../../i18n/index.ts";
 import { useSyncStatus } from "../../offline/status.ts";
-import { releaseMemberCaches } from "../../pwa/caches.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
@@ -14,11 +14,11 @@ import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
 import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 
 // The offline module (Dexie, the sync engine) loads only once a member is signed in.
-const MemberSync = lazy(() => import("./MemberSync.tsx"));
+const MemberSync = lazy(withCommonCatalog(() => import("./MemberSync.tsx")));
 // The account menu (Radix DropdownMenu and its popper) is for signed-in members only.
-const AccountDropdown = lazy(() => import("./AccountDropdown.tsx"));
+const AccountDropdown = lazy(withCommonCatalog(() => import("./AccountDropdown.tsx")));
 // The phone menu's sheet (Radix Dialog) loads when its button is first pointed at or used.
-const loadPhoneMenu = () => import("./PhoneMenuSheet.tsx");
+const loadPhoneMenu = withCommonCatalog(() => import("./PhoneMenuSheet.tsx"));
 const PhoneMenuSheet = lazy(loadPhoneMenu);
 
 
@@ -101,8 +101,9 @@ export default function MemberLayout() {
   const signedOut = useUserInfo((s) => !s.id);
   useEffect(() => {
     // Nobody signed in: finish clearing the previous member's cached course data and videos (a
-    // logout reloads the page, which may have cut the clean-up short).
-    if (signedOut) void releaseMemberCaches();
+    // logout reloads the page, which may have cut the clean-up short). Loaded when needed: not
+    // part of the login screen's first download.
+    if (signedOut) void import("../../pwa/caches.ts").then(({ releaseMemberCaches }) => releaseMemberCaches(), () => {});
   }, [signedOut]);
   const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (

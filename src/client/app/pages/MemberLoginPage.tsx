@@ -1,8 +1,25 @@
 import { Trans } from "@lingui/react/macro";
 import { BookOpen, ClipboardCheck, MonitorSmartphone, NotebookPen, WifiOff } from "lucide-react";
-import type { ReactNode } from "react";
-import { ScreenshotGallery } from "./ScreenshotGallery.tsx";
+import { lazy, Suspense, useEffect, useState, type ReactNode } from "react";
 import { MemberAuthPanel } from "../../features/auth/MemberAuthPanel.tsx";
+import { afterFirstPaint } from "../../ui/afterPaint.ts";
+import { withCommonCatalog } from "../../i18n/index.ts";
+
+// Below the fold: loaded once the login screen has been painted, not on the way to it.
+const ScreenshotGallery = lazy(withCommonCatalog(() => import("./ScreenshotGallery.tsx")));
+/** The gallery's height (title, gap, a row of 160-px thumbnails) kept while it loads, so nothing below it moves. */
+const GALLERY_SPACE = <div aria-hidden className="h-[12.625rem]" />;
+
+function LaterGallery() {
+  const [ready, setReady] = useState(false);
+  useEffect(() => afterFirstPaint(() => setReady(true)), []);
+  if (!ready) return GALLERY_SPACE;
+  return (
+    <Suspense fallback={GALLERY_SPACE}>
+      <ScreenshotGallery />
+    </Suspense>
+  );
+}
 
 function Benefit({ icon, title, children }: { icon: ReactNode; title: ReactNode; children: ReactNode }) {
   return (
@@ -21,7 +38,8 @@ function Benefit({ icon, title, children }: { icon: ReactNode; title: ReactNode;
 /**
  * `/`: the member login screen: what the member gets (courses, practice, exams) and the offline
  * promise beside login and registration. Nothing heavy loads here: the screenshots below are
- * small thumbnails, the full images load only when opened.
+ * small thumbnails (their code loads once the screen has been painted), the full images load
+ * only when opened.
  */
 export default function MemberLoginPage() {
   return (
@@ -68,7 +86,7 @@ export default function MemberLoginPage() {
           </div>
         </div>
       </div>
-      <ScreenshotGallery />
+      <LaterGallery />
     </section>
   );
 }

@@ -12,7 +12,7 @@ const SCREENSHOTS = [
 const SOURCES = SCREENSHOTS.map((shot) => shot.src);
 
 /** "See the app": screenshot thumbnails on the start page; a click opens them full screen. */
-export function ScreenshotGallery() {
+export default function ScreenshotGallery() {
   const { t } = useLingui();
   const titleId = useId();
   return (

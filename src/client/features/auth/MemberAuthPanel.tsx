@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { lazy, Suspense, useEffect, useState, type FormEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
@@ -6,15 +6,19 @@ import { request, serverRefusal } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
-import { SendCodeButton } from "./SendCodeButton.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
 import { Tabs } from "../../ui/Tabs.tsx";
 import { lazyDialog } from "../../ui/lazyDialog.tsx";
 import { afterFirstPaint } from "../../ui/afterPaint.ts";
+import { withCommonCatalog } from "../../i18n/index.ts";
 
 // Loaded when first opened: not part of the login screen's first download.
 const ClickCaptcha = lazyDialog(async () => (await import("../../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
 const RetrievePasswordDialog = lazyDialog(async () => (await import("./RetrievePasswordDialog.tsx")).RetrievePasswordDialog);
+// The register tab's address and code fields: loaded once the login form has been painted.
+const loadRegisterVerification = withCommonCatalog(() => import("./RegisterVerification.tsx"));
+const RegisterVerification = lazy(loadRegisterVerification);
 
 type Tab = "login" | "register";
 type Errors = Partial<Record<"username" | "password" | "target" | "code", string | null>>;
@@ -43,10 +47,12 @@ export function MemberAuthPanel() {
 
   // The login options (captcha, how to register) once the form has been painted: the form is
   // usable with the defaults meanwhile, and the request layer (axios) is not in its way.
-  // A logged-in member is sent on by the server's 303 'logged in'.
+  // A logged-in member is sent on by the server's 303 'logged in'. The register tab's fields
+  // load then too.
   useEffect(
     () =>
       afterFirstPaint(() => {
+        void loadRegisterVerification().catch(() => {});
         request<CheckInConfig>({ url: "/api/user/checkIn", method: "get" }, { showCodeMessage: false, showErrorMessage: false }).then(
           (res) => {
             setConfig(res.data);
@@ -152,32 +158,18 @@ export function MemberAuthPanel() {
     <form onSubmit={submit("register")} noValidate className="space-y-4">
       {common}
       {config.accountVerificationType.length > 0 && (
-        <>
-          {config.accountVerificationType.length > 1 && (
-            <div role="radiogroup" aria-label={t`Register with`} className="flex gap-4 text-sm">
-              {config.accountVerificationType.map((value) => (
-                <label key={value} className="flex min-h-11 items-center gap-2">
-                  <input type="radio" name="register-type" className="accent-primary" checked={registerType === value} onChange={() => setRegisterType(value)} />
-                  {value === "email" ? t`Email` : t`Mobile`}
-                </label>
-              ))}
-            </div>
-          )}
-          <Field
-            label={registerType === "email" ? t`Email` : t`Mobile`}
-            type={registerType === "email" ? "email" : "tel"}
-            autoComplete={registerType === "email" ? "email" : "tel"}
-            value={target}
-            error={errors.target}
-            onChange={(e) => setTarget(e.target.value.trim())}
+        <Suspense fallback={<Spinner className="mx-auto my-4 size-6" />}>
+          <RegisterVerification
+            types={config.accountVerificationType}
+            type={registerType}
+            onTypeChange={setRegisterType}
+            target={target}
+            onTargetChange={setTarget}
+            code={code}
+            onCodeChange={setCode}
+            errors={errors}
           />
-          <div className="flex items-end gap-2">
-            <div className="flex-1">
-              <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={code} error={errors.code} onChange={(e) => setCode(e.target.value.trim())} />
-            </div>
-            <SendCodeButton channel={registerType} target={target} event="user_register" />
-          </div>
-        </>
+        </Suspense>
       )}
       <Button variant="primary" type="submit" disabled={busy} className="w-full">
         <Trans>Register</Trans>
