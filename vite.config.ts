@@ -97,7 +97,7 @@ function entryAfterFirstPaint(): Plugin {
  * imports per round trip. Vite's preload helper did this by listing every lazy chunk's files in
  * the entry (`build.modulePreload`), 1.4 KiB gzipped on every first visit; it is off.
  * An import of a module that is loaded anyway only moves its download earlier; modules still
- * evaluate after what they import.
+ * evaluate after what they import (the added imports come last, after the chunk's own).
  */
 function hoistTransitiveImports(): Plugin {
   return {
@@ -117,7 +117,9 @@ function hoistTransitiveImports(): Plugin {
       if (hoisted.size === 0) return null;
       const dir = chunk.fileName.slice(0, chunk.fileName.lastIndexOf("/") + 1);
       const imports = [...hoisted].map((file) => `import"./${file.startsWith(dir) ? file.slice(dir.length) : file}";`).join("");
-      return { code: imports + code, map: null };
+      // At the end: import declarations take effect wherever they stand, and code that does not
+      // move keeps its source map (`map: null`).
+      return { code: `${code}\n${imports}`, map: null };
     },
   };
 }
