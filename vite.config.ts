@@ -42,6 +42,24 @@ function linguiMacro(): Plugin {
 const linguiPlugins = (): PluginOption[] => [linguiMacro(), lingui()];
 
 /**
+ * What `files` import statically, at every level below them, in the order first met, leaving
+ * out `known` (by default the files themselves); `importsOf` answers a chunk's own imports.
+ */
+function importsBelow(files: readonly string[], importsOf: (file: string) => readonly string[], known = new Set(files)): string[] {
+  const found: string[] = [];
+  const visit = (file: string) => {
+    for (const imported of importsOf(file)) {
+      if (known.has(imported)) continue;
+      known.add(imported);
+      found.push(imported);
+      visit(imported);
+    }
+  };
+  files.forEach(visit);
+  return found;
+}
+
+/**
  * The boot shell is painted before the app's JavaScript runs, always, and nothing the app needs
  * is fetched ahead of that paint: the entry module, its imports (modulepreload) and the
  * stylesheet (a preload, applied by main.tsx's `applyStyles` before the app's first render, so
@@ -66,18 +84,12 @@ function entryAfterFirstPaint(): Plugin {
         const preloads = /\s*(<link rel="modulepreload"[^>]*>)/g;
         // The entry's static imports, all levels: build.modulePreload is off, so Vite writes no
         // links for them (any it writes are moved here too, above).
-        const imports = new Set<string>();
-        const visit = (file: string) => {
+        const importsOf = (file: string) => {
           const chunk = ctx.bundle?.[file];
-          if (chunk?.type !== "chunk") return;
-          for (const imported of chunk.imports) {
-            if (imports.has(imported)) continue;
-            imports.add(imported);
-            visit(imported);
-          }
+          return chunk?.type === "chunk" ? chunk.imports : [];
         };
-        if (ctx.chunk) visit(ctx.chunk.fileName);
-        const modules = [...imports].map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
+        const imports = ctx.chunk ? importsBelow([ctx.chunk.fileName], importsOf) : [];
+        const modules = imports.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
         const links = `<link rel="modulepreload" crossorigin href="${src}">` + [...html.matchAll(preloads)].map((m) => m[1]).join("") + modules.join("") + styles.join("");
         const start =
           `<script>(function(){var d=0;function go(){if(d)return;d=1;document.head.insertAdjacentHTML("beforeend",${JSON.stringify(links)});` +
@@ -104,19 +116,10 @@ function hoistTransitiveImports(): Plugin {
     name: "hoist-transitive-imports",
     apply: "build",
     renderChunk(code, chunk, _options, meta) {
-      const direct = new Set(chunk.imports);
-      const hoisted = new Set<string>();
-      const visit = (file: string) => {
-        for (const imported of meta.chunks[file]?.imports ?? []) {
-          if (direct.has(imported) || hoisted.has(imported) || imported === chunk.fileName) continue;
-          hoisted.add(imported);
-          visit(imported);
-        }
-      };
-      for (const file of chunk.imports) visit(file);
-      if (hoisted.size === 0) return null;
+      const hoisted = importsBelow(chunk.imports, (file) => meta.chunks[file]?.imports ?? [], new Set([...chunk.imports, chunk.fileName]));
+      if (hoisted.length === 0) return null;
       const dir = chunk.fileName.slice(0, chunk.fileName.lastIndexOf("/") + 1);
-      const imports = [...hoisted].map((file) => `import"./${file.startsWith(dir) ? file.slice(dir.length) : file}";`).join("");
+      const imports = hoisted.map((file) => `import"./${file.startsWith(dir) ? file.slice(dir.length) : file}";`).join("");
       // At the end: import declarations take effect wherever they stand, and code that does not
       // move keeps its source map (`map: null`).
       return { code: `${code}\n${imports}`, map: null };
