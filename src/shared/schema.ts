@@ -1,5 +1,8 @@
 import { z } from "zod";
 import type { MessageDescriptor } from "@lingui/core";
+import { isSafeText } from "./text.ts";
+
+export { isSafeText, toSafeText } from "./text.ts";
 
 /**
  * Bounded building blocks for every request schema (route parameters, bodies and sync ops), so
@@ -16,30 +19,6 @@ import type { MessageDescriptor } from "@lingui/core";
 export const DB_INT_MAX = 2_147_483_647;
 /** Smallest value of a PostgreSQL `integer` (int4) column. */
 export const DB_INT_MIN = -2_147_483_648;
-
-/** A high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
-const UNPAIRED_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** True when PostgreSQL can store `text` as it is (no NUL, no unpaired surrogate). */
-export function isSafeText(text: string): boolean {
-  if (text.includes("\u0000")) return false;
-  // String.prototype.isWellFormed (ES2024: Node 20, current browsers) is native and fast.
-  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof wellFormed === "function" ? wellFormed.call(text) : !UNPAIRED_SURROGATE.test(text);
-}
-
-/**
- * `text` as PostgreSQL can store it: NULs removed, unpaired surrogates replaced by U+FFFD (what
- * UTF-8 would make of them anyway). For text a member typed, where keeping the rest beats refusing
- * it all.
- */
-export function toSafeText(text: string): string {
-  if (isSafeText(text)) return text;
-  // Surrogates first: dropping a NUL between two halves must not join them into a character.
-  const toWellFormed = (text as { toWellFormed?: () => string }).toWellFormed;
-  const wellFormed = typeof toWellFormed === "function" ? toWellFormed.call(text) : text.replace(new RegExp(UNPAIRED_SURROGATE.source, "g"), "\ufffd");
-  return wellFormed.replaceAll("\u0000", "");
-}
 
 /** Most strings, array items and object keys `hasUnsafeText` looks at before giving up (and answering true). */
 export const MAX_INSPECTED_VALUES = 200_000;

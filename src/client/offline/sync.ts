@@ -2,7 +2,7 @@ import { applyOps, emptyState, toExamState, type ExamStateModel, type GradedOutc
 import type { ExamState } from "../../shared/sync/exam.ts";
 import type { ReviewState } from "../../shared/sync/review.ts";
 import type { Op } from "../../shared/sync/ops.ts";
-import { MAX_OPS_PER_SYNC, type SyncResult } from "../../shared/sync/protocol.ts";
+import { MAX_OPS_PER_SYNC, type SyncResult } from "../../shared/sync/wire.ts";
 import { ApiCode } from "../../shared/constants.ts";
 import { ApiError } from "../api/errors.ts";
 import { SessionExpiredError } from "../api/http.ts";

@@ -1,7 +1,5 @@
-import { examStateSchema, type ExamState } from "../../shared/sync/exam.ts";
+import { examStateSchema, reviewStateSchema, syncResponseSchema, type ExamState, type ReviewState, type SyncResult } from "../../shared/sync/wire.ts";
 import type { Op } from "../../shared/sync/ops.ts";
-import { reviewStateSchema, type ReviewState } from "../../shared/sync/review.ts";
-import { syncResponseSchema, type SyncResult } from "../../shared/sync/protocol.ts";
 import type { Envelope } from "../../shared/envelope.ts";
 import type { RequestOptions } from "../api/http.ts";
 

@@ -68,21 +68,4 @@ export const examOpPayloads = {
   "official.answer": officialAnswerPayload,
 } satisfies Record<string, PayloadSchemaAt>;
 
-export const examStateSchema = z.object({
-  favourites: z.array(z.number().int().positive()),
-  wrong: z.array(
-    z.object({
-      questionId: z.number().int().positive(),
-      count: z.number().int().nonnegative(),
-      lastTime: z.number().int().nonnegative(),
-    }),
-  ),
-  progress: z.array(
-    z.object({
-      bankId: z.number().int().positive(),
-      position: z.number().int().nonnegative(),
-      updatedAt: z.number().int().nonnegative(),
-    }),
-  ),
-});
-export type ExamState = z.infer<typeof examStateSchema>;
+export { examStateSchema, type ExamState } from "./wire.ts";

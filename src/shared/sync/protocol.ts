@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_OPS_PER_SYNC } from "./wire.ts";
 
 /**
  * The offline sync protocol (API.md "Offline sync"), whatever the ops are about: `POST
@@ -7,7 +8,8 @@ import { z } from "zod";
  * English.
  */
 
-export const MAX_OPS_PER_SYNC = 200;
+export { MAX_OPS_PER_SYNC, SYNC_STATUSES, syncResponseSchema, syncResultSchema, type SyncResponse, type SyncResult, type SyncStatus } from "./wire.ts";
+
 /** Earliest acceptable op time: 2020-01-01T00:00:00Z. */
 export const MIN_OP_TIME = Date.UTC(2020, 0, 1);
 /** How far ahead of the server's clock a client's clock may run. */
@@ -48,16 +50,3 @@ export function rawOpId(raw: unknown): string {
   const id: unknown = (raw as { id?: unknown }).id;
   return typeof id === "string" ? id.slice(0, 64) : "";
 }
-
-export const SYNC_STATUSES = ["applied", "duplicate", "rejected"] as const;
-export type SyncStatus = (typeof SYNC_STATUSES)[number];
-
-export const syncResultSchema = z.object({
-  id: z.string(),
-  status: z.enum(SYNC_STATUSES),
-  msg: z.string().optional(),
-});
-export type SyncResult = z.infer<typeof syncResultSchema>;
-
-export const syncResponseSchema = z.object({ results: z.array(syncResultSchema) });
-export type SyncResponse = z.infer<typeof syncResponseSchema>;

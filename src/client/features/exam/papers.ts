@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { isQuestionType, type Difficulty, type ExamQuestion, type QuestionType } from "../../../shared/exam/types.ts";
 
+export { formatRemaining } from "./remaining.ts";
+
 /**
  * Mock papers on the client: the `GET /api/exam/paper` shape, its cached copy (so a paper opened
  * once online can be sat offline) and the pure question draw.
@@ -169,16 +171,6 @@ export function drawQuestions(
 /** The sum of the questions' scores, rounded to cents. */
 export function totalOf(questions: readonly Pick<ExamQuestion, "score">[]): number {
   return Math.round(questions.reduce((sum, q) => sum + q.score, 0) * 100) / 100;
-}
-
-/** "mm:ss", or "h:mm:ss" from an hour up; never negative. */
-export function formatRemaining(ms: number): string {
-  const total = Math.max(0, Math.ceil((Number.isFinite(ms) ? ms : 0) / 1000));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
 }
 
 export interface PaperSummary {

@@ -14,7 +14,8 @@ import {
 } from "../../../shared/exam/review.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
-import { finishMastery, type Mastery, type MasteryAcc, type ReviewState } from "../../../shared/sync/review.ts";
+import { finishMastery, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
+import type { ReviewState } from "../../../shared/sync/wire.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
 import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";

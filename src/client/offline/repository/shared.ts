@@ -2,7 +2,7 @@ import { gradeAnswer, type GradeResult } from "../../../shared/exam/grading.ts";
 import type { GradedOutcome } from "../../../shared/exam/state.ts";
 import type { Op } from "../../../shared/sync/ops.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
-import { toSafeText } from "../../../shared/schema.ts";
+import { toSafeText } from "../../../shared/text.ts";
 import { uuid } from "../../../shared/uuid.ts";
 import type { MemberDb, OutboxRow } from "../db.ts";
 
