@@ -1,6 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
+import { nextTask } from "./ui/nextTask.ts";
 import "./styles.css";
 
 /**
@@ -25,9 +26,6 @@ function applyStyles(): Promise<void> {
     ),
   ).then(() => undefined);
 }
-
-/** The next task: what comes after it is not part of the current one. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function start(): Promise<void> {
   // The app (the router and its table, react-router, the root layout) is set up in a task of its

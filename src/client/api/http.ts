@@ -13,6 +13,7 @@ import { onceUntilFailed } from "../../shared/once.ts";
 import { ApiError, downloadFailure } from "./errors.ts";
 import { httpErrorMessage } from "./messages.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
+import { nextTask } from "../ui/nextTask.ts";
 
 /** Per-request switches; defaults as SPEC §9 says. */
 export interface RequestOptions {
@@ -106,7 +107,13 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
   // axios comes with the first request, not with the first screen (issue 17: the first visit's
   // JavaScript); a failed download (offline, a deploy replaced the chunk) is tried again next time.
   const axiosInstance = onceUntilFailed(
-    async (): Promise<AxiosInstance> => (await import("axios")).default.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS }),
+    async (): Promise<AxiosInstance> => {
+      const axios = (await import("axios")).default;
+      // Its first request in the next task: evaluating axios and making that request are each
+      // short enough on a phone, both in one task are not (Total Blocking Time; ui/nextTask.ts).
+      await nextTask();
+      return axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS });
+    },
   );
   const pending = new PendingRequests();
   const refreshing: Partial<Record<Side, Promise<void>>> = {};

@@ -88,6 +88,8 @@ interface Session {
 }
 
 let session: Session | null = null;
+/** The member's database object built ahead of startOffline (prepareOffline), not opened yet. */
+let prepared: MemberDb | null = null;
 let persistAsked = false;
 let userWatch: (() => void) | null = null;
 
@@ -96,6 +98,16 @@ function askPersistentStorage(): void {
   persistAsked = true;
   const storage = typeof navigator === "undefined" ? undefined : navigator.storage;
   void storage?.persist?.().catch(() => false);
+}
+
+/**
+ * Builds the member's database object (Dexie's schema of every table) ahead of startOffline, so
+ * the two run in separate tasks on a phone (MemberSync): startOffline then takes it. Opens
+ * nothing; a later call for another member replaces it.
+ */
+export function prepareOffline(memberId: number): void {
+  if (session?.memberId === memberId || prepared?.memberId === memberId) return;
+  prepared = openMemberDb(memberId);
 }
 
 /**
@@ -113,7 +125,8 @@ export function startOffline(memberId: number): MemberDb {
   askPersistentStorage();
   // The service worker's cached course data and saved videos belong to one member at a time.
   void claimMemberCaches(memberId);
-  const db = openMemberDb(memberId);
+  const db = prepared?.memberId === memberId ? prepared : openMemberDb(memberId);
+  prepared = null;
   // Official exams whose time is up and whose answers all reached the server are over.
   void forgetEndedOfficial(db).catch(() => undefined);
   const engine = createSyncEngine({

@@ -94,6 +94,15 @@ function PhoneMenu() {
   );
 }
 
+/**
+ * The site's name in the header, subscribed on its own: the site config the app refreshes after
+ * the first screen redraws this text, not the whole layout in one task.
+ */
+function SiteName() {
+  const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
+  return <span className="truncate">{siteName}</span>;
+}
+
 /** Member side: header with navigation, account menu, language switch, online status. */
 export default function MemberLayout() {
   const { t } = useLingui();
@@ -105,7 +114,6 @@ export default function MemberLayout() {
     // part of the login screen's first download.
     if (signedOut) void import("../../pwa/caches.ts").then(({ releaseMemberCaches }) => releaseMemberCaches(), () => {});
   }, [signedOut]);
-  const siteName = useSiteConfig((s) => s.siteName) || "ExamHub";
   return (
     <div className="flex min-h-screen flex-col bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
       <header className="sticky top-0 z-20 border-b border-slate-200 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
@@ -114,7 +122,7 @@ export default function MemberLayout() {
         <div className="mx-auto flex max-w-5xl items-center justify-between gap-x-2 px-4 py-1 sm:gap-x-4">
           <Link to="/" className="flex min-h-11 min-w-0 items-center gap-2 text-lg font-semibold">
             <GraduationCap aria-hidden className="size-6 shrink-0 text-primary" />
-            <span className="truncate">{siteName}</span>
+            <SiteName />
           </Link>
           <nav aria-label={t`Main`} className="hidden gap-1 sm:flex">
             <MainLinks className={navClass} />

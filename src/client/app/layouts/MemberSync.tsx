@@ -1,9 +1,10 @@
 import { useEffect } from "react";
 import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
 import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
-import { dueReviewCount, startOffline, useOfflineQuery } from "../../offline/index.ts";
+import { dueReviewCount, prepareOffline, startOffline, useOfflineQuery } from "../../offline/index.ts";
 import { publishDueReviews } from "../../offline/status.ts";
 import { watchPushPermission } from "../../pwa/push.ts";
+import { nextTask } from "../../ui/nextTask.ts";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
 /**
@@ -31,7 +32,21 @@ function useDueReviewsWatch(): void {
 export default function MemberSync({ memberId }: { memberId: number }) {
   useDueReviewsWatch();
   useEffect(() => {
-    startOffline(memberId);
+    // In a task of its own, not in the one React commits the member's screens in: opening the
+    // database and starting the sync engine is long enough on a phone to hold a tap back.
+    // Dexie's schema is built in the task before the one that opens the database and starts syncing.
+    let live = true;
+    void nextTask()
+      .then(() => {
+        if (live) prepareOffline(memberId);
+        return nextTask();
+      })
+      .then(() => {
+        if (live) startOffline(memberId);
+      });
+    return () => {
+      live = false;
+    };
   }, [memberId]);
   // Reminders on here, but the permission revoked or the subscription gone: unsubscribed on the server.
   useEffect(() => watchPushPermission(), [memberId]);
