@@ -25,6 +25,7 @@ import {
   type PaperRow,
 } from "../../src/client/features/exam/papers.ts";
 import TestTakingPage, { completeAnswers, remainingMs } from "../../src/client/features/exam/TestTakingPage.tsx";
+import PracticePage from "../../src/client/features/exam/PracticePage.tsx";
 
 // The app's HTTP client, replaced: no network in these tests.
 const api = vi.hoisted(() => ({
@@ -408,6 +409,53 @@ describe("TestTakingPage", () => {
     const { db, attempt } = await setUp(memberId, Date.now() - 1);
     expect(await screen.findByText("result page")).toBeInTheDocument();
     expect((await db.attempts.get(attempt.attemptId))?.status).toBe("submitted");
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+});
+
+describe("PracticePage", () => {
+  afterEach(() => {
+    stopOffline();
+    api.request.mockReset();
+    useUserInfo.setState({ id: 0, token: "" });
+  });
+
+  it("shows a signed-in member a spinner while their database opens, and only a visitor the way to log in", async () => {
+    useUserInfo.setState({ id: 4343, token: "t" });
+    const { unmount } = wrap(<PracticePage />, "/exam/myPractice?bank=2");
+    // MemberSync opens the database a moment after the first screen: no "log in" to a member in between.
+    expect(screen.queryByRole("link", { name: "Log in" })).not.toBeInTheDocument();
+    expect(screen.queryByText(/Please log in to practise/)).not.toBeInTheDocument();
+    unmount();
+    useUserInfo.setState({ id: 0, token: "" });
+    wrap(<PracticePage />, "/exam/myPractice?bank=2");
+    expect(screen.getByText(/Please log in to practise/)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Log in" })).toHaveAttribute("href", "/");
+  });
+
+  it("opens a downloaded bank at its first question, and says so when the server's bank has no questions", async () => {
+    const memberId = 4344;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    const questions = [q(1, "single", 2, { stem: "First of the bank", options: [{ key: "A", text: "Yes" }, { key: "B", text: "No" }], answer: "A" }), q(2, "judge", 2, { answer: "T" })];
+    const served = new Map<number, ExamQuestion[]>([
+      [2, questions],
+      [3, []],
+    ]);
+    api.request.mockImplementation(async (config) => {
+      const id = Number((config as { params?: { id?: number } }).params?.id);
+      if (config.url === "/api/exam/bank") return { code: 1, msg: "", time: 0, data: { bank: { id, title: `Bank ${id}`, version: "v1" }, questions: served.get(id) } };
+      if (config.url === "/api/exam/state") return { code: 1, msg: "", time: 0, data: { favourites: [], wrong: [], progress: [] } };
+      throw new Error("offline");
+    });
+    await act(async () => startOffline(memberId));
+    const { unmount } = wrap(<PracticePage />, "/exam/myPractice?bank=2");
+    expect(await screen.findByText("First of the bank")).toBeInTheDocument();
+    expect(screen.getByText("Question 1 of 2")).toBeInTheDocument();
+    expect(screen.queryByText(/has no questions yet/)).not.toBeInTheDocument();
+    unmount();
+    wrap(<PracticePage />, "/exam/myPractice?bank=3");
+    expect(await screen.findByText("This question bank has no questions yet.")).toBeInTheDocument();
     stopOffline();
     await deleteMemberDb(memberId);
   });

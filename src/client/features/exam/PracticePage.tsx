@@ -10,7 +10,7 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { serverRefusal } from "../../api/errors.ts";
 import { downloadBank } from "./api.ts";
-import { QuestionGrid } from "./ExamParts.tsx";
+import { QuestionGrid } from "./QuestionGrid.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 
@@ -24,10 +24,11 @@ function BackToBanks() {
 }
 
 /**
- * Fetching the bank from the server: not answered yet, answered (saved), failed to reach the
- * server, or refused by it (no such bank, or one kept for exams) with its message.
+ * Fetching the bank from the server: not answered yet, answered (saved, with how many questions
+ * it had), failed to reach the server, or refused by it (no such bank, or one kept for exams)
+ * with its message.
  */
-type Download = { state: "idle" } | { state: "done" } | { state: "failed" } | { state: "missing"; msg: string };
+type Download = { state: "idle" } | { state: "done"; questions: number } | { state: "failed" } | { state: "missing"; msg: string };
 
 /**
  * `/exam/myPractice?bank=`: sequential practice, one question at a time, offline first: the bank
@@ -65,7 +66,7 @@ export default function PracticePage() {
         if (live && String(stored?.version) !== data.bank.version) {
           await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
         }
-        if (live) setFetched({ bankId, download: { state: "done" } });
+        if (live) setFetched({ bankId, download: { state: "done", questions: data.questions.length } });
       },
       (error: unknown) => {
         if (!live) return;
@@ -105,6 +106,8 @@ export default function PracticePage() {
         </div>
       );
     }
+    // Saved, and the device's live queries not caught up with it yet: a moment more.
+    if (online && download.state === "done" && download.questions > 0) return <Spinner className="mx-auto my-16 size-8" />;
     if (online && download.state === "done") {
       return (
         <div role="status" className="mx-auto max-w-md space-y-3 py-12 text-center">
