@@ -1,5 +1,8 @@
 /// <reference types="vitest/config" />
 import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin, type PluginOption } from "vite";
 import react from "@vitejs/plugin-react";
@@ -128,6 +131,31 @@ function hoistTransitiveImports(): Plugin {
 }
 
 /**
+ * A gzipped copy (`name.gz`, level 9) beside each text file of the built client over 1 KiB:
+ * the server sends it as it is (@fastify/static's `preCompressed`, src/server/plugins/client.ts)
+ * instead of compressing the same bytes again for every visitor (issue 17: CPU per request, and
+ * the level is the best, not the quick one a response can afford).
+ */
+function precompress(): Plugin {
+  const gzipAsync = promisify(gzip);
+  return {
+    name: "precompress",
+    apply: "build",
+    async writeBundle(options, bundle) {
+      const dir = options.dir ?? fromRoot("./dist/client");
+      const files = Object.keys(bundle).filter((file) => /\.(?:m?js|css|html|svg|json|webmanifest)$/.test(file));
+      await Promise.all(
+        files.map(async (file) => {
+          const data = await fs.promises.readFile(path.join(dir, file));
+          if (data.length < 1024) return;
+          await fs.promises.writeFile(path.join(dir, `${file}.gz`), await gzipAsync(data, { level: 9 }));
+        }),
+      );
+    },
+  };
+}
+
+/**
  * The embedded database's thread (src/server/db/pglite-worker.mjs) is plain JavaScript that
  * pglite.ts starts from next to the server bundle (`new URL("./pglite-worker.mjs",
  * import.meta.url)`): every server build carries it there, as it is.
@@ -216,6 +244,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       entryAfterFirstPaint(),
       firstLoad.plugin,
       hoistTransitiveImports(),
+      !isTest && precompress(),
       !isTest &&
         VitePWA({
           strategies: "injectManifest",

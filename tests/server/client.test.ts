@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
@@ -30,6 +31,38 @@ describe("serving the built client", () => {
   });
 
   const get = (url: string, accept = "*/*") => t.app.inject({ method: "GET", url, headers: { accept } });
+
+  it("sends the build's gzipped copy to a browser that takes gzip, the file itself otherwise, with the same caching", async () => {
+    const js = "console.log('precompressed');".repeat(80);
+    fs.writeFileSync(path.join(dir, "assets", "big-Zz99Yy88.js"), js);
+    const gz = zlib.gzipSync(js, { level: 9 });
+    fs.writeFileSync(path.join(dir, "assets", "big-Zz99Yy88.js.gz"), gz);
+    fs.writeFileSync(path.join(dir, "sw.js.gz"), zlib.gzipSync("self.x=1"));
+    fs.writeFileSync(path.join(dir, "index.html.gz"), zlib.gzipSync("<!doctype html><div id=root></div>"));
+    const gzipped = await t.app.inject({ method: "GET", url: "/assets/big-Zz99Yy88.js", headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(gzipped.statusCode).toBe(200);
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    // The file as built (a length known in advance), not a stream compressed for this request.
+    expect(gzipped.headers["content-length"]).toBe(String(gz.length));
+    expect(gzipped.headers["content-type"]).toMatch(/javascript/);
+    expect(gzipped.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.gunzipSync(gzipped.rawPayload).toString()).toBe(js);
+    const plain = await t.app.inject({ method: "GET", url: "/assets/big-Zz99Yy88.js", headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(js);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+    // Files that must be revalidated stay so when their gzipped copy is sent.
+    for (const url of ["/sw.js", "/"]) {
+      const res = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip", accept: "text/html" } });
+      expect(res.headers["content-encoding"], url).toBe("gzip");
+      expect(res.headers["cache-control"], url).toBe("no-cache");
+    }
+    const shell = await t.app.inject({ method: "GET", url: "/exam/detail", headers: { "accept-encoding": "gzip", accept: "text/html" } });
+    expect(shell.headers["cache-control"]).toBe("no-cache");
+    expect(zlib.gunzipSync(shell.rawPayload).toString()).toContain("id=root");
+    for (const file of ["assets/big-Zz99Yy88.js", "assets/big-Zz99Yy88.js.gz", "sw.js.gz", "index.html.gz"]) fs.rmSync(path.join(dir, file));
+  });
 
   it("serves index.html at / without caching", async () => {
     const res = await get("/", "text/html");

@@ -7,7 +7,8 @@ import fastifyStatic from "@fastify/static";
 const NO_CACHE = new Set(["index.html", "sw.js", "manifest.webmanifest", "registerSW.js"]);
 
 export function cacheControlFor(filePath: string): string {
-  const base = path.basename(filePath);
+  // A build's gzipped copy (`sw.js.gz`) is cached as the file it stands for.
+  const base = path.basename(filePath).replace(/\.gz$/, "");
   if (NO_CACHE.has(base) || base.startsWith("workbox-")) return "no-cache";
   // Vite puts content-hashed files under assets/: they never change under the same name.
   if (filePath.split(path.sep).includes("assets")) return "public, max-age=31536000, immutable";
@@ -24,11 +25,16 @@ export async function registerClient(app: FastifyInstance, clientDir: string): P
     root: clientDir,
     wildcard: true,
     index: ["index.html"],
+    // The build's gzipped copies (vite.config.ts, precompress) go as they are to a browser that
+    // takes gzip; without one, or to a client that does not, the file itself.
+    preCompressed: true,
     cacheControl: false,
     etag: true,
     lastModified: true,
     setHeaders: (res, filePath) => {
       res.setHeader("cache-control", cacheControlFor(filePath));
+      // The same URL answers gzip or not by the request's Accept-Encoding: caches must keep both.
+      res.setHeader("vary", "accept-encoding");
     },
   });
 }
