@@ -38,7 +38,7 @@ import {
   type SyncEngine,
   type SyncEngineStatus,
 } from "../../src/client/offline/sync.ts";
-import { getOfflineDb, startOffline, stopOffline, syncNow, useOfflineDb, useSyncStatus } from "../../src/client/offline/index.ts";
+import { getOfflineDb, prepareOffline, startOffline, stopOffline, syncNow, useOfflineDb, useSyncStatus } from "../../src/client/offline/index.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 
 // The app's HTTP client, replaced: no network in these tests.
@@ -868,6 +868,25 @@ describe("startOffline / stopOffline", () => {
     expect(getOfflineDb()).toBeNull();
     expect(db.isOpen()).toBe(false);
     expect(status.result.current.state).toBe("idle");
+    await deleteMemberDb(memberId);
+  });
+
+  it("starts on the database prepareOffline opened ahead", async () => {
+    const memberId = ++nextMemberId;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/review/state") return { code: 1, msg: "", time: 0, data: { retention: 0.9, retentionAt: 0, logs: [] } };
+      return { code: 1, msg: "", time: 0, data: { favourites: [], wrong: [], progress: [] } };
+    });
+    await prepareOffline(memberId);
+    const db = startOffline(memberId);
+    // Open as startOffline returns it: its tables were made in prepareOffline's tasks, not with the first query.
+    expect(db.isOpen()).toBe(true);
+    expect(getOfflineDb()).toBe(db);
+    await setFavourite(db, 7, true);
+    expect((await localState(db)).favourites).toEqual([7]);
+    stopOffline();
+    expect(db.isOpen()).toBe(false);
     await deleteMemberDb(memberId);
   });
 });

@@ -101,13 +101,19 @@ function askPersistentStorage(): void {
 }
 
 /**
- * Builds the member's database object (Dexie's schema of every table) ahead of startOffline, so
- * the two run in separate tasks on a phone (MemberSync): startOffline then takes it. Opens
- * nothing; a later call for another member replaces it.
+ * Builds the member's database object (Dexie's schema of every table) and opens it (creating or
+ * upgrading its tables) ahead of startOffline, so that work is done in tasks of its own on a
+ * phone (MemberSync) and not in the one where every screen's first queries run: startOffline
+ * then takes it. Resolves once the database has opened or failed to (startOffline's queries
+ * then report the failure as before); a later call for another member closes this one.
  */
-export function prepareOffline(memberId: number): void {
-  if (session?.memberId === memberId || prepared?.memberId === memberId) return;
-  prepared = openMemberDb(memberId);
+export async function prepareOffline(memberId: number): Promise<void> {
+  if (session?.memberId === memberId) return;
+  if (prepared?.memberId !== memberId) {
+    prepared?.close();
+    prepared = openMemberDb(memberId);
+  }
+  await prepared.open().catch(() => undefined);
 }
 
 /**
@@ -121,12 +127,14 @@ export function startOffline(memberId: number): MemberDb {
     session.engine.start();
     return session.db;
   }
+  // The database prepareOffline opened for this member, taken before stopOffline closes the rest.
+  const ready = prepared?.memberId === memberId ? prepared : null;
+  if (ready) prepared = null;
   stopOffline();
   askPersistentStorage();
   // The service worker's cached course data and saved videos belong to one member at a time.
   void claimMemberCaches(memberId);
-  const db = prepared?.memberId === memberId ? prepared : openMemberDb(memberId);
-  prepared = null;
+  const db = ready ?? openMemberDb(memberId);
   // Official exams whose time is up and whose answers all reached the server are over.
   void forgetEndedOfficial(db).catch(() => undefined);
   const engine = createSyncEngine({
@@ -164,6 +172,9 @@ export function startOffline(memberId: number): MemberDb {
 
 /** Stops syncing and closes the database (the member signed out); queued ops stay for next time. */
 export function stopOffline(): void {
+  // A database prepared for a member who never got as far as startOffline (signed out first).
+  prepared?.close();
+  prepared = null;
   const current = session;
   if (!current) return;
   session = null;

@@ -34,13 +34,12 @@ export default function MemberSync({ memberId }: { memberId: number }) {
   useEffect(() => {
     // In a task of its own, not in the one React commits the member's screens in: opening the
     // database and starting the sync engine is long enough on a phone to hold a tap back.
-    // Dexie's schema is built in the task before the one that opens the database and starts syncing.
+    // The database is built and opened first (prepareOffline), then the sync engine and the
+    // screens' queries start on it, each in a task of its own.
     let live = true;
     void nextTask()
-      .then(() => {
-        if (live) prepareOffline(memberId);
-        return nextTask();
-      })
+      .then(() => (live ? prepareOffline(memberId) : undefined))
+      .then(nextTask)
       .then(() => {
         if (live) startOffline(memberId);
       });
