@@ -78,11 +78,12 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import("./memberHome.ts")).MemberLayout }),
         children: [
           { path: "/", handle: { title: "pagesTitle.userLogin" }, lazy: async () => ({ Component: (await import("./memberHome.ts")).MemberLoginPage }) },
+          // Practice reads only the device (and downloads a bank): no query cache to load.
+          { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
           withQueries([
             { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
             { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
             { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: memberScreen(() => import("../features/exam/ExamResultPage.tsx")) },
-            { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
             { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: memberScreen(() => import("../features/exam/MyTestPage.tsx")) },
             { path: "/exam/my_test_detail", handle: { title: msg`Exam detail` }, lazy: memberScreen(() => import("../features/exam/TestDetailRoute.tsx")) },
             {

@@ -9,7 +9,7 @@ import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { serverRefusal } from "../../api/errors.ts";
-import { downloadBank } from "./api.ts";
+import { downloadBank } from "./bankDownload.ts";
 import { QuestionGrid } from "./QuestionGrid.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";

@@ -1,6 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { BankDownload, Catalog, ClassifyNode } from "../../../shared/exam/catalog.ts";
+import type { Catalog, ClassifyNode } from "../../../shared/exam/catalog.ts";
 import { request } from "../../api/index.ts";
+
+export { downloadBank } from "./bankDownload.ts";
 
 /** Query-key factory and fetchers of the exam screens. */
 export const examQueries = {
@@ -13,10 +15,6 @@ export const examQueries = {
     }),
 };
 
-export async function downloadBank(id: number, { quiet = false }: { quiet?: boolean } = {}): Promise<BankDownload> {
-  // `quiet`: the caller shows the server's refusal itself (no toast repeating it).
-  return (await request<BankDownload>({ url: "/api/exam/bank", method: "get", params: { id } }, { showErrorMessage: false, showCodeMessage: !quiet })).data;
-}
 
 /** Banks are the classify nodes that hold questions, with their parents' titles. */
 export function flattenBanks(nodes: ClassifyNode[], path: string[] = []): { node: ClassifyNode; path: string[] }[] {
