@@ -240,7 +240,7 @@ try {
     }
   }
 
-  console.log("\n# Lighthouse (npm lighthouse 12, mobile preset: simulated slow 4G, 4x CPU slowdown; Debian Chromium; a fresh profile per page; tests/bench/lighthouse.mjs)");
+  console.log("\n# Lighthouse (npm lighthouse 12, mobile preset: simulated slow 4G, 4x CPU slowdown; Debian Chromium; a fresh profile per run; the median of LIGHTHOUSE_RUNS=5 runs per page; tests/bench/lighthouse.mjs)");
   {
     const lighthouseServer = await startServer(["dist/server/main.js"], dataDir);
     try {
