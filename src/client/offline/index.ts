@@ -88,7 +88,7 @@ interface Session {
 }
 
 let session: Session | null = null;
-/** The member's database object built ahead of startOffline (prepareOffline), not opened yet. */
+/** The member's database, built and opened ahead of startOffline (prepareOffline). */
 let prepared: MemberDb | null = null;
 let persistAsked = false;
 let userWatch: (() => void) | null = null;

@@ -32,10 +32,10 @@ function useDueReviewsWatch(): void {
 export default function MemberSync({ memberId }: { memberId: number }) {
   useDueReviewsWatch();
   useEffect(() => {
-    // In a task of its own, not in the one React commits the member's screens in: opening the
-    // database and starting the sync engine is long enough on a phone to hold a tap back.
-    // The database is built and opened first (prepareOffline), then the sync engine and the
-    // screens' queries start on it, each in a task of its own.
+    // Not in the task React commits the member's screens in, and not all in one: the database
+    // is built and opened first (prepareOffline), then the sync engine and the screens' queries
+    // start on it (startOffline), each in tasks of their own; together they are long enough on
+    // a phone to hold a tap back.
     let live = true;
     void nextTask()
       .then(() => (live ? prepareOffline(memberId) : undefined))
