@@ -64,6 +64,24 @@ describe("serving the built client", () => {
     for (const file of ["assets/big-Zz99Yy88.js", "assets/big-Zz99Yy88.js.gz", "sw.js.gz", "index.html.gz"]) fs.rmSync(path.join(dir, file));
   });
 
+  it("answers hostile paths from a browser that takes gzip with a refusal or the shell: no file outside the client, no gzipped copy for another name, no 500", async () => {
+    fs.writeFileSync(path.join(dir, "assets", "index-Ab12Cd34.js.gz"), zlib.gzipSync("console.log(1)"));
+    try {
+      for (const url of ["/assets/..%2f..%2fpackage.json", "/assets/%2e%2e/%2e%2e/%2e%2e/etc/passwd", "/assets/a%00.js", "/assets/index-Ab12Cd34.js%00.gz", `/assets/${"a".repeat(5000)}.js`]) {
+        const res = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+        expect(res.statusCode, url).toBeLessThan(500);
+        const body = res.headers["content-encoding"] === "gzip" ? zlib.gunzipSync(res.rawPayload).toString() : res.body;
+        expect(body, url).not.toContain("console.log");
+        expect(body, url).not.toContain("root:x:");
+        // A refusal in the envelope, or (a path that resolves to a page-like one) the app shell.
+        if (String(res.headers["content-type"]).includes("json")) expect(JSON.parse(body).code, url).toBe(0);
+        else expect(body, url).toContain("id=root");
+      }
+    } finally {
+      fs.rmSync(path.join(dir, "assets", "index-Ab12Cd34.js.gz"));
+    }
+  });
+
   it("serves index.html at / without caching", async () => {
     const res = await get("/", "text/html");
     expect(res.statusCode).toBe(200);
