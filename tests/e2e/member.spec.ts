@@ -123,7 +123,9 @@ test.describe("failures end in an error or offline state", () => {
       await expect(page.getByRole("link", { name: "余额记录" })).toBeVisible();
 
       own.process.kill("SIGTERM");
-      await expect.poll(() => own.process.exitCode !== null).toBe(true);
+      // Longer than the server's own 10 s limit on a shutdown (src/server/main.ts), so a request
+      // still in flight (the service worker's precache) cannot make the two budgets race.
+      await expect.poll(() => own.process.exitCode !== null, { timeout: 15_000 }).toBe(true);
       await page.getByRole("link", { name: "余额记录" }).click();
       // The query tries twice; the member sees one toast and the table's error state.
       await expect(page.getByRole("alert").filter({ hasText: "记录加载失败。" })).toBeVisible({ timeout: 20_000 });
