@@ -347,3 +347,25 @@ describe("the table endpoints of SPEC §7", () => {
     }
   });
 });
+
+describe("a body with every field omitted (issue 36)", () => {
+  it("adds a row of the columns' defaults to a generated resource, names a required field, never an HTTP 500", async () => {
+    const blank = bookDesign({
+      name: "blank",
+      fields: [field("label", { default: "none" }), field("count", { type: "int", form: "number", default: "7" }), field("flag", { type: "bool", form: "switch" })],
+      quickSearch: [],
+      sensitive: [],
+      recycle: false,
+    });
+    expect((await as(root, "POST", "/admin/crud/crud/generate", { design: blank })).code).toBe(1);
+    const added = await as(root, "POST", "/admin/gen/blank/add", {});
+    expect(added.code, added.msg).toBe(1);
+    expect(await query("select label, count, flag, weigh from gen_blank where id = $1", [added.data.id])).toEqual([{ label: "none", count: 7, flag: false, weigh: added.data.id }]);
+    expect((await as(root, "POST", "/admin/gen/blank/edit", { id: added.data.id })).code).toBe(1);
+    // A design with a required field names it.
+    expect((await as(root, "POST", "/admin/crud/crud/generate", { design: bookDesign({ name: "needy", recycle: false, sensitive: [] }) })).code).toBe(1);
+    const required = await as(root, "POST", "/admin/gen/needy/add", {});
+    expect(required).toMatchObject({ code: 0, data: { fields: { title: expect.any(String) } } });
+    expect(await query("select id from gen_needy")).toEqual([]);
+  });
+});

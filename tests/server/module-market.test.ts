@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -332,5 +332,91 @@ describe("uploading a module zip", () => {
     expect((await upload(makeZip([{ name: "manifest.json", data: json(future) }]))).code).toBe(1);
     expect((await call(root, "POST", `${BASE}/install`, { name: "future" })).msg).toMatch(/^The module needs ExamHub 99\.0\.0 or later/);
     expect(await installs()).toEqual([]);
+  });
+});
+
+// ---- Issue 36: names that clash in a zip, filters that do not fit, empty adds, one failing block ----
+
+describe("a module zip whose names clash (issue 36)", () => {
+  it("refuses a file that is also a folder, the same name twice and names differing only in capitals, from the central directory", async () => {
+    const good: ZipEntrySpec = { name: "manifest.json", data: json(manifestOf({ name: "clash" })) };
+    const x = Buffer.from("{}");
+    const cases: [string, ZipEntrySpec[], string][] = [
+      ["file then folder", [good, { name: "a.json", data: x }, { name: "a.json/b.json", data: x }], 'The zip holds "a.json" both as a file and as a folder'],
+      ["folder then file", [good, { name: "a.json/b.json", data: x }, { name: "a.json", data: x }], 'The zip holds "a.json" both as a file and as a folder'],
+      ["folder entry and file", [good, { name: "a.md/", data: Buffer.alloc(0) }, { name: "a.md", data: x }], 'The zip holds "a.md" both as a file and as a folder'],
+      ["manifest as a folder too", [good, { name: "manifest.json/x.md", data: x }], 'The zip holds "manifest.json" both as a file and as a folder'],
+      ["same name twice", [good, { name: "README.md", data: x }, { name: "README.md", data: x }], 'The zip holds the same file twice: "README.md"'],
+      ["capitals only", [good, { name: "README.md", data: x }, { name: "readme.md", data: x }], 'The zip holds two names that differ only in capitals: "readme.md"'],
+      ["folders in capitals", [good, { name: "docs/a.md", data: x }, { name: "Docs/b.md", data: x }], 'The zip holds two names that differ only in capitals: "Docs"'],
+    ];
+    const before = { folder: catalogue(), installs: await installs() };
+    for (const [label, entries, message] of cases) {
+      const res = await upload(makeZip(entries));
+      expect({ label, code: res.code, msg: res.msg }).toEqual({ label, code: 0, msg: message });
+      expect(catalogue(), label).toEqual(before.folder);
+    }
+    expect(await installs()).toEqual(before.installs);
+  });
+});
+
+describe("a member block's filters against its columns (issue 36)", () => {
+  const blocky = (where: Record<string, unknown>[], name = "blocky") =>
+    manifestOf({
+      name,
+      tables: [table("item", [{ name: "label", type: "string" }, { name: "level", type: "int", form: "number" }, { name: "shown", type: "bool", form: "switch" }])],
+      member: [{ kind: "list", name: "items", title: "条目", table: "item", fields: { title: "label" }, where }],
+      demo: { item: [{ label: "one", level: 1, shown: true }] },
+    });
+
+  it("refuses at upload a value that does not fit its column's type", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ field: "level", eq: "not-a-number" }, 'The member block "items" compares the field "level" (int) with a value of another type'],
+      [{ field: "level", eq: 2 ** 31 }, 'The member block "items" compares the field "level" (int) with a value of another type'],
+      [{ field: "id", eq: "x" }, 'The member block "items" compares the field "id" (int) with a value of another type'],
+      [{ field: "shown", eq: "yes" }, 'The member block "items" compares the field "shown" (bool) with a value of another type'],
+      [{ field: "label", eq: 3 }, 'The member block "items" compares the field "label" (string) with a value of another type'],
+    ];
+    const folder = catalogue();
+    for (const [where, message] of cases) {
+      const res = await upload(makeZip([{ name: "manifest.json", data: json(blocky([where])) }]));
+      expect({ where, code: res.code, msg: res.msg }).toEqual({ where, code: 0, msg: message });
+    }
+    expect(catalogue()).toEqual(folder);
+    expect((await upload(makeZip([{ name: "manifest.json", data: json(blocky([{ field: "level", eq: 1 }, { field: "shown", eq: true }])) }]))).code).toBe(1);
+    expect(catalogue()).toEqual([...folder, "blocky"].sort());
+  });
+
+  it("refuses at install a folder changed by hand since, with the manifest's problem", async () => {
+    writeFileSync(path.join(modulesDir, "blocky", "manifest.json"), JSON.stringify(blocky([{ field: "level", eq: "not-a-number" }])));
+    const was = await installs();
+    const res = await call(root, "POST", `${BASE}/install`, { name: "blocky" });
+    expect(res).toMatchObject({ code: 0, msg: 'The member block "items" compares the field "level" (int) with a value of another type' });
+    expect(await installs()).toEqual(was);
+    expect((await call(root, "POST", `${BASE}/install`, { name: "nosuchmodule" })).msg).toBe("The module is not in the catalogue");
+    writeFileSync(path.join(modulesDir, "blocky", "manifest.json"), JSON.stringify(blocky([{ field: "level", eq: 1 }])));
+    expect((await call(root, "POST", `${BASE}/install`, { name: "blocky", demo: true })).code).toBe(1);
+  });
+
+  it("shows the other blocks when one block fails", async () => {
+    expect((await call(root, "POST", `${BASE}/install`, { name: "notice", demo: true })).code).toBe(1);
+    const names = async () => (await home()).map((b) => `${b.module}/${b.name}`).sort();
+    expect(await names()).toEqual(["blocky/items", "notice/notices"]);
+    // The block's table dropped by hand: its query fails; the notice board's block stays.
+    await query("alter table mod_blocky_item rename to mod_blocky_gone");
+    const res = await t.app.inject({ method: "GET", url: "/api/module/home", headers: member.headers });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ code: 1 });
+    expect(await names()).toEqual(["notice/notices"]);
+    await query("alter table mod_blocky_gone rename to mod_blocky_item");
+    expect(await names()).toEqual(["blocky/items", "notice/notices"]);
+  });
+
+  it("adds a row of the defaults when every field is omitted, never an HTTP 500", async () => {
+    const res = await call(root, "POST", "/admin/mod/blocky/item/add", {});
+    expect(res.code, res.msg).toBe(1);
+    expect(await query("select label, level, shown from mod_blocky_item where id = $1", [res.data.id])).toEqual([{ label: "", level: 0, shown: false }]);
+    expect((await call(root, "POST", "/admin/mod/blocky/item/edit", { id: res.data.id })).code).toBe(1);
+    for (const name of ["blocky", "notice"]) expect((await call(root, "POST", `${BASE}/uninstall`, { name, dropData: true })).code).toBe(1);
   });
 });

@@ -11,7 +11,7 @@ import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
 import { writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
-import { fillCompany, idsOfInput, requireAccess, requireInScope } from "./scope.ts";
+import { fillCompany, requireAccess, requireInScope, rowsOfInput } from "./scope.ts";
 import { keepDeleted, watchSensitive } from "./security.ts";
 import { ruleOf, type Action, type AnyTables, type CrudContext, type ResourceDef, type Row } from "./resource.ts";
 
@@ -94,6 +94,13 @@ const refusal =
       throw new ApiError(message, 0, field ? { constraint, fields: { [field]: req.t(message) } } : { constraint });
     }
     if (state === "23503") throw new ApiError(msg`The row refers to a row that does not exist, or is still used by other rows`);
+    if (state === "23502") {
+      // A column without a default the body left out: named beside its field when it is one.
+      const column = String((error as { column?: unknown }).column ?? "");
+      const message = msg`Please fill in the required fields`;
+      const field = column && def.editColumns.includes(column) ? column : null;
+      throw new ApiError(message, 0, field ? { fields: { [field]: req.t(message) } } : null);
+    }
     throw error;
   };
 
@@ -135,7 +142,10 @@ async function write(ctx: CrudContext, def: ResourceDef, body: Row, existing: Ro
     const set = def.touch ? { ...values, update_time: sql`extract(epoch from now())::bigint` } : values;
     if (Object.keys(set).length > 0) await ctx.k.updateTable(def.table).set(set).where(sql<SqlBool>`id = ${id}`).execute();
   } else {
-    const inserted = await ctx.k.insertInto(def.table).values(values).returning(sql<number>`id`.as("id")).executeTakeFirstOrThrow();
+    // A body of no columns (every field optional and omitted) is a row of the columns' defaults,
+    // not `insert ... () values ()` (a syntax error).
+    const insert = ctx.k.insertInto(def.table);
+    const inserted = await (Object.keys(values).length > 0 ? insert.values(values) : insert.defaultValues()).returning(sql<number>`id`.as("id")).executeTakeFirstOrThrow();
     id = inserted.id as number;
   }
   await def.hooks?.afterWrite?.(ctx, id, body, existing);
@@ -286,15 +296,26 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
     if (action.method === "GET") {
       api.get(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: reads, preValidation: nest, schema: { querystring: action.input } }, async (req, reply) => {
         const ctx = context(app.db, req);
-        await requireInScope(ctx, def, idsOfInput(req.query));
+        await requireInScope(ctx, def, await rowsOfInput(ctx, action, req.query));
         return action.send ? action.send(ctx, req.query, reply) : reply.success(await action.run(ctx, req.query));
       });
     } else {
       api.post(`/admin/${def.rule}/${name}`, { config: { adminRule: rule, companyAdmins: true }, onRequest: writes, bodyLimit: action.bodyLimit, schema: { body: jsonBody(action.input) } }, async (req, reply) => {
-        const result = await inTransaction(req, def, name, async (ctx) => {
+        const check = async (ctx: CrudContext) => {
           requireAccess(ctx, def, true);
-          await requireInScope(ctx, def, idsOfInput(req.body));
-          return action.run(ctx, req.body);
+          await requireInScope(ctx, def, await rowsOfInput(ctx, action, req.body));
+        };
+        const prepare = action.prepare;
+        const prepared = prepare
+          ? await (async () => {
+              const ctx = context(app.db, req);
+              await check(ctx);
+              return prepare(ctx, req.body);
+            })().catch(refusal(def, req))
+          : undefined;
+        const result = await inTransaction(req, def, name, async (ctx) => {
+          await check(ctx);
+          return action.run(ctx, req.body, prepared);
         });
         return reply.success(result, action.done);
       });

@@ -1,8 +1,8 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
-import { safeText, withMessage } from "../schema.ts";
-import { designProblem, GEN_RESERVED_COLUMNS, genDesign, genField, MAX_FIELDS, SQL_KEYWORDS, type GenDesign } from "./codegen.ts";
+import { DB_INT_MAX, DB_INT_MIN, safeText, withMessage } from "../schema.ts";
+import { designProblem, GEN_RESERVED_COLUMNS, genDesign, genField, MAX_FIELDS, SQL_KEYWORDS, type GenDesign, type GenFieldType } from "./codegen.ts";
 
 /**
  * The module market (`/admin/moduleStore/moduleStore`): a module is a package, a folder (or a
@@ -161,6 +161,32 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The types of the columns every module table has besides its fields. */
+const RESERVED_TYPES: Record<(typeof GEN_RESERVED_COLUMNS)[number], GenFieldType> = { id: "int", weigh: "int", create_time: "datetime", update_time: "datetime" };
+
+/**
+ * Whether a member block's condition value can be compared with a column of this type: the
+ * database would refuse the query otherwise (an int column and "not-a-number", a number past
+ * the column's range), and the block would fail for every member.
+ */
+export function conditionFits(type: GenFieldType, value: string | number | boolean): boolean {
+  switch (type) {
+    case "int":
+      return typeof value === "number" && Number.isInteger(value) && value >= DB_INT_MIN && value <= DB_INT_MAX;
+    case "bigint":
+    case "datetime":
+      return typeof value === "number" && Number.isSafeInteger(value);
+    case "decimal":
+      return (typeof value === "number" && Number.isFinite(value) && Math.abs(value) < 1e20) || (typeof value === "string" && /^-?\d{1,20}(\.\d{1,2})?$/.test(value));
+    case "bool":
+      return typeof value === "boolean";
+    case "string":
+    case "text":
+    case "enum":
+      return typeof value === "string";
+  }
+}
+
 /**
  * The first problem of a (structurally valid) manifest, or null: its name, each table's design
  * (the code generator's checks), blocks naming tables, fields and settings that exist, a
@@ -185,7 +211,8 @@ export function manifestProblem(manifest: ModuleManifest): MessageDescriptor | n
     if (setting.min > setting.max || setting.default < setting.min || setting.default > setting.max) return msg`The setting "${k}" has a default outside its bounds`;
     settings.set(k, setting);
   }
-  const fieldOf = (table: ModuleTable, field: string) => ((GEN_RESERVED_COLUMNS as readonly string[]).includes(field) ? { type: "int" } : table.fields.find((f) => f.name === field));
+  const fieldOf = (table: ModuleTable, field: string): { type: GenFieldType } | undefined =>
+    Object.hasOwn(RESERVED_TYPES, field) ? { type: RESERVED_TYPES[field as keyof typeof RESERVED_TYPES] } : table.fields.find((f) => f.name === field);
   const blocks = new Set<string>();
   for (const block of manifest.member) {
     const b = block.name;
@@ -196,6 +223,11 @@ export function manifestProblem(manifest: ModuleManifest): MessageDescriptor | n
     if (block.kind === "list") {
       for (const field of [block.fields.title, block.fields.body, block.fields.time, block.order.field, ...block.where.map((w) => w.field)]) {
         if (field !== undefined && !fieldOf(table, field)) return msg`The member block "${b}" names the field "${field}" its table does not have`;
+      }
+      for (const condition of block.where) {
+        const field = condition.field;
+        const type = fieldOf(table, field)!.type;
+        if (!conditionFits(type, condition.eq)) return msg`The member block "${b}" compares the field "${field}" (${type}) with a value of another type`;
       }
     } else {
       const has = (field: string, types: string[], unique = false) => {

@@ -20,7 +20,8 @@ export function ruleTreeResource(options: {
   extraFields?: Record<string, FieldDef>;
   add: z.ZodType;
   edit: z.ZodType;
-  guard?: (ctx: CrudContext, rows: Row[]) => Promise<void>;
+  /** Refuses a change or delete of `rows`; on add and edit `body` is the row written. */
+  guard?: (ctx: CrudContext, rows: Row[], body?: Row) => Promise<void>;
 }): ResourceDef {
   const { table, groupTable, guard, extraFields = {} } = options;
   return {
@@ -60,7 +61,7 @@ export function ruleTreeResource(options: {
     hooks: {
       ...(guard && {
         async beforeWrite(ctx: CrudContext, body: Row, existing: Row | null) {
-          if (existing) await guard(ctx, [existing]);
+          await guard(ctx, existing ? [existing] : [], body);
           const { id: _id, ...row } = body;
           return row;
         },

@@ -114,9 +114,28 @@ const BUTTONS: readonly { action: string; title: string; titleEn: string }[] = [
   { action: "sortable", title: "排序", titleEn: "Sort" },
 ];
 
-/** The design's menu and its buttons (kept by name, so groups granted them keep them). */
-export async function writeRules(tx: Queryable, design: GenDesign): Promise<void> {
+/**
+ * Refuses when a rule row already has the name `base` or a name under it: a module install or a
+ * first generate makes its rules itself and never adopts a row it did not create (a row named
+ * there before would keep the groups that grant it, handing them the new screen's rows).
+ */
+export async function refuseClaimedRules(tx: Queryable, base: string): Promise<void> {
+  const { rows } = await tx.query<{ name: string }>("select name from admin_rule where name = $1 or name like $2 order by name limit 1", [
+    base,
+    `${base.replace(/[\\%_]/g, "\\$&")}/%`,
+  ]);
+  const name = rows[0]?.name;
+  if (name !== undefined) throw new ApiError(msg`The rule "${name}" already exists but was not made here: delete it or rename it first`);
+}
+
+/**
+ * The design's menu and its buttons. `fresh` (its first generate): no rule under its name may
+ * exist yet (refuseClaimedRules); a generate again keeps its own rows by name, so groups granted
+ * them keep them (non-super admins cannot name a rule under `gen/`: crud/resources/rule.ts).
+ */
+export async function writeRules(tx: Queryable, design: GenDesign, fresh: boolean): Promise<void> {
   const rule = ruleOfDesign(design);
+  if (fresh) await refuseClaimedRules(tx, rule);
   const titleEn = design.titleEn || design.title;
   const { rows } = await tx.query<{ id: number }>(
     `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
@@ -147,7 +166,7 @@ export async function writeButtons(tx: Queryable, menuId: number, rule: string, 
 
 export async function removeRules(tx: Queryable, design: Pick<GenDesign, "name">): Promise<void> {
   const rule = ruleOfDesign(design);
-  await tx.query("delete from admin_rule where name = $1 or name like $2", [rule, `${rule.replace(/_/g, "\\_")}/%`]);
+  await tx.query("delete from admin_rule where name = $1 or name like $2", [rule, `${rule.replace(/[\\%_]/g, "\\$&")}/%`]);
 }
 
 /** The design's data-recycle rule (when `recycle`) and sensitive-data rule (its `sensitive` fields). */

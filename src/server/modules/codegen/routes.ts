@@ -200,7 +200,7 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
         );
         designId = rows[0]!.id;
       }
-      await writeRules(tx, design);
+      await writeRules(tx, design, before?.status !== "generated");
       await writeSecurityRules(tx, design);
       await writeAdminLog(tx, req, LOG, "generate");
       return designId;

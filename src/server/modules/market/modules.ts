@@ -22,7 +22,7 @@ import { ApiError } from "../../errors.ts";
 import { APP_VERSION } from "../../version.ts";
 import { ddlRefusal } from "../codegen/routes.ts";
 import { ident, planOf, tableState } from "../codegen/ddl.ts";
-import { resourceOf, writeButtons } from "../codegen/design.ts";
+import { refuseClaimedRules, resourceOf, writeButtons } from "../codegen/design.ts";
 import checkin from "./bundled/checkin/manifest.json" with { type: "json" };
 import notice from "./bundled/notice/manifest.json" with { type: "json" };
 
@@ -67,6 +67,37 @@ export const modulesDirOf = (app: FastifyInstance): string => app.config.modules
 
 const MAX_MANIFEST_BYTES = 1024 * 1024;
 
+/** The manifest of the catalogue folder's module `name`, checked (its first problem thrown). */
+async function readFolderManifest(dir: string, name: string): Promise<ModuleManifest> {
+  const file = path.join(dir, name, "manifest.json");
+  const info = await fs.lstat(file);
+  if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) throw new Error("not a manifest file");
+  let json: unknown;
+  try {
+    json = JSON.parse(await fs.readFile(file, "utf8"));
+  } catch {
+    throw new ApiError(msg`The manifest is not valid JSON`);
+  }
+  const manifest = parseManifest(json);
+  if (manifest.name !== name) throw new Error("the manifest names another module");
+  return manifest;
+}
+
+/**
+ * Why the catalogue folder's module `name` is not in the catalogue, as a refusal: its manifest's
+ * first problem when it is one (checked again at install: a folder can be changed by hand after
+ * its upload), else "not in the catalogue".
+ */
+export async function catalogueRefusal(app: FastifyInstance, name: string): Promise<ApiError> {
+  if (!MODULE_NAME.test(name)) return new ApiError(msg`The module is not in the catalogue`);
+  try {
+    await readFolderManifest(modulesDirOf(app), name);
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+  }
+  return new ApiError(msg`The module is not in the catalogue`);
+}
+
 /** The catalogue folder's modules: each `<dir>/<name>/manifest.json` that validates and names its folder (others are logged and left out). */
 export async function readCatalogue(app: FastifyInstance): Promise<CatalogueEntry[]> {
   const dir = modulesDirOf(app);
@@ -79,13 +110,8 @@ export async function readCatalogue(app: FastifyInstance): Promise<CatalogueEntr
   }
   for (const name of names.sort()) {
     if (BUNDLED.some((m) => m.name === name)) continue;
-    const file = path.join(dir, name, "manifest.json");
     try {
-      const info = await fs.lstat(file);
-      if (!info.isFile() || info.size > MAX_MANIFEST_BYTES) throw new Error("not a manifest file");
-      const manifest = parseManifest(JSON.parse(await fs.readFile(file, "utf8")));
-      if (manifest.name !== name) throw new Error("the manifest names another module");
-      found.push({ manifest, source: "catalogue" });
+      found.push({ manifest: await readFolderManifest(dir, name), source: "catalogue" });
     } catch (error) {
       app.log.warn({ module: name, reason: error instanceof Error ? error.message : "unknown" }, "a module of the catalogue folder is left out");
     }
@@ -168,11 +194,11 @@ async function checkRequirements(tx: Queryable, manifest: ModuleManifest): Promi
 /** The module's menu folder and a menu (with its buttons) per table listed in the menu. */
 async function writeModuleRules(tx: Queryable, manifest: ModuleManifest): Promise<void> {
   const folder = moduleRuleOf(manifest.name);
+  // Every rule is made here: a row already named under `mod/<name>` is refused, never adopted.
+  await refuseClaimedRules(tx, folder);
   const { rows } = await tx.query<{ id: number }>(
     `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
      values (0, 'menu_dir', $1, $2, $3, $3, $4, null, '', 30)
-     on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, icon = excluded.icon, status = 'enable',
-       update_time = extract(epoch from now())::bigint
      returning id`,
     [manifest.title, manifest.titleEn || manifest.title, folder, manifest.icon],
   );
@@ -183,8 +209,6 @@ async function writeModuleRules(tx: Queryable, manifest: ModuleManifest): Promis
     const { rows: menu } = await tx.query<{ id: number }>(
       `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
        values ($1, 'menu', $2, $3, $4, $4, $5, 'tab', $6, 0)
-       on conflict (name) do update set pid = excluded.pid, title = excluded.title, title_en = excluded.title_en, icon = excluded.icon, component = excluded.component,
-         status = 'enable', update_time = extract(epoch from now())::bigint
        returning id`,
       [folderId, table.title, table.titleEn || table.title, rule, table.icon, MODULE_COMPONENT],
     );

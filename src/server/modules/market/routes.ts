@@ -15,6 +15,7 @@ import {
   moduleUploadBody,
   uninstallBody,
   type HomeBlock,
+  type MemberBlock,
   type ModuleManifest,
   type ModuleRow,
 } from "../../../shared/admin/modules.ts";
@@ -27,6 +28,7 @@ import { SUPER_ADMIN_RULE } from "../admin/access.ts";
 import { ident } from "../codegen/ddl.ts";
 import {
   BUNDLED,
+  catalogueRefusal,
   installedRow,
   installedRows,
   installModule,
@@ -132,7 +134,7 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(`${BASE}/install`, { config: superOnly, schema: { body: jsonBody(installBody) } }, async (req, reply) => {
     const entry = (await readCatalogue(app)).find((e) => e.manifest.name === req.body.name);
-    if (!entry) throw new ApiError(msg`The module is not in the catalogue`);
+    if (!entry) throw await catalogueRefusal(app, req.body.name);
     const { manifest } = entry;
     await db.transaction(async (tx) => {
       await installModule(tx, manifest, entry.source, req.body.demo === true, req.admin!.id);
@@ -241,6 +243,36 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
 
   // ---- Members: what the enabled modules show them. ----
 
+  /** One member block of an enabled module (`/api/module/home`). */
+  async function homeBlock(manifest: ModuleManifest, row: InstalledRow, block: MemberBlock, lang: string, memberId: number): Promise<HomeBlock> {
+    const table = ident(moduleTableOf(manifest.name, block.table));
+    const title = titleIn(lang, block);
+    if (block.kind === "list") {
+      const params: unknown[] = [];
+      const where = block.where.map((w) => {
+        params.push(w.eq);
+        return `${ident(w.field)} = $${params.length}`;
+      });
+      const f = block.fields;
+      const { rows } = await db.query<{ id: number; title: unknown; body: unknown; time: unknown }>(
+        `select id, ${ident(f.title)} as title, ${f.body ? ident(f.body) : "''"} as body, ${f.time ? ident(f.time) : "null"} as time
+         from ${table} ${where.length ? `where ${where.join(" and ")}` : ""}
+         order by ${ident(block.order.field)} ${block.order.desc ? "desc" : "asc"}, id desc limit ${block.limit}`,
+        params,
+      );
+      return {
+        kind: "list",
+        module: manifest.name,
+        name: block.name,
+        title,
+        items: rows.map((r) => ({ id: r.id, title: String(r.title ?? ""), body: String(r.body ?? ""), time: r.time === null ? null : Number(r.time) })),
+      };
+    }
+    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_day = $1`, [userDay(memberId)]);
+    const points = settingsOf(manifest, row.settings)[block.setting] ?? 0;
+    return { kind: "dailyPoints", module: manifest.name, name: block.name, title, points, checkedIn: rows[0]!.n > 0 };
+  }
+
   api.get("/api/module/home", { config: { auth: "member" } }, async (req, reply) => {
     const member = req.member!;
     const blocks: HomeBlock[] = [];
@@ -249,32 +281,12 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
       const manifest = storedManifest(row);
       if (!manifest) continue;
       for (const block of manifest.member) {
-        const table = ident(moduleTableOf(manifest.name, block.table));
-        const title = titleIn(req.lang, block);
-        if (block.kind === "list") {
-          const params: unknown[] = [];
-          const where = block.where.map((w) => {
-            params.push(w.eq);
-            return `${ident(w.field)} = $${params.length}`;
-          });
-          const f = block.fields;
-          const { rows } = await db.query<{ id: number; title: unknown; body: unknown; time: unknown }>(
-            `select id, ${ident(f.title)} as title, ${f.body ? ident(f.body) : "''"} as body, ${f.time ? ident(f.time) : "null"} as time
-             from ${table} ${where.length ? `where ${where.join(" and ")}` : ""}
-             order by ${ident(block.order.field)} ${block.order.desc ? "desc" : "asc"}, id desc limit ${block.limit}`,
-            params,
-          );
-          blocks.push({
-            kind: "list",
-            module: manifest.name,
-            name: block.name,
-            title,
-            items: rows.map((r) => ({ id: r.id, title: String(r.title ?? ""), body: String(r.body ?? ""), time: r.time === null ? null : Number(r.time) })),
-          });
-        } else {
-          const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_day = $1`, [userDay(member.id)]);
-          const points = settingsOf(manifest, row.settings)[block.setting] ?? 0;
-          blocks.push({ kind: "dailyPoints", module: manifest.name, name: block.name, title, points, checkedIn: rows[0]!.n > 0 });
+        // Each block on its own: one that fails (a table dropped by hand, a value the database
+        // refuses) is logged and left out, and the other blocks are still shown.
+        try {
+          blocks.push(await homeBlock(manifest, row, block, req.lang, member.id));
+        } catch (error) {
+          req.log.warn({ module: manifest.name, block: block.name, err: error instanceof Error ? error.message : "unknown" }, "a module's member block failed: it is left out");
         }
       }
     }

@@ -39,6 +39,39 @@ export function entryPath(name: string): string {
   return clean.join("/");
 }
 
+/**
+ * Names that cannot all be written as they are: the same name twice, two names that differ only
+ * in letter case (one file on a case-insensitive disk), or a name that is a file and also a
+ * folder of another (`a.json` and `a.json/b.json`). Checked on the central directory's names
+ * before anything is inflated or written.
+ */
+export function nameClash(paths: readonly string[]): MessageDescriptor | null {
+  const files = new Map<string, string>();
+  const folders = new Map<string, string>();
+  for (const p of paths) {
+    const isFolder = p.endsWith("/");
+    const clean = isFolder ? p.slice(0, -1) : p;
+    const key = clean.toLowerCase();
+    const parts = clean.split("/");
+    // Every folder the name lies in (and the name itself when it is a folder).
+    for (let i = 1; i <= parts.length - (isFolder ? 0 : 1); i++) {
+      const folder = parts.slice(0, i).join("/");
+      const folderKey = folder.toLowerCase();
+      if (files.has(folderKey)) return msg`The zip holds "${folder}" both as a file and as a folder`;
+      const known = folders.get(folderKey);
+      if (known === undefined) folders.set(folderKey, folder);
+      else if (known !== folder) return msg`The zip holds two names that differ only in capitals: "${folder}"`;
+    }
+    if (isFolder) continue;
+    if (folders.has(key)) return msg`The zip holds "${clean}" both as a file and as a folder`;
+    const seen = files.get(key);
+    if (seen === clean) return msg`The zip holds the same file twice: "${clean}"`;
+    if (seen !== undefined) return msg`The zip holds two names that differ only in capitals: "${clean}"`;
+    files.set(key, clean);
+  }
+  return null;
+}
+
 export async function readModuleZip(data: Buffer): Promise<ZipFiles> {
   if (data.length > MODULE_ZIP.maxBytes) refuse(msg`The module zip is too large (at most 2 MB)`);
   let zip: yauzl.ZipFile;
@@ -52,13 +85,12 @@ export async function readModuleZip(data: Buffer): Promise<ZipFiles> {
     const max = MODULE_ZIP.maxEntries;
     refuse(msg`The zip holds too many files (at most ${max})`);
   }
-  const files = new Map<string, Buffer>();
-  let total = 0;
+  // First pass: the central directory only (names, kinds, sizes), nothing inflated yet.
+  const listed: { entry: yauzl.Entry; path: string }[] = [];
   let problem: MessageDescriptor | null = null;
   await new Promise<void>((resolve) => {
     const stop = (message: MessageDescriptor) => {
       problem ??= message;
-      zip.close();
       resolve();
     };
     zip.on("error", () => stop(msg`The zip is damaged`));
@@ -74,42 +106,69 @@ export async function readModuleZip(data: Buffer): Promise<ZipFiles> {
         return stop(error instanceof ApiError && typeof error.msgDescriptor !== "string" ? error.msgDescriptor : msg`The zip holds a file name that is not allowed`);
       }
       if (isSymlink(entry)) return stop(msg`The zip holds a symbolic link`);
-      if (name.endsWith("/")) return zip.readEntry();
+      if (name.endsWith("/")) {
+        listed.push({ entry, path: `${path}/` });
+        return zip.readEntry();
+      }
       if (!ALLOWED_FILE.test(path)) return stop(msg`A module zip holds only .json, .md and .txt files`);
       if (entry.isEncrypted()) return stop(msg`The zip holds an encrypted file`);
-      if (entry.uncompressedSize > MODULE_ZIP.maxEntryBytes || total + entry.uncompressedSize > MODULE_ZIP.maxTotalBytes) {
-        return stop(msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`);
-      }
-      if (entry.compressedSize > 0 && entry.uncompressedSize / entry.compressedSize > MODULE_ZIP.maxRatio) {
-        return stop(msg`A file in the zip is compressed too much to be a module file (a zip bomb?)`);
-      }
-      if (files.has(path)) return stop(msg`The zip holds the same file twice`);
+      listed.push({ entry, path });
+      zip.readEntry();
+    });
+    zip.readEntry();
+  });
+  if (!problem) problem = nameClash(listed.map((l) => l.path));
+  if (problem) {
+    zip.close();
+    refuse(problem);
+  }
+  // Second pass: each file inflated, its real bytes counted.
+  const files = new Map<string, Buffer>();
+  let total = 0;
+  for (const { entry, path } of listed) {
+    if (path.endsWith("/")) continue;
+    if (entry.uncompressedSize > MODULE_ZIP.maxEntryBytes || total + entry.uncompressedSize > MODULE_ZIP.maxTotalBytes) {
+      problem = msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`;
+      break;
+    }
+    if (entry.compressedSize > 0 && entry.uncompressedSize / entry.compressedSize > MODULE_ZIP.maxRatio) {
+      problem = msg`A file in the zip is compressed too much to be a module file (a zip bomb?)`;
+      break;
+    }
+    const read = await new Promise<Buffer | MessageDescriptor>((resolve) => {
       zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) return stop(msg`The zip is damaged`);
+        if (err || !stream) return resolve(msg`The zip is damaged`);
         const chunks: Buffer[] = [];
         let size = 0;
+        let done = false;
+        const finish = (value: Buffer | MessageDescriptor) => {
+          if (done) return;
+          done = true;
+          resolve(value);
+        };
         stream.on("data", (chunk: Buffer) => {
           size += chunk.length;
-          total += chunk.length;
           // The real inflated bytes, whatever the header said.
-          if (size > MODULE_ZIP.maxEntryBytes || total > MODULE_ZIP.maxTotalBytes || size > Math.max(1, entry.compressedSize) * MODULE_ZIP.maxRatio) {
+          if (size > MODULE_ZIP.maxEntryBytes || total + size > MODULE_ZIP.maxTotalBytes || size > Math.max(1, entry.compressedSize) * MODULE_ZIP.maxRatio) {
             stream.destroy();
-            stop(msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`);
+            finish(msg`A file in the zip is too large once unpacked (at most 1 MB each, 4 MB in all)`);
             return;
           }
           chunks.push(chunk);
         });
         // yauzl's size check (validateEntrySizes) and a broken deflate stream end here.
-        stream.on("error", () => stop(msg`The zip is damaged: a file's size does not match its header`));
-        stream.on("end", () => {
-          if (problem) return;
-          files.set(path, Buffer.concat(chunks));
-          zip.readEntry();
-        });
+        stream.on("error", () => finish(msg`The zip is damaged: a file's size does not match its header`));
+        stream.on("end", () => finish(Buffer.concat(chunks)));
       });
     });
-    zip.readEntry();
-  });
+    if (!Buffer.isBuffer(read)) {
+      problem = read;
+      break;
+    }
+    total += read.length;
+    files.set(path, read);
+  }
+  zip.close();
   if (problem) refuse(problem);
   // One top folder (`notice/...`) is taken off when every file is under it.
   const paths = [...files.keys()];
