@@ -77,6 +77,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
       return503OnClosing: true,
       forceCloseConnections: "idle",
       frameworkErrors: frameworkError,
+      // No HEAD twin of every GET: Fastify's would run the GET's handler, and some GETs act (the
+      // terminal runs a command, the captcha makes a challenge). Only the file-serving routes
+      // (the built client, /storage) declare HEAD themselves.
+      exposeHeadRoutes: false,
     });
   } catch (error) {
     if (!deps.db) await db.close();
