@@ -372,3 +372,47 @@ describe("the company admin's own bulk actions", () => {
     expect(rows.map((r) => r.user_id)).toEqual([myMember.id]);
   });
 });
+
+describe("a company admin's own company (issue 36): the root of their reach stays where it is", () => {
+  it("refuses moving, reordering or deleting their own company and placing any company outside their subtree; the admin above may still move it", async () => {
+    const db = t.database.db;
+    const parent = await createCompany(db, { name: "Parent" });
+    const own = await createCompany(db, { name: "Own", pid: parent });
+    const under = await createCompany(db, { name: "Under", pid: own });
+    const other = await createCompany(db, { name: "Other" });
+    const admin = await createAdmin(db, { companyId: own });
+    const above = await createAdmin(db, { companyId: parent });
+    const group = (await db.query<{ id: number }>("insert into admin_group (name, rules) values ('all of own', '*') returning id")).rows[0]!.id;
+    await db.query("insert into admin_group_access (uid, group_id) select unnest($1::int[]), $2", [[admin.id, above.id], group]);
+    const pidOf = async (id: number) => (await db.query<{ pid: number | null }>("select pid from company where id = $1", [id])).rows[0]!.pid ?? 0;
+    const edit = (who: TestAdmin, id: number, pid: number, name = `c${id}`) => call(who, "POST", "/admin/org/company/edit", { id, pid, name, weigh: 0, status: "enable" });
+
+    // Their own company under another company, or lifted to the top: refused beside the field, nothing moved.
+    for (const pid of [other, 0]) {
+      const answer = await edit(admin, own, pid);
+      expect(answer.code, `pid ${pid}`).toBe(0);
+      expect((answer.data as { fields?: Record<string, string> } | null)?.fields?.pid, `pid ${pid}`).toMatch(/own company/);
+      expect(await pidOf(own)).toBe(parent);
+    }
+    // Renaming it where it is: allowed.
+    expect((await edit(admin, own, parent, "Own renamed")).code).toBe(1);
+    // A company under theirs: moved only inside their subtree.
+    for (const pid of [other, 0, parent]) {
+      expect((await edit(admin, under, pid)).code, `pid ${pid}`).toBe(0);
+      expect(await pidOf(under)).toBe(own);
+    }
+    const count = async () => (await db.query<{ n: number }>("select count(*)::int as n from company")).rows[0]!.n;
+    const n = await count();
+    for (const pid of [other, 0, parent]) expect((await call(admin, "POST", "/admin/org/company/add", { pid, name: "new", weigh: 0, status: "enable" })).code, `add under ${pid}`).toBe(0);
+    expect(await count()).toBe(n);
+    expect((await call(admin, "POST", "/admin/org/company/add", { pid: under, name: "new", weigh: 0, status: "enable" })).code).toBe(1);
+    // Reordering or deleting their own company: refused.
+    expect((await call(admin, "POST", "/admin/org/company/sortable", { id: own, targetId: under })).code).toBe(0);
+    expect((await call(admin, "DELETE", `/admin/org/company/del?ids[]=${own}`)).code).toBe(0);
+    expect(await pidOf(own)).toBe(parent);
+    // The admin of the company above places it inside their own subtree.
+    expect((await edit(above, own, parent, "Own")).code).toBe(1);
+    expect((await edit(above, own, other)).code).toBe(0);
+    expect(await pidOf(own)).toBe(parent);
+  });
+});

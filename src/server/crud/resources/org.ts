@@ -1,3 +1,4 @@
+import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { sql, type SqlBool } from "kysely";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
@@ -12,6 +13,27 @@ const times = {
   create_time: { column: "t.create_time", type: "time" },
   update_time: { column: "t.update_time", type: "time" },
 } as const;
+
+const ownCompanyFixed = msg`Your own company is placed by an administrator above it: you cannot move, reorder or delete it`;
+
+/**
+ * Where a company admin may put a company (issue 36): their own company is the root of what they
+ * reach and stays where it is (moving it would hand its members to another company's admins, or
+ * lift it out of its parent's view); any other company goes under their company or one under it.
+ * The engine's after-write check (scope.ts) keeps the row itself inside their reach; this keeps its
+ * place there, and says so beside the field.
+ */
+async function requireCompanyPlace(ctx: CrudContext, pid: number, existing: Row | null): Promise<void> {
+  if (!isCompanyAdmin(ctx)) return;
+  const own = ctx.admin.company_id;
+  const refuse = (message: MessageDescriptor) => new ApiError(message, 0, { fields: { pid: ctx.req.t(message) } });
+  if (existing && existing.id === own) {
+    if ((existing.pid ?? 0) !== pid) throw refuse(ownCompanyFixed);
+    return;
+  }
+  const inReach = pid > 0 && (await ctx.tx.query("select 1 from company_subtree($1::int) as s(id) where s.id = $2", [own, pid])).rows.length > 0;
+  if (!inReach) throw refuse(msg`Choose your company or a company under it as the parent`);
+}
 
 /** Companies (`/admin/org/company/...`): a tree; a company admin sees their company and those under it. */
 export const companyResource: ResourceDef = {
@@ -39,8 +61,17 @@ export const companyResource: ResourceDef = {
   touch: true,
   company: { column: "t.id" },
   hooks: {
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, ...row } = body;
+      await requireCompanyPlace(ctx, row.pid as number, existing);
+      return row;
+    },
+    async afterSort(ctx, rows) {
+      if (isCompanyAdmin(ctx) && rows.some((r) => r.id === ctx.admin.company_id)) throw new ApiError(ownCompanyFixed);
+    },
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
+      if (isCompanyAdmin(ctx) && ids.includes(ctx.admin.company_id ?? -1)) throw new ApiError(ownCompanyFixed);
       const { rows: used } = await ctx.tx.query(
         `select 1 from member where company_id = any($1::int[]) union all select 1 from admin where company_id = any($1::int[])
          union all select 1 from classroom where company_id = any($1::int[]) union all select 1 from exam_room where company_id = any($1::int[]) limit 1`,
