@@ -5,7 +5,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LESSON_COMPLETE_POINTS } from "../../src/shared/course/types.ts";
-import { issueToken } from "../../src/server/auth/tokens.ts";
+import { hashToken, issueSession, issueToken } from "../../src/server/auth/tokens.ts";
 import { hashPassword } from "../../src/server/auth/password.ts";
 import { forgetCourseMedia } from "../../src/server/modules/course/mediaAccess.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
@@ -570,9 +570,9 @@ describe("course media under /storage", () => {
 
     // Signed with the server's key but expired, or still valid and past half-life (renewed).
     const { value: secret } = await one<{ value: string }>("select value from app_meta where key = 'media_cookie_secret'", []);
-    const { token_hash: tokenHash } = await one<{ token_hash: string }>("select token_hash from token where user_id = $1 and type = 'user'", [buyer.id]);
+    const { session_id: sessionId } = await one<{ session_id: string }>("select session_id from token where user_id = $1 and type = 'user'", [buyer.id]);
     const signed = (exp: number) =>
-      `examhub_media=${buyer.id}.${exp}.${createHmac("sha256", Buffer.from(secret, "hex")).update(`media-v1.${buyer.id}.${exp}.${tokenHash}`).digest("base64url")}`;
+      `examhub_media=${buyer.id}.${exp}.${createHmac("sha256", Buffer.from(secret, "hex")).update(`media-v2.${buyer.id}.${exp}.${sessionId}`).digest("base64url")}`;
     const now = Math.floor(Date.now() / 1000);
     expect((await media(url, signed(now - 1))).statusCode).toBe(401);
     expect((await media(url, signed(now + 86_400 * 30))).statusCode).toBe(401);
@@ -588,6 +588,70 @@ describe("course media under /storage", () => {
     expect((await media(url, buyer.cookie)).statusCode).toBe(200);
     await t.database.db.query("delete from token where user_id = $1", [buyer.id]);
     expect((await media(url, buyer.cookie)).statusCode).toBe(401);
+  });
+
+  it("keeps media playing across a token refresh (the refresh sets the cookie again), and ends them at logout or a stolen session", async () => {
+    const url = `${paid}/pattern.webm`;
+    /** A buyer logged in with "keep me logged in" (access and refresh token of one session) who opened a paid lesson. */
+    async function watching() {
+      const buyer = await newMember(PRICE);
+      const session = await issueSession(t.database.db, "user", buyer.id, { access: 3600, refresh: 86_400 }, true);
+      expect((await post("/api/course/buy", { courseId: course.video, price: PRICE }, session.token)).code).toBe(1);
+      const { cookie } = await mediaCookie(session.token, lessonOf(url).id);
+      expect((await media(url, cookie)).statusCode).toBe(200);
+      return { ...buyer, ...session, cookie };
+    }
+    // The access token expires mid-playback: the client gets 409 on its next call and refreshes.
+    const expire = (token: string) => t.database.db.query("update token set expire_time = $2 where token_hash = $1", [hashToken(token), Math.floor(Date.now() / 1000) - 1]);
+    const refresh = (refreshToken: string) =>
+      t.app.inject({ method: "POST", url: "/api/common/refreshToken", headers: { "think-lang": "en" }, payload: { refreshToken, side: "user" } });
+    const cookieOf = (res: Awaited<ReturnType<typeof refresh>>) => [res.headers["set-cookie"] ?? []].flat().find((c) => c.startsWith("examhub_media="));
+
+    const m = await watching();
+    await expire(m.token);
+    expect((await get("/api/course/my", m.token)).code).toBe(409);
+    const refreshed = await refresh(m.refreshToken);
+    expect(refreshed.json()).toMatchObject({ code: 1, data: { type: "user-refresh" } });
+    const setCookie = cookieOf(refreshed);
+    expect(setCookie).toMatch(new RegExp(`^examhub_media=${m.id}\\.\\d+\\.[\\w-]{43}; Max-Age=43200; Path=/storage/; HttpOnly; SameSite=Strict$`));
+    expect(setCookie).not.toContain(refreshed.json().data.token);
+    const renewed = setCookie!.split(";")[0]!;
+    // The cookie the refresh set plays, and so does the one the player already holds (same session).
+    for (const cookie of [renewed, m.cookie]) {
+      const res = await media(url, cookie, { range: "bytes=0-9" });
+      expect(res.statusCode).toBe(206);
+      expect(res.headers["cache-control"]).toBe("private, no-cache");
+    }
+    // Every later refresh (new token expired in turn) keeps it going; logout with the newest token ends it.
+    const second = (await refresh(refreshed.json().data.refreshToken)).json().data as { token: string; refreshToken: string };
+    await expire(refreshed.json().data.token);
+    expect((await media(url, renewed)).statusCode).toBe(200);
+    expect((await post("/api/user/logout", { refreshToken: second.refreshToken }, second.token)).code).toBe(1);
+    for (const cookie of [renewed, m.cookie]) {
+      const res = await media(url, cookie);
+      expect(res.statusCode).toBe(401);
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
+
+    // A refresh token replayed after the grace (a stolen session) ends the session and its media.
+    const stolen = await watching();
+    expect((await refresh(stolen.refreshToken)).json().code).toBe(1);
+    await t.database.db.query("update token set rotated_at = rotated_at - 3600 where token_hash = $1", [hashToken(stolen.refreshToken)]);
+    expect((await refresh(stolen.refreshToken)).json().code).toBe(0);
+    expect((await media(url, stolen.cookie)).statusCode).toBe(401);
+
+    // A session without a refresh token ends with its access token; the admin side's refresh sets no media cookie.
+    const once = await newMember(PRICE);
+    expect((await post("/api/course/buy", { courseId: course.video, price: PRICE }, once.token)).code).toBe(1);
+    const { cookie: onceCookie } = await mediaCookie(once.token, lessonOf(url).id);
+    expect((await media(url, onceCookie)).statusCode).toBe(200);
+    await expire(once.token);
+    expect((await media(url, onceCookie)).statusCode).toBe(401);
+    const { rows } = await t.database.db.query<{ id: number }>("insert into admin (username, password_hash) values ($1, 'x') returning id", [`media_admin_${members}`]);
+    const admin = await issueSession(t.database.db, "admin", rows[0]!.id, { access: 3600, refresh: 86_400 }, true);
+    const adminRefresh = await t.app.inject({ method: "POST", url: "/api/common/refreshToken", payload: { refreshToken: admin.refreshToken, side: "admin" } });
+    expect(adminRefresh.json().code).toBe(1);
+    expect(cookieOf(adminRefresh)).toBeUndefined();
   });
 
   it("refuses other spellings of a paid file's path rather than serving them", async () => {
@@ -724,8 +788,8 @@ describe("lesson.progress through POST /api/exam/sync", () => {
     expect(results[1]!.msg).toBe("Unknown lesson");
     expect(await progress(m.id, lessons.video[1]!.id)).toBeUndefined();
     expect(await scoreLogs(m.id)).toBe(0);
-    // A rejected op is answered once: its replay is a duplicate.
-    expect((await sync(m.token, [locked]))[0]!.status).toBe("duplicate");
+    // A rejected op is applied never: its replay (the answer lost on the way) is answered the same.
+    expect(await sync(m.token, [locked])).toEqual([{ id: locked.id, status: "rejected", msg: results[0]!.msg }]);
   });
 
   it("awards no points for a free preview completed without enrolling; they come once, after enrolling", async () => {

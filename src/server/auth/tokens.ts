@@ -104,7 +104,7 @@ export function openSuccessor(refreshToken: string, sealed: string): Pair | null
 }
 
 export type RefreshOutcome =
-  | { status: "rotated"; side: Side; userId: number; token: string; refreshToken: string }
+  | { status: "rotated"; side: Side; userId: number; sessionId: string; token: string; refreshToken: string }
   /** Unknown, expired, or its session has ended. */
   | { status: "invalid" }
   /** An exchanged refresh token used again after the grace: its session was ended. */
@@ -170,7 +170,7 @@ export async function rotateRefreshToken(
       await insertToken(tx, pair.refreshToken, `${side}-refresh`, current.user_id, current.session_id, current.expire_time);
       return true;
     });
-    if (won) return { status: "rotated", side, userId: current.user_id, ...pair };
+    if (won) return { status: "rotated", side, userId: current.user_id, sessionId: current.session_id, ...pair };
     // A concurrent refresh with the same token won: answer as a reuse within the grace.
     row = await read();
     if (!row) return { status: "invalid" };
@@ -184,7 +184,7 @@ export async function rotateRefreshToken(
       "select count(*)::int as n from token where session_id = $1 and rotated_at is null and token_hash = any($2::text[])",
       [row.session_id, [hashToken(pair.token), hashToken(pair.refreshToken)]],
     );
-    if (rows[0]?.n === 2) return { status: "rotated", side, userId: row.user_id, ...pair };
+    if (rows[0]?.n === 2) return { status: "rotated", side, userId: row.user_id, sessionId: row.session_id, ...pair };
     return { status: "invalid" };
   }
   await db.query("delete from token where session_id = $1 and type in ($2, $3)", [row.session_id, side, `${side}-refresh`]);

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { jsonBody, safeText, withMessage } from "../../../shared/schema.ts";
 import { rotateRefreshToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
+import { issueSessionMediaCookie } from "../course/mediaAccess.ts";
 
 const invalidToken = msg`Invalid token, please log in again`;
 
@@ -25,7 +26,8 @@ const refreshBody = withMessage(
  * `{type, token, refreshToken}`: a new access token and a new refresh token of the same session;
  * the old refresh token stops working (rotation, see `rotateRefreshToken`: a reuse after the
  * short grace ends the session). Expired, unknown, reused or other-side refresh tokens answer
- * code 0.
+ * code 0. A member's refresh also sets the media cookie of the session again (mediaAccess.ts),
+ * so lesson videos keep playing with the new token.
  */
 export async function refreshRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
@@ -38,6 +40,7 @@ export async function refreshRoutes(app: FastifyInstance): Promise<void> {
         req.log.warn({ side: outcome.side, userId: outcome.userId }, "an exchanged refresh token was used again: session ended");
       }
       if (outcome.status !== "rotated") throw new ApiError(invalidToken);
+      if (outcome.side === "user") await issueSessionMediaCookie(db, req, reply, outcome.userId, outcome.sessionId);
       return reply.success({ type: `${outcome.side}-refresh`, token: outcome.token, refreshToken: outcome.refreshToken });
     },
   );

@@ -25,10 +25,15 @@ import { visibleSql } from "../org/visibility.ts";
  *
  * A `<video>` element and hls.js cannot send the token header, so the member is known from an
  * HttpOnly, SameSite=Strict cookie scoped to `/storage/` (never in a URL). `/api/course/lesson`
- * sets it for a logged-in member: `<memberId>.<expiry>.<HMAC>`, the HMAC keyed by a secret kept
- * in `app_meta` and bound to the member, the expiry and the hash of the access token the lesson
- * was opened with. It counts only while that token is valid (logout, expiry or a revoked
- * session end it) and for at most MEDIA_COOKIE_TTL; media answers renew it past half-life.
+ * sets it for a logged-in member, and `/api/common/refreshToken` sets it again with every new
+ * member token: `<memberId>.<expiry>.<HMAC>`, the HMAC keyed by a secret kept in `app_meta` and
+ * bound to the member, the expiry and the login session (`token.session_id`, shared by a login's
+ * access token and every refresh token and access token rotated from it). It counts only while
+ * that session lives — an unexpired access token or an unexchanged refresh token of it — so a
+ * token refresh mid-playback does not cut the video off, while logout, a password change, a
+ * revoked or stolen (reused refresh token) session and its expiry end it; and for at most
+ * MEDIA_COOKIE_TTL: media answers renew it past half-life. The session id never leaves the
+ * server (the cookie carries only its HMAC).
  * Saving a video for offline is an ordinary same-origin fetch that carries the cookie, so the
  * saved copy keeps its plain URL as cache key.
  */
@@ -62,8 +67,8 @@ function mediaSecret(db: Queryable): Promise<Buffer> {
   return secret;
 }
 
-function signature(secret: Buffer, memberId: number, expires: number, tokenHash: string): Buffer {
-  return createHmac("sha256", secret).update(`media-v1.${memberId}.${expires}.${tokenHash}`).digest();
+function signature(secret: Buffer, memberId: number, expires: number, sessionId: string): Buffer {
+  return createHmac("sha256", secret).update(`media-v2.${memberId}.${expires}.${sessionId}`).digest();
 }
 
 function setMediaCookie(req: FastifyRequest, reply: FastifyReply, value: string, maxAge: number): void {
@@ -73,25 +78,38 @@ function setMediaCookie(req: FastifyRequest, reply: FastifyReply, value: string,
   );
 }
 
-async function issue(db: Queryable, req: FastifyRequest, reply: FastifyReply, memberId: number, tokenHash: string): Promise<void> {
+async function issue(db: Queryable, req: FastifyRequest, reply: FastifyReply, memberId: number, sessionId: string): Promise<void> {
   const expires = nowSeconds() + MEDIA_COOKIE_TTL;
-  const sig = signature(await mediaSecret(db), memberId, expires, tokenHash).toString("base64url");
+  const sig = signature(await mediaSecret(db), memberId, expires, sessionId).toString("base64url");
   setMediaCookie(req, reply, `${memberId}.${expires}.${sig}`, MEDIA_COOKIE_TTL);
 }
 
-/** Gives the member who opened a lesson (with the access token of this request) the media cookie. */
+/** Gives the member who opened a lesson (with the access token of this request) the media cookie of that token's session. */
 export async function issueMediaCookie(db: Queryable, req: FastifyRequest, reply: FastifyReply, memberId: number): Promise<void> {
   const token = memberToken(req);
-  if (token) await issue(db, req, reply, memberId, hashToken(token));
+  if (!token) return;
+  const { rows } = await db.query<{ session_id: string }>(
+    "select session_id from token where token_hash = $1 and type = 'user' and user_id = $2 and rotated_at is null",
+    [hashToken(token), memberId],
+  );
+  if (rows[0]) await issue(db, req, reply, memberId, rows[0].session_id);
+}
+
+/**
+ * Gives the media cookie of a session whose tokens were just refreshed (`/api/common/refreshToken`):
+ * media keep playing with the new token, whatever the old one's fate.
+ */
+export async function issueSessionMediaCookie(db: Queryable, req: FastifyRequest, reply: FastifyReply, memberId: number, sessionId: string): Promise<void> {
+  await issue(db, req, reply, memberId, sessionId);
 }
 
 interface MediaMember {
   memberId: number;
   expires: number;
-  tokenHash: string;
+  sessionId: string;
 }
 
-/** The member behind a valid media cookie (bound to one of the member's valid access tokens), or null. */
+/** The member behind a valid media cookie (bound to one of the member's live sessions), or null. */
 async function mediaMember(db: Queryable, req: FastifyRequest): Promise<MediaMember | null> {
   const header = req.headers.cookie;
   if (typeof header !== "string" || header.length > 8192) return null;
@@ -103,16 +121,18 @@ async function mediaMember(db: Queryable, req: FastifyRequest): Promise<MediaMem
   const now = nowSeconds();
   if (memberId > 2_147_483_647 || expires <= now || expires > now + MEDIA_COOKIE_TTL + 60) return null;
   const given = Buffer.from(match[3]!, "base64url");
-  const { rows } = await db.query<{ token_hash: string }>(
-    `select t.token_hash from token t join member m on m.id = t.user_id
-     where t.type = 'user' and t.user_id = $1 and t.expire_time > $2 and m.status = 'enable'
-     order by t.expire_time desc limit 50`,
+  // Live sessions: an unexpired access token, or a refresh token not exchanged yet (an exchanged
+  // one stays until its expiry only to detect reuse), newest first.
+  const { rows } = await db.query<{ session_id: string }>(
+    `select t.session_id from token t join member m on m.id = t.user_id
+     where t.type in ('user', 'user-refresh') and t.user_id = $1 and t.expire_time > $2 and t.rotated_at is null and m.status = 'enable'
+     group by t.session_id order by max(t.expire_time) desc limit 50`,
     [memberId, now],
   );
   const secret = await mediaSecret(db);
-  for (const { token_hash: tokenHash } of rows) {
-    const expected = signature(secret, memberId, expires, tokenHash);
-    if (expected.length === given.length && timingSafeEqual(expected, given)) return { memberId, expires, tokenHash };
+  for (const { session_id: sessionId } of rows) {
+    const expected = signature(secret, memberId, expires, sessionId);
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return { memberId, expires, sessionId };
   }
   return null;
 }
@@ -272,7 +292,7 @@ export function courseMediaGuard(db: Queryable) {
         return reply;
       }
       if (decision.kind === "member" && decision.member.expires - nowSeconds() < MEDIA_COOKIE_TTL / 2) {
-        await issue(db, req, reply, decision.member.memberId, decision.member.tokenHash);
+        await issue(db, req, reply, decision.member.memberId, decision.member.sessionId);
       }
       checked.set(req.raw, { path: storagePath, kind: decision.kind });
     },
