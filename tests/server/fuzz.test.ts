@@ -7,6 +7,8 @@ import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { mountedResources } from "../../src/server/crud/registry.ts";
+import { makeZip, type ZipEntrySpec } from "../helpers/zip.ts";
 import { createAdmin, createBankWithQuestions, createCourse, createCourseCategory, createMember, createOfficialExam, createPaper } from "../helpers/factories.ts";
 
 /**
@@ -349,5 +351,53 @@ describe("hostile values on every route", () => {
     // Still serving after all that.
     expect((await inject({ method: "GET", url: "/api/health" }, "anonymous")).json()).toMatchObject({ code: 1, data: { db: "ok" } });
     console.info(`fuzz: ${routes.length} routes, ${requests} requests in ${Date.now() - started} ms`);
+  });
+});
+
+// ---- Issue 36 items 11 and 12: empty adds on every CRUD resource, module zips whose names clash ----
+
+describe("empty bodies on every CRUD resource (issue 36)", () => {
+  it("answers add {} and edit {id} on every resource (static, generated, a module's) with an envelope, never a 5xx", async () => {
+    await freshTokens();
+    const field = { type: "string", length: 0, default: "", comment: "", index: "none", required: false, options: [], optionLabels: {}, form: "text", list: true, search: "none" };
+    const design = { name: "fuzzy", title: "Fuzzy", titleEn: "Fuzzy", fields: [{ ...field, name: "label" }, { ...field, name: "code", index: "unique" }], quickSearch: [], sortable: true, recycle: false, sensitive: [] };
+    expect((await inject({ method: "POST", url: "/admin/crud/crud/generate", payload: design }, "admin")).json()).toMatchObject({ code: 0 });
+    expect((await inject({ method: "POST", url: "/admin/crud/crud/generate", payload: { design } }, "admin")).json()).toMatchObject({ code: 1 });
+    for (const name of ["notice", "checkin"]) expect((await inject({ method: "POST", url: "/admin/moduleStore/moduleStore/install", payload: { name } }, "admin")).json()).toMatchObject({ code: 1 });
+    const defs = mountedResources(t.app);
+    expect(defs.map((d) => d.rule)).toEqual(expect.arrayContaining(["gen/fuzzy", "mod/notice/notice", "mod/checkin/log"]));
+    const failures: string[] = [];
+    for (const def of defs) {
+      // Twice: a second row of defaults may clash on a unique column (a code-0 answer, not a 500).
+      for (const [action, payload] of [["add", {}], ["add", {}], ["edit", { id: 1 }], ["edit", {}]] as const) {
+        const res = await inject({ method: "POST", url: `/admin/${def.rule}/${action}`, payload }, "admin");
+        const body = res.headers["content-type"]?.toString().includes("json") ? (res.json() as { code?: unknown }) : null;
+        if (res.statusCode >= 500 || !body || ![0, 1].includes(body.code as number)) failures.push(`${def.rule}/${action} ${JSON.stringify(payload)}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe("module zips whose names clash (issue 36)", () => {
+  it("refuses each with a code-0 envelope, never a 5xx", async () => {
+    await freshTokens();
+    const manifest = Buffer.from(JSON.stringify({ name: "zipclash", title: "冲突", version: "0.1.0", author: "Fuzz", tables: [{ name: "item", title: "item", fields: [{ name: "label", type: "string" }] }] }));
+    const x = Buffer.from("{}");
+    const shapes: ZipEntrySpec[][] = [
+      [{ name: "a.json", data: x }, { name: "a.json/b.json", data: x }],
+      [{ name: "a.json/b.json", data: x }, { name: "a.json", data: x }],
+      [{ name: "manifest.json/x.md", data: x }],
+      [{ name: "a.md/", data: Buffer.alloc(0) }, { name: "a.md", data: x }],
+      [{ name: "x.json", data: x }, { name: "x.json", data: x }],
+      [{ name: "X.json", data: x }, { name: "x.json", data: x }],
+      [{ name: "d/a.md", data: x }, { name: "D/b.md", data: x }],
+      [{ name: "top/a.json", data: x }, { name: "top/a.json/b.json", data: x }],
+    ];
+    for (const shape of shapes) {
+      const entries = shape[0]!.name.startsWith("top/") ? [{ name: "top/manifest.json", data: manifest }, ...shape] : [{ name: "manifest.json", data: manifest }, ...shape];
+      const res = await inject({ method: "POST", url: "/admin/moduleStore/moduleStore/upload", payload: { name: "clash.zip", data: makeZip(entries).toString("base64") } }, "admin");
+      expect({ shape: shape.map((e) => e.name), status: res.statusCode, code: res.json().code }).toEqual({ shape: shape.map((e) => e.name), status: 200, code: 0 });
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { DB_INT_MAX, DB_INT_MIN, safeText, withMessage } from "../schema.ts";
-import { designProblem, GEN_RESERVED_COLUMNS, genDesign, genField, MAX_FIELDS, SQL_KEYWORDS, type GenDesign, type GenFieldType } from "./codegen.ts";
+import { designProblem, genDesign, genField, MAX_FIELDS, SQL_KEYWORDS, type GenDesign, type GenFieldType, type GEN_RESERVED_COLUMNS } from "./codegen.ts";
 
 /**
  * The module market (`/admin/moduleStore/moduleStore`): a module is a package, a folder (or a
