@@ -149,8 +149,8 @@ describe("round trips of the hot paths", () => {
     expect(results[0]).toMatchObject({ status: "applied" });
     expect(results[1]).toMatchObject({ status: "rejected", msg: "This question is kept for an exam and cannot be practised now" });
     expect(results[2]).toMatchObject({ status: "applied" });
-    // token; quick pass: begin, op ids, questions, (first answer judged, second refused, both in memory), rollback; careful pass: begin, op ids, questions, 3 savepoints, 2 answers, 1 rollback to savepoint, commit
-    expect(count).toBe(1 + (2 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1));
+    // token; quick pass: begin, op ids, questions, (first answer judged, second refused, both in memory), rollback; careful pass: begin, op ids, questions, 3 savepoints, 2 answers, 1 rollback to savepoint, the refusal's reason recorded (for a replay), commit
+    expect(count).toBe(1 + (2 + 1 + 1) + (2 + 1 + 1 + 3 + 2 + 1 + 1));
     const rows = await t.database.db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1 order by at", [m.id]);
     expect(rows.rows).toEqual([
       { question_id: bank.questionIds[1], correct: false },

@@ -152,3 +152,60 @@ describe("the server's SQL and the shared TypeScript rules", () => {
     );
   }, 180_000);
 });
+
+describe("a rejected op sent again (its answer lost on the way)", () => {
+  type Result = { id: string; status: string; msg?: string };
+  const sync = async (token: string, ops: Op[], lang: string): Promise<Result[]> => {
+    const res = await t.app.inject({ method: "POST", url: "/api/exam/sync", headers: { "ba-user-token": token, "think-lang": lang }, payload: { ops } });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { data: { results: Result[] } }).data.results;
+  };
+  /** An answer to an official exam the member never started: refused by the rules (RejectOp). */
+  const unknownExamAnswer = (): Op => ({
+    id: randomUUID(),
+    type: "official.answer",
+    at: base,
+    payload: { uuid: randomUUID(), questionId: questions[0]!.id, answer: "A", answeredAt: base },
+  });
+  const favourite = (): Op => ({ id: randomUUID(), type: "favourite.set", at: base, payload: { questionId: questions[0]!.id, on: true } });
+
+  it.each([
+    ["zh-cn", "该考试记录不存在"],
+    ["en", "This exam record does not exist"],
+  ])("is answered rejected with the same reason again, not duplicate (%s)", async (lang, reason) => {
+    const token = await newMember();
+    const refused = unknownExamAnswer();
+    const applied = favourite();
+    const first = await sync(token, [refused, applied], lang);
+    expect(first).toEqual([
+      { id: refused.id, status: "rejected", msg: reason },
+      { id: applied.id, status: "applied" },
+    ]);
+    // Replayed, alone and with the applied op (which stays a duplicate), twice over.
+    expect(await sync(token, [refused], lang)).toEqual([{ id: refused.id, status: "rejected", msg: reason }]);
+    expect(await sync(token, [applied, refused], lang)).toEqual([
+      { id: applied.id, status: "duplicate" },
+      { id: refused.id, status: "rejected", msg: reason },
+    ]);
+  });
+
+  it("keeps the reason's key, not its text: a replay asked in another language is answered in that one", async () => {
+    const token = await newMember();
+    const refused = unknownExamAnswer();
+    expect((await sync(token, [refused], "zh-cn"))[0]).toEqual({ id: refused.id, status: "rejected", msg: "该考试记录不存在" });
+    expect((await sync(token, [refused], "en"))[0]).toEqual({ id: refused.id, status: "rejected", msg: "This exam record does not exist" });
+    const stored = await t.database.db.query<{ rejected_msg: unknown }>("select rejected_msg from sync_op where op_id = $1", [refused.id]);
+    expect(stored.rows[0]!.rejected_msg).toMatchObject({ id: expect.any(String) });
+  });
+
+  it("answers an op twice in one batch the same both times, and is applied nowhere", async () => {
+    const token = await newMember();
+    const refused = unknownExamAnswer();
+    const results = await sync(token, [refused, favourite(), refused], "en");
+    expect(results.map((r) => [r.status, r.msg])).toEqual([
+      ["rejected", "This exam record does not exist"],
+      ["applied", undefined],
+      ["rejected", "This exam record does not exist"],
+    ]);
+  });
+});

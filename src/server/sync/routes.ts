@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { MAX_OPS_PER_SYNC, rawOpId, type SyncResult } from "../../shared/sync/protocol.ts";
 import { parseOp, type Op, type OpType } from "../../shared/sync/ops.ts";
@@ -33,18 +34,66 @@ async function recordOps(tx: Queryable, userId: number, ops: Op[]): Promise<Set<
 }
 
 /**
+ * Why a recorded op was rejected, as sync_op.rejected_msg keeps it: a message key and its
+ * parameters (a Lingui descriptor without its comment), or a final string; rendered per request.
+ */
+type StoredRejection = Pick<MessageDescriptor, "id" | "message" | "values"> | string;
+
+/**
+ * The rejection answered when an op is sent again (sync_op.rejected_msg of the ops already
+ * recorded; an op without one was applied: its replay is `duplicate`). Read in a statement of its
+ * own after the ops were recorded, so it sees the answer of a batch that recorded them at the same
+ * time (the insert waited for it to commit).
+ */
+const RECORDED_REJECTIONS = prepared(
+  "sync.op.rejections",
+  "select op_id, rejected_msg from sync_op where user_id = $1 and op_id = any($2::text[]) and rejected_msg is not null",
+);
+
+async function recordedRejections(tx: Queryable, userId: number, ids: string[]): Promise<Map<string, StoredRejection>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await tx.query<{ op_id: string; rejected_msg: StoredRejection }>(RECORDED_REJECTIONS, [userId, ids]);
+  return new Map(rows.map((r) => [r.op_id, r.rejected_msg]));
+}
+
+/** Keeps why the batch's rejected ops were rejected, in one statement, for their replays. */
+const RECORD_REJECTIONS = prepared(
+  "sync.op.reject",
+  `update sync_op s set rejected_msg = r.msg
+   from unnest($2::text[], $3::jsonb[]) as r (id, msg) where s.user_id = $1 and s.op_id = r.id`,
+);
+
+async function recordRejections(tx: Queryable, userId: number, rejected: Map<string, StoredRejection>): Promise<void> {
+  if (rejected.size === 0) return;
+  const ids = [...rejected.keys()];
+  await tx.query(RECORD_REJECTIONS, [userId, ids, ids.map((id) => JSON.stringify(rejected.get(id)))]);
+}
+
+/**
  * Why an op that failed while being applied (its transaction rolled back) is rejected. A
  * refusal of the rules (RejectOp, ApiError) says why; anything else (a value the database
  * refused, a constraint, a bug) is logged with the op's id and type and the error's SQLSTATE or
  * stack, never the op's payload (the member's answers), and answered with a generic reason.
- * Such ops are recorded like every answered op, so the device never sends them again and one
- * bad op never holds back the ops behind it.
+ * Such ops are recorded like every answered op, with their reason, so the device never has to
+ * send them again, a replay is answered the same, and one bad op never holds back the ops behind it.
  */
-function rejection(error: unknown, op: Op, req: FastifyRequest): string {
-  if (error instanceof RejectOp) return req.t(error.reason);
-  if (error instanceof ApiError) return req.t(error.msgDescriptor);
+function rejection(error: unknown, op: Op, req: FastifyRequest): StoredRejection {
+  if (error instanceof RejectOp) return storedRejection(error.reason);
+  if (error instanceof ApiError) return storedRejection(error.msgDescriptor);
   req.log.error({ opId: op.id, opType: op.type, error: loggableError(error) }, "sync op failed");
-  return req.t(msg`The server could not apply this change`);
+  return storedRejection(msg`The server could not apply this change`);
+}
+
+/** What is kept of a message: its key, source text and parameters (the comment is for translators). */
+function storedRejection(message: MessageDescriptor | string): StoredRejection {
+  if (typeof message === "string") return message;
+  return { id: message.id, ...(message.message === undefined ? {} : { message: message.message }), ...(message.values ? { values: message.values } : {}) };
+}
+
+/** A kept rejection in the requester's language. */
+function rendered(req: FastifyRequest, rejection: StoredRejection): string {
+  if (typeof rejection === "string") return rejection;
+  return typeof rejection?.id === "string" ? req.t(rejection) : req.t(msg`The server could not apply this change`);
 }
 
 /** A strong validator of an answer's data: the same data, the same tag (whoever asks). */
@@ -73,7 +122,11 @@ type ParsedOp = { raw: unknown; parsed: ReturnType<typeof parseOp> };
 async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req: FastifyRequest, careful: boolean): Promise<SyncResult[]> {
   const valid = parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.op] : []));
   const fresh = await recordOps(tx, userId, valid);
+  // Sent before: each is answered as it was then (rejected with its reason, or duplicate).
+  const before = await recordedRejections(tx, userId, [...new Set(valid.flatMap((op) => (fresh.has(op.id) ? [] : [op.id])))]);
   const batch = await loadBatchReads(tx, userId, valid.filter((op) => fresh.has(op.id)));
+  // Rejected in this batch: kept for the replays (and answered the same to a twin later in it).
+  const rejected = new Map<string, StoredRejection>();
   const out: SyncResult[] = [];
   const ctx = { tx, userId, batch };
   // The quick pass judges ops with a bulk handler in their places and writes them together last.
@@ -86,9 +139,10 @@ async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req
       continue;
     }
     const op = result.op;
-    // Sent before (or earlier in this batch): answered, not applied again.
+    // Sent before (or earlier in this batch): answered as it was then, not applied again.
     if (!fresh.delete(op.id)) {
-      out.push({ id: op.id, status: "duplicate" });
+      const reason = rejected.get(op.id) ?? before.get(op.id);
+      out.push(reason === undefined ? { id: op.id, status: "duplicate" } : { id: op.id, status: "rejected", msg: rendered(req, reason) });
       continue;
     }
     if (careful) {
@@ -110,11 +164,15 @@ async function applyBatch(tx: Queryable, userId: number, parsed: ParsedOp[], req
       if (classifyDbError(error) === "unavailable") throw error;
       if (!careful) throw new CarefulPassNeeded();
       // Back to before the handler: the op id stays recorded (it was written before the
-      // savepoint), so the op is answered once and a replay is a duplicate.
+      // savepoint), so the op is applied at most once, and its reason is recorded below, so a
+      // replay (its answer lost on the way) is answered `rejected` with the same reason.
       await tx.exec("rollback to savepoint sync_op");
-      out.push({ id: op.id, status: "rejected", msg: rejection(error, op, req) });
+      const reason = rejection(error, op, req);
+      rejected.set(op.id, reason);
+      out.push({ id: op.id, status: "rejected", msg: rendered(req, reason) });
     }
   }
+  await recordRejections(tx, userId, rejected);
   for (const [bulkHandler, rows] of bulk) {
     try {
       await bulkHandler.write(ctx, rows);
