@@ -158,4 +158,18 @@ describe("official answers an earlier version left in localStorage", () => {
     expect(left()).toEqual([offline, othersAttempt].sort());
     expect(localStorage.getItem("unrelated")).toBe("1");
   });
+
+  it("are sent as the server can store them: a NUL or a broken character in one answer does not get the set refused", async () => {
+    for (const key of Object.keys(localStorage)) localStorage.removeItem(key);
+    const id = "99999999-9999-4999-8999-999999999999";
+    localStorage.setItem(`${LEGACY_KEY}${id}`, JSON.stringify({ ...legacy(id), answers: { "5": "A\u0000", "6": "T", "7": ["x\u0000y", "\ud800"] } }));
+    const sent: unknown[] = [];
+    api.request.mockImplementation(async (config) => {
+      sent.push((config as { data?: unknown }).data);
+      return envelope({ saved: 3, refused: 0, late: false, rejected: [] });
+    });
+    await flushLegacyOfficialAttempts();
+    expect(sent).toEqual([{ uuid: id, answers: { "5": "A", "6": "T", "7": ["xy", "\ufffd"] }, answeredAt: { "5": 1_800_000, "6": 1_850_000 } }]);
+    expect(left()).toEqual([]);
+  });
 });

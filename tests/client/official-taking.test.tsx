@@ -2,7 +2,7 @@ import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -89,6 +89,36 @@ describe("OfficialTakingPage", () => {
     // Submitted with every answer: the attempt and its queued answer leave the device.
     expect(await storedOfficial(db, UUID)).toBeNull();
     expect(await db.outbox.count()).toBe(0);
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("keeps and queues a text answer as the server can store it: a pasted NUL or broken character is cleaned", async () => {
+    const memberId = 4302;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    api.request.mockImplementation(async () => {
+      throw new Error("offline");
+    });
+    const db = await act(async () => startOffline(memberId));
+    const exam = start();
+    await keepOfficialAttempt(db, { ...exam, questions: [{ id: 13, type: "short", classifyId: 1, stem: "Why stop at a red light?", options: [], score: 5, difficulty: 1 }] });
+    render(
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter initialEntries={[`/exam/my_test_detail?official=${UUID}`]}>
+            <Routes>
+              <Route path="/exam/my_test_detail" element={<OfficialTakingPage />} />
+            </Routes>
+          </MemoryRouter>
+        </QueryClientProvider>
+      </I18nProvider>,
+    );
+    expect(await screen.findByRole("heading", { name: "Road rules final" })).toBeInTheDocument();
+    fireEvent.change(screen.getByRole("textbox"), { target: { value: "Safe\u0000ty \ud800first" } });
+    expect(await screen.findByText("Saved on this device, not yet on the server")).toBeInTheDocument();
+    const ops = await db.outbox.toArray();
+    expect(ops.map((op) => op.type === "official.answer" && op.payload.answer)).toEqual(["Safety \ufffdfirst"]);
+    expect((await storedOfficial(db, UUID))?.answers).toEqual({ "13": "Safety \ufffdfirst" });
     stopOffline();
     await deleteMemberDb(memberId);
   });

@@ -108,6 +108,14 @@ describe("official attempt on the device", () => {
     expect(await storedOfficial(db, OTHER)).not.toBeNull();
   });
 
+  it("submits answers as the server can store them, whatever the stored row holds", async () => {
+    const db = freshDb();
+    await keepOfficialAttempt(db, start(), { now: () => SERVER_START * 1000 });
+    // A row written before answers were cleaned (or by hand): a NUL and an unpaired surrogate.
+    const row = { ...((await storedOfficial(db, UUID)) as OfficialAttemptRow), answers: { "5": "A\u0000", "6": ["x\u0000y", "z\udc00"], "7": "B" } };
+    expect(officialSubmission(row).answers).toEqual({ "5": "A", "6": ["xy", "z\ufffd"], "7": "B" });
+  });
+
   it("forgets ended attempts only once the server has all their answers", async () => {
     const db = freshDb();
     const t = SERVER_START * 1000;

@@ -110,26 +110,31 @@ describe("the probe's requests answer code 0 and change nothing", () => {
     expect(await count("select count(*)::int as n from exam_attempt where user_id = $1", [m.id])).toBe(0);
   });
 
-  it("POST /api/exam/official/save with a NUL or an unpaired surrogate in an answer changes nothing", async () => {
+  it("POST /api/exam/official/save and /submit refuse only an answer with a NUL or an unpaired surrogate, and take the others", async () => {
     const m = await member();
     const start = (await post("/api/exam/official/start", { roomId: room }, m.token)).json().data;
-    const [q1, q2] = start.questions as { id: number }[];
+    const [q1, q2, q3] = start.questions as { id: number }[];
     const uuid = start.attempt.uuid as string;
     expect((await post("/api/exam/official/save", { uuid, answers: { [q1!.id]: "A" } }, m.token)).json().code).toBe(1);
-    const before = (await t.database.db.query<{ answers: unknown }>("select answers from exam_attempt where uuid = $1", [uuid])).rows[0]!.answers;
-    for (const answers of [
-      { [q1!.id]: "B\u0000" },
-      { [q1!.id]: "\ud800" },
-      { [q1!.id]: ["A", "x\udc00"] },
-      { [q2!.id]: "A", [q1!.id]: "\u0000" },
-      { [`${q1!.id}\u0000`]: "A" },
-      { [String(DB_INT_MAX + 1)]: "A" },
-    ]) {
-      refused(await post("/api/exam/official/save", { uuid, answers }, m.token));
-      refused(await post("/api/exam/official/submit", { uuid, answers }, m.token));
+    const held = async () => (await t.database.db.query<{ answers: Record<string, unknown>; status: string }>("select answers, status from exam_attempt where uuid = $1", [uuid])).rows[0]!;
+    const unsafe = "This answer holds a character that cannot be saved (a NUL or a broken character): it was not saved";
+    // Each bad answer is refused alone, said by its question; the answer held for it stays.
+    for (const bad of ["B\u0000", "\ud800", ["A", "x\udc00"], "\u0000"]) {
+      const res = await post("/api/exam/official/save", { uuid, answers: { [q2!.id]: "B", [q1!.id]: bad } }, m.token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ code: 1, data: { saved: 1, late: false, rejected: [{ questionId: q1!.id, msg: unsafe }] } });
+      expect((await held()).answers).toEqual({ [q1!.id]: "A", [q2!.id]: "B" });
     }
-    const after = (await t.database.db.query<{ answers: unknown; status: string }>("select answers, status from exam_attempt where uuid = $1", [uuid])).rows[0]!;
-    expect(after).toEqual({ answers: before, status: "open" });
+    // What is not an answer's text is still refused as a whole, and changes nothing.
+    for (const body of [{ uuid, answers: { [`${q1!.id}\u0000`]: "A" } }, { uuid, answers: { [String(DB_INT_MAX + 1)]: "A" } }, { uuid: `${uuid.slice(0, 35)}\u0000`, answers: { [q1!.id]: "B" } }]) {
+      expect((await post("/api/exam/official/save", body, m.token)).json()).toMatchObject({ code: 0, data: null });
+      expect((await post("/api/exam/official/submit", body, m.token)).json()).toMatchObject({ code: 0, data: null });
+    }
+    expect(await held()).toEqual({ answers: { [q1!.id]: "A", [q2!.id]: "B" }, status: "open" });
+    // A submission with one bad answer is submitted with the others.
+    const submitted = await post("/api/exam/official/submit", { uuid, answers: { [q3!.id]: "A", [q2!.id]: "x\ud800" } }, m.token);
+    expect(submitted.json()).toMatchObject({ code: 1, data: { uuid, late: false, rejected: [{ questionId: q2!.id, msg: unsafe }] } });
+    expect(await held()).toEqual({ answers: { [q1!.id]: "A", [q2!.id]: "B", [q3!.id]: "A" }, status: "submitted" });
   });
 
   it("refuses NUL and unpaired surrogates in query, body (keys too, however deep) and path", async () => {
@@ -236,8 +241,14 @@ describe("POST /api/exam/sync judges each op on its own", () => {
       const first = await sync(m.token, batch);
       expect(statuses(first)).toEqual(["applied", "rejected", "rejected", "applied"]);
       expect(first.data.results[1]!.msg).toBe("The server could not apply this change");
-      // Recorded: a replay never runs it again.
-      expect(statuses(await sync(m.token, batch))).toEqual(["duplicate", "duplicate", "duplicate", "duplicate"]);
+      // Recorded with its answer: a replay never runs it again, and is answered the same.
+      const replay = await sync(m.token, batch);
+      expect(replay.data.results.map((r) => [r.status, r.msg])).toEqual([
+        ["duplicate", undefined],
+        ["rejected", "The server could not apply this change"],
+        ["rejected", "The server could not apply this change"],
+        ["duplicate", undefined],
+      ]);
 
       const state = (await get("/api/exam/state", m.token)).json().data;
       expect(state.favourites).toEqual([q1!.id]);
@@ -245,6 +256,7 @@ describe("POST /api/exam/sync judges each op on its own", () => {
       expect(await count("select count(*)::int as n from sync_op where user_id = $1", [m.id])).toBe(4);
 
       const lines = t.logs.lines.filter((line) => line.includes("sync op failed"));
+      expect(lines.filter((line) => line.includes(checkFails.id))).toHaveLength(1);
       expect(lines.some((line) => line.includes(checkFails.id) && line.includes("23514"))).toBe(true);
       expect(lines.some((line) => line.includes(triggerFails.id) && line.includes("P0001"))).toBe(true);
       expect(t.logs.text).not.toContain("SECRET-ANSWER-TEXT");

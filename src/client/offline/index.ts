@@ -43,6 +43,7 @@ export {
   forgetEndedOfficial,
   keepOfficialAttempt,
   officialSubmission,
+  storableAnswers,
   storedOfficial,
   unsentOfficialAnswers,
   gradedAttemptsOfPaper,

@@ -1,7 +1,7 @@
 import type { OfficialStart } from "../../../shared/exam/official.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { request, serverRefusal } from "../../api/index.ts";
-import { finishOfficial, getOfflineDb, keepOfficialAttempt, officialSubmission, storedOfficial, type MemberDb, type OfficialAttemptRow } from "../../offline/index.ts";
+import { finishOfficial, getOfflineDb, keepOfficialAttempt, officialSubmission, storableAnswers, storedOfficial, type MemberDb, type OfficialAttemptRow } from "../../offline/index.ts";
 
 /**
  * Official exams on the member's side: entering (the server's attempt kept on the device with
@@ -92,7 +92,9 @@ export async function flushLegacyOfficialAttempts(storage: Storage = localStorag
     }
     try {
       await request(
-        { url: "/api/exam/official/save", method: "post", data: { uuid: entry.attempt.uuid, answers: entry.answers, answeredAt: entry.answeredAt ?? {} } },
+        // Cleaned as every answer is before it leaves the device: a NUL an earlier version let
+        // into one answer must not get the whole set refused (and the entry kept for ever).
+        { url: "/api/exam/official/save", method: "post", data: { uuid: entry.attempt.uuid, answers: storableAnswers(entry.answers ?? {}), answeredAt: entry.answeredAt ?? {} } },
         { showErrorMessage: false, showCodeMessage: false },
       );
       storage.removeItem(key);

@@ -78,9 +78,18 @@ export async function unsentOfficialAnswers(db: MemberDb, uuid: string): Promise
   return (await officialOpsOf(db, uuid)).length;
 }
 
-/** What a submission sends: every answer on this device with when it was made. */
+/**
+ * Answers as the server can store them (`storable`: NULs dropped, unpaired surrogates replaced),
+ * for whatever sends a set of official answers at once, so that a NUL pasted into one text answer
+ * never gets the whole set refused.
+ */
+export function storableAnswers(answers: Record<string, GivenAnswer>): Record<string, GivenAnswer> {
+  return Object.fromEntries(Object.entries(answers).map(([id, answer]) => [id, storable(answer)]));
+}
+
+/** What a submission sends: every answer on this device (as the server can store it) with when it was made. */
 export function officialSubmission(row: OfficialAttemptRow): { uuid: string; answers: Record<string, GivenAnswer>; answeredAt: Record<string, number> } {
-  return { uuid: row.uuid, answers: row.answers, answeredAt: row.answeredAt };
+  return { uuid: row.uuid, answers: storableAnswers(row.answers), answeredAt: row.answeredAt };
 }
 
 /**

@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { ExamQuestion } from "../../../../shared/exam/types.ts";
 import { givenAnswerSchema } from "../../../../shared/sync/exam.ts";
 import type { OpPayload } from "../../../../shared/sync/ops.ts";
-import { dbId, dbIdKey, jsonBody } from "../../../../shared/schema.ts";
+import { dbId, dbIdKey, hasUnsafeText, jsonBody, safeText } from "../../../../shared/schema.ts";
 import { prepared, type Database, type Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { MemberRow } from "../../../plugins/auth.ts";
@@ -102,6 +103,42 @@ const answerBody = z.object({
   answeredAt: z.record(dbIdKey, z.number().int().nonnegative()).optional(),
 });
 export type AnswerBody = z.infer<typeof answerBody>;
+
+/**
+ * The body of `/save` and `/submit` as it arrives: every field judged as in AnswerBody except each
+ * answer, judged on its own by `judgeAnswers` (these routes opt out of the envelope's whole-request
+ * NUL check), so that one answer the server cannot store (a NUL or an unpaired surrogate pasted
+ * into a text answer, too long, not an answer) is refused alone and the others are taken.
+ */
+const answerRequest = answerBody.extend({
+  uuid: safeText(36).length(36),
+  answers: z.record(dbIdKey, z.unknown()),
+});
+
+/** An answer the server refused to take, and why (translated per request). */
+interface RejectedAnswer {
+  questionId: number;
+  msg: MessageDescriptor;
+}
+
+/** Splits a request's answers into those the server can take and those it refuses (by question id order). */
+function judgeAnswers(answers: Record<string, unknown>): { answers: AnswerBody["answers"]; rejected: RejectedAnswer[] } {
+  const taken: AnswerBody["answers"] = {};
+  const rejected: RejectedAnswer[] = [];
+  for (const [id, answer] of Object.entries(answers)) {
+    const parsed = givenAnswerSchema.safeParse(answer);
+    if (parsed.success) taken[id] = parsed.data;
+    else {
+      rejected.push({
+        questionId: Number(id),
+        msg: hasUnsafeText(answer)
+          ? msg`This answer holds a character that cannot be saved (a NUL or a broken character): it was not saved`
+          : msg`This answer is too long or not in a form an answer takes: it was not saved`,
+      });
+    }
+  }
+  return { answers: taken, rejected };
+}
 
 export type Taken = { late: false; saved: number; result: { score: number; passed: boolean } | null } | ({ late: true } & LateOutcome);
 
@@ -228,8 +265,8 @@ export async function officialAnswerOp(tx: Queryable, memberId: number, payload:
 }
 
 /** The attempt is closed (time up): the device stops sending it; `pendingReview` late answers wait for a marker. */
-function closedError(taken: LateOutcome): ApiError {
-  const data = { closed: true, pendingReview: taken.pending, refused: taken.refused };
+function closedError(taken: LateOutcome, rejected: { questionId: number; msg: string }[]): ApiError {
+  const data = { closed: true, pendingReview: taken.pending, refused: taken.refused, rejected };
   if (taken.pending > 0) {
     return new ApiError(
       msg`The time for this exam is up. Answers that reached the server after the deadline wait for a marker's review; until then your score counts only the answers that arrived in time.`,
@@ -255,17 +292,26 @@ export async function officialRoutes(app: FastifyInstance): Promise<void> {
     });
   });
 
-  api.post("/api/exam/official/save", { schema: { body: jsonBody(answerBody) } }, async (req, reply) => {
+  // Each answer is judged on its own (`judgeAnswers`): one the server cannot store is refused
+  // alone, listed in `rejected` with why, and the others are taken.
+  const perAnswer = { judgesTextPerItem: true };
+
+  api.post("/api/exam/official/save", { config: perAnswer, schema: { body: jsonBody(answerRequest) } }, async (req, reply) => {
+    const { answers, rejected } = judgeAnswers(req.body.answers);
+    const body = { ...req.body, answers };
+    const refusedAnswers = rejected.map((r) => ({ questionId: r.questionId, msg: req.t(r.msg) }));
     // In time: the one UPDATE on its own (its own transaction); else the full path under the row lock.
-    const merged = await mergeInTime(db, req.member!.id, req.body);
-    const taken: Taken = merged ? { late: false, saved: merged.saved, result: null } : await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, req.body, false));
-    if (taken.late) throw closedError(taken);
-    return reply.success({ saved: taken.saved, refused: 0, late: false });
+    const merged = await mergeInTime(db, req.member!.id, body);
+    const taken: Taken = merged ? { late: false, saved: merged.saved, result: null } : await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, body, false));
+    if (taken.late) throw closedError(taken, refusedAnswers);
+    return reply.success({ saved: taken.saved, refused: 0, late: false, rejected: refusedAnswers });
   });
 
-  api.post("/api/exam/official/submit", { schema: { body: jsonBody(answerBody.partial({ answers: true })) } }, async (req, reply) => {
-    const taken = await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, { ...req.body, answers: req.body.answers ?? {} }, true));
-    if (taken.late) throw closedError(taken);
-    return reply.success({ uuid: req.body.uuid, ...taken.result!, late: false }, msg`Submitted`);
+  api.post("/api/exam/official/submit", { config: perAnswer, schema: { body: jsonBody(answerRequest.partial({ answers: true })) } }, async (req, reply) => {
+    const { answers, rejected } = judgeAnswers(req.body.answers ?? {});
+    const refusedAnswers = rejected.map((r) => ({ questionId: r.questionId, msg: req.t(r.msg) }));
+    const taken = await db.transaction((tx) => takeOfficialAnswers(tx, req.member!.id, { ...req.body, answers }, true));
+    if (taken.late) throw closedError(taken, refusedAnswers);
+    return reply.success({ uuid: req.body.uuid, ...taken.result!, late: false, rejected: refusedAnswers }, msg`Submitted`);
   });
 }
