@@ -6,8 +6,9 @@ import { ApiError } from "../../errors.ts";
 
 /**
  * A module zip read whole into memory (it is small: see MODULE_ZIP), checked before anything is
- * written: every entry's name (no absolute path, no `..`, no backslash or drive, plain
- * characters only, no symbolic link), how many there are, and each entry really inflated (yauzl
+ * written. First the central directory alone: every entry's name (no absolute path, no `..`,
+ * no backslash or drive, plain characters only, no symbolic link), how many there are, and
+ * names that clash once written (nameClash). Then each entry really inflated (yauzl
  * checks the real size against the header's; the bytes are counted as they come, so a header
  * lying about its size stops at the limit), with its compression ratio. One folder level at the
  * top is allowed (`notice/manifest.json`) and taken off.
@@ -51,23 +52,24 @@ export function nameClash(paths: readonly string[]): MessageDescriptor | null {
   for (const p of paths) {
     const isFolder = p.endsWith("/");
     const clean = isFolder ? p.slice(0, -1) : p;
-    const key = clean.toLowerCase();
     const parts = clean.split("/");
     // Every folder the name lies in (and the name itself when it is a folder).
     for (let i = 1; i <= parts.length - (isFolder ? 0 : 1); i++) {
-      const folder = parts.slice(0, i).join("/");
-      const folderKey = folder.toLowerCase();
-      if (files.has(folderKey)) return msg`The zip holds "${folder}" both as a file and as a folder`;
-      const known = folders.get(folderKey);
-      if (known === undefined) folders.set(folderKey, folder);
-      else if (known !== folder) return msg`The zip holds two names that differ only in capitals: "${folder}"`;
+      const name = parts.slice(0, i).join("/");
+      const key = name.toLowerCase();
+      if (files.has(key)) return msg`The zip holds "${name}" both as a file and as a folder`;
+      const known = folders.get(key);
+      if (known === undefined) folders.set(key, name);
+      else if (known !== name) return msg`The zip holds two names that differ only in capitals: "${name}"`;
     }
     if (isFolder) continue;
-    if (folders.has(key)) return msg`The zip holds "${clean}" both as a file and as a folder`;
+    const name = clean;
+    const key = name.toLowerCase();
+    if (folders.has(key)) return msg`The zip holds "${name}" both as a file and as a folder`;
     const seen = files.get(key);
-    if (seen === clean) return msg`The zip holds the same file twice: "${clean}"`;
-    if (seen !== undefined) return msg`The zip holds two names that differ only in capitals: "${clean}"`;
-    files.set(key, clean);
+    if (seen === name) return msg`The zip holds the same file twice: "${name}"`;
+    if (seen !== undefined) return msg`The zip holds two names that differ only in capitals: "${name}"`;
+    files.set(key, name);
   }
   return null;
 }
