@@ -2,7 +2,7 @@
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";
 import type { WorkboxPlugin } from "workbox-core/types.js";
-import { ExpirationPlugin } from "workbox-expiration";
+import { CacheExpiration, ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { RangeRequestsPlugin } from "workbox-range-requests";
 import { NavigationRoute, registerRoute } from "workbox-routing";
@@ -13,6 +13,9 @@ import {
   IMAGES_CACHE,
   LAZY_ASSETS_CACHE,
   LESSON_VIDEOS_CACHE,
+  MEMBER_IMAGES_CACHE,
+  RETIRED_CACHES,
+  imageAudiencePlugin,
   isApiDataPath,
   isFaceModelPath,
   isLazyAssetPath,
@@ -64,16 +67,32 @@ registerRoute(
 );
 
 // Uploaded images (question and course pictures): stored content never changes under its name.
+// Only images the server answers `public` are shared by whoever uses the device; a paid lesson's
+// images (`private`: for the member's media cookie) go to the member's own cache, asked of the
+// network first and deleted at logout or when another member signs in (pwa/caches.ts).
+const memberImages = new CacheExpiration(MEMBER_IMAGES_CACHE, { maxEntries: 300, maxAgeSeconds: 30 * DAY });
 registerRoute(
   ({ url, request }) => request.method === "GET" && sameOrigin(url) && isStorageImagePath(url.pathname),
   new CacheFirst({
     cacheName: IMAGES_CACHE,
     plugins: [
       new CacheableResponsePlugin({ statuses: [200] }),
+      imageAudiencePlugin({
+        open: (name) => caches.open(name),
+        stored: async (url) => {
+          await memberImages.updateTimestamp(url);
+          await memberImages.expireEntries();
+        },
+      }),
       new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 60 * DAY, purgeOnQuotaError: true }),
     ],
   }),
 );
+
+// Caches of earlier versions that mixed members' data (pwa/caches.ts RETIRED_CACHES) go at once.
+self.addEventListener("activate", (event: ExtendableEvent) => {
+  event.waitUntil(Promise.all(RETIRED_CACHES.map((name) => caches.delete(name))));
+});
 
 // hls.js is not precached (only HLS lessons need it); once loaded it stays, named by its hash.
 registerRoute(

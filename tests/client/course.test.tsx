@@ -18,6 +18,7 @@ import {
   CACHE_OWNER_KEY,
   IMAGES_CACHE,
   LESSON_VIDEOS_CACHE,
+  MEMBER_IMAGES_CACHE,
   claimMemberCaches,
   isApiDataPath,
   isLazyAssetPath,
@@ -578,13 +579,15 @@ describe("service worker caches", () => {
     // The same member again (a reload): their copies stay.
     expect(await claimMemberCaches(1, deps)).toBe(false);
     expect(deleted).toEqual([]);
-    // Another member: the first one's data goes; images are not per member.
+    // Another member: the first one's data goes, their paid lesson images too (and the shared
+    // image cache of earlier versions, which held them); images anyone may have stay.
+    const memberCaches = [API_DATA_CACHE, LESSON_VIDEOS_CACHE, MEMBER_IMAGES_CACHE, "images"].sort();
     expect(await claimMemberCaches(2, deps)).toBe(true);
-    expect(deleted.sort()).toEqual([API_DATA_CACHE, LESSON_VIDEOS_CACHE].sort());
+    expect(deleted.sort()).toEqual(memberCaches);
     expect(deleted).not.toContain(IMAGES_CACHE);
     deleted.length = 0;
     expect(await releaseMemberCaches(deps)).toBe(true);
-    expect(deleted.sort()).toEqual([API_DATA_CACHE, LESSON_VIDEOS_CACHE].sort());
+    expect(deleted.sort()).toEqual(memberCaches);
     expect(localStorage.getItem(CACHE_OWNER_KEY)).toBeNull();
     deleted.length = 0;
     expect(await releaseMemberCaches(deps)).toBe(false);
@@ -604,7 +607,7 @@ describe("service worker caches", () => {
       deleted.length = 0;
       act(() => useUserInfo.getState().clear());
       await vi.waitFor(() => expect(localStorage.getItem(CACHE_OWNER_KEY)).toBeNull());
-      expect(deleted.sort()).toEqual([API_DATA_CACHE, LESSON_VIDEOS_CACHE].sort());
+      expect(deleted.sort()).toEqual([API_DATA_CACHE, LESSON_VIDEOS_CACHE, MEMBER_IMAGES_CACHE, "images"].sort());
     } finally {
       vi.unstubAllGlobals();
       await deleteMemberDb(7_950);

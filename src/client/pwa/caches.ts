@@ -1,13 +1,29 @@
 /**
  * The service worker's runtime caches, shared by sw.ts (which fills and answers from them) and the
- * page (which saves lesson videos and clears the member's caches on logout). No DOM-only and no
+ * page (which saves lesson videos and clears the member's caches on logout and when another
+ * member signs in). No DOM-only and no
  * worker-only APIs at module level: both sides import it.
  */
 
 /** GET answers of course and exam data (NetworkFirst): lists and lesson text readable offline. */
 export const API_DATA_CACHE = "api-data";
-/** Uploaded images under /storage/ (CacheFirst): question and course images offline. */
-export const IMAGES_CACHE = "images";
+/**
+ * Uploaded images under /storage/ that anyone may have (CacheFirst): question and course images
+ * offline, shared by whoever uses the device. Only answers the server marks `public` go here.
+ */
+export const IMAGES_CACHE = "public-images";
+/**
+ * Uploaded images only the signed-in member may have (paid lesson media: the server answers them
+ * `private, no-cache` through the member's media cookie): kept for offline reading only, asked of
+ * the network first while online, and deleted with the member's other caches.
+ */
+export const MEMBER_IMAGES_CACHE = "member-images";
+/**
+ * Caches of earlier versions that may hold one member's data under a shared name ("images" held
+ * paid lesson images for whoever signed in next): deleted by the service worker when it activates,
+ * and with the member caches.
+ */
+export const RETIRED_CACHES = ["images"] as const;
 /** Lesson videos the member chose to save for offline (filled by the page, served by the SW). */
 export const LESSON_VIDEOS_CACHE = "lesson-videos";
 
@@ -16,7 +32,7 @@ export const LAZY_ASSETS_CACHE = "lazy-assets";
 /** The face detector's models and WASM binaries (/face-models/, /face-wasm/), kept once loaded (issue 15). */
 export const FACE_MODELS_CACHE = "face-models";
 /** Caches whose content belongs to the signed-in member: cleared when another one signs in or out. */
-export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE] as const;
+export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE, MEMBER_IMAGES_CACHE] as const;
 
 /** localStorage key: the member whose data the member caches hold. */
 export const CACHE_OWNER_KEY = "examhub.cacheOwner";
@@ -56,6 +72,60 @@ export function mayBeSavedVideo(pathname: string, destination: string): boolean 
 }
 
 /**
+ * Which image cache an answer from `/storage/` may go to: `shared` only when the server says anyone
+ * may keep it (`public`, and neither `private` nor `no-store`); `member` for any other successful
+ * answer (paid lesson media are `private, no-cache`; an answer without Cache-Control is taken as
+ * private too); null for `no-store` and anything but a 200.
+ */
+export function imageCacheFor(response: Pick<Response, "status" | "headers">): "shared" | "member" | null {
+  if (response.status !== 200) return null;
+  const directives = (response.headers.get("cache-control") ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim().split("=")[0]);
+  if (directives.includes("no-store")) return null;
+  return directives.includes("public") && !directives.includes("private") ? "shared" : "member";
+}
+
+interface ImageAudienceDeps {
+  /** Opens a cache by name (the service worker's `caches.open`). */
+  open: (name: string) => Promise<Pick<Cache, "put" | "match">>;
+  /** Called after an image was kept in MEMBER_IMAGES_CACHE (its expiration bookkeeping). */
+  stored?: (url: string) => Promise<void>;
+}
+
+interface ImagePluginParam {
+  request: Request;
+  response?: Response;
+}
+
+/**
+ * The Workbox plugin of the shared image route (a CacheFirst on IMAGES_CACHE): an answer only
+ * the member may have never enters the shared cache: it is kept in MEMBER_IMAGES_CACHE instead
+ * (deleted when the member signs out or another one signs in) and given back from there only when
+ * the network fails, so online every such image is asked of the server, which checks the member.
+ */
+export function imageAudiencePlugin(deps: ImageAudienceDeps) {
+  return {
+    cacheWillUpdate: async ({ request, response }: ImagePluginParam): Promise<Response | null> => {
+      if (!response) return null;
+      const where = imageCacheFor(response);
+      if (where === "shared") return response;
+      if (where === "member") {
+        try {
+          await (await deps.open(MEMBER_IMAGES_CACHE)).put(request, response);
+          await deps.stored?.(request.url);
+        } catch {
+          // A full disk or a closed database: the image is shown all the same, only not kept.
+        }
+      }
+      return null;
+    },
+    handlerDidError: async ({ request }: ImagePluginParam): Promise<Response | undefined> => (await deps.open(MEMBER_IMAGES_CACHE)).match(request),
+  };
+}
+
+/**
  * Only successful envelopes are worth keeping: business failures travel as HTTP 200 too
  * (`{code: 0}`, 303 "need login", 409 "token expired"), and must never replace a good copy.
  */
@@ -87,7 +157,7 @@ function storageOf(deps?: CacheDeps): CacheDeps["storage"] {
 async function deleteMemberCaches(deps?: CacheDeps): Promise<void> {
   const cacheStorage = cacheStorageOf(deps);
   if (!cacheStorage) return;
-  await Promise.all(MEMBER_CACHES.map((name) => cacheStorage.delete(name).catch(() => false)));
+  await Promise.all([...MEMBER_CACHES, ...RETIRED_CACHES].map((name) => cacheStorage.delete(name).catch(() => false)));
 }
 
 /**
