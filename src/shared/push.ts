@@ -81,3 +81,13 @@ export interface PushMessage {
 }
 
 export const DEFAULT_REMINDER_HOUR = 20;
+
+/**
+ * Devices per member that receive reminders (issue 36). A person's phone, tablet, laptop and work
+ * computer, each with a browser or two, fit; one member can no longer make every reminder and
+ * test fan out to dozens of endpoints. A new device beyond it replaces the member's device that
+ * subscribed longest ago rather than being refused: the app can only unsubscribe the device it
+ * runs on, so a member whose browsers lost their storage would otherwise be locked out, and the
+ * replaced one is the most likely to be gone already.
+ */
+export const MAX_PUSH_DEVICES = 10;

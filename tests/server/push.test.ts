@@ -43,13 +43,19 @@ function browserSubscription(endpoint = `https://push.example.net/send/${randomU
 }
 type BrowserSubscription = ReturnType<typeof browserSubscription>;
 
-/** The push service: answers per endpoint (201 unless told), remembers every request. */
+/**
+ * The push service: answers per endpoint (201 unless told), remembers every request; its host
+ * names resolve to a public address (nothing is ever sent there: the answer is made up here).
+ */
 class FakePushService implements PushTransport {
   readonly requests: PushRequest[] = [];
   readonly answers = new Map<string, number>();
   async send(request: PushRequest) {
     this.requests.push(request);
     return { status: this.answers.get(request.endpoint) ?? 201 };
+  }
+  async resolve() {
+    return ["151.101.1.1"];
   }
   to(endpoint: string) {
     return this.requests.filter((r) => r.endpoint === endpoint);
