@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { crc32, deflateSync } from "node:zlib";
 import path from "node:path";
 import { createCanvas, loadImage, type Image } from "@napi-rs/canvas";
 
@@ -53,3 +54,30 @@ export async function facePicture(which: FacePicture): Promise<Buffer> {
 export async function faceDataUrl(which: FacePicture): Promise<string> {
   return `data:image/jpeg;base64,${(await facePicture(which)).toString("base64")}`;
 }
+
+/**
+ * A real, decodable PNG of `width` × `height` pixels that is tiny on the wire: 1-bit grey, every
+ * pixel black, so deflate shrinks it about 1000 times (20000 × 20000 is about 50 KB, and a decoder
+ * that trusts its header allocates width × height × 4 bytes: 1.6 GB).
+ */
+export function hugePng(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, "latin1");
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 1; // bit depth
+  ihdr[9] = 0; // greyscale
+  // Each row: filter byte 0, then ceil(width / 8) bytes of zeros.
+  const raw = Buffer.alloc((1 + Math.ceil(width / 8)) * height);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** `hugePng` as a base64 data: URL. */
+export const hugePngDataUrl = (width: number, height: number): string => `data:image/png;base64,${hugePng(width, height).toString("base64")}`;

@@ -82,6 +82,12 @@ export interface ExtraAction {
   input: z.ZodType;
   /** Another rule than `<rule>/<name>` (e.g. a GET the list's readers may call: `<rule>/index`). */
   rule?: string;
+  /**
+   * The resource's rows the input names, which a company admin must reach (scope.ts): by default
+   * its `id` and `ids`. An action whose `id` names another table's row (e.g. one face check of an
+   * attempt) answers the rows of the resource it belongs to, so the row served is what is scoped.
+   */
+  rows?(ctx: CrudContext, input: unknown): Promise<number[]>;
   /** A POST body's own size limit in bytes (e.g. a file sent as base64), instead of the server's. */
   bodyLimit?: number;
   /** The success message of a POST. */

@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { sql, type RawBuilder, type SqlBool } from "kysely";
 import { ApiCode } from "../../shared/constants.ts";
 import { ApiError } from "../errors.ts";
-import type { CrudContext, ResourceDef, Row } from "./resource.ts";
+import type { CrudContext, ExtraAction, ResourceDef, Row } from "./resource.ts";
 
 /**
  * Company scoping (issue 15): an admin with `is_company` (and not `is_super`) lives inside their
@@ -58,7 +58,12 @@ export function fillCompany(ctx: Pick<CrudContext, "admin">, def: ResourceDef, v
   return values[column] === null || values[column] === undefined ? { ...values, [column]: companyOf(ctx) } : values;
 }
 
-/** The ids an extra action's input names (`id`, `ids`): rows of its resource. */
+/** The rows of its resource an extra action's input names: its own `rows`, else `idsOfInput`. */
+export async function rowsOfInput(ctx: CrudContext, action: Pick<ExtraAction, "rows">, input: unknown): Promise<number[]> {
+  return action.rows ? action.rows(ctx, input) : idsOfInput(input);
+}
+
+/** The ids an extra action's input names (`id`, `ids`): rows of its resource, unless the action says otherwise (`rows`). */
 export function idsOfInput(input: unknown): number[] {
   if (!input || typeof input !== "object") return [];
   const { id, ids } = input as { id?: unknown; ids?: unknown };

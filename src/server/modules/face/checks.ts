@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { msg } from "@lingui/core/macro";
-import type { FaceCheckResult, FaceRule, FaceSnapshotFields, FaceVerdict } from "../../../shared/exam/face.ts";
+import { faceSchedule, scheduledCheckId, type FaceCheckResult, type FaceRule, type FaceSnapshotFields, type FaceVerdict } from "../../../shared/exam/face.ts";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import { finish, type AttemptRow } from "../exam/attempts/attempt.ts";
-import { BadImageError, analyseImage, type Analysis } from "./engine.ts";
+import { SUBMIT_GRACE_SECONDS, finish, type AttemptRow } from "../exam/attempts/attempt.ts";
+import { BadImageError, ImageTooLargeError, MAX_IMAGE_PIXELS, analyseImage, pictureSize, type Analysis } from "./engine.ts";
 import { judgeSnapshot } from "./judge.ts";
 import { roomFaceRule } from "./rules.ts";
 
@@ -22,6 +22,22 @@ export { roomFaceRule, toFaceRule } from "./rules.ts";
 
 /** Largest picture accepted (bytes, after base64 decoding). */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Pictures kept per attempt (snapshots the server could decode). A device sends one a scheduled
+ * moment and one a try of the start check: a 3-hour exam checked every 2 minutes with 10 random
+ * checks and a few start tries stays under 100. Later checks are still judged and counted, only
+ * their pictures are not kept: one attempt holds at most 100 × 2 MB (a camera snapshot is about
+ * 60 KB: 6 MB).
+ */
+export const MAX_FACE_PICTURES_PER_ATTEMPT = 100;
+
+/**
+ * How far a snapshot's `takenAt` (the device's clock) may lie before the attempt's start or after
+ * its end (now, or when it closed): a device's clock may be off by a few minutes (Kerberos
+ * allows 5). A time further off is no moment of the attempt.
+ */
+export const FACE_CLOCK_SKEW_MS = 5 * 60_000;
 
 export const faceDir = (dataDir: string) => path.join(dataDir, "face");
 
@@ -40,21 +56,45 @@ export function decodeImage(data: string): Uint8Array {
   const bytes = Buffer.from(base64, "base64");
   if (bytes.length === 0) throw new ApiError(msg`The picture is empty`);
   if (bytes.length > MAX_IMAGE_BYTES) throw new ApiError(msg`The picture is too large (at most 2 MB)`);
+  // Its size from its header, before it waits for the engine: too many pixels is refused here.
+  try {
+    pictureSize(bytes);
+  } catch (error) {
+    if (error instanceof ImageTooLargeError) throw tooManyPixels(error);
+    // Not a picture whose size can be read: the engine answers it (refused, or `bad_image`).
+    if (!(error instanceof BadImageError)) throw error;
+  }
   return bytes;
+}
+
+function tooManyPixels(error: ImageTooLargeError): ApiError {
+  const { width, height } = error;
+  const megapixels = Math.floor(MAX_IMAGE_PIXELS / 100_000) / 10;
+  return new ApiError(msg`The picture has too many pixels (${width} × ${height}): send one of at most ${megapixels} megapixels`);
 }
 
 async function analyseOrRefuse(bytes: Uint8Array): Promise<Analysis> {
   try {
     return await analyseImage(bytes);
   } catch (error) {
+    if (error instanceof ImageTooLargeError) throw tooManyPixels(error);
     if (error instanceof BadImageError) throw new ApiError(msg`The picture could not be read: send a JPEG, PNG or WebP photo`);
     throw error;
   }
 }
 
+/** Removes a stored picture (a replaced reference, a snapshot whose row was not written); a missing file is no error. */
+async function removeFacePicture(dataDir: string, file: string): Promise<void> {
+  const root = faceDir(dataDir);
+  const full = path.resolve(root, file);
+  if (full.startsWith(`${root}${path.sep}`)) await rm(full, { force: true });
+}
+
 /**
  * A member's reference photo (by the member from the camera, or by staff): exactly one face, whose
- * descriptor the server computes and keeps with the picture. Replaces an earlier reference.
+ * descriptor the server computes and keeps with the picture. Replaces an earlier reference, whose
+ * file is removed (only the descriptor in the row is ever read; were the staff form's transaction
+ * undone after this, the row would keep the old descriptor and lose only its picture).
  */
 export async function enrolFace(db: Queryable, dataDir: string, userId: number, bytes: Uint8Array, by: "member" | "admin"): Promise<{ faces: number; live: number; ms: number }> {
   const analysis = await analyseOrRefuse(bytes);
@@ -66,11 +106,19 @@ export async function enrolFace(db: Queryable, dataDir: string, userId: number, 
   await mkdir(dir, { recursive: true });
   const file = path.join("ref", `${userId}-${randomBytes(8).toString("hex")}.jpg`);
   await writeFile(path.join(faceDir(dataDir), file), bytes);
-  await db.query(
-    `insert into member_face (user_id, path, embedding, enrolled_by, create_time) values ($1, $2, $3, $4, extract(epoch from now())::bigint)
-     on conflict (user_id) do update set path = excluded.path, embedding = excluded.embedding, enrolled_by = excluded.enrolled_by, create_time = excluded.create_time`,
-    [userId, file, JSON.stringify(face.embedding), by],
-  );
+  let old: string | undefined;
+  try {
+    old = (await db.query<{ path: string }>("select path from member_face where user_id = $1 for update", [userId])).rows[0]?.path;
+    await db.query(
+      `insert into member_face (user_id, path, embedding, enrolled_by, create_time) values ($1, $2, $3, $4, extract(epoch from now())::bigint)
+       on conflict (user_id) do update set path = excluded.path, embedding = excluded.embedding, enrolled_by = excluded.enrolled_by, create_time = excluded.create_time`,
+      [userId, file, JSON.stringify(face.embedding), by],
+    );
+  } catch (error) {
+    await removeFacePicture(dataDir, file);
+    throw error;
+  }
+  if (old && old !== file) await removeFacePicture(dataDir, old);
   return { faces: 1, live: Math.round(face.live * 1000) / 1000, ms: analysis.ms };
 }
 
@@ -81,7 +129,9 @@ type FlagState = FaceCheckResult["flag"];
  * judges, or the device's report that it has none (camera refused, none, failed), which is a
  * failure, never a pass. Failures count; at the rule's `max_failures` the attempt is stopped
  * (closed and graded now, if still open) or flagged for review. A retried check (same `checkId`)
- * answers what the first one did. Snapshots queued offline arrive late and count the same.
+ * answers what the first one did. Snapshots queued offline arrive late and count the same: after
+ * the attempt closed, only a scheduled moment it reached is taken (`checkMoment`). A picture is
+ * kept only when it decodes, at most MAX_FACE_PICTURES_PER_ATTEMPT an attempt.
  */
 export async function recordFaceCheck(db: Database, dataDir: string, memberId: number, fields: FaceSnapshotFields, image: string | undefined): Promise<FaceCheckResult> {
   const { rows } = await db.query<AttemptRow & { face_failures: number; face_flag: FlagState }>(
@@ -96,6 +146,8 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
   // A check counted as missed when the attempt closed is judged now that it arrived (queued offline).
   const earlier = await previousResult(db, attempt.id, fields.checkId, rule);
   if (earlier && earlier.verdict !== "missed") return earlier;
+  // Refused before the (costly) judgement, and again on the locked row below.
+  checkMoment(attempt, rule, fields);
 
   let judged: Awaited<ReturnType<typeof judgeSnapshot>>;
   let bytes: Uint8Array | null = null;
@@ -108,59 +160,98 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
     const ref = (await db.query<{ embedding: number[] }>("select embedding from member_face where user_id = $1", [memberId])).rows[0];
     judged = await judgeSnapshot(bytes, ref?.embedding ?? null, rule);
   }
-  let file: string | null = null;
-  if (bytes) {
-    file = path.join("checks", String(attempt.id), `${randomBytes(8).toString("hex")}.jpg`);
-    await mkdir(path.join(faceDir(dataDir), "checks", String(attempt.id)), { recursive: true });
-    await writeFile(path.join(faceDir(dataDir), file), bytes);
-  }
+  // Only a picture the server could decode is kept (bytes that are no picture are judged `bad_image` and dropped).
+  const keep = bytes !== null && judged.verdict !== "bad_image" ? bytes : null;
 
-  return db.transaction(async (tx) => {
-    const locked = (await tx.query<AttemptRow & { face_failures: number; face_flag: FlagState }>("select * from exam_attempt where id = $1 for update", [attempt.id])).rows[0]!;
-    // The missed check of this moment (counted when the attempt closed) gives way to the snapshot.
-    const replaced = (await tx.query("delete from exam_face_check where attempt_id = $1 and uuid = $2 and verdict = 'missed' returning id", [attempt.id, fields.checkId])).rows.length > 0;
-    const inserted = await tx.query(
-      `insert into exam_face_check (attempt_id, uuid, kind, taken_at, received_at, path, faces, similarity, live, verdict, device_verdict, check_ms)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (attempt_id, uuid) do nothing returning id`,
-      [
-        attempt.id,
-        fields.checkId,
-        fields.kind,
-        fields.takenAt,
-        Date.now(),
-        file,
-        judged.faces,
-        judged.similarity === null ? null : Math.round(judged.similarity * 10_000) / 10_000,
-        judged.live === null ? null : Math.round(judged.live * 10_000) / 10_000,
-        judged.verdict,
-        fields.deviceVerdict ?? null,
-        judged.ms,
-      ],
-    );
-    if (inserted.rows.length === 0) return (await previousResult(tx, attempt.id, fields.checkId, rule))!;
-    let failures = locked.face_failures - (replaced ? 1 : 0);
-    let flag = locked.face_flag;
-    let stop = false;
-    if (judged.verdict !== "pass") {
-      failures++;
-      if (failures >= rule.maxFailures && flag !== "stopped") {
-        stop = rule.action === "stop" && locked.status === "open";
-        flag = stop ? "stopped" : "flagged";
+  let written: string | null = null;
+  try {
+    return await db.transaction(async (tx) => {
+      const locked = (await tx.query<AttemptRow & { face_failures: number; face_flag: FlagState }>("select * from exam_attempt where id = $1 for update", [attempt.id])).rows[0]!;
+      checkMoment(locked, rule, fields);
+      let file: string | null = null;
+      if (keep) {
+        const kept = (await tx.query<{ n: number }>("select count(*)::int as n from exam_face_check where attempt_id = $1 and path is not null", [attempt.id])).rows[0]!.n;
+        if (kept < MAX_FACE_PICTURES_PER_ATTEMPT) file = path.join("checks", String(attempt.id), `${randomBytes(8).toString("hex")}.jpg`);
       }
-    } else if (replaced && flag === "flagged" && failures < rule.maxFailures) {
-      // The missed check that flagged the attempt was sent after all: no longer enough failures.
-      flag = "none";
-    }
-    if (failures !== locked.face_failures || flag !== locked.face_flag) {
-      await tx.query("update exam_attempt set face_failures = $1, face_flag = $2 where id = $3", [failures, flag, attempt.id]);
-    }
-    if (stop) {
-      // Closed and graded now; the scheduled checks it missed until now count too.
-      await finish(tx, locked, "submitted");
-      failures = (await tx.query<{ face_failures: number }>("select face_failures from exam_attempt where id = $1", [attempt.id])).rows[0]!.face_failures;
-    }
-    return { verdict: judged.verdict, similarity: judged.similarity, failures, maxFailures: rule.maxFailures, flag };
-  });
+      // The missed check of this moment (counted when the attempt closed) gives way to the snapshot.
+      const replaced = (await tx.query("delete from exam_face_check where attempt_id = $1 and uuid = $2 and verdict = 'missed' returning id", [attempt.id, fields.checkId])).rows.length > 0;
+      const inserted = await tx.query(
+        `insert into exam_face_check (attempt_id, uuid, kind, taken_at, received_at, path, faces, similarity, live, verdict, device_verdict, check_ms)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (attempt_id, uuid) do nothing returning id`,
+        [
+          attempt.id,
+          fields.checkId,
+          fields.kind,
+          fields.takenAt,
+          Date.now(),
+          file,
+          judged.faces,
+          judged.similarity === null ? null : Math.round(judged.similarity * 10_000) / 10_000,
+          judged.live === null ? null : Math.round(judged.live * 10_000) / 10_000,
+          judged.verdict,
+          fields.deviceVerdict ?? null,
+          judged.ms,
+        ],
+      );
+      if (inserted.rows.length === 0) return (await previousResult(tx, attempt.id, fields.checkId, rule))!;
+      if (file && keep) {
+        // Written once its row is: a retry that lost the race above writes nothing.
+        await mkdir(path.join(faceDir(dataDir), "checks", String(attempt.id)), { recursive: true });
+        written = file;
+        await writeFile(path.join(faceDir(dataDir), file), keep);
+      }
+      let failures = locked.face_failures - (replaced ? 1 : 0);
+      let flag = locked.face_flag;
+      let stop = false;
+      if (judged.verdict !== "pass") {
+        failures++;
+        if (failures >= rule.maxFailures && flag !== "stopped") {
+          stop = rule.action === "stop" && locked.status === "open";
+          flag = stop ? "stopped" : "flagged";
+        }
+      } else if (replaced && flag === "flagged" && failures < rule.maxFailures) {
+        // The missed check that flagged the attempt was sent after all: no longer enough failures.
+        flag = "none";
+      }
+      if (failures !== locked.face_failures || flag !== locked.face_flag) {
+        await tx.query("update exam_attempt set face_failures = $1, face_flag = $2 where id = $3", [failures, flag, attempt.id]);
+      }
+      if (stop) {
+        // Closed and graded now; the scheduled checks it missed until now count too.
+        await finish(tx, locked, "submitted");
+        failures = (await tx.query<{ face_failures: number }>("select face_failures from exam_attempt where id = $1", [attempt.id])).rows[0]!.face_failures;
+      }
+      return { verdict: judged.verdict, similarity: judged.similarity, failures, maxFailures: rule.maxFailures, flag };
+    });
+  } catch (error) {
+    // The row was undone: so is its picture.
+    if (written) await removeFacePicture(dataDir, written);
+    throw error;
+  }
+}
+
+/**
+ * Whether a check may be taken for this attempt now: its `takenAt` lies within the attempt's time
+ * (from its start to now, or to when it closed, give or take FACE_CLOCK_SKEW_MS); once the attempt
+ * closed, only a scheduled moment it reached (one of `faceSchedule`'s interval or random
+ * moments, by its `scheduledCheckId`), whose snapshot was queued offline, is still taken.
+ */
+function checkMoment(attempt: AttemptRow, rule: FaceRule, fields: FaceSnapshotFields): void {
+  const startedMs = Number(attempt.started_at) * 1000;
+  const now = Date.now();
+  // Open past its deadline and grace: over, whether or not a request has closed it yet.
+  const overdue = attempt.status === "open" && attempt.deadline !== null && now > (Number(attempt.deadline) + SUBMIT_GRACE_SECONDS) * 1000;
+  const open = attempt.status === "open" && !overdue;
+  const endedMs = open ? now : Number((overdue ? attempt.deadline : attempt.submitted_at) ?? attempt.deadline ?? now / 1000) * 1000;
+  if (fields.takenAt < startedMs - FACE_CLOCK_SKEW_MS || fields.takenAt > endedMs + FACE_CLOCK_SKEW_MS) {
+    throw new ApiError(msg`The snapshot's time is not within this exam: check the device's date and time`);
+  }
+  if (open) return;
+  const durationMs = attempt.deadline === null ? 0 : (Number(attempt.deadline) - Number(attempt.started_at)) * 1000;
+  const reached = faceSchedule(rule, durationMs, attempt.uuid).some(
+    (m) => m.kind !== "start" && m.offset <= endedMs - startedMs && scheduledCheckId(attempt.uuid, m.offset) === fields.checkId,
+  );
+  if (!reached) throw new ApiError(msg`This exam is over: no more face snapshots are taken`);
 }
 
 async function previousResult(db: Queryable, attemptId: number, checkId: string, rule: FaceRule): Promise<FaceCheckResult | null> {

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
+import { imageSize } from "image-size";
 import { faceHumanConfig } from "../../../shared/exam/face.ts";
 
 /**
@@ -102,9 +103,50 @@ export async function warmFaceEngine(): Promise<void> {
 /** Thrown when the bytes are not an image the server can decode. */
 export class BadImageError extends Error {}
 
-/** The faces in an image (JPEG, PNG or WebP bytes), one check at a time. */
+/**
+ * Largest picture decoded, in pixels (width × height): 4096 × 4096 = 16.8 Mpx. A decoder
+ * allocates 4 bytes a pixel whatever the file's size (a 48 KB PNG of 20000 × 20000 pixels held
+ * the server 7 s and raised its RSS by 510 MB), so the size is read from the header first and a
+ * larger picture is never decoded: at most 64 MiB of pixels. A camera snapshot is 640 × 480
+ * (0.3 Mpx) and a phone's photo 12 Mpx (4032 × 3024); the check scales to 640 px anyway.
+ */
+export const MAX_IMAGE_PIXELS = 4096 * 4096;
+
+/** Thrown (before decoding) when a picture has more than MAX_IMAGE_PIXELS pixels. */
+export class ImageTooLargeError extends Error {
+  constructor(
+    readonly width: number,
+    readonly height: number,
+  ) {
+    super(`picture of ${width} x ${height} pixels`);
+  }
+}
+
+/** The formats decoded (what the device and the staff form send). */
+const DECODED_TYPES = new Set(["jpg", "png", "webp"]);
+
+/**
+ * A picture's width and height from its header (image-size reads no pixel), or BadImageError
+ * when it is not a JPEG, PNG or WebP whose size can be read, or ImageTooLargeError.
+ */
+export function pictureSize(bytes: Uint8Array): { width: number; height: number } {
+  let size: ReturnType<typeof imageSize>;
+  try {
+    size = imageSize(bytes);
+  } catch {
+    throw new BadImageError("not an image");
+  }
+  const { width, height, type } = size;
+  if (!type || !DECODED_TYPES.has(type) || !(width > 0) || !(height > 0)) throw new BadImageError("not a JPEG, PNG or WebP");
+  if (width * height > MAX_IMAGE_PIXELS) throw new ImageTooLargeError(width, height);
+  return { width, height };
+}
+
+/** The faces in an image (JPEG, PNG or WebP bytes, at most MAX_IMAGE_PIXELS), one check at a time. */
 export function analyseImage(bytes: Uint8Array): Promise<Analysis> {
   const run = queue.then(async () => {
+    // Measured before anything is decoded (or the models loaded): throws for a picture too large.
+    pictureSize(bytes);
     const human = await engine();
     let image;
     try {
