@@ -102,7 +102,7 @@ describe("a sync answer lost on the way", () => {
     db = openMemberDb(memberId);
     const exam = await createOfficialExam(t.database.db, { singles: 1, judges: 0, draw: 1 });
     const bank = await createBankWithQuestions(t.database.db, 1);
-    const question = (id: number, classifyId: number) => ({ id, classifyId, type: "single" as const, stem: "", options: [], difficulty: 1, score: 2 });
+    const question = (id: number, classifyId: number) => ({ id, classifyId, type: "single" as const, stem: "", options: [], difficulty: 1 as const, score: 2 });
     let clock = Date.now() - 60_000;
     const now = () => (clock += 10);
     await answerPractice(db, { bankId: bank.id, question: question(bank.questionIds[0]!, bank.id), answer: "Z" }, { now });
