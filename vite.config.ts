@@ -156,16 +156,19 @@ function precompress(): Plugin {
 }
 
 /**
- * The embedded database's thread (src/server/db/pglite-worker.mjs) is plain JavaScript that
- * pglite.ts starts from next to the server bundle (`new URL("./pglite-worker.mjs",
- * import.meta.url)`): every server build carries it there, as it is.
+ * The server's threads are plain JavaScript that the server starts from next to its bundle
+ * (`new URL("./pglite-worker.mjs", import.meta.url)`): the embedded database's
+ * (src/server/db/pglite-worker.mjs, from pglite.ts) and the spreadsheet reader's
+ * (src/server/crud/resources/sheet-worker.mjs, from questionSheet.ts). Every server build
+ * carries them there, as they are.
  */
-function pgliteWorker(): Plugin {
+function serverWorkers(): Plugin {
+  const workers = { "pglite-worker.mjs": "./src/server/db/pglite-worker.mjs", "sheet-worker.mjs": "./src/server/crud/resources/sheet-worker.mjs" };
   return {
-    name: "pglite-worker",
+    name: "server-workers",
     apply: "build",
     generateBundle() {
-      this.emitFile({ type: "asset", fileName: "pglite-worker.mjs", source: fs.readFileSync(fromRoot("./src/server/db/pglite-worker.mjs"), "utf8") });
+      for (const [fileName, source] of Object.entries(workers)) this.emitFile({ type: "asset", fileName, source: fs.readFileSync(fromRoot(source), "utf8") });
     },
   };
 }
@@ -220,7 +223,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
     return {
       root: fromRoot("./"),
       publicDir: false,
-      plugins: [...linguiPlugins(), pgliteWorker()],
+      plugins: [...linguiPlugins(), serverWorkers()],
       build: {
         ssr: true,
         outDir: fromRoot("./dist/server"),

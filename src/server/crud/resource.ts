@@ -92,7 +92,13 @@ export interface ExtraAction {
   bodyLimit?: number;
   /** The success message of a POST. */
   done?: MessageDescriptor;
-  run(ctx: CrudContext, input: unknown): Promise<unknown>;
+  /**
+   * A POST's slow, read-only part (e.g. reading an uploaded file), run before its transaction
+   * opens, after the same access checks: an open transaction holds the embedded database, so
+   * other requests (even `/api/health`) would wait for it. Its result is `run`'s third argument.
+   */
+  prepare?(ctx: CrudContext, input: unknown): Promise<unknown>;
+  run(ctx: CrudContext, input: unknown, prepared?: unknown): Promise<unknown>;
   /** A GET that answers with its own reply instead of the envelope (a file download); `run` is then unused. */
   send?(ctx: CrudContext, input: unknown, reply: FastifyReply): Promise<unknown>;
 }

@@ -3,7 +3,7 @@
 // server's event loop (HTTP, JSON, the app) and the database each get a core.
 //
 // Plain JavaScript: it runs as it is from src/ (tests) and from dist/server (every server build
-// emits it next to main.js: vite.config.ts, pgliteWorker).
+// emits it next to main.js: vite.config.ts, serverWorkers).
 // Messages, each answered with { id, ok, value } or { id, ok: false, error }:
 //   { id, kind: "query", sql, params, tx? }  rows and rowCount
 //   { id, kind: "exec", sql, tx? }           statements without parameters

@@ -1,8 +1,7 @@
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough } from "node:stream";
+import { Worker } from "node:worker_threads";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import type ExcelJS from "exceljs";
-import yauzl from "yauzl";
 import { z } from "zod";
 import { OPTION_KEYS, checkQuestion, questionAdd, type QuestionAdd } from "../../../shared/admin/questions.ts";
 import { QUESTION_TYPES, type QuestionOption, type QuestionType, type ShortAnswerKey } from "../../../shared/exam/types.ts";
@@ -20,9 +19,11 @@ import { loadExcel } from "./excel.ts";
  * multiple "A,C"; judge "T" / "F"; fill one blank per line (or blanks separated by ";"), each
  * blank's accepted answers separated by "|"; short the keywords, one per line (or ";").
  * Import reads .xlsx with exceljs's streaming reader after a bounded pass over the zip (entry
- * count, real inflated sizes, cell addresses: a spreadsheet bomb is refused before parsing),
- * and UTF-8 .csv (a BOM is fine). A dry run reports every bad row by its line; the real import is
- * all or nothing (the action's transaction).
+ * count, real inflated sizes and their ratio to the file, XML elements, rows, cells per row, cell
+ * addresses: a spreadsheet bomb is refused before parsing), and UTF-8 .csv (a BOM is fine), on a
+ * thread of its own (sheet-worker.mjs), before the action's transaction opens: the server keeps
+ * answering meanwhile. A dry run reports every bad row by its line; the real import is all or
+ * nothing (the action's transaction, which only inserts).
  */
 
 /** Most questions one file may hold. */
@@ -87,156 +88,133 @@ const refuse = (message: Refusal): never => {
   throw new ApiError(message);
 };
 
-/** One cell as text; a formula is refused (its row is reported). */
-function cellText(value: unknown): string | { formula: true } {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "object") {
-    const v = value as Record<string, unknown>;
-    if ("formula" in v || "sharedFormula" in v) return { formula: true };
-    if (Array.isArray(v.richText)) return v.richText.map((r: { text?: unknown }) => String(r.text ?? "")).join("");
-    if (typeof v.text === "string") return v.text;
-    if ("error" in v) return String(v.error);
-  }
-  return "";
-}
-
-/** Looks at every entry of the .xlsx zip, inflating it for real, and at the cell addresses of its sheets. */
-async function inspectXlsx(data: Buffer): Promise<void> {
-  const notSheet = msg`The file is not a spreadsheet (.xlsx or .csv)`;
-  const bomb = msg`The spreadsheet is too large: at most 20,000 rows, 16 columns and 64 MB unpacked`;
-  let zip: yauzl.ZipFile;
-  try {
-    zip = await yauzl.fromBufferPromise(data, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
-  } catch {
-    return refuse(notSheet);
-  }
-  let entries = 0;
-  let total = 0;
-  let hasWorkbook = false;
-  let problem: Refusal | null = null;
-  await new Promise<void>((resolve, reject) => {
-    zip.on("error", () => {
-      problem ??= notSheet;
-      resolve();
-    });
-    zip.on("end", () => resolve());
-    zip.on("entry", (entry: yauzl.Entry) => {
-      if (++entries > MAX_ZIP_ENTRIES || entry.uncompressedSize > MAX_UNZIPPED_BYTES) {
-        problem = bomb;
-        zip.close();
-        return resolve();
-      }
-      if (entry.fileName === "xl/workbook.xml") hasWorkbook = true;
-      const isSheet = /^xl\/worksheets\/[^/]+\.xml$/.test(entry.fileName);
-      zip.openReadStream(entry, (err, stream) => {
-        if (err || !stream) {
-          problem ??= notSheet;
-          zip.close();
-          return resolve();
-        }
-        let tail = "";
-        stream.on("data", (chunk: Buffer) => {
-          total += chunk.length;
-          if (total > MAX_UNZIPPED_BYTES) {
-            problem = bomb;
-            stream.destroy();
-            return;
-          }
-          if (isSheet) {
-            const text = tail + chunk.toString("latin1");
-            // Cell and row addresses beyond the template's size would make the parser build huge rows.
-            for (const m of text.matchAll(/<(?:\w+:)?c\b[^>]*?\br="([A-Z]+)(\d+)"/g)) {
-              if (m[1]!.length > 1 || m[1]! > "Z" || Number(m[2]) > MAX_IMPORT_ROWS + 1) problem = bomb;
-            }
-            for (const m of text.matchAll(/<(?:\w+:)?row\b[^>]*?\br="(\d+)"/g)) if (Number(m[1]) > MAX_IMPORT_ROWS + 1) problem = bomb;
-            tail = text.slice(-200);
-            if (problem) stream.destroy();
-          }
-        });
-        stream.on("error", () => {
-          problem ??= notSheet;
-          zip.close();
-          resolve();
-        });
-        stream.on("close", () => {
-          if (problem) {
-            zip.close();
-            return resolve();
-          }
-          zip.readEntry();
-        });
-      });
-    });
-    try {
-      zip.readEntry();
-    } catch (error) {
-      reject(error);
-    }
-  });
-  if (problem) refuse(problem);
-  if (!hasWorkbook) refuse(notSheet);
-}
-
-/** The rows of the first worksheet of an .xlsx, as text cells (streamed). */
-async function* xlsxRows(data: Buffer): AsyncGenerator<{ line: number; cells: (string | { formula: true })[] }> {
-  await inspectXlsx(data);
-  const Excel = await loadExcel();
-  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([data]), { sharedStrings: "cache", hyperlinks: "ignore", styles: "ignore", worksheets: "emit", entries: "ignore" });
-  let sheets = 0;
-  try {
-    for await (const sheet of reader) {
-      if (++sheets > 1) {
-        // Only the first sheet holds questions; drain the rest.
-        for await (const _row of sheet) void _row;
-        continue;
-      }
-      for await (const row of sheet) {
-        const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-        yield { line: row.number, cells: values.map(cellText) };
-      }
-    }
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
-  }
-  if (sheets === 0) refuse(msg`The spreadsheet has no sheet`);
-}
-
-/** Marks a CSV text cell that a spreadsheet program would run as a formula (export) / reads it back (import). */
+/** Marks a CSV text cell that a spreadsheet program would run as a formula (export); sheet-worker.mjs reads it back. */
 const CSV_GUARDED = /^[=+\-@\t\r']/;
 const guardCsv = (text: string) => (CSV_GUARDED.test(text) ? `'${text}` : text);
 
-/** The rows of a UTF-8 CSV (a BOM is fine); a cell starting with "=" is a formula. */
-async function* csvRows(data: Buffer): AsyncGenerator<{ line: number; cells: (string | { formula: true })[] }> {
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(data);
-  } catch {
-    return refuse(msg`The CSV file is not UTF-8 text`);
+type Cells = (string | { formula: true })[];
+type Reason = "notSheet" | "tooLarge" | "noSheet" | "notUtf8" | "csvQuotes" | "busy";
+type WorkerMessage = { type: "rows"; rows: { line: number; cells: Cells }[] } | { type: "end"; sheets: number } | { type: "refuse"; reason: Reason };
+
+const TOO_LARGE = msg`The spreadsheet is too large or too complex: at most 20,000 rows, 26 columns (A to Z) and 64 MB unpacked`;
+const REFUSALS: Record<Reason, MessageDescriptor> = {
+  notSheet: msg`The file is not a spreadsheet (.xlsx or .csv)`,
+  tooLarge: TOO_LARGE,
+  noSheet: msg`The spreadsheet has no sheet`,
+  notUtf8: msg`The CSV file is not UTF-8 text`,
+  csvQuotes: msg`The CSV file cannot be read: check its quotes`,
+  busy: msg`The server is busy reading other spreadsheets: try again in a minute`,
+};
+
+/** The bounds sheet-worker.mjs checks before any XML is parsed (README, "Security"): each keeps exceljs from building millions of objects. */
+export const SHEET_LIMITS = {
+  rows: MAX_IMPORT_ROWS,
+  /** Columns A..Z (the template has 16). */
+  columns: 26,
+  unzipped: MAX_UNZIPPED_BYTES,
+  entries: MAX_ZIP_ENTRIES,
+  /** XML elements of all the parts together (a 20,000-question sheet of the template has about 0.7 million; its sheet can have at most 1.1 million). */
+  elements: 2_000_000,
+  /** Inflated bytes per byte of the file (a 20,000-question sheet: about 12), beyond `ratioAllowance`. */
+  ratio: 100,
+  ratioAllowance: 4 * 1024 * 1024,
+};
+/** Longest a spreadsheet may take to read, most files waiting for their turn, how long an idle reader thread stays. */
+const READ_TIMEOUT_MS = 120_000;
+const MAX_WAITING = 4;
+const IDLE_MS = 60_000;
+/** The reader thread's heap (a 20,000-question sheet needs about 150 MB): a file that needs more is too large. */
+const READER_HEAP_MB = 512;
+
+type Job = { id: number; rows: { line: number; cells: Cells }[]; settle: (error: unknown) => void };
+interface Reader {
+  worker: Worker;
+  job: Job | null;
+  idle: NodeJS.Timeout | null;
+}
+let reader: Reader | null = null;
+let reading = false;
+let nextJob = 1;
+const waiting: (() => void)[] = [];
+
+/** The reader thread (sheet-worker.mjs), started on first use; it ends after IDLE_MS without work, and never keeps the process alive. */
+function readerThread(): Reader {
+  if (reader) return reader;
+  const worker = new Worker(new URL("./sheet-worker.mjs", import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB }, stdout: true, stderr: true });
+  worker.unref();
+  const self: Reader = { worker, job: null, idle: null };
+  const gone = (error: unknown) => {
+    if (reader === self) reader = null;
+    if (self.idle) clearTimeout(self.idle);
+    self.job?.settle(error);
+  };
+  worker.on("message", (message: WorkerMessage & { id: number }) => {
+    const job = self.job;
+    if (!job || message.id !== job.id) return;
+    if (message.type === "rows") for (const row of message.rows) job.rows.push(row);
+    else job.settle(message.type === "end" ? null : new ApiError(REFUSALS[message.reason] ?? REFUSALS.notSheet));
+  });
+  // Out of its heap (ERR_WORKER_OUT_OF_MEMORY) the file is too large; any other failure: not a spreadsheet.
+  worker.on("error", (error: NodeJS.ErrnoException) => gone(new ApiError(error.code === "ERR_WORKER_OUT_OF_MEMORY" ? TOO_LARGE : REFUSALS.notSheet)));
+  worker.on("exit", () => gone(new ApiError(REFUSALS.notSheet)));
+  reader = self;
+  return self;
+}
+
+/**
+ * The rows of an .xlsx (its first sheet) or a CSV as text cells, read on a thread of its own
+ * (sheet-worker.mjs): taking a 64 MB sheet apart never holds up the event loop, and a file
+ * beyond SHEET_LIMITS is refused before its XML is parsed. One file is read at a time; a few
+ * wait for their turn, more are refused.
+ */
+export async function readSheetCells(kind: "xlsx" | "csv", data: Buffer): Promise<{ line: number; cells: Cells }[]> {
+  if (reading) {
+    if (waiting.length >= MAX_WAITING) refuse(REFUSALS.busy);
+    await new Promise<void>((resolve) => waiting.push(resolve));
   }
-  if (text.includes("\u0000")) refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
-  const Excel = await loadExcel();
-  const workbook = new Excel.Workbook();
-  let sheet: ExcelJS.Worksheet;
+  reading = true;
   try {
-    sheet = await workbook.csv.read(Readable.from([text]), { map: (value: unknown) => value, parserOptions: { maxRows: MAX_IMPORT_ROWS + 2, ignoreEmpty: false, discardUnmappedColumns: false } } as never);
-  } catch {
-    return refuse(msg`The CSV file cannot be read: check its quotes`);
-  }
-  if (sheet.rowCount > MAX_IMPORT_ROWS + 1) refuse(msg`The spreadsheet is too large: at most 20,000 rows, 16 columns and 64 MB unpacked`);
-  for (let n = 1; n <= sheet.rowCount; n++) {
-    const values = sheet.getRow(n).values;
-    const cells = (Array.isArray(values) ? values.slice(1) : []).map((v) => {
-      const s = typeof v === "string" ? v : v === null || v === undefined ? "" : String(v);
-      if (s.startsWith("=")) return { formula: true as const };
-      return s.startsWith("'") && CSV_GUARDED.test(s.slice(1)) ? s.slice(1) : s;
-    });
-    yield { line: n, cells };
+    return await readOnThread(kind, data);
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else reading = false;
   }
 }
+
+function readOnThread(kind: "xlsx" | "csv", data: Buffer): Promise<{ line: number; cells: Cells }[]> {
+  const thread = readerThread();
+  if (thread.idle) clearTimeout(thread.idle);
+  thread.idle = null;
+  return new Promise((resolve, reject) => {
+    const job: Job = {
+      id: nextJob++,
+      rows: [],
+      settle: (error) => {
+        if (thread.job !== job) return;
+        thread.job = null;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(job.rows);
+        if (reader === thread) {
+          thread.idle = setTimeout(() => void thread.worker.terminate(), IDLE_MS);
+          thread.idle.unref();
+        }
+      },
+    };
+    // A file that takes too long ends the thread (the next file gets a fresh one).
+    const timer = setTimeout(() => {
+      job.settle(new ApiError(msg`The spreadsheet took too long to read: split it into smaller files`));
+      if (reader === thread) reader = null;
+      void thread.worker.terminate();
+    }, READ_TIMEOUT_MS);
+    thread.job = job;
+    thread.worker.postMessage({ id: job.id, kind, data: new Uint8Array(data), limits: SHEET_LIMITS });
+  });
+}
+
+/** Lets the event loop answer other requests between slices of a long loop. */
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The type a cell names: its code, or a type's title in either language. */
 async function typeNames(db: Queryable): Promise<{ names: Map<string, QuestionType>; defaults: Map<QuestionType, number> }> {
@@ -260,7 +238,7 @@ export async function readQuestionSheet(
   classifyId: number,
 ): Promise<{ rows: SheetRow[]; errors: SheetError[]; errorCount: number }> {
   const ext = /\.([a-z]+)$/i.exec(file.name)?.[1]?.toLowerCase();
-  if (ext !== "xlsx" && ext !== "csv") refuse(msg`Choose an .xlsx or .csv file`);
+  if (ext !== "xlsx" && ext !== "csv") return refuse(msg`Choose an .xlsx or .csv file`);
   if (ext === "xlsx" && !(file.data[0] === 0x50 && file.data[1] === 0x4b && file.data[2] === 0x03 && file.data[3] === 0x04)) refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
   const { names, defaults } = await typeNames(db);
   const rows: SheetRow[] = [];
@@ -272,9 +250,12 @@ export async function readQuestionSheet(
     if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, message: t(msg`Row ${line}: ${text}`) });
   };
   let sawHeader = false;
-  const source = ext === "xlsx" ? xlsxRows(file.data) : csvRows(file.data);
-  for await (const { line, cells } of source) {
-    if (line > MAX_IMPORT_ROWS + 1) refuse(msg`The spreadsheet is too large: at most 20,000 rows, 16 columns and 64 MB unpacked`);
+  const source = await readSheetCells(ext, file.data);
+  let n = 0;
+  for (const { line, cells } of source) {
+    // Checking 20,000 rows takes a while: other requests are answered between slices.
+    if (++n % 250 === 0) await breathe();
+    if (line > MAX_IMPORT_ROWS + 1) refuse(TOO_LARGE);
     if (!sawHeader) {
       sawHeader = true;
       // The header row's words may be any language's; a question there means the header is missing.
@@ -449,6 +430,13 @@ const base64 = z
   .max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 4)
   .regex(/^[A-Za-z0-9+/]*={0,2}$/);
 
+interface ImportInput {
+  classify_id: number;
+  name: string;
+  data: string;
+  confirm: boolean;
+}
+
 export const questionSheetActions: Record<string, ExtraAction> = {
   template: {
     method: "GET",
@@ -479,18 +467,25 @@ export const questionSheetActions: Record<string, ExtraAction> = {
       data: withMessage(base64, msg`The file is too large (at most 10 MB)`),
       confirm: z.boolean().optional().default(false),
     }),
-    async run(ctx, input) {
-      const { classify_id, name, data, confirm } = input as { classify_id: number; name: string; data: string; confirm: boolean };
+    // The file is read before the transaction opens (crud/resource.ts, ExtraAction.prepare).
+    async prepare(ctx, input) {
+      const { classify_id, name, data } = input as ImportInput;
       await bankExists(ctx, classify_id);
       const file = Buffer.from(data, "base64");
       if (file.length === 0) refuse(msg`The file is empty`);
       if (file.length > MAX_IMPORT_BYTES) refuse(msg`The file is too large (at most 10 MB)`);
-      const { rows, errors, errorCount } = await readQuestionSheet(ctx.tx, ctx.req.t, { name, data: file }, classify_id);
+      return readQuestionSheet(ctx.tx, ctx.req.t, { name, data: file }, classify_id);
+    },
+    async run(ctx, input, prepared) {
+      const { classify_id, confirm } = input as ImportInput;
+      const { rows, errors, errorCount } = prepared as Awaited<ReturnType<typeof readQuestionSheet>>;
       const preview = rows.slice(0, PREVIEW_ROWS).map((r) => ({ line: r.line, type: r.question.type, stem: r.question.stem, score: r.question.score }));
       const report = { count: rows.length, errorCount, errors, preview };
       if (!confirm) return { ...report, imported: 0 };
       if (errorCount > 0) throw new ApiError(msg`Nothing was imported: correct the rows listed and try again`, 0, report);
       if (rows.length === 0) refuse(msg`The file has no questions`);
+      // The bank may have gone while the file was read.
+      await bankExists(ctx, classify_id);
       await insertQuestions(ctx.tx, classify_id, rows);
       return { ...report, imported: rows.length };
     },
