@@ -5,6 +5,7 @@ import { decideBody, markBody, paperAdd, paperEdit, paperRowAdd, paperRowEdit, r
 import { ApiError } from "../../errors.ts";
 import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
+import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
@@ -304,29 +305,32 @@ export const markingResource: ResourceDef = {
 async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
   const attemptIds = [...new Set(rows.map((r) => r.attempt_id as number))];
   if (attemptIds.length === 0) return rows;
-  const { rows: attempts } = await ctx.tx.query<{ id: number; answers: Record<string, unknown>; questions: { id: number; score?: number }[] }>(
-    "select id, answers, questions from exam_attempt where id = any($1::int[])",
-    [attemptIds],
-  );
+  const { rows: attempts } = await ctx.tx.query<{ id: number; answers: Record<string, unknown> }>("select id, answers from exam_attempt where id = any($1::int[])", [attemptIds]);
   const byId = new Map(attempts.map((a) => [a.id, a]));
-  const stems = new Map(
-    (await ctx.tx.query<{ id: number; stem: string; score: string; answer: { reference?: unknown; keywords?: unknown } }>("select id, stem, score, answer from exam_question where id = any($1::int[])", [[...new Set(rows.map((r) => r.question_id as number))]])).rows.map((q) => [q.id, q]),
-  );
+  // The question as the attempt sat it and the points the paper gave it (snapshot.ts), whatever staff did since.
+  const sat = await snapshotsOf(ctx.tx, attemptIds);
   return rows.map((r) => {
     const a = byId.get(r.attempt_id as number);
     const answer = a?.answers[String(r.question_id)];
-    const inPaper = a?.questions.find((q) => q.id === r.question_id)?.score;
+    const q = sat.get(r.attempt_id as number)?.questions.find((x) => x.id === r.question_id);
+    const key = q && !q.missing ? (q.answer as { reference?: unknown; keywords?: unknown } | null) : null;
     return {
       ...r,
       score: r.score === null ? null : Number(r.score),
-      stem: stems.get(r.question_id as number)?.stem ?? "",
+      stem: q && !q.missing ? q.stem : "",
       answer: typeof answer === "string" ? answer : answer === undefined ? "" : JSON.stringify(answer),
-      max_score: Number(inPaper ?? stems.get(r.question_id as number)?.score ?? 0),
+      max_score: Number(q?.score ?? 0),
       // What the marker compares with: the short answer's reference and keywords.
-      reference: String(stems.get(r.question_id as number)?.answer?.reference ?? ""),
-      keywords: Array.isArray(stems.get(r.question_id as number)?.answer?.keywords) ? (stems.get(r.question_id as number)!.answer.keywords as unknown[]).map(String) : [],
+      reference: String(key?.reference ?? ""),
+      keywords: Array.isArray(key?.keywords) ? key.keywords.map(String) : [],
     };
   });
+}
+
+/** A late answer's question stem as its attempt sat it (snapshot.ts). */
+async function satStem(ctx: CrudContext, attemptId: number, questionId: number): Promise<string> {
+  const q = (await snapshotsOf(ctx.tx, [attemptId])).get(attemptId)?.questions.find((x) => x.id === questionId);
+  return q && !q.missing ? q.stem : "";
 }
 
 /** Official answers that reached the server after the deadline (`exam_late_answer`): a marker accepts or rejects each. */
@@ -358,17 +362,17 @@ export const lateAnswerResource: ResourceDef = {
   rules: { edit: "exam/lateAnswer/index" },
   company: { column: "m.company_id" },
   hooks: {
-    async listRows(_ctx, rows) {
-      return rows;
+    /** Each row's stem as its attempt sat it (snapshot.ts). */
+    async listRows(ctx, rows) {
+      const sat = await snapshotsOf(ctx.tx, [...new Set(rows.map((r) => r.attempt_id as number))]);
+      return rows.map((r) => {
+        const q = sat.get(r.attempt_id as number)?.questions.find((x) => x.id === r.question_id);
+        return { ...r, stem: q && !q.missing ? q.stem : "" };
+      });
     },
     async editRow(ctx, row) {
-      const extra = (
-        await ctx.tx.query<{ username: string; stem: string }>(
-          "select m.username, q.stem from exam_attempt a join member m on m.id = a.user_id join exam_question q on q.id = $2 where a.id = $1",
-          [row.attempt_id, row.question_id],
-        )
-      ).rows[0];
-      return { ...row, username: extra?.username ?? "", stem: extra?.stem ?? "" };
+      const extra = (await ctx.tx.query<{ username: string }>("select m.username from exam_attempt a join member m on m.id = a.user_id where a.id = $1", [row.attempt_id])).rows[0];
+      return { ...row, username: extra?.username ?? "", stem: await satStem(ctx, row.attempt_id as number, row.question_id as number) };
     },
   },
   actions: {

@@ -6,7 +6,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
 import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
-import { loadPaper, paperQuestions } from "../../modules/exam/attempts/papers.ts";
+import { satIds, satQuestions, satStems, snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
 
@@ -49,18 +49,22 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
     if (m.status === "marked") marks.set(m.attempt_id, (marks.get(m.attempt_id) ?? new Map<number, number>()).set(m.question_id, Number(m.score)));
     else pendingMarks.set(m.attempt_id, (pendingMarks.get(m.attempt_id) ?? 0) + 1);
   }
-  const loaded = await loadPaper(db, room.paper_id);
-  const questions = loaded ? await paperQuestions(db, loaded.rows) : new Map();
   const finished = attempts.filter((a) => a.status !== "open");
+  // Each attempt graded against what it sat (snapshot.ts), never the paper's or questions' current rows.
+  const finishedIds = finished.map((a) => a.id);
+  const sat = await snapshotsOf(db, finishedIds, { gradingOnly: true });
+  const questions = await satStems(db, finishedIds);
 
   // Item analysis: each member counted once per question (their best result of it).
   const best = new Map<number, Map<number, boolean>>();
   for (const a of finished) {
+    const held = sat.get(a.id);
+    if (!held) continue;
     const graded = gradeAttempt(
-      questions,
+      satQuestions(held),
       a.answers,
-      { partialCredit: room.partial_credit, passScore: Number(room.pass_score) },
-      a.questions.map((q) => q.id),
+      { partialCredit: held.paper.partialCredit, passScore: held.paper.passScore },
+      satIds(held),
       marks.get(a.id),
     );
     for (const [qid, result] of Object.entries(graded.results)) {
@@ -73,7 +77,7 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
     .map(([questionId, members]) => {
       const correct = [...members.values()].filter(Boolean).length;
       const q = questions.get(questionId);
-      return { questionId, stem: q?.row.stem ?? "", type: q?.row.type ?? "", attempts: members.size, correct, share: members.size ? Math.round((correct / members.size) * 10_000) / 10_000 : 0 };
+      return { questionId, stem: q?.stem ?? "", type: q?.type ?? "", attempts: members.size, correct, share: members.size ? Math.round((correct / members.size) * 10_000) / 10_000 : 0 };
     })
     .sort((x, y) => x.questionId - y.questionId);
 

@@ -4,7 +4,7 @@ import { ApiError } from "../../../errors.ts";
 import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 import { gradeAttempt, type AttemptGrade } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
-import { loadPaper, paperQuestions } from "./papers.ts";
+import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
 import { recordMissedChecks } from "../../face/missed.ts";
 
 /**
@@ -43,20 +43,20 @@ export interface AttemptRow {
 
 /**
  * Grades an attempt with the answers it holds (those that reached the server in time, and
- * accepted late ones). An official attempt passes by its room's pass mark.
+ * accepted late ones) against the questions it sat, with the points and rules it was given (an
+ * official attempt passes by its room's pass mark at its start).
  */
 export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<AttemptGrade> {
-  const loaded = await loadPaper(db, attempt.paper_id);
-  if (!loaded) throw new ApiError(msg`This paper no longer exists`);
-  const room = attempt.room_id ? (await db.query<{ pass_score: number }>("select pass_score from exam_room where id = $1", [attempt.room_id])).rows[0] : undefined;
-  const graded = gradeAttempt(
-    await paperQuestions(db, loaded.rows),
+  // Only what the attempt sat (snapshot.ts): never the paper's or the questions' current rows.
+  const sat = await snapshotOf(db, attempt.id);
+  if (!sat) throw new ApiError(msg`This paper no longer exists`);
+  return gradeAttempt(
+    satQuestions(sat),
     attempt.answers,
-    { partialCredit: loaded.paper.partial_credit, passScore: Number(room?.pass_score ?? loaded.paper.pass_score) },
-    attempt.questions.map((q) => q.id),
+    { partialCredit: sat.paper.partialCredit, passScore: sat.paper.passScore },
+    satIds(sat),
     await givenMarks(db, attempt.id),
   );
-  return graded;
 }
 
 /**

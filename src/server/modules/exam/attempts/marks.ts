@@ -4,7 +4,7 @@ import type { GradeResult } from "../../../../shared/exam/grading.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { gradeHeld, type AttemptRow } from "./attempt.ts";
-import { loadPaper, paperQuestions } from "./papers.ts";
+import { satQuestions, snapshotOf } from "./snapshot.ts";
 
 /**
  * Short answers a marker scores (`exam_mark`, migration 0018). Grading cannot decide a short
@@ -47,8 +47,9 @@ export async function markAnswer(
   if (!attempt || !mark) throw new ApiError(msg`This answer is not in the marking queue`);
   if (mark.status !== "pending") throw new ApiError(msg`This answer has already been marked`);
   if (attempt.status === "open") throw new ApiError(msg`This attempt is still in progress`);
-  const loaded = await loadPaper(tx, attempt.paper_id);
-  const full = loaded ? (await paperQuestions(tx, loaded.rows)).get(mark.question_id)?.score : undefined;
+  // The points the paper gave this question in this attempt (snapshot.ts), not its current rows.
+  const sat = await snapshotOf(tx, attempt.id);
+  const full = sat ? satQuestions(sat).get(mark.question_id)?.score : undefined;
   if (full === undefined) throw new ApiError(msg`This paper no longer exists`);
   if (input.score > full || Math.round(input.score * 100) !== input.score * 100) {
     const message = msg`Enter a score from 0 to ${full}, with at most 2 decimals`;

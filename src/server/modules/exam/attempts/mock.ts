@@ -10,6 +10,7 @@ import { isPaperWithheld } from "../withheld.ts";
 import { gradeAttempt } from "./grading.ts";
 import { queueMarks } from "./marks.ts";
 import { loadPaper, paperQuestions } from "./papers.ts";
+import { saveSnapshot } from "./snapshot.ts";
 
 /**
  * Mock exams: the device draws and grades them itself from a paper's description
@@ -34,8 +35,10 @@ export async function applyMockSubmit(
   if (!loaded || !(await isPaperOpenTo(tx, payload.paperId, userId))) return "unknown-paper";
   // A mock attempt would reveal (in its record) what an official exam must keep to itself.
   if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
-  const graded = gradeAttempt(await paperQuestions(tx, loaded.rows), payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
-  const questions = Object.keys(graded.results).map((id) => ({ id: Number(id) }));
+  const paperHolds = await paperQuestions(tx, loaded.rows);
+  const graded = gradeAttempt(paperHolds, payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
+  const sat = Object.keys(graded.results).map((id) => paperHolds.get(Number(id))!);
+  const questions = sat.map((q) => ({ id: q.row.id, score: q.score }));
   const inserted = await tx.query<{ id: number }>(
     `insert into exam_attempt (uuid, user_id, kind, paper_id, questions, answers, score, passed, needs_review, started_at, submitted_at, status)
      values ($1, $2, 'mock', $3, $4, $5, $6, $7, $8, $9, $10, 'submitted') on conflict (user_id, uuid) do nothing returning id`,
@@ -52,7 +55,11 @@ export async function applyMockSubmit(
       Math.floor(payload.submittedAt / 1000),
     ],
   );
-  if (inserted.rows[0]) await queueMarks(tx, inserted.rows[0].id, graded.results);
+  if (inserted.rows[0]) {
+    // What this attempt sat, kept as graded now (snapshot.ts): later edits never reach it.
+    await saveSnapshot(tx, inserted.rows[0].id, { totalScore: loaded.paper.total_score, passScore: loaded.paper.pass_score, partialCredit: loaded.paper.partial_credit }, sat);
+    await queueMarks(tx, inserted.rows[0].id, graded.results);
+  }
   return "applied";
 }
 

@@ -11,11 +11,12 @@ import { dbId, dbIdKey, hasUnsafeText, jsonBody, safeText } from "../../../../sh
 import { prepared, type Database, type Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { MemberRow } from "../../../plugins/auth.ts";
-import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
+import { presentQuestion } from "../questions.ts";
 import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
 import { visibleSql } from "../../org/visibility.ts";
 import { drawForPaper, loadPaper } from "./papers.ts";
+import { saveSnapshot, snapshotOf } from "./snapshot.ts";
 import { hasReference, roomFaceRule, startCheckPassed } from "../../face/checks.ts";
 import type { FaceRule } from "../../../../shared/exam/face.ts";
 
@@ -33,6 +34,7 @@ interface RoomRow {
   end_time: number;
   duration: number;
   attempts_allowed: number;
+  pass_score: number | string;
   user_group_id: number | null;
 }
 
@@ -65,8 +67,6 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     }
     const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
     let attempt = existing.rows.find((a) => a.status === "open");
-    /** A new attempt's questions, as drawn: read once, not again below. */
-    let drawnRows: QuestionRow[] | null = null;
     if (!attempt) {
       if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
       const loaded = await loadPaper(tx, room.paper_id);
@@ -80,7 +80,8 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
         [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline, Date.now()],
       );
       attempt = inserted.rows[0]!;
-      drawnRows = drawn.map((d) => d.row);
+      // What this attempt sits, kept as given (snapshot.ts): later edits never reach it.
+      await saveSnapshot(tx, attempt.id, { totalScore: loaded.paper.total_score, passScore: Number(room.pass_score), partialCredit: loaded.paper.partial_credit }, drawn);
     } else {
       await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
     }
@@ -88,11 +89,9 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     const gate = faceRule !== null && faceRule.beforeStart && !(await startCheckPassed(tx, attempt.id));
     const face = faceRule ? { rule: faceRule, gate } : null;
     if (gate) return { attempt, room, questions: [], face };
-    const ids = attempt.questions.map((q) => q.id);
-    const qs = drawnRows ?? (await tx.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows;
-    const byId = new Map(qs.map((q) => [q.id, q]));
-    // Official questions travel without answers or analysis.
-    return { attempt, room, questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, false)] : [])), face };
+    const sat = await snapshotOf(tx, attempt.id);
+    // Official questions travel without answers or analysis, with the paper's points, as given.
+    return { attempt, room, questions: (sat?.questions ?? []).flatMap((q) => (q.missing ? [] : [presentQuestion(q, false)])), face };
   });
 }
 

@@ -7,14 +7,14 @@ import type { ExamRecordDetail, ExamRecordRow } from "../../../../shared/exam/ca
 import { dbIntParam } from "../../../../shared/schema.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { QUESTION_COLUMNS, presentQuestion, type QuestionRow } from "../questions.ts";
+import { presentQuestion } from "../questions.ts";
 import { withheldQuestions } from "../withheld.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/papers.ts";
 import { closeExpired, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { givenMarks, marksOf } from "./marks.ts";
 import { gradeAttempt } from "./grading.ts";
 import { pendingReview } from "./late.ts";
-import { loadPaper, paperQuestions } from "./papers.ts";
+import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
 
 /**
  * Test records: the member's own attempts, mock and official (`GET /api/exam/records`), and one
@@ -59,9 +59,8 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
  * answer (`reviews`) are the member's own and shown once the attempt is finished, whatever the policy.
  */
 async function recordDetail(db: Queryable, userId: number, uuid: string): Promise<ExamRecordDetail | null> {
-  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null; total_score: number; pass_score: number }>(
-    // An official attempt passes by its room's pass mark (see gradeHeld), so that is the one shown.
-    `select a.*, p.title as paper_title, r.title as room_title, p.total_score, coalesce(r.pass_score, p.pass_score) as pass_score
+  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null }>(
+    `select a.*, p.title as paper_title, r.title as room_title
      from exam_attempt a join exam_paper p on p.id = a.paper_id
      left join exam_room r on r.id = a.room_id
      where a.user_id = $1 and a.uuid = $2`,
@@ -69,12 +68,14 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
   );
   const attempt = rows[0];
   if (!attempt) return null;
+  // Only what the attempt sat (snapshot.ts): its questions as given, the paper's points and rules.
+  const sat = (await snapshotOf(db, attempt.id))!;
   const room = attempt.room_id
     ? (await db.query<{ review_policy: ReviewPolicy; end_time: number }>("select review_policy, end_time from exam_room where id = $1", [attempt.room_id])).rows[0]
     : undefined;
   const policyAllows = room?.review_policy === "submitted" || (room?.review_policy === "closed" && nowSeconds() >= Number(room.end_time));
   const finished = attempt.status !== "open";
-  const ids = attempt.questions.map((x) => x.id);
+  const ids = satIds(sat);
   const withheld = await withheldQuestions(db, ids);
   const reveal = (id: number) => {
     if (!finished) return false;
@@ -82,19 +83,9 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
     if (attempt.kind === "mock") return rooms.length === 0;
     return policyAllows && rooms.every((r) => r === null || r === attempt.room_id);
   };
-  const qs = ids.length ? (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [ids])).rows : [];
-  const byId = new Map(qs.map((x) => [x.id, x]));
-  const loaded = await loadPaper(db, attempt.paper_id);
-  const graded =
-    finished && loaded
-      ? gradeAttempt(
-          await paperQuestions(db, loaded.rows),
-          attempt.answers,
-          { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) },
-          ids,
-          await givenMarks(db, attempt.id),
-        )
-      : null;
+  const graded = finished
+    ? gradeAttempt(satQuestions(sat), attempt.answers, { partialCredit: sat.paper.partialCredit, passScore: sat.paper.passScore }, ids, await givenMarks(db, attempt.id))
+    : null;
   const marks = finished ? await marksOf(db, attempt.id) : {};
   const pending = await pendingReview(db, [attempt.id]);
   return {
@@ -110,11 +101,12 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
       submittedAt: attempt.submitted_at === null ? null : Number(attempt.submitted_at),
       deadline: attempt.deadline === null ? null : Number(attempt.deadline),
       status: attempt.status,
-      totalScore: Number(attempt.total_score),
-      passScore: Number(attempt.pass_score),
+      totalScore: sat.paper.totalScore,
+      passScore: sat.paper.passScore,
       pendingReview: pending.get(attempt.id) ?? 0,
     },
-    questions: ids.flatMap((id) => (byId.has(id) ? [presentQuestion(byId.get(id)!, reveal(id))] : [])),
+    // Each with the points the paper gave it (they add up to the paper's total).
+    questions: sat.questions.flatMap((q) => (q.missing ? [] : [presentQuestion(q, reveal(q.id))])),
     answers: attempt.answers as Record<string, GivenAnswer>,
     results: graded ? Object.fromEntries(Object.entries(graded.results).filter(([id]) => reveal(Number(id)))) : {},
     reviews: Object.fromEntries(Object.entries(marks).map(([id, m]) => [id, m.marked ? { score: m.score, comment: m.comment } : { score: null, comment: "" }])),
