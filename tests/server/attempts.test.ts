@@ -324,9 +324,10 @@ describe("official exams", () => {
     const mock = (await api(m.token, "GET", `/api/exam/record?uuid=${mockId}`)).data.attempt;
     expect(mock).toMatchObject({ roomTitle: null, passScore: 12 });
 
-    // The room deleted later: the attempt keeps its paper's name and pass mark.
+    // The room deleted later: the attempt keeps its paper's name and the pass mark it was graded
+    // by (the room's, kept with what it sat: issue 37), so "not passed" still agrees with it.
     await t.database.db.query("delete from exam_room where id = $1", [named]);
-    expect((await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt).toMatchObject({ roomTitle: null, paperTitle: paper.title, passScore: Number(paper.pass_score) });
+    expect((await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt).toMatchObject({ roomTitle: null, paperTitle: paper.title, passScore: 16, passed: false });
   });
 
   it("keeps a hostile claimed time within bounds, never a server error", async () => {
