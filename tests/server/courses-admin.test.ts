@@ -213,6 +213,10 @@ describe("the lesson video upload", () => {
       ["outside the playlist's folder", makeZip([{ name: "a/index.m3u8", data: media("hls/index.m3u8") }, { name: "b/x.ts", data: Buffer.from("x") }]), /must be in the playlist's folder/],
       ["not a playlist", makeZip([{ name: "index.m3u8", data: Buffer.from("hello") }]), /must start with #EXTM3U/],
       ["bomb", makeZip([playlist, { name: "bomb.ts", data: Buffer.alloc(64 * 1024 * 1024), deflate: true }]), /zip bomb/],
+      // Issue 36: entries under 1 MB were never measured; 100 of 1 MiB of zeros unpacked 101 MB from 109 kB.
+      ["small bombs", makeZip([playlist, ...Array.from({ length: 100 }, (_, i) => ({ name: `z${i}.ts`, data: Buffer.alloc(1024 * 1024), deflate: true }))]), /holds a file that unpacks to far more than its size \(a zip bomb\): z0\.ts/],
+      // Each entry within its own allowance (60 kB of zeros), the whole zip 400 times its size.
+      ["many small files", makeZip([playlist, ...Array.from({ length: 1000 }, (_, i) => ({ name: `s${i}.ts`, data: Buffer.alloc(60 * 1024), deflate: true }))]), /^The zip unpacks to far more than its size \(a zip bomb\)$/],
       ["lying header", makeZip([playlist, { name: "lie.ts", data: randomBytes(200_000), deflate: true, claimSize: 100 }]), /could not be unpacked/],
       ["too many files", makeZip([playlist, ...Array.from({ length: 5001 }, (_, i) => ({ name: `s${i}.ts`, data: Buffer.from("x") }))]), /more than 5000 files/],
       ["not a zip", Buffer.from("PK\u0003\u0004 this is not a zip at all"), /not a readable zip/],

@@ -364,13 +364,13 @@ describe("hostile spreadsheets and a responsive server", () => {
     const took = performance.now() - started;
     stop = true;
     await poller;
-    expect(done).toMatchObject({ code: 1, data: { count: 20_000, errorCount: 0, imported: 20_000 } });
-    expect(refused).toMatchObject({ code: 0, msg: expect.stringMatching(/too large/) });
-    expect(await count(bank)).toBe(20_000);
     // Before, the event loop was held for the whole read (seconds); now only for slices of it.
     // The bound is generous for a loaded machine; the server's own goal is under 200 ms.
     console.info(`20,000-question import: ${Math.round(took)} ms; /api/health: ${polls} answers, the slowest ${Math.round(worst)} ms`);
     expect(polls).toBeGreaterThan(10);
     expect(worst).toBeLessThan(750);
+    expect(done).toMatchObject({ code: 1, data: { count: 20_000, errorCount: 0, imported: 20_000 } });
+    expect(refused).toMatchObject({ code: 0, msg: expect.stringMatching(/too large/) });
+    expect(await count(bank)).toBe(20_000);
   }, 300_000);
 });

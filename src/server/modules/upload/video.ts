@@ -18,9 +18,10 @@ import { HLS_TOPIC, type Storage, type Uploader } from "./storage.ts";
  * lesson's video. An MP4 or WebM file (its content must be what its name says) is kept like any
  * upload (an attachment row, DATA_DIR/storage/course/<day>/<sha1>.<ext>); an HLS folder sent as a
  * .zip is checked entry by entry before anything is unpacked (no absolute or `..` paths, only
- * HLS media files, at most MAX_ENTRIES entries and MAX_UNZIPPED bytes, no entry compressed more
- * than MAX_RATIO times: zip bombs are refused from the central directory, and yauzl checks each
- * entry's real size against it while unpacking), then unpacked into a staging folder and moved
+ * HLS media files, at most MAX_ENTRIES entries and MAX_UNZIPPED bytes, no entry unpacking to more
+ * than MAX_RATIO times its compressed size (plus ENTRY_ALLOWANCE), the whole to no more than
+ * MAX_RATIO times the zip's size (plus ARCHIVE_ALLOWANCE): zip bombs are refused from the central
+ * directory, and yauzl checks each entry's real size against it while unpacking), then unpacked into a staging folder and moved
  * whole to DATA_DIR/storage/course/hls/<sha1 of the zip>/ (the playlist's folder: mediaAccess.ts
  * serves every media file under it to whoever may watch the lesson), recorded as an attachment
  * row too (topic `course/hls`, its URL the playlist's). Both kinds of row are `lesson_video`:
@@ -35,7 +36,14 @@ import { HLS_TOPIC, type Storage, type Uploader } from "./storage.ts";
 
 export const MAX_ENTRIES = 5_000;
 export const MAX_UNZIPPED = 4 * 1024 ** 3;
+/**
+ * Most bytes an entry may unpack to per compressed byte, and the whole zip per byte of the zip.
+ * Video segments hardly compress (about 1:1), playlists a few times; a small allowance keeps
+ * tiny files (a playlist of 200 bytes in 120) fine, and bounds what many small entries can add.
+ */
 export const MAX_RATIO = 100;
+export const ENTRY_ALLOWANCE = 64 * 1024;
+export const ARCHIVE_ALLOWANCE = 1024 * 1024;
 const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
 const HEAD_BYTES = 4096;
 const HLS_MIMETYPE = "application/vnd.apple.mpegurl";
@@ -135,8 +143,15 @@ async function readEntries(zip: yauzl.ZipFile): Promise<yauzl.Entry[]> {
   });
 }
 
-/** Which entries to unpack where: the top-most playlist's folder becomes the video's folder. */
-export function planZip(entries: readonly Pick<yauzl.Entry, "fileName" | "uncompressedSize" | "compressedSize">[]): { files: { index: number; to: string }[]; playlist: string; bytes: number } {
+/**
+ * Which entries to unpack where: the top-most playlist's folder becomes the video's folder.
+ * `zipBytes` is the zip's own size: entries may share compressed data (overlapping entries), so
+ * the whole is measured against the file, not against the sum of the entries' compressed sizes.
+ */
+export function planZip(
+  entries: readonly Pick<yauzl.Entry, "fileName" | "uncompressedSize" | "compressedSize">[],
+  zipBytes: number,
+): { files: { index: number; to: string }[]; playlist: string; bytes: number } {
   const files: { index: number; name: string }[] = [];
   let bytes = 0;
   entries.forEach((entry, index) => {
@@ -149,11 +164,13 @@ export function planZip(entries: readonly Pick<yauzl.Entry, "fileName" | "uncomp
     }
     const shown = name.slice(0, 80);
     if (!HLS_FILES.has(extensionOf(name))) throw new ApiError(msg`The zip holds a file that is not part of an HLS video: ${shown}`);
-    if (entry.uncompressedSize > MAX_UNZIPPED || (entry.uncompressedSize > 1024 * 1024 && entry.uncompressedSize > MAX_RATIO * Math.max(1, entry.compressedSize))) {
+    // Every entry, however small: 100 entries of 1 MiB of zeros are 1 kB each compressed.
+    if (entry.uncompressedSize > MAX_UNZIPPED || entry.uncompressedSize > ENTRY_ALLOWANCE + MAX_RATIO * entry.compressedSize) {
       throw new ApiError(msg`The zip holds a file that unpacks to far more than its size (a zip bomb): ${shown}`);
     }
     bytes += entry.uncompressedSize;
     if (bytes > MAX_UNZIPPED) throw new ApiError(msg`The zip unpacks to more than 4 GB`);
+    if (bytes > ARCHIVE_ALLOWANCE + MAX_RATIO * zipBytes) throw new ApiError(msg`The zip unpacks to far more than its size (a zip bomb)`);
     files.push({ index, name });
   });
   const playlists = files.filter((f) => extensionOf(f.name) === "m3u8");
@@ -226,7 +243,7 @@ async function keepHls(storage: Storage, file: Received, who: Uploader): Promise
       if (error instanceof ApiError) throw error;
       throw new ApiError(msg`The zip is damaged or holds a path that is not allowed`);
     }
-    const plan = planZip(entries);
+    const plan = planZip(entries, file.size);
     await mkdir(staging, { recursive: true });
     try {
       await unpack(zip, entries, plan, staging);
