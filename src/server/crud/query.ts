@@ -156,6 +156,10 @@ const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
 /** `GET index`: the page of rows and the total, or a remote select's rows. */
 export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
   const conditions: Expression<SqlBool>[] = (query.search ?? []).map((item) => condition(def, item));
+  const preloading = query.initValue !== undefined && query.initValue !== "";
+  for (const item of def.defaultSearch ?? []) {
+    if (!preloading && !(query.search ?? []).some((s) => s.field === item.field)) conditions.push(condition(def, item));
+  }
   const scoped = scopeCondition(ctx, def);
   if (scoped) conditions.push(scoped);
   const quick = query.quickSearch?.trim();

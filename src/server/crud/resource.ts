@@ -57,6 +57,12 @@ export interface ResourceHooks {
    */
   beforeDelete?(ctx: CrudContext, rows: Row[]): Promise<void | Row[]>;
   /**
+   * Rows of a delete that are kept instead (e.g. a question in use is hidden, not deleted): the
+   * hook changes them as it must and answers their ids; the engine deletes (and recycles) only
+   * the others. Runs after `beforeDelete`, in the same transaction.
+   */
+  keepOnDelete?(ctx: CrudContext, rows: Row[]): Promise<number[]>;
+  /**
    * After a delete has committed (e.g. removing files nothing uses any more), with the rows
    * `beforeDelete` answered; failures are the hook's to log.
    */
@@ -148,6 +154,11 @@ export interface ResourceDef {
    * (crud/scope.ts) to every action.
    */
   company?: { column: string; fill?: string } | "read";
+  /**
+   * Conditions of the list (`GET index`) unless its search names their field, e.g. hidden rows
+   * left out until the admin searches by status. A remote select's preloaded value is not held by them.
+   */
+  defaultSearch?: readonly { field: string; operator: SearchOperator; val: string }[];
   /** Actions beyond index / edit / add / del / sortable, by name. */
   actions?: Record<string, ExtraAction>;
 }

@@ -274,18 +274,23 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
       const def = resolve(req);
       if (!def.del) throw new ApiError(msg`This resource does not allow this`);
       const ids = [...new Set(req.query.ids)];
-      const { count, rows, cascaded } = await inTransaction(req, def, "del", async (ctx) => {
+      const { count, kept, rows, cascaded } = await inTransaction(req, def, "del", async (ctx) => {
         requireAccess(ctx, def, true);
         await requireInScope(ctx, def, ids);
         const rows = (await ctx.k.selectFrom(def.table).selectAll().where(sql<SqlBool>`id in (${sql.join(ids)})`).forUpdate().execute()) as Row[];
         if (rows.length === 0) throw new ApiError(msg`No rows were deleted`);
         const cascaded = (await def.hooks?.beforeDelete?.(ctx, rows)) ?? [];
         if (def.tree) await refuseWithChildren(ctx, def, rows.map((r) => r.id as number));
-        await keepDeleted(ctx, def, rows.map((r) => r.id));
-        const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(rows.map((r) => r.id))})`).executeTakeFirst();
-        return { count: Number(done.numDeletedRows), rows, cascaded };
+        // Rows the resource keeps (e.g. questions in use, hidden instead): not deleted, not recycled.
+        const kept = new Set(def.hooks?.keepOnDelete ? await def.hooks.keepOnDelete(ctx, rows) : []);
+        const gone = rows.filter((r) => !kept.has(r.id as number));
+        if (gone.length === 0) return { count: 0, kept: kept.size, rows: gone, cascaded: [] };
+        await keepDeleted(ctx, def, gone.map((r) => r.id));
+        const done = await ctx.k.deleteFrom(def.table).where(sql<SqlBool>`id in (${sql.join(gone.map((r) => r.id))})`).executeTakeFirst();
+        return { count: Number(done.numDeletedRows), kept: kept.size, rows: gone, cascaded };
       });
-      await def.hooks?.afterDelete?.(app, rows, cascaded);
+      if (rows.length > 0) await def.hooks?.afterDelete?.(app, rows, cascaded);
+      if (kept > 0) return reply.success({ count, kept }, count > 0 ? msg`Deleted: ${count}; hidden because in use: ${kept}` : msg`In use: hidden instead of deleted`);
       return reply.success({ count }, msg`Deleted successfully`);
     });
   }

@@ -1,5 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
+import { delQuery } from "../../../shared/admin/crud.ts";
+import { recordIds } from "../../../shared/admin/security.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
@@ -121,6 +123,48 @@ export async function requireBank(ctx: Pick<CrudContext, "req" | "tx">, id: numb
   if (rows.length === 0) throw new ApiError(message, 0, { fields: { classify_id: ctx.req.t(message) } });
 }
 
+/** How many papers (fixed rows) and attempts use each question, by id (0 and 0 for a question used nowhere). */
+export async function questionUsage(tx: Queryable, ids: readonly number[]): Promise<Map<number, { papers: number; attempts: number }>> {
+  const out = new Map(ids.map((id) => [id, { papers: 0, attempts: 0 }]));
+  if (ids.length === 0) return out;
+  const { rows: papers } = await tx.query<{ id: number; n: number }>(
+    "select question_id as id, count(distinct paper_id)::int as n from exam_paper_row where kind = 'fixed' and question_id = any($1::int[]) group by question_id",
+    [ids],
+  );
+  // What an attempt sat is its `questions` (snapshot.ts copies the same ids): one read of each attempt's ids.
+  const { rows: attempts } = await tx.query<{ id: number; n: number }>(
+    `select (e ->> 'id')::int as id, count(distinct a.id)::int as n
+     from exam_attempt a, jsonb_array_elements(a.questions) e
+     where (e ->> 'id')::int = any($1::int[]) group by 1`,
+    [ids],
+  );
+  for (const r of papers) out.get(r.id)!.papers = r.n;
+  for (const r of attempts) out.get(r.id)!.attempts = r.n;
+  return out;
+}
+
+/**
+ * Questions in use are hidden, never deleted (issue 37): status 'hidden' (what it was kept for its
+ * restore), a new update_time so the banks' content versions change and devices drop it at their next sync.
+ */
+async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {
+  const usage = await questionUsage(ctx.tx, rows.map((r) => r.id as number));
+  const used = rows.filter((r) => {
+    const u = usage.get(r.id as number)!;
+    return u.papers > 0 || u.attempts > 0;
+  });
+  const ids = used.filter((r) => r.status !== "hidden").map((r) => r.id as number);
+  if (ids.length > 0) {
+    const time = await nextUpdateTime(ctx.tx, [...new Set(used.map((r) => r.classify_id as number))]);
+    await ctx.tx.query(
+      `update exam_question set hidden_status = status, status = 'hidden', hidden_at = extract(epoch from now())::bigint, update_time = $2
+       where id = any($1::int[]) and status <> 'hidden'`,
+      [ids, time],
+    );
+  }
+  return used.map((r) => r.id as number);
+}
+
 /** Questions (`/admin/exam/question/...`): every kind, stored as the grader reads it; import / export as spreadsheets. */
 export const questionResource: ResourceDef = {
   rule: "exam/question",
@@ -136,15 +180,18 @@ export const questionResource: ResourceDef = {
     difficulty: { column: "t.difficulty", type: "int" },
     score: { column: "t.score", type: "int" },
     weigh: { column: "t.weigh", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+    status: { column: "t.status", type: "enum", values: ["enable", "disable", "hidden"] },
+    hidden_at: { column: "t.hidden_at", type: "time" },
     create_time: { column: "t.create_time", type: "time" },
     update_time: { column: "t.update_time", type: "time" },
   },
   joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
+  // Hidden questions (in use when deleted) are listed only when the admin searches by status.
+  defaultSearch: [{ field: "status", operator: "ne", val: "hidden" }],
   quickSearch: ["id", "stem"],
   selectFields: ["id", "classify_id", "type", "stem", "score", "difficulty"],
   sortable: true,
-  editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "create_time", "update_time"],
+  editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "create_time", "update_time"],
   add: questionAdd,
   edit: questionEdit,
   del: true,
@@ -155,7 +202,15 @@ export const questionResource: ResourceDef = {
       await requireBank(ctx, data.classify_id);
       const row = questionRow(ctx, data);
       const banks = existing ? [data.classify_id, existing.classify_id as number] : [data.classify_id];
-      return { ...row, update_time: await nextUpdateTime(ctx.tx, banks) };
+      // A hidden question stays hidden when edited: the status chosen is the one its restore gives back.
+      const status = existing?.status === "hidden" ? { status: "hidden", hidden_status: row.status } : {};
+      return { ...row, ...status, update_time: await nextUpdateTime(ctx.tx, banks) };
+    },
+    keepOnDelete: hideQuestions,
+    // A hidden question's form shows the status its restore gives back (and `hidden_at`, when it was hidden).
+    async editRow(_ctx, row) {
+      const { hidden_status: before, ...rest } = row;
+      return row.status === "hidden" ? { ...rest, status: before ?? "enable", hidden: true } : rest;
     },
     // Members practise in this order: a swap is a new bank version, so devices download it again.
     async afterSort(ctx, rows) {
@@ -164,5 +219,36 @@ export const questionResource: ResourceDef = {
       await ctx.tx.query("update exam_question set update_time = $1 where id = any($2::int[])", [time, rows.map((r) => r.id)]);
     },
   },
-  actions: questionSheetActions,
+  actions: {
+    ...questionSheetActions,
+    /** `GET usage?ids=`: for each question, how many papers and attempts use it (the delete confirm says it will be hidden). */
+    usage: {
+      method: "GET",
+      input: delQuery,
+      // Asked by the delete confirm: whoever may delete may ask.
+      rule: "exam/question/del",
+      run: async (ctx, input) => {
+        const ids = [...new Set((input as { ids: number[] }).ids)];
+        const usage = await questionUsage(ctx.tx, ids);
+        return { list: ids.map((id) => ({ id, ...usage.get(id)! })) };
+      },
+    },
+    /** `POST restore {ids}`: hidden questions back as they were (their bank's version changes: devices take them again). */
+    restore: {
+      method: "POST",
+      input: recordIds,
+      done: msg`Restored successfully`,
+      run: async (ctx, input) => {
+        const ids = [...new Set((input as { ids: number[] }).ids)];
+        const { rows } = await ctx.tx.query<{ id: number; classify_id: number }>("select id, classify_id from exam_question where id = any($1::int[]) and status = 'hidden' for update", [ids]);
+        if (rows.length === 0) throw new ApiError(msg`None of the chosen questions is hidden`);
+        const time = await nextUpdateTime(ctx.tx, [...new Set(rows.map((r) => r.classify_id))]);
+        await ctx.tx.query(
+          "update exam_question set status = coalesce(hidden_status, 'enable'), hidden_status = null, hidden_at = null, update_time = $2 where id = any($1::int[])",
+          [rows.map((r) => r.id), time],
+        );
+        return { count: rows.length };
+      },
+    },
+  },
 };
