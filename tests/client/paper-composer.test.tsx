@@ -110,3 +110,42 @@ describe("the question rows screen", () => {
     expect(paperRows.schema?.safeParse({ ...base, difficulty: 0 }).success).toBe(false);
   });
 });
+
+describe("the paper composer's points (issue 37)", () => {
+  it("defaults a fixed question's points to its own score and shows the running total with the row against the paper's total", async () => {
+    const added: Record<string, unknown>[] = [];
+    const fixedRow: CrudRow = { id: 1, paper_id: 5, kind: "fixed", question_id: 3, question_stem: "Stop means?", count: 1, score: 4, subtotal: 4, weigh: 0 };
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/admin/exam/paperRow/index") return envelope({ list: [fixedRow], total: 1 });
+      if (config.url === "/admin/exam/question/index") return envelope({ list: [{ id: 9, stem: "What does a red octagon mean?", type: "single", score: 5 }], total: 1 });
+      if (config.url === "/admin/exam/paperRow/add") {
+        added.push(config.data as Record<string, unknown>);
+        return envelope({ id: 2 });
+      }
+      return envelope({ list: [], total: 0 });
+    });
+    renderComposer();
+    const rows = await screen.findByTestId("composer-rows");
+    await waitFor(() => expect(within(rows).getAllByRole("listitem")).toHaveLength(1));
+    // 4 of the 12 promised points: the paper says it falls short, and that no room can use it so.
+    const status = screen.getByTestId("composer-total");
+    expect(status).toHaveTextContent("Questions add up to 4, the paper promises 12 points");
+    expect(status).toHaveTextContent("An exam room cannot use this paper until its questions add up to its total.");
+    const score = screen.getByRole("textbox", { name: "Score" });
+    expect(score).toHaveValue("1");
+    expect(screen.getByTestId("composer-with-row")).toHaveTextContent("With this row: 5 of 12 points");
+
+    // Picking a question takes its own score (5) as the row's points.
+    await userEvent.type(screen.getByRole("combobox", { name: "Question" }), "octagon");
+    await userEvent.click(await screen.findByRole("option", { name: "What does a red octagon mean?" }));
+    expect(score).toHaveValue("5");
+    expect(screen.getByTestId("composer-with-row")).toHaveTextContent("With this row: 9 of 12 points");
+    // Staff may still give it other points; the total follows as they type.
+    await userEvent.clear(score);
+    await userEvent.type(score, "8");
+    expect(screen.getByTestId("composer-with-row")).toHaveTextContent("With this row: 12 of 12 points");
+    await userEvent.click(screen.getByRole("button", { name: "Add row" }));
+    await waitFor(() => expect(added).toHaveLength(1));
+    expect(added[0]).toMatchObject({ kind: "fixed", question_id: 9, score: 8 });
+  });
+});

@@ -121,6 +121,49 @@ describe("papers and their rows", () => {
     const backwards = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: a, end_time: now - 120 });
     expect(backwards.data.fields.end_time).toBeTruthy();
   });
+
+  it("refuses a room on a paper whose rows do not add up to its total, and a pass score above that total (issue 37)", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const q1 = await createQuestion(db, bank);
+    const q2 = await createQuestion(db, bank);
+    // Rows give 4 + 2.5 = 6.5 points; the paper promises 10.
+    const short = await createPaper(db, { rows: [{ fixed: q1, score: 4 }, { fixed: q2, score: 2.5 }], totalScore: 10, passScore: 6 });
+    const good = await createPaper(db, { rows: [{ fixed: q1, score: 4 }, { fixed: q2, score: 2.5 }], totalScore: 6.5, passScore: 4 });
+    const now = Math.floor(Date.now() / 1000);
+    const body = { title: "Room T", start_time: now - 60, end_time: now + 3600, duration: 600, attempts_allowed: 1, pass_score: 5, review_policy: "never" };
+    const rooms = async () => (await db.query<{ n: number }>("select count(*)::int as n from exam_room")).rows[0]!.n;
+    const before = await rooms();
+
+    const refused = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: short });
+    expect(refused.code).toBe(0);
+    expect(refused.data.fields.paper_id).toBe("This paper's questions add up to 6.5 points, not its total of 10: correct the paper before a room uses it");
+    expect(await rooms()).toBe(before);
+
+    const over = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: good, pass_score: 6.51 });
+    expect(over.code).toBe(0);
+    expect(over.data.fields.pass_score).toBe("The pass score cannot be above the paper's total of 6.5 points");
+    expect(await rooms()).toBe(before);
+
+    // At the total exactly: allowed.
+    const added = await adminCall("POST", "/admin/exam/room/add", { ...body, paper_id: good, pass_score: 6.5 });
+    expect(added.code, added.msg).toBe(1);
+    const room = added.data.id as number;
+    // An edit is held to the same rules: moving to the paper that does not add up, or raising the pass score.
+    const moved = await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: short });
+    expect(moved.data.fields.paper_id).toMatch(/add up to 6.5 points, not its total of 10/);
+    const raised = await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: good, pass_score: 7 });
+    expect(raised.data.fields.pass_score).toMatch(/above the paper's total of 6.5/);
+    expect((await db.query<{ paper_id: number; pass_score: string }>("select paper_id, pass_score from exam_room where id = $1", [room])).rows[0]).toMatchObject({ paper_id: good });
+    expect(Number((await db.query<{ pass_score: string }>("select pass_score from exam_room where id = $1", [room])).rows[0]!.pass_score)).toBe(6.5);
+    // Fixed: the paper's total now matches its rows, and the room may use it.
+    await adminCall("POST", "/admin/exam/paper/edit", { id: short, title: "Fixed", total_score: 6.5, pass_score: 4, duration: 1800 });
+    expect((await adminCall("POST", "/admin/exam/room/edit", { ...body, id: room, paper_id: short })).code).toBe(1);
+
+    // The room form prefills from the paper it picks: a remote select carries its pass score and duration.
+    const picked = await adminCall("GET", `/admin/exam/paper/index?select=1&initKey=id&initValue=${good}`);
+    expect(picked.data.list[0]).toMatchObject({ id: good, total_score: 6.5, pass_score: 4, duration: 3600, rows_total: 6.5 });
+  });
 });
 
 describe("draw rules with a difficulty", () => {

@@ -44,7 +44,7 @@ describe("per-kind questions", () => {
       { body: { type: "single", options: opts("a", "b", "c"), answer: "C" }, right: "c", wrong: "A" },
       { body: { type: "multiple", options: opts("a", "b", "c", "d"), answer: ["D", "A"] }, right: ["A", "D"], wrong: ["A"] },
       { body: { type: "judge", answer: "F" }, right: "F", wrong: "T" },
-      { body: { type: "fill", answer: [" 1949 | 一九四九 ", "Beijing"] }, right: ["一九四九", "beijing"], wrong: ["1950", "Beijing"] },
+      { body: { type: "fill", stem: "Founded in ____, capital ____", answer: [" 1949 | 一九四九 ", "Beijing"] }, right: ["一九四九", "beijing"], wrong: ["1950", "Beijing"] },
       { body: { type: "short", answer: { keywords: ["tilt", "orbit"], reference: "Because of the tilt." } }, right: "tilt and orbit", wrong: "no idea" },
     ];
     for (const c of cases) {
@@ -58,7 +58,7 @@ describe("per-kind questions", () => {
     // Canonical forms: sorted keys, trimmed alternatives.
     const multiple = await post("add", { ...base(), type: "multiple", options: opts("a", "b", "c"), answer: ["C", "A"] });
     expect((await stored(multiple.data.id)).answer).toEqual(["A", "C"]);
-    const fill = await post("add", { ...base(), type: "fill", answer: [" x | y "] });
+    const fill = await post("add", { ...base(), type: "fill", stem: "Say ____", answer: [" x | y "] });
     expect((await stored(fill.data.id)).answer).toEqual(["x|y"]);
   });
 
@@ -76,7 +76,12 @@ describe("per-kind questions", () => {
       [{ type: "judge", answer: "X" }, "answer", /true \(T\) or false \(F\)/],
       [{ type: "judge", options: opts("yes", "no"), answer: "T" }, "options", /no options/],
       [{ type: "fill", answer: [] }, "answer", /at least one blank/],
-      [{ type: "fill", answer: ["a||b"] }, "answer", /Blank 1 has an empty accepted answer/],
+      [{ type: "fill", stem: "Say ____", answer: ["a||b"] }, "answer", /Blank 1 has an empty accepted answer/],
+      // The blanks of the text and of the answer must match (issue 37): both counts named.
+      [{ type: "fill", stem: "No blank here", answer: ["a"] }, "answer", /text has 0 blanks .* answer has 1/],
+      [{ type: "fill", stem: "One ____ only", answer: ["a", "b"] }, "answer", /text has 1 blanks .* answer has 2/],
+      [{ type: "fill", stem: "Two ____ and ____ blanks", answer: ["a"] }, "answer", /text has 2 blanks .* answer has 1/],
+      [{ type: "fill", stem: "An image is no blank ![](/storage/question/a__b.png) ____", answer: ["a", "b"] }, "answer", /text has 1 blanks .* answer has 2/],
       [{ type: "short", answer: { keywords: [], reference: "" } }, "answer", /at least one keyword/],
       [{ type: "short", answer: "just text" }, "answer", /keywords/],
       [{ type: "single", options: opts("a", "b"), answer: "A", classify_id: 2_000_000_000 }, "classify_id", /bank does not exist/],

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { MAX_BLANKS, MAX_OPTIONS } from "../exam/grading.ts";
+import { textParts } from "../exam/questionText.ts";
 import { QUESTION_TYPES, type CorrectAnswer, type QuestionOption, type QuestionType } from "../exam/types.ts";
 import { dbId, safeText, withMessage } from "../schema.ts";
 import { assignment } from "./org.ts";
@@ -92,6 +93,14 @@ const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every(
 /** Splits a fill-in blank into its accepted alternatives ("1949|一九四九"). */
 export const alternativesOf = (blank: string): string[] => blank.split("|").map((s) => s.trim());
 
+/** A blank in a fill-in stem: a run of two or more underscores ("____"), as the member's screen draws one. */
+const BLANK = /_{2,}/g;
+
+/** How many blanks a fill-in stem marks (runs of "__" or more in its text; image addresses do not count). */
+export function stemBlankCount(stem: string): number {
+  return textParts(stem).reduce((n, p) => n + (p.kind === "text" ? (p.text.match(BLANK) ?? []).length : 0), 0);
+}
+
 /**
  * Whether a question is one the grader can grade as staff meant it; the first problem found.
  * Choice options must be keyed A, B, C... in order, with text.
@@ -128,6 +137,10 @@ export function checkQuestion(q: QuestionContent): QuestionProblem | null {
       if (blank.includes("\n")) return { field: "answer", message: msg`Blank ${n} must be on one line` };
       if (alternativesOf(blank).some((a) => a === "")) return { field: "answer", message: msg`Blank ${n} has an empty accepted answer` };
     }
+    // The member gets one input per blank of the text: a key with more or fewer blanks could never be answered right.
+    const inStem = stemBlankCount(q.stem);
+    const inAnswer = answer.length;
+    if (inStem !== inAnswer) return { field: "answer", message: msg`The question text has ${inStem} blanks (____) but the answer has ${inAnswer}: they must match` };
     return null;
   }
   // short

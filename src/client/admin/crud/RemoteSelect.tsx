@@ -23,7 +23,8 @@ export function RemoteSelect({
   control: FieldControlProps;
   remote: { path: string; labelField: string; valueField?: string };
   value: unknown;
-  onChange: (value: unknown) => void;
+  /** The picked value, and its row as the source listed it (e.g. a question's score, a paper's total). */
+  onChange: (value: unknown, row?: CrudRow) => void;
   placeholder?: string;
   /** The current value's label when the source does not list it (the form's row names it). */
   fallbackLabel?: unknown;
@@ -49,7 +50,7 @@ export function RemoteSelect({
 
   const pick = (row: CrudRow) => {
     setPicked(row);
-    onChange(row[valueField]);
+    onChange(row[valueField], row);
     setText(null);
     setOpen(false);
   };

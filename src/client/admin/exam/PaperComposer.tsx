@@ -23,10 +23,12 @@ type Kind = "fixed" | "draw";
 
 /**
  * A paper's composer (row action "Questions"): its rows in paper order with their subtotals and
- * the running total against the paper's total score; a fixed question picked from the bank
- * (remote select over `exam/question`) or a draw rule (classify, type, difficulty or any, count)
- * added, rows removed. The server refuses a draw rule its bank cannot fill at that type and
- * difficulty (shown beside the count).
+ * the running total against the paper's total score (and that a room cannot use the paper while
+ * they differ); a fixed question picked from the bank (remote select over `exam/question`, its
+ * points defaulting to the question's own score) or a draw rule (classify, type, difficulty or
+ * any, count) added, with the total the paper would reach shown as it is typed; rows removed. The
+ * server refuses a draw rule its bank cannot fill at that type and difficulty (shown beside the
+ * count).
  */
 export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t, i18n } = useLingui();
@@ -87,6 +89,9 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
   const running = list.reduce<number[]>((acc, r) => [...acc, Math.round(((acc.at(-1) ?? 0) + Number(r.subtotal ?? 0)) * 100) / 100], []);
   const total = running.at(-1) ?? 0;
   const promised = Number(row.total_score ?? 0);
+  // What the paper would add up to with the row being added (its score times its count).
+  const adding = Number(score) * (kind === "fixed" ? 1 : Number(count));
+  const withRow = Number.isFinite(adding) ? Math.round((total + adding) * 100) / 100 : null;
   const typeLabel = (v: unknown) => {
     const o = QUESTION_TYPE_OPTIONS.find((x) => x.value === v);
     return o ? i18n._(o.label) : String(v ?? "");
@@ -136,6 +141,11 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
       )}
       <p role="status" data-testid="composer-total" className={`rounded-md px-3 py-2 text-sm ${total === promised ? "bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200"}`}>
         {total === promised ? t`Questions add up to ${total} of ${promised} points` : t`Questions add up to ${total}, the paper promises ${promised} points`}
+        {total !== promised && (
+          <span className="block text-xs">
+            <Trans>An exam room cannot use this paper until its questions add up to its total.</Trans>
+          </span>
+        )}
       </p>
       <form
         noValidate
@@ -156,7 +166,19 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
         </fieldset>
         {kind === "fixed" ? (
           <FieldFrame label={t`Question`} error={errors.question_id ?? null}>
-            {(control) => <RemoteSelect control={control} remote={{ path: "exam/question", labelField: "stem" }} value={questionId} onChange={setQuestionId} placeholder={t`Search the bank`} />}
+            {(control) => (
+              <RemoteSelect
+                control={control}
+                remote={{ path: "exam/question", labelField: "stem" }}
+                value={questionId}
+                onChange={(id, picked) => {
+                  setQuestionId(id);
+                  // A fixed question is worth its own score unless the paper says otherwise.
+                  if (picked && picked.score !== undefined && picked.score !== null) setScore(String(Number(picked.score)));
+                }}
+                placeholder={t`Search the bank`}
+              />
+            )}
           </FieldFrame>
         ) : (
           <>
@@ -189,6 +211,11 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
         <FieldFrame label={kind === "fixed" ? t`Score` : t`Score each`} error={errors.score ?? null}>
           {(control) => <input {...control} name="score" inputMode="decimal" value={score} onChange={(e) => setScore(e.target.value)} className={controlClass(errors.score)} />}
         </FieldFrame>
+        {withRow !== null && (
+          <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="composer-with-row">
+            {t`With this row: ${withRow} of ${promised} points`}
+          </p>
+        )}
         {formError && (
           <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
             {formError}

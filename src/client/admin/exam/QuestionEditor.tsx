@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { ArrowDown, ArrowUp, ImagePlus, Plus, X } from "lucide-react";
 import { useRef, useState } from "react";
-import { OPTION_KEYS, checkQuestion } from "../../../shared/admin/questions.ts";
+import { OPTION_KEYS, checkQuestion, stemBlankCount } from "../../../shared/admin/questions.ts";
 import { imageToken, textParts } from "../../../shared/exam/questionText.ts";
 import { isQuestionType, type ExamQuestion, type GivenAnswer, type QuestionOption, type QuestionType } from "../../../shared/exam/types.ts";
 import { QuestionView, emptyAnswer } from "../../features/exam/QuestionView.tsx";
@@ -86,19 +86,47 @@ function Thumbnails({ text }: { text: string }) {
   );
 }
 
-/** The stem: text, an image button inserting at the cursor, thumbnails of its images. */
-export function StemEditor({ value, onChange, control }: CustomFieldProps) {
+/** A fill-in answer with one blank per blank of the stem: empty ones added at the end, the last ones dropped. */
+export function answerForBlanks(answer: unknown, blanks: number): string[] {
+  const list = listOf(answer);
+  return list.length >= blanks ? list.slice(0, blanks) : [...list, ...Array.from({ length: blanks - list.length }, () => "")];
+}
+
+/** The stem without its `index`-th blank ("____" run; image addresses are not blanks). */
+export function withoutBlank(stem: string, index: number): string {
+  let seen = 0;
+  return textParts(stem)
+    .map((p) =>
+      p.kind === "image"
+        ? imageToken(p.url)
+        : p.text.replace(/_{2,}/g, (run) => (seen++ === index ? "" : run)),
+    )
+    .join("");
+}
+
+/**
+ * The stem: text, an image button inserting at the cursor, thumbnails of its images. A fill-in
+ * question's answer keeps one blank per "____" of the stem as blanks are typed or removed.
+ */
+export function StemEditor({ value, onChange, control, values, setValue }: CustomFieldProps) {
   const { t } = useLingui();
   const area = useRef<HTMLTextAreaElement>(null);
   const text = typeof value === "string" ? value : "";
+  const change = (next: string) => {
+    onChange(next);
+    if (typeOf(values) !== "fill") return;
+    const blanks = stemBlankCount(next);
+    // No blank typed yet: the answer keeps what it has (a blank of the text is still to come).
+    if (blanks > 0 && blanks !== listOf(values.answer).length) setValue("answer", answerForBlanks(values.answer, blanks));
+  };
   const insert = (token: string) => {
     const at = area.current?.selectionStart ?? text.length;
-    onChange(`${text.slice(0, at)}${token}${text.slice(at)}`);
+    change(`${text.slice(0, at)}${token}${text.slice(at)}`);
   };
   return (
     <div className="space-y-2">
       <div className="flex items-start gap-1">
-        <textarea {...control} ref={area} rows={4} value={text} onChange={(e) => onChange(e.target.value)} className={`${controlClass(control["aria-invalid"] ? "x" : undefined)} py-2`} />
+        <textarea {...control} ref={area} rows={4} value={text} onChange={(e) => change(e.target.value)} className={`${controlClass(control["aria-invalid"] ? "x" : undefined)} py-2`} />
         <ImageButton label={t`Insert an image into the question`} onImage={insert} />
       </div>
       <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -219,7 +247,7 @@ function TextList({ items, onChange, label, addLabel }: { items: string[]; onCha
 }
 
 /** The correct answer, per kind. */
-export function AnswerEditor({ value, onChange, values, control }: CustomFieldProps) {
+export function AnswerEditor({ value, onChange, values, control, setValue }: CustomFieldProps) {
   const { t } = useLingui();
   const type = typeOf(values);
   const options = optionsOf(values.options);
@@ -255,8 +283,10 @@ export function AnswerEditor({ value, onChange, values, control }: CustomFieldPr
     );
   }
   if (type === "fill") {
+    // One answer blank per blank of the text; adding or removing one here adds or removes it in the text too.
+    const stem = typeof values.stem === "string" ? values.stem : "";
     const blanks = listOf(value);
-    const list = blanks.length > 0 ? blanks : [""];
+    const list = blanks.length > 0 ? blanks : answerForBlanks([], Math.max(1, stemBlankCount(stem)));
     return (
       <div className="space-y-3" role="group" aria-describedby={control["aria-describedby"]}>
         {list.map((blank, i) => {
@@ -271,13 +301,26 @@ export function AnswerEditor({ value, onChange, values, control }: CustomFieldPr
                 label={(k) => t`Blank ${n}, answer ${k}`}
                 addLabel={t`Add an accepted answer`}
               />
-              <button type="button" className="text-sm text-red-600 underline disabled:opacity-40" disabled={list.length <= 1} onClick={() => onChange(list.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="text-sm text-red-600 underline disabled:opacity-40"
+                disabled={list.length <= 1}
+                onClick={() => {
+                  onChange(list.filter((_, j) => j !== i));
+                  if (i < stemBlankCount(stem)) setValue("stem", withoutBlank(stem, i));
+                }}
+              >
                 <Trans>Remove blank {n}</Trans>
               </button>
             </fieldset>
           );
         })}
-        <Button onClick={() => onChange([...list, ""])}>
+        <Button
+          onClick={() => {
+            onChange([...list, ""]);
+            if (stemBlankCount(stem) <= list.length) setValue("stem", `${stem}____`);
+          }}
+        >
           <Plus aria-hidden className="size-4" />
           <Trans>Add blank</Trans>
         </Button>

@@ -4,6 +4,7 @@ import { roomAdd } from "../../../shared/admin/papers.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { LATE_POLICY_OPTIONS, REVIEW_POLICY_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 import { assignmentFields, companyField } from "../org/fields.ts";
+import { MinutesField, RoomPaperField } from "./RoomFields.tsx";
 import { RoomResults } from "./RoomResults.tsx";
 
 /** Exam rooms (`exam/room`): a paper, its open window, time, attempts, pass mark, who may sit it, what members see after; results per room. */
@@ -27,12 +28,19 @@ const rooms: CrudDefinition = {
   ],
   form: [
     { field: "title", label: msg`Title`, kind: "text" },
-    { field: "paper_id", label: msg`Paper`, kind: "remoteSelect", remote: { path: "exam/paper", labelField: "title" }, hint: msg`Fixed once members have sat the room` },
+    {
+      field: "paper_id",
+      label: msg`Paper`,
+      kind: "custom",
+      component: RoomPaperField,
+      initial: null,
+      hint: msg`Picking a paper fills in its time and pass score; fixed once members have sat the room`,
+    },
     { field: "start_time", label: msg`Opens`, kind: "datetime" },
     { field: "end_time", label: msg`Closes`, kind: "datetime" },
-    { field: "duration", label: msg`Time per attempt (seconds)`, kind: "number", initial: 3600 },
+    { field: "duration", label: msg`Time per attempt (minutes)`, kind: "custom", component: MinutesField, initial: 3600 },
     { field: "attempts_allowed", label: msg`Attempts allowed`, kind: "number", initial: 1 },
-    { field: "pass_score", label: msg`Pass score`, kind: "number", initial: 60 },
+    { field: "pass_score", label: msg`Pass score`, kind: "number", initial: 60, hint: msg`At most the paper's total` },
     { field: "user_group_id", label: msg`Member group (empty: every member)`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
     companyField(msg`Company (empty: the whole organisation)`),
     ...assignmentFields,

@@ -50,7 +50,8 @@ export const paperResource: ResourceDef = {
     create_time: { column: "t.create_time", type: "time" },
   },
   quickSearch: ["id", "title"],
-  selectFields: ["id", "title", "total_score"],
+  // The room form prefills its time and pass score from the paper it picks and shows whether its rows add up.
+  selectFields: ["id", "title", "total_score", "pass_score", "duration"],
   editColumns: ["id", "title", "total_score", "pass_score", "duration", "shuffle_options", "partial_credit", "status", "create_time"],
   add: paperAdd,
   edit: paperEdit,
@@ -67,8 +68,10 @@ export const paperResource: ResourceDef = {
       const totals = await rowTotals(ctx, rows.map((r) => r.id as number));
       return rows.map((r) => ({ ...r, total_score: Number(r.total_score), pass_score: Number(r.pass_score), rows_total: totals.get(r.id as number) ?? 0 }));
     },
-    async editRow(_ctx, row) {
-      return { ...row, total_score: Number(row.total_score), pass_score: Number(row.pass_score) };
+    /** The row with what its questions add up to (the edit form shows it against the total). */
+    async editRow(ctx, row) {
+      const rowsTotal = (await rowTotals(ctx, [row.id as number])).get(row.id as number) ?? 0;
+      return { ...row, total_score: Number(row.total_score), pass_score: Number(row.pass_score), rows_total: rowsTotal };
     },
     async beforeDelete(ctx, rows) {
       const { rows: used } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where paper_id = any($1::int[])", [rows.map((r) => r.id)]);
@@ -214,8 +217,17 @@ export const roomResource: ResourceDef = {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
     async beforeWrite(ctx, body, existing) {
       const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, ...room } = body as RoomAdd & { id?: number };
-      const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [room.paper_id])).rows[0];
+      const paper = (await ctx.tx.query<{ total_score: string }>("select total_score from exam_paper where id = $1", [room.paper_id])).rows[0];
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      // Members are graded out of the paper's total: its rows must give exactly that many points.
+      const total = Number(paper.total_score);
+      const rowsTotal = (await rowTotals(ctx, [room.paper_id])).get(room.paper_id) ?? 0;
+      if (Math.round(rowsTotal * 100) !== Math.round(total * 100)) {
+        throw fieldError(ctx.req, "paper_id", msg`This paper's questions add up to ${rowsTotal} points, not its total of ${total}: correct the paper before a room uses it`);
+      }
+      if (Math.round(room.pass_score * 100) > Math.round(total * 100)) {
+        throw fieldError(ctx.req, "pass_score", msg`The pass score cannot be above the paper's total of ${total} points`);
+      }
       if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
         throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
       }
