@@ -46,6 +46,8 @@ export interface ExamRecordRow {
    * (they are not in the score until accepted).
    */
   pendingReview: number;
+  /** When staff last regraded the attempt (Unix seconds: its score counts questions as corrected since), or null. */
+  regradedAt?: number | null;
 }
 
 /** The name of an attempt on screen: its room for an official attempt, else its paper. */

@@ -9,6 +9,7 @@ import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
+import { regradeActions } from "./regrade.ts";
 
 /**
  * Papers, their question rows, exam rooms, the marking queue and late answers (issue 14). What
@@ -261,6 +262,8 @@ export const roomResource: ResourceDef = {
       run: async () => null,
       send: (ctx, input, reply) => exportRoomResults(ctx, (input as { id: number }).id, reply),
     },
+    // Regrade: candidates, dry run, apply (regrade.ts).
+    ...regradeActions,
   },
 };
 

@@ -39,6 +39,8 @@ export interface AttemptRow {
   deadline: number | null;
   submitted_at: number | null;
   status: "open" | "submitted" | "expired";
+  /** When staff last regraded it (seconds, migration 0041), or null. */
+  regraded_at?: number | null;
 }
 
 /**

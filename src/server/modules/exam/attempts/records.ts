@@ -22,6 +22,9 @@ import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
  * are closed first, so a record never shows an attempt as open after its deadline.
  */
 
+/** When staff regraded the attempt (regrade.ts, migration 0041), or null. */
+const regradedAt = (a: { regraded_at?: number | string | null }): number | null => (a.regraded_at === null || a.regraded_at === undefined ? null : Number(a.regraded_at));
+
 /** A page of the member's attempts, newest first. */
 async function listRecords(db: Queryable, userId: number, page: number, limit: number): Promise<{ list: ExamRecordRow[]; total: number }> {
   const total = await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where user_id = $1", [userId]);
@@ -46,6 +49,7 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
       submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),
       status: a.status,
       pendingReview: pending.get(a.id) ?? 0,
+      regradedAt: regradedAt(a),
     })),
     total: total.rows[0]?.n ?? 0,
   };
@@ -104,6 +108,7 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
       totalScore: sat.paper.totalScore,
       passScore: sat.paper.passScore,
       pendingReview: pending.get(attempt.id) ?? 0,
+      regradedAt: regradedAt(attempt),
     },
     // Each with the points the paper gave it (they add up to the paper's total).
     questions: sat.questions.flatMap((q) => (q.missing ? [] : [presentQuestion(q, reveal(q.id))])),
