@@ -193,6 +193,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const visibleColumnCount = table.getVisibleLeafColumns().length + (canSelect ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
+  const DeleteNotice = definition.deleteNotice;
 
   let body: ReactNode;
   if (list.isError && !list.data) {
@@ -452,7 +453,16 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         open={confirmIds !== null}
         onOpenChange={(open) => !open && setConfirmIds(null)}
         title={t`Delete`}
-        description={t`Delete ${plural(confirmCount, { one: "# row", other: "# rows" })}? This cannot be undone here.`}
+        description={
+          <>
+            {t`Delete ${plural(confirmCount, { one: "# row", other: "# rows" })}? This cannot be undone here.`}
+            {DeleteNotice && confirmIds && confirmIds.length > 0 && (
+              <span className="mt-2 block">
+                <DeleteNotice ids={confirmIds} />
+              </span>
+            )}
+          </>
+        }
         confirmLabel={t`Delete`}
         busy={remove.isPending}
         onConfirm={() => {

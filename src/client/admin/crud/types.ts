@@ -212,6 +212,11 @@ export interface CrudDefinition {
   rowActions?: CrudRowAction[];
   /** Extra toolbar buttons, each opening its own dialog. */
   toolbarActions?: CrudToolbarAction[];
+  /**
+   * Said in the delete confirm below its question, given the rows about to be deleted (e.g. which
+   * of them are in use and will be hidden instead). Inline content only: it sits in a paragraph.
+   */
+  deleteNotice?: ComponentType<{ ids: number[] }>;
 }
 
 /** One `search[]` item of the list request. */

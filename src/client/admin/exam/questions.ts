@@ -6,6 +6,7 @@ import { textParts } from "../../../shared/exam/questionText.ts";
 import { STATUS_OPTIONS } from "../auth/options.ts";
 import type { CrudDefinition, CrudRow } from "../crud/types.ts";
 import { AnswerEditor, OptionsEditor, QuestionPreview, StemEditor } from "./QuestionEditor.tsx";
+import { QuestionUsageNotice } from "./QuestionUsage.tsx";
 import { BankName, ExportDialog, ImportDialog } from "./QuestionSheet.tsx";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS, bankTitle } from "./options.ts";
 
@@ -15,6 +16,9 @@ const stemCell = (row: CrudRow) => {
   const text = textParts(String(row.stem ?? "")).map((p) => (p.kind === "text" ? p.text : "🖼")).join("");
   return createElement("span", { className: "line-clamp-2 max-w-md", title: text }, text);
 };
+
+/** A question's status in the list: a deleted question still in use is hidden (listed only when searched for by this status). */
+const QUESTION_STATUS_OPTIONS = [...STATUS_OPTIONS, { value: "hidden", label: msg`Hidden (in use)` }];
 
 /** Questions (`exam/question`): every kind, edited with the question editor; spreadsheets in and out. */
 const questions: CrudDefinition = {
@@ -29,7 +33,7 @@ const questions: CrudDefinition = {
     { field: "classify_id", label: msg`Bank`, cell: (row) => createElement(BankName, { row }), search: "select", remote: { path: "exam/classify", labelField: "title" } },
     { field: "difficulty", label: msg`Difficulty`, render: "number", sortable: true, search: "number" },
     { field: "score", label: msg({ message: "Score", context: "question" }), render: "number", sortable: true },
-    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
+    { field: "status", label: msg`Status`, render: "tag", options: QUESTION_STATUS_OPTIONS, search: "select" },
     { field: "weigh", label: msg`Weight`, render: "number", hidden: true },
     { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },
   ],
@@ -48,6 +52,9 @@ const questions: CrudDefinition = {
   ],
   schema: questionAdd,
   editSchema: questionEdit.omit({ id: true }),
+  // A question in use (a paper's fixed row, an attempt) is hidden, not deleted: the confirm says where it is used.
+  deleteNotice: QuestionUsageNotice,
+  batchActions: [{ name: "restore", label: msg`Restore`, confirm: msg`Bring the selected hidden questions back (as they were before they were hidden)?` }],
   toolbarActions: [
     { key: "import", label: msg`Import`, icon: Upload, action: "import", size: "lg", component: ImportDialog },
     { key: "export", label: msg`Export`, icon: Download, action: "export", component: ExportDialog },
