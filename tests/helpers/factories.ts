@@ -164,11 +164,17 @@ export interface PaperSpec {
   rows: PaperRowSpec[];
 }
 
-/** A paper with its rows (a mock paper, unless a room that has not ended uses it or it can hold withheld questions). */
+/**
+ * A paper with its rows (a mock paper, unless a room that has not ended uses it or it can hold
+ * withheld questions). Unless told, its total is what its rows add up to and its pass score at
+ * most 60 of it, as staff's forms require (issue 37).
+ */
 export async function createPaper(db: Queryable, spec: PaperSpec): Promise<number> {
+  const rowsTotal = spec.rows.reduce((sum, row) => sum + (row.score ?? 1) * ("fixed" in row ? 1 : row.count), 0);
+  const total = spec.totalScore ?? rowsTotal;
   const { rows } = await db.query<{ id: number }>(
     "insert into exam_paper (title, total_score, pass_score, duration, partial_credit) values ($1, $2, $3, $4, $5) returning id",
-    [spec.title ?? next("paper "), spec.totalScore ?? 100, spec.passScore ?? 60, spec.duration ?? 3600, spec.partialCredit ?? false],
+    [spec.title ?? next("paper "), total, spec.passScore ?? Math.min(60, total), spec.duration ?? 3600, spec.partialCredit ?? false],
   );
   const id = rows[0]!.id;
   for (const [i, row] of spec.rows.entries()) {
@@ -206,12 +212,12 @@ export interface RoomSpec {
   faceRuleId?: number | null;
 }
 
-/** An official exam room sitting `paperId`. */
+/** An official exam room sitting `paperId` (its pass score, unless told, 60 or the paper's total if less). */
 export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec = {}): Promise<number> {
   const now = Math.floor(Date.now() / 1000);
   const { rows } = await db.query<{ id: number }>(
     `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy, late_policy, user_group_id, face_rule_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+     values ($1, $2, $3, $4, $5, $6, coalesce($7, least(60, (select total_score from exam_paper where id = $1))), $8, $9, $10, $11) returning id`,
     [
       paperId,
       spec.title ?? next("room "),
@@ -219,7 +225,7 @@ export async function createRoom(db: Queryable, paperId: number, spec: RoomSpec 
       spec.endTime ?? now + 86_400,
       spec.duration ?? 600,
       spec.attemptsAllowed ?? 1,
-      spec.passScore ?? 60,
+      spec.passScore ?? null,
       spec.reviewPolicy ?? "never",
       spec.latePolicy ?? "review",
       spec.userGroupId ?? null,
