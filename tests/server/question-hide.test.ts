@@ -101,7 +101,11 @@ describe("deleting questions in use", () => {
     // Not a new fixed paper row.
     const row = await call(root, "POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "fixed", question_id: used, score: 1, weigh: 0, remark: "" });
     expect(row.code).toBe(0);
+    expect((row.data as { fields?: Record<string, string> } | null)?.fields?.question_id).toMatch(/restore it first/);
     expect(await q("select count(*)::int as n from exam_paper_row where paper_id = $1", [paper])).toEqual([{ n: 2 }]);
+    // Nor exported with the bank's questions.
+    const exported = await call(root, "GET", `/admin/exam/question/export?classify_id=${bank}&format=csv`);
+    expect(Buffer.from(exported.data.data as string, "base64").toString("utf8")).not.toContain("hidden");
     // Not given by a new start: the paper's other question only.
     const room = await createRoom(db, paper);
     const bob = await createMember(db);

@@ -136,8 +136,10 @@ export const paperRowResource: ResourceDef = {
       const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [row.paper_id])).rows[0];
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       if (row.kind === "fixed") {
-        const q = (await ctx.tx.query("select id from exam_question where id = $1", [row.question_id])).rows[0];
+        const q = (await ctx.tx.query<{ status: string }>("select status from exam_question where id = $1", [row.question_id])).rows[0];
         if (!q) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
+        // A question hidden because it was deleted while in use is kept for what it was used in, never put in a paper again.
+        if (q.status === "hidden" && Number(existing?.question_id) !== row.question_id) throw fieldError(ctx.req, "question_id", msg`This question was deleted and is kept only for the papers and attempts that used it: restore it first`);
         return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, classify_id: null, question_type: null, difficulty: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
       }
       const c = (await ctx.tx.query("select id from exam_classify where id = $1", [row.classify_id])).rows[0];

@@ -335,7 +335,7 @@ export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId
     classifyId === null
       ? { rows: [] as QuestionRowOut[] }
       : await db.query<QuestionRowOut>(
-          "select type, stem, options, answer, analysis, difficulty, score, status from exam_question where classify_id = $1 order by weigh desc, id",
+          "select type, stem, options, answer, analysis, difficulty, score, status from exam_question where classify_id = $1 and status <> 'hidden' order by weigh desc, id",
           [classifyId],
         );
   const lines: string[][] = rows.map((q) => {

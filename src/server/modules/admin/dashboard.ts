@@ -20,7 +20,7 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
     const { rows } = await app.db.query<{ members: string; courses: string; questions: string; attempts: string }>(
       `select (select count(*) from member m where ${members(2)}) as members,
               (select count(*) from course) as courses,
-              (select count(*) from exam_question) as questions,
+              (select count(*) from exam_question where status <> 'hidden') as questions,
               (select count(*) from exam_attempt a join member m on m.id = a.user_id where a.started_at >= $1 and ${members(2)}) as attempts`,
       [today, scoped, admin.company_id],
     );
