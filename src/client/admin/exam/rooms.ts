@@ -1,11 +1,12 @@
 import { msg } from "@lingui/core/macro";
-import { ChartColumn } from "lucide-react";
+import { ChartColumn, RefreshCw } from "lucide-react";
 import { roomAdd } from "../../../shared/admin/papers.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { LATE_POLICY_OPTIONS, REVIEW_POLICY_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 import { assignmentFields, companyField } from "../org/fields.ts";
 import { MinutesField, RoomPaperField } from "./RoomFields.tsx";
 import { RoomResults } from "./RoomResults.tsx";
+import { RoomRegrade } from "./RoomRegrade.tsx";
 
 /** Exam rooms (`exam/room`): a paper, its open window, time, attempts, pass mark, who may sit it, what members see after; results per room. */
 const rooms: CrudDefinition = {
@@ -50,7 +51,10 @@ const rooms: CrudDefinition = {
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
   ],
   schema: roomAdd,
-  rowActions: [{ key: "results", label: msg`Results`, icon: ChartColumn, action: "results", component: RoomResults, size: "xl" }],
+  rowActions: [
+    { key: "results", label: msg`Results`, icon: ChartColumn, action: "results", component: RoomResults, size: "xl" },
+    { key: "regrade", label: msg`Regrade`, icon: RefreshCw, action: "regrade", component: RoomRegrade, size: "lg" },
+  ],
 };
 
 export default rooms;

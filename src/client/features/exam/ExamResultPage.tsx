@@ -3,7 +3,7 @@ import { attemptTitle, type ExamRecordDetail } from "../../../shared/exam/catalo
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CheckCircle2, CircleDashed, CircleHelp, CloudOff, CloudUpload, EyeOff, Hourglass, LineChart, MinusCircle, XCircle } from "lucide-react";
+import { CheckCircle2, CircleDashed, CircleHelp, CloudOff, CloudUpload, EyeOff, Hourglass, LineChart, MinusCircle, RefreshCw, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { formatTime } from "../../../shared/time.ts";
@@ -53,6 +53,8 @@ export interface ResultView {
   pendingReview: number;
   /** Short answers a marker reviews: the score given (null while waiting) and the comment. */
   reviews: Record<string, { score: number | null; comment: string }>;
+  /** When staff regraded the attempt (ms since the epoch: corrected questions count), or null. */
+  regradedAt?: number | null;
 }
 
 export function viewOfLocal(
@@ -93,10 +95,11 @@ export function viewOfRecord(record: ExamRecordDetail): ResultView {
     results: record.results,
     pendingReview: a.pendingReview ?? 0,
     reviews: record.reviews ?? {},
+    regradedAt: a.regradedAt ? a.regradedAt * 1000 : null,
   };
 }
 
-export interface ResultSummaryProps extends Pick<ResultView, "title" | "score" | "totalScore" | "passScore" | "passed" | "submittedAt"> {
+export interface ResultSummaryProps extends Pick<ResultView, "title" | "score" | "totalScore" | "passScore" | "passed" | "submittedAt" | "regradedAt"> {
   /** Graded on this device; the server grades again when it syncs. */
   waitingToSync?: boolean;
   /** Late official answers waiting for a marker's review. */
@@ -104,15 +107,22 @@ export interface ResultSummaryProps extends Pick<ResultView, "title" | "score" |
 }
 
 /** Score, total and pass or fail (icon and words, never colour alone). */
-export function ResultSummary({ title, score, totalScore, passScore, passed, submittedAt, waitingToSync, pendingReview = 0 }: ResultSummaryProps) {
+export function ResultSummary({ title, score, totalScore, passScore, passed, submittedAt, waitingToSync, pendingReview = 0, regradedAt = null }: ResultSummaryProps) {
   const { t } = useLingui();
   const when = formatTime(submittedAt, "YYYY-MM-DD HH:mm");
+  const regraded = formatTime(regradedAt, "YYYY-MM-DD HH:mm");
   return (
     <section aria-labelledby="result-title" className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <h1 id="result-title" className="text-xl font-semibold">
         {title ?? t`Mock exam`}
       </h1>
       {when && <p className="text-sm text-slate-600 dark:text-slate-300">{t`Submitted on ${when}`}</p>}
+      {regraded && (
+        <p className="flex items-center gap-2 text-sm text-sky-800 dark:text-sky-200" data-testid="result-regraded">
+          <RefreshCw aria-hidden className="size-4 shrink-0" />
+          {t`Regraded on ${regraded}: staff corrected questions of this exam, and the score counts them as corrected.`}
+        </p>
+      )}
       <p className="text-3xl font-semibold tabular-nums" data-testid="result-score">
         <span className="sr-only">{t`Score:`} </span>
         {score} <span className="text-lg font-normal text-slate-600 dark:text-slate-300">/ {totalScore}</span>
@@ -358,6 +368,7 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
         submittedAt={view.submittedAt}
         waitingToSync={waitingToSync}
         pendingReview={view.pendingReview}
+        regradedAt={view.regradedAt}
       />
       <ScoreHistory paperId={view.paperId} passScore={view.passScore} totalScore={view.totalScore} />
       <Review view={view} />
