@@ -361,7 +361,7 @@ describe("TestTakingPage", () => {
       paperId: 7,
       questions: [
         q(1, "single", 1, { score: 5, options: [{ key: "A", text: "Stop" }, { key: "B", text: "Go" }], answer: "A" }),
-        q(2, "judge", 1, { score: 5, answer: "T" }),
+        q(2, "judge", 1, { score: 3, answer: "T" }),
       ],
       answers: {},
       startedAt: Date.now() - 1000,
@@ -400,6 +400,20 @@ describe("TestTakingPage", () => {
     expect(stored).toMatchObject({ status: "submitted", score: 5, answers: { "1": "A", "2": "" } });
     const ops = await db.outbox.toArray();
     expect(ops.map((o) => o.type)).toEqual(["attempt.submit"]);
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("shows the points the paper gives each question in the question's header (issue 37)", async () => {
+    const memberId = 4245;
+    await setUp(memberId, Date.now() + 30 * 60_000);
+    const user = userEvent.setup();
+    const first = await screen.findByRole("region", { name: "Question 1 of 2" });
+    expect(within(first).getByText("5 points")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    const second = await screen.findByRole("region", { name: "Question 2 of 2" });
+    expect(within(second).getByText("3 points")).toBeInTheDocument();
+    expect(within(second).queryByText("5 points")).toBeNull();
     stopOffline();
     await deleteMemberDb(memberId);
   });

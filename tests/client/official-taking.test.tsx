@@ -6,6 +6,7 @@ import { act, fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { examQueries } from "../../src/client/features/exam/api.ts";
 import OfficialTakingPage from "../../src/client/features/exam/OfficialTakingPage.tsx";
 import { deleteMemberDb } from "../../src/client/offline/db.ts";
 import { keepOfficialAttempt, startOffline, stopOffline, storedOfficial } from "../../src/client/offline/index.ts";
@@ -30,7 +31,7 @@ function start(): OfficialStart {
     attempt: { uuid: UUID, roomId: 4, roomTitle: "Road rules final", paperId: 9, startedAt: now, deadline: now + 600, serverTime: now, answers: {} },
     questions: [
       { id: 11, type: "single", classifyId: 1, stem: "Red light?", options: [{ key: "A", text: "Stop" }, { key: "B", text: "Go" }], score: 5, difficulty: 1 },
-      { id: 12, type: "judge", classifyId: 1, stem: "Seat belts save lives", options: [], score: 5, difficulty: 1 },
+      { id: 12, type: "judge", classifyId: 1, stem: "Seat belts save lives", options: [], score: 1, difficulty: 1 },
     ],
   };
 }
@@ -55,6 +56,8 @@ describe("OfficialTakingPage", () => {
     const db = await act(async () => startOffline(memberId));
     await keepOfficialAttempt(db, start());
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    // The catalogue as the official exams tab left it: its attempts left are stale once submitted.
+    client.setQueryData(examQueries.catalog().queryKey, { classify: [], papers: [], rooms: [] });
     render(
       <I18nProvider i18n={i18n}>
         <QueryClientProvider client={client}>
@@ -69,6 +72,11 @@ describe("OfficialTakingPage", () => {
     );
     expect(await screen.findByRole("heading", { name: "Road rules final" })).toBeInTheDocument();
     const user = userEvent.setup();
+    // Each question's header shows the points the paper gives it (issue 37).
+    expect(within(screen.getByRole("region", { name: "Question 1 of 2" })).getByText("5 points")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    expect(within(screen.getByRole("region", { name: "Question 2 of 2" })).getByText("1 point")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Previous" }));
     const before = Date.now();
     await user.click(screen.getByRole("radio", { name: /Stop/ }));
     // Shown at once, kept on the device, and waiting in the outbox (the server is not reachable).
@@ -84,6 +92,7 @@ describe("OfficialTakingPage", () => {
     expect(dialog).toHaveTextContent("1 question is not answered.");
     await user.click(within(dialog).getByRole("button", { name: "Submit anyway" }));
     expect(await screen.findByText("result page")).toBeInTheDocument();
+    expect(client.getQueryState(examQueries.catalog().queryKey)?.isInvalidated).toBe(true);
     const payload = (ops[0]!.type === "official.answer" && ops[0]!.payload) || null;
     expect(submitted).toEqual([{ uuid: UUID, answers: { "11": "A" }, answeredAt: { "11": payload!.answeredAt } }]);
     // Submitted with every answer: the attempt and its queued answer leave the device.

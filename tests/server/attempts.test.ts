@@ -130,6 +130,22 @@ describe("mock exams", () => {
 });
 
 describe("official exams", () => {
+  it("gives each room the figures of its introduction, never a key, and the attempts left count down (issue 37)", async () => {
+    const m = await member();
+    const before = (await api(m.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId);
+    expect(before).toMatchObject({ duration: 900, questionCount: 10, totalScore: 20, passScore: 12, attemptsAllowed: 3, attemptsLeft: 3, faceCheck: false });
+    expect(Object.keys(before).sort()).toEqual(
+      ["attemptsAllowed", "attemptsLeft", "duration", "endTime", "faceCheck", "id", "paperId", "passScore", "questionCount", "startTime", "title", "totalScore"].sort(),
+    );
+    const started = await api(m.token, "POST", "/api/exam/official/start", { roomId });
+    expect(started.code).toBe(1);
+    const after = (await api(m.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId);
+    expect(after.attemptsLeft).toBe(2);
+    // Another member's attempts are not this member's.
+    const other = await member();
+    expect((await api(other.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId).attemptsLeft).toBe(3);
+  });
+
   it("keeps the official exam's key out of mock papers and practice banks (issue 10)", async () => {
     const m = await member();
     const catalog = (await api(m.token, "GET", "/api/exam/catalog")).data;

@@ -15,7 +15,25 @@ export interface ClassifyNode {
 export interface Catalog {
   classify: ClassifyNode[];
   papers: { id: number; title: string; totalScore: number; passScore: number; duration: number }[];
-  rooms: { id: number; title: string; paperId: number; startTime: number; endTime: number; duration: number; attemptsAllowed: number }[];
+  /**
+   * `attemptsLeft`: the member's attempts not yet used (an open attempt counts as used);
+   * `questionCount` / `totalScore`: the room's paper; `passScore`: the room's pass mark;
+   * `faceCheck`: the room checks the member's face (an enabled face rule).
+   */
+  rooms: {
+    id: number;
+    title: string;
+    paperId: number;
+    startTime: number;
+    endTime: number;
+    duration: number;
+    attemptsAllowed: number;
+    attemptsLeft: number;
+    questionCount: number;
+    totalScore: number;
+    passScore: number;
+    faceCheck: boolean;
+  }[];
 }
 
 /** `GET /api/exam/bank?id=`. */

@@ -9,15 +9,16 @@ export { QuestionGrid, type GridState } from "./QuestionGrid.tsx";
 
 /** Parts shared by the exam screens: practice, mock exams and official exams. */
 
-/** One question of an attempt with its position and "Previous" / "Next question". */
-export function QuestionStep({ position, total, onMove, children }: { position: number; total: number; onMove(index: number): void; children: ReactNode }) {
+/** One question of an attempt with its position, the points the paper gives it (when known) and "Previous" / "Next question". */
+export function QuestionStep({ position, total, points, onMove, children }: { position: number; total: number; points?: number; onMove(index: number): void; children: ReactNode }) {
   const { t } = useLingui();
   const current = position - 1;
   const buttonClass = "inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600";
   return (
     <section aria-label={t`Question ${position} of ${total}`} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
-        {t`Question ${position} of ${total}`}
+      <p className="flex flex-wrap justify-between gap-2 text-sm text-slate-600 dark:text-slate-300">
+        <span aria-live="polite">{t`Question ${position} of ${total}`}</span>
+        {points !== undefined && <span className="font-medium text-slate-800 tabular-nums dark:text-slate-100">{t`${plural(points, { one: "# point", other: "# points" })}`}</span>}
       </p>
       {children}
       <div className="flex items-center justify-between gap-2">

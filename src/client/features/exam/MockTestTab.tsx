@@ -2,7 +2,7 @@ import { useMemo, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, CloudOff, FileText, Play, RotateCcw, Timer } from "lucide-react";
-import { Link, useNavigate } from "react-router-dom";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { attemptsInProgress, questionsOfBanks, saveBank, startMockAttempt, storedBank, storedBanks, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
@@ -110,6 +110,9 @@ export default function MockTestTab() {
   const catalog = useQuery(examQueries.catalog());
   const inProgress = useOfflineQuery<AttemptRow[]>((d) => attemptsInProgress(d), [], undefined);
   const [busy, setBusy] = useState<number | null>(null);
+  // `?paper=`: the paper linked from /exam/myTest, marked among the others.
+  const [params] = useSearchParams();
+  const linked = Number(params.get("paper"));
   const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<StartOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
 
   // Offline without a loaded catalog: the papers cached on this device.
@@ -184,7 +187,12 @@ export default function MockTestTab() {
             const running = inProgress?.filter((a) => a.paperId === id).sort((a, b) => b.startedAt - a.startedAt)[0];
             const failed = outcome?.paperId === id ? outcome.result : null;
             return (
-              <li key={id} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+              <li
+                key={id}
+                id={`paper-${id}`}
+                aria-current={linked === id ? "true" : undefined}
+                className={`space-y-3 rounded-xl border bg-white p-4 shadow-sm dark:bg-slate-900 ${linked === id ? "border-primary" : "border-slate-200 dark:border-slate-700"}`}
+              >
                 <h3 className="flex items-center gap-2 font-medium">
                   <FileText aria-hidden className="size-5 shrink-0 text-primary" />
                   {title}

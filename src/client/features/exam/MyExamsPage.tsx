@@ -2,15 +2,15 @@ import { useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CalendarClock, CheckCircle2, Clock, History, PlayCircle, XCircle } from "lucide-react";
-import { Link, useNavigate } from "react-router-dom";
+import { CalendarClock, CheckCircle2, Clock, History, XCircle } from "lucide-react";
+import { Link } from "react-router-dom";
 import { attemptTitle, type Catalog, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
-import { startOfficial } from "./official.ts";
+import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
 import { RECORDS_PAGE_SIZE, examRecordsQuery } from "./RecordsTab.tsx";
 
 type Room = Catalog["rooms"][number];
@@ -35,25 +35,12 @@ function Failed({ message, onRetry }: { message: string; onRetry: () => void }) 
 /** An exam room open now or coming up: its times, and "Enter the exam" while it is open. */
 function RoomRow({ room, nowSec }: { room: Room; nowSec: number }) {
   const { t } = useLingui();
-  const navigate = useNavigate();
   const online = useOnline();
-  const [busy, setBusy] = useState(false);
   const open = nowSec >= room.startTime && nowSec < room.endTime;
   const from = formatTime(room.startTime, "YYYY-MM-DD HH:mm");
   const to = formatTime(room.endTime, "YYYY-MM-DD HH:mm");
   const minutes = Math.round(room.duration / 60);
   const attempts = room.attemptsAllowed;
-
-  async function enter() {
-    setBusy(true);
-    try {
-      const attempt = await startOfficial(room.id);
-      void navigate(`/exam/my_test_detail?official=${attempt.attempt.uuid}`);
-    } catch {
-      // The request layer says why (not open yet, ended, no attempts left, offline...).
-      setBusy(false);
-    }
-  }
 
   return (
     <li className={`${card} flex flex-col gap-3 sm:flex-row sm:items-center`}>
@@ -69,12 +56,12 @@ function RoomRow({ room, nowSec }: { room: Room; nowSec: number }) {
         </p>
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${from} to ${to}`}</p>
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${plural(minutes, { one: "# minute", other: "# minutes" })} per attempt, ${plural(attempts, { one: "# attempt", other: "# attempts" })} allowed`}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          <AttemptsLeft room={room} />
+        </p>
       </div>
       {open ? (
-        <button type="button" onClick={() => void enter()} disabled={busy || !online} className={primaryButton}>
-          {busy ? <Spinner className="size-4 text-white" /> : <PlayCircle aria-hidden className="size-5" />}
-          <Trans>Enter the exam</Trans>
-        </button>
+        <EnterOfficialButton room={room} disabled={!online} className={primaryButton} />
       ) : (
         <p className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
           <CalendarClock aria-hidden className="size-4" />

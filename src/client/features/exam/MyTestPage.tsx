@@ -70,7 +70,9 @@ export default function MyTestPage() {
             return (
             <li key={id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
               <FileText aria-hidden className="size-5 text-primary" />
-              <span className="font-medium">{title}</span>
+              <Link to={`/exam/examTab/mockTest?paper=${id}`} className="font-medium text-primary underline-offset-2 hover:underline">
+                {title}
+              </Link>
               <span className="text-sm text-slate-600 dark:text-slate-300">{t`Total ${totalScore}, pass ${passScore}`}</span>
               <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
                 <Timer aria-hidden className="size-4" />
@@ -93,7 +95,9 @@ export default function MyTestPage() {
             {catalog.data.rooms.map((r) => (
               <li key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
                 <Clock aria-hidden className="size-5 text-primary" />
-                <span className="font-medium">{r.title}</span>
+                <Link to={`/exam/examTab/officialTest?room=${r.id}`} className="font-medium text-primary underline-offset-2 hover:underline">
+                  {r.title}
+                </Link>
                 <span className="text-sm text-slate-600 dark:text-slate-300">
                   {formatTime(r.startTime, "YYYY-MM-DD HH:mm")} – {formatTime(r.endTime, "YYYY-MM-DD HH:mm")}
                 </span>

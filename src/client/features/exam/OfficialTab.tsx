@@ -2,31 +2,20 @@ import { useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Clock } from "lucide-react";
-import { useNavigate } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries } from "./api.ts";
-import { startOfficial } from "./official.ts";
+import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
 
 /** `/exam/examTab/officialTest`: official exams open to the member, on the server's clock. */
 export default function OfficialTab() {
   const { t } = useLingui();
-  const navigate = useNavigate();
   const catalog = useQuery(examQueries.catalog());
-  const [busy, setBusy] = useState<number | null>(null);
   const [nowSec] = useState(() => Math.floor(Date.now() / 1000));
-
-  async function start(roomId: number) {
-    setBusy(roomId);
-    try {
-      const attempt = await startOfficial(roomId);
-      void navigate(`/exam/my_test_detail?official=${attempt.attempt.uuid}`);
-    } catch {
-      // The request layer shows why (not open yet, ended, no attempts left...).
-    } finally {
-      setBusy(null);
-    }
-  }
+  // `?room=`: the room linked from /exam/myTest, marked among the others.
+  const [params] = useSearchParams();
+  const linked = Number(params.get("room"));
 
   if (catalog.isPending) return <Spinner className="mx-auto my-12 size-8" />;
   if (catalog.isError) return <p className="py-8 text-center">{t`The exam list could not be loaded.`}</p>;
@@ -39,20 +28,27 @@ export default function OfficialTab() {
         const minutes = Math.round(room.duration / 60);
         const open = nowSec >= room.startTime && nowSec < room.endTime;
         return (
-          <li key={room.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
+          <li
+            key={room.id}
+            id={`room-${room.id}`}
+            aria-current={linked === room.id ? "true" : undefined}
+            className={`flex flex-wrap items-center gap-3 rounded-lg border bg-white p-4 dark:bg-slate-900 ${linked === room.id ? "border-primary" : "border-slate-200 dark:border-slate-700"}`}
+          >
             <Clock aria-hidden className="size-5 text-primary" />
             <div className="min-w-0 flex-1">
               <p className="font-medium">{room.title}</p>
               <p className="text-sm text-slate-600 dark:text-slate-300">{t`${from} to ${to}, ${minutes} min per attempt`}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                <AttemptsLeft room={room} />
+              </p>
             </div>
-            <button
-              type="button"
-              disabled={!open || busy !== null}
-              onClick={() => void start(room.id)}
-              className="min-h-11 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
-            >
-              {open ? <Trans>Enter the exam</Trans> : <Trans>Not open</Trans>}
-            </button>
+            {open ? (
+              <EnterOfficialButton room={room} className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50" />
+            ) : (
+              <button type="button" disabled className="min-h-11 rounded-md bg-primary px-5 font-medium text-white opacity-50">
+                <Trans>Not open</Trans>
+              </button>
+            )}
           </li>
         );
       })}

@@ -1,6 +1,6 @@
 import { useCallback, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerOfficial, finishOfficial, storedOfficial, unsentOfficialAnswers, useOfflineDb, useOfflineQuery, type OfficialAttemptRow } from "../../offline/index.ts";
@@ -37,6 +37,7 @@ function useRoomTitle(attempt: OfficialAttemptRow | null): string | null {
 export default function OfficialTakingPage() {
   const { t } = useLingui();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const uuid = params.get("official") ?? "";
   const online = useOnline();
@@ -100,11 +101,15 @@ export default function OfficialTakingPage() {
     setSubmitting(true);
     try {
       await submitOfficial(attempt, db ?? undefined);
+      // The attempts left of the room's entry in the catalogue count this one.
+      void queryClient.invalidateQueries({ queryKey: examQueries.catalog().queryKey });
       void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
     } catch (error) {
       // Time up on the server: it graded what reached it in time; show that result.
-      if (isClosedAttemptError(error)) void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
-      else setSubmitting(false);
+      if (isClosedAttemptError(error)) {
+        void queryClient.invalidateQueries({ queryKey: examQueries.catalog().queryKey });
+        void navigate(`/exam/examResult?uuid=${attempt.attempt.uuid}`, { replace: true });
+      } else setSubmitting(false);
     }
   }
 
@@ -123,7 +128,7 @@ export default function OfficialTakingPage() {
       </ExamHeader>
       {face && (face.rule.everyMinutes > 0 || face.rule.randomCount > 0) && <FaceMonitor attempt={attempt} rule={face.rule} onStopped={faceStopped} />}
       {saveFailed && <ExamAlert>{t`Your last answer could not be saved on this device.`}</ExamAlert>}
-      <QuestionStep position={current + 1} total={total} onMove={setIndex}>
+      <QuestionStep position={current + 1} total={total} points={question.score} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />
       </QuestionStep>
       <QuestionGrid states={questions.map((q) => (answeredOf(q) ? "answered" : "unanswered"))} current={current} onJump={setIndex} />

@@ -139,7 +139,7 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
 
       {failed && <ExamAlert>{failed === "save" ? t`Your last answer could not be saved on this device.` : t`The exam could not be submitted. Try again.`}</ExamAlert>}
 
-      <QuestionStep position={position} total={total} onMove={setIndex}>
+      <QuestionStep position={position} total={total} points={question.score} onMove={setIndex}>
         <QuestionView key={question.id} question={question} value={answerOf(question)} onChange={change} disabled={submitting || expired} />
       </QuestionStep>
 

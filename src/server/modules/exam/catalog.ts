@@ -63,8 +63,17 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
       [member.id],
     );
     const now = Math.floor(Date.now() / 1000);
-    const rooms = await db.query<{ id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number }>(
-      `select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed from exam_room r
+    // What the member's introduction to a room shows before entering (never the answers): the
+    // paper's questions and points, the room's pass mark, the attempts left, whether faces are checked.
+    const rooms = await db.query<{
+      id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number;
+      pass_score: number | string; total_score: number | string | null; question_count: number; attempts_used: number; face_check: boolean;
+    }>(
+      `select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed, r.pass_score, p.total_score,
+              coalesce((select sum(case when pr.kind = 'fixed' then 1 else pr.count end) from exam_paper_row pr where pr.paper_id = r.paper_id), 0)::int as question_count,
+              (select count(*) from exam_attempt a where a.room_id = r.id and a.user_id = $3)::int as attempts_used,
+              exists (select 1 from face_rule f where f.id = r.face_rule_id and f.status = 'enable') as face_check
+       from exam_room r left join exam_paper p on p.id = r.paper_id
        where r.status = 'enable' and r.end_time > $1 and (r.user_group_id is null or r.user_group_id = $2) and ${visibleSql("room", "r.id", "$3")} order by r.start_time`,
       [now, member.group_id, member.id],
     );
@@ -79,6 +88,11 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         endTime: Number(r.end_time),
         duration: r.duration,
         attemptsAllowed: r.attempts_allowed,
+        attemptsLeft: Math.max(0, r.attempts_allowed - r.attempts_used),
+        questionCount: r.question_count,
+        totalScore: Number(r.total_score ?? 0),
+        passScore: Number(r.pass_score),
+        faceCheck: r.face_check,
       })),
     });
   });
