@@ -30,6 +30,8 @@ test.describe("the official exam screen", () => {
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
       await page.goto("/exam/examTab/officialTest");
       await page.getByRole("button", { name: "进入考试" }).click();
+      // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+      await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
       await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
 
       await expect(page.getByRole("heading", { level: 1, name: ROOM })).toBeVisible();

@@ -112,6 +112,8 @@ test("a member enrols with the camera and passes the check before a room with a 
 
     await page.goto("/exam/examTab/officialTest");
     await page.getByRole("listitem").filter({ hasText: "Face room A" }).getByRole("button", { name: "进入考试" }).click();
+    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await expect(page.getByRole("heading", { name: "开考前身份核验" })).toBeVisible();
     // The server passes the snapshot and the questions open.
@@ -126,6 +128,8 @@ test("a member enrols with the camera and passes the check before a room with a 
     await expect(page2).toHaveURL(/\/user\//);
     await page2.goto("/exam/examTab/officialTest");
     await page2.getByRole("listitem").filter({ hasText: "Face room B" }).getByRole("button", { name: "进入考试" }).click();
+    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+    await page2.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
     await expect(page2).toHaveURL(/\/exam\/my_test_detail\?official=/);
     // The stop takes the member to the attempt's result; the server closed it.
     await expect(page2).toHaveURL(/\/exam\/examResult\?uuid=/, { timeout: 90_000 });

@@ -85,6 +85,8 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     // The member sits it: one short answer naming one of the two keywords (5 points until marked).
     await learner.goto("/exam/examTab/officialTest");
     await learner.getByRole("listitem").filter({ hasText: roomTitle }).getByRole("button", { name: "进入考试" }).click();
+    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+    await learner.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
     await expect(learner).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await learner.getByRole("textbox").fill("交换两个加数的位置");
     await learner.getByRole("button", { name: "交卷" }).click();

@@ -156,6 +156,8 @@ test.describe("official exam", () => {
 
     await page.goto("/exam/examTab/officialTest");
     await page.getByRole("button", { name: "进入考试" }).click();
+    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await expect(page.getByText(/^1[45]:\d\d$/)).toBeVisible();
     await page.getByRole("radio").first().check();
@@ -183,6 +185,8 @@ test.describe("official exam offline", () => {
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
       await page.goto("/exam/examTab/officialTest");
       await page.getByRole("button", { name: "进入考试" }).click();
+      // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
+      await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
       await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
       const uuid = new URL(page.url()).searchParams.get("official")!;
       await serviceWorkerInControl(page);
