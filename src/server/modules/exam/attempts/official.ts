@@ -16,7 +16,7 @@ import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
 import { visibleSql } from "../../org/visibility.ts";
 import { drawForPaper, loadPaper } from "./papers.ts";
-import { saveSnapshot, snapshotOf } from "./snapshot.ts";
+import { asSat, snapshotOf, snapshotPaperJson, type AttemptSnapshot } from "./snapshot.ts";
 import { hasReference, roomFaceRule, startCheckPassed } from "../../face/checks.ts";
 import type { FaceRule } from "../../../../shared/exam/face.ts";
 
@@ -67,6 +67,7 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     }
     const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
     let attempt = existing.rows.find((a) => a.status === "open");
+    let given: AttemptSnapshot["questions"] | undefined;
     if (!attempt) {
       if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
       const loaded = await loadPaper(tx, room.paper_id);
@@ -74,14 +75,28 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
       const drawn = await drawForPaper(tx, loaded.rows);
       const t = nowSeconds();
       const deadline = Math.min(t + room.duration, Number(room.end_time));
+      given = asSat(drawn);
+      // The attempt and what it sits, kept as given (snapshot.ts: later edits never reach it), in one statement.
       const inserted = await tx.query<AttemptRow>(
-        `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status, last_seen_at)
-         values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open', $8) returning *`,
-        [randomUUID(), member.id, room.paper_id, room.id, JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))), t, deadline, Date.now()],
+        `with a as (
+           insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status, last_seen_at)
+           values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open', $8) returning *
+         ), s as (insert into exam_attempt_snapshot (attempt_id, paper, questions) select id, $9::jsonb, $10::jsonb from a)
+         select * from a`,
+        [
+          randomUUID(),
+          member.id,
+          room.paper_id,
+          room.id,
+          JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))),
+          t,
+          deadline,
+          Date.now(),
+          snapshotPaperJson({ totalScore: loaded.paper.total_score, passScore: Number(room.pass_score), partialCredit: loaded.paper.partial_credit }),
+          JSON.stringify(given),
+        ],
       );
       attempt = inserted.rows[0]!;
-      // What this attempt sits, kept as given (snapshot.ts): later edits never reach it.
-      await saveSnapshot(tx, attempt.id, { totalScore: loaded.paper.total_score, passScore: Number(room.pass_score), partialCredit: loaded.paper.partial_credit }, drawn);
     } else {
       await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
     }
@@ -89,9 +104,9 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     const gate = faceRule !== null && faceRule.beforeStart && !(await startCheckPassed(tx, attempt.id));
     const face = faceRule ? { rule: faceRule, gate } : null;
     if (gate) return { attempt, room, questions: [], face };
-    const sat = await snapshotOf(tx, attempt.id);
+    given ??= (await snapshotOf(tx, attempt.id))?.questions ?? [];
     // Official questions travel without answers or analysis, with the paper's points, as given.
-    return { attempt, room, questions: (sat?.questions ?? []).flatMap((q) => (q.missing ? [] : [presentQuestion(q, false)])), face };
+    return { attempt, room, questions: given.flatMap((q) => (q.missing ? [] : [presentQuestion(q, false)])), face };
   });
 }
 

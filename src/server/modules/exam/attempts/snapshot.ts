@@ -27,7 +27,20 @@ export interface AttemptSnapshot {
 
 /** Stores what an attempt is given: `questions` in the order given, each with the paper's points. */
 export async function saveSnapshot(db: Queryable, attemptId: number, paper: AttemptSnapshot["paper"], questions: readonly PaperQuestion[]): Promise<void> {
-  const sat = questions.map(({ row, score }): SatQuestion => ({
+  await db.query("insert into exam_attempt_snapshot (attempt_id, paper, questions) values ($1, $2, $3) on conflict (attempt_id) do nothing", [
+    attemptId,
+    snapshotPaperJson(paper),
+    JSON.stringify(asSat(questions)),
+  ]);
+}
+
+/** The paper's grading rules as a snapshot holds them (JSON text). */
+export const snapshotPaperJson = (paper: AttemptSnapshot["paper"]): string =>
+  JSON.stringify({ totalScore: Number(paper.totalScore), passScore: Number(paper.passScore), partialCredit: paper.partialCredit });
+
+/** The questions as a snapshot holds them: each row as given with the paper's points, in the order given. */
+export function asSat(questions: readonly PaperQuestion[]): SatQuestion[] {
+  return questions.map(({ row, score }): SatQuestion => ({
     id: row.id,
     classify_id: row.classify_id,
     type: row.type,
@@ -38,11 +51,6 @@ export async function saveSnapshot(db: Queryable, attemptId: number, paper: Atte
     difficulty: row.difficulty,
     score: Number(score),
   }));
-  await db.query("insert into exam_attempt_snapshot (attempt_id, paper, questions) values ($1, $2, $3) on conflict (attempt_id) do nothing", [
-    attemptId,
-    JSON.stringify({ totalScore: Number(paper.totalScore), passScore: Number(paper.passScore), partialCredit: paper.partialCredit }),
-    JSON.stringify(sat),
-  ]);
 }
 
 /**
