@@ -6,7 +6,7 @@ import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
-import { roomResource } from "./papers.ts";
+import { roomResource } from "./rooms.ts";
 
 const STATUS = ["enable", "disable"] as const;
 const times = {

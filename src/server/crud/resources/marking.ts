@@ -1,0 +1,147 @@
+import { msg } from "@lingui/core/macro";
+import { decideBody, markBody } from "../../../shared/admin/papers.ts";
+import { ApiError } from "../../errors.ts";
+import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
+import { markAnswer } from "../../modules/exam/attempts/marks.ts";
+import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+
+/** Answers waiting for a marker: short answers of closed attempts (`exam_mark`). */
+export const markingResource: ResourceDef = {
+  rule: "exam/marking",
+  title: msg`Marking`,
+  table: "exam_mark",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    attempt_id: { column: "t.attempt_id", type: "int" },
+    question_id: { column: "t.question_id", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["pending", "marked"] },
+    score: { column: "t.score", type: "int" },
+    comment: { column: "t.comment", type: "text" },
+    marked_at: { column: "t.marked_at", type: "bigint" },
+    create_time: { column: "t.create_time", type: "time" },
+    stem: { column: "q.stem", type: "text" },
+    user_id: { column: "a.user_id", type: "int" },
+    username: { column: "m.username", type: "text" },
+    room_id: { column: "a.room_id", type: "int" },
+    room_title: { column: "r.title", type: "text" },
+  },
+  joins: [
+    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
+    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
+    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+  ],
+  quickSearch: ["id", "username", "stem", "room_title", "comment"],
+  defaultOrder: ["id", "asc"],
+  editColumns: ["id", "attempt_id", "question_id", "status", "score", "comment", "marked_at", "create_time"],
+  rules: { edit: "exam/marking/index" },
+  company: { column: "m.company_id" },
+  hooks: {
+    /** Each row with the member's answer and the question's score in the paper (what the marker needs). */
+    async listRows(ctx, rows) {
+      return withAnswers(ctx, rows);
+    },
+    async editRow(ctx, row) {
+      return (await withAnswers(ctx, [row]))[0]!;
+    },
+  },
+  actions: {
+    mark: {
+      method: "POST",
+      input: markBody,
+      done: msg`Marked`,
+      run: (ctx, input) => markAnswer(ctx.tx, input as { id: number; score: number; comment: string }, ctx.admin.id, ctx.req.t),
+    },
+  },
+};
+
+async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
+  const attemptIds = [...new Set(rows.map((r) => r.attempt_id as number))];
+  if (attemptIds.length === 0) return rows;
+  const { rows: attempts } = await ctx.tx.query<{ id: number; answers: Record<string, unknown> }>("select id, answers from exam_attempt where id = any($1::int[])", [attemptIds]);
+  const byId = new Map(attempts.map((a) => [a.id, a]));
+  // The question as the attempt sat it and the points the paper gave it (snapshot.ts), whatever staff did since.
+  const sat = await snapshotsOf(ctx.tx, attemptIds);
+  return rows.map((r) => {
+    const a = byId.get(r.attempt_id as number);
+    const answer = a?.answers[String(r.question_id)];
+    const q = sat.get(r.attempt_id as number)?.questions.find((x) => x.id === r.question_id);
+    const key = q && !q.missing ? (q.answer as { reference?: unknown; keywords?: unknown } | null) : null;
+    return {
+      ...r,
+      score: r.score === null ? null : Number(r.score),
+      stem: q && !q.missing ? q.stem : "",
+      answer: typeof answer === "string" ? answer : answer === undefined ? "" : JSON.stringify(answer),
+      max_score: Number(q?.score ?? 0),
+      // What the marker compares with: the short answer's reference and keywords.
+      reference: String(key?.reference ?? ""),
+      keywords: Array.isArray(key?.keywords) ? key.keywords.map(String) : [],
+    };
+  });
+}
+
+/** A late answer's question stem as its attempt sat it (snapshot.ts). */
+async function satStem(ctx: CrudContext, attemptId: number, questionId: number): Promise<string> {
+  const q = (await snapshotsOf(ctx.tx, [attemptId])).get(attemptId)?.questions.find((x) => x.id === questionId);
+  return q && !q.missing ? q.stem : "";
+}
+
+/** Official answers that reached the server after the deadline (`exam_late_answer`): a marker accepts or rejects each. */
+export const lateAnswerResource: ResourceDef = {
+  rule: "exam/lateAnswer",
+  title: msg`Late answers`,
+  table: "exam_late_answer",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    attempt_id: { column: "t.attempt_id", type: "int" },
+    question_id: { column: "t.question_id", type: "int" },
+    status: { column: "t.status", type: "enum", values: ["pending", "accepted", "rejected"] },
+    claimed_at: { column: "t.claimed_at", type: "bigint" },
+    received_at: { column: "t.received_at", type: "bigint" },
+    away_ms: { column: "t.away_ms", type: "bigint" },
+    stem: { column: "q.stem", type: "text" },
+    username: { column: "m.username", type: "text" },
+    room_title: { column: "r.title", type: "text" },
+  },
+  joins: [
+    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
+    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
+    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+  ],
+  quickSearch: ["id", "username", "stem", "room_title"],
+  defaultOrder: ["id", "asc"],
+  editColumns: ["id", "attempt_id", "question_id", "answer", "status", "claimed_at", "received_at", "last_heard_at", "away_ms", "decided_at"],
+  rules: { edit: "exam/lateAnswer/index" },
+  company: { column: "m.company_id" },
+  hooks: {
+    /** Each row's stem as its attempt sat it (snapshot.ts). */
+    async listRows(ctx, rows) {
+      const sat = await snapshotsOf(ctx.tx, [...new Set(rows.map((r) => r.attempt_id as number))]);
+      return rows.map((r) => {
+        const q = sat.get(r.attempt_id as number)?.questions.find((x) => x.id === r.question_id);
+        return { ...r, stem: q && !q.missing ? q.stem : "" };
+      });
+    },
+    async editRow(ctx, row) {
+      const extra = (await ctx.tx.query<{ username: string }>("select m.username from exam_attempt a join member m on m.id = a.user_id where a.id = $1", [row.attempt_id])).rows[0];
+      return { ...row, username: extra?.username ?? "", stem: await satStem(ctx, row.attempt_id as number, row.question_id as number) };
+    },
+  },
+  actions: {
+    decide: {
+      method: "POST",
+      input: decideBody,
+      done: msg`Decided`,
+      async run(ctx, input) {
+        const { id, decision } = input as { id: number; decision: "accepted" | "rejected" };
+        const outcome = await decideLateAnswerIn(ctx.tx, id, decision, ctx.admin.id);
+        if (outcome.outcome === "unknown") throw new ApiError(msg`This late answer does not exist`);
+        if (outcome.outcome === "already-decided") throw new ApiError(msg`This late answer has already been decided`);
+        return outcome;
+      },
+    },
+  },
+};
+

@@ -1,0 +1,98 @@
+import { msg } from "@lingui/core/macro";
+import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/papers.ts";
+import type { ResourceDef } from "../resource.ts";
+import { assignmentHooks } from "./assignments.ts";
+import { fieldError, rowTotals, STATUS } from "./papers.ts";
+import { regradeActions } from "./regrade.ts";
+import { exportRoomResults, roomResults } from "./roomResults.ts";
+
+/** Exam rooms (issue 14): an official sitting of a paper, open to members between two times. */
+export const roomResource: ResourceDef = {
+  rule: "exam/room",
+  title: msg`Exam rooms`,
+  table: "exam_room",
+  fields: {
+    id: { column: "t.id", type: "int" },
+    title: { column: "t.title", type: "text" },
+    paper_id: { column: "t.paper_id", type: "int" },
+    paper_title: { column: "p.title", type: "text" },
+    start_time: { column: "t.start_time", type: "time" },
+    end_time: { column: "t.end_time", type: "time" },
+    duration: { column: "t.duration", type: "int" },
+    attempts_allowed: { column: "t.attempts_allowed", type: "int" },
+    pass_score: { column: "t.pass_score", type: "int" },
+    user_group_id: { column: "t.user_group_id", type: "int" },
+    group_name: { column: "g.name", type: "text" },
+    review_policy: { column: "t.review_policy", type: "enum", values: ["submitted", "closed", "never"] },
+    late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
+    face_rule_id: { column: "t.face_rule_id", type: "int" },
+    face_rule_name: { column: "f.name", type: "text" },
+    status: { column: "t.status", type: "enum", values: STATUS },
+    company_id: { column: "t.company_id", type: "int" },
+    company_name: { column: "co.name", type: "text" },
+  },
+  joins: [
+    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
+    { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
+    { table: "company", alias: "co", on: ["co.id", "t.company_id"] },
+    { table: "face_rule", alias: "f", on: ["f.id", "t.face_rule_id"] },
+  ],
+  quickSearch: ["id", "title", "paper_title"],
+  selectFields: ["id", "title"],
+  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "status", "company_id"],
+  add: roomAdd,
+  edit: roomEdit,
+  del: true,
+  company: { column: "t.company_id", fill: "company_id" },
+  hooks: assignmentHooks("room", {
+    /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, ...room } = body as RoomAdd & { id?: number };
+      const paper = (await ctx.tx.query<{ total_score: string }>("select total_score from exam_paper where id = $1", [room.paper_id])).rows[0];
+      if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      // Members are graded out of the paper's total: its rows must give exactly that many points.
+      const total = Number(paper.total_score);
+      const rowsTotal = (await rowTotals(ctx, [room.paper_id])).get(room.paper_id) ?? 0;
+      if (Math.round(rowsTotal * 100) !== Math.round(total * 100)) {
+        throw fieldError(ctx.req, "paper_id", msg`This paper's questions add up to ${rowsTotal} points, not its total of ${total}: correct the paper before a room uses it`);
+      }
+      if (Math.round(room.pass_score * 100) > Math.round(total * 100)) {
+        throw fieldError(ctx.req, "pass_score", msg`The pass score cannot be above the paper's total of ${total} points`);
+      }
+      if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
+        throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
+      }
+      if (room.face_rule_id !== null && !(await ctx.tx.query("select id from face_rule where id = $1", [room.face_rule_id])).rows[0]) {
+        throw fieldError(ctx.req, "face_rule_id", msg`This face rule does not exist`);
+      }
+      if (existing && Number(existing.paper_id) !== room.paper_id) {
+        // The room row is locked (edit): a start waits for this, then sees the paper it keeps.
+        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = $1", [existing.id]);
+        if (rows[0]!.n > 0) throw fieldError(ctx.req, "paper_id", msg`Members have already sat this room: its paper cannot change`);
+      }
+      return room;
+    },
+    async listRows(ctx, rows) {
+      const ids = rows.map((r) => r.id as number);
+      const counts = ids.length
+        ? (await ctx.tx.query<{ room_id: number; n: number }>("select room_id, count(*)::int as n from exam_attempt where room_id = any($1::int[]) group by room_id", [ids])).rows
+        : [];
+      const byRoom = new Map(counts.map((c) => [c.room_id, c.n]));
+      return rows.map((r) => ({ ...r, pass_score: Number(r.pass_score), attempts: byRoom.get(r.id as number) ?? 0 }));
+    },
+    async editRow(_ctx, row) {
+      return { ...row, pass_score: Number(row.pass_score) };
+    },
+  }),
+  actions: {
+    results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
+    export: {
+      method: "GET",
+      input: roomResultsQuery,
+      run: async () => null,
+      send: (ctx, input, reply) => exportRoomResults(ctx, (input as { id: number }).id, reply),
+    },
+    // Regrade: candidates, dry run, apply (regrade.ts).
+    ...regradeActions,
+  },
+};
