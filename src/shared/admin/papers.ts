@@ -1,10 +1,9 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
-import { assignment, memberOrg } from "./org.ts";
 
 /**
- * Back-office wire shapes of papers, their question rows, exam rooms and marking (issue 14):
+ * Back-office wire shapes of papers, their question rows and marking (issue 14; rooms: rooms.ts):
  * the add/edit bodies the server checks and the client's forms validate with.
  */
 
@@ -13,10 +12,10 @@ export const MAX_SCORE = 100_000;
 /** Longest exam (seconds): 24 hours. */
 export const MAX_DURATION = 86_400;
 
-const status = withMessage(z.enum(["enable", "disable"]).optional().default("enable"), msg`Please choose a status`);
-const rowId = withMessage(dbId, msg`Please choose a row`);
+export const status = withMessage(z.enum(["enable", "disable"]).optional().default("enable"), msg`Please choose a status`);
+export const rowId = withMessage(dbId, msg`Please choose a row`);
 /** A score with at most two decimals, 0 .. MAX_SCORE. */
-const score = (message: Parameters<typeof withMessage>[1]) =>
+export const score = (message: Parameters<typeof withMessage>[1]) =>
   withMessage(
     z
       .number()
@@ -63,36 +62,6 @@ export const paperRowAdd = paperRowBase.superRefine(checkRow);
 export const paperRowEdit = paperRowBase.extend({ id: rowId }).superRefine(checkRow);
 export type PaperRowAdd = z.infer<typeof paperRowAdd>;
 
-export const REVIEW_POLICIES = ["submitted", "closed", "never"] as const;
-export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
-
-const time = (message: Parameters<typeof withMessage>[1]) => withMessage(z.number().int().min(0).max(32_503_680_000), message);
-
-const roomBase = z.object({
-    paper_id: withMessage(dbId, msg`Please choose the paper`),
-    title: withMessage(safeText(100).trim().min(1), msg`Please enter the room's title (at most 100 characters)`),
-    start_time: time(msg`Please choose when the room opens`),
-    end_time: time(msg`Please choose when the room closes`),
-    duration: withMessage(dbInt(60, MAX_DURATION), msg`Enter a duration from 1 minute to 24 hours`),
-    attempts_allowed: withMessage(dbInt(1, 100).optional().default(1), msg`Enter the attempts allowed, from 1 to 100`),
-    pass_score: score(msg`Enter a pass score from 0 to 100000, with at most 2 decimals`),
-    user_group_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member group`),
-    review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("never"), msg`Please choose when members see the answers`),
-    late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
-    /** The face rule checking who sits the room (null: none). */
-    face_rule_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a face rule`),
-    status,
-    /** The company the room belongs to (company admins see only theirs); null: the whole organisation's. */
-    company_id: memberOrg.company_id,
-    ...assignment,
-  });
-function checkRoom(room: z.infer<typeof roomBase>, ctx: z.RefinementCtx) {
-  if (room.end_time <= room.start_time) ctx.addIssue({ code: "custom", path: ["end_time"], message: "after start" });
-}
-export const roomAdd = roomBase.superRefine(checkRoom);
-export const roomEdit = roomBase.extend({ id: rowId }).superRefine(checkRoom);
-export type RoomAdd = z.infer<typeof roomAdd>;
-
 /** `POST /admin/exam/marking/mark`: a marker's score and comment on one short answer. */
 export const markBody = z.object({
   id: rowId,
@@ -105,31 +74,3 @@ export const decideBody = z.object({
   id: rowId,
   decision: withMessage(z.enum(["accepted", "rejected"]), msg`Please choose accept or reject`),
 });
-
-/** `GET /admin/exam/room/results` and `export`: one room. */
-export const roomResultsQuery = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose a room`) });
-
-/** What `GET /admin/exam/room/results` answers. */
-export interface RoomResults {
-  room: { id: number; title: string; paperTitle: string; totalScore: number; passScore: number };
-  attempts: {
-    id: number;
-    userId: number;
-    username: string;
-    nickname: string;
-    score: number | null;
-    passed: boolean | null;
-    status: "open" | "submitted" | "expired";
-    startedAt: number;
-    submittedAt: number | null;
-    /** Seconds from start to submission (null while open). */
-    timeUsed: number | null;
-    /** Short answers still waiting for a marker. */
-    pendingMarks: number;
-  }[];
-  summary: { attempts: number; members: number; finished: number; passed: number; average: number | null; highest: number | null; lowest: number | null };
-  /** Finished attempts per score band (ten bands of the paper's total). */
-  distribution: { from: number; to: number; count: number }[];
-  /** Per question of the finished attempts: how many members answered it, how many got it right. */
-  items: { questionId: number; stem: string; type: string; attempts: number; correct: number; share: number }[];
-}

@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { lazy, Suspense } from "react";
-import type { RoomResults as Results } from "../../../shared/admin/papers.ts";
+import type { RoomResults as Results } from "../../../shared/admin/rooms.ts";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { ChartColumn, RefreshCw } from "lucide-react";
-import { roomAdd } from "../../../shared/admin/papers.ts";
+import { roomAdd } from "../../../shared/admin/rooms.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { LATE_POLICY_OPTIONS, REVIEW_POLICY_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 import { assignmentFields, companyField } from "../org/fields.ts";

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { msg } from "@lingui/core/macro";
 import type { FastifyReply } from "fastify";
-import type { RoomResults } from "../../../shared/admin/papers.ts";
+import type { RoomResults } from "../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/papers.ts";
+import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/rooms.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { fieldError, rowTotals, STATUS } from "./papers.ts";

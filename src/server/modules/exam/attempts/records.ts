@@ -9,7 +9,7 @@ import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { presentQuestion } from "../questions.ts";
 import { withheldQuestions } from "../withheld.ts";
-import type { ReviewPolicy } from "../../../../shared/admin/papers.ts";
+import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import { closeExpired, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { givenMarks, marksOf } from "./marks.ts";
 import { gradeAttempt } from "./grading.ts";
