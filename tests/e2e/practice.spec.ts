@@ -125,6 +125,8 @@ test.describe("mock exam offline", () => {
 
     await page.goto("/exam/examTab/mockTest");
     await page.getByRole("button", { name: "开始考试" }).first().click();
+    // The paper's introduction (time, questions, points, pass score) starts nothing until its "开始考试".
+    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?attempt=/, { timeout: 15_000 });
     await serviceWorkerInControl(page);
 

@@ -1,4 +1,5 @@
 import { useMemo, useState } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, CloudOff, FileText, Play, RotateCcw, Timer } from "lucide-react";
@@ -10,10 +11,17 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
 import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCachedPaper, type PaperDetail } from "./papers.ts";
+import { ExamIntroDialog, type ExamIntroFigure } from "./ExamIntro.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 
-type StartOutcome =
-  | { ok: true; attemptId: string }
+/** A paper made ready on this device: its questions drawn, nothing started yet (the introduction shows it). */
+interface Prepared {
+  detail: PaperDetail;
+  questions: ExamQuestion[];
+}
+
+type PrepareOutcome =
+  | { ok: true; prepared: Prepared }
   | { ok: false; reason: "no-paper" }
   | { ok: false; reason: "refused"; message: string }
   | { ok: false; reason: "missing-banks"; banks: number[] }
@@ -70,7 +78,11 @@ async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: R
   );
 }
 
-async function startPaper(db: MemberDb, paperId: number, versions: ReadonlyMap<number, string>): Promise<StartOutcome> {
+/**
+ * Everything before the attempt: the paper (fresh when online), its banks on the device and the
+ * questions drawn. The attempt itself (and its clock) starts only from the introduction's Start.
+ */
+async function preparePaper(db: MemberDb, paperId: number, versions: ReadonlyMap<number, string>): Promise<PrepareOutcome> {
   const loaded = await loadPaper(paperId);
   if (!loaded) return { ok: false, reason: "no-paper" };
   if ("refused" in loaded) return { ok: false, reason: "refused", message: loaded.refused };
@@ -89,8 +101,7 @@ async function startPaper(db: MemberDb, paperId: number, versions: ReadonlyMap<n
   const missing = [...new Set([...missingBanks, ...drawn.missing])];
   if (missing.length > 0) return { ok: false, reason: "missing-banks", banks: missing };
   if (drawn.questions.length === 0) return { ok: false, reason: "empty" };
-  const attempt = await startMockAttempt(db, { paperId, questions: drawn.questions, durationSec: detail.paper.duration });
-  return { ok: true, attemptId: attempt.attemptId };
+  return { ok: true, prepared: { detail, questions: drawn.questions } };
 }
 
 interface PaperListEntry {
@@ -101,7 +112,10 @@ interface PaperListEntry {
   duration: number;
 }
 
-/** `/exam/examTab/mockTest`: the mock papers; starting one draws its questions on this device. */
+/**
+ * `/exam/examTab/mockTest`: the mock papers. "Start" draws a paper's questions on this device and
+ * opens its introduction (duration, questions, points, pass score); the attempt starts only on its Start.
+ */
 export default function MockTestTab() {
   const { t } = useLingui();
   const navigate = useNavigate();
@@ -113,7 +127,10 @@ export default function MockTestTab() {
   // `?paper=`: the paper linked from /exam/myTest, marked among the others.
   const [params] = useSearchParams();
   const linked = Number(params.get("paper"));
-  const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<StartOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
+  const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<PrepareOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
+  // The introduction of the paper being started (its questions already drawn), and whether its Start is under way.
+  const [intro, setIntro] = useState<Prepared | null>(null);
+  const [starting, setStarting] = useState(false);
 
   // Offline without a loaded catalog: the papers cached on this device.
   const cachedPapers = useMemo(() => (catalog.data ? [] : listCachedPapers()), [catalog.data]);
@@ -131,13 +148,14 @@ export default function MockTestTab() {
   }
   if (catalog.isPending && papers.length === 0) return <Spinner className="mx-auto my-16 size-8" />;
 
-  const start = (paperId: number) => {
+  // "Start": the paper is made ready (loaded, banks downloaded, questions drawn) and introduced; nothing starts yet.
+  const prepare = (paperId: number) => {
     setBusy(paperId);
     setOutcome(null);
-    startPaper(db, paperId, versions).then(
+    preparePaper(db, paperId, versions).then(
       (result) => {
         setBusy(null);
-        if (result.ok) void navigate(`/exam/my_test_detail?attempt=${encodeURIComponent(result.attemptId)}`);
+        if (result.ok) setIntro(result.prepared);
         else setOutcome({ paperId, result });
       },
       () => {
@@ -145,6 +163,35 @@ export default function MockTestTab() {
         setOutcome({ paperId, result: { ok: false, reason: "error" } });
       },
     );
+  };
+
+  // The introduction's Start: the attempt begins (its time limit counts from now).
+  const start = (prepared: Prepared) => {
+    const { paper } = prepared.detail;
+    setStarting(true);
+    startMockAttempt(db, { paperId: paper.id, questions: prepared.questions, durationSec: paper.duration }).then(
+      (attempt) => {
+        setStarting(false);
+        setIntro(null);
+        void navigate(`/exam/my_test_detail?attempt=${encodeURIComponent(attempt.attemptId)}`);
+      },
+      () => {
+        setStarting(false);
+        setIntro(null);
+        setOutcome({ paperId: paper.id, result: { ok: false, reason: "error" } });
+      },
+    );
+  };
+
+  const introFigures = (prepared: Prepared): ExamIntroFigure[] => {
+    const { paper } = prepared.detail;
+    const minutes = Math.round(paper.duration / 60);
+    return [
+      { label: t`Duration`, value: paper.duration > 0 ? t`${plural(minutes, { one: "# minute", other: "# minutes" })}` : t`No time limit` },
+      { label: t`Questions`, value: String(prepared.questions.length) },
+      { label: t`Total points`, value: String(paper.totalScore) },
+      { label: t`Pass score`, value: String(paper.passScore) },
+    ];
   };
 
   const problem = (result: NonNullable<typeof outcome>["result"]): string => {
@@ -216,8 +263,8 @@ export default function MockTestTab() {
                   )}
                   <button
                     type="button"
-                    onClick={() => start(id)}
-                    disabled={busy !== null}
+                    onClick={() => prepare(id)}
+                    disabled={busy !== null || starting}
                     aria-busy={busy === id}
                     className={`inline-flex min-h-11 items-center gap-1 rounded-md px-4 font-medium disabled:opacity-50 ${
                       running ? "border border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800" : "bg-primary text-white hover:bg-primary-strong"
@@ -237,6 +284,16 @@ export default function MockTestTab() {
             );
           })}
         </ul>
+      )}
+      {intro && (
+        <ExamIntroDialog
+          open
+          onOpenChange={(open) => !open && setIntro(null)}
+          title={intro.detail.paper.title}
+          figures={introFigures(intro)}
+          busy={starting}
+          onStart={() => start(intro)}
+        />
       )}
     </section>
   );
