@@ -49,6 +49,12 @@ const VALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     // The device's estimate of the server's clock may run a little ahead of it.
     { uuid: ATTEMPT, questionId: 2_147_483_647, answer: "", answeredAt: NOW + DAY },
   ],
+  "official.leave": [
+    { uuid: ATTEMPT, leftAt: NOW - 60_000, backAt: NOW - 50_000 },
+    // A blink: hidden and shown in the same millisecond.
+    { uuid: ATTEMPT, leftAt: NOW - 60_000, backAt: NOW - 60_000 },
+    { uuid: ATTEMPT, leftAt: MIN_OP_TIME, backAt: NOW + DAY },
+  ],
   "lesson.progress": [
     { lessonId: 9, position: 0, completed: false },
     { lessonId: 9, position: 123.5, completed: true },
@@ -104,6 +110,16 @@ const INVALID_PAYLOADS: Record<(typeof OP_TYPES)[number], unknown[]> = {
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "2147483648": "A" } },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1\u0000": "A" } },
     { attemptId: ATTEMPT, paperId: 5, startedAt: NOW - 1, submittedAt: NOW, answers: { "1": "a\u0000" } },
+  ],
+  "official.leave": [
+    { uuid: "nope", leftAt: NOW - 2, backAt: NOW - 1 },
+    { uuid: ATTEMPT, leftAt: NOW - 1, backAt: NOW - 2 }, // back before it left
+    { uuid: ATTEMPT, leftAt: 1000, backAt: NOW }, // before 2020
+    { uuid: ATTEMPT, leftAt: NOW, backAt: NOW + 2 * DAY },
+    { uuid: ATTEMPT, leftAt: NOW - 1.5, backAt: NOW },
+    { uuid: ATTEMPT, leftAt: "1", backAt: NOW },
+    { uuid: ATTEMPT, leftAt: NOW },
+    { leftAt: NOW - 1, backAt: NOW },
   ],
   "official.answer": [
     { uuid: "nope", questionId: 4, answer: "A", answeredAt: NOW },

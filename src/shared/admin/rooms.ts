@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
+import type { PageLeaveSummary } from "../exam/pageLeaves.ts";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
 import { assignment, memberOrg } from "./org.ts";
 import { MAX_DURATION, rowId, score, status } from "./papers.ts";
@@ -56,6 +57,8 @@ export interface RoomResults {
     timeUsed: number | null;
     /** Short answers still waiting for a marker. */
     pendingMarks: number;
+    /** How many times and how long (ms) the member left the exam page during it. */
+    pageLeaves: PageLeaveSummary;
   }[];
   summary: { attempts: number; members: number; finished: number; passed: number; average: number | null; highest: number | null; lowest: number | null };
   /** Finished attempts per score band (ten bands of the paper's total). */

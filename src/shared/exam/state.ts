@@ -114,6 +114,7 @@ export function applyOp(state: ExamStateModel, op: Op, graded?: GradedOutcome): 
     }
     case "attempt.submit":
     case "official.answer":
+    case "official.leave":
     case "lesson.progress":
     case "review.answer":
     case "review.retention":

@@ -5,7 +5,7 @@ import { timeSchema, uuidSchema, type PayloadSchemaAt } from "./protocol.ts";
 
 /**
  * The exam ops (practice answers, favourites, the wrong book, practice progress, mock attempts,
- * official-exam answers) and the exam state the device pulls after a push (`GET /api/exam/state`).
+ * official-exam answers and page leaves) and the exam state the device pulls after a push (`GET /api/exam/state`).
  * The rules that turn these ops into that state are src/shared/exam/state.ts.
  */
 
@@ -58,6 +58,17 @@ function officialAnswerPayload(now: number) {
   return z.object({ uuid: uuidSchema, questionId: dbId, answer: givenAnswerSchema, answeredAt: timeSchema(now) });
 }
 
+/**
+ * The official exam page was hidden and shown again (src/shared/exam/pageLeaves.ts): when it left
+ * and came back, ms on the server's clock as the device measured it. The server checks them
+ * against the attempt's own time.
+ */
+function officialLeavePayload(now: number) {
+  return z
+    .object({ uuid: uuidSchema, leftAt: timeSchema(now), backAt: timeSchema(now) })
+    .refine((p) => p.backAt >= p.leftAt, { message: "backAt must not be before leftAt", path: ["backAt"] });
+}
+
 /** Payload schemas of the exam op types, by type. */
 export const examOpPayloads = {
   "practice.answer": () => practiceAnswerPayload,
@@ -66,6 +77,7 @@ export const examOpPayloads = {
   "progress.set": () => progressSetPayload,
   "attempt.submit": attemptSubmitPayload,
   "official.answer": officialAnswerPayload,
+  "official.leave": officialLeavePayload,
 } satisfies Record<string, PayloadSchemaAt>;
 
 export { examStateSchema, type ExamState } from "./wire.ts";

@@ -14,6 +14,7 @@ const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "progress.set": msg`Practice progress`,
   "attempt.submit": msg`Mock exam`,
   "official.answer": msg`Official exam answer`,
+  "official.leave": msg`Leaving the page during an official exam`,
   "lesson.progress": msg`Lesson progress`,
   "review.answer": msg`Review answer`,
   "review.retention": msg`Desired retention`,

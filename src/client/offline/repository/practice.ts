@@ -116,6 +116,7 @@ export async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome)
     }
     case "attempt.submit":
     case "official.answer":
+    case "official.leave":
     case "lesson.progress":
     case "review.answer":
     case "review.retention":

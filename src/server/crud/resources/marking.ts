@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { decideBody, markBody } from "../../../shared/admin/papers.ts";
 import { ApiError } from "../../errors.ts";
 import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
+import { leavesOf, leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
@@ -38,12 +39,16 @@ export const markingResource: ResourceDef = {
   rules: { edit: "exam/marking/index" },
   company: { column: "m.company_id" },
   hooks: {
-    /** Each row with the member's answer and the question's score in the paper (what the marker needs). */
+    /**
+     * Each row with the member's answer and the question's score in the paper (what the marker
+     * needs), and how many times and how long the member left the exam page.
+     */
     async listRows(ctx, rows) {
       return withAnswers(ctx, rows);
     },
+    /** ...and, for the mark dialog, each time the member left the exam page (leaves.ts). */
     async editRow(ctx, row) {
-      return (await withAnswers(ctx, [row]))[0]!;
+      return { ...(await withAnswers(ctx, [row]))[0]!, page_leave_list: await leavesOf(ctx.tx, row.attempt_id as number) };
     },
   },
   actions: {
@@ -63,6 +68,8 @@ async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
   const byId = new Map(attempts.map((a) => [a.id, a]));
   // The question as the attempt sat it and the points the paper gave it (snapshot.ts), whatever staff did since.
   const sat = await snapshotsOf(ctx.tx, attemptIds);
+  // How many times and how long the member left the exam page during the attempt (leaves.ts).
+  const leaves = await leaveSummaries(ctx.tx, attemptIds);
   return rows.map((r) => {
     const a = byId.get(r.attempt_id as number);
     const answer = a?.answers[String(r.question_id)];
@@ -77,6 +84,8 @@ async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
       // What the marker compares with: the short answer's reference and keywords.
       reference: String(key?.reference ?? ""),
       keywords: Array.isArray(key?.keywords) ? key.keywords.map(String) : [],
+      page_leaves: leaves.get(r.attempt_id as number)?.count ?? 0,
+      page_leave_ms: leaves.get(r.attempt_id as number)?.totalMs ?? 0,
     };
   });
 }

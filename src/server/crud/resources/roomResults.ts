@@ -2,17 +2,19 @@ import { PassThrough } from "node:stream";
 import { msg } from "@lingui/core/macro";
 import type { FastifyReply } from "fastify";
 import type { RoomResults } from "../../../shared/admin/rooms.ts";
+import { NO_PAGE_LEAVES } from "../../../shared/exam/pageLeaves.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
 import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
+import { leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
 import { satIds, satQuestions, satStems, snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
 
 /**
  * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
- * attempt with its member, score, time used and status; the score distribution of the finished
+ * attempt with its member, score, time used, status and page leaves; the score distribution of the finished
  * attempts; and item analysis: per question, the share of the members who sat it that got it
  * right (graded as the attempt is graded, markers' scores included).
  */
@@ -49,6 +51,8 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
     if (m.status === "marked") marks.set(m.attempt_id, (marks.get(m.attempt_id) ?? new Map<number, number>()).set(m.question_id, Number(m.score)));
     else pendingMarks.set(m.attempt_id, (pendingMarks.get(m.attempt_id) ?? 0) + 1);
   }
+  // How many times and how long each member left the exam page (modules/exam/attempts/leaves.ts).
+  const leaves = await leaveSummaries(db, ids);
   const finished = attempts.filter((a) => a.status !== "open");
   // Each attempt graded against what it sat (snapshot.ts), never the paper's or questions' current rows.
   const finishedIds = finished.map((a) => a.id);
@@ -102,6 +106,7 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
       submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),
       timeUsed: a.submitted_at === null ? null : Math.max(0, Number(a.submitted_at) - Number(a.started_at)),
       pendingMarks: pendingMarks.get(a.id) ?? 0,
+      pageLeaves: leaves.get(a.id) ?? NO_PAGE_LEAVES,
     })),
     summary: {
       attempts: attempts.length,
@@ -141,6 +146,8 @@ export async function exportRoomResults(ctx: CrudContext, id: number, reply: Fas
       { header: t(msg`Submitted`), key: "submittedAt", width: 22 },
       { header: t(msg`Time used (s)`), key: "timeUsed", width: 14 },
       { header: t(msg`Waiting for marking`), key: "pendingMarks", width: 18 },
+      { header: t(msg`Page leaves`), key: "leaves", width: 12 },
+      { header: t(msg`Time away from the page (s)`), key: "awaySeconds", width: 16 },
     ];
     const date = (s: number | null) => (s === null ? null : new Date(s * 1000));
     for (const a of results.attempts) {
@@ -154,6 +161,8 @@ export async function exportRoomResults(ctx: CrudContext, id: number, reply: Fas
           status: a.status === "open" ? t(msg`In progress`) : a.status === "submitted" ? t(msg`Submitted`) : t(msg`Time up`),
           startedAt: date(a.startedAt),
           submittedAt: date(a.submittedAt),
+          leaves: a.pageLeaves.count,
+          awaySeconds: Math.round(a.pageLeaves.totalMs / 1000),
         })
         .commit();
     }

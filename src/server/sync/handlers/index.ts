@@ -2,11 +2,12 @@ import type { Op, OpType } from "../../../shared/sync/ops.ts";
 import type { BulkOpHandler, OpContext, OpHandler, OpHandlerMap } from "../registry.ts";
 import { courseOpHandlers } from "./course.ts";
 import { examBulkHandlers, examOpHandlers } from "./exam.ts";
+import { leaveOpHandlers } from "./leaves.ts";
 import { officialOpHandlers } from "./official.ts";
 import { reviewOpHandlers } from "./review.ts";
 
 /** Every op type's handler: the one place a new handler file is registered. */
-const handlers: OpHandlerMap<OpType> = { ...examOpHandlers, ...officialOpHandlers, ...courseOpHandlers, ...reviewOpHandlers };
+const handlers: OpHandlerMap<OpType> = { ...examOpHandlers, ...officialOpHandlers, ...leaveOpHandlers, ...courseOpHandlers, ...reviewOpHandlers };
 
 /** Applies a validated op with its type's handler. */
 export function handleOp(ctx: OpContext, op: Op): Promise<void> {
