@@ -25,6 +25,19 @@ const roomBase = z.object({
     late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
     /** The face rule checking who sits the room (null: none). */
     face_rule_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a face rule`),
+    /** Each attempt gets the paper's questions in its own random order (issue 37). */
+    shuffle_questions: withMessage(z.boolean().optional().default(false), msg`Please choose yes or no`),
+    /**
+     * The admin has seen which mock papers this room keeps for the official exam (they stop being
+     * offered as mock papers until it closes) and saves anyway. Not stored.
+     */
+    confirm_withhold: withMessage(
+      z
+        .boolean()
+        .nullish()
+        .transform((v) => v === true),
+      msg`Please choose yes or no`,
+    ),
     status,
     /** The company the room belongs to (company admins see only theirs); null: the whole organisation's. */
     company_id: memberOrg.company_id,
@@ -65,4 +78,58 @@ export interface RoomResults {
   distribution: { from: number; to: number; count: number }[];
   /** Per question of the finished attempts: how many members answered it, how many got it right. */
   items: { questionId: number; stem: string; type: string; attempts: number; correct: number; share: number }[];
+}
+
+/** Most extra minutes an override gives (24 hours: as long as the longest attempt). */
+export const MAX_EXTRA_MINUTES = 1440;
+/** Most extra attempts an override gives (as many as a room allows). */
+export const MAX_EXTRA_ATTEMPTS = 100;
+
+/** `GET /admin/exam/room/overrides?id=`: a room's overrides. */
+export const roomOverridesQuery = roomResultsQuery;
+
+/**
+ * `POST /admin/exam/room/overrideAdd`: extra time and/or attempts in room `id` for one member
+ * (`user_id`) or one member group (`user_group_id`), Moodle's user and group overrides.
+ */
+export const roomOverrideAdd = z.object({
+  id: withMessage(dbId, msg`Please choose a room`),
+  user_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member`),
+  user_group_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member group`),
+  extra_minutes: withMessage(z.number().int().min(0).max(MAX_EXTRA_MINUTES).optional().default(0), msg`Enter the extra minutes, from 0 to ${MAX_EXTRA_MINUTES}`),
+  extra_attempts: withMessage(z.number().int().min(0).max(MAX_EXTRA_ATTEMPTS).optional().default(0), msg`Enter the extra attempts, from 0 to ${MAX_EXTRA_ATTEMPTS}`),
+});
+export type RoomOverrideAdd = z.infer<typeof roomOverrideAdd>;
+
+/** `POST /admin/exam/room/overrideDel {id, override_id}`. */
+export const roomOverrideDel = z.object({
+  id: withMessage(dbId, msg`Please choose a room`),
+  override_id: withMessage(dbId, msg`Please choose an override`),
+});
+
+/** One override as `GET overrides` lists it. */
+export interface RoomOverride {
+  id: number;
+  /** The member's id, username and nickname, or null for a group override. */
+  member: { id: number; username: string; nickname: string } | null;
+  group: { id: number; name: string } | null;
+  extraMinutes: number;
+  extraAttempts: number;
+}
+
+/** `GET /admin/exam/room/withholding?paper_id=&end_time=&id=`: what saving the room would keep from practice. */
+export const roomWithholdingQuery = z.object({
+  id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647).optional(), msg`Please choose a room`),
+  paper_id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose the paper`),
+  end_time: withMessage(z.coerce.number().int().min(0).max(32_503_680_000), msg`Please choose when the room closes`),
+});
+
+/** What a room (as it would be saved) keeps from members' practice until it closes. */
+export interface RoomWithholding {
+  /** When the room closes (its end time plus the most extra time an override gives), seconds. */
+  closesAt: number;
+  /** Questions of practice banks kept out of practice until then (0 once the room has closed). */
+  questions: number;
+  /** Mock papers members can take now that this room would keep for the official exam. */
+  papers: { id: number; title: string }[];
 }

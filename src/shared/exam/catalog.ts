@@ -26,8 +26,14 @@ export interface Catalog {
     paperId: number;
     startTime: number;
     endTime: number;
+    /** Seconds a start gives this member: the room's time plus their extra time. */
     duration: number;
+    /** Extra minutes the member's overrides give (included in `duration`). */
+    extraMinutes: number;
+    /** Attempts this member may make: the room's plus their extra attempts. */
     attemptsAllowed: number;
+    /** Extra attempts the member's overrides give (included in `attemptsAllowed`). */
+    extraAttempts: number;
     attemptsLeft: number;
     questionCount: number;
     totalScore: number;

@@ -4,6 +4,7 @@ import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { fieldError, rowTotals, STATUS } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
+import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
 
 /** Exam rooms (issue 14): an official sitting of a paper, open to members between two times. */
@@ -27,6 +28,7 @@ export const roomResource: ResourceDef = {
     late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
     face_rule_id: { column: "t.face_rule_id", type: "int" },
     face_rule_name: { column: "f.name", type: "text" },
+    shuffle_questions: { column: "t.shuffle_questions", type: "bool" },
     status: { column: "t.status", type: "enum", values: STATUS },
     company_id: { column: "t.company_id", type: "int" },
     company_name: { column: "co.name", type: "text" },
@@ -39,7 +41,7 @@ export const roomResource: ResourceDef = {
   ],
   quickSearch: ["id", "title", "paper_title"],
   selectFields: ["id", "title"],
-  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "status", "company_id"],
+  editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "shuffle_questions", "status", "company_id"],
   add: roomAdd,
   edit: roomEdit,
   del: true,
@@ -47,7 +49,7 @@ export const roomResource: ResourceDef = {
   hooks: assignmentHooks("room", {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
     async beforeWrite(ctx, body, existing) {
-      const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, ...room } = body as RoomAdd & { id?: number };
+      const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, confirm_withhold: confirmWithhold, ...room } = body as RoomAdd & { id?: number };
       const paper = (await ctx.tx.query<{ total_score: string }>("select total_score from exam_paper where id = $1", [room.paper_id])).rows[0];
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       // Members are graded out of the paper's total: its rows must give exactly that many points.
@@ -70,6 +72,8 @@ export const roomResource: ResourceDef = {
         const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = $1", [existing.id]);
         if (rows[0]!.n > 0) throw fieldError(ctx.req, "paper_id", msg`Members have already sat this room: its paper cannot change`);
       }
+      // A room that would make mock papers unusable ("kept for an official exam") is saved only once the admin has seen which.
+      await requireWithholdConfirmed(ctx, { id: existing ? Number(existing.id) : null, paperId: room.paper_id, endTime: room.end_time }, confirmWithhold);
       return room;
     },
     async listRows(ctx, rows) {
@@ -78,7 +82,9 @@ export const roomResource: ResourceDef = {
         ? (await ctx.tx.query<{ room_id: number; n: number }>("select room_id, count(*)::int as n from exam_attempt where room_id = any($1::int[]) group by room_id", [ids])).rows
         : [];
       const byRoom = new Map(counts.map((c) => [c.room_id, c.n]));
-      return rows.map((r) => ({ ...r, pass_score: Number(r.pass_score), attempts: byRoom.get(r.id as number) ?? 0 }));
+      // What each room keeps from practice and until when, whether its paper still adds up, its overrides (roomFairness.ts).
+      const figures = await roomListFigures(ctx.tx, ids);
+      return rows.map((r) => ({ ...r, pass_score: Number(r.pass_score), attempts: byRoom.get(r.id as number) ?? 0, ...figures.get(r.id as number) }));
     },
     async editRow(_ctx, row) {
       return { ...row, pass_score: Number(row.pass_score) };
@@ -94,5 +100,7 @@ export const roomResource: ResourceDef = {
     },
     // Regrade: candidates, dry run, apply (regrade.ts).
     ...regradeActions,
+    // Overrides and withholding (roomFairness.ts).
+    ...fairnessActions,
   },
 };

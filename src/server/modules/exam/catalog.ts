@@ -8,6 +8,7 @@ import { ApiError } from "../../errors.ts";
 import { BANK_VERSION_SQL, PRACTISABLE, bankQuestions, bankVersion, presentQuestion } from "./questions.ts";
 import { paperVisibleSql, visibleSql } from "../org/visibility.ts";
 import { paperWithheldSql } from "./withheld.ts";
+import { extrasSql } from "./overrides.ts";
 
 interface ClassifyRow {
   id: number;
@@ -64,15 +65,18 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     );
     const now = Math.floor(Date.now() / 1000);
     // What the member's introduction to a room shows before entering (never the answers): the
-    // paper's questions and points, the room's pass mark, the attempts left, whether faces are checked.
+    // paper's questions and points, the room's pass mark, the attempts left, whether faces are checked,
+    // the extra time and attempts the member's overrides give.
     const rooms = await db.query<{
       id: number; title: string; paper_id: number; start_time: number; end_time: number; duration: number; attempts_allowed: number;
       pass_score: number | string; total_score: number | string | null; question_count: number; attempts_used: number; face_check: boolean;
+      extra_minutes: number; extra_attempts: number;
     }>(
       `select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed, r.pass_score, p.total_score,
               coalesce((select sum(case when pr.kind = 'fixed' then 1 else pr.count end) from exam_paper_row pr where pr.paper_id = r.paper_id), 0)::int as question_count,
               (select count(*) from exam_attempt a where a.room_id = r.id and a.user_id = $3)::int as attempts_used,
-              exists (select 1 from face_rule f where f.id = r.face_rule_id and f.status = 'enable') as face_check
+              exists (select 1 from face_rule f where f.id = r.face_rule_id and f.status = 'enable') as face_check,
+              ${extrasSql("r.id", "$3", "$2::int")}
        from exam_room r left join exam_paper p on p.id = r.paper_id
        where r.status = 'enable' and r.end_time > $1 and (r.user_group_id is null or r.user_group_id = $2) and ${visibleSql("room", "r.id", "$3")} order by r.start_time`,
       [now, member.group_id, member.id],
@@ -86,9 +90,12 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         paperId: r.paper_id,
         startTime: Number(r.start_time),
         endTime: Number(r.end_time),
-        duration: r.duration,
-        attemptsAllowed: r.attempts_allowed,
-        attemptsLeft: Math.max(0, r.attempts_allowed - r.attempts_used),
+        // The member's overrides (overrides.ts) are included: the time a start gives them, the attempts they have.
+        duration: r.duration + r.extra_minutes * 60,
+        extraMinutes: r.extra_minutes,
+        attemptsAllowed: r.attempts_allowed + r.extra_attempts,
+        extraAttempts: r.extra_attempts,
+        attemptsLeft: Math.max(0, r.attempts_allowed + r.extra_attempts - r.attempts_used),
         questionCount: r.question_count,
         totalScore: Number(r.total_score ?? 0),
         passScore: Number(r.pass_score),

@@ -28,11 +28,11 @@ export async function isWithheld(db: Queryable, questionId: number): Promise<boo
 
 /**
  * SQL condition, true when paper `paperColumn` is not a mock paper: an official room that has not
- * ended uses it, or it can contain a withheld question (a fixed row or a draw row over withheld
+ * closed (its end time plus its overrides' extra time, migration 0043) uses it, or it can contain a withheld question (a fixed row or a draw row over withheld
  * content, e.g. an exam-only bank: its bank, type and, when the rule sets one, difficulty).
  */
 export function paperWithheldSql(paperColumn: string): string {
-  return `(exists (select 1 from exam_room m where m.paper_id = ${paperColumn} and m.end_time > extract(epoch from now())::bigint)
+  return `(exists (select 1 from exam_room m where m.paper_id = ${paperColumn} and exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint)
     or exists (
       select 1 from exam_paper_row r
       join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -15,10 +15,11 @@ import { presentQuestion } from "../questions.ts";
 import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
 import { visibleSql } from "../../org/visibility.ts";
-import { drawForPaper, loadPaper } from "./papers.ts";
+import { drawForPaper, loadPaper, type PaperRowSpec } from "./papers.ts";
 import { asSat, snapshotOf, snapshotPaperJson, type AttemptSnapshot } from "./snapshot.ts";
 import { hasReference, roomFaceRule, startCheckPassed } from "../../face/checks.ts";
 import type { FaceRule } from "../../../../shared/exam/face.ts";
+import { attemptDeadline, extrasSql } from "../overrides.ts";
 
 /**
  * Official exams on the server's clock: a member starts (or resumes) an attempt in an open room,
@@ -36,18 +37,42 @@ interface RoomRow {
   attempts_allowed: number;
   pass_score: number | string;
   user_group_id: number | null;
+  shuffle_questions: boolean;
+  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
+  extra_minutes: number;
+  extra_attempts: number;
 }
 
-/** The room if it is open to the member now, else a refusal saying why. */
-async function openRoom(tx: Queryable, member: MemberRow, roomId: number): Promise<RoomRow> {
-  const { rows } = await tx.query<RoomRow>(`select * from exam_room r where r.id = $1 and r.status = 'enable' and ${visibleSql("room", "r.id", "$2")}`, [roomId, member.id]);
+/**
+ * The room if it is open to the member now, else a refusal saying why. After its end time a room
+ * is still open to a member resuming an attempt in time (one given extra time: overrides.ts).
+ */
+async function openRoom(tx: Queryable, member: MemberRow, roomId: number, resuming: boolean): Promise<RoomRow> {
+  const { rows } = await tx.query<RoomRow>(`select r.*, ${extrasSql("r.id", "$2", "$3::int")} from exam_room r where r.id = $1 and r.status = 'enable' and ${visibleSql("room", "r.id", "$2")}`, [
+    roomId,
+    member.id,
+    member.group_id,
+  ]);
   const room = rows[0];
   if (!room || (room.user_group_id !== null && room.user_group_id !== member.group_id)) throw new ApiError(msg`This exam is not open to you`);
   const t = nowSeconds();
   if (t < Number(room.start_time)) throw new ApiError(msg`This exam has not started yet`);
-  if (t >= Number(room.end_time)) throw new ApiError(msg`This exam has ended`);
+  if (t >= Number(room.end_time) && !resuming) throw new ApiError(msg`This exam has ended`);
   return room;
 }
+
+/** The questions in a random order of their own (Fisher-Yates with the system's random source). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Cents of a paper's rows' points (fixed: the row's points, draw: points x count), as crud/resources/papers.ts's rowTotals adds them. */
+const rowsCents = (rows: PaperRowSpec[]): number => rows.reduce((sum, r) => sum + Math.round(r.score * 100) * (r.kind === "fixed" ? 1 : r.count), 0);
 
 /**
  * The member's open attempt in the room, or a new one within the room's `attempts_allowed`, with
@@ -59,22 +84,30 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
   return db.transaction(async (tx) => {
     await tx.query("select id from member where id = $1 for update", [member.id]);
     await closeExpired(tx, member.id);
-    const room = await openRoom(tx, member, roomId);
+    const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, roomId]);
+    let attempt = existing.rows.find((a) => a.status === "open");
+    // An open attempt left by closeExpired is in time: its member may resume it after the room's end (extra time).
+    const room = await openRoom(tx, member, roomId, attempt !== undefined);
     // A room with a face rule: the member needs a reference photo to be checked against.
     const faceRule = await roomFaceRule(tx, room.id);
     if (faceRule && !(await hasReference(tx, member.id))) {
       throw new ApiError(msg`This exam checks your face: enrol a reference photo in the member center first`, 0, { faceEnrol: true });
     }
-    const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, room.id]);
-    let attempt = existing.rows.find((a) => a.status === "open");
     let given: AttemptSnapshot["questions"] | undefined;
     if (!attempt) {
-      if (existing.rows.length >= room.attempts_allowed) throw new ApiError(msg`You have used all your attempts at this exam`);
+      const extras = { extraMinutes: room.extra_minutes, extraAttempts: room.extra_attempts };
+      if (existing.rows.length >= room.attempts_allowed + extras.extraAttempts) throw new ApiError(msg`You have used all your attempts at this exam`);
       const loaded = await loadPaper(tx, room.paper_id);
       if (!loaded) throw new ApiError(msg`This paper does not exist`);
-      const drawn = await drawForPaper(tx, loaded.rows);
+      // The room's form refused such a paper, but the paper may have changed since: members are graded out of its total.
+      if (rowsCents(loaded.rows) !== Math.round(Number(loaded.paper.total_score) * 100)) {
+        throw new ApiError(msg`This exam's paper has been changed and its questions no longer add up to its total: the exam cannot start. Please tell the exam's organiser.`);
+      }
+      const paperOrder = await drawForPaper(tx, loaded.rows);
+      // A room that shuffles gives each attempt its own order, kept in its questions and snapshot (resume and sync give the same).
+      const drawn = room.shuffle_questions ? shuffled(paperOrder) : paperOrder;
       const t = nowSeconds();
-      const deadline = Math.min(t + room.duration, Number(room.end_time));
+      const deadline = attemptDeadline(t, room, extras);
       given = asSat(drawn);
       // The attempt and what it sits, kept as given (snapshot.ts: later edits never reach it), in one statement.
       const inserted = await tx.query<AttemptRow>(

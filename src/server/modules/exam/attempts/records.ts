@@ -75,9 +75,15 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
   // Only what the attempt sat (snapshot.ts): its questions as given, the paper's points and rules.
   const sat = (await snapshotOf(db, attempt.id))!;
   const room = attempt.room_id
-    ? (await db.query<{ review_policy: ReviewPolicy; end_time: number }>("select review_policy, end_time from exam_room where id = $1", [attempt.room_id])).rows[0]
+    ? (
+        await db.query<{ review_policy: ReviewPolicy; closes_at: number }>(
+          // 'closed': once the room has closed for everyone, members given extra time included (migration 0043).
+          "select review_policy, exam_room_closes_at(id, end_time) as closes_at from exam_room where id = $1",
+          [attempt.room_id],
+        )
+      ).rows[0]
     : undefined;
-  const policyAllows = room?.review_policy === "submitted" || (room?.review_policy === "closed" && nowSeconds() >= Number(room.end_time));
+  const policyAllows = room?.review_policy === "submitted" || (room?.review_policy === "closed" && nowSeconds() >= Number(room.closes_at));
   const finished = attempt.status !== "open";
   const ids = satIds(sat);
   const withheld = await withheldQuestions(db, ids);
