@@ -26,7 +26,7 @@ beforeAll(() => {
 
 const UUID = "44444444-4444-4444-8444-444444444444";
 
-function catalog(attemptsLeft: number): Catalog {
+function catalog(attemptsLeft: number, extras: { extraMinutes: number; extraAttempts: number } = { extraMinutes: 0, extraAttempts: 0 }): Catalog {
   const now = Math.floor(Date.now() / 1000);
   return {
     classify: [],
@@ -38,8 +38,10 @@ function catalog(attemptsLeft: number): Catalog {
         paperId: 9,
         startTime: now - 3600,
         endTime: now + 3600,
-        duration: 1500,
-        attemptsAllowed: 3,
+        duration: 1500 + extras.extraMinutes * 60,
+        extraMinutes: extras.extraMinutes,
+        attemptsAllowed: 3 + extras.extraAttempts,
+        extraAttempts: extras.extraAttempts,
         attemptsLeft,
         questionCount: 12,
         totalScore: 40,
@@ -146,5 +148,19 @@ describe("entering an official exam (issue 37)", () => {
     expect(await screen.findByText("2 attempts left")).toBeInTheDocument();
     stopOffline();
     await deleteMemberDb(memberId);
+  });
+
+  it("tells a member with overrides the extra minutes and attempts included (room fairness)", async () => {
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/catalog") return { code: 1, msg: "", time: 0, data: catalog(4, { extraMinutes: 10, extraAttempts: 1 }) };
+      throw new Error("offline");
+    });
+    wrap("/exam/examTab/officialTest");
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "Enter the exam" }));
+    const intro = await screen.findByRole("alertdialog", { name: "Road rules final" });
+    const figure = (label: string) => within(intro).getByText(label).nextElementSibling?.textContent;
+    expect(figure("Duration")).toBe("35 minutes, includes 10 extra minutes");
+    expect(figure("Attempts left")).toBe("4 of 4, includes 1 extra attempt");
   });
 });

@@ -30,8 +30,12 @@ export function EnterOfficialButton({ room, disabled, className }: { room: Room;
   const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  // The member's overrides are included in the time and the attempts (a catalogue cached before them has neither).
   const minutes = Math.round(room.duration / 60);
+  const extraMinutes = room.extraMinutes ?? 0;
+  const extraAttempts = room.extraAttempts ?? 0;
   const { attemptsLeft, attemptsAllowed } = room;
+  const duration = t`${plural(minutes, { one: "# minute", other: "# minutes" })}`;
 
   async function start() {
     setBusy(true);
@@ -68,11 +72,14 @@ export function EnterOfficialButton({ room, disabled, className }: { room: Room;
             <Trans>Read the rules of this exam. The time starts when you press Start.</Trans>
           </AlertDialog.Description>
           <dl className="text-sm">
-            {figure(t`Duration`, t`${plural(minutes, { one: "# minute", other: "# minutes" })}`)}
+            {figure(t`Duration`, extraMinutes > 0 ? t`${duration}, includes ${plural(extraMinutes, { one: "# extra minute", other: "# extra minutes" })}` : duration)}
             {figure(t`Questions`, String(room.questionCount))}
             {figure(t`Total points`, String(room.totalScore))}
             {figure(t`Pass score`, String(room.passScore))}
-            {figure(t`Attempts left`, t`${attemptsLeft} of ${attemptsAllowed}`)}
+            {figure(
+              t`Attempts left`,
+              extraAttempts > 0 ? t`${attemptsLeft} of ${attemptsAllowed}, includes ${plural(extraAttempts, { one: "# extra attempt", other: "# extra attempts" })}` : t`${attemptsLeft} of ${attemptsAllowed}`,
+            )}
             {figure(t`Face check`, room.faceCheck ? t`Required` : t`Not required`)}
           </dl>
           <div className="flex flex-wrap justify-end gap-2">

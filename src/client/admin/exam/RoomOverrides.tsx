@@ -1,0 +1,181 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { MAX_EXTRA_ATTEMPTS, MAX_EXTRA_MINUTES, type RoomOverride } from "../../../shared/admin/rooms.ts";
+import { request, serverRefusal } from "../../api/index.ts";
+import { Button } from "../../ui/Button.tsx";
+import { controlClass } from "../../ui/form/Field.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { crudKeys, crudUrl } from "../crud/api.ts";
+import { RemoteSelect } from "../crud/RemoteSelect.tsx";
+import type { CrudRow } from "../crud/types.ts";
+
+/**
+ * A room's overrides (row action "Overrides"; server: crud/resources/roomFairness.ts), Moodle's
+ * user and group overrides: extra minutes per attempt and/or extra attempts for a named member or
+ * a member group. Listed, added and removed here; a member matched by several gets the most
+ * generous of each. Extra time moves the room's end for that member by the same amount.
+ */
+export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
+  const { t } = useLingui();
+  const client = useQueryClient();
+  const roomId = Number(row.id);
+  const formId = useId();
+  const [target, setTarget] = useState<"member" | "group">("member");
+  const [memberId, setMemberId] = useState<unknown>(null);
+  const [groupId, setGroupId] = useState<unknown>(null);
+  const [minutes, setMinutes] = useState("0");
+  const [attempts, setAttempts] = useState("0");
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const key = ["crud", "exam/room", "overrides", roomId];
+  const list = useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => (await request<{ overrides: RoomOverride[] }>({ url: crudUrl("exam/room", "overrides"), method: "get", params: { id: roomId }, signal })).data,
+  });
+  const changed = async () => {
+    setRefusal(null);
+    await client.invalidateQueries({ queryKey: key });
+    await client.invalidateQueries({ queryKey: crudKeys.all("exam/room") });
+  };
+  const add = useMutation({
+    mutationFn: () =>
+      request(
+        {
+          url: crudUrl("exam/room", "overrideAdd"),
+          method: "post",
+          data: {
+            id: roomId,
+            user_id: target === "member" ? memberId : null,
+            user_group_id: target === "group" ? groupId : null,
+            extra_minutes: minutes.trim() === "" ? 0 : Number(minutes),
+            extra_attempts: attempts.trim() === "" ? 0 : Number(attempts),
+          },
+        },
+        { showCodeMessage: false, showSuccessMessage: true },
+      ),
+    onSuccess: async () => {
+      setMemberId(null);
+      setGroupId(null);
+      setMinutes("0");
+      setAttempts("0");
+      await changed();
+    },
+    onError: (e) => setRefusal(serverRefusal(e)?.msg ?? null),
+  });
+  const remove = useMutation({
+    mutationFn: (overrideId: number) => request({ url: crudUrl("exam/room", "overrideDel"), method: "post", data: { id: roomId, override_id: overrideId } }, { showCodeMessage: false, showSuccessMessage: true }),
+    onSuccess: changed,
+    onError: (e) => setRefusal(serverRefusal(e)?.msg ?? null),
+  });
+
+  const removeLabel = (name: string) => t`Remove the override of ${name}`;
+
+  if (list.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (!list.data) return <p role="alert">{t`The overrides could not be loaded`}</p>;
+  const overrides = list.data.overrides;
+  const who = (o: RoomOverride) => {
+    const name = o.member ? o.member.nickname || o.member.username : (o.group?.name ?? "");
+    const username = o.member?.username ?? "";
+    return o.member ? t`Member ${name} (${username})` : t`Group ${name}`;
+  };
+
+  return (
+    <div className="space-y-4 text-sm">
+      <p className="text-slate-600 dark:text-slate-300">
+        <Trans>
+          Extra minutes lengthen each attempt and move the room's end by as much for that member; extra attempts add to the attempts allowed. A member matched by a member
+          and a group override gets the more generous of each.
+        </Trans>
+      </p>
+      {overrides.length === 0 ? (
+        <p data-testid="overrides-none">{t`No overrides: every member has the room's time and attempts.`}</p>
+      ) : (
+        <table className="w-full text-start" data-testid="overrides">
+          <thead className="text-xs text-slate-600 dark:text-slate-300">
+            <tr>
+              <th className="p-2 text-start">{t`Who`}</th>
+              <th className="p-2 text-end">{t`Extra minutes`}</th>
+              <th className="p-2 text-end">{t`Extra attempts`}</th>
+              <th className="p-2">
+                <span className="sr-only">{t`Actions`}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+            {overrides.map((o) => (
+              <tr key={o.id}>
+                <td className="p-2">{who(o)}</td>
+                <td className="p-2 text-end tabular-nums">{o.extraMinutes}</td>
+                <td className="p-2 text-end tabular-nums">{o.extraAttempts}</td>
+                <td className="p-2 text-end">
+                  <Button disabled={remove.isPending} onClick={() => remove.mutate(o.id)} aria-label={removeLabel(who(o))}>
+                    <Trans>Remove</Trans>
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form
+        noValidate
+        className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700"
+        aria-labelledby={`${formId}-title`}
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}
+      >
+        <h3 id={`${formId}-title`} className="font-semibold">
+          {t`Add an override`}
+        </h3>
+        <div className="flex flex-wrap gap-4" role="radiogroup" aria-label={t`For`}>
+          <label className="inline-flex min-h-11 items-center gap-2">
+            <input type="radio" name={`${formId}-target`} checked={target === "member"} onChange={() => setTarget("member")} className="size-4 accent-primary" />
+            {t`A member`}
+          </label>
+          <label className="inline-flex min-h-11 items-center gap-2">
+            <input type="radio" name={`${formId}-target`} checked={target === "group"} onChange={() => setTarget("group")} className="size-4 accent-primary" />
+            {t`A member group`}
+          </label>
+        </div>
+        {target === "member" ? (
+          <div className="space-y-1">
+            <label htmlFor={`${formId}-member`} className="block font-medium">
+              {t`Member`}
+            </label>
+            <RemoteSelect control={{ id: `${formId}-member` }} remote={{ path: "user/user", labelField: "username" }} value={memberId} onChange={setMemberId} placeholder={t`Type to search`} />
+          </div>
+        ) : (
+          <div className="space-y-1">
+            <label htmlFor={`${formId}-group`} className="block font-medium">
+              {t`Member group`}
+            </label>
+            <RemoteSelect control={{ id: `${formId}-group` }} remote={{ path: "user/group", labelField: "name" }} value={groupId} onChange={setGroupId} placeholder={t`Type to search`} />
+          </div>
+        )}
+        <div className="flex flex-wrap gap-4">
+          <label className="space-y-1">
+            <span className="block font-medium">{t`Extra minutes per attempt`}</span>
+            <input type="number" inputMode="numeric" min={0} max={MAX_EXTRA_MINUTES} step={1} value={minutes} onChange={(e) => setMinutes(e.target.value)} className={controlClass(undefined)} />
+          </label>
+          <label className="space-y-1">
+            <span className="block font-medium">{t`Extra attempts`}</span>
+            <input type="number" inputMode="numeric" min={0} max={MAX_EXTRA_ATTEMPTS} step={1} value={attempts} onChange={(e) => setAttempts(e.target.value)} className={controlClass(undefined)} />
+          </label>
+        </div>
+        {refusal && (
+          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700 dark:bg-red-950 dark:text-red-300">
+            {refusal}
+          </p>
+        )}
+        <div className="flex justify-end">
+          <Button type="submit" variant="primary" disabled={add.isPending}>
+            {add.isPending && <Spinner className="size-4" />}
+            <Trans>Add</Trans>
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}
