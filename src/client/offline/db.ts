@@ -125,6 +125,11 @@ export interface OfficialAttemptRow extends OfficialStart {
   answers: Record<string, GivenAnswer>;
   /** When each answer was made, ms on the server's clock (this device's clock + offset). */
   answeredAt: Record<string, number>;
+  /**
+   * When the exam page was hidden, ms on the server's clock, while that leave is open (the page
+   * not shown since): repository/pageLeaves.ts. Not indexed: no schema version.
+   */
+  leftAt?: number;
 }
 
 /**

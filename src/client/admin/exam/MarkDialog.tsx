@@ -7,6 +7,8 @@ import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf, useCrudRow } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
+import type { PageLeave } from "../../../shared/exam/pageLeaves.ts";
+import { PageLeaveList, PageLeaveSummary, pageLeavesOf } from "./PageLeaves.tsx";
 
 function Refusal({ text }: { text: string | null }) {
   if (!text) return null;
@@ -17,10 +19,19 @@ function Refusal({ text }: { text: string | null }) {
   );
 }
 
+/** Each time the member left the exam page (the marking row as `edit` answers it). */
+function AttemptLeaves({ id }: { id: number }) {
+  const full = useCrudRow("exam/marking", id);
+  if (full.isPending) return <Spinner className="size-4" />;
+  const list = full.data?.page_leave_list;
+  return Array.isArray(list) ? <PageLeaveList leaves={list as PageLeave[]} /> : null;
+}
+
 /**
  * Marks one short answer (`POST /admin/exam/marking/mark`): the member's answer beside the
  * reference and keywords, a score from 0 to the question's score in the paper, a comment the
- * member reads in their record. A mark is given once (the server refuses a second).
+ * member reads in their record; how often and how long the member left the exam page. A mark is
+ * given once (the server refuses a second).
  */
 export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t } = useLingui();
@@ -48,6 +59,7 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
   const keywords = Array.isArray(row.keywords) ? (row.keywords as string[]) : [];
   const who = String(row.username ?? "");
   const words = keywords.join(", ");
+  const leaves = pageLeavesOf(row);
   return (
     <form
       noValidate
@@ -75,6 +87,15 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
         <p className="whitespace-pre-wrap" data-testid="mark-answer">
           {String(row.answer ?? "") || t`Not answered`}
         </p>
+      </div>
+      <div className="space-y-1" data-testid="page-leaves">
+        <p className="text-xs text-slate-600 dark:text-slate-300">
+          <Trans>Leaving the exam page</Trans>
+        </p>
+        <p>
+          <PageLeaveSummary count={leaves.count} totalMs={leaves.totalMs} />
+        </p>
+        {leaves.count > 0 && <AttemptLeaves id={Number(row.id)} />}
       </div>
       {(row.reference || keywords.length > 0) && (
         <div className="space-y-1">

@@ -8,6 +8,7 @@ import { Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
+import { PageLeaveSummary } from "./PageLeaves.tsx";
 
 const RoomResultsChart = lazy(() => import("./RoomResultsChart.tsx"));
 
@@ -27,8 +28,8 @@ function ToMark({ count }: { count: number }) {
 
 /**
  * A room's results (row action "Results", `GET /admin/exam/room/results`): the summary, the
- * score distribution (chart and numbers), each attempt with member, score, time used and
- * status, item analysis, and the .xlsx export (`GET export`).
+ * score distribution (chart and numbers), each attempt with member, score, time used, status
+ * and how often and how long the member left the exam page, item analysis, and the .xlsx export (`GET export`).
  */
 export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
   const { t, i18n } = useLingui();
@@ -92,7 +93,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
           <Trans>Each attempt</Trans>
         </h3>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="attempts-title">
-          <table className="w-full min-w-[36rem] text-start" data-testid="results-attempts">
+          <table className="w-full min-w-[44rem] text-start" data-testid="results-attempts">
             <thead className="text-xs text-slate-600 dark:text-slate-300">
               <tr>
                 <th className="p-2 text-start">{t`Member`}</th>
@@ -101,12 +102,13 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
                 <th className="p-2 text-end">{t`Time used`}</th>
                 <th className="p-2 text-start">{t`Status`}</th>
                 <th className="p-2 text-start">{t`Started`}</th>
+                <th className="p-2 text-start">{t`Page leaves`}</th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
               {r.attempts.length === 0 && (
                 <tr>
-                  <td colSpan={6} className="p-2 text-slate-600 dark:text-slate-300">
+                  <td colSpan={7} className="p-2 text-slate-600 dark:text-slate-300">
                     {t`No one has sat this room yet`}
                   </td>
                 </tr>
@@ -122,6 +124,9 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
                   <td className="p-2 text-end tabular-nums">{a.timeUsed === null ? "–" : clock(a.timeUsed)}</td>
                   <td className="p-2">{statusText(a.status)}</td>
                   <td className="p-2 whitespace-nowrap">{dateTime(a.startedAt)}</td>
+                  <td className="p-2" data-testid="attempt-page-leaves">
+                    <PageLeaveSummary count={a.pageLeaves.count} totalMs={a.pageLeaves.totalMs} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,8 +1,10 @@
 import { msg } from "@lingui/core/macro";
+import { createElement } from "react";
 import { PenLine, ScanFace } from "lucide-react";
 import type { CrudDefinition } from "../crud/types.ts";
 import { FlaggedFaceAttempts } from "./FlaggedFaceAttempts.tsx";
 import { MarkDialog } from "./MarkDialog.tsx";
+import { PageLeaveSummary, pageLeavesOf } from "./PageLeaves.tsx";
 import { MARK_STATUS_OPTIONS } from "./options.ts";
 
 /** The marking queue (`exam/marking`): short answers of closed attempts; each marked once with a score and a comment. */
@@ -19,6 +21,8 @@ const marking: CrudDefinition = {
     { field: "answer", label: msg`Answer` },
     { field: "status", label: msg`Status`, render: "tag", options: MARK_STATUS_OPTIONS, search: "select" },
     { field: "score", label: msg`Score`, cell: (r) => (r.score === null ? "–" : `${String(r.score)} / ${String(r.max_score)}`) },
+    // How often and how long the member left the exam page during the attempt (issue 37).
+    { field: "page_leaves", label: msg`Page leaves`, cell: (r) => createElement(PageLeaveSummary, pageLeavesOf(r)) },
     { field: "comment", label: msg`Comment`, hidden: true },
     { field: "create_time", label: msg`Queued`, render: "datetime", sortable: true, search: "datetime" },
   ],

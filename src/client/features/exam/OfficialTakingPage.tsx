@@ -1,9 +1,20 @@
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { answerOfficial, finishOfficial, storedOfficial, unsentOfficialAnswers, useOfflineDb, useOfflineQuery, type OfficialAttemptRow } from "../../offline/index.ts";
+import {
+  answerOfficial,
+  finishOfficial,
+  notePageBack,
+  notePageLeft,
+  storedOfficial,
+  unsentOfficialAnswers,
+  useOfflineDb,
+  useOfflineQuery,
+  type MemberDb,
+  type OfficialAttemptRow,
+} from "../../offline/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
@@ -27,12 +38,35 @@ function useRoomTitle(attempt: OfficialAttemptRow | null): string | null {
 }
 
 /**
+ * Records each time the exam page is hidden (another tab or app, a locked screen, the page closed
+ * or reloaded) and shown again, on the device first (offline/repository/pageLeaves.ts) and sent
+ * with the answers; markers see them. Opening the page ends a leave its closing left open.
+ */
+function usePageLeaves(db: MemberDb | null, uuid: string): void {
+  useEffect(() => {
+    if (!db || !uuid) return;
+    const left = () => void notePageLeft(db, uuid).catch(() => undefined);
+    const back = () => void notePageBack(db, uuid).catch(() => undefined);
+    const changed = () => (document.visibilityState === "hidden" ? left() : back());
+    if (document.visibilityState !== "hidden") back();
+    document.addEventListener("visibilitychange", changed);
+    window.addEventListener("pagehide", left);
+    window.addEventListener("pageshow", changed);
+    return () => {
+      document.removeEventListener("visibilitychange", changed);
+      window.removeEventListener("pagehide", left);
+      window.removeEventListener("pageshow", changed);
+    };
+  }, [db, uuid]);
+}
+
+/**
  * An official exam in progress (`/exam/my_test_detail?official=`): the deadline is the server's;
  * every answer is written on the device first and queued for the server in the outbox (sent at
  * once when online, later when the network is back); answers reaching the server after its
  * deadline plus a short grace are kept for a marker or refused. Submitting always asks first (it
  * cannot be undone, and it uses one of the room's attempts), saying how many questions are not
- * answered.
+ * answered. Each time the page is hidden and shown again is recorded (`usePageLeaves`).
  */
 export default function OfficialTakingPage() {
   const { t } = useLingui();
@@ -54,6 +88,7 @@ export default function OfficialTakingPage() {
   const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
   const roomTitle = useRoomTitle(attempt ?? null);
   useDocumentTitle(roomTitle);
+  usePageLeaves(db, uuid);
 
   // Face rule (issue 15): the questions come once the start check passed (the server sends them
   // on entering again); a rule that stops the attempt ends it here too.
@@ -126,6 +161,9 @@ export default function OfficialTakingPage() {
       >
         {unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
       </ExamHeader>
+      <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="leave-notice">
+        {t`Leaving this page during the exam (another tab or app, a locked screen) is recorded for the markers.`}
+      </p>
       {face && (face.rule.everyMinutes > 0 || face.rule.randomCount > 0) && <FaceMonitor attempt={attempt} rule={face.rule} onStopped={faceStopped} />}
       {saveFailed && <ExamAlert>{t`Your last answer could not be saved on this device.`}</ExamAlert>}
       <QuestionStep position={current + 1} total={total} points={question.score} onMove={setIndex}>

@@ -8,6 +8,7 @@ export * from "./lessons.ts";
 export * from "./mockAttempts.ts";
 export * from "./official.ts";
 export * from "./outbox.ts";
+export * from "./pageLeaves.ts";
 export * from "./practice.ts";
 export { gradedOf, toOp, type RepoOptions } from "./shared.ts";
 export * from "./faceChecks.ts";

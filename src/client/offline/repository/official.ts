@@ -2,6 +2,7 @@ import { SUBMIT_GRACE_SECONDS, type OfficialStart } from "../../../shared/exam/o
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { MemberDb, OfficialAttemptRow, OutboxRow } from "../db.ts";
+import { closeOpenLeave } from "./pageLeaves.ts";
 import { clockOf, enqueue, idOf, storable, type RepoOptions } from "./shared.ts";
 
 /**
@@ -43,6 +44,8 @@ export async function keepOfficialAttempt(db: MemberDb, start: OfficialStart, op
       }
     }
     const row: OfficialAttemptRow = { ...start, uuid, clockOffsetMs: start.attempt.serverTime * 1000 - now, answers, answeredAt };
+    // A page leave still open (the page was closed during the exam) stays open until the page shows.
+    if (stored?.leftAt !== undefined) row.leftAt = stored.leftAt;
     await db.officialAttempts.put(row);
     return row;
   });
@@ -96,8 +99,11 @@ export function officialSubmission(row: OfficialAttemptRow): { uuid: string; ans
  * The attempt is over on the server (submitted with every answer of this device, or closed): the
  * device forgets it and drops its answers still queued (the submission carried them).
  */
-export async function finishOfficial(db: MemberDb, uuid: string): Promise<void> {
+export async function finishOfficial(db: MemberDb, uuid: string, opts?: RepoOptions): Promise<void> {
   await db.transaction("rw", [db.officialAttempts, db.outbox], async () => {
+    // A page leave still open is recorded (page leaves are not part of the submission).
+    const row = await db.officialAttempts.get(uuid);
+    if (row) await closeOpenLeave(db, row, opts);
     const queued = await officialOpsOf(db, uuid);
     await db.outbox.bulkDelete(queued.flatMap((op) => (op.seq === undefined ? [] : [op.seq])));
     await db.officialAttempts.delete(uuid);
@@ -107,10 +113,14 @@ export async function finishOfficial(db: MemberDb, uuid: string): Promise<void> 
 /**
  * The member signs out: the exams' questions do not stay on the device. Answers the server has
  * not taken yet stay in the outbox and are sent when the member signs in again (an exam entered
- * again gets them back, `keepOfficialAttempt`).
+ * again gets them back, `keepOfficialAttempt`), and so do its page leaves.
  */
-export async function forgetOfficialAttempts(db: MemberDb): Promise<void> {
-  await db.officialAttempts.clear();
+export async function forgetOfficialAttempts(db: MemberDb, opts?: RepoOptions): Promise<void> {
+  await db.transaction("rw", [db.officialAttempts, db.outbox], async () => {
+    // Page leaves still open are recorded now (their op stays queued like the answers).
+    for (const row of await db.officialAttempts.toArray()) await closeOpenLeave(db, row, opts);
+    await db.officialAttempts.clear();
+  });
 }
 
 /**
@@ -124,6 +134,8 @@ export async function forgetEndedOfficial(db: MemberDb, opts?: RepoOptions): Pro
     for (const row of await db.officialAttempts.toArray()) {
       const endedAt = (row.attempt.deadline + SUBMIT_GRACE_SECONDS) * 1000 - row.clockOffsetMs;
       if (endedAt >= now || (await officialOpsOf(db, row.uuid)).length > 0) continue;
+      // A page leave still open (the page closed and not opened again in time) ends at the deadline.
+      await closeOpenLeave(db, row, opts);
       await db.officialAttempts.delete(row.uuid);
       forgotten++;
     }
