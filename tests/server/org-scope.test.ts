@@ -164,7 +164,7 @@ function writes(def: ResourceDef, id: number, body?: Record<string, unknown>): [
   if (def.del) list.push(["del", "DELETE", `/admin/${def.rule}/del?ids[]=${id}`]);
   if (def.sortable) list.push(["sortable", "POST", `/admin/${def.rule}/sortable`, { id, targetId: id + 1 }]);
   for (const [name, action] of Object.entries(def.actions ?? {}))
-    if (action.method === "POST") list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted", image: "data:image/jpeg;base64,AAAA", questionIds: [id] }]);
+    if (action.method === "POST") list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted", image: "data:image/jpeg;base64,AAAA", questionIds: [id], override_id: id }]);
   return list;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
+import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
  * Issue 37, "Fairness, as rooms opt in" and room-side withholding: a room may shuffle each
@@ -152,6 +152,27 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     const otherRoom = await createRoom(db, paper);
     expect((await call("POST", "/admin/exam/room/overrideDel", { id: otherRoom, override_id: added.data.id })).code).toBe(0);
     expect((await call("POST", "/admin/exam/room/overrideDel", { id: room, override_id: added.data.id })).code).toBe(1);
+    expect(await overrideCount(room)).toBe(1);
+  });
+
+  it("a company admin names only members of their companies", async () => {
+    const db = t.database.db;
+    const { paper } = await fixedPaper(1);
+    const room = await createRoom(db, paper);
+    const mine = await createCompany(db, { name: "mine" });
+    const theirs = await createCompany(db, { name: "theirs" });
+    await db.query("update exam_room set company_id = $1 where id = $2", [mine, room]);
+    const boss = await createAdmin(db, { companyId: mine });
+    const group = (await db.query<{ id: number }>("insert into admin_group (name, rules) values ('rooms', '*') returning id")).rows[0]!.id;
+    await db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [boss.id, group]);
+    const ours = await createMember(db, { companyId: mine });
+    const other = await createMember(db, { companyId: theirs });
+    const add = (userId: number) =>
+      t.app.inject({ method: "POST", url: "/admin/exam/room/overrideAdd", headers: boss.headers, payload: { id: room, user_id: userId, extra_minutes: 5 } }).then((r) => r.json() as Envelope);
+    const refused = await add(other.id);
+    expect(refused.code).toBe(0);
+    expect(refused.msg).toMatch(/member does not exist/);
+    expect((await add(ours.id)).code).toBe(1);
     expect(await overrideCount(room)).toBe(1);
   });
 
