@@ -44,6 +44,8 @@ const paperRowBase = z.object({
     paper_id: withMessage(dbId, msg`Please choose the paper`),
     kind: withMessage(z.enum(["fixed", "draw"]), msg`Please choose fixed question or draw rule`),
     question_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a question`),
+    /** A fixed row's pinned version of its question (issue 37); null: always its latest. */
+    question_version: withMessage(dbId.nullable().optional().default(null), msg`Please choose a version of the question, or its latest`),
     classify_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a classify`),
     question_type: withMessage(z.enum(QUESTION_TYPES).nullable().optional().default(null), msg`Please choose a question type`),
     /** A draw rule's difficulty, 1..5; null (or absent): any difficulty. */

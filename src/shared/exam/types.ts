@@ -62,6 +62,8 @@ export interface ExamQuestion {
   analysis?: string;
   score: number;
   difficulty: Difficulty;
+  /** The question's version this copy is (issue 37): a device's answer names it, and is graded by it. Absent in copies saved before versions. */
+  version?: number;
 }
 
 export function isQuestionType(value: unknown): value is QuestionType {

@@ -22,7 +22,8 @@ export const givenAnswerSchema = z.union([
 ]);
 
 /** Ids are `integer` columns: 1 .. 2^31 - 1 (src/shared/schema.ts). */
-const practiceAnswerPayload = z.object({ questionId: dbId, answer: givenAnswerSchema, bankId: dbId });
+/** `version`: the question's version the device showed (issue 37): the answer is graded by it. Absent: the latest. */
+const practiceAnswerPayload = z.object({ questionId: dbId, answer: givenAnswerSchema, bankId: dbId, version: dbId.optional() });
 const favouriteSetPayload = z.object({ questionId: dbId, on: z.boolean() });
 const wrongRemovePayload = z.object({ questionId: dbId });
 const progressSetPayload = z.object({ bankId: dbId, position: dbInt(0) });
@@ -40,6 +41,13 @@ function attemptSubmitPayload(now: number) {
         .refine((answers) => Object.keys(answers).length <= MAX_ATTEMPT_ANSWERS, {
           message: `at most ${MAX_ATTEMPT_ANSWERS} answers`,
         }),
+      /** Question id -> the version the device gave (issue 37): each is graded by it. Absent: as the paper gives it now. */
+      versions: z
+        .record(dbIdKey, dbId)
+        .refine((versions) => Object.keys(versions).length <= MAX_ATTEMPT_ANSWERS, {
+          message: `at most ${MAX_ATTEMPT_ANSWERS} versions`,
+        })
+        .optional(),
     })
     .refine((p) => p.submittedAt >= p.startedAt, {
       message: "submittedAt must not be before startedAt",

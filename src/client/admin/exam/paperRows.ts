@@ -3,6 +3,15 @@ import { msg } from "@lingui/core/macro";
 import { paperRowAdd } from "../../../shared/admin/papers.ts";
 import type { CrudDefinition, CrudRow } from "../crud/types.ts";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS, ROW_KIND_OPTIONS } from "./options.ts";
+import { PinnedVersionField } from "./QuestionVersions.tsx";
+
+/** A fixed row's version: the one it pins, or the latest it follows. */
+function versionCell(row: CrudRow): string {
+  if (row.kind !== "fixed") return "–";
+  const latest = row.question_latest_version;
+  if (row.question_version !== null && row.question_version !== undefined) return i18n._(msg`Version ${String(row.question_version)} (pinned)`);
+  return latest === null || latest === undefined ? i18n._(msg`Latest`) : i18n._(msg`Latest (${String(latest)})`);
+}
 
 /** A draw rule's difficulty: its level, or "Any" (null); a fixed row has none of its own. */
 function difficultyCell(row: CrudRow): string {
@@ -21,6 +30,7 @@ const paperRows: CrudDefinition = {
     { field: "paper_id", label: msg`Paper`, cell: (r) => String(r.paper_title ?? r.paper_id), search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "kind", label: msg`Kind`, render: "tag", options: ROW_KIND_OPTIONS, search: "select" },
     { field: "question_stem", label: msg`Question`, cell: (r) => String(r.question_stem ?? "–") },
+    { field: "question_version", label: msg`Version`, cell: versionCell },
     { field: "classify_title", label: msg`Classify`, cell: (r) => String(r.classify_title ?? "–") },
     { field: "question_type", label: msg`Type`, render: "tag", options: QUESTION_TYPE_OPTIONS },
     { field: "difficulty", label: msg`Difficulty`, cell: difficultyCell },
@@ -34,6 +44,15 @@ const paperRows: CrudDefinition = {
     { field: "paper_id", label: msg`Paper`, kind: "remoteSelect", remote: { path: "exam/paper", labelField: "title" } },
     { field: "kind", label: msg`Kind`, kind: "radio", options: ROW_KIND_OPTIONS, initial: "fixed" },
     { field: "question_id", label: msg`Question`, kind: "remoteSelect", remote: { path: "exam/question", labelField: "stem" }, when: (v) => v.kind === "fixed" },
+    {
+      field: "question_version",
+      label: msg`Version`,
+      kind: "custom",
+      component: PinnedVersionField,
+      initial: null,
+      hint: msg`Pin a version to keep this paper on it when the question is edited`,
+      when: (v) => v.kind === "fixed",
+    },
     { field: "classify_id", label: msg`Classify`, kind: "remoteSelect", remote: { path: "exam/classify", labelField: "title" }, when: (v) => v.kind === "draw" },
     { field: "question_type", label: msg`Question type`, kind: "select", options: QUESTION_TYPE_OPTIONS, when: (v) => v.kind === "draw" },
     {

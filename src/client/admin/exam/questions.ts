@@ -7,6 +7,7 @@ import { STATUS_OPTIONS } from "../auth/options.ts";
 import type { CrudDefinition, CrudRow } from "../crud/types.ts";
 import { AnswerEditor, OptionsEditor, QuestionPreview, StemEditor } from "./QuestionEditor.tsx";
 import { QuestionUsageNotice } from "./QuestionUsage.tsx";
+import { QuestionHistory } from "./QuestionVersions.tsx";
 import { BankName, ExportDialog, ImportDialog } from "./QuestionSheet.tsx";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS, bankTitle } from "./options.ts";
 
@@ -34,6 +35,7 @@ const questions: CrudDefinition = {
     { field: "difficulty", label: msg`Difficulty`, render: "number", sortable: true, search: "number" },
     { field: "score", label: msg({ message: "Score", context: "question" }), render: "number", sortable: true },
     { field: "status", label: msg`Status`, render: "tag", options: QUESTION_STATUS_OPTIONS, search: "select" },
+    { field: "version", label: msg`Version`, render: "number", hidden: true },
     { field: "weigh", label: msg`Weight`, render: "number", hidden: true },
     { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },
   ],
@@ -49,6 +51,8 @@ const questions: CrudDefinition = {
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
     { field: "weigh", label: msg`Weight`, kind: "number", initial: 0 },
     { field: "preview", label: msg`Preview (as members see it)`, kind: "custom", component: QuestionPreview },
+    // The server's edit row names the question here (`history`): its versions, newest first.
+    { field: "history", label: msg`Versions`, kind: "custom", component: QuestionHistory, when: (v) => typeof v.history === "number" },
   ],
   schema: questionAdd,
   editSchema: questionEdit.omit({ id: true }),

@@ -9,7 +9,8 @@ export { formatRemaining } from "./remaining.ts";
  */
 
 export type PaperRow =
-  | { kind: "fixed"; questionId: number; score: number }
+  /** `question`: the version the row pins (issue 37), sent with the paper (the device's banks hold the latest). */
+  | { kind: "fixed"; questionId: number; score: number; version?: number | null; question?: ExamQuestion }
   /** `difficulty` 1..5 draws only questions of that difficulty; null: any (a paper sent or cached before draw rules had one). */
   | { kind: "draw"; classifyId: number; questionType: QuestionType; difficulty: Difficulty | null; count: number; score: number };
 
@@ -47,7 +48,15 @@ const paperSchema = z.object({
   }),
   rows: z.array(
     z.union([
-      z.object({ kind: z.literal("fixed"), questionId: id, score: num }),
+      z.object({
+        kind: z.literal("fixed"),
+        questionId: id,
+        score: num,
+        version: id.nullish(),
+        question: z
+          .custom<ExamQuestion>((v) => typeof v === "object" && v !== null && typeof (v as ExamQuestion).id === "number" && typeof (v as ExamQuestion).stem === "string")
+          .optional(),
+      }),
       z.object({
         kind: z.literal("draw"),
         classifyId: id,
@@ -115,7 +124,8 @@ export interface DrawResult {
 }
 
 /**
- * The questions of one attempt, in paper order: a fixed row takes its question from any bank, a
+ * The questions of one attempt, in paper order: a fixed row takes its question from any bank (or
+ * the version it pins, sent with the paper), a
  * draw row `count` random questions of its type (and its difficulty, when it has one) from its
  * classify — the server's rule (drawPool in modules/exam/attempts/papers.ts). No question appears twice;
  * each takes its row's score. A draw from a bank with fewer matching questions takes them all.
@@ -136,7 +146,8 @@ export function drawQuestions(
 
   for (const row of rows) {
     if (row.kind === "fixed") {
-      const q = byId.get(row.questionId);
+      // A pinned version comes with the paper; otherwise the question as the device's banks hold it.
+      const q = row.question?.id === row.questionId ? row.question : byId.get(row.questionId);
       if (!q) {
         if (!missingQuestions.includes(row.questionId)) missingQuestions.push(row.questionId);
         continue;

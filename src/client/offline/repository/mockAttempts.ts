@@ -58,6 +58,12 @@ export interface MockAttemptResult {
   results: Record<string, AttemptQuestionResult>;
 }
 
+/** The versions of the questions given (the server grades each by the one the member read), when the device knows them. */
+function versionsOf(questions: readonly ExamQuestion[]): { versions?: Record<string, number> } {
+  const known = questions.filter((q) => q.version !== undefined);
+  return known.length > 0 ? { versions: Object.fromEntries(known.map((q) => [String(q.id), q.version!])) } : {};
+}
+
 /**
  * Submits a mock attempt: grades it locally, stores it as submitted and queues `attempt.submit`
  * (the whole attempt; the server re-grades it). Submitting an already submitted attempt returns
@@ -99,7 +105,7 @@ export async function submitMockAttempt(db: MemberDb, input: MockAttemptInput, o
       id: newId(),
       type: "attempt.submit",
       at: submittedAt,
-      payload: { attemptId, paperId: attempt.paperId, startedAt: attempt.startedAt, submittedAt, answers: attempt.answers },
+      payload: { attemptId, paperId: attempt.paperId, startedAt: attempt.startedAt, submittedAt, answers: attempt.answers, ...versionsOf(attempt.questions) },
     });
     return { attemptId, score, results };
   });

@@ -147,7 +147,8 @@ export async function answerPractice(db: MemberDb, input: PracticeAnswerInput, o
     id: newId(),
     type: "practice.answer",
     at,
-    payload: { questionId: question.id, answer, bankId },
+    // The version shown: the server grades by it, even if staff changed the question since.
+    payload: { questionId: question.id, answer, bankId, ...(question.version ? { version: question.version } : {}) },
   };
   await db.transaction("rw", [db.answers, db.wrong, db.progress, db.questions, db.banks, db.outbox], async () => {
     await db.answers.add({ opId: answerOp.id, questionId: question.id, bankId, answer, correct: graded.correct, score: graded.score, at });

@@ -82,7 +82,7 @@ export async function recordReview(db: MemberDb, input: ReviewInput, opts?: Repo
     if (input.answer !== undefined) {
       const answer = storable(input.answer);
       const graded = gradeLocally(question, answer);
-      const answerOp: OpOf<"practice.answer"> = { id: newId(), type: "practice.answer", at, payload: { questionId: question.id, answer, bankId } };
+      const answerOp: OpOf<"practice.answer"> = { id: newId(), type: "practice.answer", at, payload: { questionId: question.id, answer, bankId, ...(question.version ? { version: question.version } : {}) } };
       await db.answers.add({ opId: answerOp.id, questionId: question.id, bankId, answer, correct: graded.correct, score: graded.score, at });
       await applyLocally(db, answerOp, graded);
       ops.push({ op: answerOp, correct: graded.correct });

@@ -7,6 +7,9 @@ import type { Queryable } from "../../db/index.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { questionSheetActions } from "./questionSheet.ts";
+import { actAs, questionVersions } from "../../modules/exam/versions.ts";
+import { z } from "zod";
+import { dbIdParam } from "../../../shared/schema.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = {
@@ -181,6 +184,7 @@ export const questionResource: ResourceDef = {
     score: { column: "t.score", type: "int" },
     weigh: { column: "t.weigh", type: "int" },
     status: { column: "t.status", type: "enum", values: ["enable", "disable", "hidden"] },
+    version: { column: "t.version", type: "int" },
     hidden_at: { column: "t.hidden_at", type: "time" },
     create_time: { column: "t.create_time", type: "time" },
     update_time: { column: "t.update_time", type: "time" },
@@ -191,7 +195,7 @@ export const questionResource: ResourceDef = {
   quickSearch: ["id", "stem"],
   selectFields: ["id", "classify_id", "type", "stem", "score", "difficulty"],
   sortable: true,
-  editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "create_time", "update_time"],
+  editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "version", "create_time", "update_time"],
   add: questionAdd,
   edit: questionEdit,
   del: true,
@@ -200,6 +204,8 @@ export const questionResource: ResourceDef = {
     async beforeWrite(ctx, body, existing) {
       const data = body as QuestionAdd;
       await requireBank(ctx, data.classify_id);
+      // A change to what members read makes a new version (migration 0042): it records who made it.
+      await actAs(ctx.tx, ctx.admin.id);
       const row = questionRow(ctx, data);
       const banks = existing ? [data.classify_id, existing.classify_id as number] : [data.classify_id];
       // A hidden question stays hidden when edited: the status chosen is the one its restore gives back.
@@ -208,9 +214,10 @@ export const questionResource: ResourceDef = {
     },
     keepOnDelete: hideQuestions,
     // A hidden question's form shows the status its restore gives back (and `hidden_at`, when it was hidden).
+    // `history`: the question whose versions the form lists (versions: GET versions?id=).
     async editRow(_ctx, row) {
       const { hidden_status: before, ...rest } = row;
-      return row.status === "hidden" ? { ...rest, status: before ?? "enable", hidden: true } : rest;
+      return { ...(row.status === "hidden" ? { ...rest, status: before ?? "enable", hidden: true } : rest), history: row.id };
     },
     // Members practise in this order: a swap is a new bank version, so devices download it again.
     async afterSort(ctx, rows) {
@@ -233,7 +240,20 @@ export const questionResource: ResourceDef = {
         return { list: ids.map((id) => ({ id, ...usage.get(id)! })) };
       },
     },
-    /** `POST restore {ids}`: hidden questions back as they were (their bank's version changes: devices take them again). */
+    /** `GET versions?id=`: the question's versions, newest first (the history on its form). */
+    versions: {
+      method: "GET",
+      input: z.object({ id: dbIdParam }),
+      // The form's readers may read its history.
+      rule: "exam/question/edit",
+      run: async (ctx, input) => {
+        const id = (input as { id: number }).id;
+        const list = await questionVersions(ctx.tx, id);
+        if (list.length === 0) throw new ApiError(msg`This question does not exist`);
+        return { list };
+      },
+    },
+        /** `POST restore {ids}`: hidden questions back as they were (their bank's version changes: devices take them again). */
     restore: {
       method: "POST",
       input: recordIds,

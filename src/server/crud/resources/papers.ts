@@ -96,6 +96,8 @@ export const paperRowResource: ResourceDef = {
     question_id: { column: "t.question_id", type: "int" },
     question_stem: { column: "q.stem", type: "text" },
     question_type_fixed: { column: "q.type", type: "text" },
+    question_version: { column: "t.question_version", type: "int" },
+    question_latest_version: { column: "q.version", type: "int" },
     classify_id: { column: "t.classify_id", type: "int" },
     classify_title: { column: "c.title", type: "text" },
     question_type: { column: "t.question_type", type: "text" },
@@ -113,7 +115,7 @@ export const paperRowResource: ResourceDef = {
   quickSearch: ["id", "paper_title", "question_stem", "classify_title", "remark"],
   defaultOrder: ["weigh", "desc"],
   sortable: true,
-  editColumns: ["id", "paper_id", "kind", "question_id", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
+  editColumns: ["id", "paper_id", "kind", "question_id", "question_version", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
   add: paperRowAdd,
   edit: paperRowEdit,
   del: true,
@@ -134,7 +136,12 @@ export const paperRowResource: ResourceDef = {
         if (!q) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
         // A question hidden because it was deleted while in use is kept for what it was used in, never put in a paper again.
         if (q.status === "hidden" && Number(existing?.question_id) !== row.question_id) throw fieldError(ctx.req, "question_id", msg`This question was deleted and is kept only for the papers and attempts that used it: restore it first`);
-        return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, classify_id: null, question_type: null, difficulty: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
+        // A pinned version must be one the question has had (the newest is its latest, pinned until it changes).
+        if (row.question_version !== null) {
+          const v = (await ctx.tx.query("select 1 from exam_question_version where question_id = $1 and version = $2", [row.question_id, row.question_version])).rows[0];
+          if (!v) throw fieldError(ctx.req, "question_version", msg`This question has no version ${row.question_version}`);
+        }
+        return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, question_version: row.question_version, classify_id: null, question_type: null, difficulty: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
       }
       const c = (await ctx.tx.query("select id from exam_classify where id = $1", [row.classify_id])).rows[0];
       if (!c) throw fieldError(ctx.req, "classify_id", msg`This classify does not exist`);
@@ -147,7 +154,7 @@ export const paperRowResource: ResourceDef = {
             : msg`The bank has only ${available} enabled questions of this type with difficulty ${difficulty}: the draw rule cannot take ${row.count}`;
         throw fieldError(ctx.req, "count", message);
       }
-      return { paper_id: row.paper_id, kind: "draw", question_id: null, classify_id: row.classify_id, question_type: row.question_type, difficulty, count: row.count, score: row.score, weigh: row.weigh, remark: row.remark };
+      return { paper_id: row.paper_id, kind: "draw", question_id: null, question_version: null, classify_id: row.classify_id, question_type: row.question_type, difficulty, count: row.count, score: row.score, weigh: row.weigh, remark: row.remark };
     },
     /** Rows with the running total of their paper (in paper order) and the paper's promised total. */
     async listRows(ctx, rows) {
@@ -166,9 +173,9 @@ export const paperRowResource: ResourceDef = {
       }));
     },
     async editRow(ctx, row) {
-      const q = row.question_id ? (await ctx.tx.query<{ stem: string }>("select stem from exam_question where id = $1", [row.question_id])).rows[0] : undefined;
+      const q = row.question_id ? (await ctx.tx.query<{ stem: string; version: number }>("select stem, version from exam_question where id = $1", [row.question_id])).rows[0] : undefined;
       const c = row.classify_id ? (await ctx.tx.query<{ title: string }>("select title from exam_classify where id = $1", [row.classify_id])).rows[0] : undefined;
-      return { ...row, score: Number(row.score), question_stem: q?.stem ?? null, classify_title: c?.title ?? null };
+      return { ...row, score: Number(row.score), question_stem: q?.stem ?? null, question_latest_version: q?.version ?? null, classify_title: c?.title ?? null };
     },
   },
 };

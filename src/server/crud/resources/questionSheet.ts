@@ -11,6 +11,7 @@ import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
+import { actAs } from "../../modules/exam/versions.ts";
 
 /**
  * Questions as spreadsheets (`/admin/exam/question/template|export|import`): one question per
@@ -486,6 +487,7 @@ export const questionSheetActions: Record<string, ExtraAction> = {
       if (rows.length === 0) refuse(msg`The file has no questions`);
       // The bank may have gone while the file was read.
       await bankExists(ctx, classify_id);
+      await actAs(ctx.tx, ctx.admin.id);
       await insertQuestions(ctx.tx, classify_id, rows);
       return { ...report, imported: rows.length };
     },

@@ -2,7 +2,7 @@ import type { CorrectAnswer, ExamQuestion, QuestionOption, QuestionType } from "
 import type { Queryable } from "../../db/index.ts";
 
 /** The columns of `exam_question` a `QuestionRow` holds. */
-export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score";
+export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score, version";
 
 export interface QuestionRow {
   id: number;
@@ -14,6 +14,11 @@ export interface QuestionRow {
   analysis: string;
   difficulty: number;
   score: number;
+  /**
+   * Its version (migration 0042): counts up with each change to what members read or how it is
+   * graded. Every row read from the database has it; a snapshot made before versions does not.
+   */
+  version?: number;
 }
 
 /** A question as the client gets it; answers and analysis only where the member may see them. */
@@ -27,6 +32,7 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
     ...(withAnswer ? { answer: row.answer, analysis: row.analysis } : {}),
     score: Number(row.score),
     difficulty: Math.min(5, Math.max(1, row.difficulty)) as ExamQuestion["difficulty"],
+    ...(row.version ? { version: row.version } : {}),
   };
 }
 
@@ -36,7 +42,7 @@ export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w w
 /** A practice bank's questions, without the withheld ones (they stay on the server until their rooms end). */
 export async function bankQuestions(db: Queryable, bankId: number): Promise<QuestionRow[]> {
   const { rows } = await db.query<QuestionRow>(
-    `select id, classify_id, type, stem, options, answer, analysis, difficulty, score from exam_question q
+    `select ${QUESTION_COLUMNS} from exam_question q
      where classify_id = $1 and status = 'enable' and ${PRACTISABLE} order by weigh desc, id`,
     [bankId],
   );

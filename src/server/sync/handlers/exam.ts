@@ -21,22 +21,29 @@ import { RejectOp, type BatchReads, type BulkOpHandler, type OpContext, type OpH
  * The question of a practice answer, with what grading it needs and no more (not its stem,
  * options or analysis). A prepared statement: its visibility check costs more to plan than to run.
  */
+/**
+ * A question a device may have practised: enabled, or hidden since (deleted while in use, its
+ * restore status enabled: a device offline then still answered it).
+ */
+const PRACTISED = "(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))";
 const PRACTICE_QUESTION = prepared(
   "sync.practice.question",
-  `select id, classify_id, type, answer, score,
+  `select id, classify_id, type, answer, score, version,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
-   where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+   where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
 );
 /** The same, for every practice answer of a batch at once. */
 const PRACTICE_QUESTIONS = prepared(
   "sync.practice.questions",
-  `select id, classify_id, type, answer, score,
+  `select id, classify_id, type, answer, score, version,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
-   where q.id = any($1::int[]) and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+   where q.id = any($1::int[]) and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
 );
-type PracticeQuestion = Pick<QuestionRow, "id" | "classify_id" | "type" | "answer" | "score"> & { withheld: boolean };
+/** An earlier version of a question, as grading reads it (migration 0042). */
+const PRACTICE_VERSION = prepared("sync.practice.version", "select type, answer, score from exam_question_version where question_id = $1 and version = $2");
+type PracticeQuestion = Pick<QuestionRow, "id" | "classify_id" | "type" | "answer" | "score" | "version"> & { withheld: boolean };
 
 /** Loads the questions of a batch's practice answers in one round trip (see OpContext.batch). */
 export async function loadBatchReads(tx: Queryable, userId: number, ops: readonly Op[]): Promise<BatchReads> {
@@ -106,7 +113,12 @@ async function judgePracticeAnswer({ tx, userId, batch }: OpContext, op: OpOf<"p
     : (await tx.query<PracticeQuestion>(PRACTICE_QUESTION, [questionId, userId])).rows[0];
   if (!question || question.classify_id !== bankId) throw new RejectOp(msg`Unknown question`);
   if (question.withheld) throw new RejectOp(msg`This question is kept for an exam and cannot be practised now`);
-  const graded = gradeAnswer({ type: question.type, answer: question.answer, score: Number(question.score) }, answer);
+  // The version the device showed, when it names an earlier one the question had (a device offline during an edit).
+  const shown =
+    op.payload.version !== undefined && op.payload.version !== question.version
+      ? ((await tx.query<Pick<QuestionRow, "type" | "answer" | "score">>(PRACTICE_VERSION, [questionId, op.payload.version])).rows[0] ?? question)
+      : question;
+  const graded = gradeAnswer({ type: shown.type, answer: shown.answer, score: Number(shown.score) }, answer);
   return { opId: op.id, questionId, bankId, answer: JSON.stringify(answer), correct: graded.correct, score: graded.score, at: op.at };
 }
 

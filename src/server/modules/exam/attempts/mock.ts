@@ -9,7 +9,8 @@ import { paperVisibleSql } from "../../org/visibility.ts";
 import { isPaperWithheld } from "../withheld.ts";
 import { gradeAttempt } from "./grading.ts";
 import { queueMarks } from "./marks.ts";
-import { loadPaper, paperQuestions } from "./papers.ts";
+import { presentQuestion, type QuestionRow } from "../questions.ts";
+import { loadPaper, paperQuestions, type PaperQuestion } from "./papers.ts";
 import { saveSnapshot } from "./snapshot.ts";
 
 /**
@@ -25,17 +26,41 @@ async function isPaperOpenTo(db: Queryable, paperId: number, memberId: number): 
   return rows[0]?.open === true;
 }
 
+/**
+ * The paper's questions with each one the device names a version of (`versions`: question id ->
+ * version) replaced by that version, when the question has it: what the member read and answered.
+ * A version the question never had is ignored (the question as the paper gives it now counts).
+ */
+export async function asAnswered(db: Queryable, questions: Map<number, PaperQuestion>, versions: Record<string, number>): Promise<Map<number, PaperQuestion>> {
+  const wanted = Object.entries(versions)
+    .map(([id, version]) => ({ id: Number(id), version }))
+    .filter(({ id, version }) => questions.has(id) && questions.get(id)!.row.version !== version);
+  if (wanted.length === 0) return questions;
+  const { rows } = await db.query<Pick<QuestionRow, "id" | "type" | "stem" | "options" | "answer" | "analysis" | "version">>(
+    `select v.question_id as id, v.type, v.stem, v.options, v.answer, v.analysis, v.version
+     from exam_question_version v join unnest($1::int[], $2::int[]) as w(id, version) on v.question_id = w.id and v.version = w.version`,
+    [wanted.map((w) => w.id), wanted.map((w) => w.version)],
+  );
+  const out = new Map(questions);
+  for (const v of rows) {
+    const given = out.get(v.id)!;
+    out.set(v.id, { ...given, row: { ...given.row, ...v } });
+  }
+  return out;
+}
+
 /** Applies an `attempt.submit` op (a mock attempt taken on the device): the server grades again. */
 export async function applyMockSubmit(
   tx: Queryable,
   userId: number,
-  payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown> },
+  payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown>; versions?: Record<string, number> },
 ): Promise<"applied" | "unknown-paper" | "withheld-paper"> {
   const loaded = await loadPaper(tx, payload.paperId);
   if (!loaded || !(await isPaperOpenTo(tx, payload.paperId, userId))) return "unknown-paper";
   // A mock attempt would reveal (in its record) what an official exam must keep to itself.
   if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
-  const paperHolds = await paperQuestions(tx, loaded.rows);
+  // Each question as the device gave it: the version it names (a device offline during an edit sat the one it had).
+  const paperHolds = await asAnswered(tx, await paperQuestions(tx, loaded.rows), payload.versions ?? {});
   const graded = gradeAttempt(paperHolds, payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
   const sat = Object.keys(graded.results).map((id) => paperHolds.get(Number(id))!);
   const questions = sat.map((q) => ({ id: q.row.id, score: q.score }));
@@ -78,6 +103,8 @@ export async function mockRoutes(app: FastifyInstance): Promise<void> {
       [paper.id],
     );
     const banks = [...new Set([...fixedBanks.rows.map((r) => r.classify_id), ...rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
+    // A fixed row pinning a version travels with that version (the device's banks hold the latest).
+    const pinned = await paperQuestions(db, rows.filter((r) => r.kind === "fixed" && r.version !== null));
     return reply.success({
       paper: {
         id: paper.id,
@@ -88,7 +115,10 @@ export async function mockRoutes(app: FastifyInstance): Promise<void> {
         partialCredit: paper.partial_credit,
         shuffleOptions: paper.shuffle_options,
       },
-      rows,
+      rows: rows.map((r) => {
+        const q = r.kind === "fixed" && r.version !== null ? pinned.get(r.questionId) : undefined;
+        return q ? { ...r, question: presentQuestion(q.row, true) } : r;
+      }),
       banks,
     });
   });

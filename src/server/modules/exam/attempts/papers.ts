@@ -18,7 +18,8 @@ export interface PaperRow {
  * shape of `GET /api/exam/paper`'s rows: the device draws mock papers by the same rule.
  */
 export type PaperRowSpec =
-  | { kind: "fixed"; questionId: number; score: number }
+  /** `version`: the question's version the row pins (migration 0042); null: its latest. */
+  | { kind: "fixed"; questionId: number; version: number | null; score: number }
   | { kind: "draw"; classifyId: number; questionType: string; difficulty: number | null; count: number; score: number };
 
 type DrawSpec = Extract<PaperRowSpec, { kind: "draw" }>;
@@ -37,6 +38,24 @@ async function drawPool(db: Queryable, spec: DrawSpec, sample?: { exclude: numbe
   return rows;
 }
 
+/**
+ * A fixed row's question as the row gives it: its latest version, or the version the row pins
+ * (the question's own status, bank and default score stay today's). `enabledOnly`: only if the
+ * question is enabled (what a start gives).
+ */
+async function fixedQuestion(db: Queryable, spec: Extract<PaperRowSpec, { kind: "fixed" }>, enabledOnly: boolean): Promise<QuestionRow | undefined> {
+  const status = enabledOnly ? " and q.status = 'enable'" : "";
+  if (spec.version === null) {
+    return (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question q where q.id = $1${status}`, [spec.questionId])).rows[0];
+  }
+  const { rows } = await db.query<QuestionRow>(
+    `select q.id, q.classify_id, v.type, v.stem, v.options, v.answer, v.analysis, q.difficulty, q.score, v.version
+     from exam_question q join exam_question_version v on v.question_id = q.id and v.version = $2 where q.id = $1${status}`,
+    [spec.questionId, spec.version],
+  );
+  return rows[0];
+}
+
 /** A question a paper can contain, with the score the paper gives it. */
 export interface PaperQuestion {
   row: QuestionRow;
@@ -45,10 +64,10 @@ export interface PaperQuestion {
 
 /** An enabled paper and its rows in paper order, or null (one statement: a start's transaction runs it). */
 export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
-  type RowJson = { kind: "fixed" | "draw"; question_id: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number | string };
+  type RowJson = { kind: "fixed" | "draw"; question_id: number | null; question_version: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number | string };
   const p = await db.query<PaperRow & { spec: RowJson[] }>(
     `select p.id, p.title, p.total_score, p.pass_score, p.duration, p.partial_credit, p.shuffle_options,
-       coalesce((select json_agg(json_build_object('kind', r.kind, 'question_id', r.question_id, 'classify_id', r.classify_id,
+       coalesce((select json_agg(json_build_object('kind', r.kind, 'question_id', r.question_id, 'question_version', r.question_version, 'classify_id', r.classify_id,
                    'question_type', r.question_type, 'difficulty', r.difficulty, 'count', r.count, 'score', r.score) order by r.weigh desc, r.id)
                  from exam_paper_row r where r.paper_id = p.id), '[]'::json) as spec
      from exam_paper p where p.id = $1 and p.status = 'enable'`,
@@ -59,7 +78,7 @@ export async function loadPaper(db: Queryable, id: number): Promise<{ paper: Pap
   const { spec, ...paper } = found;
   const rows = spec.map((row): PaperRowSpec =>
     row.kind === "fixed"
-      ? { kind: "fixed", questionId: row.question_id!, score: Number(row.score) }
+      ? { kind: "fixed", questionId: row.question_id!, version: row.question_version ?? null, score: Number(row.score) }
       : { kind: "draw", classifyId: row.classify_id!, questionType: row.question_type ?? "single", difficulty: row.difficulty ?? null, count: row.count, score: Number(row.score) },
   );
   return { paper, rows };
@@ -69,10 +88,7 @@ export async function loadPaper(db: Queryable, id: number): Promise<{ paper: Pap
 export async function paperQuestions(db: Queryable, rows: PaperRowSpec[]): Promise<Map<number, PaperQuestion>> {
   const out = new Map<number, PaperQuestion>();
   for (const spec of rows) {
-    const { rows: qs } =
-      spec.kind === "fixed"
-        ? await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1`, [spec.questionId])
-        : { rows: await drawPool(db, spec) };
+    const qs = spec.kind === "fixed" ? [await fixedQuestion(db, spec, false)].filter((q) => q !== undefined) : await drawPool(db, spec);
     for (const q of qs) out.set(q.id, { row: q, score: spec.score });
   }
   return out;
@@ -91,10 +107,10 @@ export async function drawForPaper(db: Queryable, rows: PaperRowSpec[]): Promise
   const picked = new Set<number>();
   for (const spec of rows) {
     if (spec.kind === "fixed") {
-      const { rows: qs } = await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = $1 and status = 'enable'`, [spec.questionId]);
-      if (qs[0] && !picked.has(qs[0].id)) {
-        picked.add(qs[0].id);
-        out.push({ row: qs[0], score: spec.score });
+      const q = await fixedQuestion(db, spec, true);
+      if (q && !picked.has(q.id)) {
+        picked.add(q.id);
+        out.push({ row: q, score: spec.score });
       }
     } else if (spec.count > 0) {
       for (const q of await drawPool(db, spec, { exclude: [...new Set([...picked, ...fixedIds])], count: spec.count })) {

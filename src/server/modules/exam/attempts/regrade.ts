@@ -102,6 +102,7 @@ function asCurrent(sat: SatQuestion, live: QuestionRow): SatQuestion {
     analysis: live.analysis,
     difficulty: live.difficulty,
     score: sat.score,
+    version: live.version,
   };
 }
 

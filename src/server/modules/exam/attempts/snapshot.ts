@@ -50,6 +50,7 @@ export function asSat(questions: readonly PaperQuestion[]): SatQuestion[] {
     analysis: row.analysis,
     difficulty: row.difficulty,
     score: Number(score),
+    version: row.version,
   }));
 }
 
@@ -65,7 +66,7 @@ select a.id,
       case when q.id is null
         then jsonb_build_object('id', (e.item ->> 'id')::int, 'score', coalesce((e.item ->> 'score')::numeric, 0), 'missing', true)
         else jsonb_build_object('id', q.id, 'classify_id', q.classify_id, 'type', q.type, 'stem', q.stem, 'options', q.options, 'answer', q.answer,
-          'analysis', q.analysis, 'difficulty', q.difficulty,
+          'analysis', q.analysis, 'difficulty', q.difficulty, 'version', q.version,
           'score', coalesce((e.item ->> 'score')::numeric,
             (select pr.score from exam_paper_row pr where pr.paper_id = a.paper_id
                and ((pr.kind = 'fixed' and pr.question_id = q.id)
@@ -94,7 +95,7 @@ function normalise(s: StoredSnapshot): AttemptSnapshot {
 
 /** Only what grading reads of each question (a room's results read thousands of snapshots: not their texts). */
 const GRADING_FIELDS = `coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object('id', e -> 'id', 'type', e -> 'type', 'answer', e -> 'answer',
-  'score', e -> 'score', 'missing', e -> 'missing', 'classify_id', e -> 'classify_id', 'difficulty', e -> 'difficulty', 'stem', '', 'analysis', '', 'options', '[]'::jsonb))
+  'score', e -> 'score', 'missing', e -> 'missing', 'classify_id', e -> 'classify_id', 'difficulty', e -> 'difficulty', 'version', e -> 'version', 'stem', '', 'analysis', '', 'options', '[]'::jsonb))
   order by n) from jsonb_array_elements(questions) with ordinality as x(e, n)), '[]'::jsonb)`;
 
 /**

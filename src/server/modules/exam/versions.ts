@@ -1,0 +1,69 @@
+import type { CorrectAnswer, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
+import type { Queryable } from "../../db/index.ts";
+
+/**
+ * Question versions (issue 37, migration 0042): the database keeps them (triggers on
+ * `exam_question`); the back office names who made each one and reads a question's history.
+ */
+
+/** Names the admin whose writes to questions follow in this transaction (the versions they make record them). */
+export async function actAs(tx: Queryable, adminId: number): Promise<void> {
+  await tx.query("select set_config('exam.admin_id', $1, true)", [String(adminId)]);
+}
+
+/** One version of a question as the history on its form shows it. */
+export interface QuestionVersion {
+  version: number;
+  type: QuestionType;
+  stem: string;
+  options: QuestionOption[];
+  answer: CorrectAnswer;
+  analysis: string;
+  difficulty: number;
+  score: number;
+  createTime: number;
+  /** Who made it (null: before versions were kept, or not in the back office). */
+  admin: string | null;
+  /** Paper rows that pin this version. */
+  pinnedRows: number;
+  latest: boolean;
+}
+
+/** A question's versions, newest first (empty when there is no such question). */
+export async function questionVersions(db: Queryable, questionId: number): Promise<QuestionVersion[]> {
+  const { rows } = await db.query<{
+    version: number;
+    type: QuestionType;
+    stem: string;
+    options: QuestionOption[];
+    answer: CorrectAnswer;
+    analysis: string;
+    difficulty: number;
+    score: string;
+    create_time: string;
+    admin: string | null;
+    pinned: number;
+    latest: boolean;
+  }>(
+    `select v.version, v.type, v.stem, v.options, v.answer, v.analysis, v.difficulty, v.score, v.create_time, a.username as admin,
+       (select count(*)::int from exam_paper_row r where r.question_id = v.question_id and r.question_version = v.version) as pinned,
+       v.version = q.version as latest
+     from exam_question_version v join exam_question q on q.id = v.question_id left join admin a on a.id = v.admin_id
+     where v.question_id = $1 order by v.version desc`,
+    [questionId],
+  );
+  return rows.map((r) => ({
+    version: r.version,
+    type: r.type,
+    stem: r.stem,
+    options: r.options,
+    answer: r.answer,
+    analysis: r.analysis,
+    difficulty: r.difficulty,
+    score: Number(r.score),
+    createTime: Number(r.create_time),
+    admin: r.admin,
+    pinnedRows: r.pinned,
+    latest: r.latest,
+  }));
+}
