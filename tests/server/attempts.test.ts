@@ -135,7 +135,7 @@ describe("official exams", () => {
     const before = (await api(m.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId);
     expect(before).toMatchObject({ duration: 900, questionCount: 10, totalScore: 20, passScore: 12, attemptsAllowed: 3, attemptsLeft: 3, faceCheck: false });
     expect(Object.keys(before).sort()).toEqual(
-      ["attemptsAllowed", "attemptsLeft", "duration", "endTime", "faceCheck", "id", "paperId", "passScore", "questionCount", "startTime", "title", "totalScore"].sort(),
+      ["attemptsAllowed", "attemptsLeft", "duration", "endTime", "extraAttempts", "extraMinutes", "faceCheck", "id", "paperId", "passScore", "questionCount", "startTime", "title", "totalScore"].sort(),
     );
     const started = await api(m.token, "POST", "/api/exam/official/start", { roomId });
     expect(started.code).toBe(1);
