@@ -217,6 +217,9 @@ describe("question versions", () => {
       [q, false], // a version it never had: the latest
     ];
     expect(rows.map((r) => [r.question_id, r.correct])).toEqual([...once, ...once]);
+    // A review of the hidden question, made offline, arrives too (its card is kept).
+    const review = { id: randomUUID(), type: "review.answer", at, payload: { questionId: other, correct: true, grade: null, retention: 0.9 } };
+    expect((await memberCall(member, "POST", "/api/exam/sync", { ops: [review] })).data.results[0].status).toBe("applied");
     // The wrong book counts the wrong ones only.
     const state = (await memberCall(member, "GET", "/api/exam/state")).data;
     expect(state.wrong).toMatchObject([{ questionId: q, count: 4 }]);

@@ -36,6 +36,13 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
   };
 }
 
+/**
+ * A question a device may have practised, as SQL on `exam_question q`: enabled, or hidden since
+ * (deleted while in use, its restore status enabled): a device offline then still answered it,
+ * and its answers and reviews must not be lost when they arrive.
+ */
+export const PRACTISED = "(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))";
+
 /** A question that is not withheld (exam-only content, see withheld.ts), as SQL on `exam_question q`. */
 export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w where w.question_id = q.id)";
 

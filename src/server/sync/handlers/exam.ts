@@ -3,7 +3,7 @@ import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import { prepared, type Queryable } from "../../db/index.ts";
-import type { QuestionRow } from "../../modules/exam/questions.ts";
+import { PRACTISED, type QuestionRow } from "../../modules/exam/questions.ts";
 import { applyMockSubmit } from "../../modules/exam/attempts/index.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
 import { RejectOp, type BatchReads, type BulkOpHandler, type OpContext, type OpHandlerMap } from "../registry.ts";
@@ -21,11 +21,6 @@ import { RejectOp, type BatchReads, type BulkOpHandler, type OpContext, type OpH
  * The question of a practice answer, with what grading it needs and no more (not its stem,
  * options or analysis). A prepared statement: its visibility check costs more to plan than to run.
  */
-/**
- * A question a device may have practised: enabled, or hidden since (deleted while in use, its
- * restore status enabled: a device offline then still answered it).
- */
-const PRACTISED = "(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))";
 const PRACTICE_QUESTION = prepared(
   "sync.practice.question",
   `select id, classify_id, type, answer, score, version,

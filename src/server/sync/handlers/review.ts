@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { DEFAULT_RETENTION, replayCard, type CardState, type ReviewLogEntry } from "../../../shared/exam/review.ts";
 import type { ReviewState } from "../../../shared/sync/review.ts";
 import type { Queryable } from "../../db/index.ts";
+import { PRACTISED } from "../../modules/exam/questions.ts";
 import { isWithheld } from "../../modules/exam/withheld.ts";
 import { visibleSql } from "../../modules/org/visibility.ts";
 import { RejectOp, type OpHandlerMap } from "../registry.ts";
@@ -53,7 +54,7 @@ export const reviewOpHandlers: OpHandlerMap<"review.answer" | "review.retention"
     const { questionId, correct, grade, retention } = op.payload;
     // Only a question the member may practise (an open bank's enabled question).
     const { rows } = await tx.query(
-      `select 1 from exam_question q where q.id = $1 and q.status = 'enable' and ${visibleSql("bank", "q.classify_id", "$2")}`,
+      `select 1 from exam_question q where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
       [questionId, userId],
     );
     if (rows.length === 0) throw new RejectOp(msg`Unknown question`);
