@@ -96,6 +96,19 @@ describe("shuffled questions per attempt", () => {
     expect(saved.code, saved.msg).toBe(1);
     expect((await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row.shuffle_questions).toBe(true);
   });
+
+  it("refuses an enabled room on a disabled paper (members would see an exam no start can load)", async () => {
+    const { paper } = await fixedPaper(2);
+    const room = await createRoom(t.database.db, paper);
+    await t.database.db.query("update exam_paper set status = 'disable' where id = $1", [paper]);
+    const row = (await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row;
+    const refused = await call("POST", "/admin/exam/room/edit", { ...row, title: "Renamed" });
+    expect(refused.code).toBe(0);
+    expect(refused.data.fields.paper_id).toBe("This paper is disabled: enable it, or disable the room, before saving");
+    expect((await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row.title).toBe(row.title);
+    // Disabling the room with it is allowed.
+    expect((await call("POST", "/admin/exam/room/edit", { ...row, status: "disable" })).code).toBe(1);
+  });
 });
 
 describe("overrides: extra time and attempts for a member or a group", () => {

@@ -50,8 +50,10 @@ export const roomResource: ResourceDef = {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
     async beforeWrite(ctx, body, existing) {
       const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, confirm_withhold: confirmWithhold, ...room } = body as RoomAdd & { id?: number };
-      const paper = (await ctx.tx.query<{ total_score: string }>("select total_score from exam_paper where id = $1", [room.paper_id])).rows[0];
+      const paper = (await ctx.tx.query<{ total_score: string; status: string }>("select total_score, status from exam_paper where id = $1", [room.paper_id])).rows[0];
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      // Members would see the room and its introduction, and no start could load the paper.
+      if (paper.status !== "enable" && room.status === "enable") throw fieldError(ctx.req, "paper_id", msg`This paper is disabled: enable it, or disable the room, before saving`);
       // Members are graded out of the paper's total: its rows must give exactly that many points.
       const total = Number(paper.total_score);
       const rowsTotal = (await rowTotals(ctx, [room.paper_id])).get(room.paper_id) ?? 0;
