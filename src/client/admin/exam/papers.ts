@@ -5,6 +5,7 @@ import type { CrudDefinition } from "../crud/types.ts";
 import { PaperComposer, rowsTotalCell } from "./PaperComposer.tsx";
 import { MinutesField, PaperRowsTotal, minutesOf } from "./RoomFields.tsx";
 import { STATUS_OPTIONS } from "./options.ts";
+import { paperMockCell } from "./withholdingCells.tsx";
 
 /**
  * Papers (`exam/paper`): marks, time (typed in minutes, kept in seconds) and grading options; their
@@ -21,6 +22,7 @@ const papers: CrudDefinition = {
     { field: "total_score", label: msg`Total score`, render: "number", sortable: true },
     { field: "rows_total", label: msg`Questions add up to`, cell: rowsTotalCell },
     { field: "pass_score", label: msg`Pass score`, render: "number" },
+    { field: "withholding", label: msg`Mock paper`, cell: paperMockCell },
     { field: "duration", label: msg`Duration (min)`, cell: (r) => minutesOf(r.duration), hidden: true },
     { field: "shuffle_options", label: msg`Shuffle options`, render: "switch", hidden: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },

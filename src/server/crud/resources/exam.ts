@@ -8,6 +8,7 @@ import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { questionSheetActions } from "./questionSheet.ts";
 import { actAs, questionVersions } from "../../modules/exam/versions.ts";
+import { banksWithholding } from "../../modules/exam/withheld.ts";
 import { z } from "zod";
 import { dbIdParam } from "../../../shared/schema.ts";
 
@@ -39,6 +40,11 @@ export const examClassifyResource: ResourceDef = {
   edit: examClassifyEdit,
   del: true,
   hooks: assignmentHooks("bank", {
+    /** Each bank with how many of its questions exams keep out of practice now, and until when (withheld.ts). */
+    async listRows(ctx, rows) {
+      const kept = await banksWithholding(ctx.tx, rows.map((r) => r.id as number));
+      return rows.map((r) => ({ ...r, withheld: kept.get(r.id as number) ?? null }));
+    },
     // The bank's update_time is part of its content version (a renamed bank is downloaded again):
     // it moves forward on every edit, twice within a second too.
     async beforeWrite(ctx, body, existing) {

@@ -3,6 +3,7 @@ import { msg } from "@lingui/core/macro";
 import type { FastifyRequest } from "fastify";
 import { paperAdd, paperEdit, paperRowAdd, paperRowEdit, type PaperRowAdd } from "../../../shared/admin/papers.ts";
 import { ApiError } from "../../errors.ts";
+import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 
 /**
@@ -58,10 +59,19 @@ export const paperResource: ResourceDef = {
       if (Number(fields.pass_score) > Number(fields.total_score)) throw fieldError(ctx.req, "pass_score", msg`The pass score cannot be above the total score`);
       return fields;
     },
-    /** Each paper's rows total (score x count), beside the total it promises. */
+    /** Each paper's rows total (score x count), beside the total it promises, and whether it is a mock paper now. */
     async listRows(ctx, rows) {
-      const totals = await rowTotals(ctx, rows.map((r) => r.id as number));
-      return rows.map((r) => ({ ...r, total_score: Number(r.total_score), pass_score: Number(r.pass_score), rows_total: totals.get(r.id as number) ?? 0 }));
+      const ids = rows.map((r) => r.id as number);
+      const totals = await rowTotals(ctx, ids);
+      // Whether members may take it as a mock paper now, and if not why (withheld.ts).
+      const kept = await papersWithholding(ctx.tx, ids);
+      return rows.map((r) => ({
+        ...r,
+        total_score: Number(r.total_score),
+        pass_score: Number(r.pass_score),
+        rows_total: totals.get(r.id as number) ?? 0,
+        withholding: kept.get(r.id as number) ?? null,
+      }));
     },
     /** The row with what its questions add up to (the edit form shows it against the total). */
     async editRow(ctx, row) {

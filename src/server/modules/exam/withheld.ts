@@ -47,3 +47,44 @@ export async function isPaperWithheld(db: Queryable, paperId: number): Promise<b
   const { rows } = await db.query<{ withheld: boolean }>(`select ${paperWithheldSql("$1::int")} as withheld`, [paperId]);
   return rows[0]?.withheld === true;
 }
+
+/** Why a paper is or is not a mock paper now, as the papers screen says it. */
+export interface PaperWithholding {
+  /** Offered to members as a mock paper. */
+  mock: boolean;
+  /** Official rooms that keep it until they close (soonest first; at most 3). */
+  rooms: { title: string; until: number }[];
+  /** It holds or draws exam-only questions. */
+  examOnly: boolean;
+}
+
+/** For each paper, whether members may take it as a mock paper, and why not. */
+export async function papersWithholding(db: Queryable, paperIds: readonly number[]): Promise<Map<number, PaperWithholding>> {
+  const out = new Map<number, PaperWithholding>();
+  if (paperIds.length === 0) return out;
+  const { rows } = await db.query<{ id: number; withheld: boolean; exam_only: boolean; rooms: { title: string; until: number | string }[] | null }>(
+    `select p.id, ${paperWithheldSql("p.id")} as withheld,
+       exists (select 1 from exam_paper_row r left join exam_question q on q.id = r.question_id
+               join exam_classify c on c.id = coalesce(r.classify_id, q.classify_id) where r.paper_id = p.id and c.kind = 'exam') as exam_only,
+       (select json_agg(json_build_object('title', x.title, 'until', x.until) order by x.until) from (
+          select m.title, exam_room_closes_at(m.id, m.end_time) as until from exam_room m
+          where m.paper_id = p.id and exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint
+          order by 2 limit 3) x) as rooms
+     from exam_paper p where p.id = any($1::int[])`,
+    [paperIds],
+  );
+  for (const r of rows) out.set(r.id, { mock: !r.withheld, examOnly: r.exam_only, rooms: (r.rooms ?? []).map((x) => ({ title: x.title, until: Number(x.until) })) });
+  return out;
+}
+
+/** For each practice bank, how many of its questions exams keep out of practice now, and until when (the last room's close). */
+export async function banksWithholding(db: Queryable, bankIds: readonly number[]): Promise<Map<number, { count: number; until: number }>> {
+  if (bankIds.length === 0) return new Map();
+  const { rows } = await db.query<{ classify_id: number; n: number; until: string }>(
+    `select q.classify_id, count(distinct q.id)::int as n, max(exam_room_closes_at(m.id, m.end_time)) as until
+     from exam_withheld_question w join exam_question q on q.id = w.question_id join exam_room m on m.id = w.room_id
+     where q.classify_id = any($1::int[]) and q.status = 'enable' group by q.classify_id`,
+    [bankIds],
+  );
+  return new Map(rows.map((r) => [r.classify_id, { count: r.n, until: Number(r.until) }]));
+}
