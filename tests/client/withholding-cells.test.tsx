@@ -20,20 +20,20 @@ const cell = (node: ReturnType<typeof paperMockCell>) => {
 describe("withholding notes", () => {
   it("says why a paper is not a mock paper now", () => {
     const until = 1_900_000_000;
-    expect(cell(paperMockCell({ withholding: { mock: true, rooms: [], examOnly: false } }))).toBe("Offered as a mock paper");
-    expect(cell(paperMockCell({ withholding: { mock: false, rooms: [{ title: "Final", until }], examOnly: false } }))).toBe(
+    expect(cell(paperMockCell({ id: 1, withholding: { mock: true, rooms: [], examOnly: false } }))).toBe("Offered as a mock paper");
+    expect(cell(paperMockCell({ id: 1, withholding: { mock: false, rooms: [{ title: "Final", until }], examOnly: false } }))).toBe(
       `Kept for the exam “Final” until ${formatTime(until)}: not a mock paper until then`,
     );
-    expect(cell(paperMockCell({ withholding: { mock: false, rooms: [{ title: "Final", until }, { title: "Resit", until: until + 60 }], examOnly: false } }))).toContain("(and 1 more)");
-    expect(cell(paperMockCell({ withholding: { mock: false, rooms: [], examOnly: true } }))).toBe("Holds exam-only questions: never a mock paper");
-    expect(cell(paperMockCell({ withholding: { mock: false, rooms: [], examOnly: false } }))).toContain("Shares questions an exam keeps");
+    expect(cell(paperMockCell({ id: 1, withholding: { mock: false, rooms: [{ title: "Final", until }, { title: "Resit", until: until + 60 }], examOnly: false } }))).toContain("(and 1 more)");
+    expect(cell(paperMockCell({ id: 1, withholding: { mock: false, rooms: [], examOnly: true } }))).toBe("Holds exam-only questions: never a mock paper");
+    expect(cell(paperMockCell({ id: 1, withholding: { mock: false, rooms: [], examOnly: false } }))).toContain("Shares questions an exam keeps");
   });
 
   it("counts a practice bank's kept questions, and says nothing for exam-only banks or none kept", () => {
     const until = 1_900_000_000;
-    expect(cell(bankWithheldCell({ kind: "practice", withheld: { count: 2, until } }))).toBe(`2 questions kept out of practice by exams until ${formatTime(until)}`);
-    expect(cell(bankWithheldCell({ kind: "practice", withheld: { count: 1, until } }))).toContain("1 question kept");
-    expect(cell(bankWithheldCell({ kind: "exam", withheld: { count: 2, until } }))).toBe("–");
-    expect(cell(bankWithheldCell({ kind: "practice", withheld: null }))).toBe("–");
+    expect(cell(bankWithheldCell({ id: 1, kind: "practice", withheld: { count: 2, until } }))).toBe(`2 questions kept out of practice by exams until ${formatTime(until)}`);
+    expect(cell(bankWithheldCell({ id: 1, kind: "practice", withheld: { count: 1, until } }))).toContain("1 question kept");
+    expect(cell(bankWithheldCell({ id: 1, kind: "exam", withheld: { count: 2, until } }))).toBe("–");
+    expect(cell(bankWithheldCell({ id: 1, kind: "practice", withheld: null }))).toBe("–");
   });
 });

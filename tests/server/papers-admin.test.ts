@@ -462,3 +462,33 @@ describe("results per room", () => {
     expect(missing.json().code).toBe(0);
   });
 });
+
+describe("rooms and papers are history once used", () => {
+  it("keeps a room members have sat, and a paper rooms use, from deletion; unused ones go", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const q = await createQuestion(db, bank);
+    const paper = await createPaper(db, { rows: [{ fixed: q, score: 1 }] });
+    const sat = await createRoom(db, paper, { title: "Sat room" });
+    const unsat = await createRoom(db, paper, { title: "Empty room" });
+    const m = await createMember(db);
+    expect((await memberCall(m, "POST", "/api/exam/official/start", { roomId: sat })).code).toBe(1);
+
+    const refused = await adminCall("DELETE", `/admin/exam/room/del?ids=${sat},${unsat}`);
+    expect(refused.code).toBe(0);
+    expect(refused.msg).toBe("Members have sat this room: it cannot be deleted; disable it instead");
+    expect((await db.query("select id from exam_room where id = any($1::int[])", [[sat, unsat]])).rows).toHaveLength(2);
+
+    // A paper only rooms use (no attempt yet): deleting it would take the rooms with it.
+    const spare = await createPaper(db, { rows: [{ fixed: q, score: 1 }] });
+    await createRoom(db, spare, { title: "Planned room" });
+    const kept = await adminCall("DELETE", `/admin/exam/paper/del?ids=${spare}`);
+    expect(kept.code).toBe(0);
+    expect(kept.msg).toBe("Exam rooms use this paper (“Planned room”): give them another paper or delete them first");
+    expect((await db.query("select id from exam_room where paper_id = $1", [spare])).rows).toHaveLength(1);
+
+    expect((await adminCall("DELETE", `/admin/exam/room/del?ids=${unsat}`)).code).toBe(1);
+    const unused = await createPaper(db, { rows: [{ fixed: q, score: 1 }] });
+    expect((await adminCall("DELETE", `/admin/exam/paper/del?ids=${unused}`)).code).toBe(1);
+  });
+});

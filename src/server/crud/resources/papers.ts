@@ -81,6 +81,12 @@ export const paperResource: ResourceDef = {
     async beforeDelete(ctx, rows) {
       const { rows: used } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where paper_id = any($1::int[])", [rows.map((r) => r.id)]);
       if (used[0]!.n > 0) throw new ApiError(msg`A paper that members have sat cannot be deleted; disable it instead`);
+      // A room's paper goes with it (the rows cascade): the room would vanish with its schedule and assignments.
+      const { rows: rooms } = await ctx.tx.query<{ title: string }>("select title from exam_room where paper_id = any($1::int[]) order by id limit 3", [rows.map((r) => r.id)]);
+      if (rooms.length > 0) {
+        const names = rooms.map((r) => `“${r.title}”`).join(", ");
+        throw new ApiError(msg`Exam rooms use this paper (${names}): give them another paper or delete them first`);
+      }
     },
   },
 };

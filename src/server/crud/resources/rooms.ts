@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/rooms.ts";
+import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { fieldError, rowTotals, STATUS } from "./papers.ts";
@@ -90,6 +91,11 @@ export const roomResource: ResourceDef = {
     },
     async editRow(_ctx, row) {
       return { ...row, pass_score: Number(row.pass_score) };
+    },
+    /** A room members have sat is their exam's record (its results, review policy, marking): disable it instead. */
+    async beforeDelete(ctx, rows) {
+      const { rows: sat } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = any($1::int[])", [rows.map((r) => r.id)]);
+      if (sat[0]!.n > 0) throw new ApiError(msg`Members have sat this room: it cannot be deleted; disable it instead`);
     },
   }),
   actions: {
