@@ -163,3 +163,21 @@ export function canonicalAnswer(type: QuestionType, answer: unknown): CorrectAns
   }
   return answer as CorrectAnswer;
 }
+
+/** One version of a question (`GET /admin/exam/question/versions?id=`, newest first), as the history on its form shows it (issue 37). */
+export interface QuestionVersion {
+  version: number;
+  type: QuestionType;
+  stem: string;
+  options: QuestionOption[];
+  answer: CorrectAnswer;
+  analysis: string;
+  difficulty: number;
+  score: number;
+  createTime: number;
+  /** Who made it (null: before versions were kept, or not in the back office). */
+  admin: string | null;
+  /** Paper rows that pin this version. */
+  pinnedRows: number;
+  latest: boolean;
+}

@@ -2,6 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { request } from "../../api/index.ts";
+import type { QuestionVersion } from "../../../shared/admin/questions.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { textParts } from "../../../shared/exam/questionText.ts";
 import { Select } from "../../ui/Select.tsx";
@@ -12,22 +13,6 @@ import type { CustomFieldProps } from "../crud/types.ts";
  * Question versions in the back office (issue 37; server: modules/exam/versions.ts): the history
  * on a question's form, and the version a fixed paper row follows (its latest, or one it pins).
  */
-
-/** One version, as `GET /admin/exam/question/versions?id=` lists it (newest first). */
-export interface QuestionVersion {
-  version: number;
-  type: string;
-  stem: string;
-  options: { key: string; text: string }[];
-  answer: unknown;
-  analysis: string;
-  difficulty: number;
-  score: number;
-  createTime: number;
-  admin: string | null;
-  pinnedRows: number;
-  latest: boolean;
-}
 
 const questionId = (value: unknown): number | null => {
   const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : Number.NaN;

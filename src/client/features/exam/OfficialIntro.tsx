@@ -2,12 +2,11 @@ import { useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
-import { AlertDialog } from "radix-ui";
 import { PlayCircle } from "lucide-react";
 import { useNavigate } from "react-router-dom";
 import type { Catalog } from "../../../shared/exam/catalog.ts";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries } from "./api.ts";
+import { ExamIntroDialog } from "./ExamIntro.tsx";
 import { startOfficial } from "./official.ts";
 
 type Room = Catalog["rooms"][number];
@@ -51,53 +50,33 @@ export function EnterOfficialButton({ room, disabled, className }: { room: Room;
     }
   }
 
-  const figure = (label: string, value: string) => (
-    <div className="flex justify-between gap-4 border-b border-slate-100 py-1.5 last:border-0 dark:border-slate-800">
-      <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
-      <dd className="font-medium tabular-nums">{value}</dd>
-    </div>
-  );
-
   return (
-    <AlertDialog.Root open={open} onOpenChange={(next) => !busy && setOpen(next)}>
-      <AlertDialog.Trigger disabled={disabled} className={className}>
-        <PlayCircle aria-hidden className="size-5" />
-        <Trans>Enter the exam</Trans>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 space-y-4 rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900">
-          <AlertDialog.Title className="text-lg font-semibold">{room.title}</AlertDialog.Title>
-          <AlertDialog.Description className="text-sm text-slate-700 dark:text-slate-300">
-            <Trans>Read the rules of this exam. The time starts when you press Start.</Trans>
-          </AlertDialog.Description>
-          <dl className="text-sm">
-            {figure(t`Duration`, extraMinutes > 0 ? t`${duration}, includes ${plural(extraMinutes, { one: "# extra minute", other: "# extra minutes" })}` : duration)}
-            {figure(t`Questions`, String(room.questionCount))}
-            {figure(t`Total points`, String(room.totalScore))}
-            {figure(t`Pass score`, String(room.passScore))}
-            {figure(
-              t`Attempts left`,
-              extraAttempts > 0 ? t`${attemptsLeft} of ${attemptsAllowed}, includes ${plural(extraAttempts, { one: "# extra attempt", other: "# extra attempts" })}` : t`${attemptsLeft} of ${attemptsAllowed}`,
-            )}
-            {figure(t`Face check`, room.faceCheck ? t`Required` : t`Not required`)}
-          </dl>
-          <div className="flex flex-wrap justify-end gap-2">
-            <AlertDialog.Cancel disabled={busy} className="min-h-11 rounded-md border border-slate-300 px-4 dark:border-slate-600">
-              <Trans>Cancel</Trans>
-            </AlertDialog.Cancel>
-            <button
-              type="button"
-              onClick={() => void start()}
-              disabled={busy}
-              className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
-            >
-              {busy && <Spinner className="size-4 text-white" />}
-              <Trans>Start</Trans>
-            </button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ExamIntroDialog
+      open={open}
+      onOpenChange={setOpen}
+      title={room.title}
+      busy={busy}
+      onStart={() => void start()}
+      trigger={
+        <button type="button" disabled={disabled} className={className}>
+          <PlayCircle aria-hidden className="size-5" />
+          <Trans>Enter the exam</Trans>
+        </button>
+      }
+      figures={[
+        { label: t`Duration`, value: extraMinutes > 0 ? t`${duration}, includes ${plural(extraMinutes, { one: "# extra minute", other: "# extra minutes" })}` : duration },
+        { label: t`Questions`, value: String(room.questionCount) },
+        { label: t`Total points`, value: String(room.totalScore) },
+        { label: t`Pass score`, value: String(room.passScore) },
+        {
+          label: t`Attempts left`,
+          value:
+            extraAttempts > 0
+              ? t`${attemptsLeft} of ${attemptsAllowed}, includes ${plural(extraAttempts, { one: "# extra attempt", other: "# extra attempts" })}`
+              : t`${attemptsLeft} of ${attemptsAllowed}`,
+        },
+        { label: t`Face check`, value: room.faceCheck ? t`Required` : t`Not required` },
+      ]}
+    />
   );
 }

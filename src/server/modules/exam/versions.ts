@@ -1,3 +1,4 @@
+import type { QuestionVersion } from "../../../shared/admin/questions.ts";
 import type { CorrectAnswer, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
 import type { Queryable } from "../../db/index.ts";
 
@@ -9,24 +10,6 @@ import type { Queryable } from "../../db/index.ts";
 /** Names the admin whose writes to questions follow in this transaction (the versions they make record them). */
 export async function actAs(tx: Queryable, adminId: number): Promise<void> {
   await tx.query("select set_config('exam.admin_id', $1, true)", [String(adminId)]);
-}
-
-/** One version of a question as the history on its form shows it. */
-export interface QuestionVersion {
-  version: number;
-  type: QuestionType;
-  stem: string;
-  options: QuestionOption[];
-  answer: CorrectAnswer;
-  analysis: string;
-  difficulty: number;
-  score: number;
-  createTime: number;
-  /** Who made it (null: before versions were kept, or not in the back office). */
-  admin: string | null;
-  /** Paper rows that pin this version. */
-  pinnedRows: number;
-  latest: boolean;
 }
 
 /** A question's versions, newest first (empty when there is no such question). */
