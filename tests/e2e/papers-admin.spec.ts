@@ -78,6 +78,9 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     await dialog.getByRole("textbox", { name: "Opens" }).fill(local(new Date(Date.now() - 3_600_000)));
     await dialog.getByRole("textbox", { name: "Closes" }).fill(local(new Date(Date.now() + 86_400_000)));
     await dialog.getByLabel("Pass score").fill("6");
+    // The paper is a mock paper (a practice bank's question): the form names it as kept for the exam, and the save needs the tick.
+    await expect(dialog.getByRole("alert")).toContainText(paperTitle);
+    await dialog.getByRole("checkbox", { name: /mock/i }).check();
     await dialog.getByRole("button", { name: "Save" }).click();
     await expect(dialog).toBeHidden();
     await expect(staff.getByRole("row").filter({ hasText: roomTitle })).toHaveCount(1);
