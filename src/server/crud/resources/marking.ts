@@ -5,7 +5,15 @@ import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
 import { leavesOf, leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
-import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import type { CrudContext, Join, ResourceDef, Row } from "../resource.ts";
+
+/** A row of one question of one attempt: the question, the attempt, its member and its room (what both queues list and search). */
+const ATTEMPT_JOINS = [
+  { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
+  { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
+  { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
+  { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+] as const satisfies readonly Join[];
 
 /** Answers waiting for a marker: short answers of closed attempts (`exam_mark`). */
 export const markingResource: ResourceDef = {
@@ -27,12 +35,7 @@ export const markingResource: ResourceDef = {
     room_id: { column: "a.room_id", type: "int" },
     room_title: { column: "r.title", type: "text" },
   },
-  joins: [
-    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
-    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
-    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
-    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
-  ],
+  joins: ATTEMPT_JOINS,
   quickSearch: ["id", "username", "stem", "room_title", "comment"],
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "status", "score", "comment", "marked_at", "create_time"],
@@ -113,12 +116,7 @@ export const lateAnswerResource: ResourceDef = {
     username: { column: "m.username", type: "text" },
     room_title: { column: "r.title", type: "text" },
   },
-  joins: [
-    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
-    { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
-    { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
-    { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
-  ],
+  joins: ATTEMPT_JOINS,
   quickSearch: ["id", "username", "stem", "room_title"],
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "answer", "status", "claimed_at", "received_at", "last_heard_at", "away_ms", "decided_at"],

@@ -1,5 +1,4 @@
 import type { QuestionVersion } from "../../../shared/admin/questions.ts";
-import type { CorrectAnswer, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
 import type { Queryable } from "../../db/index.ts";
 
 /**
@@ -14,39 +13,13 @@ export async function actAs(tx: Queryable, adminId: number): Promise<void> {
 
 /** A question's versions, newest first (empty when there is no such question). */
 export async function questionVersions(db: Queryable, questionId: number): Promise<QuestionVersion[]> {
-  const { rows } = await db.query<{
-    version: number;
-    type: QuestionType;
-    stem: string;
-    options: QuestionOption[];
-    answer: CorrectAnswer;
-    analysis: string;
-    difficulty: number;
-    score: string;
-    create_time: string;
-    admin: string | null;
-    pinned: number;
-    latest: boolean;
-  }>(
-    `select v.version, v.type, v.stem, v.options, v.answer, v.analysis, v.difficulty, v.score, v.create_time, a.username as admin,
-       (select count(*)::int from exam_paper_row r where r.question_id = v.question_id and r.question_version = v.version) as pinned,
-       v.version = q.version as latest
+  const { rows } = await db.query<QuestionVersion>(
+    `select v.version, v.type, v.stem, v.options, v.answer, v.analysis, v.difficulty, v.score::float8 as score, v.create_time::float8 as "createTime",
+       a.username as admin, v.version = q.version as latest,
+       (select count(*)::int from exam_paper_row r where r.question_id = v.question_id and r.question_version = v.version) as "pinnedRows"
      from exam_question_version v join exam_question q on q.id = v.question_id left join admin a on a.id = v.admin_id
      where v.question_id = $1 order by v.version desc`,
     [questionId],
   );
-  return rows.map((r) => ({
-    version: r.version,
-    type: r.type,
-    stem: r.stem,
-    options: r.options,
-    answer: r.answer,
-    analysis: r.analysis,
-    difficulty: r.difficulty,
-    score: Number(r.score),
-    createTime: Number(r.create_time),
-    admin: r.admin,
-    pinnedRows: r.pinned,
-    latest: r.latest,
-  }));
+  return rows;
 }
