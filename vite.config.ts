@@ -1,5 +1,6 @@
 /// <reference types="vitest/config" />
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
@@ -340,6 +341,10 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       },
     },
     test: {
+      // Vitest's default is one worker fewer than the cores, which is one worker on these 2-core
+      // machines; test files spend much of their time waiting (on PostgreSQL, on a server child
+      // process, on timers), so two share the cores well.
+      maxWorkers: Math.max(2, os.availableParallelism() - 1),
       projects: [
         {
           extends: true,
@@ -348,6 +353,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
             environment: "node",
             include: ["tests/server/**/*.test.ts", "tests/shared/**/*.test.ts", "tests/api/**/*.test.ts"],
             setupFiles: ["tests/setup/node.ts"],
+            globalSetup: ["tests/setup/database.ts"],
             testTimeout: 30_000,
             hookTimeout: 60_000,
           },

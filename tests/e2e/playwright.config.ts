@@ -4,6 +4,7 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
+  globalSetup: "./global-setup.ts",
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
+import { inject } from "vitest";
 import type { Database } from "../../src/server/db/index.ts";
 import { migrate } from "../../src/server/db/migrate.ts";
 import { openMemoryPGlite } from "../../src/server/db/pglite.ts";
@@ -24,7 +26,11 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL || undefined;
 
 let snapshot: Promise<Blob> | undefined;
 function migratedSnapshot(): Promise<Blob> {
+  // tests/setup/database.ts migrated one database for the whole run; without it (a test run
+  // with another config), this file migrates its own.
+  const file = inject("pgliteSnapshot");
   snapshot ??= (async () => {
+    if (file) return new Blob([fs.readFileSync(file)]);
     const { db, pg: raw } = await openMemoryPGlite();
     await migrate(db);
     const blob = await raw.dumpDataDir("none");
@@ -43,12 +49,13 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   const name = `t_${randomUUID().replaceAll("-", "")}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const template = migrated ? inject("postgresTemplate") : undefined;
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(testDatabaseUrl);
   url.pathname = `/${name}`;
   const db = await openPostgres(url.toString(), 5);
-  if (migrated) await migrate(db);
+  if (migrated && !template) await migrate(db);
   const others: Database[] = [];
   return {
     db,
