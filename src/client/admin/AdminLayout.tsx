@@ -7,6 +7,7 @@ import { useAdminInfo } from "../stores/adminInfo.ts";
 import { useConfig } from "../stores/config.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
+import { Button, buttonClass } from "../ui/Button.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
 import { SMALL_SCREEN, useMediaQuery } from "../ui/useMediaQuery.ts";
@@ -15,8 +16,6 @@ import { SideMenu } from "./SideMenu.tsx";
 import { TabBar } from "./TabBar.tsx";
 import { TerminalButton, TerminalPanel } from "./terminal/TerminalPanel.tsx";
 
-const iconButton = "inline-flex size-11 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-primary dark:text-slate-300 dark:hover:bg-slate-800";
-
 /** The header's first button: collapses the side menu, or on a small screen opens the drawer. */
 function MenuButton({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => void }) {
   const { t } = useLingui();
@@ -24,15 +23,15 @@ function MenuButton({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () 
   const setLayout = useConfig((s) => s.setLayout);
   if (small) {
     return (
-      <button type="button" className={iconButton} aria-label={t`Open the menu`} aria-haspopup="dialog" onClick={onOpenDrawer}>
+      <Button variant="ghost" size="icon" aria-label={t`Open the menu`} aria-haspopup="dialog" onClick={onOpenDrawer}>
         <Menu aria-hidden className="size-5" />
-      </button>
+      </Button>
     );
   }
   return (
-    <button type="button" className={iconButton} aria-label={collapsed ? t`Expand the menu` : t`Collapse the menu`} onClick={() => setLayout("menuCollapse", !collapsed)}>
+    <Button variant="ghost" size="icon" aria-label={collapsed ? t`Expand the menu` : t`Collapse the menu`} onClick={() => setLayout("menuCollapse", !collapsed)}>
       {collapsed ? <PanelLeftOpen aria-hidden className="size-5" /> : <PanelLeftClose aria-hidden className="size-5" />}
-    </button>
+    </Button>
   );
 }
 
@@ -43,30 +42,32 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
   const name = useAdminInfo((s) => s.nickname || s.username);
   // The terminal runs commands on the server: super admins only (the server checks too).
   const isSuper = useAdminInfo((s) => s.super);
+  // The layout the layout button switches to.
+  const mode = layout.layoutMode === "Default" ? "Classic" : "Default";
   return (
     <header className="flex h-14 items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
       <MenuButton small={small} onOpenDrawer={onOpenDrawer} />
       <div className="flex-1" />
       {/* The layout choice is about the side menu, which a small screen shows as a drawer. */}
       {!small && (
-        <button
-          type="button"
-          className={iconButton}
+        <Button
+          variant="ghost"
+          size="icon"
           aria-label={layout.layoutMode === "Default" ? t`Switch to the classic layout` : t`Switch to the default layout`}
-          onClick={() => setLayout("layoutMode", layout.layoutMode === "Default" ? "Classic" : "Default")}
+          onClick={() => setLayout("layoutMode", mode)}
         >
           <LayoutTemplate aria-hidden className="size-5" />
-        </button>
+        </Button>
       )}
-      {isSuper && <TerminalButton className={iconButton} />}
-      <button type="button" className={iconButton} aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
+      {isSuper && <TerminalButton />}
+      <Button variant="ghost" size="icon" aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
         {layout.isDark ? <Sun aria-hidden className="size-5" /> : <Moon aria-hidden className="size-5" />}
-      </button>
+      </Button>
       <LanguageSwitch />
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
           aria-label={small ? t`Account: ${name}` : undefined}
-          className="ml-1 inline-flex min-h-11 items-center gap-1.5 rounded-md px-2 text-sm hover:bg-slate-100 sm:px-3 dark:hover:bg-slate-800"
+          className={buttonClass("ghost", "ml-1 text-sm")}
         >
           <UserRound aria-hidden className="size-4" />
           <span className="max-w-32 truncate max-sm:sr-only">{name}</span>
@@ -117,7 +118,7 @@ function MenuDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open
           <Dialog.Title className="sr-only">{t`Back office menu`}</Dialog.Title>
           <div className="flex items-center justify-between pr-2">
             <Brand collapsed={false} onNavigate={() => onOpenChange(false)} />
-            <Dialog.Close className={iconButton} aria-label={t`Close the menu`}>
+            <Dialog.Close className={buttonClass("ghost", "", "icon")} aria-label={t`Close the menu`}>
               <X aria-hidden className="size-5" />
             </Dialog.Close>
           </div>

@@ -6,6 +6,7 @@ import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request, serverRefusal } from "../api/index.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
+import { Button } from "../ui/Button.tsx";
 import { lazyDialog } from "../ui/lazyDialog.tsx";
 import { Field } from "../ui/form/Field.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
@@ -90,9 +91,9 @@ export default function AdminLoginPage() {
             <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
             <Trans>Keep me logged in</Trans>
           </label>
-          <button type="submit" disabled={busy} className="min-h-11 w-full rounded-md bg-primary font-medium text-white hover:bg-primary-strong disabled:opacity-60">
+          <Button type="submit" variant="primary" disabled={busy} className="w-full">
             <Trans>Log in</Trans>
-          </button>
+          </Button>
         </form>
         <ClickCaptcha open={captchaOpen} onOpenChange={setCaptchaOpen} onSuccess={(result) => void send(result)} />
       </main>

@@ -4,6 +4,7 @@ import { Tooltip } from "radix-ui";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import { Link, useLocation } from "react-router-dom";
 import { menuTarget, type MenuRule } from "../routing/menus.ts";
+import { Button } from "../ui/Button.tsx";
 import { menuIcon } from "./menuIcons.tsx";
 
 // The active entry's text is primary-strong on a light tint: 6.1:1 (primary itself was 4.48:1).
@@ -47,11 +48,11 @@ function Entry({ rule, collapsed, depth, onNavigate }: { rule: MenuRule; collaps
     return (
       <li>
         <WithTooltip title={rule.title} collapsed={collapsed}>
-          <button type="button" aria-expanded={open} aria-label={label} onClick={() => setOpen(!open)} className={itemClass(false, collapsed)}>
+          <Button variant="bare" aria-expanded={open} aria-label={label} onClick={() => setOpen(!open)} className={itemClass(false, collapsed)}>
             <RuleIcon rule={rule} />
             {!collapsed && <span className="flex-1 truncate text-left">{rule.title}</span>}
             {!collapsed && <ChevronRight aria-hidden className={`size-4 transition-transform ${open ? "rotate-90" : ""}`} />}
-          </button>
+          </Button>
         </WithTooltip>
         {open && children.length > 0 && (
           <ul className={collapsed ? "" : "ml-3 border-l border-slate-200 pl-2 dark:border-slate-700"}>

@@ -4,6 +4,7 @@ import { DropdownMenu } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
+import { Button, buttonClass } from "../ui/Button.tsx";
 
 /**
  * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
@@ -55,20 +56,15 @@ export function TabBar() {
               >
                 {title}
               </Link>
-              <button
-                type="button"
-                aria-label={t`Close ${title}`}
-                onClick={() => onClose(tab.path)}
-                className="mr-1 rounded p-1 outline-none hover:bg-black/10 focus-visible:ring-2 focus-visible:ring-primary"
-              >
+              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
                 <X aria-hidden className="size-3.5" />
-              </button>
+              </Button>
             </li>
           );
         })}
       </ul>
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger aria-label={t`Tab actions`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
+        <DropdownMenu.Trigger aria-label={t`Tab actions`} className={buttonClass("ghost", "", "iconSm")}>
           <ChevronDown aria-hidden className="size-4" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>

@@ -2,11 +2,13 @@ import type { ButtonHTMLAttributes, Ref } from "react";
 
 /**
  * - primary / secondary / danger / ghost: the filled, outlined, destructive and quiet actions;
+ * - dangerGhost: a quiet destructive action (a remove or delete icon in a row or a list item),
+ *   where a filled red button on every row would shout;
  * - link: an action that reads as a link inside text (underlined, no padding);
  * - bare: no look of its own beyond the focus ring and the disabled state, for a clickable tile,
  *   thumbnail or row whose caller draws the content (still a real, focusable button).
  */
-export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "link" | "bare";
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost" | "dangerGhost" | "link" | "bare";
 /** md: 44 px touch target; sm: 36 px, for dense rows; icon / iconSm: square 44 / 36 px for one icon (give it an aria-label). */
 export type ButtonSize = "md" | "sm" | "icon" | "iconSm";
 
@@ -23,6 +25,7 @@ const variants: Record<ButtonVariant, string> = {
   secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
   danger: "bg-red-600 text-white hover:bg-red-700 dark:bg-red-700 dark:hover:bg-red-600",
   ghost: "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800",
+  dangerGhost: "text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950",
   link: "text-primary underline-offset-2 hover:underline",
   bare: "",
 };

@@ -3,6 +3,7 @@ import { Paperclip, X } from "lucide-react";
 import { useRef } from "react";
 import { MAX_LESSON_ATTACHMENTS } from "../../../shared/admin/courses.ts";
 import { formatBytes } from "../../ui/format.ts";
+import { Button } from "../../ui/Button.tsx";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { suffixIconUrl, useUploader } from "../crud/fields/upload.ts";
 import type { CustomFieldProps } from "../crud/types.ts";
@@ -43,25 +44,19 @@ export function AttachmentsField({ value, onChange, control }: CustomFieldProps)
                 {a.name}
               </a>
               <span className="text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(a.size)}</span>
-              <button type="button" onClick={() => onChange(list.filter((_, j) => j !== i))} aria-label={t`Remove ${name}`} className="inline-flex size-9 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-300 dark:hover:bg-red-950">
+              <Button variant="dangerGhost" size="iconSm" onClick={() => onChange(list.filter((_, j) => j !== i))} aria-label={t`Remove ${name}`}>
                 <X className="size-4" aria-hidden />
-              </button>
+              </Button>
             </li>
             );
           })}
         </ul>
       )}
       {list.length < MAX_LESSON_ATTACHMENTS && (
-        <button
-          {...control}
-          type="button"
-          disabled={uploader.progress !== null}
-          onClick={() => input.current?.click()}
-          className="inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 text-slate-800 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-        >
+        <Button {...control} variant="secondary" disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
           <Paperclip className="size-4" aria-hidden />
           {t`Add attachment`}
-        </button>
+        </Button>
       )}
       <input ref={input} type="file" hidden tabIndex={-1} onChange={(e) => void choose(e.target.files)} data-testid="attachment-input" />
       <UploadStatus progress={uploader.progress} problem={uploader.problem} />

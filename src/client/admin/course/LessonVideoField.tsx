@@ -4,14 +4,12 @@ import { Film, Upload, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { NO_VIDEO, type LessonVideo } from "../../../shared/admin/courses.ts";
 import { Auth } from "../../routing/auth.tsx";
+import { Button } from "../../ui/Button.tsx";
 import { formatBytes, formatClock } from "../../ui/format.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import type { CustomFieldProps } from "../crud/types.ts";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import { readVideoDuration, uploadLessonVideo, VIDEO_ACCEPT, videoProblem } from "./videoUpload.ts";
-
-const buttonClass =
-  "inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 bg-white px-4 text-slate-800 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800";
 
 function asVideo(value: unknown): LessonVideo {
   const v = value as Partial<LessonVideo> | null;
@@ -66,9 +64,9 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
               {name}
             </a>
             {video.size > 0 && <span className="shrink-0 text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(video.size)}</span>}
-            <button type="button" onClick={() => onChange(NO_VIDEO)} aria-label={t`Remove video`} className="inline-flex size-9 shrink-0 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-red-50 hover:text-red-700 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-300 dark:hover:bg-red-950">
+            <Button variant="dangerGhost" size="iconSm" onClick={() => onChange(NO_VIDEO)} aria-label={t`Remove video`}>
               <X className="size-4" aria-hidden />
-            </button>
+            </Button>
           </div>
           <label className="flex items-center gap-2 text-sm">
             <Trans>Length (seconds)</Trans>
@@ -88,14 +86,14 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
       )}
       <Auth node={actionNode("course/lesson", "upload")}>
         <div className="flex flex-wrap items-center gap-2">
-          <button {...control} type="button" disabled={progress !== null} onClick={() => input.current?.click()} className={buttonClass}>
+          <Button {...control} variant="secondary" disabled={progress !== null} onClick={() => input.current?.click()}>
             <Upload className="size-4" aria-hidden />
             {video.url ? t`Replace video` : t`Upload video`}
-          </button>
+          </Button>
           {progress !== null && (
-            <button type="button" onClick={() => abort.current?.abort()} className={buttonClass}>
+            <Button variant="secondary" onClick={() => abort.current?.abort()}>
               <Trans>Cancel upload</Trans>
-            </button>
+            </Button>
           )}
         </div>
         <p className="text-sm text-slate-600 dark:text-slate-300">

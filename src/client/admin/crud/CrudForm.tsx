@@ -136,17 +136,17 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
                       );
                     case "switch":
                       return (
-                        <button
+                        <Button
                           {...control}
-                          type="button"
+                          variant="bare"
                           role="switch"
                           aria-checked={f.value === 1}
                           ref={f.ref}
                           onClick={() => f.onChange(f.value === 1 ? 0 : 1)}
-                          className={`relative inline-flex h-7 w-12 items-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-primary ${f.value === 1 ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
+                          className={`relative inline-flex h-7 w-12 items-center rounded-full ${f.value === 1 ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
                         >
                           <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value === 1 ? "translate-x-6" : "translate-x-1"}`} />
-                        </button>
+                        </Button>
                       );
                     case "radio":
                       return (

@@ -265,11 +265,11 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
               <Td key={cell.id}>
                 <span className="inline-flex items-center gap-1" style={i === 0 && definition.tree ? { paddingInlineStart: `${row.depth * 1.25}rem` } : undefined}>
                   {i === 0 && definition.tree && (row.getCanExpand() ? (
-                    <button type="button" onClick={row.getToggleExpandedHandler()} aria-expanded={row.getIsExpanded()} aria-label={row.getIsExpanded() ? t`Collapse` : t`Expand`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+                    <Button variant="ghost" size="iconSm" onClick={row.getToggleExpandedHandler()} aria-expanded={row.getIsExpanded()} aria-label={row.getIsExpanded() ? t`Collapse` : t`Expand`}>
                       {row.getIsExpanded() ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
-                    </button>
+                    </Button>
                   ) : (
-                    <span aria-hidden className="inline-block w-6" />
+                    <span aria-hidden className="inline-block w-9" />
                   ))}
                   <CellValue column={column} row={row.original} />
                 </span>
@@ -280,8 +280,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
             <Td className="whitespace-nowrap">
               <span className="flex items-center gap-1">
                 {canSort && (
-                  <button
-                    type="button"
+                  <Button
+                    variant="ghost"
+                    size="icon"
                     aria-label={t`Move row ${rowId} (arrow keys)`}
                     onKeyDown={(e) => {
                       if (e.key === "ArrowUp" || e.key === "ArrowDown") {
@@ -289,28 +290,28 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                         moveBy(row.id, e.key === "ArrowUp" ? -1 : 1);
                       }
                     }}
-                    className="min-h-11 min-w-11 cursor-grab rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+                    className="cursor-grab"
                   >
-                    <GripVertical aria-hidden className="mx-auto size-4" />
-                  </button>
+                    <GripVertical aria-hidden className="size-4" />
+                  </Button>
                 )}
                 {definition.detail && (
-                  <button type="button" aria-label={t`View row ${rowId}`} onClick={() => setViewing(row.original.id)} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
-                    <Eye aria-hidden className="mx-auto size-4" />
-                  </button>
+                  <Button variant="ghost" size="icon" aria-label={t`View row ${rowId}`} onClick={() => setViewing(row.original.id)}>
+                    <Eye aria-hidden className="size-4" />
+                  </Button>
                 )}
                 {rowActions.map((action) => (
                   <RowActionButton key={action.key} action={action} row={row.original} onOpen={() => setActing({ action, row: row.original })} />
                 ))}
                 {canEdit && (
-                  <button type="button" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(row.original.id)} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
-                    <Pencil aria-hidden className="mx-auto size-4" />
-                  </button>
+                  <Button variant="ghost" size="icon" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(row.original.id)}>
+                    <Pencil aria-hidden className="size-4" />
+                  </Button>
                 )}
                 {canDelete && (
-                  <button type="button" aria-label={t`Delete row ${rowId}`} onClick={() => setConfirmIds([row.original.id])} className="min-h-11 min-w-11 rounded p-2 text-red-700 hover:bg-slate-100 dark:text-red-400 dark:hover:bg-slate-800">
-                    <Trash2 aria-hidden className="mx-auto size-4" />
-                  </button>
+                  <Button variant="dangerGhost" size="icon" aria-label={t`Delete row ${rowId}`} onClick={() => setConfirmIds([row.original.id])}>
+                    <Trash2 aria-hidden className="size-4" />
+                  </Button>
                 )}
               </span>
             </Td>
@@ -409,10 +410,10 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
               return (
                 <Th key={header.id} aria-sort={state === "asc" ? "ascending" : state === "desc" ? "descending" : undefined}>
                   {header.column.getCanSort() ? (
-                    <button type="button" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 rounded hover:text-primary">
+                    <Button variant="bare" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 rounded hover:text-primary">
                       {label}
                       {sortIcon(state)}
-                    </button>
+                    </Button>
                   ) : (
                     label
                   )}

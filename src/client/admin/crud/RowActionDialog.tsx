@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { checkAuth } from "../../routing/auth.tsx";
 import { useNavTabs } from "../../stores/navTabs.ts";
+import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import type { CrudDefinition, CrudRow, CrudRowAction } from "./types.ts";
 
@@ -23,9 +24,9 @@ export function RowActionButton({ action, row, onOpen }: { action: CrudRowAction
   const Icon = action.icon;
   const label = `${i18n._(action.label)} · ${row.id}`;
   return (
-    <button type="button" aria-label={label} title={i18n._(action.label)} onClick={onOpen} className="min-h-11 min-w-11 rounded p-2 text-primary hover:bg-slate-100 dark:hover:bg-slate-800">
-      {Icon ? <Icon aria-hidden className="mx-auto size-4" /> : <span className="text-sm">{i18n._(action.label)}</span>}
-    </button>
+    <Button variant="ghost" size={Icon ? "icon" : "md"} aria-label={label} title={i18n._(action.label)} onClick={onOpen}>
+      {Icon ? <Icon aria-hidden className="size-4" /> : <span className="text-sm">{i18n._(action.label)}</span>}
+    </Button>
   );
 }
 

@@ -126,14 +126,9 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
                     {r.kind === "fixed" ? t`${each} points` : t`${each} points each`} · {t`Running total ${running_}`}
                   </p>
                 </div>
-                <button
-                  type="button"
-                  aria-label={t`Remove row ${position}`}
-                  onClick={() => remove.mutate(r.id)}
-                  className="min-h-11 min-w-11 rounded p-2 text-red-700 hover:bg-slate-100 dark:text-red-400 dark:hover:bg-slate-800"
-                >
-                  <Trash2 aria-hidden className="mx-auto size-4" />
-                </button>
+                <Button variant="dangerGhost" size="icon" aria-label={t`Remove row ${position}`} onClick={() => remove.mutate(r.id)}>
+                  <Trash2 aria-hidden className="size-4" />
+                </Button>
               </li>
             );
           })}

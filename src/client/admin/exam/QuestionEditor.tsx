@@ -21,8 +21,6 @@ import { useUploader } from "../crud/fields/upload.ts";
  */
 
 const notImage = msg`Please choose an image`;
-const iconButton =
-  "inline-flex min-h-11 min-w-11 items-center justify-center rounded-md text-slate-600 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-40 dark:text-slate-300 dark:hover:bg-slate-800";
 
 const typeOf = (values: Record<string, unknown>): QuestionType => (isQuestionType(values.type) ? values.type : "single");
 const optionsOf = (value: unknown): QuestionOption[] =>
@@ -42,9 +40,9 @@ function ImageButton({ onImage, label }: { onImage: (token: string) => void; lab
   const uploader = useUploader("question", (file) => (file.type && !file.type.startsWith("image/") ? notImage : null));
   return (
     <span className="inline-flex flex-col">
-      <button type="button" className={iconButton} aria-label={label} title={label} disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
+      <Button variant="ghost" size="icon" aria-label={label} title={label} disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
         <ImagePlus aria-hidden className="size-4" />
-      </button>
+      </Button>
       <input
         ref={input}
         type="file"
@@ -76,9 +74,9 @@ function Thumbnails({ text }: { text: string }) {
         const n = i + 1;
         return (
           <li key={`${url}-${i}`}>
-            <button type="button" onClick={() => previewImages(urls, i)} aria-label={t`Preview image ${n}`} className="size-16 overflow-hidden rounded border border-slate-300 outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-600">
+            <Button variant="bare" onClick={() => previewImages(urls, i)} aria-label={t`Preview image ${n}`} className="size-16 overflow-hidden rounded border border-slate-300 dark:border-slate-600">
               <img src={url} alt="" className="size-full object-cover" />
-            </button>
+            </Button>
           </li>
         );
       })}
@@ -187,15 +185,15 @@ export function OptionsEditor({ value, onChange, values, setValue, control }: Cu
                   className={`${controlClass()} min-w-0 flex-1`}
                 />
                 <ImageButton label={t`Insert an image into option ${key}`} onImage={(token) => apply(texts.map((x, j) => (j === i ? `${x}${token}` : x)), identity)} />
-                <button type="button" className={iconButton} aria-label={t`Move option ${key} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
+                <Button variant="ghost" size="icon" aria-label={t`Move option ${key} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>
                   <ArrowUp aria-hidden className="size-4" />
-                </button>
-                <button type="button" className={iconButton} aria-label={t`Move option ${key} down`} disabled={i === options.length - 1} onClick={() => move(i, i + 1)}>
+                </Button>
+                <Button variant="ghost" size="icon" aria-label={t`Move option ${key} down`} disabled={i === options.length - 1} onClick={() => move(i, i + 1)}>
                   <ArrowDown aria-hidden className="size-4" />
-                </button>
-                <button
-                  type="button"
-                  className={iconButton}
+                </Button>
+                <Button
+                  variant="dangerGhost"
+                  size="icon"
                   aria-label={t`Remove option ${key}`}
                   disabled={options.length <= 2}
                   onClick={() => {
@@ -207,7 +205,7 @@ export function OptionsEditor({ value, onChange, values, setValue, control }: Cu
                   }}
                 >
                   <X aria-hidden className="size-4" />
-                </button>
+                </Button>
               </div>
               <Thumbnails text={o.text} />
             </li>
@@ -232,9 +230,9 @@ function TextList({ items, onChange, label, addLabel }: { items: string[]; onCha
         return (
         <span key={i} className="inline-flex items-center">
           <input aria-label={name} value={item} onChange={(e) => onChange(items.map((x, j) => (j === i ? e.target.value : x)))} className={`${controlClass()} w-40`} />
-          <button type="button" className={iconButton} aria-label={t`Remove ${name}`} disabled={items.length <= 1} onClick={() => onChange(items.filter((_, j) => j !== i))}>
+          <Button variant="dangerGhost" size="icon" aria-label={t`Remove ${name}`} disabled={items.length <= 1} onClick={() => onChange(items.filter((_, j) => j !== i))}>
             <X aria-hidden className="size-4" />
-          </button>
+          </Button>
         </span>
         );
       })}
@@ -301,9 +299,9 @@ export function AnswerEditor({ value, onChange, values, control, setValue }: Cus
                 label={(k) => t`Blank ${n}, answer ${k}`}
                 addLabel={t`Add an accepted answer`}
               />
-              <button
-                type="button"
-                className="text-sm text-red-600 underline disabled:opacity-40"
+              <Button
+                variant="dangerGhost"
+                size="sm"
                 disabled={list.length <= 1}
                 onClick={() => {
                   onChange(list.filter((_, j) => j !== i));
@@ -311,7 +309,7 @@ export function AnswerEditor({ value, onChange, values, control, setValue }: Cus
                 }}
               >
                 <Trans>Remove blank {n}</Trans>
-              </button>
+              </Button>
             </fieldset>
           );
         })}

@@ -164,18 +164,18 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
                   switch (field.kind) {
                     case "switch":
                       return (
-                        <button
+                        <Button
                           {...control}
-                          type="button"
+                          variant="bare"
                           role="switch"
                           aria-checked={f.value === true}
                           ref={f.ref}
                           disabled={!canEdit}
                           onClick={() => f.onChange(!f.value)}
-                          className={`relative inline-flex h-7 w-12 items-center rounded-full outline-none focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60 ${f.value ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
+                          className={`relative inline-flex h-7 w-12 items-center rounded-full ${f.value ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
                         >
                           <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value ? "translate-x-6" : "translate-x-1"}`} />
-                        </button>
+                        </Button>
                       );
                     case "select":
                       return (

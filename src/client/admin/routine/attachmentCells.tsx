@@ -1,5 +1,6 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Button } from "../../ui/Button.tsx";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 import { suffixIconUrl } from "../crud/fields/upload.ts";
@@ -16,9 +17,9 @@ export function PreviewCell({ row }: { row: CrudRow }) {
   const name = String(row.name ?? "");
   if (isImage(row)) {
     return (
-      <button type="button" onClick={() => previewImages([url])} aria-label={t`Preview ${name}`} className="block size-12 overflow-hidden rounded border border-slate-200 outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700">
+      <Button variant="bare" onClick={() => previewImages([url])} aria-label={t`Preview ${name}`} className="block size-12 overflow-hidden rounded border border-slate-200 dark:border-slate-700">
         <img src={url} alt="" loading="lazy" className="size-full object-cover" />
-      </button>
+      </Button>
     );
   }
   return (

@@ -22,8 +22,6 @@ const statusInfo: Record<TaskStatus, { label: MessageDescriptor; className: stri
   [TaskStatus.Unknown]: { label: msg({ message: "Unknown", context: "terminal task" }), className: "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100", icon: <CircleHelp aria-hidden className="size-3.5" /> },
 };
 
-const smallIcon = "inline-flex size-9 items-center justify-center rounded-md text-slate-600 hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-primary dark:text-slate-300 dark:hover:bg-slate-800";
-
 /** A task's output, line by line, colours from its ANSI codes; follows the newest line. */
 function Output({ lines }: { lines: string[] }) {
   const { t } = useLingui();
@@ -77,9 +75,9 @@ function TaskItem({ task }: { task: TerminalTask }) {
   return (
     <li data-testid="terminal-task" data-command={task.command} className="rounded-lg border border-slate-200 p-2 dark:border-slate-700">
       <div className="flex flex-wrap items-center gap-2">
-        <button
-          type="button"
-          className="flex min-h-9 min-w-0 flex-1 items-center gap-1.5 rounded-md px-1 text-left hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-primary dark:hover:bg-slate-800"
+        <Button
+          variant="bare"
+          className="flex min-h-9 min-w-0 flex-1 items-center gap-1.5 rounded-md px-1 text-left hover:bg-slate-50 dark:hover:bg-slate-800"
           aria-expanded={task.showMessage}
           onClick={() => toggleMessage(task.uuid)}
         >
@@ -87,24 +85,24 @@ function TaskItem({ task }: { task: TerminalTask }) {
           <code className="truncate font-mono text-sm font-semibold">{task.command}</code>
           {/* On a phone the command needs the room: the time is left out. */}
           <span className="ml-auto shrink-0 text-xs text-slate-500 tabular-nums max-sm:hidden dark:text-slate-400">{formatTime(task.createTime)}</span>
-        </button>
+        </Button>
         <span data-testid="terminal-status" className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ${status.className}`}>
           {status.icon}
           {i18n._(status.label)}
         </span>
-        <button type="button" className={smallIcon} aria-label={t`Retry ${command}`} title={t`Retry`} disabled={running} onClick={() => retry(task.uuid)}>
+        <Button variant="ghost" size="iconSm" aria-label={t`Retry ${command}`} title={t`Retry`} disabled={running} onClick={() => retry(task.uuid)}>
           <RotateCw aria-hidden className="size-4" />
-        </button>
-        <button
-          type="button"
-          className={smallIcon}
+        </Button>
+        <Button
+          variant="dangerGhost"
+          size="iconSm"
           aria-label={t`Delete ${command}`}
           title={canDelete(task) ? t`Delete` : t`A running task cannot be deleted`}
           disabled={!canDelete(task)}
           onClick={() => remove(task.uuid)}
         >
           <Trash2 aria-hidden className="size-4" />
-        </button>
+        </Button>
       </div>
       {task.showMessage && (
         <div className="mt-2">
@@ -116,16 +114,16 @@ function TaskItem({ task }: { task: TerminalTask }) {
 }
 
 /** The header's terminal button: opens and closes the panel; a dot while something new waits in it. */
-export function TerminalButton({ className }: { className: string }) {
+export function TerminalButton() {
   const { t } = useLingui();
   const show = useTerminal((s) => s.show);
   const showDot = useTerminal((s) => s.showDot);
   const toggle = useTerminal((s) => s.toggle);
   return (
-    <button type="button" className={`relative ${className}`} aria-label={showDot ? t`Terminal (new output)` : t`Terminal`} aria-pressed={show} onClick={() => toggle()}>
+    <Button variant="ghost" size="icon" className="relative" aria-label={showDot ? t`Terminal (new output)` : t`Terminal`} aria-pressed={show} onClick={() => toggle()}>
       <SquareTerminal aria-hidden className="size-5" />
       {showDot && !show && <span data-testid="terminal-dot" aria-hidden className="absolute top-2 right-2 size-2.5 rounded-full bg-red-600 ring-2 ring-white dark:ring-slate-900" />}
-    </button>
+    </Button>
   );
 }
 
@@ -207,20 +205,20 @@ function PackageManagerDialog() {
       <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">{t`The commands that install and build run with this package manager on the server.`}</p>
       <div role="radiogroup" aria-label={t`Package manager`} className="grid grid-cols-2 gap-2">
         {PACKAGE_MANAGERS.map((pm) => (
-          <button
+          <Button
             key={pm}
-            type="button"
+            variant="bare"
             role="radio"
             aria-checked={pm === current}
             disabled={saving}
             onClick={() => void choose(pm)}
-            className={`flex min-h-11 items-center justify-center gap-2 rounded-md border font-mono text-sm focus-visible:outline-2 focus-visible:outline-primary disabled:opacity-60 ${
+            className={`flex min-h-11 items-center justify-center gap-2 rounded-md border font-mono text-sm ${
               pm === current ? "border-primary bg-primary/10 font-semibold" : "border-slate-300 hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
             }`}
           >
             {pm === current && <CircleCheck aria-hidden className="size-4 text-primary" />}
             {pm}
-          </button>
+          </Button>
         ))}
       </div>
     </DialogFrame>

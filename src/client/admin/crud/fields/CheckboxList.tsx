@@ -1,4 +1,5 @@
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Button } from "../../../ui/Button.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import type { CrudRow } from "../types.ts";
 import { rowLabel, useRemoteRows } from "./RemoteOptions.tsx";
@@ -47,12 +48,12 @@ export function CheckboxList({
   return (
     <div aria-invalid={invalid || undefined} className="max-h-64 space-y-1 overflow-y-auto rounded-md border border-slate-200 p-2 dark:border-slate-700">
       <div className="flex gap-3 border-b border-slate-100 pb-1 text-sm dark:border-slate-800">
-        <button type="button" className="min-h-9 text-primary hover:underline" onClick={() => onChange(rows.data.map((r) => r[valueField]))}>
+        <Button variant="link" className="min-h-9" onClick={() => onChange(rows.data.map((r) => r[valueField]))}>
           <Trans>Select all</Trans>
-        </button>
-        <button type="button" className="min-h-9 text-primary hover:underline" onClick={() => onChange([])}>
+        </Button>
+        <Button variant="link" className="min-h-9" onClick={() => onChange([])}>
           <Trans>Select none</Trans>
-        </button>
+        </Button>
       </div>
       {rows.data.length === 0 && <p className="text-sm text-slate-500 dark:text-slate-400">{t`No data`}</p>}
       {rows.data.map((row) => (

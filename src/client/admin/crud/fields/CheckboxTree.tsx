@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { ChevronDown, ChevronRight } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { Button } from "../../../ui/Button.tsx";
 import type { FieldControlProps } from "../../../ui/form/Field.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { nestRows, type TreeRow } from "../tree.ts";
@@ -38,11 +39,11 @@ function Nodes({ rows, depth, ctx }: { rows: TreeRow[]; depth: number; ctx: { in
           <li key={row.id} role="treeitem" aria-expanded={hasChildren ? open : undefined} aria-selected={ctx.chosen.has(row.id)}>
             <span className="flex items-center gap-1">
               {hasChildren ? (
-                <button type="button" onClick={() => ctx.fold(row.id)} aria-label={open ? t`Collapse ${name}` : t`Expand ${name}`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+                <Button variant="ghost" size="iconSm" onClick={() => ctx.fold(row.id)} aria-label={open ? t`Collapse ${name}` : t`Expand ${name}`}>
                   {open ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
-                </button>
+                </Button>
               ) : (
-                <span aria-hidden className="inline-block w-6" />
+                <span aria-hidden className="inline-block w-9 shrink-0" />
               )}
               <Box state={stateOf(ctx.index, ctx.chosen, row.id)} label={name} onToggle={() => ctx.pick(row.id)} />
             </span>
@@ -81,12 +82,12 @@ export function CheckboxTree({ control, path, label, value, onChange }: { contro
   return (
     <div aria-describedby={control["aria-describedby"]} className="max-h-80 overflow-y-auto rounded-md border border-slate-300 p-2 dark:border-slate-600">
       <div className="mb-1 flex gap-3 text-sm">
-        <button type="button" className="text-primary underline-offset-2 hover:underline" onClick={() => pickAll(true)}>
+        <Button variant="link" onClick={() => pickAll(true)}>
           <Trans>Check all</Trans>
-        </button>
-        <button type="button" className="text-primary underline-offset-2 hover:underline" onClick={() => pickAll(false)}>
+        </Button>
+        <Button variant="link" onClick={() => pickAll(false)}>
           <Trans>Uncheck all</Trans>
-        </button>
+        </Button>
       </div>
       <Nodes
         rows={roots}

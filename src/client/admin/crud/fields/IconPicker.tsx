@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import { Popover } from "radix-ui";
 import { X } from "lucide-react";
 import { createElement, useMemo, useState } from "react";
+import { Button } from "../../../ui/Button.tsx";
 import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
 import { MENU_ICONS, menuIcon } from "../../menuIcons.tsx";
 
@@ -28,10 +29,10 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
     <div className="flex gap-2">
       <Popover.Root open={open} onOpenChange={setOpen}>
         <Popover.Trigger asChild>
-          <button {...control} type="button" className={`${controlClass(control["aria-invalid"])} flex items-center gap-2 text-start`}>
+          <Button {...control} variant="bare" className={`${controlClass(control["aria-invalid"])} flex items-center gap-2 text-start`}>
             {currentIcon}
             <span className={current ? "" : "text-slate-500 dark:text-slate-400"}>{current || t`Choose an icon`}</span>
-          </button>
+          </Button>
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content
@@ -45,9 +46,9 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
               {names.map((name) => {
                 const Icon = MENU_ICONS[name]!;
                 return (
-                  <button
+                  <Button
                     key={name}
-                    type="button"
+                    variant="bare"
                     role="option"
                     aria-selected={name === current}
                     aria-label={name}
@@ -60,7 +61,7 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
                     className={`flex min-h-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-700 ${name === current ? "bg-primary/10 text-primary ring-1 ring-primary" : ""}`}
                   >
                     <Icon aria-hidden className="size-5" />
-                  </button>
+                  </Button>
                 );
               })}
               {names.length === 0 && <p className="col-span-full px-2 py-3 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
@@ -69,9 +70,9 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
         </Popover.Portal>
       </Popover.Root>
       {current && (
-        <button type="button" aria-label={t`Clear the icon`} onClick={() => onChange("")} className="min-h-11 min-w-11 rounded-md border border-slate-300 p-2 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
-          <X aria-hidden className="mx-auto size-4" />
-        </button>
+        <Button variant="secondary" size="icon" aria-label={t`Clear the icon`} onClick={() => onChange("")}>
+          <X aria-hidden className="size-4" />
+        </Button>
       )}
     </div>
   );

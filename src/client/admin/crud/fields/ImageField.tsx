@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { ImagePlus, X } from "lucide-react";
 import { useRef } from "react";
+import { Button } from "../../../ui/Button.tsx";
 import type { FieldControlProps } from "../../../ui/form/Field.tsx";
 import { previewImages } from "../../../ui/previewer/previewImages.tsx";
 import { UploadStatus } from "./UploadProgress.tsx";
@@ -46,32 +47,33 @@ export function ImageField({ control, value, onChange, multiple = false, topic }
           const n = i + 1;
           return (
           <li key={`${url}-${i}`} className="relative size-24 overflow-hidden rounded-md border border-slate-300 bg-slate-50 dark:border-slate-600 dark:bg-slate-800">
-            <button type="button" className="size-full outline-none focus-visible:ring-2 focus-visible:ring-primary" onClick={() => previewImages(urls, i)} aria-label={t`Preview image ${n}`}>
+            <Button variant="bare" className="size-full" onClick={() => previewImages(urls, i)} aria-label={t`Preview image ${n}`}>
               <img src={url} alt="" className="size-full object-cover" loading="lazy" />
-            </button>
-            <button
-              type="button"
+            </Button>
+            {/* Drawn over the thumbnail, so it keeps its own dark chip rather than a row button's look. */}
+            <Button
+              variant="bare"
               onClick={() => set(urls.filter((_, j) => j !== i))}
               aria-label={t`Remove image ${n}`}
-              className="absolute top-1 right-1 inline-flex size-7 items-center justify-center rounded-full bg-slate-900/70 text-white outline-none hover:bg-red-600 focus-visible:ring-2 focus-visible:ring-white"
+              className="absolute top-1 right-1 inline-flex size-7 items-center justify-center rounded-full bg-slate-900/70 text-white hover:bg-red-600"
             >
               <X className="size-4" aria-hidden />
-            </button>
+            </Button>
           </li>
           );
         })}
         {(multiple || urls.length === 0) && (
           <li>
-            <button
+            <Button
               {...control}
-              type="button"
+              variant="bare"
               disabled={uploader.progress !== null}
               onClick={() => input.current?.click()}
-              className="flex size-24 flex-col items-center justify-center gap-1 rounded-md border-2 border-dashed border-slate-300 text-sm text-slate-600 outline-none hover:border-primary hover:text-primary focus-visible:ring-2 focus-visible:ring-primary disabled:opacity-60 dark:border-slate-600 dark:text-slate-300"
+              className="flex size-24 flex-col items-center justify-center gap-1 rounded-md border-2 border-dashed border-slate-300 text-sm text-slate-600 hover:border-primary hover:text-primary dark:border-slate-600 dark:text-slate-300"
             >
               <ImagePlus className="size-6" aria-hidden />
               {multiple ? t`Add images` : t`Upload image`}
-            </button>
+            </Button>
           </li>
         )}
       </ul>

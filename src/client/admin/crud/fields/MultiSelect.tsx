@@ -2,6 +2,7 @@ import { useLingui } from "@lingui/react/macro";
 import { Popover } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { useMemo, useState } from "react";
+import { Button } from "../../../ui/Button.tsx";
 import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { flattenTree, nestRows } from "../tree.ts";
@@ -34,10 +35,10 @@ export function MultiSelect({ control, path, label, value, onChange }: { control
     <div className="space-y-2">
       <Popover.Root open={open} onOpenChange={setOpen}>
         <Popover.Trigger asChild>
-          <button {...control} type="button" className={`${controlClass(control["aria-invalid"])} flex items-center justify-between gap-2 text-start`}>
+          <Button {...control} variant="bare" className={`${controlClass(control["aria-invalid"])} flex items-center justify-between gap-2 text-start`}>
             <span className={chosen.length ? "" : "text-slate-500 dark:text-slate-400"}>{chosen.length ? chosen.map(nameOf).join(", ") : t`Please select`}</span>
             <ChevronDown aria-hidden className="size-4 shrink-0" />
-          </button>
+          </Button>
         </Popover.Trigger>
         <Popover.Portal>
           <Popover.Content
@@ -67,9 +68,10 @@ export function MultiSelect({ control, path, label, value, onChange }: { control
             return (
               <li key={id} className="inline-flex items-center gap-1 rounded-full bg-slate-100 py-0.5 ps-3 pe-1 text-sm dark:bg-slate-800">
                 {name}
-                <button type="button" aria-label={t`Remove ${name}`} onClick={() => flip(id)} className="inline-flex min-h-7 min-w-7 items-center justify-center rounded-full hover:bg-slate-200 dark:hover:bg-slate-700">
+                {/* Sized to sit inside the chip, round like it. */}
+                <Button variant="bare" aria-label={t`Remove ${name}`} onClick={() => flip(id)} className="inline-flex min-h-7 min-w-7 items-center justify-center rounded-full hover:bg-slate-200 dark:hover:bg-slate-700">
                   <X aria-hidden className="size-3" />
-                </button>
+                </Button>
               </li>
             );
           })}

@@ -4,6 +4,7 @@ import StarterKit from "@tiptap/starter-kit";
 import { Bold, Code, Heading2, Heading3, Italic, Link2, List, ListOrdered, Quote, Redo2, Strikethrough, Underline, Undo2, type LucideIcon } from "lucide-react";
 import { useEffect } from "react";
 import type { FieldControlProps } from "../../../ui/form/Field.tsx";
+import { Button } from "../../../ui/Button.tsx";
 
 /**
  * The TipTap editor of the `richText` field (loaded on demand by RichTextField: its own chunk).
@@ -81,18 +82,19 @@ export default function RichTextEditor({ control, label, value, onChange, error 
         {tools.map((tool) => {
           const on = tool.active ? Boolean(active?.[tool.name]) : undefined;
           return (
-            <button
+            // A toggle: its pressed state is drawn here (a tint), which no button variant has.
+            <Button
               key={tool.name}
-              type="button"
+              variant="bare"
               title={tool.name}
               aria-label={tool.name}
               aria-pressed={on}
               disabled={!editor}
               onClick={() => editor && tool.run(editor)}
-              className={`inline-flex size-9 items-center justify-center rounded outline-none focus-visible:ring-2 focus-visible:ring-primary ${on ? "bg-primary/15 text-primary" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-700"}`}
+              className={`inline-flex size-9 items-center justify-center rounded ${on ? "bg-primary/15 text-primary" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-700"}`}
             >
               <tool.icon className="size-4" aria-hidden />
-            </button>
+            </Button>
           );
         })}
       </div>
