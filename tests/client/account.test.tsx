@@ -15,9 +15,10 @@ import { useSiteConfig } from "../../src/client/stores/siteConfig.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import Overview from "../../src/client/user/account/Overview.tsx";
 import ChangePassword, { validateChangePassword } from "../../src/client/user/account/ChangePassword.tsx";
-import { LogTable, pageItems, signedAmount, type AccountLogRow, type LogTableProps } from "../../src/client/user/account/LogTable.tsx";
+import { LogTable, signedAmount, type AccountLogRow, type LogTableProps } from "../../src/client/user/account/LogTable.tsx";
 import { ProfileForm, checkAvatarFile, validateProfile, type AccountProfile, type ProfileValues } from "../../src/client/user/account/Profile.tsx";
 import { MemberCenterLayout } from "../../src/client/user/MemberCenterLayout.tsx";
+import { pageItems } from "../../src/client/ui/Pager.tsx";
 
 // The request layer is mocked only to prove that invalid forms never reach the network.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -136,7 +137,7 @@ describe("LogTable", () => {
     const alert = screen.getByRole("alert");
     expect(alert).toHaveTextContent("The records could not be loaded.");
     expect(alert).toHaveTextContent("Please log in");
-    await user.click(screen.getByRole("button", { name: "Retry" }));
+    await user.click(screen.getByRole("button", { name: "Try again" }));
     expect(onRetry).toHaveBeenCalledTimes(1);
   });
 });

@@ -5,7 +5,9 @@ import { Button } from "./Button.tsx";
 
 /**
  * Asks before something that cannot be undone (an alert dialog: focus starts on Cancel, Escape
- * cancels). `onConfirm` runs on the confirm button; the caller closes the dialog.
+ * cancels). `onConfirm` runs on the confirm button; the caller closes the dialog. `tone` is
+ * "danger" (the default) for what destroys something, "primary" for a step that is only final
+ * (submitting an exam).
  */
 export function ConfirmDialog({
   open,
@@ -13,6 +15,8 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel,
+  tone = "danger",
   busy,
   onConfirm,
 }: {
@@ -21,6 +25,9 @@ export function ConfirmDialog({
   title: ReactNode;
   description?: ReactNode;
   confirmLabel: ReactNode;
+  /** "Cancel" unless given. */
+  cancelLabel?: ReactNode;
+  tone?: "danger" | "primary";
   busy?: boolean;
   onConfirm: () => void;
 }) {
@@ -33,11 +40,9 @@ export function ConfirmDialog({
           <AlertDialog.Description className="mt-2 text-slate-600 dark:text-slate-300">{description}</AlertDialog.Description>
           <div className="mt-5 flex flex-wrap justify-end gap-2">
             <AlertDialog.Cancel asChild>
-              <Button>
-                <Trans>Cancel</Trans>
-              </Button>
+              <Button>{cancelLabel ?? <Trans>Cancel</Trans>}</Button>
             </AlertDialog.Cancel>
-            <Button variant="danger" disabled={busy} onClick={onConfirm}>
+            <Button variant={tone} disabled={busy} onClick={onConfirm}>
               {confirmLabel}
             </Button>
           </div>

@@ -1,11 +1,27 @@
-import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from "react";
+import type { HTMLAttributes, ReactNode, TableHTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
  * A presentational table: a bordered region that scrolls sideways on narrow screens (and takes
  * keyboard focus to do so), with the app's header, row and cell styles. Data, sorting and
- * selection belong to the caller.
+ * selection belong to the caller. `frame={false}` leaves the region out, for a table whose caller
+ * places it (the numbers behind a chart, kept for screen readers only until asked for: a hidden
+ * region must not take keyboard focus).
  */
-export function Table({ caption, busy, children, className = "" }: { caption: ReactNode; busy?: boolean; children: ReactNode; className?: string }) {
+export function Table({
+  caption,
+  busy,
+  frame = true,
+  children,
+  className = "",
+  ...props
+}: { caption: ReactNode; busy?: boolean; frame?: boolean; children: ReactNode } & Omit<TableHTMLAttributes<HTMLTableElement>, "children">) {
+  const table = (
+    <table aria-busy={busy || undefined} className={`w-full text-sm ${busy ? "opacity-60" : ""} ${className}`} {...props}>
+      <caption className="sr-only">{caption}</caption>
+      {children}
+    </table>
+  );
+  if (!frame) return table;
   return (
     <div
       role="region"
@@ -13,28 +29,26 @@ export function Table({ caption, busy, children, className = "" }: { caption: Re
       tabIndex={0}
       className="overflow-x-auto rounded-xl border border-slate-200 bg-white outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-900"
     >
-      <table aria-busy={busy || undefined} className={`w-full text-sm ${busy ? "opacity-60" : ""} ${className}`}>
-        <caption className="sr-only">{caption}</caption>
-        {children}
-      </table>
+      {table}
     </div>
   );
 }
 
-export function THead({ children }: { children: ReactNode }) {
-  return <thead className="border-b border-slate-200 bg-slate-50 text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">{children}</thead>;
+export function THead({ className = "", ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <thead className={`border-b border-slate-200 bg-slate-50 text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200 ${className}`} {...props} />;
 }
 
-export function TBody({ children }: { children: ReactNode }) {
-  return <tbody className="divide-y divide-slate-100 dark:divide-slate-800">{children}</tbody>;
+export function TBody({ className = "", ...props }: HTMLAttributes<HTMLTableSectionElement>) {
+  return <tbody className={`divide-y divide-slate-100 dark:divide-slate-800 ${className}`} {...props} />;
 }
 
 export function Tr({ className = "", ...props }: HTMLAttributes<HTMLTableRowElement>) {
   return <tr className={`hover:bg-slate-50 dark:hover:bg-slate-800/60 ${className}`} {...props} />;
 }
 
-export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th scope="col" className={`px-3 py-2 text-left font-medium whitespace-nowrap ${className}`} {...props} />;
+/** A column header, or with scope="row" a row's header (set in the body's weight, as the row's first cell). */
+export function Th({ className = "", scope = "col", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
+  return <th scope={scope} className={`px-3 py-2 text-left whitespace-nowrap ${scope === "row" ? "font-normal" : "font-medium"} ${className}`} {...props} />;
 }
 
 export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {

@@ -7,6 +7,7 @@ import { withCommonCatalog } from "../../i18n/index.ts";
 import { useSyncStatus } from "../../offline/status.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
+import { Button } from "../../ui/Button.tsx";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
@@ -70,10 +71,9 @@ function PhoneMenu() {
   const [openAt, setOpenAt] = useState<string | null>(null);
   const [used, setUsed] = useState(false);
   const button = (
-    <button
-      type="button"
+    <Button
+      {...PHONE_MENU_BUTTON}
       aria-haspopup="dialog"
-      className={PHONE_MENU_BUTTON}
       onPointerEnter={() => void loadPhoneMenu()}
       onFocus={() => void loadPhoneMenu()}
       onClick={() => {
@@ -84,7 +84,7 @@ function PhoneMenu() {
       <Menu aria-hidden className="size-6" />
       <span className="sr-only">{t`Menu`}</span>
       <MenuDueBadge />
-    </button>
+    </Button>
   );
   if (!used) return button;
   return (

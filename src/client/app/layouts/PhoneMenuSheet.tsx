@@ -3,6 +3,7 @@ import { Dialog } from "radix-ui";
 import { LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
 import { Link } from "react-router-dom";
 import { useUserInfo } from "../../stores/userInfo.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { logoutMember } from "../../user/session.ts";
 import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
@@ -21,10 +22,12 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
   const name = useUserInfo((s) => s.nickname || s.username);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Trigger className={PHONE_MENU_BUTTON}>
-        <Menu aria-hidden className="size-6" />
-        <span className="sr-only">{t`Menu`}</span>
-        <MenuDueBadge />
+      <Dialog.Trigger asChild>
+        <Button {...PHONE_MENU_BUTTON}>
+          <Menu aria-hidden className="size-6" />
+          <span className="sr-only">{t`Menu`}</span>
+          <MenuDueBadge />
+        </Button>
       </Dialog.Trigger>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
@@ -34,7 +37,7 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
         >
           <div className="flex items-center justify-between">
             <Dialog.Title className="text-base font-semibold">{t`Menu`}</Dialog.Title>
-            <Dialog.Close className="inline-flex size-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-800" aria-label={t`Close the menu`}>
+            <Dialog.Close className={buttonClass("ghost", "", "icon")} aria-label={t`Close the menu`}>
               <X aria-hidden className="size-5" />
             </Dialog.Close>
           </div>
@@ -51,14 +54,14 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
                   <UserRound aria-hidden className="size-4" />
                   <span className="truncate">{name}</span>
                 </p>
-                <button
-                  type="button"
+                <Button
+                  variant="bare"
                   onClick={() => void logoutMember()}
                   className="flex min-h-11 w-full items-center gap-2 rounded-md px-3 text-left text-base text-red-700 hover:bg-red-50 dark:text-red-400 dark:hover:bg-slate-800"
                 >
                   <LogOut aria-hidden className="size-4" />
                   {t`Log out`}
-                </button>
+                </Button>
               </>
             ) : (
               <Link to="/" onClick={close} className="flex min-h-11 items-center gap-2 rounded-md px-3 text-base text-primary-strong hover:bg-blue-50 dark:text-blue-300">

@@ -6,6 +6,7 @@ import { TriangleAlert, X } from "lucide-react";
 import type { OpType } from "../../../shared/sync/ops.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { discardRejected, rejectedOps, retrySetAside, syncNow, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
+import { Button } from "../../ui/Button.tsx";
 
 const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "practice.answer": msg`Practice answer`,
@@ -86,21 +87,21 @@ export function RejectedChanges() {
                 </div>
                 <div className="flex shrink-0 flex-col gap-1">
                   {row.setAside ? (
-                    <button type="button" onClick={() => sendAgain(row.id)} className="min-h-9 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+                    <Button size="sm" onClick={() => sendAgain(row.id)}>
                       <Trans>Send again</Trans>
-                    </button>
+                    </Button>
                   ) : null}
-                  <button type="button" onClick={() => dismiss([row.id])} className="min-h-9 rounded border border-slate-300 px-2 text-xs hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+                  <Button size="sm" onClick={() => dismiss([row.id])}>
                     <Trans>Dismiss</Trans>
-                  </button>
+                  </Button>
                 </div>
               </li>
             ))}
           </ul>
           {count > 1 ? (
-            <button type="button" onClick={() => dismiss(rows.map((r) => r.id))} className="mt-2 min-h-9 w-full rounded bg-slate-100 text-xs hover:bg-slate-200 dark:bg-slate-800 dark:hover:bg-slate-700">
+            <Button size="sm" onClick={() => dismiss(rows.map((r) => r.id))} className="mt-2 w-full">
               <Trans>Dismiss all</Trans>
-            </button>
+            </Button>
           ) : null}
         </Popover.Content>
       </Popover.Portal>

@@ -35,7 +35,7 @@ export default function NoPermissionPage() {
           <a
             href={contact}
             {...(contact.startsWith("mailto:") ? {} : { target: "_blank", rel: "noopener noreferrer" })}
-            className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+            className={buttonClass("secondary")}
           >
             <Trans>Contact the administrator</Trans>
           </a>

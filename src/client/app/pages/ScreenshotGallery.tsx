@@ -1,5 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId } from "react";
+import { Button } from "../../ui/Button.tsx";
 
 /**
  * The app's own screenshots (public/screenshots, made by tests/e2e/screenshots.ts): a small WebP
@@ -25,14 +26,14 @@ export default function ScreenshotGallery() {
           const n = i + 1;
           return (
             <li key={thumb}>
-              <button
-                type="button"
+              <Button
+                variant="bare"
                 aria-label={t`Open screenshot ${n}`}
                 onClick={() => void import("../../ui/previewer/previewImages.tsx").then(({ previewImages }) => previewImages(SOURCES, i))}
-                className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary dark:border-slate-700"
+                className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:shadow-md dark:border-slate-700"
               >
                 <img src={thumb} width={width} height={height} alt="" loading="lazy" decoding="async" className="block h-40 w-auto max-w-full" />
-              </button>
+              </Button>
             </li>
           );
         })}

@@ -145,9 +145,9 @@ export function MemberAuthPanel() {
           <input type="checkbox" className="size-4 accent-primary" checked={keep} onChange={(e) => setKeep(e.target.checked)} />
           <Trans>Keep me logged in</Trans>
         </label>
-        <button type="button" className="min-h-11 px-1 text-primary hover:underline" onClick={() => setRetrieveOpen(true)}>
+        <Button variant="bare" className="min-h-11 rounded-sm px-1 text-primary hover:underline" onClick={() => setRetrieveOpen(true)}>
           <Trans>Forgot password?</Trans>
-        </button>
+        </Button>
       </div>
       <Button variant="primary" type="submit" disabled={busy} className="w-full">
         <Trans>Log in</Trans>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { request } from "../../api/index.ts";
+import { Button } from "../../ui/Button.tsx";
 
 export const RESEND_SECONDS = 60;
 
@@ -43,13 +44,8 @@ export function SendCodeButton({
   }
 
   return (
-    <button
-      type="button"
-      onClick={() => void send()}
-      disabled={disabled || busy || left > 0 || !target}
-      className="min-h-11 shrink-0 rounded-md border border-primary px-3 text-sm text-primary hover:bg-blue-50 disabled:cursor-not-allowed disabled:border-slate-300 disabled:text-slate-400 dark:hover:bg-slate-800"
-    >
+    <Button onClick={() => void send()} disabled={disabled || busy || left > 0 || !target} className="shrink-0 text-sm">
       {left > 0 ? t`Resend in ${left} s` : t`Send code`}
-    </button>
+    </Button>
   );
 }

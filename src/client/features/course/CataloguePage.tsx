@@ -8,6 +8,7 @@ import type { CourseCategoryNode, CourseSummary } from "../../../shared/course/t
 import { Spinner } from "../../ui/Spinner.tsx";
 import { CATALOGUE_PAGE_SIZE, courseQueries, findCategoryPath, type CatalogueParams } from "./api.ts";
 import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 /** Typing pauses this long before the search goes into the URL (and to the server). */
 export const SEARCH_DEBOUNCE_MS = 350;
@@ -24,7 +25,7 @@ export function catalogueParams(params: URLSearchParams): CatalogueParams {
 }
 
 const chipClass = (active: boolean) =>
-  `inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-full border px-4 text-sm outline-none focus-visible:ring-2 focus-visible:ring-primary ${
+  `inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-full border px-4 text-sm ${
     active
       ? "border-primary bg-primary font-medium text-white"
       : "border-slate-300 bg-white text-slate-700 hover:border-primary dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200"
@@ -42,18 +43,18 @@ function CategoryChips({ tree, selected, onSelect }: { tree: CourseCategoryNode[
       {levels.map(({ parent, nodes }) => (
         <ul key={parent?.id ?? 0} className="flex gap-2 overflow-x-auto pb-1">
           <li>
-            <button type="button" aria-pressed={parent ? selected === parent.id : selected === 0} onClick={() => onSelect(parent?.id ?? 0)} className={chipClass(parent ? selected === parent.id : selected === 0)}>
+            <Button variant="bare" aria-pressed={parent ? selected === parent.id : selected === 0} onClick={() => onSelect(parent?.id ?? 0)} className={chipClass(parent ? selected === parent.id : selected === 0)}>
               {parent ? allIn(parent.title) : t`All courses`}
-            </button>
+            </Button>
           </li>
           {nodes.map((node) => {
             const active = path.some((p) => p.id === node.id);
             return (
               <li key={node.id}>
-                <button type="button" aria-pressed={active} onClick={() => onSelect(node.id)} className={chipClass(active)}>
+                <Button variant="bare" aria-pressed={active} onClick={() => onSelect(node.id)} className={chipClass(active)}>
                   {node.title}
                   <span className={`text-xs ${active ? "text-blue-100" : "text-slate-500 dark:text-slate-400"}`}>{node.courseCount}</span>
-                </button>
+                </Button>
               </li>
             );
           })}
@@ -189,9 +190,9 @@ export default function CataloguePage() {
       ) : query.isError ? (
         <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
           <p>{t`The courses could not be loaded.`}</p>
-          <button type="button" onClick={() => void query.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+          <Button variant="primary" onClick={() => void query.refetch()}>
             <Trans>Try again</Trans>
-          </button>
+          </Button>
         </div>
       ) : query.data.list.length === 0 ? (
         <div className="mx-auto max-w-md space-y-2 py-12 text-center text-slate-600 dark:text-slate-300">
@@ -210,25 +211,21 @@ export default function CataloguePage() {
           </ul>
           {pageCount > 1 && (
             <nav aria-label={t`Pages`} className="flex items-center justify-center gap-3">
-              <button
-                type="button"
+              <Button
                 disabled={page <= 1}
                 onClick={() => update({ page: page - 1 })}
-                className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-50 dark:border-slate-600"
               >
                 <ChevronLeft aria-hidden className="size-4" />
                 <Trans>Previous</Trans>
-              </button>
+              </Button>
               <span className="text-sm text-slate-600 dark:text-slate-300">{t`Page ${page} of ${pageCount}`}</span>
-              <button
-                type="button"
+              <Button
                 disabled={page >= pageCount}
                 onClick={() => update({ page: page + 1 })}
-                className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-50 dark:border-slate-600"
               >
                 <Trans>Next</Trans>
                 <ChevronRight aria-hidden className="size-4" />
-              </button>
+              </Button>
             </nav>
           )}
         </>

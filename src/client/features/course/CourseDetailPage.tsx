@@ -16,6 +16,7 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { buyCourse, courseQueries, enrolCourse, refreshUserInfo } from "./api.ts";
 import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** Percent of a lesson watched (0..100), from its position and duration. */
 export function watchedPercent(progress: LessonProgress, duration: number): number {
@@ -132,7 +133,7 @@ function BuyDialog({ detail, disabled }: { detail: CourseDetail; disabled: boole
     >
       <AlertDialog.Trigger
         disabled={disabled}
-        className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
+        className={buttonClass("primary")}
       >
         <ShoppingCart aria-hidden className="size-5" />
         {t`Buy for ${price}`}
@@ -151,18 +152,17 @@ function BuyDialog({ detail, disabled }: { detail: CourseDetail; disabled: boole
             </div>
           </AlertDialog.Description>
           <div className="flex justify-end gap-2">
-            <AlertDialog.Cancel className="min-h-11 rounded-md border border-slate-300 px-4 dark:border-slate-600">
+            <AlertDialog.Cancel className={buttonClass("secondary")}>
               <Trans>Cancel</Trans>
             </AlertDialog.Cancel>
-            <button
-              type="button"
+            <Button
+              variant="primary"
               disabled={buy.isPending}
               onClick={() => buy.mutate()}
-              className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-60"
             >
               {buy.isPending && <Spinner className="size-4 text-white" />}
               {t`Pay ${price}`}
-            </button>
+            </Button>
           </div>
         </AlertDialog.Content>
       </AlertDialog.Portal>
@@ -186,7 +186,7 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
     return continueLessonId ? (
       <Link
         to={`/player/txPlayer?id=${continueLessonId}`}
-        className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong"
+        className={buttonClass("primary")}
       >
         <PlayCircle aria-hidden className="size-5" />
         {started ? t`Continue where you left off` : t`Start learning`}
@@ -195,7 +195,7 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
   }
   if (!loggedIn) {
     return (
-      <Link to="/" className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong">
+      <Link to="/" className={buttonClass("primary")}>
         <LogIn aria-hidden className="size-5" />
         <Trans>Log in to enrol</Trans>
       </Link>
@@ -206,15 +206,14 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
       {detail.course.price > 0 ? (
         <BuyDialog detail={detail} disabled={!online} />
       ) : (
-        <button
-          type="button"
+        <Button
+          variant="primary"
           disabled={!online || enrol.isPending}
           onClick={() => enrol.mutate()}
-          className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
         >
           {enrol.isPending ? <Spinner className="size-5 text-white" /> : <CheckCircle2 aria-hidden className="size-5" />}
           <Trans>Enrol for free</Trans>
-        </button>
+        </Button>
       )}
       {!online && (
         <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">

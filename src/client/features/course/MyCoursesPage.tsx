@@ -8,6 +8,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { courseQueries } from "./api.ts";
 import { CourseCover, ProgressBar } from "./parts.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** Where "Continue" goes: the lesson to continue with, else the course page. */
 export function continueTarget(course: Pick<MyCourse, "id" | "continueLessonId">): string {
@@ -47,12 +48,12 @@ function MyCourseRow({ course }: { course: MyCourse }) {
         <div className="mt-auto flex flex-wrap gap-2">
           <Link
             to={continueTarget(course)}
-            className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong"
+            className={buttonClass("primary")}
           >
             <PlayCircle aria-hidden className="size-5" />
             {done > 0 || course.lastWatched > 0 ? t`Continue learning` : t`Start learning`}
           </Link>
-          <Link to={`/course/lesson?id=${course.id}`} className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+          <Link to={`/course/lesson?id=${course.id}`} className={buttonClass("secondary")}>
             <Trans>Lessons</Trans>
           </Link>
         </div>
@@ -75,15 +76,15 @@ export default function MyCoursesPage() {
       ) : query.isError ? (
         <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
           <p>{t`Your courses could not be loaded.`}</p>
-          <button type="button" onClick={() => void query.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+          <Button variant="primary" onClick={() => void query.refetch()}>
             <Trans>Try again</Trans>
-          </button>
+          </Button>
         </div>
       ) : query.data.list.length === 0 ? (
         <div className="mx-auto max-w-md space-y-4 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-600 dark:bg-slate-900">
           <BookOpen aria-hidden className="mx-auto size-12 text-slate-400" />
           <p className="text-slate-700 dark:text-slate-200">{t`You have not enrolled in any course yet.`}</p>
-          <Link to="/user/course/index" className="inline-flex min-h-11 items-center rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong">
+          <Link to="/user/course/index" className={buttonClass("primary")}>
             <Trans>Browse courses</Trans>
           </Link>
         </div>

@@ -9,6 +9,7 @@ import { saveBank } from "../../offline/repository/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /**
  * `/exam/detail?id=` and its sequential-practice tab: a bank's progress on this device, whether
@@ -106,15 +107,15 @@ export default function BankOverview() {
       </p>
       {failed && <p className="text-sm text-red-700 dark:text-red-400">{t`The bank could not be downloaded. Try again when online.`}</p>}
       <div className="flex flex-wrap gap-3">
-        <Link to={`/exam/myPractice?bank=${bankId}`} className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong">
+        <Link to={`/exam/myPractice?bank=${bankId}`} className={buttonClass("primary")}>
           <CheckCircle2 aria-hidden className="size-4" />
           {progress?.position ? t`Continue at question ${next}` : t`Start practising`}
         </Link>
         {!bank && (
-          <button type="button" disabled={!online || saving} onClick={() => void save()} className="inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 px-4 disabled:opacity-50 dark:border-slate-600">
+          <Button disabled={!online || saving} onClick={() => void save()}>
             <CloudDownload aria-hidden className="size-4" />
             <Trans>Save for offline</Trans>
-          </button>
+          </Button>
         )}
       </div>
     </section>

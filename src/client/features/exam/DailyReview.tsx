@@ -6,6 +6,7 @@ import { useReviewQueue } from "../../offline/hooks.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
+import { buttonClass } from "../../ui/Button.tsx";
 
 /**
  * The daily review entry of the member's home: how many wrong-book and favourite questions are
@@ -33,7 +34,7 @@ export function DailyReview() {
         </p>
       </div>
       {due > 0 && (
-        <Link to="/exam/examTab/review" className="inline-flex min-h-11 w-full items-center justify-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong sm:w-auto">
+        <Link to="/exam/examTab/review" className={buttonClass("primary", "w-full sm:w-auto")}>
           <Trans>Start today's review</Trans>
         </Link>
       )}

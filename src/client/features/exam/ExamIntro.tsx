@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Trans } from "@lingui/react/macro";
 import { AlertDialog } from "radix-ui";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** One line of an exam's introduction: what (`label`) and how much (`value`). */
 export interface ExamIntroFigure {
@@ -52,19 +53,18 @@ export function ExamIntroDialog({
             ))}
           </dl>
           <div className="flex flex-wrap justify-end gap-2">
-            <AlertDialog.Cancel disabled={busy} className="min-h-11 rounded-md border border-slate-300 px-4 dark:border-slate-600">
+            <AlertDialog.Cancel disabled={busy} className={buttonClass("secondary")}>
               <Trans>Cancel</Trans>
             </AlertDialog.Cancel>
-            <button
-              type="button"
+            <Button
+              variant="primary"
               onClick={onStart}
               disabled={busy}
               aria-busy={busy}
-              className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
             >
               {busy && <Spinner className="size-4 text-white" />}
               <Trans>Start</Trans>
-            </button>
+            </Button>
           </div>
         </AlertDialog.Content>
       </AlertDialog.Portal>

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { AlertDialog } from "radix-ui";
 import { AlertTriangle, ChevronLeft, ChevronRight, Send, Timer } from "lucide-react";
+import { Button } from "../../ui/Button.tsx";
+import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatRemaining } from "./remaining.ts";
 
 export { QuestionGrid, type GridState } from "./QuestionGrid.tsx";
@@ -13,7 +14,6 @@ export { QuestionGrid, type GridState } from "./QuestionGrid.tsx";
 export function QuestionStep({ position, total, points, onMove, children }: { position: number; total: number; points?: number; onMove(index: number): void; children: ReactNode }) {
   const { t } = useLingui();
   const current = position - 1;
-  const buttonClass = "inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600";
   return (
     <section aria-label={t`Question ${position} of ${total}`} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <p className="flex flex-wrap justify-between gap-2 text-sm text-slate-600 dark:text-slate-300">
@@ -22,14 +22,14 @@ export function QuestionStep({ position, total, points, onMove, children }: { po
       </p>
       {children}
       <div className="flex items-center justify-between gap-2">
-        <button type="button" onClick={() => onMove(current - 1)} disabled={current === 0} className={buttonClass}>
+        <Button onClick={() => onMove(current - 1)} disabled={current === 0}>
           <ChevronLeft aria-hidden className="size-4" />
           <Trans>Previous</Trans>
-        </button>
-        <button type="button" onClick={() => onMove(current + 1)} disabled={current >= total - 1} className={buttonClass}>
+        </Button>
+        <Button onClick={() => onMove(current + 1)} disabled={current >= total - 1}>
           <Trans>Next question</Trans>
           <ChevronRight aria-hidden className="size-4" />
-        </button>
+        </Button>
       </div>
     </section>
   );
@@ -78,15 +78,10 @@ export function ExamHeader({
       )}
       <p className="text-sm text-slate-600 dark:text-slate-300">{t`Answered ${answered} of ${total}`}</p>
       {children}
-      <button
-        type="button"
-        disabled={submitting || submitDisabled}
-        onClick={onSubmit}
-        className="inline-flex min-h-11 items-center gap-1 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
-      >
+      <Button variant="primary" disabled={submitting || submitDisabled} onClick={onSubmit}>
         <Send aria-hidden className="size-4" />
         {submitting ? t`Submitting…` : t`Submit`}
-      </button>
+      </Button>
       <span className="sr-only" aria-live="assertive">
         {announcement}
       </span>
@@ -94,10 +89,6 @@ export function ExamHeader({
   );
 }
 
-/**
- * "Submit the exam?": how many questions are not answered (none: that answers cannot be changed
- * afterwards); "Keep answering" or "Submit anyway".
- */
 /** A failure the member must know of: an answer not saved on the device, or a submission that failed. */
 export function ExamAlert({ children }: { children: ReactNode }) {
   return (
@@ -108,32 +99,31 @@ export function ExamAlert({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * "Submit the exam?": how many questions are not answered (none: that answers cannot be changed
+ * afterwards); "Keep answering" or "Submit anyway".
+ */
 export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: { open: boolean; onOpenChange(open: boolean): void; unanswered: number; onConfirm(): void }) {
   const { t } = useLingui();
   return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
-        <AlertDialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100%-2rem)] max-w-sm -translate-x-1/2 -translate-y-1/2 space-y-4 rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900">
-          <AlertDialog.Title className="text-lg font-semibold">
-            <Trans>Submit the exam?</Trans>
-          </AlertDialog.Title>
-          <AlertDialog.Description className="text-slate-700 dark:text-slate-300">
-            {unanswered > 0
-              ? t`${plural(unanswered, { one: "# question is not answered.", other: "# questions are not answered." })} Unanswered questions score nothing.`
-              : t`Every question is answered. You cannot change your answers after submitting.`}
-          </AlertDialog.Description>
-          <div className="flex flex-wrap justify-end gap-2">
-            <AlertDialog.Cancel className="min-h-11 rounded-md border border-slate-300 px-4 dark:border-slate-600">
-              <Trans>Keep answering</Trans>
-            </AlertDialog.Cancel>
-            <AlertDialog.Action onClick={onConfirm} className="min-h-11 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
-              {unanswered > 0 ? <Trans>Submit anyway</Trans> : <Trans>Submit</Trans>}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDialog
+      tone="primary"
+      open={open}
+      onOpenChange={onOpenChange}
+      title={<Trans>Submit the exam?</Trans>}
+      description={
+        unanswered > 0
+          ? t`${plural(unanswered, { one: "# question is not answered.", other: "# questions are not answered." })} Unanswered questions score nothing.`
+          : t`Every question is answered. You cannot change your answers after submitting.`
+      }
+      cancelLabel={<Trans>Keep answering</Trans>}
+      confirmLabel={unanswered > 0 ? <Trans>Submit anyway</Trans> : <Trans>Submit</Trans>}
+      // Submitting takes the member away from the questions: the dialog closes with it.
+      onConfirm={() => {
+        onConfirm();
+        onOpenChange(false);
+      }}
+    />
   );
 }
 

@@ -11,7 +11,10 @@ import { request, serverRefusal } from "../../api/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { gradedAttemptsOfPaper, storedAttempt, useOfflineDb, useOfflineQuery, waitingSubmissions, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
 import { answerText, isAnswered } from "./QuestionView.tsx";
@@ -312,14 +315,9 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
           <LineChart aria-hidden className="size-5 text-primary" />
           <Trans>Your scores on this paper</Trans>
         </h2>
-        <button
-          type="button"
-          aria-pressed={showTable}
-          onClick={() => setShowTable(!showTable)}
-          className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
-        >
+        <Button aria-pressed={showTable} onClick={() => setShowTable(!showTable)} className="text-sm">
           <Trans>Show as table</Trans>
-        </button>
+        </Button>
       </div>
       {!showTable && (
         <Suspense fallback={<ChartSkeleton />}>
@@ -327,27 +325,26 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
         </Suspense>
       )}
       <div className={showTable ? "overflow-x-auto" : "sr-only"}>
-        <table className="w-full text-sm">
-          <caption className="sr-only">{t`Your scores on this paper`}</caption>
-          <thead className="border-b border-slate-200 text-left dark:border-slate-700">
+        <Table caption={t`Your scores on this paper`} frame={false}>
+          <THead>
             <tr>
-              <th scope="col" className="px-3 py-2 font-medium">
+              <Th>
                 <Trans>Submitted</Trans>
-              </th>
-              <th scope="col" className="px-3 py-2 font-medium">
+              </Th>
+              <Th>
                 <Trans>Score</Trans>
-              </th>
+              </Th>
             </tr>
-          </thead>
-          <tbody>
+          </THead>
+          <TBody>
             {points.map((p) => (
-              <tr key={p.id} className="border-b border-slate-100 dark:border-slate-800">
-                <td className="px-3 py-2">{p.label}</td>
-                <td className="px-3 py-2 tabular-nums">{p.score}</td>
-              </tr>
+              <Tr key={p.id}>
+                <Td>{p.label}</Td>
+                <Td className="tabular-nums">{p.score}</Td>
+              </Tr>
             ))}
-          </tbody>
-        </table>
+          </TBody>
+        </Table>
       </div>
     </section>
   );
@@ -374,15 +371,15 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
       <Review view={view} />
       <p className="flex flex-wrap gap-2">
         {view.kind === "official" ? (
-          <Link to="/exam/examTab/officialTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+          <Link to="/exam/examTab/officialTest" className={buttonClass("primary")}>
             <Trans>Official exams</Trans>
           </Link>
         ) : (
-          <Link to="/exam/examTab/mockTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong">
+          <Link to="/exam/examTab/mockTest" className={buttonClass("primary")}>
             <Trans>Mock exams</Trans>
           </Link>
         )}
-        <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+        <Link to="/exam/examTab/testRecord" className={buttonClass("secondary")}>
           <Trans>Exam records</Trans>
         </Link>
       </p>
@@ -403,8 +400,6 @@ function LocalResult({ attempt }: { attempt: AttemptRow }) {
   return <ResultBody view={view} waitingToSync={waiting > 0} />;
 }
 
-const recordsLink = "inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800";
-
 /** A result from the server: for `?uuid=`, and for `?attempt=` of an attempt made on another device. */
 function ServerResult({ uuid }: { uuid: string }) {
   const { t } = useLingui();
@@ -419,25 +414,20 @@ function ServerResult({ uuid }: { uuid: string }) {
       return (
         <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
           <p>{typeof reason === "string" && reason ? reason : t`This exam result was not found.`}</p>
-          <Link to="/exam/examTab/testRecord" className={recordsLink}>
+          <Link to="/exam/examTab/testRecord" className={buttonClass("secondary")}>
             <Trans>Exam records</Trans>
           </Link>
         </div>
       );
     }
     return (
-      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        <p>{t`This exam result could not be loaded.`}</p>
-        {!online && <p className="text-sm text-slate-600 dark:text-slate-300">{t`You are offline: connect to the internet and try again.`}</p>}
-        <div className="flex flex-wrap justify-center gap-2">
-          <button type="button" onClick={() => void record.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
-            <Trans>Try again</Trans>
-          </button>
-          <Link to="/exam/examTab/testRecord" className={recordsLink}>
-            <Trans>Exam records</Trans>
-          </Link>
-        </div>
-      </div>
+      <LoadFailed
+        message={t`This exam result could not be loaded.`}
+        detail={!online && t`You are offline: connect to the internet and try again.`}
+        onRetry={() => void record.refetch()}
+        backTo="/exam/examTab/testRecord"
+        backLabel={<Trans>Exam records</Trans>}
+      />
     );
   }
   return <ResultBody view={viewOfRecord(record.data)} waitingToSync={false} />;
@@ -463,7 +453,7 @@ export default function ExamResultPage() {
     return (
       <div className="mx-auto max-w-md space-y-3 py-12 text-center">
         <p>{t`This mock exam has not been submitted yet.`}</p>
-        <Link to={`/exam/my_test_detail?attempt=${encodeURIComponent(attempt.attemptId)}`} className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
+        <Link to={`/exam/my_test_detail?attempt=${encodeURIComponent(attempt.attemptId)}`} className={buttonClass("primary")}>
           <Trans>Continue</Trans>
         </Link>
       </div>
@@ -481,7 +471,7 @@ export default function ExamResultPage() {
       ) : (
         <p>{t`No exam result was chosen.`}</p>
       )}
-      <Link to="/exam/examTab/testRecord" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
+      <Link to="/exam/examTab/testRecord" className={buttonClass("primary")}>
         <Trans>Exam records</Trans>
       </Link>
     </div>

@@ -13,6 +13,7 @@ import { downloadBank, examQueries, flattenBanks } from "./api.ts";
 import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCachedPaper, type PaperDetail } from "./papers.ts";
 import { ExamIntroDialog, type ExamIntroFigure } from "./ExamIntro.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** A paper made ready on this device: its questions drawn, nothing started yet (the introduction shows it). */
 interface Prepared {
@@ -255,24 +256,16 @@ export default function MockTestTab() {
                   {running && (
                     <Link
                       to={`/exam/my_test_detail?attempt=${encodeURIComponent(running.attemptId)}`}
-                      className="inline-flex min-h-11 items-center gap-1 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong"
+                      className={buttonClass("primary")}
                     >
                       <RotateCcw aria-hidden className="size-4" />
                       <Trans>Continue</Trans>
                     </Link>
                   )}
-                  <button
-                    type="button"
-                    onClick={() => prepare(id)}
-                    disabled={busy !== null || starting}
-                    aria-busy={busy === id}
-                    className={`inline-flex min-h-11 items-center gap-1 rounded-md px-4 font-medium disabled:opacity-50 ${
-                      running ? "border border-slate-300 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800" : "bg-primary text-white hover:bg-primary-strong"
-                    }`}
-                  >
+                  <Button variant={running ? "secondary" : "primary"} onClick={() => prepare(id)} disabled={busy !== null || starting} aria-busy={busy === id}>
                     {busy === id ? <Spinner className="size-4" /> : <Play aria-hidden className="size-4" />}
                     {running ? t`Start again` : t`Start`}
-                  </button>
+                  </Button>
                 </div>
                 {failed && (
                   <p role="alert" className="flex items-start gap-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-100">

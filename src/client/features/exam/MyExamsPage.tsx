@@ -12,11 +12,11 @@ import { useOnline } from "../../ui/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
 import { RECORDS_PAGE_SIZE, examRecordsQuery } from "./RecordsTab.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 type Room = Catalog["rooms"][number];
 
 const card = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900";
-const primaryButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50";
 
 function Failed({ message, onRetry }: { message: string; onRetry: () => void }) {
   const { t } = useLingui();
@@ -25,9 +25,9 @@ function Failed({ message, onRetry }: { message: string; onRetry: () => void }) 
     <div role="alert" className={`${card} space-y-3 text-center`}>
       <p>{message}</p>
       {!online && <p className="text-sm text-slate-600 dark:text-slate-300">{t`You are offline: connect to the internet and try again.`}</p>}
-      <button type="button" onClick={onRetry} className={primaryButton}>
+      <Button variant="primary" onClick={onRetry}>
         <Trans>Try again</Trans>
-      </button>
+      </Button>
     </div>
   );
 }
@@ -61,7 +61,7 @@ function RoomRow({ room, nowSec }: { room: Room; nowSec: number }) {
         </p>
       </div>
       {open ? (
-        <EnterOfficialButton room={room} disabled={!online} className={primaryButton} />
+        <EnterOfficialButton room={room} disabled={!online} />
       ) : (
         <p className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
           <CalendarClock aria-hidden className="size-4" />

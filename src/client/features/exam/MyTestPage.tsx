@@ -7,6 +7,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries, flattenBanks } from "./api.ts";
 import { DailyReview } from "./DailyReview.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** `/exam/myTest`: practice banks, mock papers and the official exams open to the member. */
 export default function MyTestPage() {
@@ -17,9 +18,9 @@ export default function MyTestPage() {
     return (
       <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
         <p>{t`The exam list could not be loaded.`}</p>
-        <button type="button" onClick={() => void catalog.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
+        <Button variant="primary" onClick={() => void catalog.refetch()}>
           <Trans>Try again</Trans>
-        </button>
+        </Button>
       </div>
     );
   }
@@ -46,10 +47,10 @@ export default function MyTestPage() {
                 </h2>
                 <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{t`${plural(count, { one: "# question", other: "# questions" })}`}</p>
                 <div className="mt-4 flex gap-2">
-                  <Link to={`/exam/myPractice?bank=${node.id}`} className="inline-flex min-h-11 flex-1 items-center justify-center rounded-md bg-primary px-3 text-white hover:bg-primary-strong">
+                  <Link to={`/exam/myPractice?bank=${node.id}`} className={buttonClass("primary", "flex-1")}>
                     <Trans>Practise</Trans>
                   </Link>
-                  <Link to={`/exam/examTab/sortPractice?id=${node.id}`} className="inline-flex min-h-11 items-center justify-center rounded-md border border-slate-300 px-3 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+                  <Link to={`/exam/examTab/sortPractice?id=${node.id}`} className={buttonClass("secondary")}>
                     <Trans>Details</Trans>
                   </Link>
                 </div>

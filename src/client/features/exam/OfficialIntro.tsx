@@ -8,6 +8,7 @@ import type { Catalog } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { ExamIntroDialog } from "./ExamIntro.tsx";
 import { startOfficial } from "./official.ts";
+import { Button } from "../../ui/Button.tsx";
 
 type Room = Catalog["rooms"][number];
 
@@ -23,7 +24,7 @@ export function AttemptsLeft({ room }: { room: Room }) {
  * pass mark, attempts left, face check), and the attempt starts only on "Start". The catalogue
  * is refetched once an attempt starts, so the attempts left count down.
  */
-export function EnterOfficialButton({ room, disabled, className }: { room: Room; disabled?: boolean; className: string }) {
+export function EnterOfficialButton({ room, disabled }: { room: Room; disabled?: boolean }) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -58,10 +59,10 @@ export function EnterOfficialButton({ room, disabled, className }: { room: Room;
       busy={busy}
       onStart={() => void start()}
       trigger={
-        <button type="button" disabled={disabled} className={className}>
+        <Button variant="primary" disabled={disabled}>
           <PlayCircle aria-hidden className="size-5" />
           <Trans>Enter the exam</Trans>
-        </button>
+        </Button>
       }
       figures={[
         { label: t`Duration`, value: extraMinutes > 0 ? t`${duration}, includes ${plural(extraMinutes, { one: "# extra minute", other: "# extra minutes" })}` : duration },

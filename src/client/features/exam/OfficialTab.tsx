@@ -7,6 +7,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { examQueries } from "./api.ts";
 import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 /** `/exam/examTab/officialTest`: official exams open to the member, on the server's clock. */
 export default function OfficialTab() {
@@ -43,11 +44,11 @@ export default function OfficialTab() {
               </p>
             </div>
             {open ? (
-              <EnterOfficialButton room={room} className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50" />
+              <EnterOfficialButton room={room} />
             ) : (
-              <button type="button" disabled className="min-h-11 rounded-md bg-primary px-5 font-medium text-white opacity-50">
+              <Button variant="primary" disabled>
                 <Trans>Not open</Trans>
-              </button>
+              </Button>
             )}
           </li>
         );

@@ -13,11 +13,12 @@ import { downloadBank } from "./bankDownload.ts";
 import { QuestionGrid } from "./QuestionGrid.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 /** The way on from a bank that cannot be opened. */
 function BackToBanks() {
   return (
-    <Link to="/exam/myTest" className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+    <Link to="/exam/myTest" className={buttonClass("secondary")}>
       <Trans>Back to the question banks</Trans>
     </Link>
   );
@@ -122,16 +123,15 @@ export default function PracticePage() {
         <CloudOff aria-hidden className="mx-auto size-10 text-slate-400" />
         <p>{t`This question bank is not on this device yet. Open it once while online to practise offline.`}</p>
         {online && (
-          <button
-            type="button"
+          <Button
+            variant="primary"
             onClick={() => {
               setDownload({ state: "idle" });
               setTries((n) => n + 1);
             }}
-            className="min-h-11 rounded-md bg-primary px-4 text-white hover:bg-primary-strong"
           >
             <Trans>Try again</Trans>
-          </button>
+          </Button>
         )}
         <BackToBanks />
       </div>
@@ -172,15 +172,15 @@ export default function PracticePage() {
 
       <form onSubmit={submit} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <div className="flex justify-end">
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            className="text-sm"
             aria-pressed={isFavourite}
             onClick={() => void setFavourite(db, question.id, !isFavourite)}
-            className="inline-flex min-h-11 items-center gap-1 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
           >
             <Star aria-hidden className={`size-5 ${isFavourite ? "fill-amber-400 text-amber-500" : "text-slate-500"}`} />
             {isFavourite ? t`Favourite` : t`Add to favourites`}
-          </button>
+          </Button>
         </div>
         <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={result !== null} />
         {result && (
@@ -200,23 +200,23 @@ export default function PracticePage() {
           </div>
         )}
         <div className="flex items-center justify-between gap-2">
-          <button type="button" onClick={() => go(current - 1)} disabled={current === 0} className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600">
+          <Button onClick={() => go(current - 1)} disabled={current === 0}>
             <ChevronLeft aria-hidden className="size-4" />
             <Trans>Previous</Trans>
-          </button>
+          </Button>
           {result ? (
-            <button type="button" onClick={() => go(current + 1)} disabled={current === total - 1} className="min-h-11 rounded-md bg-primary px-5 font-medium text-white disabled:opacity-40">
+            <Button variant="primary" onClick={() => go(current + 1)} disabled={current === total - 1}>
               <Trans>Next question</Trans>
-            </button>
+            </Button>
           ) : (
-            <button type="submit" disabled={!isAnswered(question, value)} className="min-h-11 rounded-md bg-primary px-5 font-medium text-white disabled:opacity-40">
+            <Button variant="primary" type="submit" disabled={!isAnswered(question, value)}>
               <Trans>Submit answer</Trans>
-            </button>
+            </Button>
           )}
-          <button type="button" onClick={() => go(current + 1)} disabled={current === total - 1} className="inline-flex min-h-11 items-center gap-1 rounded-md border border-slate-300 px-3 disabled:opacity-40 dark:border-slate-600">
+          <Button onClick={() => go(current + 1)} disabled={current === total - 1}>
             <Trans>Skip</Trans>
             <ChevronRight aria-hidden className="size-4" />
-          </button>
+          </Button>
         </div>
       </form>
 

@@ -1,4 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
+import { Button } from "../../ui/Button.tsx";
 
 /** A question's state in the grid: practice knows right and wrong at once, exams only answered or not. */
 export type GridState = "unanswered" | "answered" | "correct" | "wrong";
@@ -30,16 +31,16 @@ export function QuestionGrid({ states, current, onJump }: { states: readonly Gri
           return (
             // The list is the attempt's (or bank's) fixed order: the index is the question.
             <li key={i}>
-              <button
-                type="button"
+              <Button
+                variant="bare"
                 onClick={() => onJump(i)}
                 aria-current={i === current ? "step" : undefined}
                 aria-label={labelOf(n, state)}
-                className={`min-h-11 w-full rounded-md border text-sm outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 ${i === current ? "ring-2 ring-primary" : ""} ${gridTone[state]}`}
+                className={`min-h-11 w-full rounded-md border text-sm ${i === current ? "ring-2 ring-primary" : ""} ${gridTone[state]}`}
               >
                 {n}
                 {gridMark[state] && <span aria-hidden>{gridMark[state]}</span>}
-              </button>
+              </Button>
             </li>
           );
         })}

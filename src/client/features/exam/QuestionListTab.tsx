@@ -16,6 +16,7 @@ import { LogInFirst } from "./LogInFirst.tsx";
 import { answerText } from "./QuestionView.tsx";
 import { questionLookupQuery } from "./questionLookup.ts";
 import { QuestionText } from "./QuestionText.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 type Kind = "favourites" | "wrong";
 type ShownQuestion = Omit<ExamQuestion, "answer" | "analysis"> & Partial<Pick<ExamQuestion, "answer" | "analysis">>;
@@ -49,15 +50,15 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
         {t`${plural(count, { one: "# question here comes from", other: "# questions here come from" })} “${title}”, which is not saved on this device.`}
         {state === "failed" && <span className="block text-red-700 dark:text-red-300">{t`The bank could not be downloaded. Try again when online.`}</span>}
       </p>
-      <button
-        type="button"
+      <Button
+        variant="primary"
+        className="w-full sm:w-auto"
         onClick={() => void save()}
         disabled={!online || state === "saving"}
-        className="inline-flex min-h-11 w-full items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50 sm:w-auto"
       >
         {state === "saving" ? <Spinner className="size-4 text-white" /> : <CloudDownload aria-hidden className="size-4" />}
         {t`Save “${title}” for offline`}
-      </button>
+      </Button>
     </li>
   );
 }
@@ -135,23 +136,23 @@ function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: Ques
       </div>
       {db &&
         (kind === "favourites" ? (
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            className="shrink-0 self-start text-sm"
             onClick={() => void setFavourite(db, id, false)}
-            className="inline-flex min-h-11 shrink-0 items-center gap-1 self-start rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
           >
             <Star aria-hidden className="size-4 fill-amber-400 text-amber-500" />
             <Trans>Remove from favourites</Trans>
-          </button>
+          </Button>
         ) : (
-          <button
-            type="button"
+          <Button
+            variant="ghost"
+            className="shrink-0 self-start text-sm"
             onClick={() => void removeWrong(db, id)}
-            className="inline-flex min-h-11 shrink-0 items-center gap-1 self-start rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
           >
             <Trash2 aria-hidden className="size-4" />
             <Trans>Remove from the book</Trans>
-          </button>
+          </Button>
         ))}
     </li>
   );

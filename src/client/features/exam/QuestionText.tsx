@@ -1,6 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { textParts } from "../../../shared/exam/questionText.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
+import { Button } from "../../ui/Button.tsx";
 
 /**
  * A stem's or option's text with its images (`![](url)` tokens, shared/exam/questionText.ts):
@@ -19,20 +20,20 @@ export function QuestionText({ text }: { text: string }) {
         const at = index;
         const n = at + 1;
         return (
-          <button
+          <Button
             key={i}
-            type="button"
+            variant="bare"
             onClick={(e) => {
               // Inside an option's label: open the image, do not choose the option.
               e.preventDefault();
               e.stopPropagation();
               previewImages(images, at);
             }}
-            className="my-1 inline-block rounded align-middle outline-none focus-visible:ring-2 focus-visible:ring-primary"
+            className="my-1 inline-block rounded align-middle"
             aria-label={t`Open image ${n}`}
           >
             <img src={part.url} alt="" loading="lazy" className="max-h-40 max-w-full rounded border border-slate-200 dark:border-slate-700" />
-          </button>
+          </Button>
         );
       })}
     </>

@@ -11,6 +11,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper } from "./papers.ts";
+import { Button } from "../../ui/Button.tsx";
 
 export type { ExamRecordRow };
 
@@ -112,9 +113,9 @@ export default function RecordsTab() {
         ) : records.isError ? (
           <div role="alert" className="space-y-2 py-6 text-center">
             <p>{t`The exam records could not be loaded.`}</p>
-            <button type="button" onClick={() => void records.refetch()} className="min-h-11 rounded-md bg-primary px-4 text-white">
+            <Button variant="primary" onClick={() => void records.refetch()}>
               <Trans>Try again</Trans>
-            </button>
+            </Button>
           </div>
         ) : records.data.list.length === 0 ? (
           <p className="py-6 text-slate-600 dark:text-slate-300">{t`No exam records yet.`}</p>

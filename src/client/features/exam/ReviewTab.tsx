@@ -16,12 +16,11 @@ import { LogInFirst } from "./LogInFirst.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { TYPE_LABELS, masteryQuery, minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
+import { Button } from "../../ui/Button.tsx";
 
 const MasteryChart = lazy(() => import("./MasteryChart.tsx").then((m) => ({ default: m.MasteryChart })));
 
 const RETENTIONS = [0.8, 0.85, 0.9, 0.95];
-const primaryButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-primary px-4 font-medium text-white hover:bg-primary-strong disabled:opacity-50";
-const plainButton = "inline-flex min-h-11 items-center justify-center gap-2 rounded-md border border-slate-300 px-4 hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800";
 
 interface SessionItem {
   question: QuestionRow;
@@ -49,9 +48,9 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
         </h2>
         <p>{t`Right: ${right} · Wrong: ${wrong}`}</p>
         {tally.graduated > 0 && <p>{t`${plural(tally.graduated, { one: "# question left the wrong book: answered right enough times in a row.", other: "# questions left the wrong book: answered right enough times in a row." })}`}</p>}
-        <button type="button" className={primaryButton} onClick={onDone}>
+        <Button variant="primary" onClick={onDone}>
           <Trans>Back to the review list</Trans>
-        </button>
+        </Button>
       </section>
     );
   }
@@ -109,40 +108,40 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
         </div>
       )}
       {!checked ? (
-        <button type="submit" disabled={!isAnswered(question, value)} className={primaryButton}>
+        <Button variant="primary" type="submit" disabled={!isAnswered(question, value)}>
           <Trans>Check my answer</Trans>
-        </button>
+        </Button>
       ) : correct === null ? (
         <div className="space-y-2">
           <p className="text-sm">{t`This answer cannot be checked on the device. Compare it with the answer above: did you get it right?`}</p>
           <div className="flex flex-wrap gap-2">
-            <button type="button" className={plainButton} onClick={() => setVerdict(false)}>
+            <Button onClick={() => setVerdict(false)}>
               <Trans>I got it wrong</Trans>
-            </button>
-            <button type="button" className={plainButton} onClick={() => setVerdict(true)}>
+            </Button>
+            <Button onClick={() => setVerdict(true)}>
               <Trans>I got it right</Trans>
-            </button>
+            </Button>
           </div>
         </div>
       ) : correct ? (
         <div className="space-y-2">
           <p className="text-sm text-slate-600 dark:text-slate-300">{t`How was it? (Good unless you say otherwise)`}</p>
           <div className="grid grid-cols-3 gap-2">
-            <button type="button" disabled={saving} className={plainButton} onClick={() => void rate("hard")}>
+            <Button disabled={saving} onClick={() => void rate("hard")}>
               <Trans>Hard</Trans>
-            </button>
-            <button type="button" disabled={saving} className={primaryButton} onClick={() => void rate(null)}>
+            </Button>
+            <Button variant="primary" disabled={saving} onClick={() => void rate(null)}>
               <Trans>Good</Trans>
-            </button>
-            <button type="button" disabled={saving} className={plainButton} onClick={() => void rate("easy")}>
+            </Button>
+            <Button disabled={saving} onClick={() => void rate("easy")}>
               <Trans>Easy</Trans>
-            </button>
+            </Button>
           </div>
         </div>
       ) : (
-        <button type="button" disabled={saving} className={primaryButton} onClick={() => void rate(null)}>
+        <Button variant="primary" disabled={saving} onClick={() => void rate(null)}>
           <Trans>Next</Trans>
-        </button>
+        </Button>
       )}
     </form>
   );
@@ -210,9 +209,9 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
           <Trans>Mastery by topic</Trans>
         </h2>
         {online && (
-          <button type="button" className="min-h-11 px-2 text-sm text-primary" onClick={() => void queryClient.invalidateQueries({ queryKey: masteryQuery().queryKey })}>
+          <Button variant="bare" className="min-h-11 rounded-sm px-2 text-sm text-primary" onClick={() => void queryClient.invalidateQueries({ queryKey: masteryQuery().queryKey })}>
             <Trans>Refresh</Trans>
-          </button>
+          </Button>
         )}
       </div>
       {fromDevice && (
@@ -259,10 +258,10 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
             })}
           </ul>
           {weakest && (
-            <button type="button" className={`${primaryButton} w-full sm:w-auto`} onClick={() => onWeakest(weakest)}>
+            <Button variant="primary" className="w-full sm:w-auto" onClick={() => onWeakest(weakest)}>
               <Target aria-hidden className="size-4" />
               {t`Practise my weakest topic: ${weakestLabel}`}
-            </button>
+            </Button>
           )}
         </>
       )}
@@ -339,9 +338,9 @@ export default function ReviewTab() {
               </p>
             )}
             {due > 0 && (
-              <button type="button" className={`${primaryButton} w-full sm:w-auto`} onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id })))}>
+              <Button variant="primary" className="w-full sm:w-auto" onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id })))}>
                 <Trans>Start review</Trans>
-              </button>
+              </Button>
             )}
             {due > 0 && (
               <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label={t`Due questions`}>

@@ -8,6 +8,7 @@ import { readCachedPaper } from "./papers.ts";
 import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
 import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
+import { buttonClass } from "../../ui/Button.tsx";
 
 export { formatRemaining } from "./papers.ts";
 
@@ -44,7 +45,7 @@ export default function TestTakingPage() {
         <p>
           <Trans>This mock exam is not on this device.</Trans>
         </p>
-        <Link to="/exam/myTest" className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white">
+        <Link to="/exam/myTest" className={buttonClass("primary")}>
           <Trans>Back to the exams</Trans>
         </Link>
       </div>

@@ -3,6 +3,7 @@ import { CheckCircle2, FileDown } from "lucide-react";
 import type { LessonDetail } from "../../../shared/course/types.ts";
 import { recordLessonProgress, type LessonProgressRow, type MemberDb } from "../../offline/index.ts";
 import { formatBytes } from "../../ui/format.ts";
+import { Button } from "../../ui/Button.tsx";
 
 type Lesson = LessonDetail["lesson"];
 
@@ -19,17 +20,16 @@ export function MarkDone({ lesson, db, local }: { lesson: Lesson; db: MemberDb |
     );
   }
   return (
-    <button
-      type="button"
+    <Button
+      variant="primary"
       disabled={!db}
       onClick={() => {
         if (db) void recordLessonProgress(db, { lessonId: lesson.id, courseId: lesson.courseId, position: 0, completed: true });
       }}
-      className="inline-flex min-h-11 items-center gap-2 rounded-md bg-primary px-5 font-medium text-white hover:bg-primary-strong disabled:opacity-50"
     >
       <CheckCircle2 aria-hidden className="size-5" />
       <Trans>Mark as done</Trans>
-    </button>
+    </Button>
   );
 }
 

@@ -2,13 +2,11 @@ import { useEffect, useRef, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CloudDownload, HardDrive, Info, Trash2, X } from "lucide-react";
+import { Button } from "../../ui/Button.tsx";
 import { formatBytes } from "../../ui/format.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";
 import { removeSavedVideo, saveAvailability, saveVideo, savedVideoSize } from "./videoCache.ts";
-
-const buttonClass =
-  "inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 px-4 hover:bg-slate-100 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800";
 
 /** "Save for offline" of a lesson video: size before saving, progress while saving, size once saved, remove. */
 export function OfflineVideo({ url, videoType, videoSize }: { url: string; videoType: string; videoSize: number }) {
@@ -86,10 +84,10 @@ export function OfflineVideo({ url, videoType, videoSize }: { url: string; video
             <HardDrive aria-hidden className="size-4 text-emerald-700 dark:text-emerald-400" />
             {savedSize ? t`Saved on this device (${savedSize}): plays offline.` : t`Saved on this device: plays offline.`}
           </p>
-          <button type="button" onClick={() => void remove()} className={buttonClass}>
+          <Button onClick={() => void remove()}>
             <Trash2 aria-hidden className="size-4" />
             {t`Remove`}
-          </button>
+          </Button>
         </div>
       ) : progress ? (
         <div className="space-y-2" role="status">
@@ -98,20 +96,20 @@ export function OfflineVideo({ url, videoType, videoSize }: { url: string; video
               <Spinner className="size-4" />
               {percent === null ? t`Saving… ${received}` : t`Saving… ${percent}%`}
             </span>
-            <button type="button" onClick={() => abortRef.current?.abort()} className={buttonClass}>
+            <Button onClick={() => abortRef.current?.abort()}>
               <X aria-hidden className="size-4" />
               {t`Cancel`}
-            </button>
+            </Button>
           </div>
           <progress className="h-2 w-full accent-primary" max={100} value={percent ?? undefined} aria-label={t`Saving the video`} />
         </div>
       ) : (
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-sm text-slate-600 dark:text-slate-300">{size ? t`Video size: ${size}` : t`Save the video to watch it without a connection.`}</p>
-          <button type="button" disabled={!online} onClick={() => void save()} className={buttonClass}>
+          <Button disabled={!online} onClick={() => void save()}>
             <CloudDownload aria-hidden className="size-4" />
             {t`Save for offline`}
-          </button>
+          </Button>
         </div>
       )}
       {error && (

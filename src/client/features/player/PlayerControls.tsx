@@ -1,11 +1,13 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { DropdownMenu } from "radix-ui";
 import { CheckCircle2, Gauge, Keyboard, Maximize, Minimize, Pause, Play, Redo2, Undo2, Volume2, VolumeX } from "lucide-react";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 import { formatClock } from "../../ui/format.ts";
 import { SPEEDS, speedLabel, type PlayerAction } from "./controls.ts";
 
+/** The toolbar's controls: compact, and light on the black of full screen (so not the ghost variant's colours). */
 const controlClass =
-  "inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-md px-2.5 text-sm text-slate-800 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary dark:text-slate-100 dark:hover:bg-slate-800";
+  "inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-md px-2.5 text-sm text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800";
 
 export interface ControlBarProps {
   /** Position and length of the video, seconds. */
@@ -59,19 +61,19 @@ export function ControlBar({ time, length, paused, muted, rate, fullscreenFrame,
           {lengthText}
         </span>
       </div>
-      <button type="button" onClick={() => onAction({ kind: "toggle" })} className={button} aria-label={paused ? t`Play` : t`Pause`}>
+      <Button variant="bare" onClick={() => onAction({ kind: "toggle" })} className={button} aria-label={paused ? t`Play` : t`Pause`}>
         {paused ? <Play aria-hidden className="size-5" /> : <Pause aria-hidden className="size-5" />}
-      </button>
-      <button type="button" onClick={() => onAction({ kind: "seek", by: -10 })} className={button} aria-label={t`Back 10 seconds`}>
+      </Button>
+      <Button variant="bare" onClick={() => onAction({ kind: "seek", by: -10 })} className={button} aria-label={t`Back 10 seconds`}>
         <Undo2 aria-hidden className="size-5" />
         <span aria-hidden>10</span>
-      </button>
-      <button type="button" onClick={() => onAction({ kind: "seek", by: 10 })} className={button} aria-label={t`Forward 10 seconds`}>
+      </Button>
+      <Button variant="bare" onClick={() => onAction({ kind: "seek", by: 10 })} className={button} aria-label={t`Forward 10 seconds`}>
         <Redo2 aria-hidden className="size-5" />
         <span aria-hidden>10</span>
-      </button>
+      </Button>
       <DropdownMenu.Root>
-        <DropdownMenu.Trigger className={button} aria-label={t`Playback speed: ${rateText}`}>
+        <DropdownMenu.Trigger className={buttonClass("bare", button)} aria-label={t`Playback speed: ${rateText}`}>
           <Gauge aria-hidden className="size-5" />
           <span aria-hidden>{rateText}</span>
         </DropdownMenu.Trigger>
@@ -97,12 +99,12 @@ export function ControlBar({ time, length, paused, muted, rate, fullscreenFrame,
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <button type="button" onClick={() => onAction({ kind: "mute" })} className={button} aria-label={muted ? t`Unmute` : t`Mute`} aria-pressed={muted}>
+      <Button variant="bare" onClick={() => onAction({ kind: "mute" })} className={button} aria-label={muted ? t`Unmute` : t`Mute`} aria-pressed={muted}>
         {muted ? <VolumeX aria-hidden className="size-5" /> : <Volume2 aria-hidden className="size-5" />}
-      </button>
-      <button type="button" onClick={() => onAction({ kind: "fullscreen" })} className={button} aria-label={fullscreen ? t`Exit full screen` : t`Full screen`}>
+      </Button>
+      <Button variant="bare" onClick={() => onAction({ kind: "fullscreen" })} className={button} aria-label={fullscreen ? t`Exit full screen` : t`Full screen`}>
         {fullscreen ? <Minimize aria-hidden className="size-5" /> : <Maximize aria-hidden className="size-5" />}
-      </button>
+      </Button>
       <p role="status" className="sr-only">
         {announce}
       </p>

@@ -15,6 +15,7 @@ import { playerQueries } from "./api.ts";
 import { LessonAttachments, MarkDone } from "./LessonParts.tsx";
 import { OfflineVideo } from "./OfflineVideo.tsx";
 import { VideoPlayer } from "./VideoPlayer.tsx";
+import { buttonClass } from "../../ui/Button.tsx";
 
 /**
  * The lesson page: composition of the video player (VideoPlayer: HLS source, progress recording,
@@ -111,7 +112,7 @@ export default function PlayerPage() {
       return (
         <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
           <p>{t`Enrol in the course to watch this lesson.`}</p>
-          <Link to={`/course/lesson?id=${courseId}`} className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 text-white hover:bg-primary-strong">
+          <Link to={`/course/lesson?id=${courseId}`} className={buttonClass("primary")}>
             <Trans>Go to the course</Trans>
           </Link>
         </div>

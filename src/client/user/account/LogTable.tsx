@@ -1,13 +1,15 @@
-import { useEffect, useId } from "react";
+import { useEffect } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { AlertCircle, ChevronLeft, ChevronRight, Inbox, RotateCw } from "lucide-react";
+import { Inbox } from "lucide-react";
 import { useSearchParams } from "react-router-dom";
 import { formatTime, toMilliseconds } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
-import { Button } from "../../ui/Button.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { Pager, pageCountOf } from "../../ui/Pager.tsx";
+import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
 
 /** Rows per page of the balance and points logs. */
 export const LOG_PAGE_SIZE = 10;
@@ -54,61 +56,11 @@ export function signedAmount(value: string | number | undefined, decimals: numbe
   return n > 0 ? { sign: 1, text: `+${abs}` } : { sign: -1, text: `\u2212${abs}` };
 }
 
-export function pageCountOf(total: number, pageSize: number = LOG_PAGE_SIZE): number {
-  return Math.max(1, Math.ceil(Math.max(0, total) / pageSize));
-}
-
-/**
- * The page buttons to show: all pages up to 7, else the first, the last, the current page and
- * its neighbours, with "gap" where pages are left out (1 … 4 5 6 … 20).
- */
-export function pageItems(page: number, pageCount: number): (number | "gap")[] {
-  if (pageCount <= 7) return Array.from({ length: pageCount }, (_, i) => i + 1);
-  const shown = new Set([1, pageCount, page - 1, page, page + 1].filter((p) => p >= 1 && p <= pageCount));
-  // Keep the row the same length at the ends: 1 2 3 4 … 20 rather than 1 2 … 20.
-  if (page <= 3) [2, 3, 4].forEach((p) => shown.add(p));
-  if (page >= pageCount - 2) [pageCount - 3, pageCount - 2, pageCount - 1].forEach((p) => shown.add(p));
-  const sorted = [...shown].sort((a, b) => a - b);
-  const items: (number | "gap")[] = [];
-  sorted.forEach((p, i) => {
-    const prev = sorted[i - 1];
-    if (prev !== undefined && p - prev > 1) items.push("gap");
-    items.push(p);
-  });
-  return items;
-}
-
 const changeClass: Record<-1 | 0 | 1, string> = {
   1: "text-green-700 dark:text-green-400",
   [-1]: "text-red-700 dark:text-red-400",
   0: "text-slate-600 dark:text-slate-300",
 };
-
-const pagerButton =
-  "inline-flex min-h-11 min-w-11 items-center justify-center gap-1 rounded-md border px-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-primary disabled:cursor-not-allowed disabled:opacity-50";
-const pagerIdle = "border-slate-300 bg-white text-slate-700 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200 dark:hover:bg-slate-800";
-const pagerCurrent = "border-primary bg-primary font-semibold text-white";
-
-/** An inline load failure with a retry button (the request layer has toasted the details). */
-export function LoadError({ message, detail, onRetry }: { message: string; detail?: string; onRetry?: () => void }) {
-  return (
-    <div role="alert" className="flex flex-col items-center gap-3 rounded-xl border border-red-200 bg-red-50 p-6 text-center dark:border-red-900 dark:bg-red-950/40">
-      <AlertCircle aria-hidden className="size-8 text-red-700 dark:text-red-400" />
-      <p className="font-medium text-red-800 dark:text-red-200">{message}</p>
-      {detail && <p className="text-sm text-red-800 dark:text-red-200">{detail}</p>}
-      {onRetry && (
-        <Button
-          variant="primary"
-          onClick={onRetry}
-          className="text-sm"
-        >
-          <RotateCw aria-hidden className="size-4" />
-          <Trans>Retry</Trans>
-        </Button>
-      )}
-    </div>
-  );
-}
 
 /** The server's message of a refused request (an envelope), if any. */
 export function serverMessage(error: unknown): string | undefined {
@@ -151,13 +103,13 @@ function SkeletonRows() {
   return (
     <>
       {Array.from({ length: 5 }, (_, i) => (
-        <tr key={i} data-testid="log-skeleton">
+        <Tr key={i} data-testid="log-skeleton">
           {Array.from({ length: 5 }, (_, j) => (
-            <td key={j} className="px-3 py-3">
+            <Td key={j}>
               <span className="block h-4 w-full max-w-24 animate-pulse rounded bg-slate-200 dark:bg-slate-700" />
-            </td>
+            </Td>
           ))}
-        </tr>
+        </Tr>
       ))}
     </>
   );
@@ -166,12 +118,11 @@ function SkeletonRows() {
 /** A paged balance or points log: signed changes, before/after, memo and local time. */
 export function LogTable({ kind, rows, total, page, onPage, loading = false, error = null, onRetry, caption, pageSize = LOG_PAGE_SIZE }: LogTableProps) {
   const { t } = useLingui();
-  const captionId = useId();
   const decimals = DECIMALS[kind];
   const pageCount = pageCountOf(total, pageSize);
 
   if (error) {
-    return <LoadError message={t`The records could not be loaded.`} detail={typeof error === "string" ? error : undefined} onRetry={onRetry} />;
+    return <LoadFailed message={t`The records could not be loaded.`} detail={typeof error === "string" ? error : undefined} onRetry={onRetry} />;
   }
   if (!loading && rows.length === 0) {
     return (
@@ -184,108 +135,54 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
     );
   }
 
-  const th = "px-3 py-2 text-left font-medium whitespace-nowrap";
   return (
     <div className="space-y-3">
-      <div
-        role="region"
-        aria-labelledby={captionId}
-        // The table may scroll sideways on phones; the region can take focus for keyboard scrolling.
-        tabIndex={0}
-        className="overflow-x-auto rounded-xl border border-slate-200 bg-white outline-none focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-900"
-      >
-        {/* A phone shows each row as a small card (change and time, memo, before -> after)
-            instead of clipping a wide table; the explicit roles keep the table's meaning when its
-            parts are laid out as blocks and grids. */}
-        <table role="table" aria-busy={loading || undefined} className={`w-full text-sm max-sm:block sm:min-w-[36rem] ${loading && rows.length > 0 ? "opacity-60" : ""}`}>
-          <caption id={captionId} className="sr-only">
-            {caption}
-          </caption>
-          <thead role="rowgroup" className="border-b border-slate-200 bg-slate-50 text-slate-700 max-sm:sr-only dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
-            <tr role="row">
-              <th scope="col" className={th}>
-                {kind === "money" ? t`Balance change` : t`Points change`}
-              </th>
-              <th scope="col" className={th}>
-                {kind === "money" ? t`Balance before` : t`Points before`}
-              </th>
-              <th scope="col" className={th}>
-                {kind === "money" ? t`Balance after` : t`Points after`}
-              </th>
-              <th scope="col" className={th}>
-                <Trans>Memo</Trans>
-              </th>
-              <th scope="col" className={th}>
-                <Trans>Time</Trans>
-              </th>
-            </tr>
-          </thead>
-          <tbody role="rowgroup" className="divide-y divide-slate-100 max-sm:block dark:divide-slate-800">
-            {rows.length === 0 ? (
-              <SkeletonRows />
-            ) : (
-              rows.map((row) => {
-                const change = signedAmount(row[kind], decimals);
-                const ms = toMilliseconds(row.create_time);
-                return (
-                  <tr key={row.id} role="row" className={PHONE_CARD}>
-                    <td className={`px-3 py-3 font-semibold whitespace-nowrap tabular-nums ${changeClass[change.sign]}`}>{change.text}</td>
-                    <td className="px-3 py-3 whitespace-nowrap tabular-nums">{formatAmount(row.before, decimals)}</td>
-                    <td className="px-3 py-3 whitespace-nowrap tabular-nums">{formatAmount(row.after, decimals)}</td>
-                    <td className="px-3 py-3 break-words">{row.memo}</td>
-                    <td className="px-3 py-3 whitespace-nowrap tabular-nums text-slate-600 dark:text-slate-300">
-                      <time dateTime={Number.isFinite(ms) ? new Date(ms).toISOString() : undefined}>{formatTime(row.create_time)}</time>
-                    </td>
-                  </tr>
-                );
-              })
-            )}
-          </tbody>
-        </table>
-      </div>
-
-      <nav aria-label={t`Pages`} className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
-          {t`Page ${page} of ${pageCount}, ${plural(total, { one: "# record in total", other: "# records in total" })}`}
-        </p>
-        <ul className="flex flex-wrap items-center gap-1">
-          <li>
-            <button type="button" className={`${pagerButton} ${pagerIdle}`} disabled={page <= 1} onClick={() => onPage(page - 1)}>
-              <ChevronLeft aria-hidden className="size-4" />
-              <span className="sr-only sm:not-sr-only">
-                <Trans>Previous page</Trans>
-              </span>
-            </button>
-          </li>
-          {pageItems(page, pageCount).map((item, i) =>
-            item === "gap" ? (
-              <li key={`gap-${i}`} aria-hidden className="px-1 text-slate-500">
-                …
-              </li>
-            ) : (
-              <li key={item}>
-                <button
-                  type="button"
-                  aria-label={t`Page ${item}`}
-                  aria-current={item === page ? "page" : undefined}
-                  className={`${pagerButton} ${item === page ? pagerCurrent : pagerIdle}`}
-                  onClick={() => item !== page && onPage(item)}
-                >
-                  {item}
-                </button>
-              </li>
-            ),
+      {/* A phone shows each row as a small card (change and time, memo, before -> after)
+          instead of clipping a wide table; the explicit roles keep the table's meaning when its
+          parts are laid out as blocks and grids. */}
+      <Table caption={caption} busy={loading} role="table" className="max-sm:block sm:min-w-[36rem]">
+        <THead role="rowgroup" className="max-sm:sr-only">
+          <tr role="row">
+            <Th>{kind === "money" ? t`Balance change` : t`Points change`}</Th>
+            <Th>{kind === "money" ? t`Balance before` : t`Points before`}</Th>
+            <Th>{kind === "money" ? t`Balance after` : t`Points after`}</Th>
+            <Th>
+              <Trans>Memo</Trans>
+            </Th>
+            <Th>
+              <Trans>Time</Trans>
+            </Th>
+          </tr>
+        </THead>
+        <TBody role="rowgroup" className="max-sm:block">
+          {rows.length === 0 ? (
+            <SkeletonRows />
+          ) : (
+            rows.map((row) => {
+              const change = signedAmount(row[kind], decimals);
+              const ms = toMilliseconds(row.create_time);
+              return (
+                <Tr key={row.id} role="row" className={PHONE_CARD}>
+                  <Td className={`font-semibold whitespace-nowrap tabular-nums ${changeClass[change.sign]}`}>{change.text}</Td>
+                  <Td className="whitespace-nowrap tabular-nums">{formatAmount(row.before, decimals)}</Td>
+                  <Td className="whitespace-nowrap tabular-nums">{formatAmount(row.after, decimals)}</Td>
+                  <Td className="break-words">{row.memo}</Td>
+                  <Td className="whitespace-nowrap tabular-nums text-slate-600 dark:text-slate-300">
+                    <time dateTime={Number.isFinite(ms) ? new Date(ms).toISOString() : undefined}>{formatTime(row.create_time)}</time>
+                  </Td>
+                </Tr>
+              );
+            })
           )}
-          <li>
-            <button type="button" className={`${pagerButton} ${pagerIdle}`} disabled={page >= pageCount} onClick={() => onPage(page + 1)}>
-              <span className="sr-only sm:not-sr-only">
-                <Trans>Next page</Trans>
-              </span>
-              <ChevronRight aria-hidden className="size-4" />
-            </button>
-          </li>
-        </ul>
-      </nav>
+        </TBody>
+      </Table>
+      <Pager
+        numbered
+        page={page}
+        pageCount={pageCount}
+        onPage={onPage}
+        summary={t`Page ${page} of ${pageCount}, ${plural(total, { one: "# record in total", other: "# records in total" })}`}
+      />
     </div>
   );
 }
@@ -325,7 +222,7 @@ export function AccountLogScreen({ kind }: { kind: LogKind }) {
     placeholderData: keepPreviousData,
   });
   const total = query.data?.total ?? 0;
-  const pageCount = pageCountOf(total);
+  const pageCount = pageCountOf(total, LOG_PAGE_SIZE);
 
   // A page beyond the end (an old link, or records removed meanwhile): go to the last page.
   useEffect(() => {

@@ -5,6 +5,7 @@ import type { HomeBlock } from "../../../shared/admin/modules.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
+import { Button } from "../../ui/Button.tsx";
 
 const card = "rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900";
 
@@ -80,14 +81,13 @@ function CheckInBlock({ block }: { block: Extract<HomeBlock, { kind: "dailyPoint
       <p className="mb-4 text-sm text-slate-600 dark:text-slate-300">
         <Trans>Check in once a day for {points} points.</Trans>
       </p>
-      <button
-        type="button"
+      <Button
+        variant="primary"
         disabled={done || checkIn.isPending}
         onClick={() => checkIn.mutate()}
-        className="inline-flex min-h-11 items-center rounded-md bg-primary px-4 font-medium text-white outline-none hover:bg-primary/90 focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600 dark:disabled:bg-slate-700 dark:disabled:text-slate-300"
       >
         {done ? t`Checked in today` : t`Check in`}
-      </button>
+      </Button>
     </section>
   );
 }

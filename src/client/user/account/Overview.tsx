@@ -8,7 +8,10 @@ import { fullUrl } from "../../../shared/url.ts";
 import { request } from "../../api/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
-import { LoadError, formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
+import { Button } from "../../ui/Button.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
+import { formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
 import { ModuleBlocks } from "./ModuleBlocks.tsx";
 import { Reminders } from "./Reminders.tsx";
 
@@ -102,20 +105,15 @@ export default function Overview() {
             <Trans>Points and balance changes, last 7 days</Trans>
           </h2>
           {query.data && (
-            <button
-              type="button"
-              aria-pressed={showTable}
-              onClick={() => setShowTable(!showTable)}
-              className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-3 text-sm outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-600 dark:hover:bg-slate-800"
-            >
+            <Button aria-pressed={showTable} onClick={() => setShowTable(!showTable)} className="text-sm">
               <Trans>Show as table</Trans>
-            </button>
+            </Button>
           )}
         </div>
         {query.isPending ? (
           <ChartSkeleton />
         ) : query.isError ? (
-          <LoadError message={t`The overview could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />
+          <LoadFailed message={t`The overview could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />
         ) : (
           <>
             {!showTable && (
@@ -125,35 +123,30 @@ export default function Overview() {
             )}
             {/* The numbers behind the chart: always there for screen readers, on screen on request. */}
             <div className={showTable ? "overflow-x-auto" : "sr-only"}>
-              <table id={tableId} className="w-full text-sm">
-                <caption className="sr-only">
-                  <Trans>Points and balance changes, last 7 days</Trans>
-                </caption>
-                <thead className="border-b border-slate-200 text-left text-slate-700 dark:border-slate-700 dark:text-slate-200">
+              <Table caption={<Trans>Points and balance changes, last 7 days</Trans>} frame={false} id={tableId} className="tabular-nums">
+                <THead>
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">
+                    <Th>
                       <Trans>Date</Trans>
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
+                    </Th>
+                    <Th>
                       <Trans>Points</Trans>
-                    </th>
-                    <th scope="col" className="px-3 py-2 font-medium">
+                    </Th>
+                    <Th>
                       <Trans>Balance</Trans>
-                    </th>
+                    </Th>
                   </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 tabular-nums dark:divide-slate-800">
+                </THead>
+                <TBody>
                   {days.map((day, i) => (
-                    <tr key={day}>
-                      <th scope="row" className="px-3 py-2 text-left font-normal">
-                        {day}
-                      </th>
-                      <td className="px-3 py-2">{signedAmount(scoreValues[i], 0).text}</td>
-                      <td className="px-3 py-2">{signedAmount(moneyValues[i], 2).text}</td>
-                    </tr>
+                    <Tr key={day}>
+                      <Th scope="row">{day}</Th>
+                      <Td>{signedAmount(scoreValues[i], 0).text}</Td>
+                      <Td>{signedAmount(moneyValues[i], 2).text}</Td>
+                    </Tr>
                   ))}
-                </tbody>
-              </table>
+                </TBody>
+              </Table>
             </div>
           </>
         )}

@@ -13,8 +13,9 @@ import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
-import { LoadError, serverMessage } from "./LogTable.tsx";
+import { serverMessage } from "./LogTable.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
 export const NICKNAME_MAX = 50;
 export const MOTTO_MAX = 250;
@@ -321,9 +322,9 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
           <dd className="flex flex-wrap items-center gap-2 break-all">
             {info.email || t`Not set`}
             {profile.accountVerificationType.includes("email") && (
-              <button type="button" onClick={() => setBinding("email")} className="min-h-9 rounded px-2 text-primary hover:underline">
+              <Button variant="bare" onClick={() => setBinding("email")} className="min-h-9 rounded px-2 text-primary hover:underline">
                 <Trans>Change</Trans>
-              </button>
+              </Button>
             )}
           </dd>
           <dt className="font-medium text-slate-700 dark:text-slate-200">
@@ -332,9 +333,9 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
           <dd className="flex flex-wrap items-center gap-2">
             {info.mobile || t`Not set`}
             {profile.accountVerificationType.includes("mobile") && (
-              <button type="button" onClick={() => setBinding("mobile")} className="min-h-9 rounded px-2 text-primary hover:underline">
+              <Button variant="bare" onClick={() => setBinding("mobile")} className="min-h-9 rounded px-2 text-primary hover:underline">
                 <Trans>Change</Trans>
-              </button>
+              </Button>
             )}
           </dd>
         </dl>
@@ -371,7 +372,7 @@ export default function Profile() {
     queryFn: async ({ signal }) => (await request<AccountProfile>({ url: "/api/account/profile", method: "get", signal })).data,
   });
   if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
-  if (query.isError) return <LoadError message={t`The profile could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />;
+  if (query.isError) return <LoadFailed message={t`The profile could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />;
   return (
     <section className="mx-auto max-w-xl rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <ProfileForm key={query.data.userInfo.id} profile={query.data} />
