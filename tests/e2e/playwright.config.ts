@@ -6,7 +6,9 @@ export default defineConfig({
   testMatch: "**/*.spec.ts",
   globalSetup: "./global-setup.ts",
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time, each worker with its own server (server.ts): most of a browser test's
+  // time is waiting (on the network, timers, the service worker), so two share 2 cores well.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   // The long flows (offline practice, two servers) take a minute on a busy 2-core machine.
   timeout: 120_000,
