@@ -11,8 +11,10 @@ import { createSyncTransport } from "./transport.ts";
 import { watchFaceChecks } from "./faceUpload.ts";
 
 /**
- * App wiring of the offline module: the signed-in member's database and sync engine, and the
- * hooks screens read them through. Screens change data only through repository.ts.
+ * The offline module's one entry: the signed-in member's database and sync engine, the hooks
+ * screens read the device's data through and the repository functions they change it with.
+ * Nothing outside offline/ imports another file of it (eslint.config.js), but status.ts: the
+ * Dexie-free part (sync status, due reviews) that the header reads before this module loads.
  */
 
 export type { MemberDb } from "./db.ts";
@@ -29,11 +31,25 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
-export { getOfflineDb, useOfflineDb, useSyncStatus } from "./status.ts";
+export { getOfflineDb, publishDueReviews, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
 export { flushFaceChecks, submitFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
+export {
+  useBank,
+  useBankAnswers,
+  useBankQuestions,
+  useCourseLessonProgress,
+  useDeviceMastery,
+  useFavourites,
+  useLessonProgress,
+  useProgress,
+  useReviewQueue,
+  useReviewRetention,
+  useWrongBook,
+} from "./hooks.ts";
+export { saveDownloadedBank, useQuestionBook, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
 export {
   answerOfficial,
   answerPractice,
