@@ -3,12 +3,12 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { request } from "../api/index.ts";
 import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
-import { openMemberDb, type MemberDb } from "./db.ts";
+import { openMemberDb, type FaceCheckRow, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine } from "./sync.ts";
 import { IDLE, publish, useOfflineDb } from "./status.ts";
 import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
-import { watchFaceChecks } from "./faceUpload.ts";
+import { flushFaceChecks, sendFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
 
 /**
  * The offline module's one entry: the signed-in member's database and sync engine, the hooks
@@ -33,7 +33,7 @@ export type {
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
 export { getOfflineDb, publishDueReviews, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
-export { flushFaceChecks, submitFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
+export type { FaceSendOutcome } from "./faceUpload.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
@@ -104,7 +104,6 @@ interface Session {
   db: MemberDb;
   engine: SyncEngine;
   outboxWatch: Subscription;
-  stopFaceChecks: () => void;
 }
 
 let session: Session | null = null;
@@ -170,15 +169,15 @@ export function startOffline(memberId: number): MemberDb {
     onChange: (status) => {
       if (session?.engine === engine) publish({ status });
     },
+    // Face checks of official exams queued on the device go with every sync, under its retries.
+    uploads: () => flushFaceChecks(db),
   });
   // Every outbox change (a screen's answer, a favourite, ...) updates the badge and syncs soon.
   const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
     next: () => void engine.notifyLocalChange(),
     error: () => undefined,
   });
-  // Face checks of official exams queued offline go when the network is back (faceUpload.ts).
-  const stopFaceChecks = watchFaceChecks(db);
-  session = { memberId, db, engine, outboxWatch, stopFaceChecks };
+  session = { memberId, db, engine, outboxWatch };
   publish({ db, status: engine.getStatus() });
   // Signing out (or another member signing in) closes this member's data.
   userWatch ??= useUserInfo.subscribe((state) => {
@@ -200,7 +199,6 @@ export function stopOffline(): void {
   session = null;
   current.engine.stop();
   current.outboxWatch.unsubscribe();
-  current.stopFaceChecks();
   current.db.close();
   publish({ db: null, status: IDLE });
 }
@@ -212,6 +210,16 @@ export function stopOffline(): void {
 export async function forgetOfficialOnSignOut(): Promise<void> {
   const db = session?.db;
   if (db) await forgetOfficialAttempts(db).catch(() => undefined);
+}
+
+/**
+ * Queues a face check on the device and sends it now when online (faceUpload.ts): the server's
+ * answer, or why not. One the network did not carry goes with the sync engine's next try.
+ */
+export async function submitFaceCheck(db: MemberDb, row: Omit<FaceCheckRow, "tries">): Promise<FaceSendOutcome> {
+  const outcome = await sendFaceCheck(db, row);
+  if (!outcome.sent && outcome.refused === null && session?.db === db) session.engine.retryUploads();
+  return outcome;
 }
 
 /** Runs a sync now (e.g. a "sync now" button); resolves when it is done. */
