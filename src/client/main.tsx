@@ -1,7 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
-import { nextTask } from "./ui/nextTask.ts";
+import { nextTask } from "./browser/nextTask.ts";
 import "./styles.css";
 
 /**

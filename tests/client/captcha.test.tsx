@@ -4,8 +4,8 @@ import { I18nProvider } from "@lingui/react";
 import { render, screen } from "@testing-library/react";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { request } from "../../src/client/api/index.ts";
-import { ClickCaptcha } from "../../src/client/ui/captcha/ClickCaptcha.tsx";
-import { clickFraction, formatClickInfo, toRendered } from "../../src/client/ui/captcha/clickInfo.ts";
+import { ClickCaptcha } from "../../src/client/features/auth/ClickCaptcha.tsx";
+import { clickFraction, formatClickInfo, toRendered } from "../../src/client/features/auth/clickInfo.ts";
 
 // Only the render test below uses it: no network in client tests.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));

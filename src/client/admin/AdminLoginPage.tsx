@@ -13,7 +13,7 @@ import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
 
 // Loaded when first opened: not part of the login screen's first download.
-const ClickCaptcha = lazyDialog(async () => (await import("../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
+const ClickCaptcha = lazyDialog(async () => (await import("../features/auth/ClickCaptcha.tsx")).ClickCaptcha);
 
 /** `/admin/login`: username and password (SPEC §5 rules checked here and on the server). */
 export default function AdminLoginPage() {

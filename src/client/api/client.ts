@@ -5,7 +5,7 @@ import { useConfig } from "../stores/config.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
 import { createHttpClient, type HttpClient } from "./http.ts";
 import { notifyRequestError } from "./index.ts";
-import { useRequestLoading } from "./loading.ts";
+import { useRequestLoading } from "../stores/requestLoading.ts";
 
 /**
  * The app's one HTTP client, wired to the stores, the router and the toasts. It loads with the

@@ -13,7 +13,7 @@ import { onceUntilFailed } from "../../shared/once.ts";
 import { ApiError, downloadFailure } from "./errors.ts";
 import { httpErrorMessage } from "./messages.ts";
 import { PendingRequests, pendingKey } from "./pending.ts";
-import { nextTask } from "../ui/nextTask.ts";
+import { nextTask } from "../browser/nextTask.ts";
 
 /** Per-request switches; defaults as SPEC §9 says. */
 export interface RequestOptions {
@@ -110,7 +110,7 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     async (): Promise<AxiosInstance> => {
       const axios = (await import("axios")).default;
       // Its first request in the next task: evaluating axios and making that request are each
-      // short enough on a phone, both in one task are not (Total Blocking Time; ui/nextTask.ts).
+      // short enough on a phone, both in one task are not (Total Blocking Time; browser/nextTask.ts).
       await nextTask();
       return axios.create({ baseURL: deps.baseURL ?? "", timeout: REQUEST_TIMEOUT_MS });
     },

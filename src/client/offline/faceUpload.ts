@@ -6,9 +6,10 @@ import { countFaceCheckTry, dropFaceCheck, queueFaceCheck, queuedFaceChecks } fr
 /**
  * The upload queue of face checks (issue 15), beside the outbox: a check is written to the
  * device first, then sent alone (`POST /api/exam/official/face`); it leaves the device when the
- * server has answered it (its verdict, or a refusal such as an unknown attempt). Without network
- * it waits and goes when the network is back (the `online` event, and a retry every 30 s while
- * the member is signed in). The server deduplicates on `checkId`, so a check sent twice counts once.
+ * server has answered it (its verdict, or a refusal such as an unknown attempt). A check the
+ * network does not carry waits on the device and rides the sync engine (sync.ts `uploads`): each
+ * of its runs sends what waits, and one that waits still is retried with the engine's backoff.
+ * The server deduplicates on `checkId`, so a check sent twice counts once.
  */
 
 export type FaceSendOutcome = { sent: true; result: FaceCheckResult } | { sent: false; refused: string | null };
@@ -41,39 +42,29 @@ async function sendRow(db: MemberDb, row: FaceCheckRow): Promise<FaceSendOutcome
 }
 
 /** Queues a check on the device and sends it now when online; the server's answer, or why not (null refusal: it waits for the network). */
-export async function submitFaceCheck(db: MemberDb, row: Omit<FaceCheckRow, "tries">): Promise<FaceSendOutcome> {
+export async function sendFaceCheck(db: MemberDb, row: Omit<FaceCheckRow, "tries">): Promise<FaceSendOutcome> {
   await queueFaceCheck(db, row);
   if (typeof navigator !== "undefined" && !navigator.onLine) return { sent: false, refused: null };
   return sendRow(db, { ...row, tries: 0 });
 }
 
-let flushing: Promise<void> | null = null;
+let flushing: Promise<boolean> | null = null;
 
-/** Sends every queued check, oldest first; stops at the first one the network does not carry. */
-export function flushFaceChecks(db: MemberDb): Promise<void> {
+/**
+ * Sends every queued check, oldest first; stops at the first one the network does not carry.
+ * True when none is left waiting for the network (all answered, or none queued).
+ */
+export function flushFaceChecks(db: MemberDb): Promise<boolean> {
   flushing ??= (async () => {
     try {
       for (const row of await queuedFaceChecks(db)) {
         const outcome = await sendRow(db, row);
-        if (!outcome.sent && outcome.refused === null) break;
+        if (!outcome.sent && outcome.refused === null) return false;
       }
+      return true;
     } finally {
       flushing = null;
     }
   })();
   return flushing;
-}
-
-/** Sends queued checks when the network comes back and every 30 s; returns the stop function. */
-export function watchFaceChecks(db: MemberDb): () => void {
-  const flush = () => {
-    if (navigator.onLine) void flushFaceChecks(db).catch(() => undefined);
-  };
-  window.addEventListener("online", flush);
-  const timer = window.setInterval(flush, 30_000);
-  flush();
-  return () => {
-    window.removeEventListener("online", flush);
-    window.clearInterval(timer);
-  };
 }

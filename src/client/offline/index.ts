@@ -3,16 +3,18 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { request } from "../api/index.ts";
 import { claimMemberCaches, releaseMemberCaches } from "../pwa/caches.ts";
 import { useUserInfo } from "../stores/userInfo.ts";
-import { openMemberDb, type MemberDb } from "./db.ts";
+import { openMemberDb, type FaceCheckRow, type MemberDb } from "./db.ts";
 import { createSyncEngine, type SyncEngine } from "./sync.ts";
 import { IDLE, publish, useOfflineDb } from "./status.ts";
 import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
-import { watchFaceChecks } from "./faceUpload.ts";
+import { flushFaceChecks, sendFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
 
 /**
- * App wiring of the offline module: the signed-in member's database and sync engine, and the
- * hooks screens read them through. Screens change data only through repository.ts.
+ * The offline module's one entry: the signed-in member's database and sync engine, the hooks
+ * screens read the device's data through and the repository functions they change it with.
+ * Nothing outside offline/ imports another file of it (eslint.config.js), but status.ts: the
+ * Dexie-free part (sync status, due reviews) that the header reads before this module loads.
  */
 
 export type { MemberDb } from "./db.ts";
@@ -29,11 +31,25 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
-export { getOfflineDb, useOfflineDb, useSyncStatus } from "./status.ts";
+export { getOfflineDb, publishDueReviews, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
-export { flushFaceChecks, submitFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
+export type { FaceSendOutcome } from "./faceUpload.ts";
 export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from "./repository/index.ts";
 export { mergeLessonProgress } from "./lessonProgress.ts";
+export {
+  useBank,
+  useBankAnswers,
+  useBankQuestions,
+  useCourseLessonProgress,
+  useDeviceMastery,
+  useFavourites,
+  useLessonProgress,
+  useProgress,
+  useReviewQueue,
+  useReviewRetention,
+  useWrongBook,
+} from "./hooks.ts";
+export { saveDownloadedBank, useQuestionBook, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
 export {
   answerOfficial,
   answerPractice,
@@ -88,7 +104,6 @@ interface Session {
   db: MemberDb;
   engine: SyncEngine;
   outboxWatch: Subscription;
-  stopFaceChecks: () => void;
 }
 
 let session: Session | null = null;
@@ -154,15 +169,15 @@ export function startOffline(memberId: number): MemberDb {
     onChange: (status) => {
       if (session?.engine === engine) publish({ status });
     },
+    // Face checks of official exams queued on the device go with every sync, under its retries.
+    uploads: () => flushFaceChecks(db),
   });
   // Every outbox change (a screen's answer, a favourite, ...) updates the badge and syncs soon.
   const outboxWatch = liveQuery(() => db.outbox.count()).subscribe({
     next: () => void engine.notifyLocalChange(),
     error: () => undefined,
   });
-  // Face checks of official exams queued offline go when the network is back (faceUpload.ts).
-  const stopFaceChecks = watchFaceChecks(db);
-  session = { memberId, db, engine, outboxWatch, stopFaceChecks };
+  session = { memberId, db, engine, outboxWatch };
   publish({ db, status: engine.getStatus() });
   // Signing out (or another member signing in) closes this member's data.
   userWatch ??= useUserInfo.subscribe((state) => {
@@ -184,7 +199,6 @@ export function stopOffline(): void {
   session = null;
   current.engine.stop();
   current.outboxWatch.unsubscribe();
-  current.stopFaceChecks();
   current.db.close();
   publish({ db: null, status: IDLE });
 }
@@ -196,6 +210,16 @@ export function stopOffline(): void {
 export async function forgetOfficialOnSignOut(): Promise<void> {
   const db = session?.db;
   if (db) await forgetOfficialAttempts(db).catch(() => undefined);
+}
+
+/**
+ * Queues a face check on the device and sends it now when online (faceUpload.ts): the server's
+ * answer, or why not. One the network did not carry goes with the sync engine's next try.
+ */
+export async function submitFaceCheck(db: MemberDb, row: Omit<FaceCheckRow, "tries">): Promise<FaceSendOutcome> {
+  const outcome = await sendFaceCheck(db, row);
+  if (!outcome.sent && outcome.refused === null && session?.db === db) session.engine.retryUploads();
+  return outcome;
 }
 
 /** Runs a sync now (e.g. a "sync now" button); resolves when it is done. */

@@ -53,6 +53,12 @@ export interface SyncDeps {
   clearTimer(handle: unknown): void;
   online(): boolean;
   onChange?(status: SyncEngineStatus): void;
+  /**
+   * Uploads beside the outbox, on an endpoint of their own (face checks: faceUpload.ts), sent at
+   * the end of every run that reached the server; false when one still waits for the network
+   * (or the server), and the run is tried again with the outbox's backoff.
+   */
+  uploads?(): Promise<boolean>;
   /** Where `online` / `focus` are listened for (window by default). */
   window?: Pick<EventTarget, "addEventListener" | "removeEventListener">;
   /** Where `visibilitychange` is listened for (document by default). */
@@ -68,6 +74,8 @@ export interface SyncEngine {
   sync(): Promise<void>;
   /** The outbox changed locally: recount, and sync soon when idle and online. */
   notifyLocalChange(): Promise<void>;
+  /** An upload beside the outbox (`uploads`) was not carried: try again under the backoff. */
+  retryUploads(): void;
   getStatus(): SyncEngineStatus;
 }
 
@@ -356,11 +364,18 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       emit(await counts());
       return "failed";
     }
-    attempt = 0;
+    // The uploads beside the outbox go once the server answers; one left waiting is retried as a
+    // failed push would be, without touching the outbox's status.
+    const uploaded = deps.uploads ? await deps.uploads().catch(() => false) : true;
+    if (uploaded) attempt = 0;
     const after = await counts();
     emit({ ...after, state: "idle", lastSyncAt: deps.now() });
+    if (!uploaded) {
+      schedule(backoffDelay(attempt, deps.random), "retry");
+      attempt++;
+    }
     // Still pending: ops the server did not answer (try again later), or ops made meanwhile (soon).
-    if (after.pending > 0) schedule(incomplete ? PERIODIC_SYNC_MS : LOCAL_CHANGE_DELAY_MS, incomplete ? "periodic" : "soon");
+    else if (after.pending > 0) schedule(incomplete ? PERIODIC_SYNC_MS : LOCAL_CHANGE_DELAY_MS, incomplete ? "periodic" : "soon");
     else if (timer?.kind !== "soon") clearTimer();
     return "ok";
   }
@@ -408,6 +423,20 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     }
   }
 
+  function retryUploads(): void {
+    // Offline, the `online` event starts the run that sends them.
+    if (stopped || status.state === "auth" || !deps.online()) return;
+    // A run under way may have sent its uploads already: one more run after it.
+    if (running) {
+      again = true;
+      return;
+    }
+    // A run is due anyway, and it sends them.
+    if (timer) return;
+    schedule(backoffDelay(attempt, deps.random), "retry");
+    attempt++;
+  }
+
   function start(): void {
     if (started) return;
     started = true;
@@ -446,5 +475,5 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     clearTimer();
   }
 
-  return { start, stop, sync, notifyLocalChange, getStatus: () => status };
+  return { start, stop, sync, notifyLocalChange, retryUploads, getStatus: () => status };
 }

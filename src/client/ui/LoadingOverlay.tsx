@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { useRequestLoading } from "../api/loading.ts";
+import { useRequestLoading } from "../stores/requestLoading.ts";
 import { Spinner } from "./Spinner.tsx";
 
 /** One overlay while any request with `loading: true` runs. */

@@ -2,9 +2,9 @@ import { useEffect } from "react";
 import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
 import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
 import { dueReviewCount, prepareOffline, startOffline, useOfflineQuery } from "../../offline/index.ts";
-import { publishDueReviews } from "../../offline/status.ts";
+import { publishDueReviews } from "../../offline/index.ts";
 import { watchPushPermission } from "../../pwa/push.ts";
-import { nextTask } from "../../ui/nextTask.ts";
+import { nextTask } from "../../browser/nextTask.ts";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
 /**

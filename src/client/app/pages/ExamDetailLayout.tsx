@@ -3,7 +3,7 @@ import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom";
 import { examQueries, flattenBanks } from "../../features/exam/api.ts";
-import { useBank } from "../../offline/hooks.ts";
+import { useBank } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../ui/useOnline.ts";
 

@@ -14,7 +14,7 @@ import { afterFirstPaint } from "../../ui/afterPaint.ts";
 import { withCommonCatalog } from "../../i18n/index.ts";
 
 // Loaded when first opened: not part of the login screen's first download.
-const ClickCaptcha = lazyDialog(async () => (await import("../../ui/captcha/ClickCaptcha.tsx")).ClickCaptcha);
+const ClickCaptcha = lazyDialog(async () => (await import("./ClickCaptcha.tsx")).ClickCaptcha);
 const RetrievePasswordDialog = lazyDialog(async () => (await import("./RetrievePasswordDialog.tsx")).RetrievePasswordDialog);
 // The register tab's address and code fields: loaded once the login form has been painted.
 const loadRegisterVerification = withCommonCatalog(() => import("./RegisterVerification.tsx"));

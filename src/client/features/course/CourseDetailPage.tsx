@@ -6,7 +6,7 @@ import { AlertDialog } from "radix-ui";
 import { CheckCircle2, Circle, Clock, FileText, Layers, Lock, LogIn, PlayCircle, ShoppingCart, Sparkles, WifiOff } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import { formatPrice, type CourseDetail, type LessonProgress, type LessonSummary } from "../../../shared/course/types.ts";
-import { useCourseLessonProgress } from "../../offline/hooks.ts";
+import { useCourseLessonProgress } from "../../offline/index.ts";
 import { mergeLessonProgress, useOfflineDb } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { formatClock } from "../../ui/format.ts";

@@ -2,7 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { BrainCircuit } from "lucide-react";
 import { Link } from "react-router-dom";
-import { useReviewQueue } from "../../offline/hooks.ts";
+import { useReviewQueue } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";

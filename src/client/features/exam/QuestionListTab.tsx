@@ -6,8 +6,8 @@ import { CloudDownload, CloudOff, HardDrive, Inbox, Star, Trash2 } from "lucide-
 import { formatTime } from "../../../shared/time.ts";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { useOfflineDb } from "../../offline/index.ts";
-import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../../offline/questionBook.ts";
-import { removeWrong, setFavourite } from "../../offline/repository/index.ts";
+import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../../offline/index.ts";
+import { removeWrong, setFavourite } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";

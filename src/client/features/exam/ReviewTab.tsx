@@ -8,7 +8,7 @@ import { gradeAnswer } from "../../../shared/exam/grading.ts";
 import { DEFAULT_RETENTION, type ReviewGrade } from "../../../shared/exam/review.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { MasteryTopic } from "../../../shared/sync/review.ts";
-import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/hooks.ts";
+import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/index.ts";
 import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../ui/useOnline.ts";

@@ -5,7 +5,7 @@ import { ChevronLeft, ChevronRight } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { LessonDetail } from "../../../shared/course/types.ts";
 import { fullUrl } from "../../../shared/url.ts";
-import { useLessonProgress } from "../../offline/hooks.ts";
+import { useLessonProgress } from "../../offline/index.ts";
 import { recordLessonProgress, useOfflineDb } from "../../offline/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";

@@ -9,6 +9,9 @@ import { reviewOpHandlers } from "./review.ts";
 /** Every op type's handler: the one place a new handler file is registered. */
 const handlers: OpHandlerMap<OpType> = { ...examOpHandlers, ...officialOpHandlers, ...leaveOpHandlers, ...courseOpHandlers, ...reviewOpHandlers };
 
+/** The op types this server applies (tests/shared/sync-contract.test.ts holds them to the client's). */
+export const HANDLED_OP_TYPES: readonly string[] = Object.keys(handlers);
+
 /** Applies a validated op with its type's handler. */
 export function handleOp(ctx: OpContext, op: Op): Promise<void> {
   return (handlers[op.type] as OpHandler<OpType>)(ctx, op as never);

@@ -4,7 +4,7 @@ import { Dialog } from "radix-ui";
 import { RefreshCw, X } from "lucide-react";
 import { uuid } from "../../../shared/uuid.ts";
 import { request, serverRefusal } from "../../api/index.ts";
-import { Spinner } from "../Spinner.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
 import { clickFraction, formatClickInfo, toRendered, type Point } from "./clickInfo.ts";
 
 interface CaptchaImage {
