@@ -124,7 +124,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/modules/codegen/ddl.ts",
   "src/server/modules/codegen/design.ts",
   "src/server/modules/codegen/routes.ts",
-  "src/server/modules/common/codes.ts",
   "src/server/modules/course/enrolment.ts",
   "src/server/modules/course/media.ts",
   "src/server/modules/course/mediaAccess.ts",
