@@ -137,6 +137,13 @@ describe("lint walls", () => {
     expect(await problems(CLIENT_JSX, translated)).toEqual([]);
   });
 
+  it("keeps SQL in the data layer: a route file runs no query, its repository may", async () => {
+    const code = 'import type { Queryable } from "../../db/index.ts";\nexport async function probe(db: Queryable) {\n  return db.query("select 1");\n}\n';
+    const found = await problems("src/server/modules/account/routes.ts", code);
+    expect(found).toEqual([expect.stringMatching(/^no-restricted-syntax: SQL lives in the data layer/)]);
+    expect(await problems("src/server/modules/account/repository.ts", code)).toEqual([]);
+  });
+
   it("refuses a promise nobody awaits or handles", async () => {
     const code = "async function save(): Promise<void> {}\nexport function probe(): void {\n  save();\n}\n";
     expect(await problems(CLIENT, code)).toEqual([expect.stringMatching(/^@typescript-eslint\/no-floating-promises/)]);

@@ -1,6 +1,8 @@
 import { isIPv6 } from "node:net";
 import { msg } from "@lingui/core/macro";
+import { sql } from "kysely";
 import type { Queryable } from "../db/index.ts";
+import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
 import { CAPTCHA_AFTER_FAILURES, type FailedAttempts } from "./attempts.ts";
 import { consumeClickCaptcha } from "./captcha.ts";
@@ -169,7 +171,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   const address = addressKey(ip);
   const t = now();
   await purgeStale(db, t, lockSeconds);
-  const { rows } = await db.query<T>(`select * from ${kind} where username = $1`, [username]);
+  const { rows } = await sql<T>`select * from ${sql.table(kind)} where username = ${username}`.execute(kyselyOf(db));
   const account = rows[0];
 
   const fromAddress = await policy.addressFailures.fail(ip);
@@ -208,7 +210,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
 
   await clearLoginFailures(db, kind, username);
   await db.query("update login_address set last_success = $4 where kind = $1 and username = $2 and address = $3", [kind, username, address, t]);
-  await db.query(`update ${kind} set last_login_time = $1, last_login_ip = $2 where id = $3`, [t, ip, account.id]);
+  await sql`update ${sql.table(kind)} set last_login_time = ${t}, last_login_ip = ${ip} where id = ${account.id}`.execute(kyselyOf(db));
   await policy.addressFailures.clear(ip);
   return account;
 }

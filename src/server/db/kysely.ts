@@ -10,12 +10,17 @@ import {
   type QueryResult as KyselyResult,
 } from "kysely";
 import type { Queryable } from "./database.ts";
+import type { DB } from "./schema.generated.ts";
+
+/** The tables of the migrated schema, generated from the migrations (`npm run db:types`). */
+export type { DB } from "./schema.generated.ts";
 
 /**
  * Kysely (the query builder) over the one database seam: queries are compiled to PostgreSQL SQL
  * with `$1` parameters and run through a `Queryable`, so they work on PGlite and node-postgres
  * alike, and inside our own transactions (`db.transaction(tx => builder(tx)...)`). The schema
- * stays in the SQL migrations; Kysely only builds statements.
+ * stays in the SQL migrations; its types (schema.generated.ts) are generated from them, so a
+ * query names only tables and columns that exist.
  *
  * Kysely's own `transaction()` is refused: transactions are the seam's (`Database.transaction`),
  * so one code path commits and rolls back on both drivers.
@@ -71,6 +76,6 @@ class QueryableDialect implements Dialect {
 }
 
 /** A Kysely query builder whose queries run on `q` (the database, or a transaction's Queryable). */
-export function kyselyOf<DB>(q: Queryable): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new QueryableDialect(q) });
+export function kyselyOf<Tables = DB>(q: Queryable): Kysely<Tables> {
+  return new Kysely<Tables>({ dialect: new QueryableDialect(q) });
 }

@@ -10,10 +10,24 @@ import { clearLoginFailures } from "../../auth/login.ts";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
 import { hashToken } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
-import { memberToken, type MemberRow } from "../../plugins/auth.ts";
+import { memberToken } from "../../plugins/auth.ts";
 import { getSetting } from "../../settings.ts";
 import { memberInfo } from "../user/index.ts";
 import { renderMemo } from "./memos.ts";
+import {
+  bindingTaken,
+  deleteMemberSessions,
+  ledgerMovesSince,
+  ledgerPage,
+  memberByBinding,
+  passwordHashOf,
+  saveAccountVerified,
+  setBinding,
+  setPasswordHash,
+  updateProfile,
+  useAccountVerified,
+  type Ledger,
+} from "./repository.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
@@ -58,17 +72,14 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const member = req.member!;
     const first = startOfToday() - 6 * DAY;
     const days = Array.from({ length: 7 }, (_, i) => ymd(first + i * DAY));
-    const sum = async (table: "user_score_log" | "user_money_log", column: "score" | "money") => {
-      const { rows } = await db.query<{ create_time: number; v: number }>(
-        `select create_time, ${column} as v from ${table} where user_id = $1 and create_time >= $2`,
-        [member.id, first],
-      );
+    const sum = async (ledger: Ledger) => {
+      const rows = await ledgerMovesSince(db, ledger, member.id, first);
       const totals = new Map<string, number>();
       for (const r of rows) totals.set(ymd(Number(r.create_time)), (totals.get(ymd(Number(r.create_time))) ?? 0) + Number(r.v));
       return days.map((d) => totals.get(d) ?? 0);
     };
-    const score = await sum("user_score_log", "score");
-    const money = (await sum("user_money_log", "money")).map((cents) => (cents / 100).toFixed(2));
+    const score = await sum({ table: "user_score_log", column: "score" });
+    const money = (await sum({ table: "user_money_log", column: "money" })).map((cents) => (cents / 100).toFixed(2));
     return reply.success({ days, score, money });
   });
 
@@ -84,37 +95,22 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const member = req.member!;
     const p = req.body;
     if (p.avatar && !p.avatar.startsWith("/storage/") && !/^https?:\/\//.test(p.avatar)) throw new ApiError(msg`Incorrect parameter!`);
-    const { rows } = await db.query<MemberRow>(
-      `update member set avatar = $1, nickname = $2, gender = $3, birthday = $4, motto = $5,
-         update_time = extract(epoch from now())::bigint
-       where id = $6 returning *`,
-      [p.avatar, p.nickname, p.gender, p.birthday || null, p.motto, member.id],
-    );
-    return reply.success({ userInfo: memberInfo(rows[0]!, memberToken(req) ?? "", "") }, msg`Profile saved`);
+    const row = await updateProfile(db, member.id, { avatar: p.avatar, nickname: p.nickname, gender: p.gender, birthday: p.birthday || null, motto: p.motto });
+    return reply.success({ userInfo: memberInfo(row, memberToken(req) ?? "", "") }, msg`Profile saved`);
   });
 
-  for (const [url, table, column] of [
-    ["/api/account/balance", "user_money_log", "money"],
-    ["/api/account/integral", "user_score_log", "score"],
+  for (const [url, ledger] of [
+    ["/api/account/balance", { table: "user_money_log", column: "money" }],
+    ["/api/account/integral", { table: "user_score_log", column: "score" }],
   ] as const) {
     api.get(url, { config: memberOnly, schema: { querystring: page } }, async (req, reply) => {
       const member = req.member!;
       const { page: p, limit } = req.query;
-      const total = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_id = $1`, [member.id]);
-      type LogRow = Record<"id" | "user_id" | "money" | "score" | "before" | "after" | "create_time", number | string> & {
-        memo: string;
-        memo_key: string;
-        memo_params: unknown;
-      };
-      const { rows } = await db.query<LogRow>(
-        `select id, user_id, ${column}, before, after, memo, memo_key, memo_params, create_time from ${table}
-         where user_id = $1 order by id desc limit $2 offset $3`,
-        [member.id, limit, (p - 1) * limit],
-      );
+      const { rows, total } = await ledgerPage(db, ledger, member.id, limit, (p - 1) * limit);
       // Memos are shown in the reader's language (memos.ts); the row keeps its key, not text.
       const shown = rows.map(({ memo_key, memo_params, ...r }) => ({ ...r, memo: renderMemo(req.t, memo_key, memo_params, r.memo) }));
       const list =
-        column === "money"
+        ledger.column === "money"
           ? shown.map((r) => ({
               ...r,
               money: (Number(r.money) / 100).toFixed(2),
@@ -122,7 +118,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
               after: (Number(r.after) / 100).toFixed(2),
             }))
           : shown;
-      return reply.success({ list, total: total.rows[0]?.n ?? 0 });
+      return reply.success({ list, total });
     });
   }
 
@@ -131,13 +127,12 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     const member = req.member!;
     const invalid = validatePassword(req.body.newPassword);
     if (invalid) throw new ApiError(invalid);
-    const { rows } = await db.query<{ password_hash: string }>("select password_hash from member where id = $1", [member.id]);
-    if (!(await verifyPassword(req.body.oldPassword, rows[0]!.password_hash))) throw new ApiError(msg`The old password is wrong`);
+    if (!(await verifyPassword(req.body.oldPassword, (await passwordHashOf(db, member.id))!))) throw new ApiError(msg`The old password is wrong`);
     const hash = await hashPassword(req.body.newPassword);
     await db.transaction(async (tx) => {
-      await tx.query("update member set password_hash = $1, update_time = extract(epoch from now())::bigint where id = $2", [hash, member.id]);
+      await setPasswordHash(tx, member.id, hash, true);
       // Every session of the member ends: log in again with the new password.
-      await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
+      await deleteMemberSessions(tx, member.id);
     });
     return reply.success(null, msg`Password changed, please log in again`);
   });
@@ -152,10 +147,7 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     await useCode(db, type, current, type === "email" ? "user_email_verify" : "user_mobile_verify", captcha);
     const token = randomBytes(24).toString("base64url");
     const now = Math.floor(Date.now() / 1000);
-    await db.query(
-      "insert into verification_code (channel, target, event, code_hash, create_time, expire_time) values ($1, $2, 'account_verified', $3, $4, $5)",
-      [type, String(member.id), hashToken(token), now, now + 600],
-    );
+    await saveAccountVerified(db, type, member.id, hashToken(token), now, now + 600);
     return reply.success({ type, accountVerificationToken: token });
   });
 
@@ -178,18 +170,11 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
     }
     if (member[type]) {
       const now = Math.floor(Date.now() / 1000);
-      const proof = await db.query(
-        `update verification_code set used = true
-         where channel = $1 and target = $2 and event = 'account_verified' and code_hash = $3 and not used and expire_time > $4
-         returning id`,
-        [type, String(member.id), hashToken(accountVerificationToken ?? ""), now],
-      );
-      if (proof.rows.length === 0) throw new ApiError(msg`Please verify your current account first`);
+      if (!(await useAccountVerified(db, type, member.id, hashToken(accountVerificationToken ?? ""), now))) throw new ApiError(msg`Please verify your current account first`);
     }
-    const taken = await db.query(`select 1 from member where lower(${type}) = lower($1) and id <> $2`, [target, member.id]);
-    if (taken.rows.length) throw new ApiError(type === "email" ? msg`This email address is already registered` : msg`This mobile number is already registered`);
+    if (await bindingTaken(db, type, target, member.id)) throw new ApiError(type === "email" ? msg`This email address is already registered` : msg`This mobile number is already registered`);
     await useCode(db, type, target, type === "email" ? "user_change_email" : "user_change_mobile", captcha);
-    await db.query(`update member set ${type} = $1, update_time = extract(epoch from now())::bigint where id = $2`, [target, member.id]);
+    await setBinding(db, type, member.id, target);
     return reply.success(null, msg`Saved`);
   });
 
@@ -201,16 +186,15 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
       const { type, account, captcha, password } = req.body;
       const invalid = validatePassword(password);
       if (invalid) throw new ApiError(invalid);
-      const { rows } = await db.query<{ id: number; username: string; target: string }>(`select id, username, ${type} as target from member where lower(${type}) = lower($1)`, [account.trim()]);
-      const member = rows[0];
+      const member = await memberByBinding(db, type, account.trim());
       if (!member) throw new ApiError(msg`No account uses this address`);
       await useCode(db, type, member.target, "user_retrieve_pwd", captcha);
       const hash = await hashPassword(password);
       await db.transaction(async (tx) => {
-        await tx.query("update member set password_hash = $1 where id = $2", [hash, member.id]);
+        await setPasswordHash(tx, member.id, hash, false);
         // Proving the bound address lifts the failed-login lock and captcha of the account.
         await clearLoginFailures(tx, "member", member.username);
-        await tx.query("delete from token where user_id = $1 and type in ('user', 'user-refresh')", [member.id]);
+        await deleteMemberSessions(tx, member.id);
       });
       return reply.success(null, msg`Password reset, please log in`);
     },

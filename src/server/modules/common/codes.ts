@@ -6,6 +6,7 @@ import { jsonBody } from "../../../shared/schema.ts";
 import { sendCode, type CodeChannel, type CodeEvent } from "../../auth/codes.ts";
 import { ApiError } from "../../errors.ts";
 import { needLogin } from "../../plugins/auth.ts";
+import { memberIdByAddress } from "./repository.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
@@ -27,8 +28,7 @@ export async function codeRoutes(app: FastifyInstance): Promise<void> {
       throw new ApiError(channel === "email" ? msg`Please enter a correct email address` : msg`Please enter the correct mobile number`);
     }
     const column = channel === "email" ? "email" : "mobile";
-    const owner = await db.query<{ id: number }>(`select id from member where lower(${column}) = lower($1)`, [target]);
-    const registered = owner.rows.length > 0;
+    const registered = (await memberIdByAddress(db, column, target)) !== undefined;
     switch (event) {
       case "user_register":
         if (registered) throw new ApiError(channel === "email" ? msg`This email address is already registered` : msg`This mobile number is already registered`);
