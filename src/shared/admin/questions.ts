@@ -34,11 +34,16 @@ const status = withMessage(z.enum(["enable", "disable"]).optional().default("ena
 const weigh = withMessage(z.number().int().min(-1_000_000).max(1_000_000).optional().default(0), msg`The weight must be a whole number`);
 const pid = withMessage(z.preprocess((v) => (v === null ? 0 : v), z.number().int().min(0).max(2_147_483_647).optional().default(0)), msg`Please choose the parent`);
 
+/** Who sees a bank's questions: members practise them, or only exam papers draw from them (answers stay on the server). */
+export const BANK_KINDS = ["practice", "exam"] as const;
+
 /** A question bank (exam_classify): a tree node; its questions are the bank members practise. */
 export const examClassifyAdd = z.object({
   pid,
   title: withMessage(safeText(100).trim().min(1), msg`Please enter the title (at most 100 characters)`),
   title_en: withMessage(safeText(100).trim().optional().default(""), msg`The English title is at most 100 characters`),
+  // Left out: a new bank is the table's default (practice), an edited one keeps its kind.
+  kind: withMessage(z.enum(BANK_KINDS).optional(), msg`Please choose one of the choices`),
   weigh,
   status,
   ...assignment,

@@ -23,7 +23,7 @@ const classify: CrudDefinition = {
     { field: "title", label: msg`Title`, search: "text" },
     { field: "title_en", label: msg`English title`, search: "text" },
     { field: "kind", label: msg`Kind`, render: "tag", options: KINDS, search: "select" },
-    { field: "withheld", label: msg`Kept from practice`, cell: bankWithheldCell },
+    { field: "withheld", viaHook: true, label: msg`Kept from practice`, cell: bankWithheldCell },
     { field: "weigh", label: msg`Weight`, render: "number" },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
     { field: "update_time", label: msg`Updated`, render: "datetime", hidden: true },
