@@ -135,6 +135,21 @@ describe("per-kind questions", () => {
     expect(refused.json()).toMatchObject({ code: 0, msg: expect.stringMatching(/paper/) });
     expect((await t.database.db.query("select 1 from exam_classify where id = $1", [used])).rows).toHaveLength(1);
   });
+
+  it("a bank's kind is set by its form: exam-only on add, back to practice on edit, kept when left out", async () => {
+    const write = async (action: "add" | "edit", payload: object) =>
+      (await t.app.inject({ method: "POST", url: `/admin/exam/classify/${action}`, headers: root.headers, payload })).json();
+    const kindOf = async (id: number) => (await t.database.db.query<{ kind: string }>("select kind from exam_classify where id = $1", [id])).rows[0]!.kind;
+    const added = await write("add", { pid: 0, title: "Exam-only bank", kind: "exam" });
+    expect(added.code).toBe(1);
+    const id = (await t.database.db.query<{ id: number }>("select id from exam_classify where title = 'Exam-only bank'")).rows[0]!.id;
+    expect(await kindOf(id)).toBe("exam");
+    expect((await write("edit", { id, pid: 0, title: "Exam-only bank", kind: "practice" })).code).toBe(1);
+    expect(await kindOf(id)).toBe("practice");
+    expect((await write("edit", { id, pid: 0, title: "Renamed bank" })).code).toBe(1);
+    expect(await kindOf(id)).toBe("practice");
+    expect((await write("add", { pid: 0, title: "Odd bank", kind: "other" })).code).toBe(0);
+  });
 });
 
 describe("the bank's content version", () => {

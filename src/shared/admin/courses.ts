@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
+import { categoryTree } from "./categoryTree.ts";
 import { assignment } from "./org.ts";
 
 /**
@@ -26,6 +27,14 @@ const weigh = withMessage(z.number().int().min(-1_000_000).max(1_000_000).option
 const mediaUrl = (max: number) =>
   safeText(max).refine((url) => url === "" || (/^\/storage\/[A-Za-z0-9_./-]+$/.test(url) && !url.split("/").includes("..")) || /^https?:\/\/[^\s"'<>]+$/i.test(url));
 const richText = (max: number) => safeText(max).optional().default("");
+
+/** Course categories (course/category): the tree courses are filed in. */
+export const courseCategoryTree = categoryTree({
+  rule: "course/category",
+  table: "course_category",
+  title: msg`Course categories`,
+  labels: { title: msg`Name`, title_en: msg`English name`, parent: msg`Parent category`, quickSearch: msg`ID, name` },
+});
 
 export const courseCategoryAdd = z.object({
   pid: withMessage(z.preprocess((v) => (v === null ? 0 : v), dbInt(0).optional().default(0)), msg`Please choose the parent category`),

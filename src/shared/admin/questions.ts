@@ -5,6 +5,7 @@ import { MAX_BLANKS, MAX_OPTIONS } from "../exam/grading.ts";
 import { textParts } from "../exam/questionText.ts";
 import { QUESTION_TYPES, type CorrectAnswer, type QuestionOption, type QuestionType } from "../exam/types.ts";
 import { dbId, safeText, withMessage } from "../schema.ts";
+import { categoryTree } from "./categoryTree.ts";
 import { assignment } from "./org.ts";
 
 /**
@@ -34,11 +35,25 @@ const status = withMessage(z.enum(["enable", "disable"]).optional().default("ena
 const weigh = withMessage(z.number().int().min(-1_000_000).max(1_000_000).optional().default(0), msg`The weight must be a whole number`);
 const pid = withMessage(z.preprocess((v) => (v === null ? 0 : v), z.number().int().min(0).max(2_147_483_647).optional().default(0)), msg`Please choose the parent`);
 
+/** Who sees a bank's questions: members practise them, or only exam papers draw from them (answers stay on the server). */
+export const BANK_KINDS = ["practice", "exam"] as const;
+
+/** Question banks (exam/classify): a tree; a node's questions are practised or used by exam papers. */
+export const questionBankTree = categoryTree({
+  rule: "exam/classify",
+  table: "exam_classify",
+  title: msg`Question banks`,
+  labels: { title: msg`Title`, title_en: msg`English title`, parent: msg`Parent bank`, quickSearch: msg`ID, title` },
+  choice: { field: "kind", values: BANK_KINDS, label: msg`Kind`, initial: "practice" },
+});
+
 /** A question bank (exam_classify): a tree node; its questions are the bank members practise. */
 export const examClassifyAdd = z.object({
   pid,
   title: withMessage(safeText(100).trim().min(1), msg`Please enter the title (at most 100 characters)`),
   title_en: withMessage(safeText(100).trim().optional().default(""), msg`The English title is at most 100 characters`),
+  // Left out: a new bank is the table's default (practice), an edited one keeps its kind.
+  kind: withMessage(z.enum(BANK_KINDS).optional(), msg`Please choose one of the choices`),
   weigh,
   status,
   ...assignment,

@@ -19,7 +19,7 @@ const courses: CrudDefinition = {
     { field: "title", label: msg`Title`, sortable: true, search: "text" },
     { field: "category_id", label: msg`Category`, cell: categoryCell, search: "select", remote: { path: "course/category", labelField: "title" } },
     { field: "price", label: msg`Price`, cell: priceCell, sortable: true },
-    { field: "lesson_count", label: msg`Lessons`, render: "number" },
+    { field: "lesson_count", viaHook: true, label: msg`Lessons`, render: "number" },
     { field: "weigh", label: msg`Weight`, render: "number", sortable: true, hidden: true },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
     { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },

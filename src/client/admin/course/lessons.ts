@@ -37,7 +37,7 @@ const lessons: CrudDefinition = {
   form: [
     { field: "course_id", label: msg`Course`, kind: "remoteSelect", remote: { path: "course/course", labelField: "title" } },
     { field: "title", label: msg`Title`, kind: "text" },
-    { field: "video", label: msg`Video`, kind: "custom", component: LessonVideoField, initial: NO_VIDEO },
+    { field: "video", viaHook: true, label: msg`Video`, kind: "custom", component: LessonVideoField, initial: NO_VIDEO },
     { field: "content", label: msg`Content`, kind: "richText" },
     { field: "attachments", label: msg`Attachments`, kind: "custom", component: AttachmentsField, initial: [] },
     { field: "free_preview", label: msg`Free preview`, kind: "switch", boolean: true, hint: msg`Everyone may watch it, without enrolling` },

@@ -42,6 +42,12 @@ export interface CrudColumn {
   hidden?: boolean;
   /** A "select" search whose choices are another resource's rows (`select=1`): `labelField` shown, `valueField` (default "id") sent. */
   remote?: { path: string; labelField: string; valueField?: string };
+  /**
+   * Not a field of the server resource: its list hook adds it to each row (a count, a summary),
+   * so it is neither sorted nor searched. tests/client/crud-contract.test.ts holds every other
+   * column to the resource's fields.
+   */
+  viaHook?: true;
 }
 
 /** The input kinds of the add/edit form. */
@@ -121,6 +127,13 @@ export interface CrudFormField {
   initial?: unknown;
   /** The input of a "custom" field (e.g. choices that depend on another field's value). */
   component?: ComponentType<CustomFieldProps>;
+  /**
+   * Not a column the resource's edit row has: its hooks read it into the edit row and write it
+   * (memberships, a password to hash, a confirmation), so only its add/edit schema names it.
+   */
+  viaHook?: true;
+  /** Only shown (a preview, a history, a total): the resource's schemas do not take it. */
+  display?: true;
 }
 
 /** A write on the selected rows beyond delete: `POST /admin/<path>/<name> {ids}` after a confirm. */

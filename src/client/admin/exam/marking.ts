@@ -18,11 +18,11 @@ const marking: CrudDefinition = {
     { field: "username", label: msg`Member`, search: "text" },
     { field: "room_title", label: msg`Room`, cell: (r) => String(r.room_title ?? "–"), search: "text" },
     { field: "stem", label: msg`Question`, search: "text" },
-    { field: "answer", label: msg`Answer` },
+    { field: "answer", viaHook: true, label: msg`Answer` },
     { field: "status", label: msg`Status`, render: "tag", options: MARK_STATUS_OPTIONS, search: "select" },
     { field: "score", label: msg`Score`, cell: (r) => (r.score === null ? "–" : `${String(r.score)} / ${String(r.max_score)}`) },
     // How often and how long the member left the exam page during the attempt (issue 37).
-    { field: "page_leaves", label: msg`Page leaves`, cell: (r) => createElement(PageLeaveSummary, pageLeavesOf(r)) },
+    { field: "page_leaves", viaHook: true, label: msg`Page leaves`, cell: (r) => createElement(PageLeaveSummary, pageLeavesOf(r)) },
     { field: "comment", label: msg`Comment`, hidden: true },
     { field: "create_time", label: msg`Queued`, render: "datetime", sortable: true, search: "datetime" },
   ],

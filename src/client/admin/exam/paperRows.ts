@@ -36,7 +36,7 @@ const paperRows: CrudDefinition = {
     { field: "difficulty", label: msg`Difficulty`, cell: difficultyCell },
     { field: "count", label: msg`Count`, render: "number" },
     { field: "score", label: msg`Score each`, render: "number" },
-    { field: "subtotal", label: msg`Subtotal`, render: "number" },
+    { field: "subtotal", viaHook: true, label: msg`Subtotal`, render: "number" },
     { field: "remark", label: msg`Note`, search: "text", hidden: true },
     { field: "weigh", label: msg`Weigh`, render: "number", sortable: true, hidden: true },
   ],

@@ -50,9 +50,9 @@ const questions: CrudDefinition = {
     { field: "score", label: msg({ message: "Score", context: "question" }), kind: "number", initial: 2 },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
     { field: "weigh", label: msg`Weight`, kind: "number", initial: 0 },
-    { field: "preview", label: msg`Preview (as members see it)`, kind: "custom", component: QuestionPreview },
+    { field: "preview", display: true, label: msg`Preview (as members see it)`, kind: "custom", component: QuestionPreview },
     // The server's edit row names the question here (`history`): its versions, newest first.
-    { field: "history", label: msg`Versions`, kind: "custom", component: QuestionHistory, when: (v) => typeof v.history === "number" },
+    { field: "history", display: true, label: msg`Versions`, kind: "custom", component: QuestionHistory, when: (v) => typeof v.history === "number" },
   ],
   schema: questionAdd,
   editSchema: questionEdit.omit({ id: true }),

@@ -22,9 +22,9 @@ const rooms: CrudDefinition = {
     { field: "paper_id", label: msg`Paper`, cell: (r) => String(r.paper_title ?? r.paper_id), search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "start_time", label: msg`Opens`, render: "datetime", sortable: true, search: "datetime" },
     { field: "end_time", label: msg`Closes`, render: "datetime", sortable: true },
-    { field: "attempts", label: msg`Attempts`, render: "number" },
+    { field: "attempts", viaHook: true, label: msg`Attempts`, render: "number" },
     // Practice questions it keeps out and until when, a paper that no longer adds up, its overrides.
-    { field: "notes", label: msg`Notes`, cell: (r) => createElement(RoomNotes, { row: r }) },
+    { field: "notes", viaHook: true, label: msg`Notes`, cell: (r) => createElement(RoomNotes, { row: r }) },
     { field: "shuffle_questions", label: msg`Shuffle questions`, render: "switch", hidden: true },
     { field: "pass_score", label: msg`Pass score`, render: "number", hidden: true },
     { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" }, hidden: true },
@@ -62,7 +62,7 @@ const rooms: CrudDefinition = {
     { field: "late_policy", label: msg`Answers arriving after the deadline`, kind: "radio", options: LATE_POLICY_OPTIONS, initial: "review" },
     { field: "face_rule_id", label: msg`Face rule (empty: no face checks)`, kind: "remoteSelect", remote: { path: "org/faceRule", labelField: "name" }, hint: msg`When and how the member's face is checked during the exam` },
     { field: "status", label: msg`Status`, kind: "radio", options: STATUS_OPTIONS, initial: "enable" },
-    { field: "confirm_withhold", label: msg`Practice and mock papers`, kind: "custom", component: RoomWithholdingField, initial: false },
+    { field: "confirm_withhold", viaHook: true, label: msg`Practice and mock papers`, kind: "custom", component: RoomWithholdingField, initial: false },
   ],
   schema: roomAdd,
   rowActions: [

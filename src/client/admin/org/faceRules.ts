@@ -27,7 +27,7 @@ const faceRules: CrudDefinition = {
     { field: "liveness", label: msg`Liveness`, render: "switch" },
     { field: "max_failures", label: msg`Failures allowed`, render: "number" },
     { field: "action", label: msg`Then`, render: "tag", options: FACE_ACTION_OPTIONS, search: "select" },
-    { field: "rooms", label: msg`Rooms`, render: "number" },
+    { field: "rooms", viaHook: true, label: msg`Rooms`, render: "number" },
     { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
   ],
   form: [

@@ -21,7 +21,7 @@ const attachments: CrudDefinition = {
     { field: "admin_username", label: msg`Uploaded by`, cell: (row) => <UploaderCell row={row} /> },
     { field: "topic", label: msg`Topic`, search: "text" },
     { field: "quote", label: msg`Uploads`, render: "number", sortable: true },
-    { field: "uses", label: msg`Used by`, cell: (row) => <UsesCell row={row} /> },
+    { field: "uses", viaHook: true, label: msg`Used by`, cell: (row) => <UsesCell row={row} /> },
     { field: "last_upload_time", label: msg`Last uploaded`, render: "datetime", sortable: true, search: "datetime" },
     { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime", hidden: true },
   ],

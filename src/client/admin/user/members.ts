@@ -32,11 +32,11 @@ const members: CrudDefinition = {
   form: [
     { field: "username", label: msg`Username`, kind: "text" },
     { field: "nickname", label: msg`Nickname`, kind: "text" },
-    { field: "password", label: msg`Password`, kind: "password" },
+    { field: "password", viaHook: true, label: msg`Password`, kind: "password" },
     { field: "group_id", label: msg`Group`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
     companyField(),
     { field: "duty_id", label: msg`Duty`, kind: "remoteSelect", remote: { path: "org/duty", labelField: "name" } },
-    { field: "classroom_ids", label: msg`Classrooms`, kind: "multiSelect", tree: { path: "org/classroom", label: "name" }, initial: [] },
+    { field: "classroom_ids", viaHook: true, label: msg`Classrooms`, kind: "multiSelect", tree: { path: "org/classroom", label: "name" }, initial: [] },
     { field: "email", label: msg`Email`, kind: "text" },
     { field: "mobile", label: msg`Mobile`, kind: "text" },
     { field: "avatar", label: msg`Avatar URL`, kind: "text" },

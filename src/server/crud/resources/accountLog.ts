@@ -4,6 +4,7 @@ import { MAX_ACCOUNT_FIGURE, moneyAdjust, scoreAdjust } from "../../../shared/ad
 import { ApiError } from "../../errors.ts";
 import { memos, renderMemo } from "../../modules/account/memos.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /** Memos in the reader's language (the row keeps a key and its parameters). */
 const withMemo = (ctx: CrudContext, row: Row): Row => {
@@ -45,7 +46,7 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
     title,
     table,
     fields: {
-      id: { column: "t.id", type: "int" },
+      ...standardFields("id"),
       user_id: { column: "t.user_id", type: "int" },
       username: { column: "m.username", type: "text" },
       nickname: { column: "m.nickname", type: "text" },
@@ -55,7 +56,7 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
       memo: { column: "t.memo", type: "text" },
       memo_key: { column: "t.memo_key", type: "text" },
       memo_params: { column: "t.memo_params", type: "text", operators: ["NULL", "NOT NULL"] },
-      create_time: { column: "t.create_time", type: "time" },
+      ...standardFields("create_time"),
     },
     joins: [{ table: "member", alias: "m", on: ["m.id", "t.user_id"] }],
     quickSearch: ["id", "user_id", "username", "nickname"],

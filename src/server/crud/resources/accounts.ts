@@ -1,9 +1,10 @@
 import { hashPassword } from "../../auth/password.ts";
 import type { FieldDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /** The fields every account (admin or member) lists the same way, first in its list. */
 export const ACCOUNT_FIELDS = {
-  id: { column: "t.id", type: "int" },
+  ...standardFields("id"),
   username: { column: "t.username", type: "text" },
   nickname: { column: "t.nickname", type: "text" },
   email: { column: "t.email", type: "text" },
@@ -13,7 +14,7 @@ export const ACCOUNT_FIELDS = {
 
 /** An account's status and last login. */
 export const LOGIN_FIELDS = {
-  status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
+  ...standardFields("status"),
   last_login_time: { column: "t.last_login_time", type: "time" },
   last_login_ip: { column: "t.last_login_ip", type: "text" },
 } satisfies Record<string, FieldDef>;

@@ -5,6 +5,7 @@ import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef } from "../resource.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
 import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
+import { standardFields } from "./fields.ts";
 
 /** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
 async function checkGroups(ctx: CrudContext, groupIds: number[]): Promise<void> {
@@ -31,8 +32,7 @@ export const adminResource: ResourceDef = {
     company_id: { column: "t.company_id", type: "int" },
     company_name: { column: "c.name", type: "text" },
     ...LOGIN_FIELDS,
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("create_time", "update_time"),
   },
   joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
   quickSearch: ["id", "username", "nickname"],

@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import type { ResourceDef } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /** The admin log (`/admin/auth/adminLog/...`): read-only; its detail needs the view rule. */
 export const adminLogResource: ResourceDef = {
@@ -7,7 +8,7 @@ export const adminLogResource: ResourceDef = {
   title: msg`Admin log`,
   table: "admin_log",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     admin_id: { column: "t.admin_id", type: "int" },
     username: { column: "t.username", type: "text" },
     title: { column: "t.title", type: "text" },
@@ -15,7 +16,7 @@ export const adminLogResource: ResourceDef = {
     method: { column: "t.method", type: "enum", values: ["GET", "POST", "DELETE", "PUT", "PATCH"] },
     ip: { column: "t.ip", type: "text" },
     useragent: { column: "t.useragent", type: "text" },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("create_time"),
   },
   // A company admin reads the log of their company's admins.
   joins: [{ table: "admin", alias: "a", on: ["a.id", "t.admin_id"] }],

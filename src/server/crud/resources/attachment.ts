@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import { fileUses, Storage } from "../../modules/upload/storage.ts";
 import type { ResourceDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /** Removes stored files nothing uses any more (Storage.removeUnused), one at a time; never throws. */
 async function removeEach(app: FastifyInstance, files: Iterable<[string, Parameters<Storage["removeUnused"]>[1]]>): Promise<void> {
@@ -53,7 +54,7 @@ export const attachmentResource: ResourceDef = {
   title: msg`Attachments`,
   table: "attachment",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     topic: { column: "t.topic", type: "text" },
     admin_id: { column: "t.admin_id", type: "int" },
     user_id: { column: "t.user_id", type: "int" },
@@ -68,7 +69,7 @@ export const attachmentResource: ResourceDef = {
     sha1: { column: "t.sha1", type: "text" },
     storage: { column: "t.storage", type: "text" },
     quote: { column: "t.quote", type: "int" },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("create_time"),
     last_upload_time: { column: "t.last_upload_time", type: "time" },
   },
   joins: [

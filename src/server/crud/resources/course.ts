@@ -1,10 +1,12 @@
 import { msg } from "@lingui/core/macro";
-import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseEdit } from "../../../shared/admin/courses.ts";
+import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseCategoryTree, courseEdit } from "../../../shared/admin/courses.ts";
+import { categoryTreeResource } from "./categoryTree.ts";
 import { ApiError } from "../../errors.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { assignmentHooks } from "./assignments.ts";
+import { standardFields } from "./fields.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -13,31 +15,10 @@ import { assignmentHooks } from "./assignments.ts";
  * carries an ETag of what it shows, so a device's cached copy is replaced on its next online
  * visit: modules/course/routes.ts).
  */
-export const courseCategoryResource: ResourceDef = {
-  rule: "course/category",
-  title: msg`Course categories`,
-  table: "course_category",
-  fields: {
-    id: { column: "t.id", type: "int" },
-    pid: { column: "t.pid", type: "int" },
-    title: { column: "t.title", type: "text" },
-    title_en: { column: "t.title_en", type: "text" },
-    weigh: { column: "t.weigh", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
-  },
-  quickSearch: ["id", "title", "title_en"],
-  selectFields: ["id", "pid", "title", "title_en"],
-  defaultOrder: ["weigh", "desc"],
-  tree: true,
+export const courseCategoryResource: ResourceDef = categoryTreeResource(courseCategoryTree, {
   childrenRefusal: msg`Delete or move its sub-categories first`,
-  company: "read",
-  sortable: true,
-  editColumns: ["id", "pid", "title", "title_en", "weigh", "status", "create_time", "update_time"],
   add: courseCategoryAdd,
   edit: courseCategoryEdit,
-  del: true,
   touch: true,
   hooks: {
     async beforeDelete(ctx, rows) {
@@ -46,14 +27,14 @@ export const courseCategoryResource: ResourceDef = {
       if (courses.length > 0) throw new ApiError(msg`Move or delete the courses of this category first`);
     },
   },
-};
+});
 
 export const courseResource: ResourceDef = {
   rule: "course/course",
   title: msg`Courses`,
   table: "course",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     category_id: { column: "t.category_id", type: "int" },
     category_title: { column: "c.title", type: "text" },
     category_title_en: { column: "c.title_en", type: "text" },
@@ -61,10 +42,7 @@ export const courseResource: ResourceDef = {
     cover: { column: "t.cover", type: "text" },
     summary: { column: "t.summary", type: "text" },
     price: { column: "t.price", type: "bigint" },
-    weigh: { column: "t.weigh", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("weigh", "status", "create_time", "update_time"),
   },
   joins: [{ table: "course_category", alias: "c", on: ["c.id", "t.category_id"] }],
   quickSearch: ["id", "title", "summary"],

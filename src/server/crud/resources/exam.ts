@@ -1,44 +1,24 @@
 import { msg } from "@lingui/core/macro";
-import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
+import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionBankTree, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
 import { delQuery } from "../../../shared/admin/crud.ts";
 import { recordIds } from "../../../shared/admin/security.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
+import { categoryTreeResource } from "./categoryTree.ts";
 import { questionSheetActions } from "./questionSheet.ts";
 import { actAs, questionVersions } from "../../modules/exam/versions.ts";
 import { banksWithholding } from "../../modules/exam/withheld.ts";
 import { z } from "zod";
 import { dbIdParam } from "../../../shared/schema.ts";
+import { standardFields } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
-export const examClassifyResource: ResourceDef = {
-  rule: "exam/classify",
-  title: msg`Question banks`,
-  table: "exam_classify",
-  fields: {
-    id: { column: "t.id", type: "int" },
-    pid: { column: "t.pid", type: "int" },
-    title: { column: "t.title", type: "text" },
-    title_en: { column: "t.title_en", type: "text" },
-    kind: { column: "t.kind", type: "enum", values: ["practice", "exam"] },
-    weigh: { column: "t.weigh", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
-  },
-  quickSearch: ["id", "title", "title_en"],
-  selectFields: ["id", "pid", "title", "title_en"],
-  defaultOrder: ["weigh", "desc"],
-  tree: true,
+export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
   childrenRefusal: msg`Delete or move its sub-banks first`,
-  company: "read",
-  sortable: true,
-  editColumns: ["id", "pid", "title", "title_en", "kind", "weigh", "status", "create_time", "update_time"],
   add: examClassifyAdd,
   edit: examClassifyEdit,
-  del: true,
   hooks: assignmentHooks("bank", {
     /** Each bank with how many of its questions exams keep out of practice now, and until when (withheld.ts). */
     async listRows(ctx, rows) {
@@ -64,7 +44,7 @@ export const examClassifyResource: ResourceDef = {
       if (used.length > 0) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
     },
   }),
-};
+});
 
 /** Question types (`/admin/exam/questionType/...`): names and default scores of the five fixed kinds (edit only). */
 export const questionTypeResource: ResourceDef = {
@@ -72,7 +52,7 @@ export const questionTypeResource: ResourceDef = {
   title: msg`Question types`,
   table: "exam_question_type",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     type: { column: "t.type", type: "enum", values: ["single", "multiple", "judge", "fill", "short"] },
     title: { column: "t.title", type: "text" },
     title_en: { column: "t.title_en", type: "text" },
@@ -180,7 +160,7 @@ export const questionResource: ResourceDef = {
   title: msg({ message: "Questions", context: "exam screen" }),
   table: "exam_question",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     classify_id: { column: "t.classify_id", type: "int" },
     classify_title: { column: "c.title", type: "text" },
     classify_title_en: { column: "c.title_en", type: "text" },
@@ -188,12 +168,11 @@ export const questionResource: ResourceDef = {
     stem: { column: "t.stem", type: "text" },
     difficulty: { column: "t.difficulty", type: "int" },
     score: { column: "t.score", type: "int" },
-    weigh: { column: "t.weigh", type: "int" },
+    ...standardFields("weigh"),
     status: { column: "t.status", type: "enum", values: ["enable", "disable", "hidden"] },
     version: { column: "t.version", type: "int" },
     hidden_at: { column: "t.hidden_at", type: "time" },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("create_time", "update_time"),
   },
   joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
   // Hidden questions (in use when deleted) are listed only when the admin searches by status.

@@ -5,6 +5,7 @@ import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
 import type { ResourceDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /**
  * Face rules (`org/faceRule`, the menu rule seeded in 0003), the face review of official
@@ -17,7 +18,7 @@ export const faceRuleResource: ResourceDef = {
   title: msg`Face rules`,
   table: "face_rule",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     name: { column: "t.name", type: "text" },
     before_start: { column: "t.before_start", type: "bool" },
     every_minutes: { column: "t.every_minutes", type: "int" },
@@ -26,8 +27,7 @@ export const faceRuleResource: ResourceDef = {
     liveness: { column: "t.liveness", type: "bool" },
     max_failures: { column: "t.max_failures", type: "int" },
     action: { column: "t.action", type: "enum", values: ["stop", "flag"] },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("status", "create_time"),
   },
   quickSearch: ["id", "name"],
   selectFields: ["id", "name"],
@@ -66,7 +66,7 @@ export const faceReviewResource: ResourceDef = {
   title: msg`Face review`,
   table: "exam_face_attempt",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     user_id: { column: "t.user_id", type: "int" },
     username: { column: "m.username", type: "text" },
     room_id: { column: "t.room_id", type: "int" },

@@ -3,6 +3,7 @@ import { adminGroupAdd, adminGroupEdit, type AdminGroupAdd } from "../../../shar
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { parseRules, requireHeldRules } from "./permissions.ts";
+import { standardFields } from "./fields.ts";
 
 const rulesOut = (rules: unknown) => {
   const parsed = parseRules(String(rules ?? ""));
@@ -15,12 +16,9 @@ export const adminGroupResource: ResourceDef = {
   title: msg`Groups`,
   table: "admin_group",
   fields: {
-    id: { column: "t.id", type: "int" },
-    pid: { column: "t.pid", type: "int" },
+    ...standardFields("id", "pid"),
     name: { column: "t.name", type: "text" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("status", "create_time", "update_time"),
   },
   quickSearch: ["id", "name"],
   selectFields: ["id", "pid", "name"],

@@ -3,6 +3,7 @@ import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/cou
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
+import { standardFields } from "./fields.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
 async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
@@ -30,7 +31,7 @@ export const lessonResource: ResourceDef = {
   title: msg`Lessons`,
   table: "lesson",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     course_id: { column: "t.course_id", type: "int" },
     course_title: { column: "c.title", type: "text" },
     title: { column: "t.title", type: "text" },
@@ -38,10 +39,7 @@ export const lessonResource: ResourceDef = {
     video_size: { column: "t.video_size", type: "bigint" },
     duration: { column: "t.duration", type: "int" },
     free_preview: { column: "t.free_preview", type: "bool" },
-    weigh: { column: "t.weigh", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("weigh", "status", "create_time", "update_time"),
   },
   joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
   quickSearch: ["id", "title", "course_title"],

@@ -6,6 +6,7 @@ import { leavesOf, leaveSummaries } from "../../modules/exam/attempts/leaves.ts"
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, Join, ResourceDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /** A row of one question of one attempt: the question, the attempt, its member and its room (what both queues list and search). */
 const ATTEMPT_JOINS = [
@@ -21,14 +22,14 @@ export const markingResource: ResourceDef = {
   title: msg`Marking`,
   table: "exam_mark",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     attempt_id: { column: "t.attempt_id", type: "int" },
     question_id: { column: "t.question_id", type: "int" },
     status: { column: "t.status", type: "enum", values: ["pending", "marked"] },
     score: { column: "t.score", type: "int" },
     comment: { column: "t.comment", type: "text" },
     marked_at: { column: "t.marked_at", type: "bigint" },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("create_time"),
     stem: { column: "q.stem", type: "text" },
     user_id: { column: "a.user_id", type: "int" },
     username: { column: "m.username", type: "text" },
@@ -105,7 +106,7 @@ export const lateAnswerResource: ResourceDef = {
   title: msg`Late answers`,
   table: "exam_late_answer",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     attempt_id: { column: "t.attempt_id", type: "int" },
     question_id: { column: "t.question_id", type: "int" },
     status: { column: "t.status", type: "enum", values: ["pending", "accepted", "rejected"] },

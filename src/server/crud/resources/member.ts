@@ -6,6 +6,7 @@ import { requireInScope } from "../scope.ts";
 import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
+import { standardFields } from "./fields.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
 export const memberResource: ResourceDef = {
@@ -26,7 +27,7 @@ export const memberResource: ResourceDef = {
     duty_name: { column: "d.name", type: "text" },
     ...LOGIN_FIELDS,
     join_time: { column: "t.join_time", type: "time" },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("create_time"),
   },
   joins: [
     { table: "user_group", alias: "g", on: ["g.id", "t.group_id"] },

@@ -3,6 +3,7 @@ import { memberGroupAdd, memberGroupEdit, type MemberGroupAdd } from "../../../s
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
+import { standardFields } from "./fields.ts";
 
 /** Member groups (`/admin/user/group/...`): which member rules (member-center menus) a group opens. */
 export const memberGroupResource: ResourceDef = {
@@ -10,11 +11,9 @@ export const memberGroupResource: ResourceDef = {
   title: msg`User groups`,
   table: "user_group",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     name: { column: "t.name", type: "text" },
-    status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-    create_time: { column: "t.create_time", type: "time" },
-    update_time: { column: "t.update_time", type: "time" },
+    ...standardFields("status", "create_time", "update_time"),
   },
   quickSearch: ["id", "name"],
   selectFields: ["id", "name"],

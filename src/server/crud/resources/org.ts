@@ -7,11 +7,11 @@ import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
+import { standardFields } from "./fields.ts";
 
 const STATUS = ["enable", "disable"] as const;
 const times = {
-  create_time: { column: "t.create_time", type: "time" },
-  update_time: { column: "t.update_time", type: "time" },
+  ...standardFields("create_time", "update_time"),
 } as const;
 
 const ownCompanyFixed = msg`Your own company is placed by an administrator above it: you cannot move, reorder or delete it`;
@@ -41,10 +41,9 @@ export const companyResource: ResourceDef = {
   title: msg`Companies`,
   table: "company",
   fields: {
-    id: { column: "t.id", type: "int" },
-    pid: { column: "t.pid", type: "int" },
+    ...standardFields("id", "pid"),
     name: { column: "t.name", type: "text" },
-    weigh: { column: "t.weigh", type: "int" },
+    ...standardFields("weigh"),
     status: { column: "t.status", type: "enum", values: STATUS },
     ...times,
   },
@@ -88,9 +87,9 @@ export const dutyResource: ResourceDef = {
   title: msg`Duties`,
   table: "duty",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     name: { column: "t.name", type: "text" },
-    weigh: { column: "t.weigh", type: "int" },
+    ...standardFields("weigh"),
     status: { column: "t.status", type: "enum", values: STATUS },
     ...times,
   },
@@ -116,7 +115,7 @@ export const headTeacherResource: ResourceDef = {
   title: msg`Head teachers`,
   table: "admin",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     username: { column: "t.username", type: "text" },
     nickname: { column: "t.nickname", type: "text" },
     company_id: { column: "t.company_id", type: "int" },
@@ -172,7 +171,7 @@ export const classroomResource: ResourceDef = {
   title: msg`Classrooms`,
   table: "classroom",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     name: { column: "t.name", type: "text" },
     company_id: { column: "t.company_id", type: "int" },
     company_name: { column: "c.name", type: "text" },

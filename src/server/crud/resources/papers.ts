@@ -5,6 +5,7 @@ import { paperAdd, paperEdit, paperRowAdd, paperRowEdit, type PaperRowAdd } from
 import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { standardFields } from "./fields.ts";
 
 /**
  * Papers and their question rows (issue 14; rooms: rooms.ts, marking: marking.ts). What
@@ -35,7 +36,7 @@ export const paperResource: ResourceDef = {
   title: msg`Papers`,
   table: "exam_paper",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     title: { column: "t.title", type: "text" },
     total_score: { column: "t.total_score", type: "int" },
     pass_score: { column: "t.pass_score", type: "int" },
@@ -43,7 +44,7 @@ export const paperResource: ResourceDef = {
     shuffle_options: { column: "t.shuffle_options", type: "bool" },
     partial_credit: { column: "t.partial_credit", type: "bool" },
     status: { column: "t.status", type: "enum", values: STATUS },
-    create_time: { column: "t.create_time", type: "time" },
+    ...standardFields("create_time"),
   },
   quickSearch: ["id", "title"],
   // The room form prefills its time and pass score from the paper it picks and shows whether its rows add up.
@@ -105,7 +106,7 @@ export const paperRowResource: ResourceDef = {
   title: msg`Question rows`,
   table: "exam_paper_row",
   fields: {
-    id: { column: "t.id", type: "int" },
+    ...standardFields("id"),
     paper_id: { column: "t.paper_id", type: "int" },
     paper_title: { column: "p.title", type: "text" },
     kind: { column: "t.kind", type: "enum", values: ["fixed", "draw"] },
@@ -120,7 +121,7 @@ export const paperRowResource: ResourceDef = {
     difficulty: { column: "t.difficulty", type: "int" },
     count: { column: "t.count", type: "int" },
     score: { column: "t.score", type: "int" },
-    weigh: { column: "t.weigh", type: "int" },
+    ...standardFields("weigh"),
     remark: { column: "t.remark", type: "text" },
   },
   joins: [

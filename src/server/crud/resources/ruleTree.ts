@@ -3,6 +3,7 @@ import { msg } from "@lingui/core/macro";
 import type { z } from "zod";
 import type { CrudContext, FieldDef, ResourceDef, Row } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
+import { standardFields } from "./fields.ts";
 
 /**
  * A rule tree (admin menu rules, member rules): directories, menus and buttons by `pid`,
@@ -29,8 +30,7 @@ export function ruleTreeResource(options: {
     title: options.title,
     table,
     fields: {
-      id: { column: "t.id", type: "int" },
-      pid: { column: "t.pid", type: "int" },
+      ...standardFields("id", "pid"),
       type: { column: "t.type", type: "enum", values: options.types },
       title: { column: "t.title", type: "text" },
       title_en: { column: "t.title_en", type: "text" },
@@ -42,10 +42,7 @@ export function ruleTreeResource(options: {
       component: { column: "t.component", type: "text" },
       keepalive: { column: "t.keepalive", type: "bool" },
       ...extraFields,
-      weigh: { column: "t.weigh", type: "int" },
-      status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-      create_time: { column: "t.create_time", type: "time" },
-      update_time: { column: "t.update_time", type: "time" },
+      ...standardFields("weigh", "status", "create_time", "update_time"),
     },
     quickSearch: ["id", "title", "title_en", "name"],
     selectFields: ["id", "pid", "title", "title_en", "name"],

@@ -16,6 +16,7 @@ import type { CrudContext, ExtraAction, FieldDef, ResourceDef, Row } from "../re
 import { restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
+import { standardFields } from "./fields.ts";
 
 /**
  * Data security (`/admin/security/...`): recycle rules and the recycle bin (restore, purge),
@@ -46,13 +47,11 @@ const resourcesAction = (rule: string): ExtraAction => ({
 });
 
 const ruleFields: Record<string, FieldDef> = {
-  id: { column: "t.id", type: "int" },
+  ...standardFields("id"),
   name: { column: "t.name", type: "text" },
   controller: { column: "t.controller", type: "text" },
   data_table: { column: "t.data_table", type: "text" },
-  status: { column: "t.status", type: "enum", values: ["enable", "disable"] },
-  update_time: { column: "t.update_time", type: "time" },
-  create_time: { column: "t.create_time", type: "time" },
+  ...standardFields("status", "update_time", "create_time"),
 };
 
 /** The resource a rule names, which must allow what the rule watches (the table is the resource's own). */
@@ -112,14 +111,14 @@ export const sensitiveDataResource: ResourceDef = {
 };
 
 const logFields = (rule: "r" | "s"): Record<string, FieldDef> => ({
-  id: { column: "t.id", type: "int" },
+  ...standardFields("id"),
   admin_id: { column: "t.admin_id", type: "int" },
   admin_username: { column: "a.username", type: "text" },
   rule_name: { column: `${rule}.name`, type: "text" },
   data_table: { column: "t.data_table", type: "text" },
   title: { column: "t.title", type: "text" },
   ip: { column: "t.ip", type: "text" },
-  create_time: { column: "t.create_time", type: "time" },
+  ...standardFields("create_time"),
 });
 
 /** A record's detail: the kept data without secrets (password hashes stay in the table for the restore, never on the wire). */
