@@ -217,6 +217,41 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/sync/routes.ts",
 ];
 
+/**
+ * The design system is used: screens draw buttons and tables with src/client/ui (Button and
+ * buttonClass, Table), and the filled primary look (a primary button, a chosen chip, the open
+ * tab) comes from ui/ too, so no screen drifts from the others. tests/shared/lint-walls.test.ts
+ * probes it.
+ */
+const UI_ELEMENTS = { button: "Button (or buttonClass for a link)", table: "Table" };
+const FILLED_PRIMARY = /\bbg-primary(?:-strong)?\b(?=.*\btext-white\b)|\btext-white\b(?=.*\bbg-primary(?:-strong)?\b)/;
+const designSystem = {
+  rules: {
+    "use-ui": {
+      meta: {
+        type: "problem",
+        messages: {
+          element: "Use the ui/ {{ component }} instead of a raw <{{ name }}>.",
+          filled: "The filled primary look comes from ui/ (buttonClass, selectedClass), not a class string of its own.",
+        },
+      },
+      create(context) {
+        const checkText = (node, text) => {
+          if (typeof text === "string" && FILLED_PRIMARY.test(text)) context.report({ node, messageId: "filled" });
+        };
+        return {
+          JSXOpeningElement(node) {
+            const name = node.name.type === "JSXIdentifier" ? node.name.name : "";
+            if (Object.hasOwn(UI_ELEMENTS, name)) context.report({ node, messageId: "element", data: { name, component: UI_ELEMENTS[name] } });
+          },
+          Literal: (node) => checkText(node, node.value),
+          TemplateElement: (node) => checkText(node, node.value.cooked),
+        };
+      },
+    },
+  },
+};
+
 export default tseslint.config(
   { ignores: ["dist/**", "node_modules/**", "locales/**", "coverage/**", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
@@ -315,6 +350,12 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ["src/client/**/*.tsx"],
+    ignores: ["src/client/ui/**"],
+    plugins: { "design-system": designSystem },
+    rules: { "design-system/use-ui": "error" },
   },
   {
     files: ["src/client/sw.ts"],

@@ -144,6 +144,20 @@ describe("lint walls", () => {
     expect(await problems("src/server/modules/account/repository.ts", code)).toEqual([]);
   });
 
+  it("has screens draw buttons, tables and the filled primary look with ui/", async () => {
+    const ui = (found: string[]) => found.filter((p) => p.startsWith("design-system/use-ui"));
+    const raw = 'export function Probe() {\n  return <button type="button">x</button>;\n}\n';
+    expect(ui(await problems(CLIENT_JSX, raw))).toEqual([expect.stringMatching(/raw <button>/)]);
+    const table = "export function Probe() {\n  return <table><tbody /></table>;\n}\n";
+    expect(ui(await problems(CLIENT_JSX, table))).toEqual([expect.stringMatching(/raw <table>/)]);
+    const filled = 'export function Probe({ on }: { on: boolean }) {\n  return <span className={on ? "rounded bg-primary px-2 text-white" : "px-2"}>x</span>;\n}\n';
+    expect(ui(await problems(CLIENT_JSX, filled))).toHaveLength(1);
+    const button = 'import { Button, selectedClass } from "../../ui/Button.tsx";\nexport function Probe({ on }: { on: boolean }) {\n  return <Button className={on ? selectedClass : ""}>x</Button>;\n}\n';
+    expect(await problems(CLIENT_JSX, button)).toEqual([]);
+    // ui/ itself is where they are drawn.
+    expect(ui(await problems("src/client/ui/Tabs.tsx", raw))).toEqual([]);
+  });
+
   it("refuses a promise nobody awaits or handles", async () => {
     const code = "async function save(): Promise<void> {}\nexport function probe(): void {\n  save();\n}\n";
     expect(await problems(CLIENT, code)).toEqual([expect.stringMatching(/^@typescript-eslint\/no-floating-promises/)]);

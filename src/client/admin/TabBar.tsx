@@ -4,7 +4,7 @@ import { DropdownMenu } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
-import { Button, buttonClass } from "../ui/Button.tsx";
+import { Button, buttonClass, selectedClass } from "../ui/Button.tsx";
 
 /**
  * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
@@ -47,7 +47,7 @@ export function TabBar() {
             <li
               key={tab.path}
               data-testid="admin-tab"
-              className={`flex shrink-0 items-center rounded-md text-sm ${active ? "bg-primary-strong text-white" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}
+              className={`flex shrink-0 items-center rounded-md text-sm ${active ? selectedClass : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}
             >
               <Link
                 aria-current={active ? "page" : undefined}

@@ -46,3 +46,6 @@ export type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & { variant?: 
 export function Button({ variant = "secondary", size = "md", className = "", type = "button", ref, ...props }: ButtonProps) {
   return <button ref={ref} type={type} className={buttonClass(variant, className, size)} {...props} />;
 }
+
+/** The filled look of the chosen one among several (a category chip, the open tab). */
+export const selectedClass = "bg-primary-strong text-white";

@@ -8,7 +8,7 @@ import type { CourseCategoryNode, CourseSummary } from "../../../shared/course/t
 import { Spinner } from "../../ui/Spinner.tsx";
 import { CATALOGUE_PAGE_SIZE, courseQueries, findCategoryPath, type CatalogueParams } from "./api.ts";
 import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
-import { Button } from "../../ui/Button.tsx";
+import { Button, selectedClass } from "../../ui/Button.tsx";
 
 /** Typing pauses this long before the search goes into the URL (and to the server). */
 export const SEARCH_DEBOUNCE_MS = 350;
@@ -27,7 +27,7 @@ export function catalogueParams(params: URLSearchParams): CatalogueParams {
 const chipClass = (active: boolean) =>
   `inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-full border px-4 text-sm ${
     active
-      ? "border-primary bg-primary font-medium text-white"
+      ? `border-primary-strong font-medium ${selectedClass}`
       : "border-slate-300 bg-white text-slate-700 hover:border-primary dark:border-slate-600 dark:bg-slate-900 dark:text-slate-200"
   }`;
 
