@@ -133,7 +133,7 @@ function hoistTransitiveImports(): Plugin {
 /**
  * A gzipped copy (`name.gz`, level 9) beside each text file of the built client over 1 KiB:
  * the server sends it as it is (@fastify/static's `preCompressed`, src/server/plugins/client.ts)
- * instead of compressing the same bytes again for every visitor (issue 17: CPU per request, and
+ * instead of compressing the same bytes again for every visitor (CPU per request, and
  * the level is the best, not the quick one a response can afford).
  */
 function precompress(): Plugin {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "attempts keep what was sat": an attempt holds a snapshot of each question as given
+ * Attempts keep what was sat: an attempt holds a snapshot of each question as given
  * (exam_attempt_snapshot, migration 0038) with the paper's points, and the member's record, its
  * score and review, marking, the room's results, item analysis and export read only that — so
  * what staff do afterwards to the questions and the paper's rows changes none of them.

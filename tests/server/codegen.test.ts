@@ -348,7 +348,7 @@ describe("the table endpoints of SPEC §7", () => {
   });
 });
 
-describe("a body with every field omitted (issue 36)", () => {
+describe("a body with every field omitted", () => {
   it("adds a row of the columns' defaults to a generated resource, names a required field, never an HTTP 500", async () => {
     const blank = bookDesign({
       name: "blank",

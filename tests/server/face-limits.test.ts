@@ -11,7 +11,7 @@ import { createAdmin, createCompany, createFaceRule, createMember, createOfficia
 import { faceDataUrl, facePicture, hugePng, hugePngDataUrl } from "../helpers/faces.ts";
 
 /**
- * Face pictures under hostile use (issue 36): a face check's picture is scoped by the attempt it
+ * Face pictures under hostile use: a face check's picture is scoped by the attempt it
  * belongs to (a company admin sees only their company's); a picture's pixels are counted from its
  * header before anything decodes it (every path: the member's enrolment, the staff's, a
  * snapshot); only a picture that decodes is kept, none after the attempt closed (bar a scheduled

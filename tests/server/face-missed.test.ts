@@ -9,7 +9,7 @@ import { createAdmin, createFaceRule, createMember, createOfficialExam, type Fac
 import { faceDataUrl } from "../helpers/faces.ts";
 
 /**
- * Scheduled face checks the device never sent (issue 15, modules/face/missed.ts): counted by the
+ * Scheduled face checks the device never sent (modules/face/missed.ts): counted by the
  * server as failures when the attempt is submitted or expires, the rule's action applied, shown
  * on the review timeline and in the marking queue's face part; a snapshot of the moment queued
  * offline and arriving later takes the missed check's place.

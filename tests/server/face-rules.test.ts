@@ -9,7 +9,7 @@ import { createAdmin, createFaceRule, createMember, createOfficialExam, type Fac
 import { faceDataUrl, type FacePicture } from "../helpers/faces.ts";
 
 /**
- * Face rules end to end through the real routes (issue 15): the rule and the room's select in the
+ * Face rules end to end through the real routes: the rule and the room's select in the
  * back office, enrolment, the gate before the questions, snapshots judged by the server, the
  * rule's action after M failures (stop or flag), the review timeline and the snapshot pictures.
  */

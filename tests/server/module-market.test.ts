@@ -335,9 +335,9 @@ describe("uploading a module zip", () => {
   });
 });
 
-// ---- Issue 36: names that clash in a zip, filters that do not fit, empty adds, one failing block ----
+// ---- Names that clash in a zip, filters that do not fit, empty adds, one failing block ----
 
-describe("a module zip whose names clash (issue 36)", () => {
+describe("a module zip whose names clash", () => {
   it("refuses a file that is also a folder, the same name twice and names differing only in capitals, from the central directory", async () => {
     const good: ZipEntrySpec = { name: "manifest.json", data: json(manifestOf({ name: "clash" })) };
     const x = Buffer.from("{}");
@@ -360,7 +360,7 @@ describe("a module zip whose names clash (issue 36)", () => {
   });
 });
 
-describe("a member block's filters against its columns (issue 36)", () => {
+describe("a member block's filters against its columns", () => {
   const blocky = (where: Record<string, unknown>[], name = "blocky") =>
     manifestOf({
       name,

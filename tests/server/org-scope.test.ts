@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createClassroom, createCompany, createMember, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Company-scoped admins (issue 15, crud/scope.ts), over EVERY registered resource (from the
+ * Company-scoped admins (crud/scope.ts), over EVERY registered resource (from the
  * registry, not hand-picked): an admin with `is_company` holding every rule reads and writes
  * only their company's rows (and those of companies under it) — by list, remote select, edit,
  * del, export and the other extra actions, and by a guessed id — and never another company's.
@@ -373,7 +373,7 @@ describe("the company admin's own bulk actions", () => {
   });
 });
 
-describe("a company admin's own company (issue 36): the root of their reach stays where it is", () => {
+describe("a company admin's own company: the root of their reach stays where it is", () => {
   it("refuses moving, reordering or deleting their own company and placing any company outside their subtree; the admin above may still move it", async () => {
     const db = t.database.db;
     const parent = await createCompany(db, { name: "Parent" });

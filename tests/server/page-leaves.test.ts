@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createMember, createOfficialExam, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Page leaves of official exams (issue 37): each time the exam page was hidden and shown again,
+ * Page leaves of official exams: each time the exam page was hidden and shown again,
  * the device sends an `official.leave` sync op with when it left and came back (ms on the
  * server's clock); the server keeps them per attempt, within the attempt's time, once per
  * departure, at most MAX_PAGE_LEAVES, and markers see them (marking queue, room results).

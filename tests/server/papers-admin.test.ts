@@ -6,7 +6,7 @@ import { createAdmin, createBank, createMember, createPaper, createQuestion, cre
 import { secondServer } from "../helpers/second.ts";
 
 /**
- * Issue 14's papers, rooms, marking and results through the real back-office routes, and what
+ * Papers, rooms, marking and results through the real back-office routes, and what
  * members then see through the real member routes.
  */
 
@@ -122,7 +122,7 @@ describe("papers and their rows", () => {
     expect(backwards.data.fields.end_time).toBeTruthy();
   });
 
-  it("refuses a room on a paper whose rows do not add up to its total, and a pass score above that total (issue 37)", async () => {
+  it("refuses a room on a paper whose rows do not add up to its total, and a pass score above that total", async () => {
     const db = t.database.db;
     const bank = await createBank(db, { kind: "exam" });
     const q1 = await createQuestion(db, bank);

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "a question in use cannot be hard-deleted": a delete of questions a paper row names or
+ * A question in use cannot be hard-deleted: a delete of questions a paper row names or
  * an attempt sat hides them (status 'hidden', migration 0039) and deletes only the others; hidden
  * questions leave practice (the bank's ETag changes), new starts and new paper rows, are listed
  * only when searched for, and come back with `restore`. `usage?ids=` counts papers and attempts.

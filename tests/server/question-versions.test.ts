@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, question versions (migration 0042): each change to what members read or how it is
+ * Question versions (migration 0042): each change to what members read or how it is
  * graded makes a new version, kept with who made it; papers follow the latest unless a row pins a
  * version; attempts note the version they sat; a device that practised or sat a mock paper on
  * an older version is graded by that version when its answers arrive.

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createClassroom, createCompany, createCourse, createDuty, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * The recycle bin and who content is open to (issues 15 and the data-security one): deleting a
+ * The recycle bin and who content is open to: deleting a
  * course, an exam room or a question bank with a recycle rule keeps its `org_access` rows (the
  * delete cascades to them) and restoring it brings them back, so restored content is open to the
  * same companies, duties and classrooms as before — never to everyone by accident.

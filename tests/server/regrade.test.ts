@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, regrade as an explicit action on a room (modules/exam/attempts/regrade.ts): a
+ * Regrade as an explicit action on a room (modules/exam/attempts/regrade.ts): a
  * submitted attempt keeps what it sat until staff pick questions whose current row should count,
  * preview the score changes (nothing saved) and apply them (one transaction, one admin log row,
  * `regraded_at` on each attempt changed, markers' marks kept).

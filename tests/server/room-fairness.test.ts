@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "Fairness, as rooms opt in" and room-side withholding: a room may shuffle each
+ * Fairness, as rooms opt in, and room-side withholding: a room may shuffle each
  * attempt's questions (kept on resume and in the record), give a member or a member group extra
  * time and attempts (overrides, the most generous wins), says what it keeps from practice and
  * refuses a save that would make a mock paper unusable until the admin confirms, and an official

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Issue 36 item 3: a rule name claimed before it exists. A module install and a first generate
+ * A rule name claimed before it exists. A module install and a first generate
  * make their own rule rows and refuse (naming the rule) a row already there; a non-super admin
  * may not rename a rule at all, and no one names a rule under `mod/` or `gen/` by hand.
  */

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createPaper, createQuestion, createRoom, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Issue 37, withholding made visible: the papers screen says whether each paper is a mock paper
+ * Withholding made visible: the papers screen says whether each paper is a mock paper
  * now and why not (a room keeps it until it closes, exam-only questions, questions another exam
  * keeps); the banks screen how many of a practice bank's questions exams keep out, until when.
  */

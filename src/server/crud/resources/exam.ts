@@ -153,7 +153,7 @@ export async function questionUsage(tx: Queryable, ids: readonly number[]): Prom
 }
 
 /**
- * Questions in use are hidden, never deleted (issue 37): status 'hidden' (what it was kept for its
+ * Questions in use are hidden, never deleted: status 'hidden' (what it was kept for its
  * restore), a new update_time so the banks' content versions change and devices drop it at their next sync.
  */
 async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {

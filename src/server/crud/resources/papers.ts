@@ -7,7 +7,7 @@ import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 
 /**
- * Papers and their question rows (issue 14; rooms: rooms.ts, marking: marking.ts). What
+ * Papers and their question rows (rooms: rooms.ts, marking: marking.ts). What
  * these write is what the member side reads (modules/exam/attempts/papers.ts: a paper's rows in
  * `weigh desc, id` order; a draw row picks `count` enabled questions of its type and, when set, its
  * difficulty from its classify).
