@@ -8,7 +8,7 @@ import type { CardState, ReviewLogEntry } from "../../shared/exam/review.ts";
  * The member's offline database (ARCHITECTURE.md "The offline loop"). One IndexedDB database per
  * member (`examhub-member-<id>`), so another member on the same device sees nothing of it. Only
  * src/client/offline touches it; screens read through the hooks in index.ts and change it only
- * through repository.ts.
+ * through repository/index.ts.
  */
 
 /** A downloaded question bank. */

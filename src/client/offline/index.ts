@@ -12,7 +12,7 @@ import { watchFaceChecks } from "./faceUpload.ts";
 
 /**
  * App wiring of the offline module: the signed-in member's database and sync engine, and the
- * hooks screens read them through. Screens change data only through repository.ts.
+ * hooks screens read them through. Screens change data only through repository/index.ts.
  */
 
 export type { MemberDb } from "./db.ts";

@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useId } from "react";
 
 /**
- * The app's own screenshots (public/screenshots, made by tests/e2e/screenshots.ts): a small WebP
+ * The app's own screenshots (public/screenshots, made by src/tools/screenshots.mjs): a small WebP
  * thumbnail each, with its size so nothing shifts; the full image loads only when opened.
  */
 const SCREENSHOTS = [

@@ -91,7 +91,7 @@ export const paperResource: ResourceDef = {
   },
 };
 
-/** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (attempts/papers.ts) draws from. */
+/** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (exam/attempts/papers.ts) draws from. */
 async function bankSize(ctx: CrudContext, classifyId: number, type: string, difficulty: number | null): Promise<number> {
   const { rows } = await ctx.tx.query<{ n: number }>(
     "select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'",
