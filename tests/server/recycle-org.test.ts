@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Method } from "../helpers/call.ts";
 import { createAdmin, createBank, createClassroom, createCompany, createCourse, createDuty, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
@@ -12,9 +13,9 @@ import { createAdmin, createBank, createClassroom, createCompany, createCourse, 
 let t: TestApp;
 let root: TestAdmin;
 
-type Envelope = { code: number; msg: string; data: Record<string, unknown> };
-const call = async (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  (await t.app.inject({ method, url, headers: root.headers, ...(payload ? { payload } : {}) })).json() as Envelope;
+const { send } = callers(() => t.app);
+/** The super admin's call; the answers' data read field by field. */
+const call = (method: Method, url: string, payload?: object) => send<Record<string, unknown>>(root, method, url, payload);
 
 beforeAll(async () => {
   t = await createTestApp();
