@@ -9,7 +9,7 @@ import lingui from "eslint-plugin-lingui";
  * The walls between the three zones (ARCHITECTURE.md), as allow-lists enforced by
  * eslint-plugin-boundaries: a zone imports only the zones and packages listed for it, so a new
  * package or a Node built-in is refused until someone decides where it belongs.
- * tests/lint/walls.test.ts lints probe files and expects each kind of forbidden import to fail.
+ * tests/shared/lint-walls.test.ts lints probe files and expects each kind of forbidden import to fail.
  */
 const SHARED_PACKAGES = ["zod", "@lingui/core", "@lingui/core/macro", "ts-fsrs"];
 const CLIENT_PACKAGES = [

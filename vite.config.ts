@@ -16,7 +16,7 @@ const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const apiTarget = process.env.DEV_API_URL ?? "http://127.0.0.1:8001";
 
 /**
- * Lingui macros run through Babel (plugin-react 6 has no babel option: TOOLCHAIN.md). This is
+ * Lingui macros run through Babel (plugin-react 6 has no babel option any more). This is
  * what @rolldown/plugin-babel does, limited to the macro: that package declares Node >= 22 and
  * these machines run Node 20. Only modules that import a Lingui macro are parsed; TypeScript
  * and JSX are left for Vite's own transform (Babel without a preset keeps them as they are).
@@ -134,7 +134,7 @@ function hoistTransitiveImports(): Plugin {
 /**
  * A gzipped copy (`name.gz`, level 9) beside each text file of the built client over 1 KiB:
  * the server sends it as it is (@fastify/static's `preCompressed`, src/server/plugins/client.ts)
- * instead of compressing the same bytes again for every visitor (issue 17: CPU per request, and
+ * instead of compressing the same bytes again for every visitor (CPU per request, and
  * the level is the best, not the quick one a response can afford).
  */
 function precompress(): Plugin {
@@ -159,8 +159,8 @@ function precompress(): Plugin {
 /**
  * The server's threads are plain JavaScript that the server starts from next to its bundle
  * (`new URL("./pglite-worker.mjs", import.meta.url)`): the embedded database's
- * (src/server/db/pglite-worker.mjs, from pglite.ts) and the spreadsheet reader's
- * (src/server/crud/resources/sheet-worker.mjs, from questionSheet.ts). Every server build
+ * (src/server/db/pglite-worker.mjs, from db/pglite.ts) and the spreadsheet reader's
+ * (src/server/crud/resources/sheet-worker.mjs, from crud/resources/questionSheet.ts). Every server build
  * carries them there, as they are.
  */
 function serverWorkers(): Plugin {
@@ -176,7 +176,7 @@ function serverWorkers(): Plugin {
 
 /**
  * Every module the entry imports statically (react-dom, Lingui, the stores) and the app it sets
- * up (App.tsx: the router, react-router, the root layout), and the icons' base and Vite's
+ * up (app/App.tsx: the router, react-router, the root layout), and the icons' base and Vite's
  * preload helper that every first screen uses, go
  * into one chunk, `app`: all of it is loaded on every first visit anyway. Rolldown otherwise
  * files modules by which lazy chunks also reach them: react alone, Lingui's core alone, zustand
@@ -209,7 +209,7 @@ function firstLoadChunk(alsoRoots: string[]): { plugin: Plugin; test: (id: strin
   };
   return { plugin, test: (id) => ownModules.has(id) || libraries.test(id) || preloadHelper.test(id) };
 }
-// main.tsx imports the app (App.tsx) with import(), to set it up in a task of its own: it is part
+// main.tsx imports the app (app/App.tsx) with import(), to set it up in a task of its own: it is part
 // of every first load all the same.
 const firstLoad = firstLoadChunk([fromRoot("./src/client/app/App.tsx")]);
 

@@ -103,7 +103,7 @@ registerRoute(
   }),
 );
 
-// The face detector's models and WASM (issue 15): loaded only on screens with a camera, then kept
+// The face detector's models and WASM: loaded only on screens with a camera, then kept
 // so a face check works offline. They change only with the library's version: upgrading it means
 // renaming FACE_MODELS_CACHE (pwa/caches.ts), or devices keep the old files.
 registerRoute(
@@ -136,7 +136,7 @@ self.addEventListener("message", (event: ExtendableMessageEvent) => {
   if ((event.data as { type?: string } | null)?.type === "SKIP_WAITING") void self.skipWaiting();
 });
 
-// Web Push reminders (issue 18; src/shared/push.ts): show the notification, set the app icon's
+// Web Push reminders (src/shared/push.ts): show the notification, set the app icon's
 // badge to the reviews due where the Badging API exists, and on a click focus an open window of
 // the app (navigated to the reminder's page) or open one.
 interface PushPayload {

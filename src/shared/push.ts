@@ -3,7 +3,7 @@ import { z } from "zod";
 import { withMessage } from "./schema.ts";
 
 /**
- * Web Push reminders (issue 18): the member endpoints' bodies and the notification the service
+ * Web Push reminders: the member endpoints' bodies and the notification the service
  * worker shows. A subscription is the browser's PushSubscription (`endpoint`, `keys.p256dh`,
  * `keys.auth`), kept per member and device; the daily reminder's hour is in the member's time zone.
  */
@@ -83,7 +83,7 @@ export interface PushMessage {
 export const DEFAULT_REMINDER_HOUR = 20;
 
 /**
- * Devices per member that receive reminders (issue 36). A person's phone, tablet, laptop and work
+ * Devices per member that receive reminders. A person's phone, tablet, laptop and work
  * computer, each with a browser or two, fit; one member can no longer make every reminder and
  * test fan out to dozens of endpoints. A new device beyond it replaces the member's device that
  * subscribed longest ago rather than being refused: the app can only unsubscribe the device it

@@ -369,7 +369,7 @@ describe("HTTP and network errors", () => {
 });
 
 /**
- * The same request layer against the real API server (issue 10): refresh tokens rotate, the
+ * The same request layer against the real API server: refresh tokens rotate, the
  * client keeps the new one, and two tabs refreshing at once both stay logged in.
  */
 describe("refresh token rotation against the real API server", () => {

@@ -2,7 +2,7 @@
 // A/B of two server builds on one noisy machine: `node tests/bench/ab.mjs <a/main.js> <b/main.js>`
 // starts both on their own fresh PostgreSQL database (DATABASE_URL: a server URL) and sends the
 // same requests to each in turn, one at a time (an official save, a 20-op practice sync), so
-// both see the same background load. Prints p50 / p90 of each. Used for issue 17's before/after.
+// both see the same background load. Prints p50 / p90 of each. Used to compare a change's before and after.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";

@@ -1,4 +1,4 @@
-// The server's face check per snapshot (issue 15), in-process: @vladmandic/human's Node build on
+// The server's face check per snapshot, in-process: @vladmandic/human's Node build on
 // the WASM backend, as POST /api/exam/official/face runs it. Spawned by face.mjs under tsx
 // (`node --import tsx tests/bench/face-check.ts`); prints one figure a line.
 import { judgeSnapshot } from "../../src/server/modules/face/judge.ts";

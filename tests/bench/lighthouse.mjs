@@ -18,7 +18,7 @@ import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
 
 const GOALS = { performance: 0.98, accessibility: 1 };
-/** TOOLCHAIN.md gotcha 11. */
+/** What headless Chromium needs to run as root in a container, and nothing fetched in the background to skew the figures. */
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** The demo member's session as the app's `userInfo` store keeps it (zustand persist). */

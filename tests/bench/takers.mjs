@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Exam takers (issue 17): N members each with an open official attempt save an answer every 30 s
+// Exam takers: N members each with an open official attempt save an answer every 30 s
 // on average (Poisson arrivals), and one in ten also sends a 20-op practice sync every 30 s.
 // Open loop: each request is due at its arrival time and its latency counts from then, so a
 // server that falls behind shows it. The rate steps up until a step misses p99 < 200 ms or

@@ -69,7 +69,7 @@ function resetStores() {
   useMemberCenter.getState().reset();
 }
 
-describe("admin tab labels follow the language (issue 11, item 20)", () => {
+describe("admin tab labels follow the language", () => {
   beforeEach(resetStores);
   afterEach(resetStores);
 
@@ -176,7 +176,7 @@ describe("iframe routes show only the area's own iframe menus", () => {
   });
 });
 
-describe("menu icons (issue 11, item 19)", () => {
+describe("menu icons", () => {
   /** The rules every install gets, read from their migration. */
   const builtIn = [...fs.readFileSync("src/server/db/migrations/0003_rules.sql", "utf8").matchAll(/insert into admin_rule \([^)]*\) values \((?:0|\(select id from admin_rule where name = '[^']+'\)), '(menu|menu_dir)', '[^']*', '[^']*', '([^']+)'/g)].map(
     (m) => ({ type: m[1] as MenuRule["type"], name: m[2]!, icon: "" }),

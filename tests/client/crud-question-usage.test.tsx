@@ -13,7 +13,7 @@ vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeo
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 
-/** The example screen with the questions screen's delete notice (issue 37: questions in use are hidden, not deleted). */
+/** The example screen with the questions screen's delete notice (questions in use are hidden, not deleted). */
 const withNotice: CrudDefinition = { ...members, deleteNotice: questions.deleteNotice };
 
 let usage: Record<number, { papers: number; attempts: number }> = {};

@@ -17,7 +17,7 @@ import { useNavTabs } from "../../src/client/stores/navTabs.ts";
 import { envelope, paramsOf } from "./crud-example.tsx";
 
 /**
- * Staff cannot build a broken exam (issue 37), as the forms help them: the room form takes its
+ * Staff cannot build a broken exam, as the forms help them: the room form takes its
  * time and pass score from the paper it picks, in minutes, and says when the paper's questions do
  * not add up; the paper form says so too; the question editor keeps one answer blank per blank of
  * a fill-in question's text. Only `request` is replaced; the CRUD engine's client runs for real.

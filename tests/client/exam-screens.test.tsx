@@ -404,7 +404,7 @@ describe("TestTakingPage", () => {
     await deleteMemberDb(memberId);
   });
 
-  it("shows the points the paper gives each question in the question's header (issue 37)", async () => {
+  it("shows the points the paper gives each question in the question's header", async () => {
     const memberId = 4245;
     await setUp(memberId, Date.now() + 30 * 60_000);
     const user = userEvent.setup();

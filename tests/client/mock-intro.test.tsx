@@ -87,7 +87,7 @@ async function signIn(memberId: number) {
   return act(async () => startOffline(memberId));
 }
 
-describe("a mock paper's introduction (issue 37)", () => {
+describe("a mock paper's introduction", () => {
   afterEach(() => {
     stopOffline();
     api.request.mockReset();

@@ -86,7 +86,7 @@ function wrap(path: string) {
   );
 }
 
-describe("entering an official exam (issue 37)", () => {
+describe("entering an official exam", () => {
   afterEach(() => {
     stopOffline();
     api.request.mockReset();

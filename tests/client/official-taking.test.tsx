@@ -72,7 +72,7 @@ describe("OfficialTakingPage", () => {
     );
     expect(await screen.findByRole("heading", { name: "Road rules final" })).toBeInTheDocument();
     const user = userEvent.setup();
-    // Each question's header shows the points the paper gives it (issue 37).
+    // Each question's header shows the points the paper gives it.
     expect(within(screen.getByRole("region", { name: "Question 1 of 2" })).getByText("5 points")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Next question" }));
     expect(within(screen.getByRole("region", { name: "Question 2 of 2" })).getByText("1 point")).toBeInTheDocument();

@@ -837,7 +837,7 @@ describe("startOffline / stopOffline", () => {
         const { ops } = config.data as { ops: Op[] };
         return { code: 1, msg: "", time: 0, data: { results: server.handle(ops) } };
       }
-      // The review logs (issue 18) are pulled after the exam state: none here.
+      // The review logs are pulled after the exam state: none here.
       if (config.url === "/api/exam/review/state") return { code: 1, msg: "", time: 0, data: { retention: 0.9, retentionAt: 0, logs: [] } };
       return { code: 1, msg: "", time: 0, data: server.state() };
     });

@@ -22,7 +22,7 @@ import type { CrudDefinition } from "../../src/client/admin/crud/types.ts";
 import { chooseOption } from "../helpers/select.ts";
 
 /**
- * The organisation screens (issue 15) as an admin uses them, with the server's answers given
+ * The organisation screens as an admin uses them, with the server's answers given
  * through the one HTTP client (only `request` is replaced; the screens, forms, TanStack Query and
  * the CRUD engine's client run for real): the companies tree, duties, classrooms with their head
  * teacher picker and members, and the "open to" picker of course, room and bank forms.

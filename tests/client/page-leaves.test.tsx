@@ -24,7 +24,7 @@ import { parseOp, type Op } from "../../src/shared/sync/ops.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
- * Page leaves of official exams on the device (issue 37): the exam page hidden and shown again is
+ * Page leaves of official exams on the device: the exam page hidden and shown again is
  * written on the device first, with times on the server's clock, and queued as an
  * `official.leave` op that the sync engine sends with the answers, once the network is back.
  */

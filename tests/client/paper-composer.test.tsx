@@ -111,7 +111,7 @@ describe("the question rows screen", () => {
   });
 });
 
-describe("the paper composer's points (issue 37)", () => {
+describe("the paper composer's points", () => {
   it("defaults a fixed question's points to its own score and shows the running total with the row against the paper's total", async () => {
     const added: Record<string, unknown>[] = [];
     const fixedRow: CrudRow = { id: 1, paper_id: 5, kind: "fixed", question_id: 3, question_stem: "Stop means?", count: 1, score: 4, subtotal: 4, weigh: 0 };

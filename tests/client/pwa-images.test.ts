@@ -15,7 +15,7 @@ import {
 } from "../../src/client/pwa/caches.ts";
 
 /**
- * Issue 36 item 16: the service worker's image cache was shared by every member of a device, so a
+ * The service worker's image cache was once shared by every member of a device, so a
  * paid lesson's image one member opened was answered from the cache to whoever signed in next.
  */
 

@@ -5,7 +5,7 @@ import { answerPractice, questionsOfBanks, recordReview, saveBank, submitMockAtt
 import { drawQuestions, parsePaper } from "../../src/client/features/exam/papers.ts";
 
 /**
- * Issue 37, question versions on the device: a device that saved a bank before staff edited a
+ * Question versions on the device: a device that saved a bank before staff edited a
  * question keeps practising the version it has, says which version it answered (the server grades
  * by it), and takes the new version at its next bank download without losing its answers, its
  * wrong book or its review cards. A paper row pinning a version brings that version with the paper.

@@ -29,7 +29,7 @@ function wrap(node: ReactNode) {
   );
 }
 
-describe("the room's overrides dialog (issue 37)", () => {
+describe("the room's overrides dialog", () => {
   it("lists the room's overrides, adds one for a member group with its minutes and attempts, removes one, and shows a refusal", async () => {
     let overrides: RoomOverride[] = [{ id: 3, member: { id: 8, username: "ann", nickname: "Ann" }, group: null, extraMinutes: 15, extraAttempts: 1 }];
     vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
@@ -78,7 +78,7 @@ describe("the room's overrides dialog (issue 37)", () => {
   });
 });
 
-describe("what a room keeps from practice (issue 37)", () => {
+describe("what a room keeps from practice", () => {
   it("the room list's notes: a paper that no longer adds up, the practice questions kept until when, the overrides", () => {
     wrap(<RoomNotes row={{ id: 1, paper_total: 30, paper_rows_total: 26, withheld_questions: 12, closes_at: 1_900_000_000, overrides: 2 }} />);
     const notes = screen.getByTestId("room-notes");

@@ -4,7 +4,7 @@ import { STORE_ADMIN_INFO, STORE_USER_INFO } from "../../src/client/stores/keys.
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 
 /**
- * Refresh tokens rotate (issue 10): when one tab refreshes, the other tabs of the browser must
+ * Refresh tokens rotate: when one tab refreshes, the other tabs of the browser must
  * take the new tokens, or their next refresh would send the exchanged one (taken as theft).
  */
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { bankWithheldCell, paperMockCell } from "../../src/client/admin/exam/withholdingCells.tsx";
 import { formatTime } from "../../src/shared/time.ts";
 
-/** The papers and banks screens' notes on what exams keep from practice (issue 37). */
+/** The papers and banks screens' notes on what exams keep from practice. */
 
 beforeAll(() => {
   i18n.loadAndActivate({ locale: "en", messages: {} });

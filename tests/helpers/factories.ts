@@ -167,7 +167,7 @@ export interface PaperSpec {
 /**
  * A paper with its rows (a mock paper, unless a room that has not ended uses it or it can hold
  * withheld questions). Unless told, its total is what its rows add up to and its pass score at
- * most 60 of it, as staff's forms require (issue 37).
+ * most 60 of it, as staff's forms require.
  */
 export async function createPaper(db: Queryable, spec: PaperSpec): Promise<number> {
   const rowsTotal = spec.rows.reduce((sum, row) => sum + (row.score ?? 1) * ("fixed" in row ? 1 : row.count), 0);
@@ -208,7 +208,7 @@ export interface RoomSpec {
   reviewPolicy?: "submitted" | "closed" | "never";
   latePolicy?: "review" | "refuse";
   userGroupId?: number | null;
-  /** The room's face rule (issue 15). */
+  /** The room's face rule. */
   faceRuleId?: number | null;
 }
 
@@ -246,7 +246,7 @@ export interface FaceRuleSpec {
   action?: "stop" | "flag";
 }
 
-/** A face rule (issue 15): before the start only, threshold 0.6, flag after 3 failures unless told. */
+/** A face rule: before the start only, threshold 0.6, flag after 3 failures unless told. */
 export async function createFaceRule(db: Queryable, spec: FaceRuleSpec = {}): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `insert into face_rule (name, before_start, every_minutes, random_count, threshold, liveness, max_failures, action)

@@ -76,7 +76,7 @@ describe("member login", () => {
     expect(await login(username, password)).toMatchObject({ code: 0, msg: message });
   });
 
-  // The account's failures live in login_guard since issue 10 (login.test.ts has the full rules).
+  // The account's failures live in login_guard (login.test.ts has the full rules).
   const threeFailures = () =>
     t.database.db.query(
       `insert into login_guard (kind, username, failures, last_failure) values ('member', $1, 3, extract(epoch from now())::bigint)

@@ -6,7 +6,7 @@ import { adminAccessPlugin, SUPER_ADMIN_RULE, type AdminRoute } from "../../src/
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 
 /**
- * Every back-office endpoint checks its rule on the server (issue 10): walked over the whole
+ * Every back-office endpoint checks its rule on the server: walked over the whole
  * route table, so a route added later is covered without editing this test.
  */
 

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createCourse, storeFile } from "../helpers/factories.ts";
 
 /**
- * The answer-key property (issue 10 §1): whatever a member calls — every GET route of the route
+ * The answer-key property: whatever a member calls — every GET route of the route
  * table with valid parameters, the sync op `attempt.submit` and its record, official exams — the
  * answer and analysis of a question an official exam keeps to itself (an exam-only bank, or a
  * question an open or upcoming room's paper can contain) never appear in a response.

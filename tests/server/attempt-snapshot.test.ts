@@ -1,11 +1,16 @@
 import { randomUUID } from "node:crypto";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { RoomResults } from "../../src/shared/admin/rooms.ts";
+import type { ExamRecordDetail, ExamRecordRow } from "../../src/shared/exam/catalog.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "attempts keep what was sat": an attempt holds a snapshot of each question as given
+ * Attempts keep what was sat: an attempt holds a snapshot of each question as given
  * (exam_attempt_snapshot, migration 0038) with the paper's points, and the member's record, its
  * score and review, marking, the room's results, item analysis and export read only that — so
  * what staff do afterwards to the questions and the paper's rows changes none of them.
@@ -14,13 +19,10 @@ import { createAdmin, createBank, createMember, createPaper, createQuestion, cre
 let t: TestApp;
 let root: TestAdmin;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const adminCall = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall: staffCall, memberCall } = callers(() => t.app);
+const adminCall = <T = unknown,>(method: "GET" | "POST" | "DELETE", url: string, payload?: object) => staffCall<T>(root, method, url, payload);
+/** A row of the marking queue, as far as these tests read it. */
+type MarkRow = { id: number; attempt_id: number };
 
 const opts = (...texts: string[]) => texts.map((text, i) => ({ key: "ABCDEFGH"[i]!, text }));
 
@@ -77,16 +79,16 @@ describe("attempts keep what was sat", () => {
     const bob = await createMember(db);
     const answersFor: Record<number, unknown> = { [q1]: "A", [q2]: ["A", "C"], [q3]: "F", [q4]: "light" };
     const sit = async (m: TestMember) => {
-      const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId: room });
+      const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId: room });
       expect(start.code, start.msg).toBe(1);
       // The exam screen gets each question's points in the paper.
-      expect(start.data.questions.map((q: Json) => [q.id, q.score])).toEqual([
+      expect(start.data.questions.map((q) => [q.id, q.score])).toEqual([
         [q1, 4],
         [q2, 8],
         [q3, 10],
         [q4, 8],
       ]);
-      const uuid = start.data.attempt.uuid as string;
+      const uuid = start.data.attempt.uuid;
       const submitted = await memberCall(m, "POST", "/api/exam/official/submit", { uuid, answers: answersFor });
       expect(submitted.code, submitted.msg).toBe(1);
       return uuid;
@@ -94,7 +96,7 @@ describe("attempts keep what was sat", () => {
     const annUuid = await sit(ann);
     const bobUuid = await sit(bob);
     // Ann's short answer is marked (6 of 8) before staff change anything; Bob's waits.
-    const queue = (await adminCall("GET", "/admin/exam/marking/index?limit=100")).data.list as Json[];
+    const queue = (await adminCall<ListAnswer<MarkRow>>("GET", "/admin/exam/marking/index?limit=100")).data.list;
     const annAttempt = (await db.query<{ id: number }>("select id from exam_attempt where uuid = $1", [annUuid])).rows[0]!.id;
     const bobAttempt = (await db.query<{ id: number }>("select id from exam_attempt where uuid = $1", [bobUuid])).rows[0]!.id;
     const annMark = queue.find((r) => r.attempt_id === annAttempt)!;
@@ -103,25 +105,25 @@ describe("attempts keep what was sat", () => {
 
     const mockUuid = randomUUID();
     const op = { id: randomUUID(), type: "attempt.submit", at: Date.now(), payload: { attemptId: mockUuid, paperId: mockPaper, startedAt: Date.now() - 60_000, submittedAt: Date.now(), answers: { [m1]: "A", [m2]: "F" } } };
-    expect((await memberCall(ann, "POST", "/api/exam/sync", { ops: [op] })).data.results[0].status).toBe("applied");
+    expect((await memberCall<{ results: { status: string }[] }>(ann, "POST", "/api/exam/sync", { ops: [op] })).data.results[0]!.status).toBe("applied");
 
     const snapshotNow = async () => ({
-      official: (await memberCall(ann, "GET", `/api/exam/record?uuid=${annUuid}`)).data,
-      mock: (await memberCall(ann, "GET", `/api/exam/record?uuid=${mockUuid}`)).data,
-      records: (await memberCall(ann, "GET", "/api/exam/records")).data,
-      results: (await adminCall("GET", `/admin/exam/room/results?id=${room}`)).data,
+      official: (await memberCall<ExamRecordDetail>(ann, "GET", `/api/exam/record?uuid=${annUuid}`)).data,
+      mock: (await memberCall<ExamRecordDetail>(ann, "GET", `/api/exam/record?uuid=${mockUuid}`)).data,
+      records: (await memberCall<{ list: ExamRecordRow[] }>(ann, "GET", "/api/exam/records")).data,
+      results: (await adminCall<RoomResults>("GET", `/admin/exam/room/results?id=${room}`)).data,
       export: await exportCells(room),
     });
     const before = await snapshotNow();
     expect(before.official.attempt).toMatchObject({ score: 18, passed: true, totalScore: 30, passScore: 18 });
-    expect(before.official.questions.map((q: Json) => q.score)).toEqual([4, 8, 10, 8]);
+    expect(before.official.questions.map((q) => q.score)).toEqual([4, 8, 10, 8]);
     expect(before.official.results[q4]).toEqual({ correct: false, score: 6 });
     expect(before.mock.attempt).toMatchObject({ score: 6, totalScore: 10 });
-    expect(before.mock.questions.map((q: Json) => [q.id, q.score])).toEqual([
+    expect(before.mock.questions.map((q) => [q.id, q.score])).toEqual([
       [m1, 6],
       [m2, 4],
     ]);
-    expect(before.results.items.map((i: Json) => i.stem)).toEqual(["Single", "Multiple", "Judge", "Short"]);
+    expect(before.results.items.map((i) => i.stem)).toEqual(["Single", "Multiple", "Judge", "Short"]);
 
     // Staff: edit a question's stem, options, answer and score; re-point a row's score; reorder; delete questions (and so their rows).
     const edit = async (id: number, body: object) => {
@@ -149,14 +151,14 @@ describe("attempts keep what was sat", () => {
     expect(await snapshotNow()).toEqual(before);
 
     // Bob's short answer is still queued (its question is gone): marked against the points he sat (8), not the question's or the row's now.
-    const bobMark = ((await adminCall("GET", "/admin/exam/marking/index?limit=100")).data.list as Json[]).find((r) => r.attempt_id === bobAttempt)!;
+    const bobMark = ((await adminCall<ListAnswer<MarkRow>>("GET", "/admin/exam/marking/index?limit=100")).data.list).find((r) => r.attempt_id === bobAttempt)!;
     expect(bobMark).toMatchObject({ stem: "Short", max_score: 8, status: "pending" });
     expect((await adminCall("POST", "/admin/exam/marking/mark", { id: bobMark.id, score: 8.5, comment: "" })).code).toBe(0);
-    const marked = await adminCall("POST", "/admin/exam/marking/mark", { id: bobMark.id, score: 8, comment: "" });
+    const marked = await adminCall<{ score: number; passed: boolean }>("POST", "/admin/exam/marking/mark", { id: bobMark.id, score: 8, comment: "" });
     expect(marked.code, marked.msg).toBe(1);
     expect(marked.data).toMatchObject({ score: 20, passed: true });
-    const bobRecord = (await memberCall(bob, "GET", `/api/exam/record?uuid=${bobUuid}`)).data;
-    expect(bobRecord.questions.map((q: Json) => [q.id, q.stem, q.score])).toEqual([
+    const bobRecord = (await memberCall<ExamRecordDetail>(bob, "GET", `/api/exam/record?uuid=${bobUuid}`)).data;
+    expect(bobRecord.questions.map((q) => [q.id, q.stem, q.score])).toEqual([
       [q1, "Single", 4],
       [q2, "Multiple", 8],
       [q3, "Judge", 10],
@@ -174,12 +176,12 @@ describe("attempts keep what was sat", () => {
     const paper = await createPaper(db, { rows: ids.map((id, i) => ({ fixed: id, score: points[i] })), totalScore: 30, passScore: 18 });
     const room = await createRoom(db, paper, { passScore: 18, reviewPolicy: "submitted" });
     const m = await createMember(db);
-    const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId: room });
-    const uuid = start.data.attempt.uuid as string;
+    const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId: room });
+    const uuid = start.data.attempt.uuid;
     expect((await memberCall(m, "POST", "/api/exam/official/submit", { uuid, answers: { [ids[0]!]: "A" } })).code).toBe(1);
-    const record = (await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`)).data;
-    expect(record.questions.map((q: Json) => q.score)).toEqual(points);
-    expect(record.questions.reduce((s: number, q: Json) => s + q.score, 0)).toBe(record.attempt.totalScore);
+    const record = (await memberCall<ExamRecordDetail>(m, "GET", `/api/exam/record?uuid=${uuid}`)).data;
+    expect(record.questions.map((q) => q.score)).toEqual(points);
+    expect(record.questions.reduce((s, q) => s + q.score, 0)).toBe(record.attempt.totalScore);
     expect(record.results[ids[0]!]).toEqual({ correct: true, score: 4 });
   });
 
@@ -199,17 +201,17 @@ describe("attempts keep what was sat", () => {
       [uuid, m.id, paper, room, JSON.stringify([{ id: q1, score: 5 }, { id: q2, score: 5 }]), JSON.stringify({ [q1]: "A", [q2]: "A" })],
     );
     await db.query("delete from exam_question where id = $1", [q2]);
-    const record = await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`);
+    const record = await memberCall<ExamRecordDetail>(m, "GET", `/api/exam/record?uuid=${uuid}`);
     expect(record.code, record.msg).toBe(1);
-    expect(record.data.questions.map((q: Json) => [q.stem, q.score])).toEqual([["Kept", 5]]);
+    expect(record.data.questions.map((q) => [q.stem, q.score])).toEqual([["Kept", 5]]);
     expect(record.data.attempt.score).toBe(10);
     // Frozen now: a later edit does not reach it.
     await db.query("update exam_question set stem = 'Changed', answer = '\"B\"' where id = $1", [q1]);
-    const again = (await memberCall(m, "GET", `/api/exam/record?uuid=${uuid}`)).data;
+    const again = (await memberCall<ExamRecordDetail>(m, "GET", `/api/exam/record?uuid=${uuid}`)).data;
     expect(again).toEqual(record.data);
-    const stored = (await db.query<{ questions: Json[] }>("select questions from exam_attempt_snapshot where attempt_id = $1", [rows[0]!.id])).rows[0]!;
+    const stored = (await db.query<{ questions: unknown[] }>("select questions from exam_attempt_snapshot where attempt_id = $1", [rows[0]!.id])).rows[0]!;
     expect(stored.questions[1]).toEqual({ id: q2, score: 5, missing: true });
-    const results = await adminCall("GET", `/admin/exam/room/results?id=${room}`);
+    const results = await adminCall<RoomResults>("GET", `/admin/exam/room/results?id=${room}`);
     expect(results.code, results.msg).toBe(1);
     expect(results.data.items).toEqual([{ questionId: q1, stem: "Kept", type: "single", attempts: 1, correct: 1, share: 1 }]);
   });

@@ -130,7 +130,7 @@ describe("mock exams", () => {
 });
 
 describe("official exams", () => {
-  it("gives each room the figures of its introduction, never a key, and the attempts left count down (issue 37)", async () => {
+  it("gives each room the figures of its introduction, never a key, and the attempts left count down", async () => {
     const m = await member();
     const before = (await api(m.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId);
     expect(before).toMatchObject({ duration: 900, questionCount: 10, totalScore: 20, passScore: 12, attemptsAllowed: 3, attemptsLeft: 3, faceCheck: false });
@@ -146,7 +146,7 @@ describe("official exams", () => {
     expect((await api(other.token, "GET", "/api/exam/catalog")).data.rooms.find((r: { id: number }) => r.id === roomId).attemptsLeft).toBe(3);
   });
 
-  it("keeps the official exam's key out of mock papers and practice banks (issue 10)", async () => {
+  it("keeps the official exam's key out of mock papers and practice banks", async () => {
     const m = await member();
     const catalog = (await api(m.token, "GET", "/api/exam/catalog")).data;
     expect(catalog.rooms[0].paperId).toBe(roomPaper);
@@ -341,7 +341,7 @@ describe("official exams", () => {
     expect(mock).toMatchObject({ roomTitle: null, passScore: 12 });
 
     // The room deleted later: the attempt keeps its paper's name and the pass mark it was graded
-    // by (the room's, kept with what it sat: issue 37), so "not passed" still agrees with it.
+    // by (the room's, kept with what it sat), so "not passed" still agrees with it.
     await t.database.db.query("delete from exam_room where id = $1", [named]);
     expect((await api(m.token, "GET", `/api/exam/record?uuid=${start.attempt.uuid}`)).data.attempt).toMatchObject({ roomTitle: null, paperTitle: paper.title, passScore: 16, passed: false });
   });

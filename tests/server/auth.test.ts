@@ -146,7 +146,7 @@ describe("admin session", () => {
     expect((await call({})).json().code).toBe(303);
   });
 
-  // Changed with issue 10: the lock is per (account, address), and after 3 failures every
+  // The lock is per (account, address), and after 3 failures every
   // attempt needs the captcha (the full rules are in login.test.ts).
   it("locks an address out of an account after 10 failed logins from it", async () => {
     await t.database.db.query("insert into admin (username, password_hash) values ('victim', $1)", [await hashPassword("right-pass")]);

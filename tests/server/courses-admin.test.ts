@@ -9,7 +9,7 @@ import { createAdmin, createMember, type TestAdmin } from "../helpers/factories.
 import { makeZip, type ZipEntrySpec } from "../helpers/zip.ts";
 
 /**
- * The courses back office (issue 14) on the CRUD engine: categories, courses, lessons with the
+ * The courses back office on the CRUD engine: categories, courses, lessons with the
  * sanitised rich text, the lesson video upload (MP4 / WebM / HLS zip: streamed to disk, refused
  * zips and cut-off uploads leave nothing) and an admin edit reaching the member (ETag revalidation).
  */
@@ -213,7 +213,7 @@ describe("the lesson video upload", () => {
       ["outside the playlist's folder", makeZip([{ name: "a/index.m3u8", data: media("hls/index.m3u8") }, { name: "b/x.ts", data: Buffer.from("x") }]), /must be in the playlist's folder/],
       ["not a playlist", makeZip([{ name: "index.m3u8", data: Buffer.from("hello") }]), /must start with #EXTM3U/],
       ["bomb", makeZip([playlist, { name: "bomb.ts", data: Buffer.alloc(64 * 1024 * 1024), deflate: true }]), /zip bomb/],
-      // Issue 36: entries under 1 MB were never measured; 100 of 1 MiB of zeros unpacked 101 MB from 109 kB.
+      // Entries under 1 MB were once never measured: 100 of 1 MiB of zeros unpacked 101 MB from 109 kB.
       ["small bombs", makeZip([playlist, ...Array.from({ length: 100 }, (_, i) => ({ name: `z${i}.ts`, data: Buffer.alloc(1024 * 1024), deflate: true }))]), /holds a file that unpacks to far more than its size \(a zip bomb\): z0\.ts/],
       // Each entry within its own allowance (60 kB of zeros), the whole zip 400 times its size.
       ["many small files", makeZip([playlist, ...Array.from({ length: 1000 }, (_, i) => ({ name: `s${i}.ts`, data: Buffer.alloc(60 * 1024), deflate: true }))]), /^The zip unpacks to far more than its size \(a zip bomb\)$/],

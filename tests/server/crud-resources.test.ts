@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Caller, type Method } from "../helpers/call.ts";
 import { createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
@@ -31,8 +32,9 @@ async function adminWith(rules: string[]): Promise<TestAdmin & { groupId: number
   return { ...a, groupId: group!.id };
 }
 
-const call = async (who: { headers: Record<string, string> }, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
-  (await t.app.inject({ method, url, headers: { ...who.headers, "user-agent": "crud-test" }, payload: payload as object })).json() as { code: number; msg: string; data: Record<string, unknown> };
+const { send } = callers(() => t.app, { headers: { "user-agent": "crud-test" } });
+/** A call as `who`; the answers' data read field by field. */
+const call = (who: Caller, method: Method, url: string, payload?: object) => send<Record<string, unknown>>(who, method, url, payload);
 
 describe("admins", () => {
   it("hashes the password on add, never returns it, and resets it on edit only when given (ending the admin's sessions)", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Method } from "../helpers/call.ts";
 import { createAccountLogs, createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
@@ -13,12 +14,9 @@ let t: TestApp;
 let root: TestAdmin;
 let serial = 0;
 const q = <T>(text: string, params: unknown[] = []) => t.database.db.query<T & Record<string, unknown>>(text, params).then((r) => r.rows);
-const call = async (method: "GET" | "POST" | "DELETE", url: string, payload?: unknown) =>
-  (await t.app.inject({ method, url, headers: { ...root.headers, "user-agent": "security-test" }, payload: payload as object })).json() as {
-    code: number;
-    msg: string;
-    data: Record<string, unknown>;
-  };
+const { send } = callers(() => t.app, { headers: { "user-agent": "security-test" } });
+/** The super admin's call; the answers' data read field by field. */
+const call = (method: Method, url: string, payload?: object) => send<Record<string, unknown>>(root, method, url, payload);
 const recycled = async (table: string, rowId: number) => (await q<{ id: number }>("select id from security_data_recycle_log where data_table = $1 and row_id = $2", [table, rowId])).map((r) => r.id);
 const count = async (text: string, params: unknown[]) => (await q<{ n: number }>(text, params))[0]!.n;
 

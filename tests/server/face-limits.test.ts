@@ -3,15 +3,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scheduledCheckId } from "../../src/shared/exam/face.ts";
+import { scheduledCheckId, type FaceCheckResult, type FaceTimeline } from "../../src/shared/exam/face.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { FACE_CLOCK_SKEW_MS, MAX_FACE_PICTURES_PER_ATTEMPT } from "../../src/server/modules/face/checks.ts";
 import { ImageTooLargeError, MAX_IMAGE_PIXELS, analyseImage, warmFaceEngine } from "../../src/server/modules/face/engine.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createCompany, createFaceRule, createMember, createOfficialExam, type FaceRuleSpec, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 import { faceDataUrl, facePicture, hugePng, hugePngDataUrl } from "../helpers/faces.ts";
 
 /**
- * Face pictures under hostile use (issue 36): a face check's picture is scoped by the attempt it
+ * Face pictures under hostile use: a face check's picture is scoped by the attempt it
  * belongs to (a company admin sees only their company's); a picture's pixels are counted from its
  * header before anything decodes it (every path: the member's enrolment, the staff's, a
  * snapshot); only a picture that decodes is kept, none after the attempt closed (bar a scheduled
@@ -26,13 +28,7 @@ let dataDir: string;
 let a: string;
 let aAgain: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const adminCall = (who: TestAdmin, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...who.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall, memberCall } = callers(() => t.app);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "face-limits-"));
@@ -60,15 +56,15 @@ async function attemptUnder(rule: FaceRuleSpec, options: { companyId?: number; a
   const m = await createMember(db, { companyId: options.companyId ?? null });
   const enrolled = await memberCall(m, "POST", "/api/user/face", { image: a });
   expect(enrolled.code, enrolled.msg).toBe(1);
-  const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+  const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
   expect(start.code, start.msg).toBe(1);
-  const uuid = start.data.attempt.uuid as string;
+  const uuid = start.data.attempt.uuid;
   const startedAt = Math.floor((Date.now() - (options.agoMs ?? 0)) / 1000);
   const { rows } = await db.query<{ id: number }>("update exam_attempt set started_at = $1, deadline = $2 where uuid = $3 returning id", [startedAt, startedAt + (options.durationMin ?? 60) * 60, uuid]);
   return { m, uuid, id: rows[0]!.id, startedAt };
 }
 
-const shot = (m: TestMember, uuid: string, extra: object) => memberCall(m, "POST", "/api/exam/official/face", { uuid, checkId: randomUUID(), kind: "start", takenAt: Date.now(), ...extra });
+const shot = (m: TestMember, uuid: string, extra: object) => memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", { uuid, checkId: randomUUID(), kind: "start", takenAt: Date.now(), ...extra });
 
 describe("a face check's picture in the face review", () => {
   it("is scoped by the attempt it belongs to: a company admin gets their company's pictures and never another company's, whatever attempt its id looks like", async () => {
@@ -110,7 +106,7 @@ describe("a face check's picture in the face review", () => {
     // The super admin reaches both; the timelines the pictures belong to are scoped the same way.
     expect((await get(root, mine.id)).rawPayload.equals(theirBytes)).toBe(true);
     expect((await adminCall(boss, "GET", `/admin/exam/faceReview/timeline?id=${theirs.id}`)).code).toBe(0);
-    expect((await adminCall(boss, "GET", `/admin/exam/faceReview/timeline?id=${mine.id}`)).data.checks.map((c: Json) => c.id)).toEqual([ownId]);
+    expect((await adminCall<FaceTimeline>(boss, "GET", `/admin/exam/faceReview/timeline?id=${mine.id}`)).data.checks.map((c) => c.id)).toEqual([ownId]);
   });
 });
 
@@ -140,7 +136,7 @@ describe("a picture's pixels", () => {
     const byStaff = await adminCall(root, "POST", "/admin/user/user/face", { id: m.id, image: huge });
     expect(byStaff.code).toBe(0);
     expect(byStaff.msg).toMatch(tooMany);
-    expect((await memberCall(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
+    expect((await memberCall<{ enrolled: boolean }>(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
     expect(filesUnder(path.join(dataDir, "face", "ref")).filter((f) => f.startsWith(`${m.id}-`))).toEqual([]);
     // One pixel over the limit is refused as well; at the limit the picture is read (and has no face).
     expect((await memberCall(m, "POST", "/api/user/face", { image: hugePngDataUrl(4097, 4096) })).msg).toMatch(/too many pixels \(4097 × 4096\)/);
@@ -230,7 +226,7 @@ describe("snapshots on disk", () => {
     expect(rows).toHaveLength(MAX_FACE_PICTURES_PER_ATTEMPT + 1);
     expect(rows.at(-1)).toMatchObject({ verdict: "pass", path: null });
     expect(checkFiles(id)).toEqual([]);
-    const timeline = await adminCall(root, "GET", `/admin/exam/faceReview/timeline?id=${id}`);
+    const timeline = await adminCall<FaceTimeline>(root, "GET", `/admin/exam/faceReview/timeline?id=${id}`);
     expect(timeline.data.checks.at(-1)).toMatchObject({ verdict: "pass", picture: false });
   });
 });

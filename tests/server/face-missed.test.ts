@@ -2,14 +2,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { faceSchedule, scheduledCheckId } from "../../src/shared/exam/face.ts";
+import type { ListAnswer } from "../../src/shared/admin/crud.ts";
+import { faceSchedule, scheduledCheckId, type FaceCheckResult, type FaceTimeline } from "../../src/shared/exam/face.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { warmFaceEngine } from "../../src/server/modules/face/engine.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createFaceRule, createMember, createOfficialExam, type FaceRuleSpec, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 import { faceDataUrl } from "../helpers/faces.ts";
 
 /**
- * Scheduled face checks the device never sent (issue 15, modules/face/missed.ts): counted by the
+ * Scheduled face checks the device never sent (modules/face/missed.ts): counted by the
  * server as failures when the attempt is submitted or expires, the rule's action applied, shown
  * on the review timeline and in the marking queue's face part; a snapshot of the moment queued
  * offline and arriving later takes the missed check's place.
@@ -21,13 +24,7 @@ let root: TestAdmin;
 let dataDir: string;
 let same: string;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const adminCall = (method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall, memberCall } = callers(() => t.app);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "face-missed-"));
@@ -48,9 +45,9 @@ async function attemptUnder(rule: FaceRuleSpec, agoMs: number, durationMin = 60)
   const { roomId } = await createOfficialExam(db, { singles: 2, judges: 2, draw: 1, room: { faceRuleId: ruleId } });
   const m = await createMember(db);
   expect((await memberCall(m, "POST", "/api/user/face", { image: await faceDataUrl("a") })).code).toBe(1);
-  const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+  const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
   expect(start.code, start.msg).toBe(1);
-  const uuid = start.data.attempt.uuid as string;
+  const uuid = start.data.attempt.uuid;
   const startedAt = Math.floor((Date.now() - agoMs) / 1000);
   const { rows } = await db.query<{ id: number }>("update exam_attempt set started_at = $1, deadline = $2 where uuid = $3 returning id", [startedAt, startedAt + durationMin * 60, uuid]);
   return { m, uuid, id: rows[0]!.id, startedAt };
@@ -60,7 +57,7 @@ const attemptRow = async (id: number) =>
   (await t.database.db.query<{ status: string; face_failures: number; face_flag: string }>("select status, face_failures, face_flag from exam_attempt where id = $1", [id])).rows[0]!;
 
 const scheduled = (m: TestMember, uuid: string, startedAt: number, offset: number, kind: "interval" | "random", extra: object) =>
-  memberCall(m, "POST", "/api/exam/official/face", { uuid, checkId: scheduledCheckId(uuid, offset), kind, takenAt: startedAt * 1000 + offset + 2000, ...extra });
+  memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", { uuid, checkId: scheduledCheckId(uuid, offset), kind, takenAt: startedAt * 1000 + offset + 2000, ...extra });
 
 describe("scheduled face checks the device never sent", () => {
   it("count as failures when the attempt is submitted (past their grace), flag it with the reason, and give way to a snapshot arriving later", async () => {
@@ -75,25 +72,25 @@ describe("scheduled face checks the device never sent", () => {
     // 20 and 30 were due and never came; 40 and 50 were never reached.
     expect(await attemptRow(id)).toEqual({ status: "submitted", face_failures: 2, face_flag: "flagged" });
 
-    const timeline = await adminCall("GET", `/admin/exam/faceReview/timeline?id=${id}`);
+    const timeline = await adminCall<FaceTimeline>(root, "GET", `/admin/exam/faceReview/timeline?id=${id}`);
     expect(timeline.code, timeline.msg).toBe(1);
     expect(timeline.data.attempt).toMatchObject({ failures: 2, flag: "flagged" });
-    expect(timeline.data.checks.map((c: Json) => [c.verdict, c.takenAt - startedAt * 1000, c.picture])).toEqual([
+    expect(timeline.data.checks.map((c) => [c.verdict, c.takenAt - startedAt * 1000, c.picture])).toEqual([
       ["pass", 10 * MIN + 2000, true],
       ["missed", 20 * MIN, false],
       ["missed", 30 * MIN, false],
     ]);
     // The marking queue's face part: flagged, with the missed checks as its reason.
-    const queue = await adminCall("GET", `/admin/exam/faceReview/index?search[0][field]=face_flag&search[0][val]=flagged,stopped&search[0][operator]=IN&limit=100`);
-    expect(queue.data.list.find((r: Json) => r.id === id)).toMatchObject({ face_flag: "flagged", face_failures: 2, checks: 1, missed: 2 });
+    const queue = await adminCall<ListAnswer<{ id: number }>>(root, "GET", `/admin/exam/faceReview/index?search[0][field]=face_flag&search[0][val]=flagged,stopped&search[0][operator]=IN&limit=100`);
+    expect(queue.data.list.find((r) => r.id === id)).toMatchObject({ face_flag: "flagged", face_failures: 2, checks: 1, missed: 2 });
 
     // The snapshot of minute 20 was queued offline: it arrives now, with its time, and counts as sent.
     const late = await scheduled(m, uuid, startedAt, 20 * MIN, "interval", { image: same });
     expect(late.data).toMatchObject({ verdict: "pass", failures: 1, flag: "none" });
     expect(await attemptRow(id)).toEqual({ status: "submitted", face_failures: 1, face_flag: "none" });
     expect((await scheduled(m, uuid, startedAt, 20 * MIN, "interval", { image: same })).data).toEqual(late.data);
-    const after = await adminCall("GET", `/admin/exam/faceReview/timeline?id=${id}`);
-    expect(after.data.checks.map((c: Json) => c.verdict)).toEqual(["pass", "pass", "missed"]);
+    const after = await adminCall<FaceTimeline>(root, "GET", `/admin/exam/faceReview/timeline?id=${id}`);
+    expect(after.data.checks.map((c) => c.verdict)).toEqual(["pass", "pass", "missed"]);
     // A late camera failure for minute 30 replaces its missed check without counting twice.
     const failed = await scheduled(m, uuid, startedAt, 30 * MIN, "interval", { problem: "camera_failed" });
     expect(failed.data).toMatchObject({ verdict: "camera_failed", failures: 1, flag: "none" });
@@ -129,9 +126,9 @@ describe("scheduled face checks the device never sent", () => {
   it("also count when a stop rule ends the attempt early: the checks missed until then", async () => {
     // Every 5 minutes, stop after 3: two missed (5 and 10) before a failed snapshot at 12 minutes ends it.
     const { m, uuid, id } = await attemptUnder({ beforeStart: false, everyMinutes: 5, maxFailures: 3, action: "stop" }, 12 * MIN);
-    const shot = await memberCall(m, "POST", "/api/exam/official/face", { uuid, checkId: `${uuid}:x`, kind: "interval", takenAt: Date.now(), problem: "no_camera" });
+    const shot = await memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", { uuid, checkId: `${uuid}:x`, kind: "interval", takenAt: Date.now(), problem: "no_camera" });
     expect(shot.data).toMatchObject({ verdict: "no_camera", failures: 1, flag: "none" });
-    const second = await memberCall(m, "POST", "/api/exam/official/face", { uuid, checkId: `${uuid}:y`, kind: "interval", takenAt: Date.now(), problem: "no_camera" });
+    const second = await memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", { uuid, checkId: `${uuid}:y`, kind: "interval", takenAt: Date.now(), problem: "no_camera" });
     expect(second.data).toMatchObject({ failures: 2, flag: "none" });
     expect((await memberCall(m, "POST", "/api/exam/official/submit", { uuid, answers: {} })).code).toBe(1);
     expect(await attemptRow(id)).toEqual({ status: "submitted", face_failures: 4, face_flag: "stopped" });

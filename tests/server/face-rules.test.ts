@@ -4,12 +4,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { warmFaceEngine } from "../../src/server/modules/face/engine.ts";
+import type { EditAnswer, ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { FaceCheckResult, FaceTimeline } from "../../src/shared/exam/face.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createFaceRule, createMember, createOfficialExam, type FaceRuleSpec, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 import { faceDataUrl, type FacePicture } from "../helpers/faces.ts";
 
 /**
- * Face rules end to end through the real routes (issue 15): the rule and the room's select in the
+ * Face rules end to end through the real routes: the rule and the room's select in the
  * back office, enrolment, the gate before the questions, snapshots judged by the server, the
  * rule's action after M failures (stop or flag), the review timeline and the snapshot pictures.
  */
@@ -19,13 +23,7 @@ let root: TestAdmin;
 let dataDir: string;
 const pictures = {} as Record<FacePicture, string>;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const adminCall = (method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall, memberCall } = callers(() => t.app);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "face-"));
@@ -51,33 +49,33 @@ async function setUp(rule: FaceRuleSpec) {
 }
 
 const snapshot = (m: TestMember, uuid: string, picture: FacePicture | null, extra: object = {}) =>
-  memberCall(m, "POST", "/api/exam/official/face", { uuid, checkId: randomUUID(), kind: "start", takenAt: Date.now(), ...(picture ? { image: pictures[picture] } : {}), ...extra });
+  memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", { uuid, checkId: randomUUID(), kind: "start", takenAt: Date.now(), ...(picture ? { image: pictures[picture] } : {}), ...extra });
 
 describe("face rules in the back office", () => {
   it("adds a rule, refuses one that checks nothing, and sets it on a room", async () => {
-    const none = await adminCall("POST", "/admin/org/faceRule/add", { name: "Nothing", before_start: false, every_minutes: 0, random_count: 0, threshold: 0.6 });
+    const none = await adminCall(root, "POST", "/admin/org/faceRule/add", { name: "Nothing", before_start: false, every_minutes: 0, random_count: 0, threshold: 0.6 });
     expect(none.code).toBe(0);
-    const added = await adminCall("POST", "/admin/org/faceRule/add", { name: "Strict", before_start: true, every_minutes: 10, random_count: 2, threshold: 0.65, liveness: true, max_failures: 2, action: "stop" });
+    const added = await adminCall<{ id: number }>(root, "POST", "/admin/org/faceRule/add", { name: "Strict", before_start: true, every_minutes: 10, random_count: 2, threshold: 0.65, liveness: true, max_failures: 2, action: "stop" });
     expect(added.code, added.msg).toBe(1);
-    const list = await adminCall("GET", `/admin/org/faceRule/index?quickSearch=Strict`);
+    const list = await adminCall<ListAnswer<unknown>>(root, "GET", `/admin/org/faceRule/index?quickSearch=Strict`);
     expect(list.data.list[0]).toMatchObject({ name: "Strict", threshold: 0.65, action: "stop", rooms: 0 });
 
     const { roomId } = await createOfficialExam(t.database.db, { singles: 2, judges: 2, draw: 1 });
-    const room = (await adminCall("GET", `/admin/exam/room/edit?id=${roomId}`)).data.row;
-    const edited = await adminCall("POST", "/admin/exam/room/edit", { ...room, face_rule_id: added.data.id });
+    const room = (await adminCall<EditAnswer<object>>(root, "GET", `/admin/exam/room/edit?id=${roomId}`)).data.row;
+    const edited = await adminCall(root, "POST", "/admin/exam/room/edit", { ...room, face_rule_id: added.data.id });
     expect(edited.code, edited.msg).toBe(1);
-    const missing = await adminCall("POST", "/admin/exam/room/edit", { ...room, face_rule_id: 999_999 });
+    const missing = await adminCall<{ fields: Record<string, string> }>(root, "POST", "/admin/exam/room/edit", { ...room, face_rule_id: 999_999 });
     expect(missing.code).toBe(0);
     expect(missing.data.fields.face_rule_id).toBeTruthy();
-    const rules = await adminCall("GET", `/admin/org/faceRule/index?quickSearch=Strict`);
-    expect(rules.data.list[0].rooms).toBe(1);
+    const rules = await adminCall<ListAnswer<{ rooms: number }>>(root, "GET", `/admin/org/faceRule/index?quickSearch=Strict`);
+    expect(rules.data.list[0]!.rooms).toBe(1);
   });
 });
 
 describe("enrolment", () => {
   it("keeps one face and refuses none or two, by the member and by staff", async () => {
     const m = await createMember(t.database.db);
-    expect((await memberCall(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
+    expect((await memberCall<{ enrolled: boolean }>(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
     const none = await memberCall(m, "POST", "/api/user/face", { image: pictures.none });
     expect(none.code).toBe(0);
     expect(none.msg).toMatch(/No face/);
@@ -85,11 +83,11 @@ describe("enrolment", () => {
     expect(two.msg).toMatch(/More than one face/);
     const bad = await memberCall(m, "POST", "/api/user/face", { image: Buffer.from("hello").toString("base64") });
     expect(bad.msg).toMatch(/could not be read/);
-    expect((await memberCall(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
+    expect((await memberCall<{ enrolled: boolean }>(m, "GET", "/api/user/face")).data.enrolled).toBe(false);
 
-    const byStaff = await adminCall("POST", "/admin/user/user/face", { id: m.id, image: pictures.a });
+    const byStaff = await adminCall(root, "POST", "/admin/user/user/face", { id: m.id, image: pictures.a });
     expect(byStaff.code, byStaff.msg).toBe(1);
-    expect((await memberCall(m, "GET", "/api/user/face")).data.enrolled).toBe(true);
+    expect((await memberCall<{ enrolled: boolean }>(m, "GET", "/api/user/face")).data.enrolled).toBe(true);
     const row = (await t.database.db.query<{ enrolled_by: string }>("select enrolled_by from member_face where user_id = $1", [m.id])).rows[0];
     expect(row?.enrolled_by).toBe("admin");
   });
@@ -101,34 +99,34 @@ describe("an official exam with a face rule", () => {
     const ruleId = await createFaceRule(db, { beforeStart: true });
     const { roomId } = await createOfficialExam(db, { singles: 4, judges: 4, draw: 2, room: { faceRuleId: ruleId } });
     const m = await createMember(db);
-    const refused = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+    const refused = await memberCall<{ faceEnrol: boolean }>(m, "POST", "/api/exam/official/start", { roomId });
     expect(refused.code).toBe(0);
     expect(refused.data.faceEnrol).toBe(true);
     expect(await db.query("select 1 from exam_attempt where user_id = $1", [m.id]).then((r) => r.rows.length)).toBe(0);
 
     await memberCall(m, "POST", "/api/user/face", { image: pictures.a });
-    const gated = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
+    const gated = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
     expect(gated.code, gated.msg).toBe(1);
     expect(gated.data.face).toMatchObject({ gate: true, rule: { id: ruleId, beforeStart: true, threshold: 0.6, action: "flag", maxFailures: 3 } });
     expect(gated.data.questions).toEqual([]);
-    const uuid = gated.data.attempt.uuid as string;
+    const uuid = gated.data.attempt.uuid;
 
     // The device said "pass" but the camera shows no one: the server's verdict counts.
     const noFace = await snapshot(m, uuid, "none", { deviceVerdict: "pass" });
     expect(noFace.data).toMatchObject({ verdict: "no_face", failures: 1, flag: "none" });
-    expect((await memberCall(m, "POST", "/api/exam/official/start", { roomId })).data.questions).toEqual([]);
+    expect((await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId })).data.questions).toEqual([]);
 
     const passed = await snapshot(m, uuid, "aAgain");
     expect(passed.data).toMatchObject({ verdict: "pass", failures: 1, flag: "none" });
     expect(passed.data.similarity).toBeGreaterThanOrEqual(0.6);
-    const open = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
-    expect(open.data.face.gate).toBe(false);
+    const open = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
+    expect(open.data.face?.gate).toBe(false);
     expect(open.data.questions).toHaveLength(4);
   });
 
   it("stops the attempt on the server after M failures when the rule says stop", async () => {
     const { roomId, m } = await setUp({ beforeStart: true, maxFailures: 2, action: "stop" });
-    const uuid = (await memberCall(m, "POST", "/api/exam/official/start", { roomId })).data.attempt.uuid as string;
+    const uuid = (await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId })).data.attempt.uuid;
     const first = await snapshot(m, uuid, "b");
     expect(first.data).toMatchObject({ verdict: "mismatch", failures: 1, flag: "none" });
     const second = await snapshot(m, uuid, "two");
@@ -143,10 +141,10 @@ describe("an official exam with a face rule", () => {
 
   it("flags the attempt for review when the rule says flag; camera refused and no camera count as failures", async () => {
     const { roomId, m } = await setUp({ beforeStart: false, everyMinutes: 5, maxFailures: 2, action: "flag" });
-    const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId });
-    expect(start.data.face.gate).toBe(false);
+    const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
+    expect(start.data.face?.gate).toBe(false);
     expect(start.data.questions.length).toBeGreaterThan(0);
-    const uuid = start.data.attempt.uuid as string;
+    const uuid = start.data.attempt.uuid;
     const refused = await snapshot(m, uuid, null, { kind: "interval", problem: "camera_refused" });
     expect(refused.data).toMatchObject({ verdict: "camera_refused", failures: 1, flag: "none" });
     const noCamera = await snapshot(m, uuid, null, { kind: "interval", problem: "no_camera" });
@@ -159,15 +157,15 @@ describe("an official exam with a face rule", () => {
     expect(empty.code).toBe(0);
 
     // The review: flagged attempts listed, the timeline, the picture, cleared once reviewed.
-    const flagged = await adminCall("GET", `/admin/exam/faceReview/index?search[0][field]=face_flag&search[0][val]=flagged&search[0][operator]=eq&limit=100`);
+    const flagged = await adminCall<ListAnswer<{ id: number }>>(root, "GET", `/admin/exam/faceReview/index?search[0][field]=face_flag&search[0][val]=flagged&search[0][operator]=eq&limit=100`);
     expect(flagged.code, flagged.msg).toBe(1);
-    expect(flagged.data.list.map((r: Json) => r.id)).toContain(attempt.id);
+    expect(flagged.data.list.map((r) => r.id)).toContain(attempt.id);
     const pass = await snapshot(m, uuid, "aAgain", { kind: "interval" });
     expect(pass.data).toMatchObject({ verdict: "pass", failures: 2, flag: "flagged" });
-    const timeline = await adminCall("GET", `/admin/exam/faceReview/timeline?id=${attempt.id}`);
+    const timeline = await adminCall<FaceTimeline>(root, "GET", `/admin/exam/faceReview/timeline?id=${attempt.id}`);
     expect(timeline.data.attempt).toMatchObject({ failures: 2, flag: "flagged", threshold: 0.6, action: "flag" });
-    expect(timeline.data.checks.map((c: Json) => c.verdict)).toEqual(["camera_refused", "no_camera", "pass"]);
-    const shot = timeline.data.checks[2];
+    expect(timeline.data.checks.map((c) => c.verdict)).toEqual(["camera_refused", "no_camera", "pass"]);
+    const shot = timeline.data.checks[2]!;
     expect(shot.picture).toBe(true);
     expect(shot.similarity).toBeGreaterThanOrEqual(0.6);
     const picture = await t.app.inject({ method: "GET", url: `/admin/exam/faceReview/picture?id=${shot.id}`, headers: root.headers });
@@ -179,17 +177,17 @@ describe("an official exam with a face rule", () => {
     expect(anonymous.headers["content-type"]).not.toBe("image/jpeg");
     expect(anonymous.json().code).not.toBe(1);
 
-    const reviewed = await adminCall("POST", "/admin/exam/faceReview/review", { id: attempt.id });
+    const reviewed = await adminCall(root, "POST", "/admin/exam/faceReview/review", { id: attempt.id });
     expect(reviewed.code, reviewed.msg).toBe(1);
-    expect((await adminCall("POST", "/admin/exam/faceReview/review", { id: attempt.id })).code).toBe(0);
+    expect((await adminCall(root, "POST", "/admin/exam/faceReview/review", { id: attempt.id })).code).toBe(0);
   });
 
   it("answers a retried snapshot as the first time, and refuses another member's attempt", async () => {
     const { roomId, m } = await setUp({ beforeStart: true, maxFailures: 3 });
-    const uuid = (await memberCall(m, "POST", "/api/exam/official/start", { roomId })).data.attempt.uuid as string;
+    const uuid = (await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId })).data.attempt.uuid;
     const body = { uuid, checkId: randomUUID(), kind: "start", takenAt: Date.now(), image: pictures.none };
-    const first = await memberCall(m, "POST", "/api/exam/official/face", body);
-    const again = await memberCall(m, "POST", "/api/exam/official/face", body);
+    const first = await memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", body);
+    const again = await memberCall<FaceCheckResult>(m, "POST", "/api/exam/official/face", body);
     expect(first.data).toMatchObject({ verdict: "no_face", failures: 1 });
     expect(again.data).toEqual(first.data);
     const other = await createMember(t.database.db);

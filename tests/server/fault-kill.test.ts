@@ -13,7 +13,7 @@ import { openPostgres } from "../../src/server/db/postgres.ts";
 import { testDatabaseUrl } from "../helpers/db.ts";
 
 /**
- * Issue 17, fault test: the server process is killed (SIGKILL: no shutdown, no flush) in the
+ * Fault test: the server process is killed (SIGKILL: no shutdown, no flush) in the
  * middle of a burst of sync requests and started again on the same data, on the embedded PGlite
  * (DATA_DIR) and, with TEST_DATABASE_URL, on PostgreSQL. After the client sends every batch
  * again, every op is applied exactly once (the wrong book's counter, which each op increments,

@@ -354,9 +354,9 @@ describe("hostile values on every route", () => {
   });
 });
 
-// ---- Issue 36 items 11 and 12: empty adds on every CRUD resource, module zips whose names clash ----
+// ---- Empty adds on every CRUD resource, module zips whose names clash ----
 
-describe("empty bodies on every CRUD resource (issue 36)", () => {
+describe("empty bodies on every CRUD resource", () => {
   it("answers add {} and edit {id} on every resource (static, generated, a module's) with an envelope, never a 5xx", async () => {
     await freshTokens();
     const field = { type: "string", length: 0, default: "", comment: "", index: "none", required: false, options: [], optionLabels: {}, form: "text", list: true, search: "none" };
@@ -379,7 +379,7 @@ describe("empty bodies on every CRUD resource (issue 36)", () => {
   });
 });
 
-describe("module zips whose names clash (issue 36)", () => {
+describe("module zips whose names clash", () => {
   it("refuses each with a code-0 envelope, never a 5xx", async () => {
     await freshTokens();
     const manifest = Buffer.from(JSON.stringify({ name: "zipclash", title: "冲突", version: "0.1.0", author: "Fuzz", tables: [{ name: "item", title: "item", fields: [{ name: "label", type: "string" }] }] }));

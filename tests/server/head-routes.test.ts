@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createMember, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 36 item 10: a HEAD request runs no GET handler. Fastify answers HEAD for every GET by
+ * A HEAD request runs no GET handler. Fastify answers HEAD for every GET by
  * default with the GET's own handler, so `HEAD /admin/ajax/terminal?command=...` ran the command.
  * Only the file-serving routes declare HEAD (a player asks a file's size with it).
  */

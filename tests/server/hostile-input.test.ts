@@ -8,7 +8,7 @@ import { secondServer } from "../helpers/second.ts";
 import { createBankWithQuestions, createOfficialExam, createPaper } from "../helpers/factories.ts";
 
 /**
- * Issue 10 part 4: hostile values (ids past the int4 range, NUL, unpaired surrogates) get a
+ * Hostile values (ids past the int4 range, NUL, unpaired surrogates) get a
  * clear code-0 answer and change nothing, on every route; in `POST /api/exam/sync` each op is
  * judged on its own, so one bad op (or one op whose handler fails) is rejected and never holds
  * back the batch. Runs on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createMember } from "../helpers/factories.ts";
 
 /**
- * Server layers (issue 12): route schemas answer in the envelope with the refused field's own
+ * Server layers: route schemas answer in the envelope with the refused field's own
  * message; member-side routes declare who may call them, checked before the handler.
  */
 

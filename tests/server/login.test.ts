@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { secondServer } from "../helpers/second.ts";
 
 /**
- * Login throttling (issue 10): failures counted atomically before the password check, the
+ * Login throttling: failures counted atomically before the password check, the
  * captcha per account, the lock per (account, address), the growing per-account wait for
  * unknown addresses, unknown usernames indistinguishable. The races fire their requests at
  * once, on PostgreSQL through two server instances with their own connection pools.

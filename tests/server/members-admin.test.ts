@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { call as send, type Caller, type Method } from "../helpers/call.ts";
 import { createAdmin, createBankWithQuestions, createCourse, createMember, createPaper, type TestAdmin } from "../helpers/factories.ts";
 import { secondServer } from "../helpers/second.ts";
 
@@ -21,9 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Answer = { code: number; msg: string; data: Record<string, unknown> & { fields?: Record<string, string> } };
-const call = async (who: { headers: Record<string, string> }, method: "GET" | "POST" | "DELETE", url: string, payload?: unknown, app = t.app) =>
-  (await app.inject({ method, url, headers: { ...who.headers, "user-agent": "members-test" }, payload: payload as object })).json() as Answer;
+/** The answers' data, read field by field, with a refusal's message per field. */
+type Data = Record<string, unknown> & { fields?: Record<string, string> };
+/** A call to `app` (the test's unless told) as `who`, from a browser named "members-test". */
+const call = (who: Caller, method: Method, url: string, payload?: object, app = t.app) => send<Data>(app, who, method, url, payload, { headers: { "user-agent": "members-test" } });
 
 const figures = async (id: number) => {
   const [row] = await q<{ money: string; score: string }>("select money, score from member where id = $1", [id]);

@@ -3,14 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Caller, type Method } from "../helpers/call.ts";
 import { createAdmin, createMember, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 import { makeZip, type ZipEntrySpec } from "../helpers/zip.ts";
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: Record<string, unknown> & { list?: Record<string, unknown>[]; total?: number };
-}
+/** The answers' data, read field by field. */
+type Data = Record<string, unknown> & { list?: Record<string, unknown>[]; total?: number };
 
 let t: TestApp;
 let root: TestAdmin;
@@ -20,11 +18,8 @@ let modulesDir: string;
 
 const BASE = "/admin/moduleStore/moduleStore";
 
-async function call(who: { headers: Record<string, string> }, method: "GET" | "POST", url: string, payload?: unknown): Promise<Envelope> {
-  const res = await t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
-  return res.json() as Envelope;
-}
+const { send } = callers(() => t.app, { refuse5xx: true });
+const call = (who: Caller, method: Method, url: string, payload?: object) => send<Data>(who, method, url, payload);
 const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await t.database.db.query<T>(text, params)).rows;
 const tableExists = async (table: string) => (await query<{ ok: boolean }>("select to_regclass($1) is not null as ok", [table]))[0]!.ok;
 const modTables = async () => (await query<{ name: string }>("select table_name as name from information_schema.tables where table_name like 'mod\\_%' order by 1")).map((r) => r.name);
@@ -335,9 +330,9 @@ describe("uploading a module zip", () => {
   });
 });
 
-// ---- Issue 36: names that clash in a zip, filters that do not fit, empty adds, one failing block ----
+// ---- Names that clash in a zip, filters that do not fit, empty adds, one failing block ----
 
-describe("a module zip whose names clash (issue 36)", () => {
+describe("a module zip whose names clash", () => {
   it("refuses a file that is also a folder, the same name twice and names differing only in capitals, from the central directory", async () => {
     const good: ZipEntrySpec = { name: "manifest.json", data: json(manifestOf({ name: "clash" })) };
     const x = Buffer.from("{}");
@@ -360,7 +355,7 @@ describe("a module zip whose names clash (issue 36)", () => {
   });
 });
 
-describe("a member block's filters against its columns (issue 36)", () => {
+describe("a member block's filters against its columns", () => {
   const blocky = (where: Record<string, unknown>[], name = "blocky") =>
     manifestOf({
       name,

@@ -3,10 +3,11 @@ import type { ResourceDef } from "../../src/server/crud/resource.ts";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import { headTeacherResource } from "../../src/server/crud/resources/org.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Method } from "../helpers/call.ts";
 import { createAdmin, createClassroom, createCompany, createMember, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Company-scoped admins (issue 15, crud/scope.ts), over EVERY registered resource (from the
+ * Company-scoped admins (crud/scope.ts), over EVERY registered resource (from the
  * registry, not hand-picked): an admin with `is_company` holding every rule reads and writes
  * only their company's rows (and those of companies under it) — by list, remote select, edit,
  * del, export and the other extra actions, and by a guessed id — and never another company's.
@@ -20,11 +21,8 @@ let boss: TestAdmin;
 const companies = { a: 0, sub: 0, b: 0 };
 const NO_ROW = 2_000_000_000;
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: { list?: { id: number }[]; row?: Record<string, unknown> } & Record<string, unknown>;
-}
+/** The answers' data: a list's rows, a form's row, or fields read one by one. */
+type Data = { list?: { id: number }[]; row?: Record<string, unknown> } & Record<string, unknown>;
 
 /** Two rows of a scoped resource: `mine` in the admin's company (or under it), `theirs` in another. */
 interface Pair {
@@ -151,8 +149,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = async (who: TestAdmin, method: "GET" | "POST" | "DELETE", url: string, payload?: Record<string, unknown>) =>
-  (await t.app.inject({ method, url, headers: who.headers, ...(payload ? { payload } : {}) })).json() as Envelope;
+const { send } = callers(() => t.app);
+const call = (who: TestAdmin, method: Method, url: string, payload?: Record<string, unknown>) => send<Data>(who, method, url, payload);
 const listIds = async (who: TestAdmin, def: ResourceDef, query = "") => (await call(who, "GET", `/admin/${def.rule}/index?limit=100${query}`)).data.list?.map((r) => r.id) ?? [];
 const exists = async (def: ResourceDef, id: number) => (await t.database.db.query(`select 1 from ${def.table} where id = $1`, [id])).rows.length > 0;
 
@@ -373,7 +371,7 @@ describe("the company admin's own bulk actions", () => {
   });
 });
 
-describe("a company admin's own company (issue 36): the root of their reach stays where it is", () => {
+describe("a company admin's own company: the root of their reach stays where it is", () => {
   it("refuses moving, reordering or deleting their own company and placing any company outside their subtree; the admin above may still move it", async () => {
     const db = t.database.db;
     const parent = await createCompany(db, { name: "Parent" });

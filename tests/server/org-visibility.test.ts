@@ -15,7 +15,7 @@ import {
 } from "../helpers/factories.ts";
 
 /**
- * Who sees which courses, exam rooms, banks and papers (issue 15, modules/org/visibility.ts),
+ * Who sees which courses, exam rooms, banks and papers (modules/org/visibility.ts),
  * over the member endpoints themselves: content assigned to a company (open to its
  * sub-companies' members too), a duty or a classroom is listed and opened only for those
  * members; content assigned to nobody is open to all; nobody logged in sees only the latter.

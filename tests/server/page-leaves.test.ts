@@ -1,18 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_PAGE_LEAVES, PAGE_LEAVE_GRACE_MS } from "../../src/shared/exam/pageLeaves.ts";
+import type { EditAnswer, ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { RoomResults } from "../../src/shared/admin/rooms.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createMember, createOfficialExam, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Page leaves of official exams (issue 37): each time the exam page was hidden and shown again,
+ * Page leaves of official exams: each time the exam page was hidden and shown again,
  * the device sends an `official.leave` sync op with when it left and came back (ms on the
  * server's clock); the server keeps them per attempt, within the attempt's time, once per
  * departure, at most MAX_PAGE_LEAVES, and markers see them (marking queue, room results).
  */
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
 
 let t: TestApp;
 let root: TestAdmin;
@@ -22,23 +23,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const api = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as { code: number; msg: string; data: Json });
-const adminCall = (method: "GET" | "POST", url: string) => t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" } }).then((r) => r.json() as { code: number; msg: string; data: Json });
+const { adminCall, memberCall: api } = callers(() => t.app);
 
 async function sitting() {
   const exam = await createOfficialExam(t.database.db, { singles: 3, judges: 0, draw: 2 });
   const m = await createMember(t.database.db);
-  const started = await api(m, "POST", "/api/exam/official/start", { roomId: exam.roomId });
+  const started = await api<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId: exam.roomId });
   expect(started.code, started.msg).toBe(1);
-  const { uuid, startedAt, deadline } = started.data.attempt as { uuid: string; startedAt: number; deadline: number };
+  const { uuid, startedAt, deadline } = started.data.attempt;
   return { m, exam, uuid, startMs: startedAt * 1000, deadlineMs: deadline * 1000 };
 }
 
 const leaveOp = (uuid: string, leftAt: number, backAt: number) => ({ id: randomUUID(), type: "official.leave", at: Date.now(), payload: { uuid, leftAt, backAt } });
 
 async function sync(m: TestMember, ops: object[]): Promise<{ id: string; status: string; msg?: string }[]> {
-  const body = await api(m, "POST", "/api/exam/sync", { ops });
+  const body = await api<{ results: { id: string; status: string; msg?: string }[] }>(m, "POST", "/api/exam/sync", { ops });
   expect(body.code, body.msg).toBe(1);
   return body.data.results;
 }
@@ -151,7 +150,7 @@ describe("markers see the page leaves", () => {
     const room = await createRoom(db, paper, { passScore: 6 });
     const m = await createMember(db);
     const quiet = await createMember(db);
-    const start = async (who: TestMember) => (await api(who, "POST", "/api/exam/official/start", { roomId: room })).data.attempt.uuid as string;
+    const start = async (who: TestMember) => (await api<OfficialStart>(who, "POST", "/api/exam/official/start", { roomId: room })).data.attempt.uuid;
     const uuid = await start(m);
     const quietUuid = await start(quiet);
     const now = Date.now();
@@ -171,19 +170,19 @@ describe("markers see the page leaves", () => {
       expect((await api(who, "POST", "/api/exam/official/submit", { uuid: id, answers: { [String(short)]: "light" } })).code).toBe(1);
     }
 
-    const queue = await adminCall("GET", `/admin/exam/marking/index?search[0][field]=room_id&search[0][operator]=eq&search[0][val]=${room}`);
+    const queue = await adminCall<ListAnswer<{ id: number; user_id: number }>>(root, "GET", `/admin/exam/marking/index?search[0][field]=room_id&search[0][operator]=eq&search[0][val]=${room}`);
     expect(queue.code, queue.msg).toBe(1);
-    const rows = queue.data.list as Json[];
+    const rows = queue.data.list;
     const mine = rows.find((r) => r.user_id === m.id);
     expect(mine).toMatchObject({ page_leaves: 3, page_leave_ms: 140_000 });
     expect(rows.find((r) => r.user_id === quiet.id)).toMatchObject({ page_leaves: 0, page_leave_ms: 0 });
-    const row = await adminCall("GET", `/admin/exam/marking/edit?id=${mine.id}`);
+    const row = await adminCall<EditAnswer<{ page_leave_list: unknown }>>(root, "GET", `/admin/exam/marking/edit?id=${mine!.id}`);
     expect(row.code, row.msg).toBe(1);
     expect(row.data.row.page_leave_list).toEqual(leaves);
 
-    const res = await adminCall("GET", `/admin/exam/room/results?id=${room}`);
+    const res = await adminCall<RoomResults>(root, "GET", `/admin/exam/room/results?id=${room}`);
     expect(res.code, res.msg).toBe(1);
-    const byUser = new Map((res.data.attempts as Json[]).map((a) => [a.userId, a.pageLeaves]));
+    const byUser = new Map(res.data.attempts.map((a) => [a.userId, a.pageLeaves]));
     expect(byUser.get(m.id)).toEqual({ count: 3, totalMs: 140_000 });
     expect(byUser.get(quiet.id)).toEqual({ count: 0, totalMs: 0 });
   });

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createMember, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Web push may not reach inside the network (issue 36, item 8): a member chooses the endpoint
+ * Web push may not reach inside the network: a member chooses the endpoint
  * the server POSTs to, so it must be an https URL on a public address when subscribing, and the
  * connection itself is checked again when sending (the name may resolve elsewhere by then). A
  * member has at most MAX_PUSH_DEVICES devices and 5 tests a minute.

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createBankWithQuestions, createMember, createPaper, createRoom, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Web Push reminders (issue 18) on the real server and database. The push service is the only
+ * Web Push reminders on the real server and database. The push service is the only
  * fake: its HTTP answer (201, 410...) per endpoint. What the server sends is real web-push output
  * (VAPID-signed, aes128gcm-encrypted), decrypted here with the subscriber's keys.
  */

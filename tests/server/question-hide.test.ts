@@ -1,10 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EditAnswer, ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { Envelope } from "../../src/shared/envelope.ts";
+import type { BankDownload } from "../../src/shared/exam/catalog.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "a question in use cannot be hard-deleted": a delete of questions a paper row names or
+ * A question in use cannot be hard-deleted: a delete of questions a paper row names or
  * an attempt sat hides them (status 'hidden', migration 0039) and deletes only the others; hidden
  * questions leave practice (the bank's ETag changes), new starts and new paper rows, are listed
  * only when searched for, and come back with `restore`. `usage?ids=` counts papers and attempts.
@@ -14,11 +19,8 @@ let t: TestApp;
 let root: TestAdmin;
 let serial = 0;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const call = (who: { headers: Record<string, string> }, method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...who.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+// Members and staff alike are answered in English here.
+const { adminCall: call } = callers(() => t.app);
 const q = async <T,>(text: string, params: unknown[] = []) => (await t.database.db.query<T>(text, params)).rows;
 
 /** A non-super admin whose one group grants these rules (by name). */
@@ -39,9 +41,9 @@ afterAll(() => t.close());
 
 async function bankOf(m: TestMember, bank: number) {
   const res = await t.app.inject({ method: "GET", url: `/api/exam/bank?id=${bank}`, headers: m.headers });
-  const body = res.json() as Envelope;
+  const body = res.json<Envelope<BankDownload>>();
   expect(body.code, body.msg).toBe(1);
-  return { etag: res.headers.etag as string, ids: (body.data.questions as Json[]).map((x) => x.id as number), count: body.data.bank.questionCount as number };
+  return { etag: res.headers.etag as string, ids: body.data.questions.map((x) => x.id), count: body.data.bank.questionCount };
 }
 
 describe("deleting questions in use", () => {
@@ -59,12 +61,12 @@ describe("deleting questions in use", () => {
     const ann = await createMember(db);
     const uuid = randomUUID();
     const op = { id: randomUUID(), type: "attempt.submit", at: Date.now(), payload: { attemptId: uuid, paperId: paper, startedAt: Date.now() - 60_000, submittedAt: Date.now(), answers: { [used]: "A", [other]: "B" } } };
-    expect((await call(ann, "POST", "/api/exam/sync", { ops: [op] })).data.results[0].status).toBe("applied");
+    expect((await call<{ results: { status: string }[] }>(ann, "POST", "/api/exam/sync", { ops: [op] })).data.results[0]!.status).toBe("applied");
     const record = await call(ann, "GET", `/api/exam/record?uuid=${uuid}`);
     expect(record.code, record.msg).toBe(1);
 
     // Usage: papers (fixed rows) and attempts, per id.
-    const usage = await call(root, "GET", `/admin/exam/question/usage?ids=${used},${inPaperOnly},${unused}`);
+    const usage = await call<{ list: unknown[] }>(root, "GET", `/admin/exam/question/usage?ids=${used},${inPaperOnly},${unused}`);
     expect(usage.code, usage.msg).toBe(1);
     expect(usage.data.list).toEqual([
       { id: used, papers: 1, attempts: 1 },
@@ -94,24 +96,24 @@ describe("deleting questions in use", () => {
     expect(after.count).toBe(before.count - 3);
     expect(after.etag).not.toBe(before.etag);
     // Not listed in the bank screen unless searched for by status.
-    const listed = await call(root, "GET", `/admin/exam/question/index?limit=100&search[0][field]=classify_id&search[0][val]=${bank}&search[0][operator]=eq`);
-    expect((listed.data.list as Json[]).map((r) => r.id)).toEqual([other]);
-    const hiddenList = await call(root, "GET", `/admin/exam/question/index?limit=100&search[0][field]=status&search[0][val]=hidden&search[0][operator]=eq`);
-    expect((hiddenList.data.list as Json[]).map((r) => r.id).sort()).toEqual([used, inPaperOnly].sort());
+    const listed = await call<ListAnswer<{ id: number }>>(root, "GET", `/admin/exam/question/index?limit=100&search[0][field]=classify_id&search[0][val]=${bank}&search[0][operator]=eq`);
+    expect(listed.data.list.map((r) => r.id)).toEqual([other]);
+    const hiddenList = await call<ListAnswer<{ id: number }>>(root, "GET", `/admin/exam/question/index?limit=100&search[0][field]=status&search[0][val]=hidden&search[0][operator]=eq`);
+    expect(hiddenList.data.list.map((r) => r.id).sort()).toEqual([used, inPaperOnly].sort());
     // Not a new fixed paper row.
     const row = await call(root, "POST", "/admin/exam/paperRow/add", { paper_id: paper, kind: "fixed", question_id: used, score: 1, weigh: 0, remark: "" });
     expect(row.code).toBe(0);
     expect((row.data as { fields?: Record<string, string> } | null)?.fields?.question_id).toMatch(/restore it first/);
     expect(await q("select count(*)::int as n from exam_paper_row where paper_id = $1", [paper])).toEqual([{ n: 2 }]);
     // Nor exported with the bank's questions.
-    const exported = await call(root, "GET", `/admin/exam/question/export?classify_id=${bank}&format=csv`);
-    expect(Buffer.from(exported.data.data as string, "base64").toString("utf8")).not.toContain("hidden");
+    const exported = await call<{ data: string }>(root, "GET", `/admin/exam/question/export?classify_id=${bank}&format=csv`);
+    expect(Buffer.from(exported.data.data, "base64").toString("utf8")).not.toContain("hidden");
     // Not given by a new start: the paper's other question only.
     const room = await createRoom(db, paper);
     const bob = await createMember(db);
-    const start = await call(bob, "POST", "/api/exam/official/start", { roomId: room });
+    const start = await call<OfficialStart>(bob, "POST", "/api/exam/official/start", { roomId: room });
     expect(start.code, start.msg).toBe(1);
-    expect((start.data.questions as Json[]).map((x) => x.id)).toEqual([other]);
+    expect(start.data.questions.map((x) => x.id)).toEqual([other]);
     // Deleting it again keeps it hidden (still in use).
     const again = await call(root, "DELETE", `/admin/exam/question/del?ids=${used}`);
     expect(again.data).toEqual({ count: 0, kept: 1 });
@@ -138,7 +140,7 @@ describe("deleting questions in use", () => {
     await createPaper(db, { rows: [{ fixed: id, score: 1 }], totalScore: 1, passScore: 1 });
     expect((await call(root, "DELETE", `/admin/exam/question/del?ids=${id}`)).data).toEqual({ count: 0, kept: 1 });
     // The form shows the status a restore gives back; saving keeps the question hidden.
-    const form = await call(root, "GET", `/admin/exam/question/edit?id=${id}`);
+    const form = await call<EditAnswer<Record<string, unknown>>>(root, "GET", `/admin/exam/question/edit?id=${id}`);
     expect(form.data.row).toMatchObject({ status: "disable", hidden: true });
     const { hidden: _h, hidden_at: _a, create_time: _c, update_time: _u, ...row } = form.data.row;
     const saved = await call(root, "POST", "/admin/exam/question/edit", { ...row, status: "enable" });
@@ -162,7 +164,7 @@ describe("who may ask and restore", () => {
     expect((await call(reader, "GET", `/admin/exam/question/usage?ids=${id}`)).code).toBe(401);
     expect((await call(reader, "POST", "/admin/exam/question/restore", { ids: [id] })).code).toBe(401);
     const deleter = await adminWith(["exam/question/index", "exam/question/del"]);
-    expect((await call(deleter, "GET", `/admin/exam/question/usage?ids=${id}`)).data.list).toEqual([{ id, papers: 1, attempts: 0 }]);
+    expect((await call<{ list: unknown[] }>(deleter, "GET", `/admin/exam/question/usage?ids=${id}`)).data.list).toEqual([{ id, papers: 1, attempts: 0 }]);
     expect((await call(deleter, "POST", "/admin/exam/question/restore", { ids: [id] })).code).toBe(401);
     const company = await createAdmin(db, { companyId: await createCompany(db) });
     expect((await call(company, "POST", "/admin/exam/question/restore", { ids: [id] })).code).not.toBe(1);

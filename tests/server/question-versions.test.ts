@@ -1,10 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EditAnswer, ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { QuestionVersion } from "../../src/shared/admin/questions.ts";
+import type { RegradeCandidates } from "../../src/shared/admin/regrade.ts";
+import type { BankDownload, ExamRecordDetail } from "../../src/shared/exam/catalog.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
+import { callers } from "../helpers/call.ts";
+import { createAdmin, createBank, createMember, createPaper, createQuestion, createRoom, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Issue 37, question versions (migration 0042): each change to what members read or how it is
+ * Question versions (migration 0042): each change to what members read or how it is
  * graded makes a new version, kept with who made it; papers follow the latest unless a row pins a
  * version; attempts note the version they sat; a device that practised or sat a mock paper on
  * an older version is graded by that version when its answers arrive.
@@ -13,13 +19,14 @@ import { createAdmin, createBank, createMember, createPaper, createQuestion, cre
 let t: TestApp;
 let root: TestAdmin;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const adminCall = (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall: staffCall, memberCall } = callers(() => t.app);
+const adminCall = <T = unknown,>(method: "GET" | "POST" | "DELETE", url: string, payload?: object) => staffCall<T>(root, method, url, payload);
+/** A question's row on its form, as far as these tests read it. */
+type QuestionRow = { classify_id: number; stem: string; answer: string; options: unknown; analysis: string; version: number };
+/** What each op of a sync batch came to. */
+type SyncResults = { results: { status: string }[] };
+/** The copy of each question an attempt sat, as stored. */
+type SatQuestion = { id: number; version: number; stem: string };
 
 const opts = (...texts: string[]) => texts.map((text, i) => ({ key: "ABCDEFGH"[i]!, text }));
 const single = (bank: number, stem: string, answer: string) => ({
@@ -37,12 +44,12 @@ const single = (bank: number, stem: string, answer: string) => ({
 
 /** Edits question `id` through the back office, as the form sends it. */
 async function editQuestion(id: number, changes: Record<string, unknown>) {
-  const current = (await adminCall("GET", `/admin/exam/question/edit?id=${id}`)).data.row;
+  const current = (await adminCall<EditAnswer<QuestionRow>>("GET", `/admin/exam/question/edit?id=${id}`)).data.row;
   const body = { ...single(current.classify_id, current.stem, current.answer), options: current.options, analysis: current.analysis, ...changes, id };
   return adminCall("POST", "/admin/exam/question/edit", body);
 }
 
-const versionsOf = async (id: number) => (await adminCall("GET", `/admin/exam/question/versions?id=${id}`)).data.list as Json[];
+const versionsOf = async (id: number) => (await adminCall<{ list: QuestionVersion[] }>("GET", `/admin/exam/question/versions?id=${id}`)).data.list;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -60,18 +67,18 @@ describe("question versions", () => {
 
     // Difficulty, default score, order and status are not what a member reads: no new version.
     expect((await editQuestion(id, { difficulty: 4, score: 3, weigh: 7, status: "disable" })).code).toBe(1);
-    expect((await versionsOf(id)).map((v: Json) => v.version)).toEqual([1]);
+    expect((await versionsOf(id)).map((v) => v.version)).toEqual([1]);
 
     expect((await editQuestion(id, { answer: "B", status: "enable" })).code).toBe(1);
     expect((await editQuestion(id, { stem: "The capital of France?" })).code).toBe(1);
     const history = await versionsOf(id);
-    expect(history.map((v: Json) => [v.version, v.stem, v.answer, v.latest])).toEqual([
+    expect(history.map((v) => [v.version, v.stem, v.answer, v.latest])).toEqual([
       [3, "The capital of France?", "B", true],
       [2, "Capital of France?", "B", false],
       [1, "Capital of France?", "A", false],
     ]);
-    expect(history.every((v: Json) => v.admin === "versioner" && v.createTime > 0)).toBe(true);
-    expect((await adminCall("GET", `/admin/exam/question/edit?id=${id}`)).data.row.version).toBe(3);
+    expect(history.every((v) => v.admin === "versioner" && v.createTime > 0)).toBe(true);
+    expect((await adminCall<EditAnswer<QuestionRow>>("GET", `/admin/exam/question/edit?id=${id}`)).data.row.version).toBe(3);
     // A question written outside the back office (a module, a seed) is versioned too, with no admin.
     const direct = await createQuestion(t.database.db, bank, { stem: "Direct" });
     expect(await versionsOf(direct)).toMatchObject([{ version: 1, admin: null }]);
@@ -93,7 +100,7 @@ describe("question versions", () => {
     const rowBody = { id: row.id, paper_id: paper, kind: "fixed", question_id: pinnedQ, score: 5, weigh: row.weigh };
 
     // Only versions the question has had can be pinned; a hostile value is refused beside the field.
-    const missing = await adminCall("POST", "/admin/exam/paperRow/edit", { ...rowBody, question_version: 2 });
+    const missing = await adminCall<{ fields: Record<string, string> }>("POST", "/admin/exam/paperRow/edit", { ...rowBody, question_version: 2 });
     expect(missing.code).toBe(0);
     expect(missing.data.fields.question_version).toBe("This question has no version 2");
     for (const bad of [0, -1, 1.5, "x", 2 ** 40]) expect((await adminCall("POST", "/admin/exam/paperRow/edit", { ...rowBody, question_version: bad })).code).toBe(0);
@@ -103,37 +110,37 @@ describe("question versions", () => {
 
     expect((await editQuestion(pinnedQ, { stem: "Pinned v2", answer: "B", classify_id: bank })).code).toBe(1);
     expect((await editQuestion(latestQ, { stem: "Latest v2", answer: "B", classify_id: bank })).code).toBe(1);
-    expect((await adminCall("GET", `/admin/exam/paperRow/index?limit=10&search[0][field]=paper_id&search[0][val]=${paper}&search[0][operator]=eq`)).data.list.map((r: Json) => [r.question_id, r.question_version, r.question_latest_version])).toEqual([
+    expect((await adminCall<ListAnswer<{ question_id: number; question_version: number | null; question_latest_version: number }>>("GET", `/admin/exam/paperRow/index?limit=10&search[0][field]=paper_id&search[0][val]=${paper}&search[0][operator]=eq`)).data.list.map((r) => [r.question_id, r.question_version, r.question_latest_version])).toEqual([
       [pinnedQ, 1, 2],
       [latestQ, null, 2],
     ]);
-    expect((await versionsOf(pinnedQ)).find((v: Json) => v.version === 1).pinnedRows).toBe(1);
+    expect((await versionsOf(pinnedQ)).find((v) => v.version === 1)!.pinnedRows).toBe(1);
 
     const room = await createRoom(db, paper, { passScore: 5, reviewPolicy: "submitted" });
     const member = await createMember(db);
-    const start = await memberCall(member, "POST", "/api/exam/official/start", { roomId: room });
+    const start = await memberCall<OfficialStart>(member, "POST", "/api/exam/official/start", { roomId: room });
     expect(start.code, start.msg).toBe(1);
-    expect(start.data.questions.map((q: Json) => [q.id, q.stem, q.score])).toEqual([
+    expect(start.data.questions.map((q) => [q.id, q.stem, q.score])).toEqual([
       [pinnedQ, "Pinned v1", 5],
       [latestQ, "Latest v2", 5],
     ]);
     // Graded by what was given: the pinned version's key A, the latest's key B.
-    const uuid = start.data.attempt.uuid as string;
+    const uuid = start.data.attempt.uuid;
     expect((await memberCall(member, "POST", "/api/exam/official/submit", { uuid, answers: { [pinnedQ]: "A", [latestQ]: "B" } })).code).toBe(1);
-    const record = (await memberCall(member, "GET", `/api/exam/record?uuid=${uuid}`)).data;
+    const record = (await memberCall<ExamRecordDetail>(member, "GET", `/api/exam/record?uuid=${uuid}`)).data;
     expect(record.attempt.score).toBe(10);
-    const sat = (await db.query<{ questions: Json[] }>("select s.questions from exam_attempt_snapshot s join exam_attempt a on a.id = s.attempt_id where a.uuid = $1", [uuid])).rows[0]!.questions;
-    expect(sat.map((q: Json) => [q.id, q.version])).toEqual([
+    const sat = (await db.query<{ questions: SatQuestion[] }>("select s.questions from exam_attempt_snapshot s join exam_attempt a on a.id = s.attempt_id where a.uuid = $1", [uuid])).rows[0]!.questions;
+    expect(sat.map((q) => [q.id, q.version])).toEqual([
       [pinnedQ, 1],
       [latestQ, 2],
     ]);
 
     // A regrade offers the pinned question's newer version; applied, the snapshot notes it.
-    const candidates = (await adminCall("GET", `/admin/exam/room/regradeCandidates?id=${room}`)).data.candidates as Json[];
-    expect(candidates.map((c: Json) => c.questionId)).toEqual([pinnedQ]);
+    const candidates = (await adminCall<RegradeCandidates>("GET", `/admin/exam/room/regradeCandidates?id=${room}`)).data.candidates;
+    expect(candidates.map((c) => c.questionId)).toEqual([pinnedQ]);
     expect((await adminCall("POST", "/admin/exam/room/regrade", { id: room, questionIds: [pinnedQ] })).code).toBe(1);
-    const after = (await db.query<{ questions: Json[] }>("select s.questions from exam_attempt_snapshot s join exam_attempt a on a.id = s.attempt_id where a.uuid = $1", [uuid])).rows[0]!.questions;
-    expect(after.map((q: Json) => [q.id, q.version, q.stem])).toEqual([
+    const after = (await db.query<{ questions: SatQuestion[] }>("select s.questions from exam_attempt_snapshot s join exam_attempt a on a.id = s.attempt_id where a.uuid = $1", [uuid])).rows[0]!.questions;
+    expect(after.map((q) => [q.id, q.version, q.stem])).toEqual([
       [pinnedQ, 2, "Pinned v2"],
       [latestQ, 2, "Latest v2"],
     ]);
@@ -148,16 +155,16 @@ describe("question versions", () => {
     await db.query("update exam_paper_row set question_version = 1 where paper_id = $1 and question_id = $2", [paper, a]);
     const member = await createMember(db);
     // The device saved the bank (version 1 of both) and then went offline; staff change both keys.
-    const bankNow = (await memberCall(member, "GET", `/api/exam/bank?id=${bank}`)).data;
-    expect(bankNow.questions.map((q: Json) => [q.id, q.version])).toEqual([
+    const bankNow = (await memberCall<BankDownload>(member, "GET", `/api/exam/bank?id=${bank}`)).data;
+    expect(bankNow.questions.map((q) => [q.id, q.version])).toEqual([
       [a, 1],
       [b, 1],
     ]);
     expect((await editQuestion(a, { stem: "Mock A v2", answer: "C", classify_id: bank })).code).toBe(1);
     expect((await editQuestion(b, { stem: "Mock B v2", answer: "C", classify_id: bank })).code).toBe(1);
 
-    const detail = (await memberCall(member, "GET", `/api/exam/paper?id=${paper}`)).data;
-    expect(detail.rows.map((r: Json) => [r.questionId, r.version, r.question?.stem ?? null, r.question?.answer ?? null])).toEqual([
+    const detail = (await memberCall<{ rows: { questionId: number; version: number | null; question?: { stem: string; answer: unknown } }[] }>(member, "GET", `/api/exam/paper?id=${paper}`)).data;
+    expect(detail.rows.map((r) => [r.questionId, r.version, r.question?.stem ?? null, r.question?.answer ?? null])).toEqual([
       [a, 1, "Mock A v1", "A"],
       [b, null, null, null],
     ]);
@@ -165,18 +172,18 @@ describe("question versions", () => {
     const submit = async (versions: Record<string, number> | undefined) => {
       const attemptId = randomUUID();
       const payload = { attemptId, paperId: paper, startedAt: Date.now() - 60_000, submittedAt: Date.now(), answers: { [a]: "A", [b]: "A" }, ...(versions ? { versions } : {}) };
-      const r = await memberCall(member, "POST", "/api/exam/sync", { ops: [{ id: randomUUID(), type: "attempt.submit", at: Date.now(), payload }] });
-      expect(r.data.results[0].status, JSON.stringify(r.data.results[0])).toBe("applied");
-      return (await memberCall(member, "GET", `/api/exam/record?uuid=${attemptId}`)).data;
+      const r = await memberCall<SyncResults>(member, "POST", "/api/exam/sync", { ops: [{ id: randomUUID(), type: "attempt.submit", at: Date.now(), payload }] });
+      expect(r.data.results[0]!.status, JSON.stringify(r.data.results[0])).toBe("applied");
+      return (await memberCall<ExamRecordDetail>(member, "GET", `/api/exam/record?uuid=${attemptId}`)).data;
     };
     // The device's copy: both at version 1 (A pinned, B as saved before the edit): both right.
     const offline = await submit({ [a]: 1, [b]: 1 });
     expect(offline.attempt.score).toBe(10);
-    expect(offline.questions.map((q: Json) => q.stem)).toEqual(["Mock A v1", "Mock B v1"]);
+    expect(offline.questions.map((q) => q.stem)).toEqual(["Mock A v1", "Mock B v1"]);
     // Without versions (an older device): the pinned one as pinned, the other as it is now.
     const plain = await submit(undefined);
     expect(plain.attempt.score).toBe(6);
-    expect(plain.questions.map((q: Json) => q.stem)).toEqual(["Mock A v1", "Mock B v2"]);
+    expect(plain.questions.map((q) => q.stem)).toEqual(["Mock A v1", "Mock B v2"]);
     // A version a question never had counts as nothing: the question as the paper gives it.
     expect((await submit({ [b]: 9 })).attempt.score).toBe(6);
   });
@@ -204,8 +211,8 @@ describe("question versions", () => {
     // One at a time and as one batch: the same judgement.
     for (const batch of [ops.map((o) => [o]), [ops.map((o) => ({ ...o, id: randomUUID() }))]]) {
       for (const part of batch) {
-        const r = await memberCall(member, "POST", "/api/exam/sync", { ops: part });
-        expect(r.data.results.map((x: Json) => x.status)).toEqual(part.map(() => "applied"));
+        const r = await memberCall<SyncResults>(member, "POST", "/api/exam/sync", { ops: part });
+        expect(r.data.results.map((x) => x.status)).toEqual(part.map(() => "applied"));
       }
     }
     const { rows } = await db.query<{ question_id: number; correct: boolean }>("select question_id, correct from exam_practice_answer where user_id = $1 order by id", [member.id]);
@@ -219,9 +226,9 @@ describe("question versions", () => {
     expect(rows.map((r) => [r.question_id, r.correct])).toEqual([...once, ...once]);
     // A review of the hidden question, made offline, arrives too (its card is kept).
     const review = { id: randomUUID(), type: "review.answer", at, payload: { questionId: other, correct: true, grade: null, retention: 0.9 } };
-    expect((await memberCall(member, "POST", "/api/exam/sync", { ops: [review] })).data.results[0].status).toBe("applied");
+    expect((await memberCall<SyncResults>(member, "POST", "/api/exam/sync", { ops: [review] })).data.results[0]!.status).toBe("applied");
     // The wrong book counts the wrong ones only.
-    const state = (await memberCall(member, "GET", "/api/exam/state")).data;
+    const state = (await memberCall<{ wrong: unknown }>(member, "GET", "/api/exam/state")).data;
     expect(state.wrong).toMatchObject([{ questionId: q, count: 4 }]);
   });
 });

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createMember, createQuestion, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * The question back office (issue 14): questions of every kind written as the grader reads them,
+ * The question back office: questions of every kind written as the grader reads them,
  * inconsistent questions refused with the field to blame, and every write (add, edit, disable,
  * move, delete) changing the bank's content version, so devices download the bank again.
  */
@@ -77,7 +77,7 @@ describe("per-kind questions", () => {
       [{ type: "judge", options: opts("yes", "no"), answer: "T" }, "options", /no options/],
       [{ type: "fill", answer: [] }, "answer", /at least one blank/],
       [{ type: "fill", stem: "Say ____", answer: ["a||b"] }, "answer", /Blank 1 has an empty accepted answer/],
-      // The blanks of the text and of the answer must match (issue 37): both counts named.
+      // The blanks of the text and of the answer must match: both counts named.
       [{ type: "fill", stem: "No blank here", answer: ["a"] }, "answer", /text has 0 blanks .* answer has 1/],
       [{ type: "fill", stem: "One ____ only", answer: ["a", "b"] }, "answer", /text has 1 blanks .* answer has 2/],
       [{ type: "fill", stem: "Two ____ and ____ blanks", answer: ["a"] }, "answer", /text has 2 blanks .* answer has 1/],

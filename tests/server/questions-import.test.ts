@@ -6,7 +6,7 @@ import { createAdmin, createBank, type TestAdmin } from "../helpers/factories.ts
 import { makeZip } from "../helpers/zip.ts";
 
 /**
- * Questions as spreadsheets (issue 14): a 2,000-question .xlsx of every kind imported, a file with
+ * Questions as spreadsheets: a 2,000-question .xlsx of every kind imported, a file with
  * bad rows importing nothing and reporting every bad row by its line, CSV with Chinese text (BOM
  * or not), export -> import giving the same questions, and refusals of what is not a spreadsheet,
  * a spreadsheet bomb and formula cells.
@@ -299,7 +299,7 @@ describe("refusals", () => {
 });
 
 /**
- * Issue 36: a spreadsheet of empty rows stalled the whole server (63 MB of `<row/>` in a 102 KB
+ * A spreadsheet of empty rows once stalled the whole server (63 MB of `<row/>` in a 102 KB
  * file: /api/health took 21 s). Elements without addresses are counted too, the file may inflate
  * at most 100 times (a few MB allowed), and files are read on a thread of their own, before the
  * import's transaction: the server keeps answering while one is read.

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Method } from "../helpers/call.ts";
 import { createAdmin, createBank, createClassroom, createCompany, createCourse, createDuty, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * The recycle bin and who content is open to (issues 15 and the data-security one): deleting a
+ * The recycle bin and who content is open to: deleting a
  * course, an exam room or a question bank with a recycle rule keeps its `org_access` rows (the
  * delete cascades to them) and restoring it brings them back, so restored content is open to the
  * same companies, duties and classrooms as before — never to everyone by accident.
@@ -12,9 +13,9 @@ import { createAdmin, createBank, createClassroom, createCompany, createCourse, 
 let t: TestApp;
 let root: TestAdmin;
 
-type Envelope = { code: number; msg: string; data: Record<string, unknown> };
-const call = async (method: "GET" | "POST" | "DELETE", url: string, payload?: object) =>
-  (await t.app.inject({ method, url, headers: root.headers, ...(payload ? { payload } : {}) })).json() as Envelope;
+const { send } = callers(() => t.app);
+/** The super admin's call; the answers' data read field by field. */
+const call = (method: Method, url: string, payload?: object) => send<Record<string, unknown>>(root, method, url, payload);
 
 beforeAll(async () => {
   t = await createTestApp();

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { RegradeCandidates, RegradeOutcome } from "../../src/shared/admin/regrade.ts";
+import type { RoomResults } from "../../src/shared/admin/rooms.ts";
+import type { Envelope } from "../../src/shared/envelope.ts";
+import type { ExamRecordDetail, ExamRecordRow } from "../../src/shared/exam/catalog.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, regrade as an explicit action on a room (modules/exam/attempts/regrade.ts): a
+ * Regrade as an explicit action on a room (modules/exam/attempts/regrade.ts): a
  * submitted attempt keeps what it sat until staff pick questions whose current row should count,
  * preview the score changes (nothing saved) and apply them (one transaction, one admin log row,
  * `regraded_at` on each attempt changed, markers' marks kept).
@@ -12,16 +19,10 @@ import { createAdmin, createBank, createCompany, createMember, createPaper, crea
 let t: TestApp;
 let root: TestAdmin;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const call = (who: TestAdmin, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...who.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
+const { adminCall: call, memberCall } = callers(() => t.app);
 /** The text of a member's record (the envelope's data: its `time` moves), to compare byte for byte. */
 const recordText = (m: TestMember, uuid: string) =>
-  t.app.inject({ method: "GET", url: `/api/exam/record?uuid=${uuid}`, headers: m.headers }).then((r) => JSON.stringify({ data: (r.json() as Envelope).data }));
+  t.app.inject({ method: "GET", url: `/api/exam/record?uuid=${uuid}`, headers: m.headers }).then((r) => JSON.stringify({ data: r.json<Envelope>().data }));
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -46,9 +47,9 @@ async function sitRoom() {
   await db.query("update exam_room set company_id = $1 where id = $2", [company, room]);
   const sit = async (answers: Record<number, unknown>, submit = true) => {
     const m = await createMember(db);
-    const start = await memberCall(m, "POST", "/api/exam/official/start", { roomId: room });
+    const start = await memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId: room });
     expect(start.code, start.msg).toBe(1);
-    const uuid = start.data.attempt.uuid as string;
+    const uuid = start.data.attempt.uuid;
     if (submit) expect((await memberCall(m, "POST", "/api/exam/official/submit", { uuid, answers })).code).toBe(1);
     const id = (await db.query<{ id: number }>("select id from exam_attempt where uuid = $1", [uuid])).rows[0]!.id;
     return { m, uuid, id };
@@ -57,7 +58,7 @@ async function sitRoom() {
   const bob = await sit({ [q1]: "B", [q2]: "T", [q3]: "dark" });
   const carl = await sit({ [q1]: "A", [q2]: "T" });
   const dave = await sit({}, false);
-  const queue = (await call(root, "GET", "/admin/exam/marking/index?limit=100")).data.list as Json[];
+  const queue = (await call<ListAnswer<{ id: number; attempt_id: number; status: string }>>(root, "GET", "/admin/exam/marking/index?limit=100")).data.list;
   for (const [who, score] of [
     [ann, 8],
     [bob, 2],
@@ -86,7 +87,7 @@ describe("regrade a room", () => {
     expect(JSON.parse(before[2]!).data.attempt).toMatchObject({ score: 10, passed: true });
 
     // Nothing changed yet: nothing to regrade.
-    expect((await call(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates).toEqual([]);
+    expect((await call<RegradeCandidates>(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates).toEqual([]);
 
     // Staff correct q1's key to B (and its own default points), and reword q2's analysis.
     await db.query(`update exam_question set answer = '"B"', score = 3 where id = $1`, [s.q1]);
@@ -94,7 +95,7 @@ describe("regrade a room", () => {
     // The records do not move on their own.
     expect(await Promise.all(members.map((x) => recordText(x.m, x.uuid)))).toEqual(before);
 
-    const candidates = await call(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`);
+    const candidates = await call<RegradeCandidates>(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`);
     expect(candidates.code, candidates.msg).toBe(1);
     expect(candidates.data.openAttempts).toBe(1);
     expect(candidates.data.candidates).toEqual([
@@ -106,10 +107,10 @@ describe("regrade a room", () => {
     const logs = await logCount();
     const snaps = await snapshotRows(ids);
     const marks = await marksOf(ids);
-    const preview = await call(root, "GET", `/admin/exam/room/regradePreview?id=${s.room}&questionIds=${s.q1}`);
+    const preview = await call<RegradeOutcome>(root, "GET", `/admin/exam/room/regradePreview?id=${s.room}&questionIds=${s.q1}`);
     expect(preview.code, preview.msg).toBe(1);
     expect(preview.data.regradedAt).toBeNull();
-    expect(preview.data.attempts.map((a: Json) => [a.attemptId, a.oldScore, a.newScore, a.oldPassed, a.newPassed, a.questions])).toEqual([
+    expect(preview.data.attempts.map((a) => [a.attemptId, a.oldScore, a.newScore, a.oldPassed, a.newPassed, a.questions])).toEqual([
       [s.ann.id, 18, 14, true, true, [s.q1]],
       [s.bob.id, 8, 12, false, true, [s.q1]],
       [s.carl.id, 10, 6, true, false, [s.q1]],
@@ -121,7 +122,7 @@ describe("regrade a room", () => {
     expect(await logCount()).toBe(logs);
 
     // Apply: scores, pass flags and regraded_at change; one admin log row; marks kept.
-    const applied = await call(root, "POST", "/admin/exam/room/regrade", { id: s.room, questionIds: [s.q1] });
+    const applied = await call<RegradeOutcome>(root, "POST", "/admin/exam/room/regrade", { id: s.room, questionIds: [s.q1] });
     expect(applied.code, applied.msg).toBe(1);
     expect(applied.data.summary).toEqual({ attempts: 3, scoreChanged: 3, nowPassed: 1, nowFailed: 1 });
     expect(typeof applied.data.regradedAt).toBe("number");
@@ -129,28 +130,28 @@ describe("regrade a room", () => {
     const log = (await db.query<{ url: string; method: string }>("select url, method from admin_log order by id desc limit 1")).rows[0]!;
     expect(log).toEqual({ url: "/admin/exam/room/regrade", method: "POST" });
     expect(await marksOf(ids)).toEqual(marks);
-    const after = await Promise.all(members.map(async (x) => JSON.parse(await recordText(x.m, x.uuid)).data));
+    const after = await Promise.all(members.map(async (x) => (JSON.parse(await recordText(x.m, x.uuid)) as { data: ExamRecordDetail }).data));
     expect(after.map((r) => [r.attempt.score, r.attempt.passed, r.attempt.regradedAt])).toEqual([
       [14, true, applied.data.regradedAt],
       [12, true, applied.data.regradedAt],
       [6, false, applied.data.regradedAt],
     ]);
     // The review shows the corrected key; the paper's points stay (4, not the question's 3); q2 was not chosen.
-    const q1Shown = after[1].questions.find((q: Json) => q.id === s.q1);
+    const q1Shown = after[1]!.questions.find((q) => q.id === s.q1);
     expect(q1Shown).toMatchObject({ answer: "B", score: 4 });
-    expect(after[1].results[s.q1]).toEqual({ correct: true, score: 4 });
-    expect(after[1].questions.find((q: Json) => q.id === s.q2)).toMatchObject({ analysis: "It is." });
-    expect(after[0].reviews[s.q3]).toEqual({ score: 8, comment: "seen" });
+    expect(after[1]!.results[s.q1]).toEqual({ correct: true, score: 4 });
+    expect(after[1]!.questions.find((q) => q.id === s.q2)).toMatchObject({ analysis: "It is." });
+    expect(after[0]!.reviews?.[s.q3]).toEqual({ score: 8, comment: "seen" });
     // The list of records says it too; the open attempt is untouched.
-    const listed = (await memberCall(s.bob.m, "GET", "/api/exam/records")).data.list as Json[];
-    expect(listed.find((r) => r.uuid === s.bob.uuid).regradedAt).toBe(applied.data.regradedAt);
+    const listed = (await memberCall<{ list: ExamRecordRow[] }>(s.bob.m, "GET", "/api/exam/records")).data.list;
+    expect(listed.find((r) => r.uuid === s.bob.uuid)!.regradedAt).toBe(applied.data.regradedAt);
     expect((await db.query("select regraded_at from exam_attempt where id = $1", [s.dave.id])).rows[0]).toEqual({ regraded_at: null });
     // The room's results follow.
-    const results = (await call(root, "GET", `/admin/exam/room/results?id=${s.room}`)).data;
+    const results = (await call<RoomResults>(root, "GET", `/admin/exam/room/results?id=${s.room}`)).data;
     expect(results.summary.passed).toBe(2);
 
     // q1 is no longer a candidate; q2 still is.
-    expect((await call(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates.map((c: Json) => c.questionId)).toEqual([s.q2]);
+    expect((await call<RegradeCandidates>(root, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates.map((c) => c.questionId)).toEqual([s.q2]);
 
     // A retried apply changes nothing and logs nothing.
     const recordsNow = await Promise.all(members.map((x) => recordText(x.m, x.uuid)));
@@ -201,9 +202,9 @@ describe("regrade a room", () => {
     expect(await recordText(s.bob.m, s.bob.uuid)).toBe(before);
     expect(await logCount()).toBe(logs);
     // Their own company's room: allowed.
-    expect((await call(insider, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates).toHaveLength(1);
+    expect((await call<RegradeCandidates>(insider, "GET", `/admin/exam/room/regradeCandidates?id=${s.room}`)).data.candidates).toHaveLength(1);
     expect((await call(insider, "POST", "/admin/exam/room/regrade", { id: s.room, questionIds: [s.q1] })).code).toBe(1);
-    expect(JSON.parse(await recordText(s.bob.m, s.bob.uuid)).data.attempt).toMatchObject({ score: 12, passed: true });
+    expect((JSON.parse(await recordText(s.bob.m, s.bob.uuid)) as { data: ExamRecordDetail }).data.attempt).toMatchObject({ score: 12, passed: true });
   });
 
   it("seeds the regrade rules for groups that may edit rooms", async () => {

@@ -10,7 +10,7 @@ import { createBankWithQuestions, createMember, type TestMember } from "../helpe
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
- * Issue 18's "done when": a member lives on daily reviews offline for a week of simulated days.
+ * Spaced review's promise, that a member can live on daily reviews offline for a week of simulated days.
  * The device (Dexie on fake-indexeddb, the app's own repository) gets 5 questions wrong and saves
  * a favourite, then every day reviews what is due — no network all week — and brings its
  * outbox to the real server (PGlite / PostgreSQL) at the end. Every day's queue is what FSRS

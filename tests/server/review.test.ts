@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { assign, createBankWithQuestions, createClassroom, createMember, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Spaced review on the server (issue 18): `review.answer` ops applied once, cards the FSRS replay
+ * Spaced review on the server: `review.answer` ops applied once, cards the FSRS replay
  * of their logs whatever order the ops arrive in, due lists per member, another member's cards
  * out of reach, hostile input refused in the envelope (never a 500).
  */

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { EditAnswer, ListAnswer } from "../../src/shared/admin/crud.ts";
+import type { RoomOverride } from "../../src/shared/admin/rooms.ts";
+import type { Catalog, ExamRecordDetail } from "../../src/shared/exam/catalog.ts";
+import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 37, "Fairness, as rooms opt in" and room-side withholding: a room may shuffle each
+ * Fairness, as rooms opt in, and room-side withholding: a room may shuffle each
  * attempt's questions (kept on resume and in the record), give a member or a member group extra
  * time and attempts (overrides, the most generous wins), says what it keeps from practice and
  * refuses a save that would make a mock paper unusable until the admin confirms, and an official
@@ -13,17 +18,14 @@ import { createAdmin, createBank, createCompany, createMember, createPaper, crea
 let t: TestApp;
 let root: TestAdmin;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-type Json = any;
-type Envelope = { code: number; msg: string; data: Json };
-const call = (method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: { ...root.headers, "think-lang": "en" }, ...(payload ? { payload } : {}) }).then((r) => {
-    expect(r.statusCode).toBeLessThan(500);
-    return r.json() as Envelope;
-  });
-const memberCall = (m: TestMember, method: "GET" | "POST", url: string, payload?: object) =>
-  t.app.inject({ method, url, headers: m.headers, ...(payload ? { payload } : {}) }).then((r) => r.json() as Envelope);
-const start = (m: TestMember, roomId: number) => memberCall(m, "POST", "/api/exam/official/start", { roomId });
+const { adminCall, memberCall, send } = callers(() => t.app);
+/** The back office as the super admin; a 5xx fails the test. */
+const call = <T = unknown,>(method: "GET" | "POST", url: string, payload?: object) => adminCall<T>(root, method, url, payload, { refuse5xx: true });
+const start = (m: TestMember, roomId: number) => memberCall<OfficialStart>(m, "POST", "/api/exam/official/start", { roomId });
+/** A room's row on its form or in its list, read field by field. */
+type RoomRow = Record<string, unknown>;
+/** A refused add or edit: the message of each refused field. */
+type Refused = { fields: Record<string, string> };
 const now = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
@@ -71,7 +73,7 @@ describe("shuffled questions per attempt", () => {
       );
       expect(held.rows[0]!.questions.map((q) => q.id)).toEqual(order);
       expect(held.rows[0]!.snap.map((q) => q.id)).toEqual(order);
-      const record = await memberCall(m, "GET", `/api/exam/record?uuid=${first.data.attempt.uuid}`);
+      const record = await memberCall<ExamRecordDetail>(m, "GET", `/api/exam/record?uuid=${first.data.attempt.uuid}`);
       expect(record.code, record.msg).toBe(1);
       expect((record.data.questions as { id: number }[]).map((q) => q.id)).toEqual(order);
       orders.push(order);
@@ -90,22 +92,22 @@ describe("shuffled questions per attempt", () => {
   it("is a switch of the room form, saved and read back", async () => {
     const { paper } = await fixedPaper(2);
     const room = await createRoom(t.database.db, paper);
-    const row = (await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row;
+    const row = (await call<EditAnswer<RoomRow>>("GET", `/admin/exam/room/edit?id=${room}`)).data.row;
     expect(row.shuffle_questions).toBe(false);
     const saved = await call("POST", "/admin/exam/room/edit", { ...row, shuffle_questions: true });
     expect(saved.code, saved.msg).toBe(1);
-    expect((await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row.shuffle_questions).toBe(true);
+    expect((await call<EditAnswer<RoomRow>>("GET", `/admin/exam/room/edit?id=${room}`)).data.row.shuffle_questions).toBe(true);
   });
 
   it("refuses an enabled room on a disabled paper (members would see an exam no start can load)", async () => {
     const { paper } = await fixedPaper(2);
     const room = await createRoom(t.database.db, paper);
     await t.database.db.query("update exam_paper set status = 'disable' where id = $1", [paper]);
-    const row = (await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row;
-    const refused = await call("POST", "/admin/exam/room/edit", { ...row, title: "Renamed" });
+    const row = (await call<EditAnswer<RoomRow>>("GET", `/admin/exam/room/edit?id=${room}`)).data.row;
+    const refused = await call<Refused>("POST", "/admin/exam/room/edit", { ...row, title: "Renamed" });
     expect(refused.code).toBe(0);
     expect(refused.data.fields.paper_id).toBe("This paper is disabled: enable it, or disable the room, before saving");
-    expect((await call("GET", `/admin/exam/room/edit?id=${room}`)).data.row.title).toBe(row.title);
+    expect((await call<EditAnswer<RoomRow>>("GET", `/admin/exam/room/edit?id=${room}`)).data.row.title).toBe(row.title);
     // Disabling the room with it is allowed.
     expect((await call("POST", "/admin/exam/room/edit", { ...row, status: "disable" })).code).toBe(1);
   });
@@ -139,9 +141,9 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     }
     expect(await overrideCount(room)).toBe(0);
 
-    const added = await call("POST", "/admin/exam/room/overrideAdd", { id: room, user_id: m.id, extra_minutes: 15, extra_attempts: 1 });
+    const added = await call<{ id: number }>("POST", "/admin/exam/room/overrideAdd", { id: room, user_id: m.id, extra_minutes: 15, extra_attempts: 1 });
     expect(added.code, added.msg).toBe(1);
-    const group1 = await call("POST", "/admin/exam/room/overrideAdd", { id: room, user_group_id: group, extra_minutes: 5 });
+    const group1 = await call<{ id: number }>("POST", "/admin/exam/room/overrideAdd", { id: room, user_group_id: group, extra_minutes: 5 });
     expect(group1.code, group1.msg).toBe(1);
     // The same target twice is refused.
     const twice = await call("POST", "/admin/exam/room/overrideAdd", { id: room, user_id: m.id, extra_minutes: 30 });
@@ -151,15 +153,15 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     expect(twiceGroup.code).toBe(0);
     expect(await overrideCount(room)).toBe(2);
 
-    const listed = await call("GET", `/admin/exam/room/overrides?id=${room}`);
+    const listed = await call<{ overrides: RoomOverride[] }>("GET", `/admin/exam/room/overrides?id=${room}`);
     expect(listed.code, listed.msg).toBe(1);
     expect(listed.data.overrides).toEqual([
       { id: added.data.id, member: { id: m.id, username: m.username, nickname: "" }, group: null, extraMinutes: 15, extraAttempts: 1 },
       { id: group1.data.id, member: null, group: { id: group, name: "night shift" }, extraMinutes: 5, extraAttempts: 0 },
     ]);
     // Shown on the room list.
-    const list = await call("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${room}&search[0][operator]=eq`);
-    expect(list.data.list[0].overrides).toBe(2);
+    const list = await call<ListAnswer<RoomRow>>("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${room}&search[0][operator]=eq`);
+    expect(list.data.list[0]!.overrides).toBe(2);
 
     // Removing: only an override of this room.
     const otherRoom = await createRoom(db, paper);
@@ -181,7 +183,7 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     const ours = await createMember(db, { companyId: mine });
     const other = await createMember(db, { companyId: theirs });
     const add = (userId: number) =>
-      t.app.inject({ method: "POST", url: "/admin/exam/room/overrideAdd", headers: boss.headers, payload: { id: room, user_id: userId, extra_minutes: 5 } }).then((r) => r.json() as Envelope);
+      send(boss, "POST", "/admin/exam/room/overrideAdd", { id: room, user_id: userId, extra_minutes: 5 });
     const refused = await add(other.id);
     expect(refused.code).toBe(0);
     expect(refused.msg).toMatch(/member does not exist/);
@@ -199,7 +201,7 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     expect((await call("POST", "/admin/exam/room/overrideAdd", { id: room, user_id: both.id, extra_minutes: 10, extra_attempts: 0 + 1 })).code).toBe(1);
     expect((await call("POST", "/admin/exam/room/overrideAdd", { id: room, user_group_id: group, extra_minutes: 20 })).code).toBe(1);
 
-    const catalogRoom = async (m: TestMember) => ((await memberCall(m, "GET", "/api/exam/catalog")).data.rooms as Json[]).find((r) => r.id === room);
+    const catalogRoom = async (m: TestMember) => (await memberCall<Catalog>(m, "GET", "/api/exam/catalog")).data.rooms.find((r) => r.id === room);
     expect(await catalogRoom(both)).toMatchObject({ duration: 600 + 1200, extraMinutes: 20, attemptsAllowed: 2, extraAttempts: 1, attemptsLeft: 2 });
     expect(await catalogRoom(plain)).toMatchObject({ duration: 600, extraMinutes: 0, attemptsAllowed: 1, extraAttempts: 0, attemptsLeft: 1 });
 
@@ -257,15 +259,15 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     expect(withheld.rows.map((r) => r.question_id).sort()).toEqual([...ids].sort());
     const finished = await memberCall(plain, "POST", "/api/exam/official/submit", { uuid: p.data.attempt.uuid, answers: {} });
     expect(finished.code, finished.msg).toBe(1);
-    const record = await memberCall(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
+    const record = await memberCall<ExamRecordDetail>(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
     expect(record.code, record.msg).toBe(1);
-    for (const q of record.data.questions as Json[]) expect(q.answer).toBeUndefined();
+    for (const q of record.data.questions) expect(q.answer).toBeUndefined();
 
     // Once the last extra minute has passed too, the room is closed for everyone.
     await db.query("update exam_room set end_time = $1 where id = $2", [now() - 1800 - 10, room]);
     expect((await db.query("select 1 from exam_withheld_question where room_id = $1", [room])).rows).toEqual([]);
-    const revealed = await memberCall(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
-    expect((revealed.data.questions as Json[]).every((q) => q.answer !== undefined)).toBe(true);
+    const revealed = await memberCall<ExamRecordDetail>(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
+    expect(revealed.data.questions.every((q) => q.answer !== undefined)).toBe(true);
   });
 });
 
@@ -277,7 +279,7 @@ describe("room-side withholding made visible", () => {
     const sharing = await createPaper(db, { title: "Shared mock", rows: [{ fixed: ids[0]!, score: 1 }] });
     const unrelated = await fixedPaper(1, "practice");
     await db.query("update exam_paper set title = 'Road mock' where id = $1", [paper]);
-    const catalogPapers = async () => ((await memberCall(await createMember(db), "GET", "/api/exam/catalog")).data.papers as Json[]).map((p) => p.id);
+    const catalogPapers = async () => (await memberCall<Catalog>(await createMember(db), "GET", "/api/exam/catalog")).data.papers.map((p) => p.id);
     expect(await catalogPapers()).toEqual(expect.arrayContaining([paper, sharing, unrelated.paper]));
 
     const end = now() + 7200;
@@ -286,7 +288,7 @@ describe("room-side withholding made visible", () => {
     expect(preview.code, preview.msg).toBe(1);
     expect(preview.data).toEqual({ closesAt: end, questions: 3, papers: [{ id: paper, title: "Road mock" }, { id: sharing, title: "Shared mock" }] });
 
-    const refused = await call("POST", "/admin/exam/room/add", body);
+    const refused = await call<Refused>("POST", "/admin/exam/room/add", body);
     expect(refused.code).toBe(0);
     expect(refused.data.fields.confirm_withhold).toMatch(/“Road mock”, “Shared mock”/);
     expect((await db.query("select 1 from exam_room where title = 'Road final'")).rows).toEqual([]);
@@ -300,16 +302,16 @@ describe("room-side withholding made visible", () => {
     expect(papersNow).toContain(unrelated.paper);
 
     const roomId = (await db.query<{ id: number }>("select id from exam_room where title = 'Road final'")).rows[0]!.id;
-    const list = await call("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${roomId}&search[0][operator]=eq`);
+    const list = await call<ListAnswer<RoomRow>>("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${roomId}&search[0][operator]=eq`);
     expect(list.data.list[0]).toMatchObject({ withheld_questions: 3, closes_at: end, paper_total: 3, paper_rows_total: 3 });
     // Editing it again: nothing new is kept from mock exams, so no confirm is needed.
-    const row = (await call("GET", `/admin/exam/room/edit?id=${roomId}`)).data.row;
+    const row = (await call<EditAnswer<RoomRow>>("GET", `/admin/exam/room/edit?id=${roomId}`)).data.row;
     const edited = await call("POST", "/admin/exam/room/edit", { ...row, title: "Road final (2)" });
     expect(edited.code, edited.msg).toBe(1);
     // A room that has closed keeps nothing.
     await db.query("update exam_room set end_time = $1 where id = $2", [now() - 10, roomId]);
-    const closed = await call("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${roomId}&search[0][operator]=eq`);
-    expect(closed.data.list[0].withheld_questions).toBe(0);
+    const closed = await call<ListAnswer<RoomRow>>("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${roomId}&search[0][operator]=eq`);
+    expect(closed.data.list[0]!.withheld_questions).toBe(0);
   });
 });
 
@@ -321,7 +323,7 @@ describe("a paper changed after a room uses it", () => {
     const m = await createMember(db);
     // Staff raise one row's points after the room was saved: 4 of 3.
     await db.query("update exam_paper_row set score = 2 where paper_id = $1 and question_id = $2", [paper, ids[0]]);
-    const list = await call("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${room}&search[0][operator]=eq`);
+    const list = await call<ListAnswer<RoomRow>>("GET", `/admin/exam/room/index?search[0][field]=id&search[0][val]=${room}&search[0][operator]=eq`);
     expect(list.data.list[0]).toMatchObject({ paper_total: 3, paper_rows_total: 4 });
     const refused = await start(m, room);
     expect(refused.code).toBe(0);

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createBankWithQuestions, createMember, createOfficialExam, type TestMember } from "../helpers/factories.ts";
 
 /**
- * Issue 17: the hot paths' round trips to the database (what bounds the takers figure), counted
+ * The hot paths' round trips to the database (what bounds the takers figure), counted
  * on the app's own database handle, with the behaviour the merged statements must keep: a
  * practice answer to a question an exam withholds is still refused, a wrong answer still counts
  * in the wrong book once per op, and a refused op still rolls back alone.
@@ -54,7 +54,7 @@ async function roundTrips<T>(fn: () => Promise<T>): Promise<{ result: T; count: 
 const post = (m: TestMember, url: string, payload: object) => t.app.inject({ method: "POST", url, headers: m.headers, payload }).then((r) => r.json());
 
 describe("round trips of the hot paths", () => {
-  it("an official save: the token with its member, then one UPDATE merging the answers with the deadline and status checks (2; 5 with a read-modify-write, 6 before issue 17)", async () => {
+  it("an official save: the token with its member, then one UPDATE merging the answers with the deadline and status checks (2; 5 with a read-modify-write, 6 with a statement per step)", async () => {
     const exam = await createOfficialExam(t.database.db, { singles: 4, judges: 0, draw: 3 });
     const m = await createMember(t.database.db);
     const started = (await post(m, "/api/exam/official/start", { roomId: exam.roomId })).data;
@@ -96,7 +96,7 @@ describe("round trips of the hot paths", () => {
     expect(Number(seen.rows[0]!.last_seen_at)).toBeGreaterThan(1);
   });
 
-  it("a 20-op practice sync: the op ids in one statement, the questions in one, the 20 answers with the wrong book in one, and 3 around them (token with member, begin, commit); 144 before issue 17, 64 with a savepoint and a question read per op, 25 with a statement per answer", async () => {
+  it("a 20-op practice sync: the op ids in one statement, the questions in one, the 20 answers with the wrong book in one, and 3 around them (token with member, begin, commit); 144 with a statement per step, 64 with a savepoint and a question read per op, 25 with a statement per answer", async () => {
     const bank = await createBankWithQuestions(t.database.db, 5);
     const m = await createMember(t.database.db);
     const ops = Array.from({ length: 20 }, (_, i) => ({

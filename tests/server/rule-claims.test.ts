@@ -4,19 +4,17 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GenDesign } from "../../src/shared/admin/codegen.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers, type Caller, type Method } from "../helpers/call.ts";
 import { createAdmin, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Issue 36 item 3: a rule name claimed before it exists. A module install and a first generate
+ * A rule name claimed before it exists. A module install and a first generate
  * make their own rule rows and refuse (naming the rule) a row already there; a non-super admin
  * may not rename a rule at all, and no one names a rule under `mod/` or `gen/` by hand.
  */
 
-interface Envelope {
-  code: number;
-  msg: string;
-  data: Record<string, unknown> & { total?: number };
-}
+/** The answers' data, read field by field. */
+type Data = Record<string, unknown> & { total?: number };
 
 let t: TestApp;
 let modulesDir: string;
@@ -24,11 +22,8 @@ let root: TestAdmin;
 let staff: TestAdmin;
 let heldId = 0;
 
-async function call(who: { headers: Record<string, string> }, method: "GET" | "POST", url: string, payload?: unknown): Promise<Envelope> {
-  const res = await t.app.inject({ method, url, headers: who.headers, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-  expect(res.statusCode, `${method} ${url}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
-  return res.json() as Envelope;
-}
+const { send } = callers(() => t.app, { refuse5xx: true });
+const call = (who: Caller, method: Method, url: string, payload?: object) => send<Data>(who, method, url, payload);
 const query = async <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => (await t.database.db.query<T>(text, params)).rows;
 const ruleBody = (name: string, over: Record<string, unknown> = {}) => ({ pid: 0, type: "menu", title: "报表", title_en: "Reports", name, path: name, menu_type: "tab", component: "reports/x", ...over });
 const nameOf = async (id: number) => (await query<{ name: string }>("select name from admin_rule where id = $1", [id]))[0]?.name;

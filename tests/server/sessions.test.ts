@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { secondServer } from "../helpers/second.ts";
 
 /**
- * Sessions (issue 10): a login's access and refresh tokens form one session; logout with
+ * Sessions: a login's access and refresh tokens form one session; logout with
  * either ends both; refresh rotates the refresh token, a reuse after the grace ends the session.
  */
 

@@ -21,7 +21,7 @@ const TYPE = "The type of uploaded file is not allowed!";
 const SIZE = "The size of the uploaded file exceeds the allowed range!";
 const INCOMPLETE = "The data of the uploaded file is incomplete!";
 
-/** The admin side's ajax endpoints need an admin holding a rule (issue 10): a super admin's token. */
+/** The admin side's ajax endpoints need an admin holding a rule: a super admin's token. */
 async function superAdminHeaders(t: TestApp): Promise<Record<string, string>> {
   const { rows } = await t.database.db.query<{ id: number }>(
     "insert into admin (username, password_hash, is_super) values ('ajax_super', 'x', true) on conflict (username) do update set is_super = true returning id",

@@ -1,21 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ListAnswer } from "../../src/shared/admin/crud.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createPaper, createQuestion, createRoom, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * Issue 37, withholding made visible: the papers screen says whether each paper is a mock paper
+ * Withholding made visible: the papers screen says whether each paper is a mock paper
  * now and why not (a room keeps it until it closes, exam-only questions, questions another exam
  * keeps); the banks screen how many of a practice bank's questions exams keep out, until when.
  */
 
 let t: TestApp;
 let root: TestAdmin;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- list rows read field by field
-type Json = any;
+const { memberCall: call } = callers(() => t.app);
+/** A row of the papers or banks list: what exams keep from practice (the papers' `withholding`, the banks' `withheld`). */
+type Row = { id: number; withholding?: unknown; withheld?: unknown };
 const list = async (path: string, ids: number[]) => {
-  const r = (await t.app.inject({ method: "GET", url: `/admin/${path}/index?limit=100`, headers: root.headers })).json() as { code: number; data: { list: Json[] } };
+  const r = await call<ListAnswer<Row>>(root, "GET", `/admin/${path}/index?limit=100`);
   expect(r.code).toBe(1);
-  return new Map(r.data.list.filter((row) => ids.includes(row.id)).map((row) => [row.id as number, row]));
+  return new Map(r.data.list.filter((row) => ids.includes(row.id)).map((row) => [row.id, row]));
 };
 
 beforeAll(async () => {
@@ -37,12 +40,12 @@ describe("what exams keep from practice, on the papers and banks screens", () =>
     const papers = [kept, sharing, examOnly];
 
     const before = await list("exam/paper", papers);
-    expect(papers.map((p) => before.get(p).withholding)).toEqual([
+    expect(papers.map((p) => before.get(p)!.withholding)).toEqual([
       { mock: true, rooms: [], examOnly: false },
       { mock: true, rooms: [], examOnly: false },
       { mock: false, rooms: [], examOnly: true },
     ]);
-    expect((await list("exam/classify", [practice])).get(practice).withheld).toBeNull();
+    expect((await list("exam/classify", [practice])).get(practice)!.withheld).toBeNull();
 
     const end = Math.floor(Date.now() / 1000) + 3600;
     await createRoom(db, kept, { title: "Final exam", endTime: end });
@@ -50,10 +53,10 @@ describe("what exams keep from practice, on the papers and banks screens", () =>
     await createRoom(db, sharing, { title: "Old exam", startTime: end - 90_000, endTime: Math.floor(Date.now() / 1000) - 10 });
 
     const after = await list("exam/paper", papers);
-    expect(after.get(kept).withholding).toEqual({ mock: false, rooms: [{ title: "Final exam", until: end }], examOnly: false });
+    expect(after.get(kept)!.withholding).toEqual({ mock: false, rooms: [{ title: "Final exam", until: end }], examOnly: false });
     // It shares question b with the kept paper: no room of its own keeps it, yet it is no mock paper now.
-    expect(after.get(sharing).withholding).toEqual({ mock: false, rooms: [], examOnly: false });
-    expect(after.get(examOnly).withholding).toEqual({ mock: false, rooms: [], examOnly: true });
-    expect((await list("exam/classify", [practice])).get(practice).withheld).toEqual({ count: 2, until: end });
+    expect(after.get(sharing)!.withholding).toEqual({ mock: false, rooms: [], examOnly: false });
+    expect(after.get(examOnly)!.withholding).toEqual({ mock: false, rooms: [], examOnly: true });
+    expect((await list("exam/classify", [practice])).get(practice)!.withheld).toEqual({ count: 2, until: end });
   });
 });

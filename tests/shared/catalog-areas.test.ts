@@ -12,8 +12,8 @@ import { FIRST_SCREEN_FILES } from "../../lingui.config.ts";
  * import, a file whose messages are in the member or admin catalog; the client catalog is
  * exactly what the first screens import statically; everything they load later loads the common
  * catalog with it (withCommonCatalog); and every route to a member screen loads the member
- * catalog with the screen (router.tsx's memberScreen / withMemberCatalog). The same walk keeps
- * TanStack Query out of the first screens: its provider is a layout route (router.tsx's
+ * catalog with the screen (app/router.tsx's memberScreen / withMemberCatalog). The same walk keeps
+ * TanStack Query out of the first screens: its provider is a layout route (app/router.tsx's
  * withQueries) that every screen reading through it is inside.
  */
 const root = process.cwd();
@@ -51,7 +51,7 @@ function importsOf(file: string): { target: string; dynamic: boolean; line: stri
 }
 
 /**
- * Every file reachable from these roots; router.tsx's route imports are not followed (each route
+ * Every file reachable from these roots; app/router.tsx's route imports are not followed (each route
  * loads its own catalog). With `staticOnly`, only what loads with the roots themselves.
  */
 function reachable(roots: string[], { staticOnly = false } = {}): Map<string, string[]> {
@@ -95,7 +95,7 @@ describe("client catalog areas", () => {
     const first = reachable(ROOTS);
     expect([...first].filter(([file]) => importsQuery(file)).map(([, chain]) => chain.join(" → "))).toEqual([]);
 
-    // The spans of router.tsx inside `withQueries([ … ])`, by bracket matching, and of each list
+    // The spans of app/router.tsx inside `withQueries([ … ])`, by bracket matching, and of each list
     // of routes (`const name: RouteObject[] = [ … ]`) spread (`...name`) inside one of those.
     const source = fs.readFileSync(routerFile, "utf8");
     const closing = (open: number) => {

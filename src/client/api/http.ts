@@ -104,7 +104,7 @@ export interface HttpClient {
  * 302/303 navigation and the error catalogue.
  */
 export function createHttpClient(deps: HttpDeps): HttpClient {
-  // axios comes with the first request, not with the first screen (issue 17: the first visit's
+  // axios comes with the first request, not with the first screen (the first visit's
   // JavaScript); a failed download (offline, a deploy replaced the chunk) is tried again next time.
   const axiosInstance = onceUntilFailed(
     async (): Promise<AxiosInstance> => {

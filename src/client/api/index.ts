@@ -30,7 +30,7 @@ export function notifyRequestError(text: string): void {
 
 /**
  * The app's one HTTP client (api/client.ts), loaded with the first request: a first screen is
- * usable before the request layer (and axios after it) has downloaded (issue 17). When that
+ * usable before the request layer (and axios after it) has downloaded. When that
  * download fails the request fails as a network failure, as when axios's own download fails
  * (api/http.ts), and the next request tries again.
  */

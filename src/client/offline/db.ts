@@ -8,7 +8,7 @@ import type { CardState, ReviewLogEntry } from "../../shared/exam/review.ts";
  * The member's offline database (ARCHITECTURE.md "The offline loop"). One IndexedDB database per
  * member (`examhub-member-<id>`), so another member on the same device sees nothing of it. Only
  * src/client/offline touches it; screens read through the hooks in index.ts and change it only
- * through repository.ts.
+ * through repository/index.ts.
  */
 
 /** A downloaded question bank. */
@@ -153,7 +153,7 @@ export interface FaceCheckRow {
 }
 
 /**
- * One review of a question (issue 18): the server's logs and this device's own (also queued as
+ * One review of a question: the server's logs and this device's own (also queued as
  * `review.answer` ops). A card is the FSRS replay of its logs (src/shared/exam/review.ts).
  */
 export type ReviewLogRow = ReviewLogEntry;
@@ -242,11 +242,11 @@ export class MemberDb extends Dexie {
     this.version(3).stores({
       officialAttempts: "uuid",
     });
-    // Face checks of official exams waiting for the network (issue 15).
+    // Face checks of official exams waiting for the network.
     this.version(4).stores({
       faceChecks: "checkId, uuid, takenAt",
     });
-    // Spaced review (issue 18): review logs, the cards replayed from them, the desired retention.
+    // Spaced review: review logs, the cards replayed from them, the desired retention.
     this.version(5).stores({
       reviewLogs: "opId, questionId, at",
       reviewCards: "questionId, due",

@@ -4,7 +4,7 @@ import type { FaceCheckRow, MemberDb } from "./db.ts";
 import { countFaceCheckTry, dropFaceCheck, queueFaceCheck, queuedFaceChecks } from "./repository/index.ts";
 
 /**
- * The upload queue of face checks (issue 15), beside the outbox: a check is written to the
+ * The upload queue of face checks, beside the outbox: a check is written to the
  * device first, then sent alone (`POST /api/exam/official/face`); it leaves the device when the
  * server has answered it (its verdict, or a refusal such as an unknown attempt). A check the
  * network does not carry waits on the device and rides the sync engine (sync.ts `uploads`): each

@@ -52,7 +52,7 @@ export function useOfflineDb(): MemberDb | null {
 }
 
 /*
- * Reviews due now (issue 18): counted on the device by MemberSync (signed-in members only, with
+ * Reviews due now: counted on the device by MemberSync (signed-in members only, with
  * the offline module) and read here by the header's badge, which must not load that module.
  */
 let dueReviews = 0;

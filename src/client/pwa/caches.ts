@@ -29,7 +29,7 @@ export const LESSON_VIDEOS_CACHE = "lesson-videos";
 
 /** Hashed chunks left out of the precache (hls.js, the face detector), kept once loaded. */
 export const LAZY_ASSETS_CACHE = "lazy-assets";
-/** The face detector's models and WASM binaries (/face-models/, /face-wasm/), kept once loaded (issue 15). */
+/** The face detector's models and WASM binaries (/face-models/, /face-wasm/), kept once loaded. */
 export const FACE_MODELS_CACHE = "face-models";
 /** Caches whose content belongs to the signed-in member: cleared when another one signs in or out. */
 export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE, MEMBER_IMAGES_CACHE] as const;

@@ -2,7 +2,7 @@ import type { PushConfig, PushTestResult } from "../../shared/push.ts";
 import { request } from "../api/index.ts";
 
 /**
- * Web Push on the device (issue 18): subscribe this browser for the member's reminders,
+ * Web Push on the device: subscribe this browser for the member's reminders,
  * unsubscribe, and keep the server in step when the member revokes the permission or the browser
  * drops the subscription. The server keeps one subscription per member and device (this id).
  */

@@ -7,7 +7,7 @@ import type { Queryable } from "../db/index.ts";
 import type { AdminRow } from "../plugins/auth.ts";
 
 /**
- * A back-office resource: what the CRUD engine (engine.ts) needs to answer the generic protocol
+ * A back-office resource: what the CRUD engine (routes.ts) needs to answer the generic protocol
  * of API.md at `/admin/<rule>/<action>`. A new screen's server side is one of these (see
  * resources/), not a copied set of routes.
  */

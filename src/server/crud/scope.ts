@@ -5,7 +5,7 @@ import { ApiError } from "../errors.ts";
 import type { CrudContext, ExtraAction, ResourceDef, Row } from "./resource.ts";
 
 /**
- * Company scoping (issue 15): an admin with `is_company` (and not `is_super`) lives inside their
+ * Company scoping: an admin with `is_company` (and not `is_super`) lives inside their
  * company (`admin.company_id`) and the companies under it. The ONE rule, declared per resource
  * (`ResourceDef.company`) and applied by the engine to every list, edit, add, del, sortable and
  * extra action and to every id a request names (routes.ts), never copied into a screen:

@@ -230,7 +230,7 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     return reply.success(state);
   });
 
-  // The review logs and desired retention (issue 18): the device replays the cards from them,
+  // The review logs and desired retention: the device replays the cards from them,
   // its own unsent reviews included. Revalidated with its ETag like the exam state.
   app.get("/api/exam/review/state", { config: { auth: "member" } }, async (req, reply) => {
     const member = await requireMember(db, req);

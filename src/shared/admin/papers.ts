@@ -3,7 +3,7 @@ import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
 
 /**
- * Back-office wire shapes of papers, their question rows and marking (issue 14; rooms: rooms.ts):
+ * Back-office wire shapes of papers, their question rows and marking (rooms: rooms.ts):
  * the add/edit bodies the server checks and the client's forms validate with.
  */
 
@@ -44,7 +44,7 @@ const paperRowBase = z.object({
     paper_id: withMessage(dbId, msg`Please choose the paper`),
     kind: withMessage(z.enum(["fixed", "draw"]), msg`Please choose fixed question or draw rule`),
     question_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a question`),
-    /** A fixed row's pinned version of its question (issue 37); null: always its latest. */
+    /** A fixed row's pinned version of its question; null: always its latest. */
     question_version: withMessage(dbId.nullable().optional().default(null), msg`Please choose a version of the question, or its latest`),
     classify_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a classify`),
     question_type: withMessage(z.enum(QUESTION_TYPES).nullable().optional().default(null), msg`Please choose a question type`),

@@ -179,7 +179,7 @@ export function canonicalAnswer(type: QuestionType, answer: unknown): CorrectAns
   return answer as CorrectAnswer;
 }
 
-/** One version of a question (`GET /admin/exam/question/versions?id=`, newest first), as the history on its form shows it (issue 37). */
+/** One version of a question (`GET /admin/exam/question/versions?id=`, newest first), as the history on its form shows it. */
 export interface QuestionVersion {
   version: number;
   type: QuestionType;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { dbId, withMessage } from "../schema.ts";
 
 /**
- * Regrading a room (issue 37), an explicit action: staff see the questions whose current row
+ * Regrading a room, an explicit action: staff see the questions whose current row
  * differs from what the room's finished attempts sat (`GET /admin/exam/room/regradeCandidates`),
  * pick those whose current version should count, preview each attempt's old and new score
  * (`GET regradePreview`, nothing saved) and apply (`POST regrade`: the chosen questions in the

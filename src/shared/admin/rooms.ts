@@ -5,7 +5,7 @@ import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
 import { assignment, memberOrg } from "./org.ts";
 import { MAX_DURATION, rowId, score, status } from "./papers.ts";
 
-/** Back-office wire shapes of exam rooms (issue 14): the add/edit bodies the server checks and the client's forms validate with, and their results. */
+/** Back-office wire shapes of exam rooms: the add/edit bodies the server checks and the client's forms validate with, and their results. */
 
 export const REVIEW_POLICIES = ["submitted", "closed", "never"] as const;
 export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
@@ -25,7 +25,7 @@ const roomBase = z.object({
     late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
     /** The face rule checking who sits the room (null: none). */
     face_rule_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a face rule`),
-    /** Each attempt gets the paper's questions in its own random order (issue 37). */
+    /** Each attempt gets the paper's questions in its own random order. */
     shuffle_questions: withMessage(z.boolean().optional().default(false), msg`Please choose yes or no`),
     /**
      * The admin has seen which mock papers this room keeps for the official exam (they stop being

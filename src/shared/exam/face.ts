@@ -3,7 +3,7 @@ import { z } from "zod";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
 
 /**
- * Face rules (issue 15): when an official exam checks that the person at the device is the
+ * Face rules: when an official exam checks that the person at the device is the
  * member, and what a failed check does. The schedule is a pure function of the rule and the
  * attempt, so the device and the server compute the same moments.
  */

@@ -1,4 +1,4 @@
-/** Mastery per topic (bank) and question type (issue 18), counted the same way on the server and the device. */
+/** Mastery per topic (bank) and question type, counted the same way on the server and the device. */
 
 /** One topic (bank) x question type of `GET /api/exam/review/mastery`. */
 export interface MasteryTopic {

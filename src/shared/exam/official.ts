@@ -21,7 +21,7 @@ export interface OfficialStart {
   };
   questions: ExamQuestion[];
   /**
-   * The room's face rule (issue 15), or null / absent; `gate`: the questions wait (the list is
+   * The room's face rule, or null / absent; `gate`: the questions wait (the list is
    * empty) until the server has passed a snapshot taken before the start.
    */
   face?: { rule: FaceRule; gate: boolean } | null;

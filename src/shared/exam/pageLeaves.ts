@@ -1,5 +1,5 @@
 /**
- * Page leaves of official exams (issue 37): each time the exam page is hidden while an official
+ * Page leaves of official exams: each time the exam page is hidden while an official
  * attempt is open (the member switched tab or app, locked the phone, closed or reloaded the page)
  * and shown again, the device records when it left and came back, in ms on the server's clock as
  * the device measures it (its clock plus the offset it learnt at start, as for answer times). They

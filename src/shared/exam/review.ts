@@ -1,7 +1,7 @@
 import { createEmptyCard, fsrs, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
 
 /**
- * Spaced review of the wrong book and favourites (issue 18), the same on the device and on the
+ * Spaced review of the wrong book and favourites, the same on the device and on the
  * server. A card's scheduling state is never stored as the sum of the reviews as they arrived:
  * it is the FSRS replay (ts-fsrs, never hand-written) of ALL of the card's review logs sorted by
  * (reviewed at, op id). Logs are a set (one per op id), so two devices reviewing the same cards

@@ -62,7 +62,7 @@ export interface ExamQuestion {
   analysis?: string;
   score: number;
   difficulty: Difficulty;
-  /** The question's version this copy is (issue 37): a device's answer names it, and is graded by it. Absent in copies saved before versions. */
+  /** The question's version this copy is: a device's answer names it, and is graded by it. Absent in copies saved before versions. */
   version?: number;
 }
 

@@ -22,7 +22,7 @@ export const givenAnswerSchema = z.union([
 ]);
 
 /** Ids are `integer` columns: 1 .. 2^31 - 1 (src/shared/schema.ts). */
-/** `version`: the question's version the device showed (issue 37): the answer is graded by it. Absent: the latest. */
+/** `version`: the question's version the device showed: the answer is graded by it. Absent: the latest. */
 const practiceAnswerPayload = z.object({ questionId: dbId, answer: givenAnswerSchema, bankId: dbId, version: dbId.optional() });
 const favouriteSetPayload = z.object({ questionId: dbId, on: z.boolean() });
 const wrongRemovePayload = z.object({ questionId: dbId });
@@ -41,7 +41,7 @@ function attemptSubmitPayload(now: number) {
         .refine((answers) => Object.keys(answers).length <= MAX_ATTEMPT_ANSWERS, {
           message: `at most ${MAX_ATTEMPT_ANSWERS} answers`,
         }),
-      /** Question id -> the version the device gave (issue 37): each is graded by it. Absent: as the paper gives it now. */
+      /** Question id -> the version the device gave: each is graded by it. Absent: as the paper gives it now. */
       versions: z
         .record(dbIdKey, dbId)
         .refine((versions) => Object.keys(versions).length <= MAX_ATTEMPT_ANSWERS, {

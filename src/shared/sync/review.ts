@@ -4,7 +4,7 @@ import { MAX_RETENTION, MIN_RETENTION } from "../exam/review.ts";
 import type { PayloadSchemaAt } from "./protocol.ts";
 
 /**
- * The spaced-review ops (issue 18; the rules: src/shared/exam/review.ts):
+ * The spaced-review ops (the rules: src/shared/exam/review.ts):
  * - `review.answer`: one review of a question of the member's wrong book or favourites, rated on
  *   the device from its result (`correct`, and `grade` when the member said "hard" / "easy") with
  *   the desired retention the member had set. Logged once per op id; the card is the FSRS replay

@@ -4,8 +4,8 @@ import { useLingui } from "@lingui/react/macro";
 import type { PageLeave } from "../../../shared/exam/pageLeaves.ts";
 
 /**
- * How a marker sees the member's page leaves during an official attempt (issue 37,
- * src/shared/exam/pageLeaves.ts): "Left the page 3 times, 2 min 10 s in all", and in the mark
+ * How a marker sees the member's page leaves during an official attempt
+ * (src/shared/exam/pageLeaves.ts): "Left the page 3 times, 2 min 10 s in all", and in the mark
  * dialog each leave with its times.
  */
 

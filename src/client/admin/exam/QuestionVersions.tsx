@@ -10,7 +10,7 @@ import { crudUrl } from "../crud/api.ts";
 import type { CustomFieldProps } from "../crud/types.ts";
 
 /**
- * Question versions in the back office (issue 37; server: modules/exam/versions.ts): the history
+ * Question versions in the back office (server: modules/exam/versions.ts): the history
  * on a question's form, and the version a fixed paper row follows (its latest, or one it pins).
  */
 

@@ -6,7 +6,7 @@ import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CustomFieldProps } from "../crud/types.ts";
 
 /**
- * Fields of the paper and room forms (issue 37): a duration typed in minutes (the wire and the
+ * Fields of the paper and room forms: a duration typed in minutes (the wire and the
  * database keep seconds), the room's paper whose pick prefills the room's time and pass score and
  * says whether the paper's questions add up to its total, and the paper form's own note of that.
  */

@@ -9,7 +9,7 @@ import type { CrudRow, CustomFieldProps } from "../crud/types.ts";
 import { localInputToSeconds } from "../crud/values.ts";
 
 /**
- * What a room keeps from practice (issue 37; server: crud/resources/roomFairness.ts): on the
+ * What a room keeps from practice (server: crud/resources/roomFairness.ts): on the
  * room list each row says how many practice questions it keeps out until when and whether its
  * paper still adds up to its total; the room form says the same for the paper and end time being
  * entered and, before a save would make mock papers unusable ("kept for an official exam"), names

@@ -21,13 +21,13 @@ const marking: CrudDefinition = {
     { field: "answer", viaHook: true, label: msg`Answer` },
     { field: "status", label: msg`Status`, render: "tag", options: MARK_STATUS_OPTIONS, search: "select" },
     { field: "score", label: msg`Score`, cell: (r) => (r.score === null ? "–" : `${String(r.score)} / ${String(r.max_score)}`) },
-    // How often and how long the member left the exam page during the attempt (issue 37).
+    // How often and how long the member left the exam page during the attempt.
     { field: "page_leaves", viaHook: true, label: msg`Page leaves`, cell: (r) => createElement(PageLeaveSummary, pageLeavesOf(r)) },
     { field: "comment", label: msg`Comment`, hidden: true },
     { field: "create_time", label: msg`Queued`, render: "datetime", sortable: true, search: "datetime" },
   ],
   rowActions: [{ key: "mark", label: msg`Mark`, icon: PenLine, action: "mark", component: MarkDialog, size: "lg" }],
-  // Attempts a face rule flagged or stopped wait here too (issue 15), for whoever may review them.
+  // Attempts a face rule flagged or stopped wait here too, for whoever may review them.
   toolbarActions: [{ key: "face", label: msg`Face checks to review`, icon: ScanFace, action: "exam/faceReview/index", component: FlaggedFaceAttempts, size: "lg" }],
 };
 

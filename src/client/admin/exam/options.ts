@@ -47,7 +47,7 @@ export const DIFFICULTY_OPTIONS: CrudOption[] = [1, 2, 3, 4, 5].map((n) => ({ va
 /** A bank's title in the UI language (its English title in English, when it has one). */
 export const bankTitle = (row: CrudRow, locale: string): string => String((locale === "en" && row.title_en) || row.title || row.id);
 
-/** An attempt's face outcome (issue 15). */
+/** An attempt's face outcome. */
 export const FACE_FLAG_OPTIONS: CrudOption[] = [
   { value: "none", label: msg`No problem` },
   { value: "flagged", label: msg`Flagged for review` },

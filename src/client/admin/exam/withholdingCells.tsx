@@ -5,7 +5,7 @@ import { formatTime } from "../../../shared/time.ts";
 import type { CrudRow } from "../crud/types.ts";
 
 /**
- * What exams keep from practice, on the papers and banks screens (issue 37; the rooms screen:
+ * What exams keep from practice, on the papers and banks screens (the rooms screen:
  * RoomWithholding.tsx): whether a paper is offered as a mock paper now and if not why, and how
  * many of a practice bank's questions official rooms keep out of practice, until when.
  */

@@ -9,7 +9,7 @@ export const FACE_ACTION_OPTIONS: CrudOption[] = [
 ];
 
 /**
- * Face rules (`org/faceRule`, issue 15): when an official exam checks the member's face (before
+ * Face rules (`org/faceRule`): when an official exam checks the member's face (before
  * the start, every N minutes, K times at random), the similarity needed, liveness, and what M
  * failed checks do. Rooms choose a rule in their form.
  */

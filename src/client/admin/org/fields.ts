@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import type { CrudFormField } from "../crud/types.ts";
 
 /**
- * Form fields of the organisation (issue 15) that other screens share: who a course, exam room
+ * Form fields of the organisation that other screens share: who a course, exam room
  * or bank is assigned to (all empty: open to every member), and a member's company.
  */
 /** Read into the edit row and written by the resource's assignment hooks (server crud/resources/assignments.ts), not table columns. */

@@ -8,7 +8,7 @@ import { nextTask } from "../../browser/nextTask.ts";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
 /**
- * Reviews due now (issue 18), read from the device: published for the badge beside "Exams"
+ * Reviews due now, read from the device: published for the badge beside "Exams"
  * (MainLinks), and the app icon's badge where the Badging API exists (cleared at zero).
  */
 function useDueReviewsWatch(): void {

@@ -20,7 +20,7 @@ function ExamTitle() {
   return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
 }
 
-/** /exam/detail and its six tabs (SPEC §2) and the review tab (issue 18); the exam id travels in the query. */
+/** /exam/detail and its six tabs (SPEC §2) and the review tab; the exam id travels in the query. */
 export default function ExamDetailLayout() {
   const { t } = useLingui();
   const { search, pathname } = useLocation();

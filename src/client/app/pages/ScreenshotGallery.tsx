@@ -3,7 +3,7 @@ import { useId } from "react";
 import { Button } from "../../ui/Button.tsx";
 
 /**
- * The app's own screenshots (public/screenshots, made by tests/e2e/screenshots.ts): a small WebP
+ * The app's own screenshots (public/screenshots, made by src/tools/screenshots.mjs): a small WebP
  * thumbnail each, with its size so nothing shifts; the full image loads only when opened.
  */
 const SCREENSHOTS = [

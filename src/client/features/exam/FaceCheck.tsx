@@ -10,7 +10,7 @@ import { VERDICT_MESSAGES } from "./faceMessages.ts";
 import { useCamera } from "./useFaceCamera.ts";
 
 /**
- * Face checks of an official exam (issue 15). `FaceGate`: before the questions, a snapshot the
+ * Face checks of an official exam. `FaceGate`: before the questions, a snapshot the
  * server must pass. `FaceMonitor`: snapshots on the rule's schedule while the exam runs. Each
  * snapshot is written to the device's queue and sent at once when online, later when not; the
  * server's verdict counts (the device's look is sent as a hint). A camera refused, missing or

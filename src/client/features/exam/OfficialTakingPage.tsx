@@ -90,7 +90,7 @@ export default function OfficialTakingPage() {
   useDocumentTitle(roomTitle);
   usePageLeaves(db, uuid);
 
-  // Face rule (issue 15): the questions come once the start check passed (the server sends them
+  // Face rule: the questions come once the start check passed (the server sends them
   // on entering again); a rule that stops the attempt ends it here too.
   const roomId = attempt?.attempt.roomId;
   const faceReenter = useCallback(() => {

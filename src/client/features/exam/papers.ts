@@ -9,7 +9,7 @@ export { formatRemaining } from "./remaining.ts";
  */
 
 export type PaperRow =
-  /** `question`: the version the row pins (issue 37), sent with the paper (the device's banks hold the latest). */
+  /** `question`: the version the row pins, sent with the paper (the device's banks hold the latest). */
   | { kind: "fixed"; questionId: number; score: number; version?: number | null; question?: ExamQuestion }
   /** `difficulty` 1..5 draws only questions of that difficulty; null: any (a paper sent or cached before draw rules had one). */
   | { kind: "draw"; classifyId: number; questionType: QuestionType; difficulty: Difficulty | null; count: number; score: number };

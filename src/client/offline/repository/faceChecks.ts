@@ -1,6 +1,6 @@
 import type { FaceCheckRow, MemberDb } from "../db.ts";
 
-/** Face checks of official exams queued on this device until the server has judged them (issue 15). */
+/** Face checks of official exams queued on this device until the server has judged them. */
 
 export async function queueFaceCheck(db: MemberDb, row: Omit<FaceCheckRow, "tries">): Promise<void> {
   await db.faceChecks.put({ ...row, tries: 0 });

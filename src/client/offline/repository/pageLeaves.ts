@@ -2,7 +2,7 @@ import type { MemberDb, OfficialAttemptRow } from "../db.ts";
 import { clockOf, enqueue, idOf, type RepoOptions } from "./shared.ts";
 
 /**
- * Page leaves of official exams on this device (issue 37, src/shared/exam/pageLeaves.ts). When
+ * Page leaves of official exams on this device (src/shared/exam/pageLeaves.ts). When
  * the exam page is hidden (another tab or app, a locked phone, the page closed or reloaded) the
  * departure is written on the attempt's row (`leftAt`, ms on the server's clock as this device
  * measures it: its clock plus the offset learnt at start); when the page is shown again (or the

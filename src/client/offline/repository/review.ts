@@ -21,7 +21,7 @@ import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
 
 /**
- * Spaced review on the device (issue 18): the queue (wrong book and favourites), each review
+ * Spaced review on the device: the queue (wrong book and favourites), each review
  * rated from its result and scheduled with ts-fsrs here (src/shared/exam/review.ts), logged and
  * queued as a `review.answer` op, and the server's logs merged back after a sync. A card is
  * always the replay of ALL its logs (the server's and this device's unsent ones), the same rule

@@ -12,7 +12,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const pushQueryKey = ["push", "config"] as const;
 
 /**
- * The member center's reminders card (issue 18): Web Push for this device, off by default. On:
+ * The member center's reminders card: Web Push for this device, off by default. On:
  * "N reviews due today" once a day at the chosen hour (this device's time zone) and "exam room X
  * opens soon"; a test notification. Where push is missing, the app's badge still counts reviews.
  */

@@ -120,7 +120,7 @@ export async function questionUsage(tx: Queryable, ids: readonly number[]): Prom
     "select question_id as id, count(distinct paper_id)::int as n from exam_paper_row where kind = 'fixed' and question_id = any($1::int[]) group by question_id",
     [ids],
   );
-  // What an attempt sat is its `questions` (snapshot.ts copies the same ids): one read of each attempt's ids.
+  // What an attempt sat is its `questions` (exam/attempts/snapshot.ts copies the same ids): one read of each attempt's ids.
   const { rows: attempts } = await tx.query<{ id: number; n: number }>(
     `select (e ->> 'id')::int as id, count(distinct a.id)::int as n
      from exam_attempt a, jsonb_array_elements(a.questions) e
@@ -133,7 +133,7 @@ export async function questionUsage(tx: Queryable, ids: readonly number[]): Prom
 }
 
 /**
- * Questions in use are hidden, never deleted (issue 37): status 'hidden' (what it was kept for its
+ * Questions in use are hidden, never deleted: status 'hidden' (what it was kept for its
  * restore), a new update_time so the banks' content versions change and devices drop it at their next sync.
  */
 async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {

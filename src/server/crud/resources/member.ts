@@ -61,6 +61,6 @@ export const memberResource: ResourceDef = {
       return { ...row, classroom_ids: rows.map((r) => r.classroom_id) };
     },
   },
-  // Staff enrol the member's reference photo for face checks (issue 15).
+  // Staff enrol the member's reference photo for face checks.
   actions: { face: memberFaceAction },
 };

@@ -17,7 +17,7 @@ const times = {
 const ownCompanyFixed = msg`Your own company is placed by an administrator above it: you cannot move, reorder or delete it`;
 
 /**
- * Where a company admin may put a company (issue 36): their own company is the root of what they
+ * Where a company admin may put a company: their own company is the root of what they
  * reach and stays where it is (moving it would hand its members to another company's admins, or
  * lift it out of its parent's view); any other company goes under their company or one under it.
  * The engine's after-write check (scope.ts) keeps the row itself inside their reach; this keeps its

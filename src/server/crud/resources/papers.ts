@@ -8,7 +8,7 @@ import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { standardFields } from "./fields.ts";
 
 /**
- * Papers and their question rows (issue 14; rooms: rooms.ts, marking: marking.ts). What
+ * Papers and their question rows (rooms: rooms.ts, marking: marking.ts). What
  * these write is what the member side reads (modules/exam/attempts/papers.ts: a paper's rows in
  * `weigh desc, id` order; a draw row picks `count` enabled questions of its type and, when set, its
  * difficulty from its classify).
@@ -92,7 +92,7 @@ export const paperResource: ResourceDef = {
   },
 };
 
-/** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (attempts/papers.ts) draws from. */
+/** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (exam/attempts/papers.ts) draws from. */
 async function bankSize(ctx: CrudContext, classifyId: number, type: string, difficulty: number | null): Promise<number> {
   const { rows } = await ctx.tx.query<{ n: number }>(
     "select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'",

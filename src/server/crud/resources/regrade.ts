@@ -4,7 +4,7 @@ import { applyRegrade, regradeCandidates, regradePreview } from "../../modules/e
 import type { ExtraAction } from "../resource.ts";
 
 /**
- * The room screen's regrade (issue 37; modules/exam/attempts/regrade.ts), extra actions of
+ * The room screen's regrade (modules/exam/attempts/regrade.ts), extra actions of
  * `exam/room`: each names the room by `id`, so a company admin reaches only rooms of their
  * companies (crud/scope.ts). The preview only reads and needs the regrade's own rule.
  */

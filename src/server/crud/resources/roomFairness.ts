@@ -16,7 +16,7 @@ import { isCompanyAdmin } from "../scope.ts";
 import { fieldError } from "./papers.ts";
 
 /**
- * The room screen's fairness and withholding (issue 37): its overrides (extra time and attempts
+ * The room screen's fairness and withholding: its overrides (extra time and attempts
  * for a member or a member group: modules/exam/overrides.ts) and what a room keeps from practice
  * (modules/exam/withheld.ts), listed on the rooms and told to the form before a save makes a
  * mock paper unusable. Every action names its room by `id`, so a company admin reaches only

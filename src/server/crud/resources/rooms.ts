@@ -8,7 +8,7 @@ import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
 
-/** Exam rooms (issue 14): an official sitting of a paper, open to members between two times. */
+/** Exam rooms: an official sitting of a paper, open to members between two times. */
 export const roomResource: ResourceDef = {
   rule: "exam/room",
   title: msg`Exam rooms`,

@@ -1,5 +1,5 @@
 /**
- * Room overrides (issue 37; Moodle's user and group overrides, migration 0043): extra minutes per
+ * Room overrides (Moodle's user and group overrides, migration 0043): extra minutes per
  * attempt and/or extra attempts in one room for a named member or a member group. A member
  * matched by a member override and a group override gets the more generous of each figure.
  *

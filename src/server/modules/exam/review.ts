@@ -6,7 +6,7 @@ import type { Queryable } from "../../db/index.ts";
 import { visibleSql } from "../org/visibility.ts";
 
 /**
- * Spaced review read on the server (issue 18): the member's due list across banks and mastery by
+ * Spaced review read on the server: the member's due list across banks and mastery by
  * topic (bank) and question type. Scheduling only, never a question's content: the questions
  * come from the banks on the device (`/api/exam/bank`, as practice) or `/api/exam/questions`.
  * The cards themselves are written by the `review.answer` op (src/server/sync/handlers/review.ts).

@@ -2,7 +2,7 @@ import type { QuestionVersion } from "../../../shared/admin/questions.ts";
 import type { Queryable } from "../../db/index.ts";
 
 /**
- * Question versions (issue 37, migration 0042): the database keeps them (triggers on
+ * Question versions (migration 0042): the database keeps them (triggers on
  * `exam_question`); the back office names who made each one and reads a question's history.
  */
 

@@ -14,7 +14,7 @@ export { LIVE_MIN, judgeSnapshot } from "./judge.ts";
 export { roomFaceRule, toFaceRule } from "./rules.ts";
 
 /**
- * Enrolment and the server's verdict on each snapshot (issue 15). Pictures are private: they are
+ * Enrolment and the server's verdict on each snapshot. Pictures are private: they are
  * kept under DATA_DIR/face/ (never under the public /storage/) and staff see them through the
  * face review's admin route only. The device's verdict is recorded as a hint; the server's
  * counts.

@@ -3,7 +3,7 @@ import type { Queryable } from "../../db/index.ts";
 import { roomFaceRule } from "./rules.ts";
 
 /**
- * Scheduled face checks the device never sent (issue 15). When an official attempt closes
+ * Scheduled face checks the device never sent. When an official attempt closes
  * (submitted, expired at its deadline, or stopped), every interval or random check of its rule
  * that was due (`dueFaceChecks`, the schedule the device follows, with its grace) and has no
  * check of its id (`scheduledCheckId`) is recorded as a `missed` check at its moment and counts

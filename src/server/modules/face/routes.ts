@@ -10,7 +10,7 @@ import { decodeImage, enrolFace, hasReference, recordFaceCheck } from "./checks.
 import { MODELS_DIR, WASM_DIR } from "./engine.ts";
 
 /**
- * Face checks (issue 15): the member's enrolment and their official snapshots, and the browser's
+ * Face checks: the member's enrolment and their official snapshots, and the browser's
  * copy of the library's models and WASM binaries served from our own origin (the device loads
  * them only on the screens that need a camera; the service worker keeps them once loaded).
  */

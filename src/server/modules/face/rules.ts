@@ -1,7 +1,7 @@
 import type { FaceRule } from "../../../shared/exam/face.ts";
 import type { Queryable } from "../../db/index.ts";
 
-/** A room's face rule as the server reads it (issue 15). */
+/** A room's face rule as the server reads it. */
 
 export interface RuleRow {
   id: number;

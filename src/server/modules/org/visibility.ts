@@ -1,5 +1,5 @@
 /**
- * Who sees which courses, exam rooms and question banks (issue 15): the ONE rule every member
+ * Who sees which courses, exam rooms and question banks: the ONE rule every member
  * endpoint applies, as SQL. A target is open to every member while nothing assigns it
  * (`org_access` has no row for it); once assigned, only to members of an assigned company (or a
  * company under it), holding an assigned duty, or sitting in an assigned enabled classroom.

@@ -4,7 +4,7 @@ import ipaddr from "ipaddr.js";
 import { isIP } from "node:net";
 
 /**
- * Which push endpoints the server will POST to (issue 36): an https URL whose host is a public
+ * Which push endpoints the server will POST to: an https URL whose host is a public
  * address. A member chooses the endpoint, so without this check `POST /api/push/test` opens TLS
  * connections wherever the member points it (127.0.0.1, the cloud's metadata address, the LAN).
  *

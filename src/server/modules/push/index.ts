@@ -33,7 +33,7 @@ export function pushDeps(app: FastifyInstance): PushDeps {
 }
 
 /**
- * Web Push for members (issue 18): the server's public key, subscribe (per member and device,
+ * Web Push for members: the server's public key, subscribe (per member and device,
  * idempotent: the same device again replaces its subscription and reminder hour), unsubscribe,
  * and a test notification. The reminders themselves: reminders.ts.
  */

@@ -9,7 +9,7 @@ import { pushDeps } from "./index.ts";
 import { sendToMember, type SendOutcome } from "./service.ts";
 
 /**
- * The reminders' job (issue 18), run once a minute by every server process:
+ * The reminders' job, run once a minute by every server process:
  * - "N reviews due today" once a day per member, during the member's chosen hour in their time
  *   zone, when something is due;
  * - "exam room X opens in N minutes" once per member and room, within the hour before a room the

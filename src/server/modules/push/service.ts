@@ -5,7 +5,7 @@ import type { Queryable } from "../../db/index.ts";
 import type { PushTransport } from "./transport.ts";
 
 /**
- * VAPID keys and sending (issue 18). The key pair is made on the first start and kept in
+ * VAPID keys and sending. The key pair is made on the first start and kept in
  * `push_vapid` (one row; two processes starting together keep the first one written). The
  * private key is never logged nor sent anywhere: it signs the VAPID header of each push.
  */

@@ -22,7 +22,7 @@ import { HLS_TOPIC, type Storage, type Uploader } from "./storage.ts";
  * than MAX_RATIO times its compressed size (plus ENTRY_ALLOWANCE), the whole to no more than
  * MAX_RATIO times the zip's size (plus ARCHIVE_ALLOWANCE): zip bombs are refused from the central
  * directory, and yauzl checks each entry's real size against it while unpacking), then unpacked into a staging folder and moved
- * whole to DATA_DIR/storage/course/hls/<sha1 of the zip>/ (the playlist's folder: mediaAccess.ts
+ * whole to DATA_DIR/storage/course/hls/<sha1 of the zip>/ (the playlist's folder: course/mediaAccess.ts
  * serves every media file under it to whoever may watch the lesson), recorded as an attachment
  * row too (topic `course/hls`, its URL the playlist's). Both kinds of row are `lesson_video`:
  * when no lesson uses the video any more (deleted, or given another video), the row and the
@@ -47,7 +47,7 @@ export const ARCHIVE_ALLOWANCE = 1024 * 1024;
 const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
 const HEAD_BYTES = 4096;
 const HLS_MIMETYPE = "application/vnd.apple.mpegurl";
-/** Files an HLS folder may hold (the media types of mediaAccess.ts). */
+/** Files an HLS folder may hold (the media types of course/mediaAccess.ts). */
 const HLS_FILES = new Set(["m3u8", "m4s", "ts", "mp4", "m4v", "m4a", "aac", "mp3", "ac3", "ec3", "vtt", "webvtt", "key", "cmfv", "cmfa", "cmft"]);
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._ -]{0,99}$/;
 /** Entries zip tools add that are no part of the video (macOS resource forks, Finder files). */

@@ -3,7 +3,7 @@ import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import type { Queryable } from "../../../db/index.ts";
 
 /**
- * Page leaves of official exams (issue 37, src/shared/exam/pageLeaves.ts): the device records each
+ * Page leaves of official exams (src/shared/exam/pageLeaves.ts): the device records each
  * time the exam page was hidden and shown again while the attempt was open, and sends it as an
  * `official.leave` sync op; markers see them per attempt (marking queue, room results).
  *

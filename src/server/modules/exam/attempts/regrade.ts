@@ -9,7 +9,7 @@ import { givenMarks, queueMarks } from "./marks.ts";
 import { satIds, satQuestions, snapshotsOf, type AttemptSnapshot, type SatQuestion } from "./snapshot.ts";
 
 /**
- * Regrading a room (issue 37, after Moodle's quiz regrade): an attempt keeps what it sat
+ * Regrading a room (after Moodle's quiz regrade): an attempt keeps what it sat
  * (snapshot.ts) until staff say otherwise here. Staff list the questions whose current row
  * differs from what the room's finished attempts sat (`regradeCandidates`), preview the effect of
  * letting the current rows of some of them count (`regradePreview`: each attempt's old and new
