@@ -135,7 +135,7 @@ const walls = {
 
 /**
  * Files of src/server that still run SQL themselves (`.query(`) although they are not the data
- * layer: each is to move its statements into its module's repository.ts (typed Kysely) and leave
+ * layer: each is to move its statements into its module's repository file (typed Kysely, as src/server/modules/account/repository.ts) and leave
  * this list. Nothing is added to it: new SQL goes into a repository.
  */
 const SQL_OUTSIDE_DATA_LAYER = [
@@ -280,7 +280,7 @@ export default tseslint.config(
   },
   {
     // Dexie stays behind src/client/offline: screens read and change the device's data through
-    // its one entry (offline/index.ts; status.ts is the Dexie-free part the header reads before
+    // its one entry (offline/index.ts; offline/status.ts is the Dexie-free part the header reads before
     // the module loads), and hold the member's database only as a handle to pass to its hooks and
     // repository functions, never read (found by type: whatever the variable or table is called).
     files: ["src/client/**"],
@@ -337,7 +337,7 @@ export default tseslint.config(
   },
   {
     // SQL lives in the data layer: src/server/db (the seam, migrations, Kysely) and each module's
-    // repository.ts; route handlers and services call those functions. Files not moved yet are
+    // repository file (src/server/modules/account/repository.ts); route handlers and services call those functions. Files not moved yet are
     // listed in SQL_OUTSIDE_DATA_LAYER.
     files: ["src/server/**/*.ts"],
     ignores: ["src/server/db/**", "src/server/**/repository.ts", ...SQL_OUTSIDE_DATA_LAYER],

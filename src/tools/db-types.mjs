@@ -11,7 +11,7 @@ export const outFile = fileURLToPath(new URL("../server/db/schema.generated.ts",
 
 /**
  * The generated file's text. The server modules come in as arguments: vitest loads them itself,
- * and the command line loads them through Vite (migrate.ts lists its migrations with
+ * and the command line loads them through Vite (src/server/db/migrate.ts lists its migrations with
  * import.meta.glob, which plain node cannot run).
  */
 export async function generateSchemaTypes({ openMemoryPGlite, migrate, kyselyOf }) {
@@ -21,7 +21,7 @@ export async function generateSchemaTypes({ openMemoryPGlite, migrate, kyselyOf 
     await migrate(db);
     return await generate({
       db: kyselyOf(db),
-      // The parsers of database.ts: int8 and numeric arrive as numbers, a date as its text.
+      // The parsers of src/server/db/database.ts: int8 and numeric arrive as numbers, a date as its text.
       dialect: new PostgresDialect({ numericParser: "number", dateParser: "string" }),
       typeMapping: { int8: "number" },
       // The migrator's own bookkeeping is no table the app queries.

@@ -25,7 +25,7 @@ describe("the generated database types", () => {
   it("name every table the migrations create, with the parsers' types", () => {
     expect(generated).toMatch(/^export interface DB \{$/m);
     expect(generated).toContain("  admin: Admin;");
-    // int8 columns arrive as numbers (database.ts parses them): no string-typed Int8.
+    // int8 columns arrive as numbers (src/server/db/database.ts parses them): no string-typed Int8.
     expect(generated).not.toMatch(/\bInt8\b/);
   });
 
