@@ -4,6 +4,7 @@ import { Dialog } from "radix-ui";
 import { RefreshCw, X } from "lucide-react";
 import { uuid } from "../../../shared/uuid.ts";
 import { request, serverRefusal } from "../../api/index.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { clickFraction, formatClickInfo, toRendered, type Point } from "./clickInfo.ts";
 
@@ -35,8 +36,6 @@ type Phase = "loading" | "ready" | "checking" | "wrong" | "success" | "loadFaile
 const SUCCESS_DELAY_MS = 600;
 const WRONG_DELAY_MS = 800;
 
-const BUTTON_CLASS =
-  "inline-flex size-11 shrink-0 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:opacity-40 dark:text-slate-200 dark:hover:bg-slate-800";
 
 async function fetchCaptcha(): Promise<CaptchaImage> {
   const id = uuid();
@@ -157,10 +156,10 @@ function CaptchaBody({ onOpenChange, onSuccess }: Omit<ClickCaptchaProps, "open"
           <Trans>Security check</Trans>
         </Dialog.Title>
         <div className="flex">
-          <button type="button" className={BUTTON_CLASS} aria-label={t`Refresh`} title={t`Refresh`} disabled={busy || phase === "success"} onClick={reload}>
+          <Button variant="ghost" size="icon" aria-label={t`Refresh`} title={t`Refresh`} disabled={busy || phase === "success"} onClick={reload}>
             <RefreshCw aria-hidden className="size-5" />
-          </button>
-          <Dialog.Close className={BUTTON_CLASS} aria-label={t`Close`} title={t`Close`}>
+          </Button>
+          <Dialog.Close className={buttonClass("ghost", "", "icon")} aria-label={t`Close`} title={t`Close`}>
             <X aria-hidden className="size-5" />
           </Dialog.Close>
         </div>
@@ -172,14 +171,10 @@ function CaptchaBody({ onOpenChange, onSuccess }: Omit<ClickCaptchaProps, "open"
 
       <div className="relative aspect-[7/4] w-full overflow-hidden rounded-md bg-slate-100 dark:bg-slate-800">
         {phase === "loadFailed" ? (
-          <button
-            type="button"
-            onClick={reload}
-            className="flex size-full items-center justify-center gap-2 text-base font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-primary"
-          >
+          <Button variant="bare" onClick={reload} className="flex size-full items-center justify-center gap-2 text-base font-medium text-primary hover:underline">
             <RefreshCw aria-hidden className="size-5" />
             <Trans>Loading failed, click to refresh</Trans>
-          </button>
+          </Button>
         ) : showImage ? (
           <>
             <img
