@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { CloudOff, RotateCw } from "lucide-react";
 import { useNavigate, useParams } from "react-router-dom";
 import { Spinner } from "../ui/Spinner.tsx";
-import { useOnline } from "../ui/useOnline.ts";
+import { useOnline } from "../browser/useOnline.ts";
 import { parseLoadingTarget, targetUrl } from "./routeState.ts";
 import { Button } from "../ui/Button.tsx";
 

@@ -1,6 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { WifiOff } from "lucide-react";
-import { useOnline } from "./useOnline.ts";
+import { useOnline } from "../browser/useOnline.ts";
 
 /** "You are disconnected!" while the device is offline (SPEC §8). */
 export function OfflineBanner() {

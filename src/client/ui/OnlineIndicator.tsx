@@ -1,5 +1,5 @@
 import { useLingui } from "@lingui/react/macro";
-import { useOnline } from "./useOnline.ts";
+import { useOnline } from "../browser/useOnline.ts";
 
 /** A dot and a word: online or offline (never colour alone). */
 export function OnlineIndicator() {

@@ -5,7 +5,7 @@ import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom"
 import { examQueries, flattenBanks } from "../../features/exam/api.ts";
 import { useBank } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 
 /** The page's heading: the bank's title (from the catalogue, or the copy on this device), else "Exam detail". */
 function ExamTitle() {

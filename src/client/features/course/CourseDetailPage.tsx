@@ -12,7 +12,7 @@ import { useUserInfo } from "../../stores/userInfo.ts";
 import { formatClock } from "../../ui/format.ts";
 import { RichText } from "../../ui/RichText.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { buyCourse, courseQueries, enrolCourse, refreshUserInfo } from "./api.ts";
 import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";

@@ -6,7 +6,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { useBank, useBankAnswers, useProgress } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { saveBank } from "../../offline/index.ts";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";

@@ -10,7 +10,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { gradedAttemptsOfPaper, storedAttempt, useOfflineDb, useOfflineQuery, waitingSubmissions, type AttemptRow } from "../../offline/index.ts";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";

@@ -7,7 +7,7 @@ import { Link, useNavigate, useSearchParams } from "react-router-dom";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { attemptsInProgress, questionsOfBanks, saveBank, startMockAttempt, storedBank, storedBanks, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb, type QuestionRow } from "../../offline/index.ts";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { downloadBank, examQueries, flattenBanks } from "./api.ts";
 import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCachedPaper, type PaperDetail } from "./papers.ts";

@@ -8,7 +8,7 @@ import { attemptTitle, type Catalog, type ExamRecordRow } from "../../../shared/
 import { formatTime } from "../../../shared/time.ts";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
 import { RECORDS_PAGE_SIZE, examRecordsQuery } from "./RecordsTab.tsx";

@@ -17,7 +17,7 @@ import {
 } from "../../offline/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
 import { FaceGate, FaceMonitor } from "./FaceCheck.tsx";

@@ -6,7 +6,7 @@ import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { serverRefusal } from "../../api/errors.ts";
 import { downloadBank } from "./bankDownload.ts";

@@ -10,7 +10,7 @@ import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../
 import { removeWrong, setFavourite } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { downloadBank } from "./api.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { answerText } from "./QuestionView.tsx";

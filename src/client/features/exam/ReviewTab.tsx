@@ -11,7 +11,7 @@ import type { MasteryTopic } from "../../../shared/sync/review.ts";
 import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/index.ts";
 import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { TYPE_LABELS, masteryQuery, minutesOf } from "./reviewApi.ts";

@@ -5,7 +5,7 @@ import { CloudDownload, HardDrive, Info, Trash2, X } from "lucide-react";
 import { Button } from "../../ui/Button.tsx";
 import { formatBytes } from "../../ui/format.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 import { removeSavedVideo, saveAvailability, saveVideo, savedVideoSize } from "./videoCache.ts";
 
 /** "Save for offline" of a lesson video: size before saving, progress while saving, size once saved, remove. */

@@ -6,7 +6,7 @@ import { DEFAULT_REMINDER_HOUR } from "../../../shared/push.ts";
 import { ApiError } from "../../api/index.ts";
 import { disableReminders, enableReminders, localTimeZone, pushConfig, pushSupported, sendTestNotification } from "../../pwa/push.ts";
 import { Button } from "../../ui/Button.tsx";
-import { useOnline } from "../../ui/useOnline.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const pushQueryKey = ["push", "config"] as const;
