@@ -6,8 +6,9 @@ import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
 import { request } from "../api/index.ts";
 import { Button } from "../ui/Button.tsx";
-import { Spinner } from "../ui/Spinner.tsx";
 import { useAdminInfo } from "../stores/adminInfo.ts";
+import { PlainTable, TBody, Tr, Th, Td } from "../ui/Table.tsx";
+import { PageSpinner } from "../ui/PageSpinner.tsx";
 
 const DashboardChart = lazy(() => import("./DashboardChart.tsx"));
 
@@ -73,23 +74,22 @@ export default function Dashboard() {
             </h2>
             {data ? (
               <>
-                <Suspense fallback={<Spinner className="mx-auto my-16 size-8" />}>
+                <Suspense fallback={<PageSpinner className="my-16" />}>
                   <DashboardChart labels={labels} counts={counts} />
                 </Suspense>
-                <table className="sr-only">
-                  <caption>{t`New members in the last 7 days`}</caption>
-                  <tbody>
+                <PlainTable className="sr-only" caption={t`New members in the last 7 days`}>
+                  <TBody>
                     {data.newMembers.map((d) => (
-                      <tr key={d.day}>
-                        <th scope="row">{d.day}</th>
-                        <td>{d.count}</td>
-                      </tr>
+                      <Tr key={d.day}>
+                        <Th scope="row">{d.day}</Th>
+                        <Td>{d.count}</Td>
+                      </Tr>
                     ))}
-                  </tbody>
-                </table>
+                  </TBody>
+                </PlainTable>
               </>
             ) : (
-              <Spinner className="mx-auto my-16 size-8" />
+              <PageSpinner className="my-16" />
             )}
           </div>
         </>

@@ -9,7 +9,6 @@ import { serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
 import { AreaField } from "./fields/AreaField.tsx";
 import { FileField } from "./fields/FileField.tsx";
@@ -25,6 +24,9 @@ import { RemoteSelect } from "./RemoteSelect.tsx";
 import { Select } from "../../ui/Select.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues, shownFields } from "./values.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 /**
  * The schema checks the values as they will be sent (datetimes as seconds...), and the form
@@ -55,16 +57,9 @@ export function CrudFormDialog({ definition, id, onClose }: { definition: CrudDe
       {id === null ? (
         <CrudForm definition={definition} id={null} row={null} onDone={onClose} />
       ) : row.isError ? (
-        <div role="alert" className="space-y-3 py-6 text-center">
-          <p>
-            <Trans>The row could not be loaded.</Trans>
-          </p>
-          <Button onClick={() => void row.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry message={<Trans>The row could not be loaded.</Trans>} onRetry={() => void row.refetch()} />
       ) : !row.data ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : (
         <CrudForm key={id} definition={definition} id={id} row={row.data} onDone={onClose} />
       )}
@@ -220,20 +215,8 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
           </FieldFrame>
         );
       })}
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {formError}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2 pt-2">
-        <Button onClick={onDone}>
-          <Trans>Cancel</Trans>
-        </Button>
-        <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting && <Spinner className="size-4 text-white" />}
-          <Trans>Save</Trans>
-        </Button>
-      </div>
+      <FormAlert text={formError} />
+      <FormFooter className="pt-2" busy={form.formState.isSubmitting} onCancel={onDone} />
     </form>
   );
 }

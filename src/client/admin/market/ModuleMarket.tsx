@@ -1,17 +1,18 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Package, Power, PowerOff, Settings, Trash2 } from "lucide-react";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { MODULE_ZIP, type ModuleRow } from "../../../shared/admin/modules.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { Field } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /**
  * The module market (`moduleStore/moduleStore`, super admins only): the bundled modules and
@@ -34,7 +35,6 @@ function toBase64(buffer: ArrayBuffer): string {
 export default function ModuleMarket() {
   const { t, i18n } = useLingui();
   const client = useQueryClient();
-  const fileRef = useRef<HTMLInputElement>(null);
   const [removing, setRemoving] = useState<ModuleRow | null>(null);
   const [dropData, setDropData] = useState(false);
   const [configuring, setConfiguring] = useState<ModuleRow | null>(null);
@@ -73,22 +73,10 @@ export default function ModuleMarket() {
         <h1 id="market-title" className="text-xl font-semibold">
           <Trans>Module market</Trans>
         </h1>
-        <Button variant="primary" onClick={() => fileRef.current?.click()} disabled={upload.isPending}>
+        <FileUploadButton variant="primary" disabled={upload.isPending} accept="application/zip,.zip" inputLabel={t`Module zip`} onFiles={([file]) => upload.mutate(file!)}>
           <FileUp className="size-4" aria-hidden />
           <Trans>Upload a module zip</Trans>
-        </Button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept="application/zip,.zip"
-          className="hidden"
-          aria-label={t`Module zip`}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (file) upload.mutate(file);
-          }}
-        />
+        </FileUploadButton>
       </div>
       {upload.error && !serverRefusal(upload.error) && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -99,7 +87,7 @@ export default function ModuleMarket() {
         <Trans>A module adds tables, back-office screens and what members see, all from its definitions. Its tables get the prefix mod_ and its own name.</Trans>
       </p>
       {modules.isPending ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : modules.isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           <Trans>The modules could not be loaded.</Trans>

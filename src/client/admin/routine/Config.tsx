@@ -18,6 +18,9 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import { fieldErrorsOf } from "../crud/api.ts";
 import type { FormFieldKind } from "../crud/types.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 /**
  * The config screen (`routine/config`): the site settings by group, each group a form of the
@@ -80,16 +83,9 @@ export default function ConfigScreen() {
         </Auth>
       </div>
       {config.isError ? (
-        <div role="alert" className="space-y-3 py-10 text-center">
-          <p>
-            <Trans>The settings could not be loaded.</Trans>
-          </p>
-          <Button onClick={() => void config.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry className="space-y-3 py-10 text-center" message={<Trans>The settings could not be loaded.</Trans>} onRetry={() => void config.refetch()} />
       ) : !config.data ? (
-        <Spinner className="mx-auto my-10 size-8" />
+        <PageSpinner className="my-10" />
       ) : (
         <Tabs.Root defaultValue="basic" className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
           <Tabs.List aria-label={t`Settings groups`} className="flex overflow-x-auto border-b border-slate-200 dark:border-slate-700">
@@ -214,18 +210,9 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
           </FieldFrame>
         );
       })}
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {formError}
-        </p>
-      )}
+      <FormAlert text={formError} />
       <Auth node={actionNode(PATH, "edit")}>
-        <div className="flex justify-end">
-          <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-            {form.formState.isSubmitting && <Spinner className="size-4 text-white" />}
-            <Trans>Save</Trans>
-          </Button>
-        </div>
+        <FormFooter busy={form.formState.isSubmitting} />
       </Auth>
     </form>
   );
