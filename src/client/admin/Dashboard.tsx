@@ -5,10 +5,10 @@ import { BookOpen, ClipboardList, FileQuestion, Users } from "lucide-react";
 import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
 import { request } from "../api/index.ts";
-import { Button } from "../ui/Button.tsx";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 import { PlainTable, TBody, Tr, Th, Td } from "../ui/Table.tsx";
 import { PageSpinner } from "../ui/PageSpinner.tsx";
+import { LoadRetry } from "../ui/LoadRetry.tsx";
 
 const DashboardChart = lazy(() => import("./DashboardChart.tsx"));
 
@@ -52,14 +52,11 @@ export default function Dashboard() {
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t`This is the back office of your course and exam platform.`}</p>
       </div>
       {figures.isError && !data ? (
-        <div role="alert" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
-          <p>
-            <Trans>The figures could not be loaded.</Trans>
-          </p>
-          <Button className="mt-2" onClick={() => void figures.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry
+          className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+          message={<Trans>The figures could not be loaded.</Trans>}
+          onRetry={() => void figures.refetch()}
+        />
       ) : (
         <>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="dashboard-figures">

@@ -25,6 +25,7 @@ import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { DropDataConfirm } from "../DropDataConfirm.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Table, TBody, Td, Th, THead, Tr, PlainTable } from "../../ui/Table.tsx";
 import { reloadAdminMenus } from "../session.ts";
@@ -261,21 +262,14 @@ export default function CodeGenerator() {
           </TBody>
         </Table>
       )}
-      <ConfirmDialog
+      <DropDataConfirm
         open={deleting !== null}
-        onOpenChange={(o) => !o && setDeleting(null)}
+        onCancel={() => setDeleting(null)}
         title={<Trans>Delete the design?</Trans>}
-        description={
-          <span className="block space-y-2">
-            <span className="block">
-              <Trans>Its screen and menu are removed. The table {deletingTable} and its rows are kept unless you choose to drop it.</Trans>
-            </span>
-            <label className="flex items-center gap-2 text-red-700 dark:text-red-400">
-              <input type="checkbox" checked={dropTable} onChange={(e) => setDropTable(e.target.checked)} />
-              <Trans>Also drop the table and all its rows</Trans>
-            </label>
-          </span>
-        }
+        notice={<Trans>Its screen and menu are removed. The table {deletingTable} and its rows are kept unless you choose to drop it.</Trans>}
+        dropLabel={<Trans>Also drop the table and all its rows</Trans>}
+        drop={dropTable}
+        onDropChange={setDropTable}
         confirmLabel={<Trans>Delete</Trans>}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}

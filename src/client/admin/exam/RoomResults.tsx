@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { RoomResults as Results } from "../../../shared/admin/rooms.ts";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -26,6 +26,18 @@ function clock(seconds: number): string {
 function ToMark({ count }: { count: number }) {
   const { t } = useLingui();
   return <span className="ms-1 text-amber-700 dark:text-amber-300">{t`(${count} to mark)`}</span>;
+}
+
+/** One titled part of the results, a region named by its heading. */
+function Part({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
 }
 
 /**
@@ -81,19 +93,13 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
           </div>
         ))}
       </dl>
-      <section aria-labelledby="dist-title" className="space-y-2">
-        <h3 id="dist-title" className="font-semibold">
-          <Trans>Score distribution</Trans>
-        </h3>
+      <Part id="dist-title" title={<Trans>Score distribution</Trans>}>
         <Suspense fallback={<div className="h-48 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />}>
           <RoomResultsChart labels={labels} counts={r.distribution.map((d) => d.count)} />
         </Suspense>
         <p className="sr-only">{r.distribution.map((d, i) => `${labels[i]}: ${d.count}`).join(", ")}</p>
-      </section>
-      <section aria-labelledby="attempts-title" className="space-y-2">
-        <h3 id="attempts-title" className="font-semibold">
-          <Trans>Each attempt</Trans>
-        </h3>
+      </Part>
+      <Part id="attempts-title" title={<Trans>Each attempt</Trans>}>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="attempts-title">
           <PlainTable className="min-w-[44rem]" data-testid="results-attempts">
             <THead>
@@ -134,11 +140,8 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
             </TBody>
           </PlainTable>
         </div>
-      </section>
-      <section aria-labelledby="items-title" className="space-y-2">
-        <h3 id="items-title" className="font-semibold">
-          <Trans>Item analysis</Trans>
-        </h3>
+      </Part>
+      <Part id="items-title" title={<Trans>Item analysis</Trans>}>
         {r.items.length === 0 && <p className="text-slate-600 dark:text-slate-300">{t`No finished attempts yet`}</p>}
         <ul className="space-y-2" data-testid="results-items">
           {r.items.map((item) => {
@@ -159,7 +162,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
             );
           })}
         </ul>
-      </section>
+      </Part>
     </div>
   );
 }

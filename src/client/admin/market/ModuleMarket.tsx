@@ -7,8 +7,9 @@ import { MODULE_ZIP, type ModuleRow } from "../../../shared/admin/modules.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
-import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { DropDataConfirm } from "../DropDataConfirm.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { FormFooter } from "../../ui/FormFooter.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
@@ -213,21 +214,14 @@ export default function ModuleMarket() {
           <Trans>Catalogue folder:</Trans> <span className="font-mono">{modules.data.dir}</span>
         </p>
       )}
-      <ConfirmDialog
+      <DropDataConfirm
         open={removing !== null}
-        onOpenChange={(o) => !o && setRemoving(null)}
+        onCancel={() => setRemoving(null)}
         title={<Trans>Uninstall {removingTitle}?</Trans>}
-        description={
-          <span className="block space-y-2">
-            <span className="block">
-              <Trans>Its menus and screens are removed. Its tables ({removingTables}) and their rows are kept unless you choose to drop them.</Trans>
-            </span>
-            <label className="flex items-center gap-2 text-red-700 dark:text-red-400">
-              <input type="checkbox" checked={dropData} onChange={(e) => setDropData(e.target.checked)} />
-              <Trans>Also drop its tables and all their rows</Trans>
-            </label>
-          </span>
-        }
+        notice={<Trans>Its menus and screens are removed. Its tables ({removingTables}) and their rows are kept unless you choose to drop them.</Trans>}
+        dropLabel={<Trans>Also drop its tables and all their rows</Trans>}
+        drop={dropData}
+        onDropChange={setDropData}
         confirmLabel={<Trans>Uninstall</Trans>}
         busy={act.isPending}
         onConfirm={() => removing && act.mutate({ action: "uninstall", data: { name: removing.name, dropData } }, { onSuccess: () => setRemoving(null) })}
@@ -274,14 +268,7 @@ function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClo
             onChange={(e) => setValues((v) => ({ ...v, [s.key]: e.target.value }))}
           />
         ))}
-        <div className="flex justify-end gap-2">
-          <Button type="button" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" variant="primary" disabled={save.isPending}>
-            <Trans>Save</Trans>
-          </Button>
-        </div>
+        <FormFooter busy={save.isPending} onCancel={onClose} />
       </form>
     </DialogFrame>
   );

@@ -42,30 +42,30 @@ export function IconPicker({ control, value, onChange }: { control: FieldControl
         onSearch={setSearch}
         searchLabel={t`Search icons`}
       >
-            <div role="listbox" aria-label={t`Icons`} className="mt-2 grid max-h-64 grid-cols-5 gap-1 overflow-y-auto sm:grid-cols-6">
-              {names.map((name) => {
-                const Icon = MENU_ICONS[name]!;
-                return (
-                  <Button
-                    key={name}
-                    variant="bare"
-                    role="option"
-                    aria-selected={name === current}
-                    aria-label={name}
-                    title={name}
-                    onClick={() => {
-                      onChange(name);
-                      setOpen(false);
-                      setSearch("");
-                    }}
-                    className={`flex min-h-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-700 ${name === current ? "bg-primary/10 text-primary ring-1 ring-primary" : ""}`}
-                  >
-                    <Icon aria-hidden className="size-5" />
-                  </Button>
-                );
-              })}
-              {names.length === 0 && <p className="col-span-full px-2 py-3 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
-            </div>
+        <div role="listbox" aria-label={t`Icons`} className="mt-2 grid max-h-64 grid-cols-5 gap-1 overflow-y-auto sm:grid-cols-6">
+          {names.map((name) => {
+            const Icon = MENU_ICONS[name]!;
+            return (
+              <Button
+                key={name}
+                variant="bare"
+                role="option"
+                aria-selected={name === current}
+                aria-label={name}
+                title={name}
+                onClick={() => {
+                  onChange(name);
+                  setOpen(false);
+                  setSearch("");
+                }}
+                className={`flex min-h-11 items-center justify-center rounded-md hover:bg-slate-100 dark:hover:bg-slate-700 ${name === current ? "bg-primary/10 text-primary ring-1 ring-primary" : ""}`}
+              >
+                <Icon aria-hidden className="size-5" />
+              </Button>
+            );
+          })}
+          {names.length === 0 && <p className="col-span-full px-2 py-3 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
+        </div>
       </SearchPopover>
       {current && (
         <Button variant="secondary" size="icon" aria-label={t`Clear the icon`} onClick={() => onChange("")}>

@@ -49,16 +49,16 @@ export function MultiSelect({ control, path, label, value, onChange }: { control
         onSearch={setFilter}
         searchLabel={t`Type to search`}
       >
-            <div className="mt-2 max-h-60 overflow-y-auto">
-              {rows.isPending && <Spinner className="mx-auto my-2 size-5" />}
-              {!rows.isPending && shown.length === 0 && <p className="px-2 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
-              {shown.map(({ row, depth }) => (
-                <label key={row.id} className="flex min-h-11 items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-700" style={{ paddingInlineStart: `${0.5 + (term ? 0 : depth) * 1.25}rem` }}>
-                  <input type="checkbox" className="size-4 accent-primary" checked={chosen.includes(row.id)} onChange={() => flip(row.id)} />
-                  {labelOf(row, label, i18n.locale)}
-                </label>
-              ))}
-            </div>
+        <div className="mt-2 max-h-60 overflow-y-auto">
+          {rows.isPending && <Spinner className="mx-auto my-2 size-5" />}
+          {!rows.isPending && shown.length === 0 && <p className="px-2 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
+          {shown.map(({ row, depth }) => (
+            <label key={row.id} className="flex min-h-11 items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-700" style={{ paddingInlineStart: `${0.5 + (term ? 0 : depth) * 1.25}rem` }}>
+              <input type="checkbox" className="size-4 accent-primary" checked={chosen.includes(row.id)} onChange={() => flip(row.id)} />
+              {labelOf(row, label, i18n.locale)}
+            </label>
+          ))}
+        </div>
       </SearchPopover>
       {chosen.length > 0 && (
         <ul className="flex flex-wrap gap-1" aria-label={t`Chosen`}>
