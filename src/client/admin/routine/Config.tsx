@@ -7,13 +7,15 @@ import { Tabs } from "radix-ui";
 import { Select } from "../../ui/Select.tsx";
 import { Eraser, Send } from "lucide-react";
 import { useState } from "react";
-import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
+import { useForm, type FieldValues, type Resolver } from "react-hook-form";
 import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Auth, useAuth } from "../../routing/auth.tsx";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { ControlledField } from "../../ui/form/ControlledField.tsx";
+import { Switch } from "../../ui/Switch.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import { fieldErrorsOf } from "../crud/api.ts";
@@ -149,65 +151,45 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="max-w-2xl space-y-4" aria-label={i18n._(GROUP_TITLES[group])}>
       {fields.map((field) => {
-        const error = form.formState.errors[field.key]?.message;
         return (
-          <FieldFrame key={field.key} label={i18n._(field.label)} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null}>
-            {(control) => (
-              <Controller
-                control={form.control}
-                name={field.key}
-                render={({ field: f }) => {
-                  switch (field.kind) {
-                    case "switch":
-                      return (
-                        <Button
-                          {...control}
-                          variant="bare"
-                          role="switch"
-                          aria-checked={f.value === true}
-                          ref={f.ref}
-                          disabled={!canEdit}
-                          onClick={() => f.onChange(!f.value)}
-                          className={`relative inline-flex h-7 w-12 items-center rounded-full ${f.value ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
-                        >
-                          <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value ? "translate-x-6" : "translate-x-1"}`} />
-                        </Button>
-                      );
-                    case "select":
-                      return (
-                        <Select
-                          control={control}
-                          ref={f.ref}
-                          name={f.name}
-                          value={String(f.value ?? "")}
-                          onChange={f.onChange}
-                          onBlur={f.onBlur}
-                          disabled={!canEdit}
-                          options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
-                        />
-                      );
-                    default:
-                      return (
-                        <input
-                          {...control}
-                          type={field.kind === "password" ? "password" : field.kind === "number" ? "number" : "text"}
-                          inputMode={field.kind === "number" ? "numeric" : undefined}
-                          autoComplete={field.kind === "password" ? "new-password" : "off"}
-                          name={f.name}
-                          ref={f.ref}
-                          readOnly={!canEdit}
-                          value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
-                          onChange={(e) => f.onChange(field.kind === "number" ? (e.target.value === "" ? null : Number(e.target.value)) : e.target.value)}
-                          onBlur={f.onBlur}
-                          placeholder={field.kind === "password" ? (view.mail_password_set ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
-                          className={controlClass(error)}
-                        />
-                      );
-                  }
-                }}
-              />
-            )}
-          </FieldFrame>
+          <ControlledField key={field.key} form={form} name={field.key} label={i18n._(field.label)} hint={field.hint ? i18n._(field.hint) : undefined}>
+            {(control, f, error) => {
+              switch (field.kind) {
+                case "switch":
+                  return <Switch control={control} ref={f.ref} checked={f.value === true} disabled={!canEdit} onToggle={() => f.onChange(!f.value)} />;
+                case "select":
+                  return (
+                    <Select
+                      control={control}
+                      ref={f.ref}
+                      name={f.name}
+                      value={String(f.value ?? "")}
+                      onChange={f.onChange}
+                      onBlur={f.onBlur}
+                      disabled={!canEdit}
+                      options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
+                    />
+                  );
+                default:
+                  return (
+                    <input
+                      {...control}
+                      type={field.kind === "password" ? "password" : field.kind === "number" ? "number" : "text"}
+                      inputMode={field.kind === "number" ? "numeric" : undefined}
+                      autoComplete={field.kind === "password" ? "new-password" : "off"}
+                      name={f.name}
+                      ref={f.ref}
+                      readOnly={!canEdit}
+                      value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
+                      onChange={(e) => f.onChange(field.kind === "number" ? (e.target.value === "" ? null : Number(e.target.value)) : e.target.value)}
+                      onBlur={f.onBlur}
+                      placeholder={field.kind === "password" ? (view.mail_password_set ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
+                      className={controlClass(error)}
+                    />
+                  );
+              }
+            }}
+          </ControlledField>
         );
       })}
       <FormAlert text={formError} />
