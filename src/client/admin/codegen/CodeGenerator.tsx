@@ -26,6 +26,7 @@ import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { DropDataConfirm } from "../DropDataConfirm.tsx";
+import { UploadFailure } from "../UploadFailure.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { Table, TBody, Td, Th, THead, Tr, PlainTable } from "../../ui/Table.tsx";
 import { reloadAdminMenus } from "../session.ts";
@@ -177,11 +178,7 @@ export default function CodeGenerator() {
           </Button>
         </div>
       </div>
-      {importDesign.error && !serverRefusal(importDesign.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {importDesign.error.message}
-        </p>
-      )}
+      <UploadFailure error={importDesign.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>Design a back-office screen: its table gets the prefix gen_, and once generated the screen is in the side menu at once.</Trans>
       </p>

@@ -4,10 +4,11 @@ import { FileUp, Package, Power, PowerOff, Settings, Trash2 } from "lucide-react
 import { useState } from "react";
 import { Link } from "react-router-dom";
 import { MODULE_ZIP, type ModuleRow } from "../../../shared/admin/modules.ts";
-import { request, serverRefusal } from "../../api/index.ts";
+import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { DropDataConfirm } from "../DropDataConfirm.tsx";
+import { UploadFailure } from "../UploadFailure.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { FormFooter } from "../../ui/FormFooter.tsx";
 import { Field } from "../../ui/form/Field.tsx";
@@ -79,11 +80,7 @@ export default function ModuleMarket() {
           <Trans>Upload a module zip</Trans>
         </FileUploadButton>
       </div>
-      {upload.error && !serverRefusal(upload.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {upload.error.message}
-        </p>
-      )}
+      <UploadFailure error={upload.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>A module adds tables, back-office screens and what members see, all from its definitions. Its tables get the prefix mod_ and its own name.</Trans>
       </p>
