@@ -5,9 +5,10 @@ import { BookOpen, ClipboardList, FileQuestion, Users } from "lucide-react";
 import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
 import { request } from "../api/index.ts";
-import { Button } from "../ui/Button.tsx";
-import { Spinner } from "../ui/Spinner.tsx";
 import { useAdminInfo } from "../stores/adminInfo.ts";
+import { PlainTable, TBody, Tr, Th, Td } from "../ui/Table.tsx";
+import { PageSpinner } from "../ui/PageSpinner.tsx";
+import { LoadRetry } from "../ui/LoadRetry.tsx";
 
 const DashboardChart = lazy(() => import("./DashboardChart.tsx"));
 
@@ -51,14 +52,11 @@ export default function Dashboard() {
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">{t`This is the back office of your course and exam platform.`}</p>
       </div>
       {figures.isError && !data ? (
-        <div role="alert" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
-          <p>
-            <Trans>The figures could not be loaded.</Trans>
-          </p>
-          <Button className="mt-2" onClick={() => void figures.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry
+          className="space-y-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900"
+          message={<Trans>The figures could not be loaded.</Trans>}
+          onRetry={() => void figures.refetch()}
+        />
       ) : (
         <>
           <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" data-testid="dashboard-figures">
@@ -73,23 +71,22 @@ export default function Dashboard() {
             </h2>
             {data ? (
               <>
-                <Suspense fallback={<Spinner className="mx-auto my-16 size-8" />}>
+                <Suspense fallback={<PageSpinner className="my-16" />}>
                   <DashboardChart labels={labels} counts={counts} />
                 </Suspense>
-                <table className="sr-only">
-                  <caption>{t`New members in the last 7 days`}</caption>
-                  <tbody>
+                <PlainTable className="sr-only" caption={t`New members in the last 7 days`}>
+                  <TBody>
                     {data.newMembers.map((d) => (
-                      <tr key={d.day}>
-                        <th scope="row">{d.day}</th>
-                        <td>{d.count}</td>
-                      </tr>
+                      <Tr key={d.day}>
+                        <Th scope="row">{d.day}</Th>
+                        <Td>{d.count}</Td>
+                      </Tr>
                     ))}
-                  </tbody>
-                </table>
+                  </TBody>
+                </PlainTable>
               </>
             ) : (
-              <Spinner className="mx-auto my-16 size-8" />
+              <PageSpinner className="my-16" />
             )}
           </div>
         </>

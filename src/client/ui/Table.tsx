@@ -54,3 +54,17 @@ export function Th({ className = "", scope = "col", ...props }: ThHTMLAttributes
 export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellElement>) {
   return <td className={`px-3 py-2 align-middle ${className}`} {...props} />;
 }
+
+/**
+ * The table without the framed, scrolling region of `Table`: for a table inside a box that
+ * already scrolls it (a dialog's preview, a wide editor), or one only screen readers get (the
+ * figures beside a chart). The caption, when given, is for screen readers.
+ */
+export function PlainTable({ caption, className = "", children, ...props }: Omit<HTMLAttributes<HTMLTableElement>, "children"> & { caption?: ReactNode; children: ReactNode }) {
+  return (
+    <table className={`w-full text-sm ${className}`} {...props}>
+      {caption !== undefined && <caption className="sr-only">{caption}</caption>}
+      {children}
+    </table>
+  );
+}

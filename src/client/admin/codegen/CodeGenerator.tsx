@@ -3,7 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowDown, ArrowUp, Download, FileUp, Pencil, Play, Plus, Table2, Trash2, X } from "lucide-react";
-import { useId, useMemo, useRef, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { Link } from "react-router-dom";
 import {
   controlsOf,
@@ -23,12 +23,15 @@ import {
 import { formatTime } from "../../../shared/time.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { DropDataConfirm } from "../DropDataConfirm.tsx";
+import { UploadFailure } from "../UploadFailure.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
-import { Table, TBody, Td, Th, THead, Tr } from "../../ui/Table.tsx";
+import { Table, TBody, Td, Th, THead, Tr, PlainTable } from "../../ui/Table.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { definitionOf } from "./definition.ts";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /**
  * The code generator (`crud/crud`, super admins only): the designs, and the designer of one —
@@ -97,7 +100,6 @@ export default function CodeGenerator() {
   const [editing, setEditing] = useState<Editing | null>(null);
   const [deleting, setDeleting] = useState<DesignRow | null>(null);
   const [dropTable, setDropTable] = useState(false);
-  const fileRef = useRef<HTMLInputElement>(null);
   const designs = useQuery({
     queryKey: KEY,
     queryFn: async ({ signal }) => (await request<{ list: DesignRow[] }>({ url: "/admin/crud/crud/index", method: "get", signal })).data.list,
@@ -166,38 +168,22 @@ export default function CodeGenerator() {
           <Trans>Code generator</Trans>
         </h1>
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => fileRef.current?.click()} disabled={importDesign.isPending}>
+          <FileUploadButton disabled={importDesign.isPending} accept="application/json,.json" inputLabel={t`Design file`} onFiles={([file]) => importDesign.mutate(file!)}>
             <FileUp className="size-4" aria-hidden />
             <Trans>Import a design</Trans>
-          </Button>
-          <input
-            ref={fileRef}
-            type="file"
-            accept="application/json,.json"
-            className="hidden"
-            aria-label={t`Design file`}
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              e.target.value = "";
-              if (file) importDesign.mutate(file);
-            }}
-          />
+          </FileUploadButton>
           <Button variant="primary" onClick={() => setEditing({ key: `new-${Date.now()}`, id: null, status: "new", design: emptyDesign() })}>
             <Plus className="size-4" aria-hidden />
             <Trans>New design</Trans>
           </Button>
         </div>
       </div>
-      {importDesign.error && !serverRefusal(importDesign.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {importDesign.error.message}
-        </p>
-      )}
+      <UploadFailure error={importDesign.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>Design a back-office screen: its table gets the prefix gen_, and once generated the screen is in the side menu at once.</Trans>
       </p>
       {designs.isPending ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : (
         <Table caption={<Trans>Designs</Trans>}>
           <THead>
@@ -273,21 +259,14 @@ export default function CodeGenerator() {
           </TBody>
         </Table>
       )}
-      <ConfirmDialog
+      <DropDataConfirm
         open={deleting !== null}
-        onOpenChange={(o) => !o && setDeleting(null)}
+        onCancel={() => setDeleting(null)}
         title={<Trans>Delete the design?</Trans>}
-        description={
-          <span className="block space-y-2">
-            <span className="block">
-              <Trans>Its screen and menu are removed. The table {deletingTable} and its rows are kept unless you choose to drop it.</Trans>
-            </span>
-            <label className="flex items-center gap-2 text-red-700 dark:text-red-400">
-              <input type="checkbox" checked={dropTable} onChange={(e) => setDropTable(e.target.checked)} />
-              <Trans>Also drop the table and all its rows</Trans>
-            </label>
-          </span>
-        }
+        notice={<Trans>Its screen and menu are removed. The table {deletingTable} and its rows are kept unless you choose to drop it.</Trans>}
+        dropLabel={<Trans>Also drop the table and all its rows</Trans>}
+        drop={dropTable}
+        onDropChange={setDropTable}
         confirmLabel={<Trans>Delete</Trans>}
         busy={remove.isPending}
         onConfirm={() => deleting && remove.mutate(deleting)}
@@ -436,7 +415,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
           <Trans>Every table also has id, weigh, create_time and update_time.</Trans>
         </p>
         <div className="overflow-x-auto">
-          <table className="w-full min-w-[80rem] border-collapse text-sm">
+          <PlainTable className="min-w-[80rem] border-collapse">
             <thead>
               <tr className="text-left text-xs text-slate-600 dark:text-slate-300">
                 <th className="p-1">
@@ -594,7 +573,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                 );
               })}
             </tbody>
-          </table>
+          </PlainTable>
         </div>
       </div>
 

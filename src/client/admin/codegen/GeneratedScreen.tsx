@@ -5,9 +5,9 @@ import { useLocation } from "react-router-dom";
 import type { GenDesign } from "../../../shared/admin/codegen.ts";
 import { request } from "../../api/index.ts";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { CrudScreen } from "../crud/CrudScreen.tsx";
 import { definitionOf } from "./definition.ts";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /** The query key of a generated screen's design (the generator invalidates them after a change). */
 export const generatedKey = (name: string) => ["admin", "gen", name] as const;
@@ -29,6 +29,6 @@ export default function GeneratedScreen() {
   if (query.isError || name === "") {
     return <LoadFailed message={<Trans>This generated screen could not be loaded.</Trans>} onRetry={() => void query.refetch()} backTo="/admin" backLabel={<Trans>Back to the dashboard</Trans>} />;
   }
-  if (!definition) return <Spinner className="mx-auto my-16 size-8" />;
+  if (!definition) return <PageSpinner className="my-16" />;
   return <CrudScreen key={name} definition={definition} />;
 }

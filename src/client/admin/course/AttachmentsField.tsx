@@ -1,9 +1,9 @@
 import { useLingui } from "@lingui/react/macro";
 import { Paperclip, X } from "lucide-react";
-import { useRef } from "react";
 import { MAX_LESSON_ATTACHMENTS } from "../../../shared/admin/courses.ts";
 import { formatBytes } from "../../ui/format.ts";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { suffixIconUrl, useUploader } from "../crud/fields/upload.ts";
 import type { CustomFieldProps } from "../crud/types.ts";
@@ -20,12 +20,9 @@ const asList = (value: unknown): Attachment[] => (Array.isArray(value) ? (value 
 export function AttachmentsField({ value, onChange, control }: CustomFieldProps) {
   const { t } = useLingui();
   const list = asList(value);
-  const input = useRef<HTMLInputElement>(null);
   const uploader = useUploader("course");
 
-  async function choose(files: FileList | null) {
-    const file = files?.[0];
-    if (input.current) input.current.value = "";
+  async function choose([file]: File[]) {
     if (!file) return;
     const done = await uploader.upload(file);
     if (done) onChange([...list, { name: file.name.slice(0, 100), url: done.url, size: done.size }]);
@@ -53,12 +50,11 @@ export function AttachmentsField({ value, onChange, control }: CustomFieldProps)
         </ul>
       )}
       {list.length < MAX_LESSON_ATTACHMENTS && (
-        <Button {...control} variant="secondary" disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
+        <FileUploadButton {...control} variant="secondary" disabled={uploader.progress !== null} onFiles={(files) => void choose(files)} inputTestId="attachment-input">
           <Paperclip className="size-4" aria-hidden />
           {t`Add attachment`}
-        </Button>
+        </FileUploadButton>
       )}
-      <input ref={input} type="file" hidden tabIndex={-1} onChange={(e) => void choose(e.target.files)} data-testid="attachment-input" />
       <UploadStatus progress={uploader.progress} problem={uploader.problem} />
     </div>
   );

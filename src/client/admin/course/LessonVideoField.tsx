@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { NO_VIDEO, type LessonVideo } from "../../../shared/admin/courses.ts";
 import { Auth } from "../../routing/auth.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { formatBytes, formatClock } from "../../ui/format.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import type { CustomFieldProps } from "../crud/types.ts";
@@ -25,15 +26,12 @@ function asVideo(value: unknown): LessonVideo {
 export function LessonVideoField({ value, onChange, control }: CustomFieldProps) {
   const { t } = useLingui();
   const video = asVideo(value);
-  const input = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [problem, setProblem] = useState<MessageDescriptor | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
 
-  async function choose(files: FileList | null) {
-    const file = files?.[0];
-    if (input.current) input.current.value = "";
+  async function choose([file]: File[]) {
     if (!file) return;
     const refused = videoProblem(file);
     setProblem(refused);
@@ -86,10 +84,10 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
       )}
       <Auth node={actionNode("course/lesson", "upload")}>
         <div className="flex flex-wrap items-center gap-2">
-          <Button {...control} variant="secondary" disabled={progress !== null} onClick={() => input.current?.click()}>
+          <FileUploadButton {...control} variant="secondary" disabled={progress !== null} accept={VIDEO_ACCEPT} onFiles={(files) => void choose(files)} inputTestId="video-input">
             <Upload className="size-4" aria-hidden />
             {video.url ? t`Replace video` : t`Upload video`}
-          </Button>
+          </FileUploadButton>
           {progress !== null && (
             <Button variant="secondary" onClick={() => abort.current?.abort()}>
               <Trans>Cancel upload</Trans>
@@ -100,7 +98,6 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
           <Trans>MP4 or WebM, or an HLS folder as a .zip (with its .m3u8 playlist), up to 2 GB.</Trans>
         </p>
       </Auth>
-      <input ref={input} type="file" hidden tabIndex={-1} accept={VIDEO_ACCEPT} onChange={(e) => void choose(e.target.files)} data-testid="video-input" />
       <UploadStatus progress={progress} problem={problem} />
     </div>
   );

@@ -2,14 +2,14 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { i18n } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMemo, useState } from "react";
-import { Controller, useForm, useWatch, type FieldError, type FieldErrors, type FieldValues, type Resolver } from "react-hook-form";
+import { useForm, useWatch, type FieldError, type FieldErrors, type FieldValues, type Resolver } from "react-hook-form";
 import type { z } from "zod";
 import { fieldMessage } from "../../../shared/schema.ts";
 import { serverRefusal } from "../../api/index.ts";
-import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
-import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { controlClass } from "../../ui/form/Field.tsx";
+import { ControlledField } from "../../ui/form/ControlledField.tsx";
+import { Switch } from "../../ui/Switch.tsx";
 import { fieldErrorsOf, useCrudRow, useCrudSave } from "./api.ts";
 import { AreaField } from "./fields/AreaField.tsx";
 import { FileField } from "./fields/FileField.tsx";
@@ -25,6 +25,9 @@ import { RemoteSelect } from "./RemoteSelect.tsx";
 import { Select } from "../../ui/Select.tsx";
 import type { CrudDefinition, CrudFormField } from "./types.ts";
 import { initialValue, outgoingValues, shownFields } from "./values.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 /**
  * The schema checks the values as they will be sent (datetimes as seconds...), and the form
@@ -55,16 +58,9 @@ export function CrudFormDialog({ definition, id, onClose }: { definition: CrudDe
       {id === null ? (
         <CrudForm definition={definition} id={null} row={null} onDone={onClose} />
       ) : row.isError ? (
-        <div role="alert" className="space-y-3 py-6 text-center">
-          <p>
-            <Trans>The row could not be loaded.</Trans>
-          </p>
-          <Button onClick={() => void row.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry message={<Trans>The row could not be loaded.</Trans>} onRetry={() => void row.refetch()} />
       ) : !row.data ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : (
         <CrudForm key={id} definition={definition} id={id} row={row.data} onDone={onClose} />
       )}
@@ -104,136 +100,105 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="space-y-4">
       {shownFields(fields, { ...defaultValues, ...watched }).map((field) => {
-        const error = form.formState.errors[field.field]?.message;
         const label = i18n._(field.label);
         const placeholder = field.placeholder ? i18n._(field.placeholder) : undefined;
         return (
-          <FieldFrame key={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null} group={field.kind === "radio" || field.kind === "checkboxTree" || field.kind === "checkboxList"}>
-            {(control) => (
-              <Controller
-                control={form.control}
-                name={field.field}
-                render={({ field: f }) => {
-                  switch (field.kind) {
-                    case "custom":
-                      return field.component ? <CustomField component={field.component} form={form.control} control={control} value={f.value} onChange={f.onChange} editing={editing} setValue={(name, value) => form.setValue(name, value, { shouldDirty: true })} /> : <></>;
-                    case "textarea":
-                      return <textarea {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} onBlur={f.onBlur} placeholder={placeholder} rows={4} className={`${controlClass(error)} py-2`} />;
-                    case "number":
-                      return (
-                        <input
-                          {...control}
-                          type="number"
-                          inputMode="decimal"
-                          name={f.name}
-                          ref={f.ref}
-                          value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
-                          onChange={(e) => f.onChange(e.target.value === "" ? null : Number(e.target.value))}
-                          onBlur={f.onBlur}
-                          placeholder={placeholder}
-                          className={controlClass(error)}
-                        />
-                      );
-                    case "switch":
-                      return (
-                        <Button
-                          {...control}
-                          variant="bare"
-                          role="switch"
-                          aria-checked={f.value === 1}
-                          ref={f.ref}
-                          onClick={() => f.onChange(f.value === 1 ? 0 : 1)}
-                          className={`relative inline-flex h-7 w-12 items-center rounded-full ${f.value === 1 ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
-                        >
-                          <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value === 1 ? "translate-x-6" : "translate-x-1"}`} />
-                        </Button>
-                      );
-                    case "radio":
-                      return (
-                        <div className="flex flex-wrap gap-x-4 gap-y-2" role="radiogroup" aria-invalid={control["aria-invalid"]}>
-                          {(field.options ?? []).map((option) => (
-                            <label key={String(option.value)} className="inline-flex min-h-11 items-center gap-2">
-                              <input type="radio" name={f.name} checked={f.value === option.value} onChange={() => f.onChange(option.value)} className="size-4 accent-primary" />
-                              {i18n._(option.label)}
-                            </label>
-                          ))}
-                        </div>
-                      );
-                    case "select": {
-                      const options = field.options ?? [];
-                      const index = options.findIndex((o) => o.value === f.value);
-                      return (
-                        <Select
-                          control={control}
-                          ref={f.ref}
-                          name={f.name}
-                          value={index < 0 ? "" : String(index)}
-                          onChange={(v) => f.onChange(v === "" ? null : options[Number(v)]!.value)}
-                          onBlur={f.onBlur}
-                          emptyLabel={placeholder ?? t`Please select`}
-                          options={options.map((option, i) => ({ value: String(i), label: i18n._(option.label) }))}
-                        />
-                      );
-                    }
-                    case "image":
-                    case "images":
-                      return <ImageField control={control} value={f.value} onChange={f.onChange} multiple={field.kind === "images"} topic={field.topic} />;
-                    case "file":
-                      return <FileField control={control} value={f.value} onChange={f.onChange} topic={field.topic} />;
-                    case "richText":
-                      return <RichTextField control={control} label={label} value={f.value} onChange={f.onChange} error={error} />;
-                    case "area":
-                      return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
-                    case "treeSelect":
-                      return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={field.tree.path === definition.path ? id : null} rootLabel={placeholder} /> : <></>;
-                    case "checkboxTree":
-                      return field.tree ? <CheckboxTree control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
-                    case "multiSelect":
-                      return field.tree ? <MultiSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
-                    case "iconPicker":
-                      return <IconPicker control={control} value={f.value} onChange={f.onChange} />;
-                    case "checkboxList":
-                      return field.remote ? <CheckboxList remote={field.remote} value={f.value} onChange={f.onChange} invalid={!!error} /> : <></>;
-                    case "remoteSelect":
-                      return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} fallbackLabel={field.remote.rowLabel && row ? row[field.remote.rowLabel] : undefined} /> : <></>;
-                    default: {
-                      const type = field.kind === "password" ? "password" : field.kind === "date" ? "date" : field.kind === "datetime" ? "datetime-local" : "text";
-                      return (
-                        <input
-                          {...control}
-                          type={type}
-                          name={f.name}
-                          ref={f.ref}
-                          autoComplete={field.kind === "password" ? "new-password" : "off"}
-                          value={String(f.value ?? "")}
-                          onChange={f.onChange}
-                          onBlur={f.onBlur}
-                          placeholder={placeholder ?? (field.kind === "password" && editing ? t`Leave empty to keep the current one` : undefined)}
-                          className={controlClass(error)}
-                        />
-                      );
-                    }
-                  }
-                }}
-              />
-            )}
-          </FieldFrame>
+          <ControlledField key={field.field} form={form} name={field.field} label={label} hint={field.hint ? i18n._(field.hint) : undefined} group={field.kind === "radio" || field.kind === "checkboxTree" || field.kind === "checkboxList"}>
+            {(control, f, error) => {
+              switch (field.kind) {
+                case "custom":
+                  return field.component ? <CustomField component={field.component} form={form.control} control={control} value={f.value} onChange={f.onChange} editing={editing} setValue={(name, value) => form.setValue(name, value, { shouldDirty: true })} /> : <></>;
+                case "textarea":
+                  return <textarea {...control} name={f.name} ref={f.ref} value={String(f.value ?? "")} onChange={f.onChange} onBlur={f.onBlur} placeholder={placeholder} rows={4} className={`${controlClass(error)} py-2`} />;
+                case "number":
+                  return (
+                    <input
+                      {...control}
+                      type="number"
+                      inputMode="decimal"
+                      name={f.name}
+                      ref={f.ref}
+                      value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
+                      onChange={(e) => f.onChange(e.target.value === "" ? null : Number(e.target.value))}
+                      onBlur={f.onBlur}
+                      placeholder={placeholder}
+                      className={controlClass(error)}
+                    />
+                  );
+                case "switch":
+                  return <Switch control={control} ref={f.ref} checked={f.value === 1} onToggle={() => f.onChange(f.value === 1 ? 0 : 1)} />;
+                case "radio":
+                  return (
+                    <div className="flex flex-wrap gap-x-4 gap-y-2" role="radiogroup" aria-invalid={control["aria-invalid"]}>
+                      {(field.options ?? []).map((option) => (
+                        <label key={String(option.value)} className="inline-flex min-h-11 items-center gap-2">
+                          <input type="radio" name={f.name} checked={f.value === option.value} onChange={() => f.onChange(option.value)} className="size-4 accent-primary" />
+                          {i18n._(option.label)}
+                        </label>
+                      ))}
+                    </div>
+                  );
+                case "select": {
+                  const options = field.options ?? [];
+                  const index = options.findIndex((o) => o.value === f.value);
+                  return (
+                    <Select
+                      control={control}
+                      ref={f.ref}
+                      name={f.name}
+                      value={index < 0 ? "" : String(index)}
+                      onChange={(v) => f.onChange(v === "" ? null : options[Number(v)]!.value)}
+                      onBlur={f.onBlur}
+                      emptyLabel={placeholder ?? t`Please select`}
+                      options={options.map((option, i) => ({ value: String(i), label: i18n._(option.label) }))}
+                    />
+                  );
+                }
+                case "image":
+                case "images":
+                  return <ImageField control={control} value={f.value} onChange={f.onChange} multiple={field.kind === "images"} topic={field.topic} />;
+                case "file":
+                  return <FileField control={control} value={f.value} onChange={f.onChange} topic={field.topic} />;
+                case "richText":
+                  return <RichTextField control={control} label={label} value={f.value} onChange={f.onChange} error={error} />;
+                case "area":
+                  return <AreaField control={control} value={f.value} onChange={f.onChange} error={error} />;
+                case "treeSelect":
+                  return field.tree ? <TreeSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} onBlur={f.onBlur} rowId={field.tree.path === definition.path ? id : null} rootLabel={placeholder} /> : <></>;
+                case "checkboxTree":
+                  return field.tree ? <CheckboxTree control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                case "multiSelect":
+                  return field.tree ? <MultiSelect control={control} path={field.tree.path} label={field.tree.label} value={f.value} onChange={f.onChange} /> : <></>;
+                case "iconPicker":
+                  return <IconPicker control={control} value={f.value} onChange={f.onChange} />;
+                case "checkboxList":
+                  return field.remote ? <CheckboxList remote={field.remote} value={f.value} onChange={f.onChange} invalid={!!error} /> : <></>;
+                case "remoteSelect":
+                  return field.remote ? <RemoteSelect control={control} remote={field.remote} value={f.value} onChange={f.onChange} placeholder={placeholder} fallbackLabel={field.remote.rowLabel && row ? row[field.remote.rowLabel] : undefined} /> : <></>;
+                default: {
+                  const type = field.kind === "password" ? "password" : field.kind === "date" ? "date" : field.kind === "datetime" ? "datetime-local" : "text";
+                  return (
+                    <input
+                      {...control}
+                      type={type}
+                      name={f.name}
+                      ref={f.ref}
+                      autoComplete={field.kind === "password" ? "new-password" : "off"}
+                      value={String(f.value ?? "")}
+                      onChange={f.onChange}
+                      onBlur={f.onBlur}
+                      placeholder={placeholder ?? (field.kind === "password" && editing ? t`Leave empty to keep the current one` : undefined)}
+                      className={controlClass(error)}
+                    />
+                  );
+                }
+              }
+            }}
+          </ControlledField>
         );
       })}
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {formError}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2 pt-2">
-        <Button onClick={onDone}>
-          <Trans>Cancel</Trans>
-        </Button>
-        <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-          {form.formState.isSubmitting && <Spinner className="size-4 text-white" />}
-          <Trans>Save</Trans>
-        </Button>
-      </div>
+      <FormAlert text={formError} />
+      <FormFooter className="pt-2" busy={form.formState.isSubmitting} onCancel={onDone} />
     </form>
   );
 }

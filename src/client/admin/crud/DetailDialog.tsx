@@ -1,10 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { formatTime } from "../../../shared/time.ts";
-import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { useCrudRow } from "./api.ts";
 import type { CrudDefinition } from "./types.ts";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 /** A JSON value (or JSON text) as indented text; null when it is neither. */
 export function prettyJson(value: unknown): string | null {
@@ -31,16 +31,9 @@ export function DetailDialog({ definition, id, onClose }: { definition: CrudDefi
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} size="lg" title={`${t`Details`} · ${i18n._(definition.title)}`}>
       {row.isError ? (
-        <div role="alert" className="space-y-3 py-6 text-center">
-          <p>
-            <Trans>The row could not be loaded.</Trans>
-          </p>
-          <Button onClick={() => void row.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry message={<Trans>The row could not be loaded.</Trans>} onRetry={() => void row.refetch()} />
       ) : !row.data ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : Custom ? (
         <Custom row={row.data} />
       ) : (

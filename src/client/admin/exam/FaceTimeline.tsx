@@ -4,12 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FaceTimeline as Timeline } from "../../../shared/exam/face.ts";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { Auth } from "../../routing/auth.tsx";
 import { crudKeys, crudUrl } from "../crud/api.ts";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import type { CrudOption, CrudRow } from "../crud/types.ts";
 import { FACE_FLAG_OPTIONS, FACE_VERDICT_OPTIONS } from "./options.ts";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /** A snapshot, fetched with the admin's token (an <img> cannot send it) and shown from a blob URL. */
 function Snapshot({ id, alt }: { id: number; alt: string }) {
@@ -51,7 +51,7 @@ export function FaceTimeline({ row, onDone }: { row: CrudRow; onDone: () => void
       onDone();
     },
   });
-  if (timeline.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (timeline.isPending) return <PageSpinner />;
   if (!timeline.data) return <p role="alert">{t`The face checks could not be loaded`}</p>;
   const { attempt, checks } = timeline.data;
   const label = (options: CrudOption[], value: string) => {

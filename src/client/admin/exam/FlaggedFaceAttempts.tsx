@@ -3,11 +3,11 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { FaceTimeline } from "./FaceTimeline.tsx";
 import { FACE_FLAG_OPTIONS } from "./options.ts";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /**
  * The marking queue's face part (toolbar "Face checks to review"): official attempts flagged or
@@ -30,7 +30,7 @@ export function FlaggedFaceAttempts({ onDone }: { onDone: () => void }) {
       ).data,
   });
   if (open) return <FaceTimeline row={open} onDone={() => setOpen(null)} />;
-  if (list.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (list.isPending) return <PageSpinner />;
   if (!list.data) return <p role="alert">{t`The face checks could not be loaded`}</p>;
   if (list.data.list.length === 0)
     return (

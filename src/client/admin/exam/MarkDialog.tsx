@@ -9,15 +9,8 @@ import { crudKeys, crudUrl, fieldErrorsOf, useCrudRow } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import type { PageLeave } from "../../../shared/exam/pageLeaves.ts";
 import { PageLeaveList, PageLeaveSummary, pageLeavesOf } from "./PageLeaves.tsx";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 
-function Refusal({ text }: { text: string | null }) {
-  if (!text) return null;
-  return (
-    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-      {text}
-    </p>
-  );
-}
 
 /** Each time the member left the exam page (the marking row as `edit` answers it). */
 function AttemptLeaves({ id }: { id: number }) {
@@ -112,16 +105,8 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
       <FieldFrame label={t`Comment`} hint={t`The member reads it with their result`}>
         {(control) => <textarea {...control} name="comment" rows={3} maxLength={2000} disabled={done} value={comment} onChange={(e) => setComment(e.target.value)} className={`${controlClass()} py-2`} />}
       </FieldFrame>
-      <Refusal text={formError} />
-      <div className="flex flex-wrap justify-end gap-2 pt-2">
-        <Button onClick={onDone}>{done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>}</Button>
-        {!done && (
-          <Button type="submit" variant="primary" disabled={save.isPending}>
-            {save.isPending && <Spinner className="size-4 text-white" />}
-            <Trans>Save mark</Trans>
-          </Button>
-        )}
-      </div>
+      <FormAlert text={formError} />
+      <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} cancel={done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>} submit={done ? null : <Trans>Save mark</Trans>} />
     </form>
   );
 }
@@ -152,7 +137,7 @@ export function DecideDialog({ row, onDone }: { row: CrudRow; onDone: () => void
         <p className="whitespace-pre-wrap">{answer === undefined ? "…" : typeof answer === "string" ? answer : JSON.stringify(answer)}</p>
       </div>
       <p>{t`The device was last heard from in time ${minutes} minutes before this answer arrived.`}</p>
-      <Refusal text={formError} />
+      <FormAlert text={formError} />
       <div className="flex flex-wrap justify-end gap-2">
         <Button onClick={onDone}>
           <Trans>Cancel</Trans>

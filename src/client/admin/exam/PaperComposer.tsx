@@ -11,6 +11,7 @@ import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow, ListData } from "../crud/types.ts";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS } from "./options.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 
 /** The paper list's "questions add up to" cell: red while it differs from the paper's total. */
 export function rowsTotalCell(row: CrudRow) {
@@ -211,20 +212,8 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
             {t`With this row: ${withRow} of ${promised} points`}
           </p>
         )}
-        {formError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-            {formError}
-          </p>
-        )}
-        <div className="flex flex-wrap justify-end gap-2">
-          <Button onClick={onDone}>
-            <Trans>Close</Trans>
-          </Button>
-          <Button type="submit" variant="primary" disabled={add.isPending}>
-            {add.isPending && <Spinner className="size-4 text-white" />}
-            <Trans>Add row</Trans>
-          </Button>
-        </div>
+        <FormAlert text={formError} />
+        <FormFooter busy={add.isPending} onCancel={onDone} cancel={<Trans>Close</Trans>} submit={<Trans>Add row</Trans>} />
       </form>
     </div>
   );

@@ -7,6 +7,7 @@ import { imageToken, textParts } from "../../../shared/exam/questionText.ts";
 import { isQuestionType, type ExamQuestion, type GivenAnswer, type QuestionOption, type QuestionType } from "../../../shared/exam/types.ts";
 import { QuestionView, emptyAnswer } from "../../features/exam/QuestionView.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 import type { CustomFieldProps } from "../crud/types.ts";
@@ -36,28 +37,24 @@ const shortOf = (value: unknown): { keywords: string[]; reference: string } => {
 
 /** A button that uploads an image and hands back its token (`![](url)`). */
 function ImageButton({ onImage, label }: { onImage: (token: string) => void; label: string }) {
-  const input = useRef<HTMLInputElement>(null);
   const uploader = useUploader("question", (file) => (file.type && !file.type.startsWith("image/") ? notImage : null));
   return (
     <span className="inline-flex flex-col">
-      <Button variant="ghost" size="icon" aria-label={label} title={label} disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
-        <ImagePlus aria-hidden className="size-4" />
-      </Button>
-      <input
-        ref={input}
-        type="file"
+      <FileUploadButton
+        variant="ghost"
+        size="icon"
+        aria-label={label}
+        title={label}
+        disabled={uploader.progress !== null}
         accept="image/*"
-        hidden
-        tabIndex={-1}
-        data-testid="question-image-input"
-        onChange={async (e) => {
-          const file = e.target.files?.[0];
-          if (input.current) input.current.value = "";
-          if (!file) return;
-          const done = await uploader.upload(file);
+        inputTestId="question-image-input"
+        onFiles={async ([file]) => {
+          const done = await uploader.upload(file!);
           if (done) onImage(imageToken(done.url));
         }}
-      />
+      >
+        <ImagePlus aria-hidden className="size-4" />
+      </FileUploadButton>
       <UploadStatus progress={uploader.progress} problem={uploader.problem} />
     </span>
   );

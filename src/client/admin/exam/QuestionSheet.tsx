@@ -10,6 +10,8 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow, ListData } from "../crud/types.ts";
 import { QUESTION_TYPE_OPTIONS, bankTitle } from "./options.ts";
+import { FormAlert } from "../../ui/FormFooter.tsx";
+import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
 
 /**
  * Questions as spreadsheets (`/admin/exam/question/template|import|export`): the import dialog
@@ -182,11 +184,7 @@ export function ImportDialog({ onDone }: { onDone: () => void }) {
           </Button>
         )}
       </div>
-      {problem && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {problem}
-        </p>
-      )}
+      <FormAlert text={problem} />
       {report && (
         <section aria-live="polite" className="space-y-2 text-sm">
           <p>
@@ -208,30 +206,30 @@ export function ImportDialog({ onDone }: { onDone: () => void }) {
           )}
           {report.preview.length > 0 && (
             <div className="max-h-56 overflow-auto">
-              <table className="w-full text-left">
-                <thead>
-                  <tr>
-                    <th className="px-1">
+              <PlainTable>
+                <THead>
+                  <Tr>
+                    <Th>
                       <Trans>Row</Trans>
-                    </th>
-                    <th className="px-1">
+                    </Th>
+                    <Th>
                       <Trans>Kind</Trans>
-                    </th>
-                    <th className="px-1">
+                    </Th>
+                    <Th>
                       <Trans>Question</Trans>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
+                    </Th>
+                  </Tr>
+                </THead>
+                <TBody>
                   {report.preview.map((r) => (
-                    <tr key={r.line} className="border-t border-slate-200 dark:border-slate-700">
-                      <td className="px-1">{r.line}</td>
-                      <td className="px-1">{typeLabel(r.type)}</td>
-                      <td className="line-clamp-1 px-1">{r.stem}</td>
-                    </tr>
+                    <Tr key={r.line}>
+                      <Td>{r.line}</Td>
+                      <Td>{typeLabel(r.type)}</Td>
+                      <Td className="line-clamp-1">{r.stem}</Td>
+                    </Tr>
                   ))}
-                </tbody>
-              </table>
+                </TBody>
+              </PlainTable>
             </div>
           )}
           {report.imported > 0 && (

@@ -5,10 +5,12 @@ import { MAX_EXTRA_ATTEMPTS, MAX_EXTRA_MINUTES, type RoomOverride } from "../../
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl } from "../crud/api.ts";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow } from "../crud/types.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
 
 /**
  * A room's overrides (row action "Overrides"; server: crud/resources/roomFairness.ts), Moodle's
@@ -70,7 +72,7 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
 
   const removeLabel = (name: string) => t`Remove the override of ${name}`;
 
-  if (list.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (list.isPending) return <PageSpinner />;
   if (!list.data) return <p role="alert">{t`The overrides could not be loaded`}</p>;
   const overrides = list.data.overrides;
   const who = (o: RoomOverride) => {
@@ -90,32 +92,32 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
       {overrides.length === 0 ? (
         <p data-testid="overrides-none">{t`No overrides: every member has the room's time and attempts.`}</p>
       ) : (
-        <table className="w-full text-start" data-testid="overrides">
-          <thead className="text-xs text-slate-600 dark:text-slate-300">
-            <tr>
-              <th className="p-2 text-start">{t`Who`}</th>
-              <th className="p-2 text-end">{t`Extra minutes`}</th>
-              <th className="p-2 text-end">{t`Extra attempts`}</th>
-              <th className="p-2">
+        <PlainTable data-testid="overrides">
+          <THead>
+            <Tr>
+              <Th>{t`Who`}</Th>
+              <Th className="text-right">{t`Extra minutes`}</Th>
+              <Th className="text-right">{t`Extra attempts`}</Th>
+              <Th>
                 <span className="sr-only">{t`Actions`}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+              </Th>
+            </Tr>
+          </THead>
+          <TBody>
             {overrides.map((o) => (
-              <tr key={o.id}>
-                <td className="p-2">{who(o)}</td>
-                <td className="p-2 text-end tabular-nums">{o.extraMinutes}</td>
-                <td className="p-2 text-end tabular-nums">{o.extraAttempts}</td>
-                <td className="p-2 text-end">
+              <Tr key={o.id}>
+                <Td>{who(o)}</Td>
+                <Td className="text-end tabular-nums">{o.extraMinutes}</Td>
+                <Td className="text-end tabular-nums">{o.extraAttempts}</Td>
+                <Td className="text-end">
                   <Button disabled={remove.isPending} onClick={() => remove.mutate(o.id)} aria-label={removeLabel(who(o))}>
                     <Trans>Remove</Trans>
                   </Button>
-                </td>
-              </tr>
+                </Td>
+              </Tr>
             ))}
-          </tbody>
-        </table>
+          </TBody>
+        </PlainTable>
       )}
       <form
         noValidate
@@ -164,17 +166,8 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
             <input type="number" inputMode="numeric" min={0} max={MAX_EXTRA_ATTEMPTS} step={1} value={attempts} onChange={(e) => setAttempts(e.target.value)} className={controlClass(undefined)} />
           </label>
         </div>
-        {refusal && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700 dark:bg-red-950 dark:text-red-300">
-            {refusal}
-          </p>
-        )}
-        <div className="flex justify-end">
-          <Button type="submit" variant="primary" disabled={add.isPending}>
-            {add.isPending && <Spinner className="size-4" />}
-            <Trans>Add</Trans>
-          </Button>
-        </div>
+        <FormAlert text={refusal} />
+        <FormFooter busy={add.isPending} submit={<Trans>Add</Trans>} />
       </form>
     </div>
   );

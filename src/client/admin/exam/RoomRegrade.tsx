@@ -8,6 +8,9 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
+import { FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
 
 /** The preview's counts. */
 function Summary({ attempts, scoreChanged, nowPassed, nowFailed }: RegradeOutcome["summary"]) {
@@ -52,7 +55,7 @@ export function RoomRegrade({ row, onDone }: { row: CrudRow; onDone: () => void 
     onSettled: () => setAsking(false),
   });
 
-  if (candidates.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (candidates.isPending) return <PageSpinner />;
   if (!candidates.data) return <p role="alert">{t`The questions to regrade could not be loaded`}</p>;
   const data = candidates.data;
   const changeText: Record<RegradeChange, string> = {
@@ -105,11 +108,7 @@ export function RoomRegrade({ row, onDone }: { row: CrudRow; onDone: () => void 
           })}
         </fieldset>
       )}
-      {refusal && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-red-700 dark:bg-red-950 dark:text-red-300">
-          {refusal}
-        </p>
-      )}
+      <FormAlert text={refusal} />
       {preview && s && (
         <section aria-labelledby="regrade-preview-title" className="space-y-2">
           <h3 id="regrade-preview-title" className="font-semibold">
@@ -117,26 +116,26 @@ export function RoomRegrade({ row, onDone }: { row: CrudRow; onDone: () => void 
           </h3>
           <Summary {...s} />
           <div className="max-h-80 overflow-auto" tabIndex={0} role="region" aria-labelledby="regrade-preview-title">
-            <table className="w-full min-w-[32rem] text-start" data-testid="regrade-preview">
-              <thead className="text-xs text-slate-600 dark:text-slate-300">
-                <tr>
-                  <th className="p-2 text-start">{t`Member`}</th>
-                  <th className="p-2 text-end">{t`Old score`}</th>
-                  <th className="p-2 text-end">{t`New score`}</th>
-                  <th className="p-2 text-start">{t`Result`}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+            <PlainTable className="min-w-[32rem]" data-testid="regrade-preview">
+              <THead>
+                <Tr>
+                  <Th>{t`Member`}</Th>
+                  <Th className="text-right">{t`Old score`}</Th>
+                  <Th className="text-right">{t`New score`}</Th>
+                  <Th>{t`Result`}</Th>
+                </Tr>
+              </THead>
+              <TBody>
                 {preview.attempts.map((a) => (
-                  <tr key={a.attemptId} className={a.oldPassed !== a.newPassed ? "font-semibold" : undefined}>
-                    <td className="p-2">{a.nickname || a.username}</td>
-                    <td className="p-2 text-end tabular-nums">{a.oldScore}</td>
-                    <td className="p-2 text-end tabular-nums">{a.newScore}</td>
-                    <td className="p-2">{a.oldPassed === a.newPassed ? result(a.newPassed) : `${result(a.oldPassed)} → ${result(a.newPassed)}`}</td>
-                  </tr>
+                  <Tr key={a.attemptId} className={a.oldPassed !== a.newPassed ? "font-semibold" : undefined}>
+                    <Td>{a.nickname || a.username}</Td>
+                    <Td className="text-end tabular-nums">{a.oldScore}</Td>
+                    <Td className="text-end tabular-nums">{a.newScore}</Td>
+                    <Td>{a.oldPassed === a.newPassed ? result(a.newPassed) : `${result(a.oldPassed)} → ${result(a.newPassed)}`}</Td>
+                  </Tr>
                 ))}
-              </tbody>
-            </table>
+              </TBody>
+            </PlainTable>
           </div>
         </section>
       )}

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, type ReactNode } from "react";
 import type { RoomResults as Results } from "../../../shared/admin/rooms.ts";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -9,6 +9,8 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { PageLeaveSummary } from "./PageLeaves.tsx";
+import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 const RoomResultsChart = lazy(() => import("./RoomResultsChart.tsx"));
 
@@ -24,6 +26,18 @@ function clock(seconds: number): string {
 function ToMark({ count }: { count: number }) {
   const { t } = useLingui();
   return <span className="ms-1 text-amber-700 dark:text-amber-300">{t`(${count} to mark)`}</span>;
+}
+
+/** One titled part of the results, a region named by its heading. */
+function Part({ id, title, children }: { id: string; title: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-2">
+      <h3 id={id} className="font-semibold">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
 }
 
 /**
@@ -48,7 +62,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
   });
-  if (results.isPending) return <Spinner className="mx-auto my-8 size-8" />;
+  if (results.isPending) return <PageSpinner />;
   if (!results.data) return <p role="alert">{t`The results could not be loaded`}</p>;
   const r = results.data;
   const statusText = (s: string) => (s === "open" ? t`In progress` : s === "submitted" ? t`Submitted` : t`Time up`);
@@ -79,64 +93,55 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
           </div>
         ))}
       </dl>
-      <section aria-labelledby="dist-title" className="space-y-2">
-        <h3 id="dist-title" className="font-semibold">
-          <Trans>Score distribution</Trans>
-        </h3>
+      <Part id="dist-title" title={<Trans>Score distribution</Trans>}>
         <Suspense fallback={<div className="h-48 animate-pulse rounded-lg bg-slate-100 dark:bg-slate-800" />}>
           <RoomResultsChart labels={labels} counts={r.distribution.map((d) => d.count)} />
         </Suspense>
         <p className="sr-only">{r.distribution.map((d, i) => `${labels[i]}: ${d.count}`).join(", ")}</p>
-      </section>
-      <section aria-labelledby="attempts-title" className="space-y-2">
-        <h3 id="attempts-title" className="font-semibold">
-          <Trans>Each attempt</Trans>
-        </h3>
+      </Part>
+      <Part id="attempts-title" title={<Trans>Each attempt</Trans>}>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="attempts-title">
-          <table className="w-full min-w-[44rem] text-start" data-testid="results-attempts">
-            <thead className="text-xs text-slate-600 dark:text-slate-300">
-              <tr>
-                <th className="p-2 text-start">{t`Member`}</th>
-                <th className="p-2 text-end">{t`Score`}</th>
-                <th className="p-2 text-start">{t`Result`}</th>
-                <th className="p-2 text-end">{t`Time used`}</th>
-                <th className="p-2 text-start">{t`Status`}</th>
-                <th className="p-2 text-start">{t`Started`}</th>
-                <th className="p-2 text-start">{t`Page leaves`}</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-700">
+          <PlainTable className="min-w-[44rem]" data-testid="results-attempts">
+            <THead>
+              <Tr>
+                <Th>{t`Member`}</Th>
+                <Th className="text-right">{t`Score`}</Th>
+                <Th>{t`Result`}</Th>
+                <Th className="text-right">{t`Time used`}</Th>
+                <Th>{t`Status`}</Th>
+                <Th>{t`Started`}</Th>
+                <Th>{t`Page leaves`}</Th>
+              </Tr>
+            </THead>
+            <TBody>
               {r.attempts.length === 0 && (
-                <tr>
-                  <td colSpan={7} className="p-2 text-slate-600 dark:text-slate-300">
+                <Tr>
+                  <Td colSpan={7} className="text-slate-600 dark:text-slate-300">
                     {t`No one has sat this room yet`}
-                  </td>
-                </tr>
+                  </Td>
+                </Tr>
               )}
               {r.attempts.map((a) => (
-                <tr key={a.id}>
-                  <td className="p-2">{a.nickname || a.username}</td>
-                  <td className="p-2 text-end tabular-nums">{a.score ?? "–"}</td>
-                  <td className="p-2">
+                <Tr key={a.id}>
+                  <Td>{a.nickname || a.username}</Td>
+                  <Td className="text-end tabular-nums">{a.score ?? "–"}</Td>
+                  <Td>
                     {a.passed === null ? "–" : a.passed ? t`Passed` : t`Failed`}
                     {a.pendingMarks > 0 && <ToMark count={a.pendingMarks} />}
-                  </td>
-                  <td className="p-2 text-end tabular-nums">{a.timeUsed === null ? "–" : clock(a.timeUsed)}</td>
-                  <td className="p-2">{statusText(a.status)}</td>
-                  <td className="p-2 whitespace-nowrap">{dateTime(a.startedAt)}</td>
-                  <td className="p-2" data-testid="attempt-page-leaves">
+                  </Td>
+                  <Td className="text-end tabular-nums">{a.timeUsed === null ? "–" : clock(a.timeUsed)}</Td>
+                  <Td>{statusText(a.status)}</Td>
+                  <Td className="whitespace-nowrap">{dateTime(a.startedAt)}</Td>
+                  <Td data-testid="attempt-page-leaves">
                     <PageLeaveSummary count={a.pageLeaves.count} totalMs={a.pageLeaves.totalMs} />
-                  </td>
-                </tr>
+                  </Td>
+                </Tr>
               ))}
-            </tbody>
-          </table>
+            </TBody>
+          </PlainTable>
         </div>
-      </section>
-      <section aria-labelledby="items-title" className="space-y-2">
-        <h3 id="items-title" className="font-semibold">
-          <Trans>Item analysis</Trans>
-        </h3>
+      </Part>
+      <Part id="items-title" title={<Trans>Item analysis</Trans>}>
         {r.items.length === 0 && <p className="text-slate-600 dark:text-slate-300">{t`No finished attempts yet`}</p>}
         <ul className="space-y-2" data-testid="results-items">
           {r.items.map((item) => {
@@ -157,7 +162,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
             );
           })}
         </ul>
-      </section>
+      </Part>
     </div>
   );
 }

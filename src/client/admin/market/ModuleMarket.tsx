@@ -1,17 +1,20 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Package, Power, PowerOff, Settings, Trash2 } from "lucide-react";
-import { useRef, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router-dom";
 import { MODULE_ZIP, type ModuleRow } from "../../../shared/admin/modules.ts";
-import { request, serverRefusal } from "../../api/index.ts";
+import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
-import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
+import { DropDataConfirm } from "../DropDataConfirm.tsx";
+import { UploadFailure } from "../UploadFailure.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { FormFooter } from "../../ui/FormFooter.tsx";
 import { Field } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /**
  * The module market (`moduleStore/moduleStore`, super admins only): the bundled modules and
@@ -34,7 +37,6 @@ function toBase64(buffer: ArrayBuffer): string {
 export default function ModuleMarket() {
   const { t, i18n } = useLingui();
   const client = useQueryClient();
-  const fileRef = useRef<HTMLInputElement>(null);
   const [removing, setRemoving] = useState<ModuleRow | null>(null);
   const [dropData, setDropData] = useState(false);
   const [configuring, setConfiguring] = useState<ModuleRow | null>(null);
@@ -73,33 +75,17 @@ export default function ModuleMarket() {
         <h1 id="market-title" className="text-xl font-semibold">
           <Trans>Module market</Trans>
         </h1>
-        <Button variant="primary" onClick={() => fileRef.current?.click()} disabled={upload.isPending}>
+        <FileUploadButton variant="primary" disabled={upload.isPending} accept="application/zip,.zip" inputLabel={t`Module zip`} onFiles={([file]) => upload.mutate(file!)}>
           <FileUp className="size-4" aria-hidden />
           <Trans>Upload a module zip</Trans>
-        </Button>
-        <input
-          ref={fileRef}
-          type="file"
-          accept="application/zip,.zip"
-          className="hidden"
-          aria-label={t`Module zip`}
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (file) upload.mutate(file);
-          }}
-        />
+        </FileUploadButton>
       </div>
-      {upload.error && !serverRefusal(upload.error) && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {upload.error.message}
-        </p>
-      )}
+      <UploadFailure error={upload.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>A module adds tables, back-office screens and what members see, all from its definitions. Its tables get the prefix mod_ and its own name.</Trans>
       </p>
       {modules.isPending ? (
-        <Spinner className="mx-auto my-8 size-8" />
+        <PageSpinner />
       ) : modules.isError ? (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           <Trans>The modules could not be loaded.</Trans>
@@ -225,21 +211,14 @@ export default function ModuleMarket() {
           <Trans>Catalogue folder:</Trans> <span className="font-mono">{modules.data.dir}</span>
         </p>
       )}
-      <ConfirmDialog
+      <DropDataConfirm
         open={removing !== null}
-        onOpenChange={(o) => !o && setRemoving(null)}
+        onCancel={() => setRemoving(null)}
         title={<Trans>Uninstall {removingTitle}?</Trans>}
-        description={
-          <span className="block space-y-2">
-            <span className="block">
-              <Trans>Its menus and screens are removed. Its tables ({removingTables}) and their rows are kept unless you choose to drop them.</Trans>
-            </span>
-            <label className="flex items-center gap-2 text-red-700 dark:text-red-400">
-              <input type="checkbox" checked={dropData} onChange={(e) => setDropData(e.target.checked)} />
-              <Trans>Also drop its tables and all their rows</Trans>
-            </label>
-          </span>
-        }
+        notice={<Trans>Its menus and screens are removed. Its tables ({removingTables}) and their rows are kept unless you choose to drop them.</Trans>}
+        dropLabel={<Trans>Also drop its tables and all their rows</Trans>}
+        drop={dropData}
+        onDropChange={setDropData}
         confirmLabel={<Trans>Uninstall</Trans>}
         busy={act.isPending}
         onConfirm={() => removing && act.mutate({ action: "uninstall", data: { name: removing.name, dropData } }, { onSuccess: () => setRemoving(null) })}
@@ -286,14 +265,7 @@ function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClo
             onChange={(e) => setValues((v) => ({ ...v, [s.key]: e.target.value }))}
           />
         ))}
-        <div className="flex justify-end gap-2">
-          <Button type="button" onClick={onClose}>
-            <Trans>Cancel</Trans>
-          </Button>
-          <Button type="submit" variant="primary" disabled={save.isPending}>
-            <Trans>Save</Trans>
-          </Button>
-        </div>
+        <FormFooter busy={save.isPending} onCancel={onClose} />
       </form>
     </DialogFrame>
   );

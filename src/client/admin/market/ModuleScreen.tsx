@@ -6,9 +6,9 @@ import type { GenDesign } from "../../../shared/admin/codegen.ts";
 import { moduleRuleOf } from "../../../shared/admin/modules.ts";
 import { request } from "../../api/index.ts";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { definitionOf } from "../codegen/definition.ts";
 import { CrudScreen } from "../crud/CrudScreen.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 /**
  * Every module screen (menu rules `mod/<module>/<table>`, component `mod/screen`): the table's
@@ -30,6 +30,6 @@ export default function ModuleScreen() {
   if (query.isError || module === "") {
     return <LoadFailed message={<Trans>This module screen could not be loaded: the module may be disabled.</Trans>} onRetry={() => void query.refetch()} backTo="/admin" backLabel={<Trans>Back to the dashboard</Trans>} />;
   }
-  if (!definition) return <Spinner className="mx-auto my-16 size-8" />;
+  if (!definition) return <PageSpinner className="my-16" />;
   return <CrudScreen key={`${module}/${table}`} definition={definition} />;
 }

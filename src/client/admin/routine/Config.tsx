@@ -7,17 +7,22 @@ import { Tabs } from "radix-ui";
 import { Select } from "../../ui/Select.tsx";
 import { Eraser, Send } from "lucide-react";
 import { useState } from "react";
-import { Controller, useForm, type FieldValues, type Resolver } from "react-hook-form";
+import { useForm, type FieldValues, type Resolver } from "react-hook-form";
 import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Auth, useAuth } from "../../routing/auth.tsx";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { ControlledField } from "../../ui/form/ControlledField.tsx";
+import { Switch } from "../../ui/Switch.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import { fieldErrorsOf } from "../crud/api.ts";
 import type { FormFieldKind } from "../crud/types.ts";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 /**
  * The config screen (`routine/config`): the site settings by group, each group a form of the
@@ -80,16 +85,9 @@ export default function ConfigScreen() {
         </Auth>
       </div>
       {config.isError ? (
-        <div role="alert" className="space-y-3 py-10 text-center">
-          <p>
-            <Trans>The settings could not be loaded.</Trans>
-          </p>
-          <Button onClick={() => void config.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadRetry className="space-y-3 py-10 text-center" message={<Trans>The settings could not be loaded.</Trans>} onRetry={() => void config.refetch()} />
       ) : !config.data ? (
-        <Spinner className="mx-auto my-10 size-8" />
+        <PageSpinner className="my-10" />
       ) : (
         <Tabs.Root defaultValue="basic" className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
           <Tabs.List aria-label={t`Settings groups`} className="flex overflow-x-auto border-b border-slate-200 dark:border-slate-700">
@@ -153,79 +151,50 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
   return (
     <form noValidate onSubmit={(e) => void submit(e)} className="max-w-2xl space-y-4" aria-label={i18n._(GROUP_TITLES[group])}>
       {fields.map((field) => {
-        const error = form.formState.errors[field.key]?.message;
         return (
-          <FieldFrame key={field.key} label={i18n._(field.label)} hint={field.hint ? i18n._(field.hint) : undefined} error={typeof error === "string" ? error : null}>
-            {(control) => (
-              <Controller
-                control={form.control}
-                name={field.key}
-                render={({ field: f }) => {
-                  switch (field.kind) {
-                    case "switch":
-                      return (
-                        <Button
-                          {...control}
-                          variant="bare"
-                          role="switch"
-                          aria-checked={f.value === true}
-                          ref={f.ref}
-                          disabled={!canEdit}
-                          onClick={() => f.onChange(!f.value)}
-                          className={`relative inline-flex h-7 w-12 items-center rounded-full ${f.value ? "bg-primary" : "bg-slate-300 dark:bg-slate-600"}`}
-                        >
-                          <span aria-hidden className={`inline-block size-5 rounded-full bg-white shadow transition-transform ${f.value ? "translate-x-6" : "translate-x-1"}`} />
-                        </Button>
-                      );
-                    case "select":
-                      return (
-                        <Select
-                          control={control}
-                          ref={f.ref}
-                          name={f.name}
-                          value={String(f.value ?? "")}
-                          onChange={f.onChange}
-                          onBlur={f.onBlur}
-                          disabled={!canEdit}
-                          options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
-                        />
-                      );
-                    default:
-                      return (
-                        <input
-                          {...control}
-                          type={field.kind === "password" ? "password" : field.kind === "number" ? "number" : "text"}
-                          inputMode={field.kind === "number" ? "numeric" : undefined}
-                          autoComplete={field.kind === "password" ? "new-password" : "off"}
-                          name={f.name}
-                          ref={f.ref}
-                          readOnly={!canEdit}
-                          value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
-                          onChange={(e) => f.onChange(field.kind === "number" ? (e.target.value === "" ? null : Number(e.target.value)) : e.target.value)}
-                          onBlur={f.onBlur}
-                          placeholder={field.kind === "password" ? (view.mail_password_set ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
-                          className={controlClass(error)}
-                        />
-                      );
-                  }
-                }}
-              />
-            )}
-          </FieldFrame>
+          <ControlledField key={field.key} form={form} name={field.key} label={i18n._(field.label)} hint={field.hint ? i18n._(field.hint) : undefined}>
+            {(control, f, error) => {
+              switch (field.kind) {
+                case "switch":
+                  return <Switch control={control} ref={f.ref} checked={f.value === true} disabled={!canEdit} onToggle={() => f.onChange(!f.value)} />;
+                case "select":
+                  return (
+                    <Select
+                      control={control}
+                      ref={f.ref}
+                      name={f.name}
+                      value={String(f.value ?? "")}
+                      onChange={f.onChange}
+                      onBlur={f.onBlur}
+                      disabled={!canEdit}
+                      options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
+                    />
+                  );
+                default:
+                  return (
+                    <input
+                      {...control}
+                      type={field.kind === "password" ? "password" : field.kind === "number" ? "number" : "text"}
+                      inputMode={field.kind === "number" ? "numeric" : undefined}
+                      autoComplete={field.kind === "password" ? "new-password" : "off"}
+                      name={f.name}
+                      ref={f.ref}
+                      readOnly={!canEdit}
+                      value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
+                      onChange={(e) => f.onChange(field.kind === "number" ? (e.target.value === "" ? null : Number(e.target.value)) : e.target.value)}
+                      onBlur={f.onBlur}
+                      placeholder={field.kind === "password" ? (view.mail_password_set ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
+                      className={controlClass(error)}
+                    />
+                  );
+              }
+            }}
+          </ControlledField>
         );
       })}
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {formError}
-        </p>
-      )}
+      <FormAlert text={formError} />
       <Auth node={actionNode(PATH, "edit")}>
-        <div className="flex justify-end">
-          <Button type="submit" variant="primary" disabled={form.formState.isSubmitting}>
-            {form.formState.isSubmitting && <Spinner className="size-4 text-white" />}
-            <Trans>Save</Trans>
-          </Button>
-        </div>
+        <FormFooter busy={form.formState.isSubmitting} />
       </Auth>
     </form>
   );

@@ -1,5 +1,6 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
+import type { ReactNode } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
@@ -38,27 +39,22 @@ export function SizeCell({ row }: { row: CrudRow }) {
   return <span className="whitespace-nowrap tabular-nums">{formatBytes(Number(row.size)) || "0 B"}</span>;
 }
 
+/** An uploader's kind as a coloured tag, then their user name. */
+function Uploader({ kind, colours, name }: { kind: ReactNode; colours: string; name: unknown }) {
+  return (
+    <span className="whitespace-nowrap">
+      <span className={`mr-1 inline-block rounded px-1.5 py-0.5 text-xs ${colours}`}>{kind}</span>
+      {String(name ?? "")}
+    </span>
+  );
+}
+
 /** Who uploaded the file: an admin or a member (or an account since deleted). */
 export function UploaderCell({ row }: { row: CrudRow }) {
-  const tag = "mr-1 inline-block rounded px-1.5 py-0.5 text-xs";
   if (row.admin_id != null)
-    return (
-      <span className="whitespace-nowrap">
-        <span className={`${tag} bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200`}>
-          <Trans>Administrator</Trans>
-        </span>
-        {String(row.admin_username ?? "")}
-      </span>
-    );
+    return <Uploader kind={<Trans>Administrator</Trans>} colours="bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-200" name={row.admin_username} />;
   if (row.user_id != null)
-    return (
-      <span className="whitespace-nowrap">
-        <span className={`${tag} bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200`}>
-          <Trans>Member</Trans>
-        </span>
-        {String(row.user_username ?? "")}
-      </span>
-    );
+    return <Uploader kind={<Trans>Member</Trans>} colours="bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" name={row.user_username} />;
   return (
     <span className="text-slate-500 dark:text-slate-400">
       <Trans>Deleted account</Trans>

@@ -3,12 +3,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { MAX_MONEY_CHANGE, MAX_SCORE_CHANGE } from "../../../shared/admin/members.ts";
 import { request, serverRefusal } from "../../api/index.ts";
-import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { formatCents } from "./cells.tsx";
+import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 
 /** "12.3" / "-5" / "0.05" -> cents; null for anything else (at most 2 decimals). */
 export function yuanToCents(text: string): number | null {
@@ -89,20 +88,8 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
       <FieldFrame label={t`Memo`} hint={t`Shown to the member in their log`}>
         {(control) => <input {...control} name="memo" maxLength={200} value={memo} onChange={(e) => setMemo(e.target.value)} className={controlClass()} />}
       </FieldFrame>
-      {formError && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-          {formError}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2 pt-2">
-        <Button onClick={onDone}>
-          <Trans>Cancel</Trans>
-        </Button>
-        <Button type="submit" variant="primary" disabled={save.isPending}>
-          {save.isPending && <Spinner className="size-4 text-white" />}
-          <Trans>Save</Trans>
-        </Button>
-      </div>
+      <FormAlert text={formError} />
+      <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { Paperclip, X } from "lucide-react";
-import { useRef } from "react";
 import { Button } from "../../../ui/Button.tsx";
+import { FileUploadButton } from "../../../ui/FileUploadButton.tsx";
 import type { FieldControlProps } from "../../../ui/form/Field.tsx";
 import { previewImages } from "../../../ui/previewer/previewImages.tsx";
 import { UploadStatus } from "./UploadProgress.tsx";
@@ -14,16 +14,12 @@ import { isImageUrl, suffixIconUrl, useUploader } from "./upload.ts";
  */
 export function FileField({ control, value, onChange, topic }: { control: FieldControlProps; value: unknown; onChange: (value: unknown) => void; topic?: string }) {
   const { t } = useLingui();
-  const input = useRef<HTMLInputElement>(null);
   const uploader = useUploader(topic);
   const url = typeof value === "string" ? value : "";
   const name = url.split("/").pop() ?? "";
 
-  async function choose(files: FileList | null) {
-    const file = files?.[0];
-    if (input.current) input.current.value = "";
-    if (!file) return;
-    const done = await uploader.upload(file);
+  async function choose([file]: File[]) {
+    const done = await uploader.upload(file!);
     if (done) onChange(done.url);
   }
 
@@ -46,11 +42,10 @@ export function FileField({ control, value, onChange, topic }: { control: FieldC
           </Button>
         </div>
       )}
-      <Button {...control} variant="secondary" disabled={uploader.progress !== null} onClick={() => input.current?.click()}>
+      <FileUploadButton {...control} variant="secondary" disabled={uploader.progress !== null} onFiles={(files) => void choose(files)} inputTestId="file-input">
         <Paperclip className="size-4" aria-hidden />
         {url ? t`Replace file` : t`Upload file`}
-      </Button>
-      <input ref={input} type="file" hidden tabIndex={-1} onChange={(e) => void choose(e.target.files)} data-testid="file-input" />
+      </FileUploadButton>
       <UploadStatus progress={uploader.progress} problem={uploader.problem} />
     </div>
   );

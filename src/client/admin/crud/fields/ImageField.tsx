@@ -1,8 +1,8 @@
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react/macro";
 import { ImagePlus, X } from "lucide-react";
-import { useRef } from "react";
 import { Button } from "../../../ui/Button.tsx";
+import { FileUploadButton } from "../../../ui/FileUploadButton.tsx";
 import type { FieldControlProps } from "../../../ui/form/Field.tsx";
 import { previewImages } from "../../../ui/previewer/previewImages.tsx";
 import { UploadStatus } from "./UploadProgress.tsx";
@@ -23,14 +23,11 @@ export function imageList(value: unknown): string[] {
  */
 export function ImageField({ control, value, onChange, multiple = false, topic }: { control: FieldControlProps; value: unknown; onChange: (value: unknown) => void; multiple?: boolean; topic?: string }) {
   const { t } = useLingui();
-  const input = useRef<HTMLInputElement>(null);
   const uploader = useUploader(topic, (file) => (file.type && !file.type.startsWith("image/") ? notImage : null));
   const urls = multiple ? imageList(value) : typeof value === "string" && value !== "" ? [value] : [];
   const set = (next: string[]) => onChange(multiple ? next : (next[0] ?? ""));
 
-  async function choose(files: FileList | null) {
-    const chosen = [...(files ?? [])];
-    if (input.current) input.current.value = "";
+  async function choose(chosen: File[]) {
     let next = urls;
     for (const file of multiple ? chosen : chosen.slice(0, 1)) {
       const done = await uploader.upload(file);
@@ -64,20 +61,22 @@ export function ImageField({ control, value, onChange, multiple = false, topic }
         })}
         {(multiple || urls.length === 0) && (
           <li>
-            <Button
+            <FileUploadButton
               {...control}
               variant="bare"
               disabled={uploader.progress !== null}
-              onClick={() => input.current?.click()}
+              accept="image/*"
+              multiple={multiple}
+              onFiles={(files) => void choose(files)}
+              inputTestId="image-input"
               className="flex size-24 flex-col items-center justify-center gap-1 rounded-md border-2 border-dashed border-slate-300 text-sm text-slate-600 hover:border-primary hover:text-primary dark:border-slate-600 dark:text-slate-300"
             >
               <ImagePlus className="size-6" aria-hidden />
               {multiple ? t`Add images` : t`Upload image`}
-            </Button>
+            </FileUploadButton>
           </li>
         )}
       </ul>
-      <input ref={input} type="file" accept="image/*" multiple={multiple} hidden tabIndex={-1} onChange={(e) => void choose(e.target.files)} data-testid="image-input" />
       <UploadStatus progress={uploader.progress} problem={uploader.problem} />
     </div>
   );

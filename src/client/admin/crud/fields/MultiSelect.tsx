@@ -1,9 +1,9 @@
 import { useLingui } from "@lingui/react/macro";
-import { Popover } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
-import { controlClass, type FieldControlProps } from "../../../ui/form/Field.tsx";
+import type { FieldControlProps } from "../../../ui/form/Field.tsx";
+import { SearchPopover } from "../../../ui/SearchPopover.tsx";
 import { Spinner } from "../../../ui/Spinner.tsx";
 import { flattenTree, nestRows } from "../tree.ts";
 import { labelOf, useAllRows, type RowLabel } from "./treeData.ts";
@@ -33,34 +33,33 @@ export function MultiSelect({ control, path, label, value, onChange }: { control
   const flip = (id: number) => onChange(chosen.includes(id) ? chosen.filter((c) => c !== id) : [...chosen, id]);
   return (
     <div className="space-y-2">
-      <Popover.Root open={open} onOpenChange={setOpen}>
-        <Popover.Trigger asChild>
-          <Button {...control} variant="bare" className={`${controlClass(control["aria-invalid"])} flex items-center justify-between gap-2 text-start`}>
+      <SearchPopover
+        control={control}
+        open={open}
+        onOpenChange={setOpen}
+        trigger={
+          <>
             <span className={chosen.length ? "" : "text-slate-500 dark:text-slate-400"}>{chosen.length ? chosen.map(nameOf).join(", ") : t`Please select`}</span>
             <ChevronDown aria-hidden className="size-4 shrink-0" />
-          </Button>
-        </Popover.Trigger>
-        <Popover.Portal>
-          <Popover.Content
-            align="start"
-            sideOffset={4}
-            collisionPadding={8}
-            className="z-50 w-[var(--radix-popover-trigger-width)] min-w-56 max-w-[calc(100vw-1rem)] rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
-          >
-            <input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder={t`Type to search`} aria-label={t`Type to search`} className={controlClass()} />
-            <div className="mt-2 max-h-60 overflow-y-auto">
-              {rows.isPending && <Spinner className="mx-auto my-2 size-5" />}
-              {!rows.isPending && shown.length === 0 && <p className="px-2 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
-              {shown.map(({ row, depth }) => (
-                <label key={row.id} className="flex min-h-11 items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-700" style={{ paddingInlineStart: `${0.5 + (term ? 0 : depth) * 1.25}rem` }}>
-                  <input type="checkbox" className="size-4 accent-primary" checked={chosen.includes(row.id)} onChange={() => flip(row.id)} />
-                  {labelOf(row, label, i18n.locale)}
-                </label>
-              ))}
-            </div>
-          </Popover.Content>
-        </Popover.Portal>
-      </Popover.Root>
+          </>
+        }
+        triggerClassName="justify-between"
+        contentClassName="w-[var(--radix-popover-trigger-width)] min-w-56 max-w-[calc(100vw-1rem)]"
+        search={filter}
+        onSearch={setFilter}
+        searchLabel={t`Type to search`}
+      >
+        <div className="mt-2 max-h-60 overflow-y-auto">
+          {rows.isPending && <Spinner className="mx-auto my-2 size-5" />}
+          {!rows.isPending && shown.length === 0 && <p className="px-2 py-2 text-sm text-slate-500 dark:text-slate-400">{t`No matches`}</p>}
+          {shown.map(({ row, depth }) => (
+            <label key={row.id} className="flex min-h-11 items-center gap-2 rounded px-2 hover:bg-slate-100 dark:hover:bg-slate-700" style={{ paddingInlineStart: `${0.5 + (term ? 0 : depth) * 1.25}rem` }}>
+              <input type="checkbox" className="size-4 accent-primary" checked={chosen.includes(row.id)} onChange={() => flip(row.id)} />
+              {labelOf(row, label, i18n.locale)}
+            </label>
+          ))}
+        </div>
+      </SearchPopover>
       {chosen.length > 0 && (
         <ul className="flex flex-wrap gap-1" aria-label={t`Chosen`}>
           {chosen.map((id) => {
