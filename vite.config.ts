@@ -237,6 +237,14 @@ export default defineConfig(({ isSsrBuild, mode }) => {
   }
 
   const isTest = mode === "test";
+  const nodeTests = {
+    environment: "node" as const,
+    setupFiles: ["tests/setup/node.ts"],
+    globalSetup: ["tests/setup/database.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  };
+  const ALONE = ["tests/server/attempt-storage.test.ts"];
   return {
     root: isTest ? fromRoot("./") : fromRoot("./src/client"),
     publicDir: fromRoot("./public"),
@@ -350,13 +358,17 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           extends: true,
           test: {
             name: "node",
-            environment: "node",
+            ...nodeTests,
             include: ["tests/server/**/*.test.ts", "tests/shared/**/*.test.ts", "tests/api/**/*.test.ts"],
-            setupFiles: ["tests/setup/node.ts"],
-            globalSetup: ["tests/setup/database.ts"],
-            testTimeout: 30_000,
-            hookTimeout: 60_000,
+            exclude: ["**/node_modules/**", ...ALONE],
           },
+        },
+        {
+          // Files that measure what the database server does with a table (which row versions
+          // it can prune) run after the others and one at a time: another file's open
+          // transaction on the same PostgreSQL changes what they measure.
+          extends: true,
+          test: { name: "node-alone", ...nodeTests, include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
         },
         {
           extends: true,
