@@ -337,7 +337,7 @@ export default tseslint.config(
   },
   {
     // SQL lives in the data layer: src/server/db (the seam, migrations, Kysely) and each module's
-    // repository file (src/server/modules/account/repository.ts, or <name>.repository.ts beside a file
+    // repository file (src/server/modules/account/repository.ts, or a file named after one with ".repository" before its extension, beside it,
     // where a folder holds several unrelated ones, as crud/resources/); route handlers and services
     // call those functions. Files not moved yet are listed in SQL_OUTSIDE_DATA_LAYER.
     files: ["src/server/**/*.ts"],
