@@ -182,7 +182,7 @@ function serverWorkers(): Plugin {
  * files modules by which lazy chunks also reach them: react alone, Lingui's core alone, zustand
  * alone, the preload helper alone... 9 files on every first visit, each gzipped apart (no shared
  * dictionary) and tied by import and export glue. One chunk: 2.9 KiB less on `/`, 2.6 KiB on
- * `/admin/login` (README, "First load"). Rolldown's runtime stays its own small file (a group
+ * `/admin/login` (tests/bench/HISTORY.md, stop 34). Rolldown's runtime stays its own small file (a group
  * does not take it).
  */
 function firstLoadChunk(alsoRoots: string[]): { plugin: Plugin; test: (id: string) => boolean } {
@@ -322,7 +322,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
             // round trips. Common chunks under 8 KiB (source size) are copied into the chunks
             // that use them instead, with one shared runtime, so a module still has one state:
             // 127 chunks in all, for about 10 % more bytes in all chunks together (the service
-            // worker's precache). Figures: README, "First load".
+            // worker's precache). Figures: tests/bench/HISTORY.md, stop 31.
             experimentalInlineCommonChunks: { maxSize: 8 * 1024 },
             // What every first visit loads, in one chunk (firstLoadChunk above): 5 files on the
             // home and on the back-office login, about 130 in all.

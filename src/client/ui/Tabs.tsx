@@ -14,7 +14,7 @@ export interface TabItem<T extends string> {
  *
  * For the member login (the first screen of every visit): Radix Tabs with its roving focus,
  * collection and presence modules is 11.7 KiB of gzipped JavaScript there, 8 % of everything
- * that screen loaded (README, "First load"). The back office keeps Radix Tabs.
+ * that screen loaded (docs/performance.md, "First load"). The back office keeps Radix Tabs.
  */
 export function Tabs<T extends string>({
   value,
