@@ -1,7 +1,7 @@
 import { expect, test, logInAdmin } from "./server.ts";
 
 /**
- * Access control in the real app (issue 13): a super admin makes a group that grants only
+ * Access control in the real app: a super admin makes a group that grants only
  * Members > View and an admin in it; that admin sees only those menus and gets 401 on another
  * screen's URL; a menu rule added in the rules screen shows in the side menu without a reload.
  * The demo server is shared by the specs: every name here is unique and only they are checked.

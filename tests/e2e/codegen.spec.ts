@@ -1,7 +1,7 @@
 import { expect, test, logInAdmin } from "./server.ts";
 
 /**
- * The code generator in the real app (issue 16): a super admin designs a resource, previews its
+ * The code generator in the real app: a super admin designs a resource, previews its
  * SQL, generates it, and the new screen is in the side menu at once, where a row is added
  * through the same list and form screen as the built-in ones.
  */

@@ -4,7 +4,7 @@ import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts"
 const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
- * Issue 37, in the real app: what a member sat does not change behind them. Staff (back office,
+ * Exam integrity in the real app: what a member sat does not change behind them. Staff (back office,
  * English) build a bank, three questions of three types (each with its own default score) and a
  * paper that gives them other points (4 + 3 + 3 = its total of 10), and open a room; a member
  * (zh-cn) sits it through the introduction, seeing the paper's points on each question, and

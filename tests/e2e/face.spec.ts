@@ -6,7 +6,7 @@ import { faceCanvas, type FacePicture } from "../helpers/faces.ts";
 import { expect, logInMember, startServer, test } from "./server.ts";
 
 /**
- * Face checks in the real app with Chromium's fake camera (issue 15). The camera is fed from a
+ * Face checks in the real app with Chromium's fake camera. The camera is fed from a
  * .y4m video written here from the library's sample photo (@napi-rs/canvas, no ffmpeg): the
  * demo member enrols a reference photo in the member center and passes the check before a room
  * with a face rule; then, with nobody in front of the camera, the check fails and the rule

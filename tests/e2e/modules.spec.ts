@@ -1,7 +1,7 @@
 import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
 
 /**
- * The module market in the real app (issue 16): a super admin installs the bundled notice board,
+ * The module market in the real app: a super admin installs the bundled notice board,
  * its screen is in the side menu at once, a notice added there is shown to a member on the member
  * center's overview; disabled, the notice and the menu are gone. On a server of its own, so no
  * other test sees the module's menus.

@@ -1,7 +1,7 @@
 import { expect, serviceWorkerInControl, test } from "./server.ts";
 
 /**
- * The service worker's side of the push reminders (issue 18), in Chromium: a push message is
+ * The service worker's side of the push reminders, in Chromium: a push message is
  * delivered to the app's registration through the DevTools protocol (what the browser does when
  * the push service sends one; headless Chromium cannot subscribe to a real push service), and
  * the worker shows the notification with its text and a same-origin link only.

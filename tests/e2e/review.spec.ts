@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /**
- * Spaced review in Chromium (issue 18), on a server of its own whose clock the test moves (the
+ * Spaced review in Chromium, on a server of its own whose clock the test moves (the
  * test-only E2E_CLOCK_FILE) together with the page's (Playwright's clock): answer 5 questions
  * wrong, a day later the review tab shows them due; review them offline; back online the server
  * holds each review once; the mastery chart shows the topic, offline too.

@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test, logInAdmin } from "./server.ts";
 
 /**
- * The terminal panel in the real app (issue 16): a super admin opens it from the header, runs
+ * The terminal panel in the real app: a super admin opens it from the header, runs
  * `version.node` on the server and reads its output and Success; the stream carries the token in
  * its header, never in the URL; either dialog hides the panel; the package manager is stored on
  * the server and used by the package commands.

@@ -107,7 +107,7 @@ const REFUSALS: Record<Reason, MessageDescriptor> = {
   busy: msg`The server is busy reading other spreadsheets: try again in a minute`,
 };
 
-/** The bounds sheet-worker.mjs checks before any XML is parsed (README, "Security"): each keeps exceljs from building millions of objects. */
+/** The bounds sheet-worker.mjs checks before any XML is parsed (docs/architecture.md, "Security limits"): each keeps exceljs from building millions of objects. */
 export const SHEET_LIMITS = {
   rows: MAX_IMPORT_ROWS,
   /** Columns A..Z (the template has 16). */

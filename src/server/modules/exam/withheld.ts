@@ -1,9 +1,10 @@
 import type { Queryable } from "../../db/index.ts";
 
 /**
- * Exam-only content (README "Exam-only questions"): the view `exam_withheld_question` (migration
- * 0008) lists every question whose answer and analysis no member may get — the questions of
- * exam-only banks, and every question a paper of an official room that has not ended can contain.
+ * Exam-only content (docs/architecture.md, "Exam-only questions"): the view
+ * `exam_withheld_question` (migration 0008) lists every question whose answer and analysis no
+ * member may get — the questions of exam-only banks, and every question a paper of an official
+ * room that has not ended can contain.
  * Every endpoint that sends answers asks here first.
  */
 

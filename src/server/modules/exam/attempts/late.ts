@@ -3,8 +3,8 @@ import { gradeHeld, type AttemptRow } from "./attempt.ts";
 import { queueMarks } from "./marks.ts";
 
 /**
- * Late official answers (README "Late official answers"): answers that reach the server after
- * the deadline + grace are never graded on the device's word. With the room's `late_policy`
+ * Late official answers (docs/architecture.md, "Late official answers"): answers that reach
+ * the server after the deadline + grace are never graded on the device's word. With the room's `late_policy`
  * `review` (the default) each is kept in `exam_late_answer` for a marker's decision; with
  * `refuse` it is turned away.
  */
