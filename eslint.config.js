@@ -191,12 +191,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/modules/exam/attempts/records.ts",
   "src/server/modules/exam/attempts/regrade.ts",
   "src/server/modules/exam/attempts/snapshot.ts",
-  "src/server/modules/exam/catalog.ts",
-  "src/server/modules/exam/lookup.ts",
-  "src/server/modules/exam/questions.ts",
-  "src/server/modules/exam/review.ts",
-  "src/server/modules/exam/versions.ts",
-  "src/server/modules/exam/withheld.ts",
   "src/server/modules/face/checks.ts",
   "src/server/modules/face/missed.ts",
   "src/server/modules/face/rules.ts",
@@ -212,9 +206,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/modules/user/index.ts",
   "src/server/plugins/auth.ts",
   "src/server/settings.ts",
-  "src/server/sync/handlers/exam.ts",
-  "src/server/sync/handlers/review.ts",
-  "src/server/sync/routes.ts",
 ];
 
 /**

@@ -2,8 +2,8 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { MAX_LOOKUP_IDS, type QuestionLookup } from "../../../shared/exam/lookup.ts";
-import { visibleSql } from "../org/visibility.ts";
-import { presentQuestion, type QuestionRow } from "./questions.ts";
+import { presentQuestion } from "./questions.ts";
+import { openQuestionsByIds } from "./repository.ts";
 
 const ids = z
   .string()
@@ -22,13 +22,7 @@ export async function lookupRoutes(app: FastifyInstance): Promise<void> {
   const query = z.object({ ids });
   app.withTypeProvider<ZodTypeProvider>().get("/api/exam/questions", { config: { auth: "member" }, schema: { querystring: query } }, async (req, reply) => {
     const wanted = [...new Set(req.query.ids)];
-    const { rows } = await db.query<QuestionRow & { bank_title: string; bank_title_en: string }>(
-      `select q.id, q.classify_id, q.type, q.stem, q.options, q.answer, q.analysis, q.difficulty, q.score,
-              c.title as bank_title, c.title_en as bank_title_en
-       from exam_question q join exam_classify c on c.id = q.classify_id
-       where q.id = any($1::int[]) and q.status = 'enable' and c.status = 'enable' and ${visibleSql("bank", "c.id", "$2")} order by q.id`,
-      [wanted, req.member!.id],
-    );
+    const rows = await openQuestionsByIds(db, wanted, req.member!.id);
     const banks = new Map<number, string>();
     for (const r of rows) banks.set(r.classify_id, req.lang === "en" && r.bank_title_en ? r.bank_title_en : r.bank_title);
     return reply.success<QuestionLookup>({

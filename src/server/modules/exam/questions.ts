@@ -1,8 +1,6 @@
 import type { CorrectAnswer, ExamQuestion, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
 import type { Queryable } from "../../db/index.ts";
-
-/** The columns of `exam_question` a `QuestionRow` holds. */
-export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score, version";
+import { bankVersionRow } from "./repository.ts";
 
 export interface QuestionRow {
   id: number;
@@ -36,44 +34,11 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
   };
 }
 
-/**
- * A question a device may have practised, as SQL on `exam_question q`: enabled, or hidden since
- * (deleted while in use, its restore status enabled): a device offline then still answered it,
- * and its answers and reviews must not be lost when they arrive.
- */
-export const PRACTISED = "(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))";
+// The columns live with the statements that read them (repository.ts); the attempts' statements read them from here too.
+export { QUESTION_COLUMNS } from "./repository.ts";
 
-/** A question that is not withheld (exam-only content, see withheld.ts), as SQL on `exam_question q`. */
-export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w where w.question_id = q.id)";
-
-/** A practice bank's questions, without the withheld ones (they stay on the server until their rooms end). */
-export async function bankQuestions(db: Queryable, bankId: number): Promise<QuestionRow[]> {
-  const { rows } = await db.query<QuestionRow>(
-    `select ${QUESTION_COLUMNS} from exam_question q
-     where classify_id = $1 and status = 'enable' and ${PRACTISABLE} order by weigh desc, id`,
-    [bankId],
-  );
-  return rows;
-}
-
-/**
- * A bank's content version, as SQL over `exam_classify c` left-joined with its practisable enabled
- * questions `q` (grouped by c.id): changes whenever a question is added, edited, reordered,
- * removed, withheld or released (count, newest question update_time, id sum), and when the bank
- * itself is renamed (its own update_time). Both writes keep update_time moving forward, so two
- * writes within one second still change it (crud/resources/exam.ts).
- */
-export const BANK_VERSION_SQL =
-  "count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) || '-' || c.update_time";
-
-/** A bank's content version (see BANK_VERSION_SQL) and its question count. */
+/** A bank's content version (see BANK_VERSION_SQL in repository.ts) and its question count. */
 export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {
-  const { rows } = await db.query<{ n: number; version: string }>(
-    `select count(q.id)::int as n, ${BANK_VERSION_SQL} as version
-     from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
-     where c.id = $1 group by c.id`,
-    [bankId],
-  );
-  const r = rows[0] ?? { n: 0, version: "0-0-0-0" };
+  const r = (await bankVersionRow(db, bankId)) ?? { n: 0, version: "0-0-0-0" };
   return { count: r.n, version: r.version };
 }

@@ -3,7 +3,7 @@ import { MASTERY_WEEKS, estimateSeconds, retrievability, weekOf, type CardState 
 import { finishMastery, type DueCard, type DueList, type Mastery, type MasteryAcc } from "../../../shared/sync/review.ts";
 import { now } from "../../clock.ts";
 import type { Queryable } from "../../db/index.ts";
-import { visibleSql } from "../org/visibility.ts";
+import { practiceAnswersByTopic, reviewQueue, touchedQuestions } from "./repository.ts";
 
 /**
  * Spaced review read on the server: the member's due list across banks and mastery by
@@ -12,37 +12,8 @@ import { visibleSql } from "../org/visibility.ts";
  * The cards themselves are written by the `review.answer` op (src/server/sync/handlers/review.ts).
  */
 
-/** The review queue: the wrong book (as the exam state has it) and the favourites, of open banks. */
-const QUEUE_SQL = `
-  with queue as (
-    select question_id, bool_or(src = 'wrong') as wrong, bool_or(src = 'favourite') as favourite from (
-      select question_id, 'wrong' as src from exam_wrong where user_id = $1 and count > 0 and not (removed_at >= last_time)
-      union all
-      select question_id, 'favourite' as src from exam_favourite where user_id = $1 and on_
-    ) s group by question_id
-  )
-  select q.id as question_id, q.classify_id, q.type, queue.wrong, queue.favourite,
-         c.due, c.reps, c.lapses
-  from queue
-  join exam_question q on q.id = queue.question_id and q.status = 'enable'
-  join exam_classify b on b.id = q.classify_id and b.status = 'enable'
-  left join exam_review_card c on c.user_id = $1 and c.question_id = q.id
-  where ${visibleSql("bank", "q.classify_id", "$1")}
-    and not exists (select 1 from exam_withheld_question w where w.question_id = q.id)`;
-
-interface QueueRow {
-  question_id: number;
-  classify_id: number;
-  type: string;
-  wrong: boolean;
-  favourite: boolean;
-  due: string | number | null;
-  reps: number | null;
-  lapses: number | null;
-}
-
 export async function dueList(db: Queryable, userId: number, now: number): Promise<DueList> {
-  const { rows } = await db.query<QueueRow>(QUEUE_SQL, [userId]);
+  const rows = await reviewQueue(db, userId);
   const due: DueCard[] = rows
     .filter((r) => !r.reps || Number(r.due) <= now)
     .map((r) => ({
@@ -64,43 +35,9 @@ export { weekOf };
 
 export async function mastery(db: Queryable, userId: number, now: number, lang: string): Promise<Mastery> {
   // Per question the member answered or reviewed: its topic, its latest practice result, its card.
-  const { rows } = await db.query<{
-    question_id: number;
-    classify_id: number;
-    title: string;
-    title_en: string;
-    type: string;
-    latest_correct: boolean | null;
-    due: string | number | null;
-    stability: number | null;
-    difficulty: number | null;
-    state: number | null;
-    reps: number | null;
-    lapses: number | null;
-    scheduled_days: number | null;
-    learning_steps: number | null;
-    last_review: string | number | null;
-  }>(
-    `with touched as (
-       select question_id from exam_practice_answer where user_id = $1
-       union select question_id from exam_review_log where user_id = $1
-     )
-     select q.id as question_id, q.classify_id, b.title, b.title_en, q.type,
-            (select a.correct from exam_practice_answer a where a.user_id = $1 and a.question_id = q.id order by a.at desc, a.id desc limit 1) as latest_correct,
-            c.due, c.stability, c.difficulty, c.state, c.reps, c.lapses, c.scheduled_days, c.learning_steps, c.last_review
-     from touched t
-     join exam_question q on q.id = t.question_id
-     join exam_classify b on b.id = q.classify_id and b.status = 'enable'
-     left join exam_review_card c on c.user_id = $1 and c.question_id = q.id
-     where ${visibleSql("bank", "q.classify_id", "$1")}`,
-    [userId],
-  );
+  const rows = await touchedQuestions(db, userId);
   const since = now - WEEKS * 7 * DAY;
-  const answers = await db.query<{ classify_id: number; type: string; correct: boolean | null; at: string | number }>(
-    `select q.classify_id, q.type, a.correct, a.at from exam_practice_answer a join exam_question q on q.id = a.question_id
-     where a.user_id = $1`,
-    [userId],
-  );
+  const answers = await practiceAnswersByTopic(db, userId);
   const due = await dueList(db, userId, now);
 
   const topics = new Map<string, MasteryAcc>();
@@ -135,7 +72,7 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
     topic.sum += recall ?? (r.latest_correct === true ? 1 : 0);
     topic.count += 1;
   }
-  for (const a of answers.rows) {
+  for (const a of answers) {
     const topic = topics.get(`${a.classify_id}:${a.type}`);
     if (!topic) continue;
     topic.answered += 1;

@@ -1,0 +1,237 @@
+import { sql } from "kysely";
+import type { CardState } from "../../../shared/exam/review.ts";
+import { prepared, type Queryable } from "../../db/index.ts";
+import { kyselyOf } from "../../db/kysely.ts";
+import { PRACTISED } from "../../modules/exam/repository.ts";
+import type { QuestionRow } from "../../modules/exam/questions.ts";
+import { visibleSql } from "../../modules/org/visibility.ts";
+
+/**
+ * The statements of the exam and review ops (exam.ts, review.ts) and of the states they make.
+ * An op's statements run once per op in its batch's transaction: they keep their text (the hot
+ * ones prepared) and go straight through the seam, with no query builder per op; the states,
+ * read once per request, are typed Kysely.
+ */
+
+// ---- Practice answers (exam.ts)
+
+/**
+ * The question of a practice answer, with what grading it needs and no more (not its stem,
+ * options or analysis). A prepared statement: its visibility check costs more to plan than to run.
+ */
+const PRACTICE_QUESTION = prepared(
+  "sync.practice.question",
+  `select id, classify_id, type, answer, score, version,
+          exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
+   from exam_question q
+   where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
+);
+/** The same, for every practice answer of a batch at once. */
+const PRACTICE_QUESTIONS = prepared(
+  "sync.practice.questions",
+  `select id, classify_id, type, answer, score, version,
+          exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
+   from exam_question q
+   where q.id = any($1::int[]) and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
+);
+/** An earlier version of a question, as grading reads it (migration 0042). */
+const PRACTICE_VERSION = prepared("sync.practice.version", "select type, answer, score from exam_question_version where question_id = $1 and version = $2");
+export type PracticeQuestion = Pick<QuestionRow, "id" | "classify_id" | "type" | "answer" | "score" | "version"> & { withheld: boolean };
+
+/** The question of a practice answer, if the member may practise it (see PRACTICE_QUESTION). */
+export async function practiceQuestion(tx: Queryable, questionId: number, userId: number): Promise<PracticeQuestion | undefined> {
+  return (await tx.query<PracticeQuestion>(PRACTICE_QUESTION, [questionId, userId])).rows[0];
+}
+
+/** The questions among `ids` the member may practise, in one statement (see PRACTICE_QUESTIONS). */
+export async function practiceQuestionsOf(tx: Queryable, ids: number[], userId: number): Promise<PracticeQuestion[]> {
+  return (await tx.query<PracticeQuestion>(PRACTICE_QUESTIONS, [ids, userId])).rows;
+}
+
+/** A question as its version `version` graded, if it had that version. */
+export async function practiceVersion(tx: Queryable, questionId: number, version: number): Promise<Pick<QuestionRow, "type" | "answer" | "score"> | undefined> {
+  return (await tx.query<Pick<QuestionRow, "type" | "answer" | "score">>(PRACTICE_VERSION, [questionId, version])).rows[0];
+}
+
+/** A practice answer, judged: what its op writes. */
+export interface PracticeRow {
+  opId: string;
+  questionId: number;
+  bankId: number;
+  answer: string;
+  correct: boolean | null;
+  score: number;
+  at: number;
+}
+
+/**
+ * Practice answers and, for the wrong ones, the wrong book's counts, in one statement for any
+ * number of answers: the answers in op order (their serial ids keep that order), the wrong book
+ * counted per question (each wrong answer counts one, the latest wrong one is its time), its rows
+ * upserted in question order so that two batches of one member lock them in the same order.
+ */
+const WRITE_PRACTICE = prepared(
+  "sync.practice.write",
+  `with a as (
+     select * from unnest($2::text[], $3::int[], $4::int[], $5::text[], $6::boolean[], $7::numeric[], $8::bigint[])
+       with ordinality as a (op_id, question_id, bank_id, answer, correct, score, at, n)
+   ), answered as (
+     insert into exam_practice_answer (user_id, op_id, question_id, bank_id, answer, correct, score, at)
+     select $1, op_id, question_id, bank_id, answer::jsonb, correct, score, at from a order by n
+   )
+   insert into exam_wrong (user_id, question_id, count, last_time)
+   select $1, question_id, count(*), max(at) from a where correct is false group by question_id order by question_id
+   on conflict (user_id, question_id) do update set count = exam_wrong.count + excluded.count, last_time = greatest(exam_wrong.last_time, excluded.last_time)`,
+);
+
+export async function writePracticeAnswers(tx: Queryable, userId: number, rows: readonly PracticeRow[]): Promise<void> {
+  await tx.query(WRITE_PRACTICE, [
+    userId,
+    rows.map((r) => r.opId),
+    rows.map((r) => r.questionId),
+    rows.map((r) => r.bankId),
+    rows.map((r) => r.answer),
+    rows.map((r) => r.correct),
+    rows.map((r) => r.score),
+    rows.map((r) => r.at),
+  ]);
+}
+
+// ---- Favourites, the wrong book, progress (exam.ts): last writer wins by (op time, op id)
+
+export async function questionExists(tx: Queryable, questionId: number): Promise<boolean> {
+  const { rows } = await tx.query("select 1 from exam_question where id = $1", [questionId]);
+  return rows.length > 0;
+}
+
+export async function bankExists(tx: Queryable, bankId: number): Promise<boolean> {
+  const bank = await tx.query("select 1 from exam_classify where id = $1", [bankId]);
+  return bank.rows.length > 0;
+}
+
+export async function setFavourite(tx: Queryable, userId: number, questionId: number, on: boolean, at: number, opId: string): Promise<void> {
+  await tx.query(
+    `insert into exam_favourite (user_id, question_id, on_, at, op_id) values ($1, $2, $3, $4, $5)
+     on conflict (user_id, question_id) do update set on_ = excluded.on_, at = excluded.at, op_id = excluded.op_id
+     where (excluded.at, excluded.op_id collate "C") > (exam_favourite.at, exam_favourite.op_id collate "C")`,
+    [userId, questionId, on, at, opId],
+  );
+}
+
+/** Takes a question out of the wrong book at `at` (until a later wrong answer); its counts stay. */
+export async function removeFromWrongBook(tx: Queryable, userId: number, questionId: number, at: number): Promise<void> {
+  await tx.query(
+    `insert into exam_wrong (user_id, question_id, count, last_time, removed_at) values ($1, $2, 0, 0, $3)
+     on conflict (user_id, question_id) do update set removed_at = greatest(exam_wrong.removed_at, excluded.removed_at)`,
+    [userId, questionId, at],
+  );
+}
+
+export async function setProgress(tx: Queryable, userId: number, bankId: number, position: number, at: number, opId: string): Promise<void> {
+  await tx.query(
+    `insert into exam_progress (user_id, bank_id, position, at, op_id) values ($1, $2, $3, $4, $5)
+     on conflict (user_id, bank_id) do update set position = excluded.position, at = excluded.at, op_id = excluded.op_id
+     where (excluded.at, excluded.op_id collate "C") > (exam_progress.at, exam_progress.op_id collate "C")`,
+    [userId, bankId, position, at, opId],
+  );
+}
+
+/** The member's favourites (by question id), wrong book (those in it, by question id) and progress (by bank id). */
+export async function examStateRows(db: Queryable, userId: number): Promise<{
+  favourites: { question_id: number }[];
+  wrong: { question_id: number; count: number; last_time: number }[];
+  progress: { bank_id: number; position: number; at: number }[];
+}> {
+  const k = kyselyOf(db);
+  const favourites = await k.selectFrom("exam_favourite").select("question_id").where("user_id", "=", userId).where(sql<boolean>`on_`).orderBy("question_id").execute();
+  const wrong = await k
+    .selectFrom("exam_wrong")
+    .select(["question_id", "count", "last_time"])
+    .where("user_id", "=", userId)
+    .where("count", ">", 0)
+    .where(sql<boolean>`not (removed_at >= last_time)`)
+    .orderBy("question_id")
+    .execute();
+  const progress = await k.selectFrom("exam_progress").select(["bank_id", "position", "at"]).where("user_id", "=", userId).orderBy("bank_id").execute();
+  return { favourites, wrong, progress };
+}
+
+// ---- Spaced review (review.ts)
+
+export interface LogRow {
+  op_id: string;
+  question_id: number;
+  at: string | number;
+  correct: boolean;
+  grade: "hard" | "easy" | null;
+  retention: string | number;
+}
+
+/** Whether the member may practise the question (an open bank's enabled, or hidden since, question). */
+export async function practisedQuestionOpen(tx: Queryable, questionId: number, userId: number): Promise<boolean> {
+  const { rows } = await tx.query(`select 1 from exam_question q where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`, [
+    questionId,
+    userId,
+  ]);
+  return rows.length > 0;
+}
+
+/** Locks the member's card of the question (the row review.ts replays under), creating it first if it has none. */
+export async function lockCard(tx: Queryable, userId: number, questionId: number): Promise<void> {
+  await tx.query("insert into exam_review_card (user_id, question_id) values ($1, $2) on conflict do nothing", [userId, questionId]);
+  await tx.query("select 1 from exam_review_card where user_id = $1 and question_id = $2 for update", [userId, questionId]);
+}
+
+/** Adds a review to the log, once per op id (the log's key). */
+export async function insertReviewLog(
+  tx: Queryable,
+  userId: number,
+  log: { opId: string; questionId: number; correct: boolean; grade: "hard" | "easy" | null; retention: number; at: number },
+): Promise<void> {
+  await tx.query(
+    "insert into exam_review_log (user_id, op_id, question_id, correct, grade, retention, at) values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing",
+    [userId, log.opId, log.questionId, log.correct, log.grade, log.retention, log.at],
+  );
+}
+
+/** The member's review logs of the question, in no particular order (the replay orders them). */
+export async function cardLogs(tx: Queryable, userId: number, questionId: number): Promise<LogRow[]> {
+  const { rows } = await tx.query<LogRow>(
+    "select op_id, question_id, at, correct, grade, retention from exam_review_log where user_id = $1 and question_id = $2",
+    [userId, questionId],
+  );
+  return rows;
+}
+
+/** Stores the member's card of the question as its replay made it. */
+export async function updateCard(tx: Queryable, userId: number, questionId: number, card: CardState): Promise<void> {
+  await tx.query(
+    `update exam_review_card set due = $3, stability = $4, difficulty = $5, state = $6, reps = $7, lapses = $8,
+       scheduled_days = $9, learning_steps = $10, last_review = $11, streak = $12, streak_since = $13
+     where user_id = $1 and question_id = $2`,
+    [userId, questionId, card.due, card.stability, card.difficulty, card.state, card.reps, card.lapses, card.scheduledDays, card.learningSteps, card.lastReview, card.streak, card.streakSince],
+  );
+}
+
+export async function setRetention(tx: Queryable, userId: number, retention: number, at: number, opId: string): Promise<void> {
+  await tx.query(
+    `insert into exam_review_setting (user_id, retention, at, op_id) values ($1, $2, $3, $4)
+     on conflict (user_id) do update set retention = excluded.retention, at = excluded.at, op_id = excluded.op_id
+     where (excluded.at, excluded.op_id collate "C") > (exam_review_setting.at, exam_review_setting.op_id collate "C")`,
+    [userId, retention, at, opId],
+  );
+}
+
+/** The member's desired retention (none: never set) and review logs in (at, op_id) order. */
+export async function reviewStateRows(db: Queryable, userId: number): Promise<{ setting: { retention: number; at: number } | undefined; logs: LogRow[] }> {
+  const k = kyselyOf(db);
+  const setting = await k.selectFrom("exam_review_setting").select(["retention", "at"]).where("user_id", "=", userId).executeTakeFirst();
+  const logs = await k
+    .selectFrom("exam_review_log")
+    .select(["op_id", "question_id", "at", "correct", "grade", "retention"])
+    .where("user_id", "=", userId)
+    .orderBy("at")
+    .orderBy(sql`op_id collate "C"`)
+    .execute();
+  return { setting, logs: logs as LogRow[] };
+}
