@@ -472,14 +472,15 @@ export async function openAttemptCount(q: Queryable, roomId: number): Promise<nu
   return row.n;
 }
 
+/** A regrade candidate (numeric figures come back as numbers: the seam parses them). */
 export interface CandidateRow {
   id: number;
   stem: string;
   type: string;
-  question_score: string;
+  question_score: number;
   attempts: number;
-  min_points: string;
-  max_points: string;
+  min_points: number;
+  max_points: number;
   d_type: boolean;
   d_stem: boolean;
   d_options: boolean;
