@@ -6,6 +6,7 @@ import { gradeAttempt, type AttemptGrade } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
 import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
 import { recordMissedChecks } from "../../face/missed.ts";
+import { closeOpenAttempt, expiredOpenAttempts } from "./repository.ts";
 
 /**
  * Seconds after an official deadline that a save or submission is still taken in (network lag),
@@ -68,25 +69,14 @@ export async function gradeHeld(db: Queryable, attempt: AttemptRow): Promise<Att
 export async function finish(db: Queryable, attempt: AttemptRow, status: "submitted" | "expired"): Promise<{ score: number; passed: boolean }> {
   const graded = await gradeHeld(db, attempt);
   const endedAt = status === "expired" ? Number(attempt.deadline) : nowSeconds();
-  const closed = await db.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, status = $4, submitted_at = $5 where id = $6 and status = 'open'", [
-    graded.score,
-    graded.passed,
-    graded.needsReview,
-    status,
-    endedAt,
-    attempt.id,
-  ]);
+  const closed = await closeOpenAttempt(db, attempt.id, graded, status, endedAt);
   await queueMarks(db, attempt.id, graded.results);
   // Scheduled face checks the device never sent count as failures now (modules/face/missed.ts).
-  if (closed.rowCount > 0) await recordMissedChecks(db, attempt, endedAt);
+  if (closed) await recordMissedChecks(db, attempt, endedAt);
   return { score: graded.score, passed: graded.passed };
 }
 
 /** Official attempts whose time is up are closed and graded with what was saved. */
 export async function closeExpired(db: Queryable, userId: number): Promise<void> {
-  const { rows } = await db.query<AttemptRow>(
-    "select * from exam_attempt where user_id = $1 and kind = 'official' and status = 'open' and deadline + $2 < $3",
-    [userId, SUBMIT_GRACE_SECONDS, nowSeconds()],
-  );
-  for (const attempt of rows) await finish(db, attempt, "expired");
+  for (const attempt of await expiredOpenAttempts(db, userId, SUBMIT_GRACE_SECONDS, nowSeconds())) await finish(db, attempt, "expired");
 }

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from "../../../db/index.ts";
 import { gradeHeld, type AttemptRow } from "./attempt.ts";
 import { queueMarks } from "./marks.ts";
+import { addLateArrivals, decideLate, lockAttempt, lockLateAnswer, pendingLateCounts, roomLatePolicy, setAttemptAnswers, setAttemptGrade, upsertLateAnswer } from "./repository.ts";
 
 /**
  * Late official answers (docs/architecture.md, "Late official answers"): answers that reach
@@ -15,11 +16,7 @@ const MAX_TIME_MS = 8_640_000_000_000_000;
 /** Pending late answers per attempt (the member sees that they wait for review). */
 export async function pendingReview(db: Queryable, attemptIds: number[]): Promise<Map<number, number>> {
   if (attemptIds.length === 0) return new Map();
-  const { rows } = await db.query<{ attempt_id: number; n: number }>(
-    "select attempt_id, count(*)::int as n from exam_late_answer where attempt_id = any($1::int[]) and status = 'pending' group by attempt_id",
-    [attemptIds],
-  );
-  return new Map(rows.map((r) => [r.attempt_id, r.n]));
+  return pendingLateCounts(db, attemptIds);
 }
 
 export interface LateOutcome {
@@ -49,9 +46,7 @@ export async function takeLateAnswers(
   const inAttempt = new Set(attempt.questions.map((q) => String(q.id)));
   const answers = attempt.answers;
   const times = attempt.answer_times;
-  const policy = attempt.room_id
-    ? ((await tx.query<{ late_policy: "review" | "refuse" }>("select late_policy from exam_room where id = $1", [attempt.room_id])).rows[0]?.late_policy ?? "review")
-    : "review";
+  const policy = attempt.room_id ? ((await roomLatePolicy(tx, attempt.room_id)) ?? "review") : "review";
   const lastHeard = Number(attempt.last_seen_at ?? Number(attempt.started_at) * 1000);
   let queued = 0;
   let refused = 0;
@@ -70,20 +65,11 @@ export async function takeLateAnswers(
     }
     queued++;
     // One row per question: a later claimed answer replaces a pending one; a decided one stays.
-    const upsert = await tx.query(
-      `insert into exam_late_answer (attempt_id, question_id, answer, claimed_at, received_at, last_heard_at, away_ms)
-       values ($1, $2, $3, $4, $5, $6, $7)
-       on conflict (attempt_id, question_id) do update
-         set answer = excluded.answer, claimed_at = excluded.claimed_at, received_at = excluded.received_at,
-             last_heard_at = excluded.last_heard_at, away_ms = excluded.away_ms
-       where exam_late_answer.status = 'pending' and coalesce(excluded.claimed_at, -1) > coalesce(exam_late_answer.claimed_at, -1)`,
-      [attempt.id, Number(id), JSON.stringify(answer), claimed ?? null, nowMs, lastHeard, nowMs - lastHeard],
-    );
-    changed += upsert.rowCount;
+    changed += await upsertLateAnswer(tx, { attemptId: attempt.id, questionId: Number(id), answer, claimedAt: claimed ?? null, receivedAt: nowMs, lastHeardAt: lastHeard });
   }
   const pending = (await pendingReview(tx, [attempt.id])).get(attempt.id) ?? 0;
   // late_answers: late arrivals recorded for review or refused.
-  if (changed + refused > 0) await tx.query("update exam_attempt set late_answers = late_answers + $1 where id = $2", [changed + refused, attempt.id]);
+  if (changed + refused > 0) await addLateArrivals(tx, attempt.id, changed + refused);
   return { queued, refused, pending };
 }
 
@@ -109,28 +95,23 @@ export type LateDecisionOutcome = { outcome: "decided"; score: number; passed: b
 /** decideLateAnswer inside the caller's transaction (the back office's action, with its admin log row). */
 export async function decideLateAnswerIn(tx: Queryable, lateAnswerId: number, decision: LateDecision, adminId: number | null = null): Promise<LateDecisionOutcome> {
   {
-    const late = (
-      await tx.query<{ id: number; attempt_id: number; question_id: number; answer: unknown; claimed_at: number | null; received_at: number; status: string }>(
-        "select * from exam_late_answer where id = $1 for update",
-        [lateAnswerId],
-      )
-    ).rows[0];
+    const late = await lockLateAnswer(tx, lateAnswerId);
     if (!late) return { outcome: "unknown" as const };
     if (late.status !== "pending") return { outcome: "already-decided" as const };
-    const attempt = (await tx.query<AttemptRow>("select * from exam_attempt where id = $1 for update", [late.attempt_id])).rows[0]!;
+    const attempt = (await lockAttempt(tx, late.attempt_id))!;
     if (decision === "accepted") {
       const key = String(late.question_id);
       const madeAt = Number(late.claimed_at ?? late.received_at);
       if ((attempt.answer_times[key] ?? -1) <= madeAt) {
         attempt.answers = { ...attempt.answers, [key]: late.answer };
         attempt.answer_times = { ...attempt.answer_times, [key]: madeAt };
-        await tx.query("update exam_attempt set answers = $1, answer_times = $2 where id = $3", [JSON.stringify(attempt.answers), JSON.stringify(attempt.answer_times), attempt.id]);
+        await setAttemptAnswers(tx, attempt.id, attempt.answers, attempt.answer_times);
       }
     }
-    await tx.query("update exam_late_answer set status = $1, decided_at = $2, decided_by = $3 where id = $4", [decision, Date.now(), adminId, late.id]);
+    await decideLate(tx, late.id, decision, Date.now(), adminId);
     const graded = await gradeHeld(tx, attempt);
     if (attempt.status !== "open") {
-      await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+      await setAttemptGrade(tx, attempt.id, graded);
       await queueMarks(tx, attempt.id, graded.results);
     }
     return { outcome: "decided" as const, score: graded.score, passed: graded.passed };

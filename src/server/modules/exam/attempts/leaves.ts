@@ -1,6 +1,7 @@
 import { MAX_PAGE_LEAVES, PAGE_LEAVE_GRACE_MS, type PageLeave, type PageLeaveSummary } from "../../../../shared/exam/pageLeaves.ts";
 import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import type { Queryable } from "../../../db/index.ts";
+import { insertPageLeave, leaveRows, leaveTotals, lockHeldAttempt } from "./repository.ts";
 
 /**
  * Page leaves of official exams (src/shared/exam/pageLeaves.ts): the device records each
@@ -20,14 +21,6 @@ import type { Queryable } from "../../../db/index.ts";
 
 export type PageLeaveOutcome = "stored" | "unknown-attempt" | "outside-attempt" | "full";
 
-interface HeldAttempt {
-  id: number;
-  started_at: string | number;
-  deadline: string | number | null;
-  submitted_at: string | number | null;
-  status: "open" | "submitted" | "expired";
-}
-
 /**
  * Stores one page leave of the member's official attempt (inside the op's transaction). The
  * attempt's row is locked (as answers lock it) so that concurrent syncs count its leaves one
@@ -35,43 +28,25 @@ interface HeldAttempt {
  */
 export async function recordPageLeave(tx: Queryable, memberId: number, payload: OpPayload<"official.leave">, nowMs = Date.now()): Promise<PageLeaveOutcome> {
   const { uuid, leftAt, backAt } = payload;
-  const { rows } = await tx.query<HeldAttempt>(
-    "select id, started_at, deadline, submitted_at, status from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for no key update",
-    [memberId, uuid],
-  );
-  const held = rows[0];
+  const held = await lockHeldAttempt(tx, memberId, uuid);
   if (!held) return "unknown-attempt";
   const startMs = Number(held.started_at) * 1000;
   // Submitted: its submission; expired: its deadline (submitted_at holds it); open: its deadline.
   const endSeconds = held.status !== "open" && held.submitted_at !== null ? held.submitted_at : held.deadline;
   const endMs = endSeconds === null ? nowMs : Number(endSeconds) * 1000;
   if (leftAt < startMs - PAGE_LEAVE_GRACE_MS || backAt > Math.min(endMs, nowMs) + PAGE_LEAVE_GRACE_MS) return "outside-attempt";
-  const { rowCount } = await tx.query(
-    `insert into exam_attempt_leave (attempt_id, left_at, back_at, received_at)
-     select $1, $2, $3, $4
-     where (select count(*) from exam_attempt_leave where attempt_id = $1) < $5
-        or exists (select 1 from exam_attempt_leave where attempt_id = $1 and left_at = $2)
-     on conflict (attempt_id, left_at) do update set back_at = greatest(exam_attempt_leave.back_at, excluded.back_at)`,
-    [held.id, leftAt, backAt, nowMs, MAX_PAGE_LEAVES],
-  );
-  return rowCount === 0 ? "full" : "stored";
+  return (await insertPageLeave(tx, held.id, { leftAt, backAt }, nowMs, MAX_PAGE_LEAVES)) ? "stored" : "full";
 }
 
 /** How many times and how long each attempt's member left the page (attempts without leaves: absent). */
 export async function leaveSummaries(db: Queryable, attemptIds: readonly number[]): Promise<Map<number, PageLeaveSummary>> {
   const out = new Map<number, PageLeaveSummary>();
   if (attemptIds.length === 0) return out;
-  const { rows } = await db.query<{ attempt_id: number; count: number; total_ms: string }>(
-    `select attempt_id, count(*)::int as count, sum(back_at - left_at)::bigint as total_ms
-     from exam_attempt_leave where attempt_id = any($1::int[]) group by attempt_id`,
-    [[...new Set(attemptIds)]],
-  );
-  for (const r of rows) out.set(r.attempt_id, { count: r.count, totalMs: Number(r.total_ms) });
+  for (const r of await leaveTotals(db, [...new Set(attemptIds)])) out.set(r.attempt_id, { count: r.count, totalMs: Number(r.total_ms) });
   return out;
 }
 
 /** One attempt's page leaves, first first. */
 export async function leavesOf(db: Queryable, attemptId: number): Promise<PageLeave[]> {
-  const { rows } = await db.query<{ left_at: string; back_at: string }>("select left_at, back_at from exam_attempt_leave where attempt_id = $1 order by left_at", [attemptId]);
-  return rows.map((r) => ({ leftAt: Number(r.left_at), backAt: Number(r.back_at) }));
+  return (await leaveRows(db, attemptId)).map((r) => ({ leftAt: Number(r.left_at), backAt: Number(r.back_at) }));
 }

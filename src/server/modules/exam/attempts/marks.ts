@@ -3,8 +3,9 @@ import { msg } from "@lingui/core/macro";
 import type { GradeResult } from "../../../../shared/exam/grading.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { gradeHeld, type AttemptRow } from "./attempt.ts";
+import { gradeHeld } from "./attempt.ts";
 import { satQuestions, snapshotOf } from "./snapshot.ts";
+import { giveMark, givenMarkScores, insertMarks, lockAttempt, lockMark, markAttemptId, markRows, setAttemptGrade } from "./repository.ts";
 
 /**
  * Short answers a marker scores (`exam_mark`, migration 0018). Grading cannot decide a short
@@ -15,8 +16,7 @@ import { satQuestions, snapshotOf } from "./snapshot.ts";
 
 /** Question id -> the score a marker gave, for an attempt's marked answers. */
 export async function givenMarks(db: Queryable, attemptId: number): Promise<Map<number, number>> {
-  const { rows } = await db.query<{ question_id: number; score: string }>("select question_id, score from exam_mark where attempt_id = $1 and status = 'marked'", [attemptId]);
-  return new Map(rows.map((r) => [r.question_id, Number(r.score)]));
+  return givenMarkScores(db, attemptId);
 }
 
 /** Queues the answers grading could not decide for a marker (once per question of an attempt). */
@@ -25,7 +25,7 @@ export async function queueMarks(db: Queryable, attemptId: number, results: Reco
     .filter(([, r]) => r.correct === null)
     .map(([id]) => Number(id));
   if (ids.length === 0) return;
-  await db.query("insert into exam_mark (attempt_id, question_id) select $1, unnest($2::int[]) on conflict (attempt_id, question_id) do nothing", [attemptId, ids]);
+  await insertMarks(db, attemptId, ids);
 }
 
 /**
@@ -40,10 +40,10 @@ export async function markAnswer(
   adminId: number,
   t: (m: MessageDescriptor) => string,
 ): Promise<{ score: number; passed: boolean; needsReview: boolean }> {
-  const found = (await tx.query<{ attempt_id: number }>("select attempt_id from exam_mark where id = $1", [input.id])).rows[0];
-  if (!found) throw new ApiError(msg`This answer is not in the marking queue`);
-  const attempt = (await tx.query<AttemptRow>("select * from exam_attempt where id = $1 for update", [found.attempt_id])).rows[0];
-  const mark = (await tx.query<{ id: number; question_id: number; status: string }>("select id, question_id, status from exam_mark where id = $1 for update", [input.id])).rows[0];
+  const attemptId = await markAttemptId(tx, input.id);
+  if (attemptId === undefined) throw new ApiError(msg`This answer is not in the marking queue`);
+  const attempt = await lockAttempt(tx, attemptId);
+  const mark = await lockMark(tx, input.id);
   if (!attempt || !mark) throw new ApiError(msg`This answer is not in the marking queue`);
   if (mark.status !== "pending") throw new ApiError(msg`This answer has already been marked`);
   if (attempt.status === "open") throw new ApiError(msg`This attempt is still in progress`);
@@ -55,21 +55,13 @@ export async function markAnswer(
     const message = msg`Enter a score from 0 to ${full}, with at most 2 decimals`;
     throw new ApiError(message, 0, { fields: { score: t(message) } });
   }
-  const done = await tx.query(
-    "update exam_mark set status = 'marked', score = $1, comment = $2, marked_by = $3, marked_at = $4 where id = $5 and status = 'pending'",
-    [input.score, input.comment, adminId, Date.now(), mark.id],
-  );
-  if (done.rowCount !== 1) throw new ApiError(msg`This answer has already been marked`);
+  if (!(await giveMark(tx, mark.id, input, adminId, Date.now()))) throw new ApiError(msg`This answer has already been marked`);
   const graded = await gradeHeld(tx, attempt);
-  await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3 where id = $4", [graded.score, graded.passed, graded.needsReview, attempt.id]);
+  await setAttemptGrade(tx, attempt.id, graded);
   return { score: graded.score, passed: graded.passed, needsReview: graded.needsReview };
 }
 
 /** The marks of an attempt (score and comment), for the member's record. */
 export async function marksOf(db: Queryable, attemptId: number): Promise<Record<string, { score: number | null; comment: string; marked: boolean }>> {
-  const { rows } = await db.query<{ question_id: number; score: string | null; comment: string; status: string }>(
-    "select question_id, score, comment, status from exam_mark where attempt_id = $1",
-    [attemptId],
-  );
-  return Object.fromEntries(rows.map((r) => [String(r.question_id), { score: r.score === null ? null : Number(r.score), comment: r.comment, marked: r.status === "marked" }]));
+  return Object.fromEntries((await markRows(db, attemptId)).map((r) => [String(r.question_id), { score: r.score === null ? null : Number(r.score), comment: r.comment, marked: r.status === "marked" }]));
 }

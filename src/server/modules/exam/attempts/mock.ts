@@ -5,13 +5,13 @@ import { z } from "zod";
 import { dbIdParam } from "../../../../shared/schema.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { paperVisibleSql } from "../../org/visibility.ts";
 import { isPaperWithheld } from "../withheld.ts";
 import { gradeAttempt } from "./grading.ts";
 import { queueMarks } from "./marks.ts";
-import { presentQuestion, type QuestionRow } from "../questions.ts";
+import { presentQuestion } from "../questions.ts";
 import { loadPaper, paperQuestions, type PaperQuestion } from "./papers.ts";
 import { saveSnapshot } from "./snapshot.ts";
+import { fixedQuestionBanks, insertMockAttempt, paperOpenTo, questionVersions } from "./repository.ts";
 
 /**
  * Mock exams: the device draws and grades them itself from a paper's description
@@ -19,12 +19,6 @@ import { saveSnapshot } from "./snapshot.ts";
  * sync queue (`attempt.submit`), which the server grades again. A paper kept for an official
  * exam is never a mock paper (withheld.ts).
  */
-
-/** Whether every bank of the paper is open to the member (modules/org/visibility.ts). */
-async function isPaperOpenTo(db: Queryable, paperId: number, memberId: number): Promise<boolean> {
-  const { rows } = await db.query<{ open: boolean }>(`select ${paperVisibleSql("$1::int", "$2::int")} as open`, [paperId, memberId]);
-  return rows[0]?.open === true;
-}
 
 /**
  * The paper's questions with each one the device names a version of (`versions`: question id ->
@@ -36,13 +30,8 @@ export async function asAnswered(db: Queryable, questions: Map<number, PaperQues
     .map(([id, version]) => ({ id: Number(id), version }))
     .filter(({ id, version }) => questions.has(id) && questions.get(id)!.row.version !== version);
   if (wanted.length === 0) return questions;
-  const { rows } = await db.query<Pick<QuestionRow, "id" | "type" | "stem" | "options" | "answer" | "analysis" | "version">>(
-    `select v.question_id as id, v.type, v.stem, v.options, v.answer, v.analysis, v.version
-     from exam_question_version v join unnest($1::int[], $2::int[]) as w(id, version) on v.question_id = w.id and v.version = w.version`,
-    [wanted.map((w) => w.id), wanted.map((w) => w.version)],
-  );
   const out = new Map(questions);
-  for (const v of rows) {
+  for (const v of await questionVersions(db, wanted)) {
     const given = out.get(v.id)!;
     out.set(v.id, { ...given, row: { ...given.row, ...v } });
   }
@@ -56,7 +45,7 @@ export async function applyMockSubmit(
   payload: { attemptId: string; paperId: number; startedAt: number; submittedAt: number; answers: Record<string, unknown>; versions?: Record<string, number> },
 ): Promise<"applied" | "unknown-paper" | "withheld-paper"> {
   const loaded = await loadPaper(tx, payload.paperId);
-  if (!loaded || !(await isPaperOpenTo(tx, payload.paperId, userId))) return "unknown-paper";
+  if (!loaded || !(await paperOpenTo(tx, payload.paperId, userId))) return "unknown-paper";
   // A mock attempt would reveal (in its record) what an official exam must keep to itself.
   if (await isPaperWithheld(tx, payload.paperId)) return "withheld-paper";
   // Each question as the device gave it: the version it names (a device offline during an edit sat the one it had).
@@ -64,26 +53,20 @@ export async function applyMockSubmit(
   const graded = gradeAttempt(paperHolds, payload.answers, { partialCredit: loaded.paper.partial_credit, passScore: Number(loaded.paper.pass_score) });
   const sat = Object.keys(graded.results).map((id) => paperHolds.get(Number(id))!);
   const questions = sat.map((q) => ({ id: q.row.id, score: q.score }));
-  const inserted = await tx.query<{ id: number }>(
-    `insert into exam_attempt (uuid, user_id, kind, paper_id, questions, answers, score, passed, needs_review, started_at, submitted_at, status)
-     values ($1, $2, 'mock', $3, $4, $5, $6, $7, $8, $9, $10, 'submitted') on conflict (user_id, uuid) do nothing returning id`,
-    [
-      payload.attemptId,
-      userId,
-      payload.paperId,
-      JSON.stringify(questions),
-      JSON.stringify(payload.answers),
-      graded.score,
-      graded.passed,
-      graded.needsReview,
-      Math.floor(payload.startedAt / 1000),
-      Math.floor(payload.submittedAt / 1000),
-    ],
-  );
-  if (inserted.rows[0]) {
+  const insertedId = await insertMockAttempt(tx, {
+    uuid: payload.attemptId,
+    userId,
+    paperId: payload.paperId,
+    questions: JSON.stringify(questions),
+    answers: JSON.stringify(payload.answers),
+    grade: graded,
+    startedAt: Math.floor(payload.startedAt / 1000),
+    submittedAt: Math.floor(payload.submittedAt / 1000),
+  });
+  if (insertedId !== undefined) {
     // What this attempt sat, kept as graded now (snapshot.ts): later edits never reach it.
-    await saveSnapshot(tx, inserted.rows[0].id, { totalScore: loaded.paper.total_score, passScore: loaded.paper.pass_score, partialCredit: loaded.paper.partial_credit }, sat);
-    await queueMarks(tx, inserted.rows[0].id, graded.results);
+    await saveSnapshot(tx, insertedId, { totalScore: loaded.paper.total_score, passScore: loaded.paper.pass_score, partialCredit: loaded.paper.partial_credit }, sat);
+    await queueMarks(tx, insertedId, graded.results);
   }
   return "applied";
 }
@@ -95,14 +78,10 @@ export async function mockRoutes(app: FastifyInstance): Promise<void> {
 
   api.get("/api/exam/paper", { schema: { querystring: z.object({ id: dbIdParam }) } }, async (req, reply) => {
     const loaded = await loadPaper(db, req.query.id);
-    if (!loaded || !(await isPaperOpenTo(db, req.query.id, req.member!.id))) throw new ApiError(msg`This paper does not exist`);
+    if (!loaded || !(await paperOpenTo(db, req.query.id, req.member!.id))) throw new ApiError(msg`This paper does not exist`);
     if (await isPaperWithheld(db, req.query.id)) throw new ApiError(msg`This paper is kept for an official exam and cannot be taken as a mock exam`);
     const { paper, rows } = loaded;
-    const fixedBanks = await db.query<{ classify_id: number }>(
-      "select distinct q.classify_id from exam_question q join exam_paper_row r on r.question_id = q.id where r.paper_id = $1",
-      [paper.id],
-    );
-    const banks = [...new Set([...fixedBanks.rows.map((r) => r.classify_id), ...rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
+    const banks = [...new Set([...(await fixedQuestionBanks(db, paper.id)), ...rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
     // A fixed row pinning a version travels with that version (the device's banks hold the latest).
     const pinned = await paperQuestions(db, rows.filter((r) => r.kind === "fixed" && r.version !== null));
     return reply.success({

@@ -8,52 +8,42 @@ import type { ExamQuestion } from "../../../../shared/exam/types.ts";
 import { givenAnswerSchema } from "../../../../shared/sync/exam.ts";
 import type { OpPayload } from "../../../../shared/sync/ops.ts";
 import { dbId, dbIdKey, hasUnsafeText, jsonBody, safeText } from "../../../../shared/schema.ts";
-import { prepared, type Database, type Queryable } from "../../../db/index.ts";
+import type { Database, Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { MemberRow } from "../../../plugins/auth.ts";
 import { presentQuestion } from "../questions.ts";
 import { SUBMIT_GRACE_SECONDS, closeExpired, finish, nowSeconds, type AttemptRow } from "./attempt.ts";
 import { takeLateAnswers, type LateOutcome } from "./late.ts";
-import { visibleSql } from "../../org/visibility.ts";
 import { drawForPaper, loadPaper, type PaperRowSpec } from "./papers.ts";
 import { asSat, snapshotOf, snapshotPaperJson, type AttemptSnapshot } from "./snapshot.ts";
 import { hasReference, roomFaceRule, startCheckPassed } from "../../face/checks.ts";
 import type { FaceRule } from "../../../../shared/exam/face.ts";
-import { attemptDeadline, extrasSql } from "../overrides.ts";
+import { attemptDeadline } from "../overrides.ts";
+import {
+  insertOfficialAttempt,
+  lockAnswerState,
+  lockMember,
+  lockOfficialAttempt,
+  memberRoomAttempts,
+  mergeInTime,
+  saveAttemptAnswers,
+  touchAttempt,
+  visibleRoom,
+  type RoomRow,
+} from "./official.repository.ts";
 
 /**
  * Official exams on the server's clock: a member starts (or resumes) an attempt in an open room,
  * saves answers while the time runs and submits; the server sets the deadline and decides what
- * came in time (late answers: late.ts).
+ * came in time (late answers: late.ts). Its statements are in official.repository.ts.
  */
-
-interface RoomRow {
-  id: number;
-  title: string;
-  paper_id: number;
-  start_time: number;
-  end_time: number;
-  duration: number;
-  attempts_allowed: number;
-  pass_score: number | string;
-  user_group_id: number | null;
-  shuffle_questions: boolean;
-  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
-  extra_minutes: number;
-  extra_attempts: number;
-}
 
 /**
  * The room if it is open to the member now, else a refusal saying why. After its end time a room
  * is still open to a member resuming an attempt in time (one given extra time: overrides.ts).
  */
 async function openRoom(tx: Queryable, member: MemberRow, roomId: number, resuming: boolean): Promise<RoomRow> {
-  const { rows } = await tx.query<RoomRow>(`select r.*, ${extrasSql("r.id", "$2", "$3::int")} from exam_room r where r.id = $1 and r.status = 'enable' and ${visibleSql("room", "r.id", "$2")}`, [
-    roomId,
-    member.id,
-    member.group_id,
-  ]);
-  const room = rows[0];
+  const room = await visibleRoom(tx, roomId, member.id, member.group_id);
   if (!room || (room.user_group_id !== null && room.user_group_id !== member.group_id)) throw new ApiError(msg`This exam is not open to you`);
   const t = nowSeconds();
   if (t < Number(room.start_time)) throw new ApiError(msg`This exam has not started yet`);
@@ -82,10 +72,10 @@ const rowsCents = (rows: PaperRowSpec[]): number => rows.reduce((sum, r) => sum 
  */
 async function startAttempt(db: Database, member: MemberRow, roomId: number): Promise<{ attempt: AttemptRow; room: RoomRow; questions: ExamQuestion[]; face: { rule: FaceRule; gate: boolean } | null }> {
   return db.transaction(async (tx) => {
-    await tx.query("select id from member where id = $1 for update", [member.id]);
+    await lockMember(tx, member.id);
     await closeExpired(tx, member.id);
-    const existing = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [member.id, roomId]);
-    let attempt = existing.rows.find((a) => a.status === "open");
+    const existing = await memberRoomAttempts(tx, member.id, roomId);
+    let attempt = existing.find((a) => a.status === "open");
     // An open attempt left by closeExpired is in time: its member may resume it after the room's end (extra time).
     const room = await openRoom(tx, member, roomId, attempt !== undefined);
     // A room with a face rule: the member needs a reference photo to be checked against.
@@ -96,7 +86,7 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
     let given: AttemptSnapshot["questions"] | undefined;
     if (!attempt) {
       const extras = { extraMinutes: room.extra_minutes, extraAttempts: room.extra_attempts };
-      if (existing.rows.length >= room.attempts_allowed + extras.extraAttempts) throw new ApiError(msg`You have used all your attempts at this exam`);
+      if (existing.length >= room.attempts_allowed + extras.extraAttempts) throw new ApiError(msg`You have used all your attempts at this exam`);
       const loaded = await loadPaper(tx, room.paper_id);
       if (!loaded) throw new ApiError(msg`This paper does not exist`);
       // The room's form refused such a paper, but the paper may have changed since: members are graded out of its total.
@@ -110,28 +100,20 @@ async function startAttempt(db: Database, member: MemberRow, roomId: number): Pr
       const deadline = attemptDeadline(t, room, extras);
       given = asSat(drawn);
       // The attempt and what it sits, kept as given (snapshot.ts: later edits never reach it), in one statement.
-      const inserted = await tx.query<AttemptRow>(
-        `with a as (
-           insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status, last_seen_at)
-           values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open', $8) returning *
-         ), s as (insert into exam_attempt_snapshot (attempt_id, paper, questions) select id, $9::jsonb, $10::jsonb from a)
-         select * from a`,
-        [
-          randomUUID(),
-          member.id,
-          room.paper_id,
-          room.id,
-          JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))),
-          t,
-          deadline,
-          Date.now(),
-          snapshotPaperJson({ totalScore: loaded.paper.total_score, passScore: Number(room.pass_score), partialCredit: loaded.paper.partial_credit }),
-          JSON.stringify(given),
-        ],
-      );
-      attempt = inserted.rows[0]!;
+      attempt = await insertOfficialAttempt(tx, {
+        uuid: randomUUID(),
+        userId: member.id,
+        paperId: room.paper_id,
+        roomId: room.id,
+        questions: JSON.stringify(drawn.map((d) => ({ id: d.row.id, score: d.score }))),
+        startedAt: t,
+        deadline,
+        lastSeenAt: Date.now(),
+        snapshotPaper: snapshotPaperJson({ totalScore: loaded.paper.total_score, passScore: Number(room.pass_score), partialCredit: loaded.paper.partial_credit }),
+        snapshotQuestions: JSON.stringify(given),
+      });
     } else {
-      await tx.query("update exam_attempt set last_seen_at = $1 where id = $2", [Date.now(), attempt.id]);
+      await touchAttempt(tx, attempt.id, Date.now());
     }
     // Before-start check: the questions wait until the server has passed a start snapshot.
     const gate = faceRule !== null && faceRule.beforeStart && !(await startCheckPassed(tx, attempt.id));
@@ -206,8 +188,7 @@ export async function takeOfficialAnswers(tx: Queryable, memberId: number, body:
     if (merged) return { late: false, saved: merged.saved, result: null };
   }
   // Not an open attempt in time: why not, under the row lock (unknown, submitted, or late).
-  const { rows } = await tx.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [memberId, body.uuid]);
-  const attempt = rows[0];
+  const attempt = await lockOfficialAttempt(tx, memberId, body.uuid);
   if (!attempt) throw new ApiError(msg`This exam record does not exist`);
   // `closed`: the device keeps nothing more to send for this attempt.
   if (attempt.status === "submitted") throw new ApiError(msg`This exam has already been submitted`, 0, { closed: true });
@@ -233,57 +214,8 @@ export async function takeOfficialAnswers(tx: Queryable, memberId: number, body:
     answers[id] = answer;
     times[id] = madeAt;
   }
-  await tx.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [
-    JSON.stringify(answers),
-    JSON.stringify(times),
-    nowMs,
-    attempt.id,
-  ]);
+  await saveAttemptAnswers(tx, attempt.id, answers, times, nowMs);
   return { late: false, saved, result: submit ? await finish(tx, { ...attempt, answers }, "submitted") : null };
-}
-
-/**
- * The in-time save as one statement: the answers merged into the attempt's map (`answers ||
- * patch`, `answer_times || times`) in the UPDATE that also checks the attempt is the member's,
- * official, open and within deadline + grace, each answer kept only when it is for a question
- * of the attempt and made no earlier than the answer held (the row's values as the UPDATE sees
- * them: a concurrent save to the same attempt is waited for and the merge re-evaluated on its
- * result, so of two answers the later still wins). `saved` counts the answers to questions of
- * the attempt, as the read-modify-write did. Null when no such open attempt is in time (the
- * caller then finds out why under the row lock; nothing was changed).
- */
-const MERGE_IN_TIME = `with given as (
-     select i.key, i.value as answer, least(coalesce((($3::jsonb) ->> i.key)::numeric, $4), $4) as made_at
-     from jsonb_each($2::jsonb) as i
-   )
-   update exam_attempt a set
-     answers = a.answers || coalesce((select jsonb_object_agg(g.key, g.answer) from given g
-       where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
-         and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
-     answer_times = a.answer_times || coalesce((select jsonb_object_agg(g.key, g.made_at) from given g
-       where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
-         and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
-     last_seen_at = $4
-   where a.user_id = $1 and a.uuid = $5 and a.kind = 'official' and a.status = 'open' and $4 <= a.deadline * 1000 + $6
-   returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved`;
-/** A save: prepared (planned once per connection) and answering only the count, not the attempt's row (its questions, every answer). */
-const MERGE_SAVE = prepared("official.save.merge", MERGE_IN_TIME);
-/** A submission: the attempt's row too, to grade it (`select *`-like, so never prepared: see `prepared`). */
-const MERGE_SUBMIT = `${MERGE_IN_TIME}, a.*`;
-
-async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody): Promise<{ saved: number } | null>;
-async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody, withRow: true): Promise<{ saved: number; attempt: AttemptRow } | null>;
-async function mergeInTime(db: Queryable, memberId: number, body: AnswerBody, withRow = false): Promise<{ saved: number; attempt?: AttemptRow } | null> {
-  const params = [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), Date.now(), body.uuid, SUBMIT_GRACE_SECONDS * 1000];
-  if (!withRow) {
-    const { rows } = await db.query<{ saved: number }>(MERGE_SAVE, params);
-    return rows[0] ? { saved: rows[0].saved } : null;
-  }
-  const { rows } = await db.query<AttemptRow & { saved: number }>(MERGE_SUBMIT, params);
-  const row = rows[0];
-  if (!row) return null;
-  const { saved, ...attempt } = row;
-  return { attempt, saved };
 }
 
 export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-in-attempt" | "submitted" | "refused";
@@ -297,11 +229,7 @@ export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-
 export async function officialAnswerOp(tx: Queryable, memberId: number, payload: OpPayload<"official.answer">): Promise<OfficialAnswerOutcome> {
   const { uuid, questionId, answer, answeredAt } = payload;
   const key = String(questionId);
-  const { rows } = await tx.query<Pick<AttemptRow, "status" | "questions" | "answers" | "answer_times">>(
-    "select status, questions, answers, answer_times from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update",
-    [memberId, uuid],
-  );
-  const held = rows[0];
+  const held = await lockAnswerState(tx, memberId, uuid);
   if (!held) return "unknown-attempt";
   if (!held.questions.some((q) => q.id === questionId)) return "not-in-attempt";
   const heldLater = (held.answer_times[key] ?? -1) >= answeredAt;

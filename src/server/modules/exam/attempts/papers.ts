@@ -1,5 +1,6 @@
 import type { Queryable } from "../../../db/index.ts";
-import { QUESTION_COLUMNS, type QuestionRow } from "../questions.ts";
+import type { QuestionRow } from "../questions.ts";
+import { drawPoolRows, enabledPaperWithRows, fixedQuestionRow } from "./repository.ts";
 
 /** A paper: its marks, time and grading options (its questions are its rows). */
 export interface PaperRow {
@@ -30,12 +31,7 @@ type DrawSpec = Extract<PaperRowSpec, { kind: "draw" }>;
  * in random order) leaving out the ids in `exclude`, so a draw reads only what it keeps.
  */
 async function drawPool(db: Queryable, spec: DrawSpec, sample?: { exclude: number[]; count: number }): Promise<QuestionRow[]> {
-  const { rows } = await db.query<QuestionRow>(
-    `select ${QUESTION_COLUMNS} from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'` +
-      (sample ? " and id <> all($4::int[]) order by random() limit $5" : ""),
-    sample ? [spec.classifyId, spec.questionType, spec.difficulty, sample.exclude, sample.count] : [spec.classifyId, spec.questionType, spec.difficulty],
-  );
-  return rows;
+  return drawPoolRows(db, spec, sample);
 }
 
 /**
@@ -44,16 +40,7 @@ async function drawPool(db: Queryable, spec: DrawSpec, sample?: { exclude: numbe
  * question is enabled (what a start gives).
  */
 async function fixedQuestion(db: Queryable, spec: Extract<PaperRowSpec, { kind: "fixed" }>, enabledOnly: boolean): Promise<QuestionRow | undefined> {
-  const status = enabledOnly ? " and q.status = 'enable'" : "";
-  if (spec.version === null) {
-    return (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question q where q.id = $1${status}`, [spec.questionId])).rows[0];
-  }
-  const { rows } = await db.query<QuestionRow>(
-    `select q.id, q.classify_id, v.type, v.stem, v.options, v.answer, v.analysis, q.difficulty, q.score, v.version
-     from exam_question q join exam_question_version v on v.question_id = q.id and v.version = $2 where q.id = $1${status}`,
-    [spec.questionId, spec.version],
-  );
-  return rows[0];
+  return fixedQuestionRow(db, spec.questionId, spec.version, enabledOnly);
 }
 
 /** A question a paper can contain, with the score the paper gives it. */
@@ -64,16 +51,7 @@ export interface PaperQuestion {
 
 /** An enabled paper and its rows in paper order, or null (one statement: a start's transaction runs it). */
 export async function loadPaper(db: Queryable, id: number): Promise<{ paper: PaperRow; rows: PaperRowSpec[] } | null> {
-  type RowJson = { kind: "fixed" | "draw"; question_id: number | null; question_version: number | null; classify_id: number | null; question_type: string | null; difficulty: number | null; count: number; score: number | string };
-  const p = await db.query<PaperRow & { spec: RowJson[] }>(
-    `select p.id, p.title, p.total_score, p.pass_score, p.duration, p.partial_credit, p.shuffle_options,
-       coalesce((select json_agg(json_build_object('kind', r.kind, 'question_id', r.question_id, 'question_version', r.question_version, 'classify_id', r.classify_id,
-                   'question_type', r.question_type, 'difficulty', r.difficulty, 'count', r.count, 'score', r.score) order by r.weigh desc, r.id)
-                 from exam_paper_row r where r.paper_id = p.id), '[]'::json) as spec
-     from exam_paper p where p.id = $1 and p.status = 'enable'`,
-    [id],
-  );
-  const found = p.rows[0];
+  const found = await enabledPaperWithRows(db, id);
   if (!found) return null;
   const { spec, ...paper } = found;
   const rows = spec.map((row): PaperRowSpec =>

@@ -9,12 +9,12 @@ import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import { presentQuestion } from "../questions.ts";
 import { withheldQuestions } from "../withheld.ts";
-import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
-import { closeExpired, nowSeconds, type AttemptRow } from "./attempt.ts";
+import { closeExpired, nowSeconds } from "./attempt.ts";
 import { givenMarks, marksOf } from "./marks.ts";
 import { gradeAttempt } from "./grading.ts";
 import { pendingReview } from "./late.ts";
 import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
+import { memberAttemptByUuid, memberAttemptCount, memberAttemptsPage, roomReview } from "./repository.ts";
 
 /**
  * Test records: the member's own attempts, mock and official (`GET /api/exam/records`), and one
@@ -27,13 +27,8 @@ const regradedAt = (a: { regraded_at?: number | string | null }): number | null 
 
 /** A page of the member's attempts, newest first. */
 async function listRecords(db: Queryable, userId: number, page: number, limit: number): Promise<{ list: ExamRecordRow[]; total: number }> {
-  const total = await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where user_id = $1", [userId]);
-  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null }>(
-    `select a.*, p.title as paper_title, r.title as room_title from exam_attempt a join exam_paper p on p.id = a.paper_id
-     left join exam_room r on r.id = a.room_id
-     where a.user_id = $1 order by a.started_at desc, a.id desc limit $2 offset $3`,
-    [userId, limit, (page - 1) * limit],
-  );
+  const total = await memberAttemptCount(db, userId);
+  const rows = await memberAttemptsPage(db, userId, limit, (page - 1) * limit);
   const pending = await pendingReview(db, rows.map((a) => a.id));
   return {
     list: rows.map((a) => ({
@@ -51,7 +46,7 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
       pendingReview: pending.get(a.id) ?? 0,
       regradedAt: regradedAt(a),
     })),
-    total: total.rows[0]?.n ?? 0,
+    total,
   };
 }
 
@@ -63,26 +58,12 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
  * answer (`reviews`) are the member's own and shown once the attempt is finished, whatever the policy.
  */
 async function recordDetail(db: Queryable, userId: number, uuid: string): Promise<ExamRecordDetail | null> {
-  const { rows } = await db.query<AttemptRow & { paper_title: string; room_title: string | null }>(
-    `select a.*, p.title as paper_title, r.title as room_title
-     from exam_attempt a join exam_paper p on p.id = a.paper_id
-     left join exam_room r on r.id = a.room_id
-     where a.user_id = $1 and a.uuid = $2`,
-    [userId, uuid],
-  );
-  const attempt = rows[0];
+  const attempt = await memberAttemptByUuid(db, userId, uuid);
   if (!attempt) return null;
   // Only what the attempt sat (snapshot.ts): its questions as given, the paper's points and rules.
   const sat = (await snapshotOf(db, attempt.id))!;
-  const room = attempt.room_id
-    ? (
-        await db.query<{ review_policy: ReviewPolicy; closes_at: number }>(
-          // 'closed': once the room has closed for everyone, members given extra time included (migration 0043).
-          "select review_policy, exam_room_closes_at(id, end_time) as closes_at from exam_room where id = $1",
-          [attempt.room_id],
-        )
-      ).rows[0]
-    : undefined;
+  // 'closed': once the room has closed for everyone, members given extra time included (migration 0043).
+  const room = attempt.room_id ? await roomReview(db, attempt.room_id) : undefined;
   const policyAllows = room?.review_policy === "submitted" || (room?.review_policy === "closed" && nowSeconds() >= Number(room.closes_at));
   const finished = attempt.status !== "open";
   const ids = satIds(sat);

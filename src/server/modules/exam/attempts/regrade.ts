@@ -2,11 +2,22 @@ import { msg } from "@lingui/core/macro";
 import type { RegradeAttempt, RegradeCandidate, RegradeCandidates, RegradeChange, RegradeOutcome } from "../../../../shared/admin/regrade.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
-import { QUESTION_COLUMNS, type QuestionRow } from "../questions.ts";
+import type { QuestionRow } from "../questions.ts";
 import { nowSeconds } from "./attempt.ts";
 import { gradeAttempt } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
 import { satIds, satQuestions, snapshotsOf, type AttemptSnapshot, type SatQuestion } from "./snapshot.ts";
+import {
+  dropPendingMarks,
+  finishedAttemptIds,
+  finishedAttempts,
+  openAttemptCount,
+  questionsByIds,
+  regradeCandidateRows,
+  roomTitle,
+  setRegradedGrade,
+  setSnapshotQuestions,
+} from "./repository.ts";
 
 /**
  * Regrading a room (after Moodle's quiz regrade): an attempt keeps what it sat
@@ -27,13 +38,9 @@ import { satIds, satQuestions, snapshotsOf, type AttemptSnapshot, type SatQuesti
 /** The fields of a question that a regrade replaces and compares (what grading and the review read). */
 const COMPARED: readonly RegradeChange[] = ["type", "stem", "options", "answer", "analysis"];
 
-/** SQL: the snapshot element `e` differs from the live row `q` in the compared fields (jsonb equality: key order does not count). */
-const DIFFERS_SQL = `(e -> 'type' is distinct from to_jsonb(q.type) or e -> 'stem' is distinct from to_jsonb(q.stem)
-  or e -> 'options' is distinct from q.options or e -> 'answer' is distinct from q.answer or e -> 'analysis' is distinct from to_jsonb(q.analysis))`;
-
 /** The room (locked with `lock`), or a refusal. */
 async function roomOf(db: Queryable, roomId: number, lock = false): Promise<{ id: number; title: string }> {
-  const room = (await db.query<{ id: number; title: string }>(`select id, title from exam_room where id = $1${lock ? " for update" : ""}`, [roomId])).rows[0];
+  const room = await roomTitle(db, roomId, lock);
   if (!room) throw new ApiError(msg`This exam room does not exist`);
   return room;
 }
@@ -42,38 +49,10 @@ async function roomOf(db: Queryable, roomId: number, lock = false): Promise<{ id
 export async function regradeCandidates(db: Queryable, roomId: number): Promise<RegradeCandidates> {
   const room = await roomOf(db, roomId);
   // Attempts made before snapshots existed get theirs now (from today's rows: nothing to regrade).
-  const finished = (await db.query<{ id: number }>("select id from exam_attempt where room_id = $1 and status <> 'open'", [roomId])).rows.map((r) => r.id);
+  const finished = await finishedAttemptIds(db, roomId);
   await snapshotsOf(db, finished, { gradingOnly: true });
-  const { rows } = await db.query<{
-    id: number;
-    stem: string;
-    type: string;
-    question_score: string;
-    attempts: number;
-    min_points: string;
-    max_points: string;
-    d_type: boolean;
-    d_stem: boolean;
-    d_options: boolean;
-    d_answer: boolean;
-    d_analysis: boolean;
-  }>(
-    `select q.id, q.stem, q.type, q.score as question_score, count(distinct a.id)::int as attempts,
-       min((e ->> 'score')::numeric) as min_points, max((e ->> 'score')::numeric) as max_points,
-       bool_or(e -> 'type' is distinct from to_jsonb(q.type)) as d_type,
-       bool_or(e -> 'stem' is distinct from to_jsonb(q.stem)) as d_stem,
-       bool_or(e -> 'options' is distinct from q.options) as d_options,
-       bool_or(e -> 'answer' is distinct from q.answer) as d_answer,
-       bool_or(e -> 'analysis' is distinct from to_jsonb(q.analysis)) as d_analysis
-     from exam_attempt a
-     join exam_attempt_snapshot s on s.attempt_id = a.id
-     cross join lateral jsonb_array_elements(s.questions) as x(e)
-     join exam_question q on q.id = (e ->> 'id')::int
-     where a.room_id = $1 and a.status <> 'open' and e ->> 'missing' is null and ${DIFFERS_SQL}
-     group by q.id order by q.id`,
-    [roomId],
-  );
-  const open = (await db.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = $1 and status = 'open'", [roomId])).rows[0]!.n;
+  const rows = await regradeCandidateRows(db, roomId);
+  const open = await openAttemptCount(db, roomId);
   const candidates = rows.map(
     (r): RegradeCandidate => ({
       questionId: r.id,
@@ -87,8 +66,6 @@ export async function regradeCandidates(db: Queryable, roomId: number): Promise<
   );
   return { room, candidates, openAttempts: open };
 }
-
-type FinishedAttempt = { id: number; answers: Record<string, unknown>; score: string | null; passed: boolean | null; username: string; nickname: string | null };
 
 /** A sat question as its current row, with the points the attempt was given. */
 function asCurrent(sat: SatQuestion, live: QuestionRow): SatQuestion {
@@ -133,18 +110,10 @@ interface Plan {
  */
 async function plan(db: Queryable, roomId: number, questionIds: readonly number[], lock: boolean): Promise<Plan> {
   const chosen = [...new Set(questionIds)];
-  const live = new Map(
-    (await db.query<QuestionRow>(`select ${QUESTION_COLUMNS} from exam_question where id = any($1::int[])`, [chosen])).rows.map((q) => [q.id, q]),
-  );
+  const live = new Map((await questionsByIds(db, chosen)).map((q) => [q.id, q]));
   const gone = chosen.filter((id) => !live.has(id));
   if (gone.length > 0) throw new ApiError(msg`Some chosen questions no longer exist: ${gone.join(", ")}`);
-  const attempts = (
-    await db.query<FinishedAttempt>(
-      `select a.id, a.answers, a.score, a.passed, m.username, m.nickname from exam_attempt a join member m on m.id = a.user_id
-       where a.room_id = $1 and a.status <> 'open' order by a.id${lock ? " for update of a" : ""}`,
-      [roomId],
-    )
-  ).rows;
+  const attempts = await finishedAttempts(db, roomId, lock);
   const sat = await snapshotsOf(
     db,
     attempts.map((a) => a.id),
@@ -218,12 +187,12 @@ export async function applyRegrade(tx: Queryable, roomId: number, questionIds: r
   if (writes.size === 0) throw new ApiError(msg`Every finished attempt already counts the current version of these questions: nothing to regrade`);
   const at = nowSeconds();
   for (const [attemptId, { snapshot, grade }] of writes) {
-    await tx.query("update exam_attempt_snapshot set questions = $1 where attempt_id = $2", [JSON.stringify(snapshot.questions), attemptId]);
-    await tx.query("update exam_attempt set score = $1, passed = $2, needs_review = $3, regraded_at = $4 where id = $5", [grade.score, grade.passed, grade.needsReview, at, attemptId]);
+    await setSnapshotQuestions(tx, attemptId, snapshot.questions);
+    await setRegradedGrade(tx, attemptId, grade, at);
     // Answers that now wait for a marker are queued; a queued one grading now decides leaves the queue (given marks stay).
     await queueMarks(tx, attemptId, grade.results);
     const decided = Object.entries(grade.results).filter(([, r]) => r.correct !== null).map(([id]) => Number(id));
-    if (decided.length > 0) await tx.query("delete from exam_mark where attempt_id = $1 and status = 'pending' and question_id = any($2::int[])", [attemptId, decided]);
+    if (decided.length > 0) await dropPendingMarks(tx, attemptId, decided);
   }
   return { ...outcome, regradedAt: at };
 }

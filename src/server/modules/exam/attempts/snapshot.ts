@@ -1,6 +1,7 @@
 import type { Queryable } from "../../../db/index.ts";
 import type { QuestionRow } from "../questions.ts";
 import type { PaperQuestion } from "./papers.ts";
+import { freezeSnapshots, insertSnapshot, satStemRows, snapshotRows, type StoredSnapshot } from "./repository.ts";
 
 /**
  * What an attempt sat (`exam_attempt_snapshot`, migration 0038): each question as it was given
@@ -27,11 +28,7 @@ export interface AttemptSnapshot {
 
 /** Stores what an attempt is given: `questions` in the order given, each with the paper's points. */
 export async function saveSnapshot(db: Queryable, attemptId: number, paper: AttemptSnapshot["paper"], questions: readonly PaperQuestion[]): Promise<void> {
-  await db.query("insert into exam_attempt_snapshot (attempt_id, paper, questions) values ($1, $2, $3) on conflict (attempt_id) do nothing", [
-    attemptId,
-    snapshotPaperJson(paper),
-    JSON.stringify(asSat(questions)),
-  ]);
+  await insertSnapshot(db, attemptId, snapshotPaperJson(paper), JSON.stringify(asSat(questions)));
 }
 
 /** The paper's grading rules as a snapshot holds them (JSON text). */
@@ -54,49 +51,12 @@ export function asSat(questions: readonly PaperQuestion[]): SatQuestion[] {
   }));
 }
 
-/**
- * Snapshots for attempts made without one (before migration 0038 ran on them, or written by
- * other means): the same rule as that migration's backfill, from what the database holds now.
- */
-const FREEZE_SQL = `insert into exam_attempt_snapshot (attempt_id, paper, questions)
-select a.id,
-  jsonb_build_object('totalScore', p.total_score, 'passScore', coalesce(r.pass_score, p.pass_score), 'partialCredit', p.partial_credit),
-  coalesce((
-    select jsonb_agg(
-      case when q.id is null
-        then jsonb_build_object('id', (e.item ->> 'id')::int, 'score', coalesce((e.item ->> 'score')::numeric, 0), 'missing', true)
-        else jsonb_build_object('id', q.id, 'classify_id', q.classify_id, 'type', q.type, 'stem', q.stem, 'options', q.options, 'answer', q.answer,
-          'analysis', q.analysis, 'difficulty', q.difficulty, 'version', q.version,
-          'score', coalesce((e.item ->> 'score')::numeric,
-            (select pr.score from exam_paper_row pr where pr.paper_id = a.paper_id
-               and ((pr.kind = 'fixed' and pr.question_id = q.id)
-                 or (pr.kind = 'draw' and pr.classify_id = q.classify_id and pr.question_type = q.type
-                     and (pr.difficulty is null or pr.difficulty = q.difficulty) and q.status = 'enable'))
-             order by pr.weigh, pr.id desc limit 1),
-            q.score))
-      end order by e.n)
-    from jsonb_array_elements(a.questions) with ordinality as e(item, n)
-    left join exam_question q on q.id = (e.item ->> 'id')::int
-  ), '[]'::jsonb)
-from exam_attempt a
-join exam_paper p on p.id = a.paper_id
-left join exam_room r on r.id = a.room_id
-where a.id = any($1::int[])
-on conflict (attempt_id) do nothing`;
-
-type StoredSnapshot = { paper: { totalScore: number | string; passScore: number | string; partialCredit: boolean }; questions: (SatQuestion | MissingQuestion)[] };
-
 function normalise(s: StoredSnapshot): AttemptSnapshot {
   return {
     paper: { totalScore: Number(s.paper.totalScore), passScore: Number(s.paper.passScore), partialCredit: s.paper.partialCredit === true },
     questions: s.questions.map((q) => ({ ...q, score: Number(q.score) })),
   };
 }
-
-/** Only what grading reads of each question (a room's results read thousands of snapshots: not their texts). */
-const GRADING_FIELDS = `coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build_object('id', e -> 'id', 'type', e -> 'type', 'answer', e -> 'answer',
-  'score', e -> 'score', 'missing', e -> 'missing', 'classify_id', e -> 'classify_id', 'difficulty', e -> 'difficulty', 'version', e -> 'version', 'stem', '', 'analysis', '', 'options', '[]'::jsonb))
-  order by n) from jsonb_array_elements(questions) with ordinality as x(e, n)), '[]'::jsonb)`;
 
 /**
  * The snapshots of the given attempts, by attempt id (one made from what is there now for an
@@ -105,17 +65,11 @@ const GRADING_FIELDS = `coalesce((select jsonb_agg(jsonb_strip_nulls(jsonb_build
  */
 export async function snapshotsOf(db: Queryable, attemptIds: readonly number[], options: { gradingOnly?: boolean } = {}): Promise<Map<number, AttemptSnapshot>> {
   if (attemptIds.length === 0) return new Map();
-  const read = async () =>
-    (
-      await db.query<StoredSnapshot & { attempt_id: number }>(
-        `select attempt_id, paper, ${options.gradingOnly ? GRADING_FIELDS : "questions"} as questions from exam_attempt_snapshot where attempt_id = any($1::int[])`,
-        [attemptIds],
-      )
-    ).rows;
+  const read = () => snapshotRows(db, attemptIds, options.gradingOnly === true);
   let rows = await read();
   if (rows.length < new Set(attemptIds).size) {
     const have = new Set(rows.map((r) => r.attempt_id));
-    await db.query(FREEZE_SQL, [attemptIds.filter((id) => !have.has(id))]);
+    await freezeSnapshots(db, attemptIds.filter((id) => !have.has(id)));
     rows = await read();
   }
   return new Map(rows.map((r) => [r.attempt_id, normalise(r)]));
@@ -139,12 +93,5 @@ export const satIds = (snapshot: AttemptSnapshot): number[] => snapshot.question
 /** Question id -> its stem and type as first sat among the given attempts (a room's item analysis). */
 export async function satStems(db: Queryable, attemptIds: readonly number[]): Promise<Map<number, { stem: string; type: string }>> {
   if (attemptIds.length === 0) return new Map();
-  const { rows } = await db.query<{ id: number; stem: string; type: string }>(
-    `select distinct on ((e ->> 'id')::int) (e ->> 'id')::int as id, e ->> 'stem' as stem, e ->> 'type' as type
-     from exam_attempt_snapshot s, jsonb_array_elements(s.questions) with ordinality as x(e, n)
-     where s.attempt_id = any($1::int[]) and e ->> 'missing' is null
-     order by (e ->> 'id')::int, s.attempt_id`,
-    [attemptIds],
-  );
-  return new Map(rows.map((r) => [r.id, { stem: r.stem, type: r.type }]));
+  return new Map((await satStemRows(db, attemptIds)).map((r) => [r.id, { stem: r.stem, type: r.type }]));
 }
