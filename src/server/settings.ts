@@ -1,4 +1,5 @@
 import type { Queryable } from "./db/index.ts";
+import { saveSetting, settingRows, settingValue } from "./settings.repository.ts";
 import { DEFAULT_PACKAGE_MANAGER, DEFAULT_TERMINAL_PORT, type PackageManager } from "../shared/terminal.ts";
 
 /** Site settings stored as JSON values (table site_setting), with typed defaults. */
@@ -51,7 +52,7 @@ const defaults: SiteSettings = {
 
 /** Several settings in one query, each falling back to its default. */
 export async function getSettings<K extends keyof SiteSettings>(db: Queryable, keys: readonly K[]): Promise<Pick<SiteSettings, K>> {
-  const { rows } = await db.query<{ key: K; value: SiteSettings[K] }>("select key, value from site_setting where key = any($1::text[])", [keys]);
+  const rows = await settingRows(db, keys);
   const stored = new Map(rows.map((r) => [r.key, r.value]));
   return Object.fromEntries(keys.map((k) => [k, stored.has(k) ? stored.get(k) : defaults[k]])) as Pick<SiteSettings, K>;
 }
@@ -63,13 +64,9 @@ export async function getCountSetting(db: Queryable, key: "upload_rate_per_minut
 }
 
 export async function getSetting<K extends keyof SiteSettings>(db: Queryable, key: K): Promise<SiteSettings[K]> {
-  const { rows } = await db.query<{ value: SiteSettings[K] }>("select value from site_setting where key = $1", [key]);
-  return rows[0]?.value ?? defaults[key];
+  return ((await settingValue(db, key)) as SiteSettings[K] | undefined) ?? defaults[key];
 }
 
 export async function setSetting<K extends keyof SiteSettings>(db: Queryable, key: K, value: SiteSettings[K]): Promise<void> {
-  await db.query(
-    "insert into site_setting (key, value) values ($1, $2::jsonb) on conflict (key) do update set value = excluded.value",
-    [key, JSON.stringify(value)],
-  );
+  await saveSetting(db, key, JSON.stringify(value));
 }

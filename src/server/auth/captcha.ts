@@ -4,6 +4,7 @@ import path from "node:path";
 import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
 import { UUID_LENGTH } from "../../shared/constants.ts";
 import type { Queryable } from "../db/index.ts";
+import { captchaExpiry, claimCaptcha, deleteCaptcha, deleteCaptchasExpiredBefore, saveCaptcha, takeCaptcha, type CaptchaRow } from "./repository.ts";
 
 /**
  * The click captcha (API.md "clickCaptcha"): a PNG drawn here with 2 target and 2 decoy
@@ -252,14 +253,8 @@ export async function drawClickCaptcha(
 export async function createClickCaptcha(db: Queryable, id: string): Promise<ClickCaptchaImage> {
   const { text, png, answer } = await drawClickCaptcha();
   const t = now();
-  await db.query("delete from captcha where expire_time < $1", [t]);
-  await db.query(
-    `insert into captcha (id, answer, width, height, verified, create_time, expire_time)
-     values ($1, $2::jsonb, $3, $4, false, $5, $6)
-     on conflict (id) do update set answer = excluded.answer, width = excluded.width, height = excluded.height,
-       verified = false, create_time = excluded.create_time, expire_time = excluded.expire_time`,
-    [id, JSON.stringify(answer), CAPTCHA_WIDTH, CAPTCHA_HEIGHT, t, t + CAPTCHA_TTL],
-  );
+  await deleteCaptchasExpiredBefore(db, t);
+  await saveCaptcha(db, { id, answer: JSON.stringify(answer), width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT, createTime: t, expireTime: t + CAPTCHA_TTL });
   observer?.(
     id,
     answer.map((b) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 })),
@@ -323,14 +318,6 @@ export function clicksMatch(answer: readonly CaptchaBox[], width: number, height
   });
 }
 
-interface CaptchaRow {
-  answer: unknown;
-  width: number;
-  height: number;
-  verified: boolean;
-  expire_time: number;
-}
-
 function toBoxes(answer: unknown): CaptchaBox[] {
   const value: unknown = typeof answer === "string" ? JSON.parse(answer) : answer;
   if (!Array.isArray(value)) return [];
@@ -351,22 +338,17 @@ export type CaptchaCheck = "ok" | "unknown" | "used" | "expired" | "malformed" |
  */
 export async function checkClickCaptcha(db: Queryable, id: string, info: string, unset: boolean): Promise<CaptchaCheck> {
   // Claiming the row (verified = true) first makes concurrent checks of one captcha one try.
-  const { rows } = await db.query<CaptchaRow>(
-    "update captcha set verified = true where id = $1 and not verified returning answer, width, height, verified, expire_time",
-    [id],
-  );
-  const row = rows[0];
+  const row = await claimCaptcha(db, id);
   if (!row) {
-    const existing = await db.query<{ expire_time: number }>("select expire_time from captcha where id = $1", [id]);
-    const used = existing.rows[0];
-    if (!used) return "unknown";
-    if (used.expire_time >= now()) return "used";
-    await db.query("delete from captcha where id = $1", [id]);
+    const expiry = await captchaExpiry(db, id);
+    if (expiry === undefined) return "unknown";
+    if (expiry >= now()) return "used";
+    await deleteCaptcha(db, id);
     return "expired";
   }
   const parsed = parseClickInfo(info);
   const outcome: CaptchaCheck = row.expire_time < now() ? "expired" : !parsed ? "malformed" : rowMatches(row, parsed) ? "ok" : "wrong";
-  if (outcome !== "ok" || unset) await db.query("delete from captcha where id = $1", [id]);
+  if (outcome !== "ok" || unset) await deleteCaptcha(db, id);
   return outcome;
 }
 
@@ -376,11 +358,7 @@ export async function checkClickCaptcha(db: Queryable, id: string, info: string,
  */
 export async function consumeClickCaptcha(db: Queryable, id: string, info: string): Promise<boolean> {
   if (!isCaptchaId(id)) return false;
-  const { rows } = await db.query<CaptchaRow>(
-    "delete from captcha where id = $1 returning answer, width, height, verified, expire_time",
-    [id],
-  );
-  const row = rows[0];
+  const row = await takeCaptcha(db, id);
   if (!row || row.expire_time < now()) return false;
   const parsed = parseClickInfo(info);
   return parsed !== null && rowMatches(row, parsed);

@@ -4,6 +4,7 @@ import { msg, plural } from "@lingui/core/macro";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
 import type { Translate } from "../i18n/index.ts";
+import { countWrongCode, insertCode, latestOpenCode, recentCodes, spendCode } from "./repository.ts";
 import type { MessageSender } from "./senders.ts";
 
 export type CodeChannel = "email" | "mobile";
@@ -40,20 +41,12 @@ export async function sendCode(
   event: CodeEvent,
 ): Promise<void> {
   const t0 = now();
-  const recent = await db.query<{ n: number; last: number | null }>(
-    `select count(*)::int as n, max(create_time) as last from verification_code
-     where channel = $1 and lower(target) = lower($2) and create_time > $3`,
-    [channel, target, t0 - 3600],
-  );
-  const { n, last } = recent.rows[0] ?? { n: 0, last: null };
+  const { n, last } = await recentCodes(db, channel, target, t0 - 3600);
   if (last !== null && t0 - Number(last) < CODE_RESEND_SECONDS) throw new ApiError(msg`Please wait a minute before asking for another code`);
   if (n >= CODE_MAX_PER_HOUR) throw new ApiError(msg`Too many codes sent to this address; please try again later`);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  await db.query(
-    "insert into verification_code (channel, target, event, code_hash, create_time, expire_time) values ($1, $2, $3, $4, $5, $6)",
-    [channel, target, event, hashCode(target, code), t0, t0 + CODE_TTL_SECONDS],
-  );
+  await insertCode(db, { channel, target, event, codeHash: hashCode(target, code), createTime: t0, expireTime: t0 + CODE_TTL_SECONDS });
   const minutes = CODE_TTL_SECONDS / 60;
   await sender.send({
     channel,
@@ -67,17 +60,11 @@ export async function sendCode(
 export async function useCode(db: Queryable, channel: CodeChannel, target: string, event: CodeEvent, code: unknown): Promise<void> {
   const wrong: MessageDescriptor = msg`The verification code is wrong or has expired`;
   if (typeof code !== "string" || !/^\d{4,8}$/.test(code)) throw new ApiError(wrong);
-  const { rows } = await db.query<{ id: number; code_hash: string; attempts: number; expire_time: number }>(
-    `select id, code_hash, attempts, expire_time from verification_code
-     where channel = $1 and lower(target) = lower($2) and event = $3 and not used
-     order by id desc limit 1`,
-    [channel, target, event],
-  );
-  const row = rows[0];
+  const row = await latestOpenCode(db, channel, target, event);
   if (!row || Number(row.expire_time) < now() || row.attempts >= CODE_MAX_ATTEMPTS) throw new ApiError(wrong);
   if (row.code_hash !== hashCode(target, code)) {
-    await db.query("update verification_code set attempts = attempts + 1 where id = $1", [row.id]);
+    await countWrongCode(db, row.id);
     throw new ApiError(wrong);
   }
-  await db.query("update verification_code set used = true where id = $1", [row.id]);
+  await spendCode(db, row.id);
 }

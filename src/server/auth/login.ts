@@ -1,12 +1,23 @@
 import { isIPv6 } from "node:net";
 import { msg } from "@lingui/core/macro";
-import { sql } from "kysely";
 import type { Queryable } from "../db/index.ts";
-import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
 import { CAPTCHA_AFTER_FAILURES, type FailedAttempts } from "./attempts.ts";
 import { consumeClickCaptcha } from "./captcha.ts";
 import { verifyPassword } from "./password.ts";
+import {
+  accountByUsername,
+  claimAccountAttempt,
+  claimAddressAttempt,
+  claimLoginSlot,
+  deleteAccountFailures,
+  deleteStaleLoginRows,
+  loginNextTry,
+  recordAddressSuccess,
+  recordLogin,
+  releaseAttempt,
+  type AccountKind,
+} from "./repository.ts";
 
 /**
  * Login throttling (admin and member alike), designed so that brute force stays impractical
@@ -40,7 +51,7 @@ export const MAX_LOGIN_DELAY = 900;
 /** An address that logged in to the account this recently skips the wait, seconds. */
 export const KNOWN_ADDRESS_SECONDS = 90 * 86_400;
 
-export type AccountKind = "admin" | "member";
+export type { AccountKind } from "./repository.ts";
 
 interface AccountRow {
   id: number;
@@ -105,47 +116,9 @@ const locked = () => new ApiError(msg`Too many failed logins: this account is lo
 const mustWait = (seconds: number) =>
   new ApiError(msg`Too many failed logins for this account: please wait ${seconds} seconds and try again`, 0, { wait: seconds });
 
-/** Counts this attempt as a failure of the account (atomically) and returns the new count. */
-async function claimAccount(db: Queryable, kind: AccountKind, username: string, t: number, lockSeconds: number) {
-  const { rows } = await db.query<{ failures: number; next_try: number }>(
-    `insert into login_guard as g (kind, username, failures, last_failure) values ($1, $2, 1, $3)
-     on conflict (kind, username) do update set
-       failures = case when g.last_failure <= $3 - $4 then 1 else g.failures + 1 end,
-       next_try = case when g.last_failure <= $3 - $4 then 0 else g.next_try end,
-       last_failure = $3
-     returning failures, next_try`,
-    [kind, username, t, lockSeconds],
-  );
-  return rows[0]!;
-}
-
-/** Counts this attempt as a failure from this address (atomically) and returns the new count. */
-async function claimAddress(db: Queryable, kind: AccountKind, username: string, address: string, t: number, lockSeconds: number) {
-  const { rows } = await db.query<{ failures: number; last_success: number | null }>(
-    `insert into login_address as a (kind, username, address, failures, last_failure) values ($1, $2, $3, 1, $4)
-     on conflict (kind, username, address) do update set
-       failures = case when a.last_failure <= $4 - $5 then 1 else a.failures + 1 end,
-       last_failure = $4
-     returning failures, last_success`,
-    [kind, username, address, t, lockSeconds],
-  );
-  return rows[0]!;
-}
-
-/** Takes back the counts of an attempt refused before its password was checked. */
-async function release(db: Queryable, kind: AccountKind, username: string, address: string): Promise<void> {
-  await db.query("update login_guard set failures = greatest(failures - 1, 0) where kind = $1 and username = $2", [kind, username]);
-  await db.query("update login_address set failures = greatest(failures - 1, 0) where kind = $1 and username = $2 and address = $3", [
-    kind,
-    username,
-    address,
-  ]);
-}
-
 /** Forgets the failures of an account (a successful login; a password reset by email or SMS code). */
 export async function clearLoginFailures(db: Queryable, kind: AccountKind, username: string): Promise<void> {
-  await db.query("delete from login_guard where kind = $1 and username = $2", [kind, username]);
-  await db.query("update login_address set failures = 0 where kind = $1 and username = $2 and failures > 0", [kind, username]);
+  await deleteAccountFailures(db, kind, username);
 }
 
 let nextPurge = 0;
@@ -153,12 +126,12 @@ let nextPurge = 0;
 async function purgeStale(db: Queryable, t: number, lockSeconds: number): Promise<void> {
   if (t < nextPurge) return;
   nextPurge = t + 600;
-  await db.query("delete from login_guard where last_failure < $1", [t - lockSeconds]);
-  await db.query("delete from login_address_failure where first_failure < $1", [t - 86_400]); // every window is shorter
-  await db.query("delete from login_address where last_failure < $1 and (last_success is null or last_success < $2)", [
-    t - lockSeconds,
-    t - KNOWN_ADDRESS_SECONDS,
-  ]);
+  await deleteStaleLoginRows(db, {
+    guardBefore: t - lockSeconds,
+    addressWindowBefore: t - 86_400, // every window is shorter
+    addressRunBefore: t - lockSeconds,
+    successBefore: t - KNOWN_ADDRESS_SECONDS,
+  });
 }
 
 /**
@@ -171,12 +144,12 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   const address = addressKey(ip);
   const t = now();
   await purgeStale(db, t, lockSeconds);
-  const { rows } = await sql<T>`select * from ${sql.table(kind)} where username = ${username}`.execute(kyselyOf(db));
-  const account = rows[0];
+  const account = await accountByUsername<T>(db, kind, username);
 
   const fromAddress = await policy.addressFailures.fail(ip);
-  const onAccount = await claimAccount(db, kind, username, t, lockSeconds);
-  const onAddress = await claimAddress(db, kind, username, address, t, lockSeconds);
+  // Counted before the password check; a failure older than lockSeconds starts a new run.
+  const onAccount = await claimAccountAttempt(db, kind, username, t, t - lockSeconds);
+  const onAddress = await claimAddressAttempt(db, kind, username, address, t, t - lockSeconds);
   try {
     if (onAddress.failures > MAX_LOGIN_FAILURES) throw locked();
     const before = onAccount.failures - 1;
@@ -188,18 +161,13 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
       await requireLoginCaptcha(db, input.captchaId, input.captchaInfo);
     }
     if (throttled) {
-      const slot = await db.query<{ next_try: number }>(
-        "update login_guard set next_try = $3 where kind = $1 and username = $2 and next_try <= $4 returning next_try",
-        [kind, username, t + loginDelay(before), t],
-      );
-      if (slot.rowCount === 0) {
-        const { rows: guard } = await db.query<{ next_try: number }>("select next_try from login_guard where kind = $1 and username = $2", [kind, username]);
-        throw mustWait(Math.max(1, (guard[0]?.next_try ?? t + 1) - t));
+      if (!(await claimLoginSlot(db, kind, username, t + loginDelay(before), t))) {
+        throw mustWait(Math.max(1, ((await loginNextTry(db, kind, username)) ?? t + 1) - t));
       }
     }
   } catch (error) {
     await policy.addressFailures.release(ip);
-    await release(db, kind, username, address);
+    await releaseAttempt(db, kind, username, address);
     throw error;
   }
 
@@ -209,8 +177,8 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   if (account.status !== "enable") throw new ApiError(msg`This account has been disabled`);
 
   await clearLoginFailures(db, kind, username);
-  await db.query("update login_address set last_success = $4 where kind = $1 and username = $2 and address = $3", [kind, username, address, t]);
-  await sql`update ${sql.table(kind)} set last_login_time = ${t}, last_login_ip = ${ip} where id = ${account.id}`.execute(kyselyOf(db));
+  await recordAddressSuccess(db, kind, username, address, t);
+  await recordLogin(db, kind, account.id, t, ip);
   await policy.addressFailures.clear(ip);
   return account;
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Queryable } from "../db/index.ts";
+import { insertOutboxMessage } from "./repository.ts";
 
 /** A message to a person: an email, or a text message to a mobile number. */
 export interface OutgoingMessage {
@@ -24,12 +25,7 @@ export function tableSender(db: Queryable, log: FastifyBaseLogger): MessageSende
   return {
     name: "table",
     async send(message) {
-      await db.query("insert into outbox_message (channel, target, subject, body) values ($1, $2, $3, $4)", [
-        message.channel,
-        message.target,
-        message.subject,
-        message.body,
-      ]);
+      await insertOutboxMessage(db, message);
       log.info({ channel: message.channel, target: message.target, subject: message.subject, body: message.body }, "message written to the outbox (no provider configured)");
     },
   };

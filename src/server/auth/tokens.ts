@@ -1,5 +1,14 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Database, Queryable } from "../db/index.ts";
+import {
+  claimRefreshToken,
+  deleteSession,
+  deleteSessionsOfTokens,
+  deleteTokensExpiredBefore,
+  insertToken as insertTokenRow,
+  refreshTokenRow,
+  unexchangedTokenCount,
+} from "./repository.ts";
 
 export type TokenType = "admin" | "admin-refresh" | "user" | "user-refresh";
 export type Side = "admin" | "user";
@@ -29,14 +38,7 @@ export const MAX_TOKEN_LENGTH = 200;
 export const newSessionId = (): string => randomUUID();
 
 async function insertToken(db: Queryable, token: string, type: TokenType, userId: number, sessionId: string, expireTime: number): Promise<void> {
-  await db.query("insert into token (token_hash, type, user_id, session_id, create_time, expire_time) values ($1, $2, $3, $4, $5, $6)", [
-    hashToken(token),
-    type,
-    userId,
-    sessionId,
-    now(),
-    expireTime,
-  ]);
+  await insertTokenRow(db, { tokenHash: hashToken(token), type, userId, sessionId, createTime: now(), expireTime });
 }
 
 /** A fresh random token in a session (a new one unless given); only its hash is stored. */
@@ -61,12 +63,7 @@ export async function issueSession(db: Queryable, side: Side, userId: number, tt
 export async function endSessions(db: Queryable, side: Side, tokens: (string | undefined)[]): Promise<number> {
   const hashes = tokens.filter((t): t is string => typeof t === "string" && t.length > 0 && t.length <= MAX_TOKEN_LENGTH).map(hashToken);
   if (hashes.length === 0) return 0;
-  const { rowCount } = await db.query(
-    `delete from token where type in ($2, $3) and session_id in
-       (select session_id from token where token_hash = any($1::text[]) and type in ($2, $3))`,
-    [hashes, side, `${side}-refresh`],
-  );
-  return rowCount;
+  return deleteSessionsOfTokens(db, side, hashes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -110,15 +107,6 @@ export type RefreshOutcome =
   /** An exchanged refresh token used again after the grace: its session was ended. */
   | { status: "reused"; side: Side; userId: number };
 
-interface RefreshRow {
-  type: "admin-refresh" | "user-refresh";
-  user_id: number;
-  session_id: string;
-  expire_time: number;
-  rotated_at: number | null;
-  successor: string | null;
-}
-
 /**
  * `POST /api/common/refreshToken`: a refresh token is exchanged once for a new access token
  * and a new refresh token in the same session (the new refresh token keeps the session's
@@ -144,13 +132,7 @@ export async function rotateRefreshToken(
   if (!presented || presented.length > MAX_TOKEN_LENGTH) return { status: "invalid" };
   const hash = hashToken(presented);
   const types = wanted ? [`${wanted}-refresh`] : ["admin-refresh", "user-refresh"];
-  const read = async () =>
-    (
-      await db.query<RefreshRow>(
-        "select type, user_id, session_id, expire_time, rotated_at, successor from token where token_hash = $1 and type = any($2::text[])",
-        [hash, types],
-      )
-    ).rows[0];
+  const read = () => refreshTokenRow(db, hash, types);
   let row = await read();
   const t = now();
   if (!row || row.expire_time <= t) return { status: "invalid" };
@@ -160,12 +142,7 @@ export async function rotateRefreshToken(
     const pair = { token: newToken(), refreshToken: newToken() };
     const current = row;
     const won = await db.transaction(async (tx) => {
-      const claim = await tx.query("update token set rotated_at = $2, successor = $3 where token_hash = $1 and rotated_at is null", [
-        hash,
-        t,
-        sealSuccessor(presented, pair),
-      ]);
-      if (claim.rowCount === 0) return false;
+      if (!(await claimRefreshToken(tx, hash, t, sealSuccessor(presented, pair)))) return false;
       await insertToken(tx, pair.token, side, current.user_id, current.session_id, t + ttls.access);
       await insertToken(tx, pair.refreshToken, `${side}-refresh`, current.user_id, current.session_id, current.expire_time);
       return true;
@@ -180,19 +157,15 @@ export async function rotateRefreshToken(
   const pair = row.successor ? openSuccessor(presented, row.successor) : null;
   if (pair && t - rotatedAt <= graceSeconds) {
     // The same pair again, if the session still has it unused (not ended, not exchanged again).
-    const { rows } = await db.query<{ n: number }>(
-      "select count(*)::int as n from token where session_id = $1 and rotated_at is null and token_hash = any($2::text[])",
-      [row.session_id, [hashToken(pair.token), hashToken(pair.refreshToken)]],
-    );
-    if (rows[0]?.n === 2) return { status: "rotated", side, userId: row.user_id, sessionId: row.session_id, ...pair };
+    const unused = await unexchangedTokenCount(db, row.session_id, [hashToken(pair.token), hashToken(pair.refreshToken)]);
+    if (unused === 2) return { status: "rotated", side, userId: row.user_id, sessionId: row.session_id, ...pair };
     return { status: "invalid" };
   }
-  await db.query("delete from token where session_id = $1 and type in ($2, $3)", [row.session_id, side, `${side}-refresh`]);
+  await deleteSession(db, row.session_id, side);
   return { status: "reused", side, userId: row.user_id };
 }
 
 /** Expired rows are useless: dropped now and then (cheap, indexed). */
 export async function purgeExpiredTokens(db: Queryable): Promise<number> {
-  const { rowCount } = await db.query("delete from token where expire_time < $1", [now() - 86_400]);
-  return rowCount;
+  return deleteTokensExpiredBefore(db, now() - 86_400);
 }

@@ -1,6 +1,19 @@
 import { memos, type Memo } from "../modules/account/memos.ts";
 import type { Queryable } from "../db/database.ts";
 import { DEMO_MEMBER } from "./accounts.ts";
+import {
+  deleteMoneyLogs,
+  earlierDemoPurchases,
+  earlierDemoRefunds,
+  hasPaidEnrolment,
+  insertLedgerEntries,
+  memberIdByUsername,
+  retellCheckInPoints,
+  retellLessonPoints,
+  setMemberTotals,
+  type DemoLedger,
+  type LedgerEntry,
+} from "./repository.ts";
 
 const DAY = 86_400;
 
@@ -24,23 +37,18 @@ export const DEMO_SCORE_LOG: DemoLogEntry[] = [
 /** The totals the demo logs end at. */
 export const demoTotal = (entries: DemoLogEntry[]): number => entries.reduce((sum, [, change]) => sum + change, 0);
 
-async function insertLog(tx: Queryable, table: "user_money_log" | "user_score_log", userId: number, entries: DemoLogEntry[]): Promise<void> {
-  const column = table === "user_money_log" ? "money" : "score";
+async function insertLog(tx: Queryable, table: DemoLedger, userId: number, entries: DemoLogEntry[]): Promise<void> {
   const now = Math.floor(Date.now() / 1000);
   let before = 0;
+  const rows: LedgerEntry[] = [];
   for (const [ago, change, memo] of entries) {
-    await tx.query(
-      `insert into ${table} (user_id, ${column}, before, after, memo_key, memo_params, create_time) values ($1, $2, $3, $4, $5, $6, $7)`,
-      [userId, change, before, before + change, memo.key, JSON.stringify(memo.params), now - ago * DAY],
-    );
+    rows.push({ change, before, after: before + change, memoKey: memo.key, memoParams: JSON.stringify(memo.params), createTime: now - ago * DAY });
     before += change;
   }
+  await insertLedgerEntries(tx, table, userId, rows);
 }
 
-async function demoMemberId(tx: Queryable): Promise<number | undefined> {
-  const { rows } = await tx.query<{ id: number }>("select id from member where username = $1", [DEMO_MEMBER.username]);
-  return rows[0]?.id;
-}
+const demoMemberId = (tx: Queryable): Promise<number | undefined> => memberIdByUsername(tx, DEMO_MEMBER.username);
 
 /** The demo member's balance and points logs, ending at the member's current totals. */
 export async function seedAccountLogs(tx: Queryable): Promise<void> {
@@ -48,7 +56,7 @@ export async function seedAccountLogs(tx: Queryable): Promise<void> {
   if (memberId === undefined) return;
   await insertLog(tx, "user_money_log", memberId, DEMO_MONEY_LOG);
   await insertLog(tx, "user_score_log", memberId, DEMO_SCORE_LOG);
-  await tx.query("update member set money = $1, score = $2 where id = $3", [demoTotal(DEMO_MONEY_LOG), demoTotal(DEMO_SCORE_LOG), memberId]);
+  await setMemberTotals(tx, memberId, demoTotal(DEMO_MONEY_LOG), demoTotal(DEMO_SCORE_LOG));
 }
 
 /**
@@ -60,26 +68,12 @@ export async function seedAccountLogs(tx: Queryable): Promise<void> {
 export async function retellAccountLogs(tx: Queryable): Promise<void> {
   const memberId = await demoMemberId(tx);
   if (memberId === undefined) return;
-  const paid = await tx.query("select 1 from course_enrolment where user_id = $1 and paid > 0", [memberId]);
-  const bought = await tx.query<{ id: number; after: number }>(
-    `select id, after from user_money_log where user_id = $1 and memo_key = 'course.bought' and memo_params = '{}'::jsonb
-       and money = -2000 and before = 10000 and after = 8000`,
-    [memberId],
-  );
-  const refund = await tx.query<{ id: number }>(
-    "select id from user_money_log where user_id = $1 and memo_key = 'refund' and money = 2000 and before = 8000 and after = 10000",
-    [memberId],
-  );
-  if (paid.rows.length === 0 && bought.rows.length === 1 && refund.rows.length === 1) {
-    await tx.query("delete from user_money_log where id = any($1::int[])", [[bought.rows[0]!.id, refund.rows[0]!.id]]);
+  const paid = await hasPaidEnrolment(tx, memberId);
+  const bought = await earlierDemoPurchases(tx, memberId);
+  const refund = await earlierDemoRefunds(tx, memberId);
+  if (!paid && bought.length === 1 && refund.length === 1) {
+    await deleteMoneyLogs(tx, [bought[0]!.id, refund[0]!.id]);
   }
-  await tx.query(
-    "update user_score_log set memo_key = 'signup' where user_id = $1 and memo_key = 'checkin' and score = 50 and before = 0 and after = 50",
-    [memberId],
-  );
-  await tx.query(
-    `update user_score_log set memo_key = 'admin.adjust' where user_id = $1 and memo_key = 'lesson.completed'
-       and memo_params = '{}'::jsonb and score = 50 and before = 50 and after = 100`,
-    [memberId],
-  );
+  await retellCheckInPoints(tx, memberId);
+  await retellLessonPoints(tx, memberId);
 }

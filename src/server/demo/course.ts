@@ -1,6 +1,7 @@
 import type { Queryable } from "../db/database.ts";
 import { sanitizeRichText } from "../modules/course/html.ts";
 import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL, demoMediaSize } from "../modules/course/media.ts";
+import { insertCourse, insertCourseCategory, insertLesson } from "./repository.ts";
 
 /**
  * Demo courses: three categories, three courses (two free, one paid at 19.90 — the demo member
@@ -244,49 +245,37 @@ function videoUrl(video: Video, base: string): { url: string; type: "mp4" | "web
 export async function seedCourse(tx: Queryable): Promise<void> {
   const categoryIds = new Map<string, number>();
   for (const c of CATEGORIES) {
-    const { rows } = await tx.query<{ id: number }>(
-      "insert into course_category (pid, title, title_en, weigh) values ($1, $2, $3, $4) returning id",
-      [c.parent ? categoryIds.get(c.parent)! : 0, c.title, c.titleEn, c.weigh],
-    );
-    categoryIds.set(c.key, rows[0]!.id);
+    const id = await insertCourseCategory(tx, { pid: c.parent ? categoryIds.get(c.parent)! : 0, title: c.title, titleEn: c.titleEn, weigh: c.weigh });
+    categoryIds.set(c.key, id);
   }
   for (const course of COURSES) {
-    const { rows } = await tx.query<{ id: number }>(
-      `insert into course (category_id, title, cover, summary, introduction, price, weigh)
-       values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-      [
-        categoryIds.get(course.category)!,
-        course.title,
-        `${DEMO_MEDIA_URL}/${course.cover}`,
-        course.summary,
-        sanitizeRichText(course.introduction.replace(/\n\s*/g, "")),
-        course.price,
-        course.weigh,
-      ],
-    );
-    const courseId = rows[0]!.id;
+    const courseId = await insertCourse(tx, {
+      categoryId: categoryIds.get(course.category)!,
+      title: course.title,
+      cover: `${DEMO_MEDIA_URL}/${course.cover}`,
+      summary: course.summary,
+      introduction: sanitizeRichText(course.introduction.replace(/\n\s*/g, "")),
+      price: course.price,
+      weigh: course.weigh,
+    });
     let weigh = course.lessons.length * 10;
     for (const lesson of course.lessons) {
       // The paid course's media are its own: a file a free course uses is open to everyone.
       const base = course.price > 0 ? DEMO_PAID_MEDIA_URL : DEMO_MEDIA_URL;
       const video = lesson.video ? videoUrl(lesson.video, base) : undefined;
       const attachments = (lesson.attachments ?? []).map((a) => ({ name: a.name, url: `${base}/${a.file}`, size: demoMediaSize(a.file) }));
-      await tx.query(
-        `insert into lesson (course_id, title, content, video_url, video_type, video_size, duration, attachments, free_preview, weigh)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [
-          courseId,
-          lesson.title,
-          sanitizeRichText(lesson.content.replace(/\n\s*/g, "")),
-          video?.url ?? "",
-          video?.type ?? "",
-          video?.size ?? 0,
-          lesson.video ? DEMO_DURATIONS[lesson.video] : 0,
-          JSON.stringify(attachments),
-          lesson.freePreview ?? false,
-          weigh,
-        ],
-      );
+      await insertLesson(tx, {
+        courseId,
+        title: lesson.title,
+        content: sanitizeRichText(lesson.content.replace(/\n\s*/g, "")),
+        videoUrl: video?.url ?? "",
+        videoType: video?.type ?? "",
+        videoSize: video?.size ?? 0,
+        duration: lesson.video ? DEMO_DURATIONS[lesson.video] : 0,
+        attachments: JSON.stringify(attachments),
+        freePreview: lesson.freePreview ?? false,
+        weigh,
+      });
       weigh -= 10;
     }
   }

@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database.ts";
+import { insertBankRow, insertPaper, insertPaperRows, insertQuestions, insertRoom, moveRoomPaper, roomExists } from "./repository.ts";
 
 /**
  * Demo exam content: three practice banks (two in Chinese, one in English) with 150 questions
@@ -185,45 +186,40 @@ async function insertBank(
   questions: Q[],
   kind: "practice" | "exam" = "practice",
 ): Promise<{ id: number; questionIds: number[] }> {
-  const bank = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh, kind) values ($1, $2, $3, $4, $5) returning id", [
-    pid,
-    title,
-    titleEn,
-    weigh,
-    kind,
-  ]);
-  const id = bank.rows[0]!.id;
-  const questionIds: number[] = [];
-  for (const [i, q] of questions.entries()) {
-    const options = (q.options ?? []).map((text, k) => ({ key: KEYS[k]!, text }));
-    const { rows } = await tx.query<{ id: number }>(
-      `insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, weigh)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id`,
-      [id, q.type, q.stem, JSON.stringify(options), JSON.stringify(q.answer), q.analysis, q.difficulty ?? 1, q.score, questions.length - i],
-    );
-    questionIds.push(rows[0]!.id);
-  }
-  return { id, questionIds };
+  const id = await insertBankRow(tx, { pid, title, titleEn, weigh, kind });
+  const rows = questions.map((q, i) => ({
+    type: q.type,
+    stem: q.stem,
+    options: JSON.stringify((q.options ?? []).map((text, k) => ({ key: KEYS[k]!, text }))),
+    answer: JSON.stringify(q.answer),
+    analysis: q.analysis,
+    difficulty: q.difficulty ?? 1,
+    score: q.score,
+    weigh: questions.length - i,
+  }));
+  return { id, questionIds: await insertQuestions(tx, id, rows) };
 }
 
+/** The fixed mock paper (an older demo database's official room sat on it). */
+const FIXED_PAPER_TITLE = "数学基础测验（固定）";
+
 export async function seedExam(tx: Queryable): Promise<void> {
-  const root = await tx.query<{ id: number }>("insert into exam_classify (pid, title, title_en, weigh) values (0, '示例题库', 'Sample banks', 100) returning id");
-  const rootId = root.rows[0]!.id;
+  const rootId = await insertBankRow(tx, { pid: 0, title: "示例题库", titleEn: "Sample banks", weigh: 100 });
   const math = await insertBank(tx, rootId, "数学基础", "Basic maths", 30, mathBank());
   const knowledge = await insertBank(tx, rootId, "中国常识", "China general knowledge", 20, knowledgeBank());
   await insertBank(tx, rootId, "英语基础", "English basics", 10, englishBank());
 
-  const fixed = await tx.query<{ id: number }>(
-    "insert into exam_paper (title, total_score, pass_score, duration) values ('数学基础测验（固定）', 20, 12, 900) returning id",
+  const fixed = await insertPaper(tx, { title: FIXED_PAPER_TITLE, totalScore: 20, passScore: 12, duration: 900 });
+  await insertPaperRows(
+    tx,
+    fixed,
+    math.questionIds.slice(0, 10).map((questionId, i) => ({ kind: "fixed", questionId, score: 2, weigh: 10 - i })),
   );
-  for (const [i, qid] of math.questionIds.slice(0, 10).entries()) {
-    await tx.query("insert into exam_paper_row (paper_id, kind, question_id, score, weigh) values ($1, 'fixed', $2, 2, $3)", [fixed.rows[0]!.id, qid, 10 - i]);
-  }
-  const drawn = await tx.query<{ id: number }>(
-    "insert into exam_paper (title, total_score, pass_score, duration, partial_credit) values ('中国常识模拟卷（随机抽题）', 15, 9, 1200, true) returning id",
-  );
-  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'single', 5, 2)", [drawn.rows[0]!.id, knowledge.id]);
-  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score) values ($1, 'draw', $2, 'judge', 5, 1)", [drawn.rows[0]!.id, knowledge.id]);
+  const drawn = await insertPaper(tx, { title: "中国常识模拟卷（随机抽题）", totalScore: 15, passScore: 9, duration: 1200, partialCredit: true });
+  await insertPaperRows(tx, drawn, [
+    { kind: "draw", classifyId: knowledge.id, questionType: "single", count: 5, score: 2 },
+    { kind: "draw", classifyId: knowledge.id, questionType: "judge", count: 5, score: 1 },
+  ]);
 
 }
 
@@ -237,25 +233,25 @@ const ROOM_TITLE = "数学基础正式考试";
  */
 export async function seedExamOfficial(tx: Queryable): Promise<void> {
   const bank = await insertBank(tx, 0, "正式考试题库", "Official exam questions", 0, officialBank(), "exam");
-  const paper = await tx.query<{ id: number }>(
-    "insert into exam_paper (title, total_score, pass_score, duration) values ('数学基础正式考试卷（随机抽题）', 20, 12, 900) returning id",
-  );
-  const paperId = paper.rows[0]!.id;
-  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score, weigh) values ($1, 'draw', $2, 'single', 5, 2, 2)", [paperId, bank.id]);
-  await tx.query("insert into exam_paper_row (paper_id, kind, classify_id, question_type, count, score, weigh) values ($1, 'draw', $2, 'judge', 5, 2, 1)", [paperId, bank.id]);
+  const paperId = await insertPaper(tx, { title: "数学基础正式考试卷（随机抽题）", totalScore: 20, passScore: 12, duration: 900 });
+  await insertPaperRows(tx, paperId, [
+    { kind: "draw", classifyId: bank.id, questionType: "single", count: 5, score: 2, weigh: 2 },
+    { kind: "draw", classifyId: bank.id, questionType: "judge", count: 5, score: 2, weigh: 1 },
+  ]);
 
-  const existing = await tx.query<{ id: number }>("select id from exam_room where title = $1", [ROOM_TITLE]);
-  if (existing.rows.length > 0) {
-    await tx.query(
-      "update exam_room set paper_id = $1 where title = $2 and paper_id in (select id from exam_paper where title = '数学基础测验（固定）')",
-      [paperId, ROOM_TITLE],
-    );
+  if (await roomExists(tx, ROOM_TITLE)) {
+    await moveRoomPaper(tx, ROOM_TITLE, FIXED_PAPER_TITLE, paperId);
     return;
   }
   const now = Math.floor(Date.now() / 1000);
-  await tx.query(
-    `insert into exam_room (paper_id, title, start_time, end_time, duration, attempts_allowed, pass_score, review_policy)
-     values ($1, $2, $3, $4, 900, 3, 12, 'submitted')`,
-    [paperId, ROOM_TITLE, now - 3600, now + 90 * 86_400],
-  );
+  await insertRoom(tx, {
+    paperId,
+    title: ROOM_TITLE,
+    startTime: now - 3600,
+    endTime: now + 90 * 86_400,
+    duration: 900,
+    attemptsAllowed: 3,
+    passScore: 12,
+    reviewPolicy: "submitted",
+  });
 }

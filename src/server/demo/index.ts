@@ -4,6 +4,7 @@ import { retellAccountLogs, seedAccountLogs } from "./accountLogs.ts";
 import { seedExam, seedExamOfficial } from "./exam.ts";
 import { seedCourse } from "./course.ts";
 import { seedOrg } from "./org.ts";
+import { accountCount, appMeta, insertAppMeta, lockDemoSeeding } from "./repository.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -29,25 +30,21 @@ export const demoParts: SeedPart[] = [
 
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1)", [7_300_413]);
-    const meta = await tx.query<{ value: string }>("select value from app_meta where key = 'demo'");
-    if (!meta.rows[0]) {
-      const { rows } = await tx.query<{ n: number }>(
-        "select (select count(*) from admin) + (select count(*) from member) as n",
-      );
-      const empty = Number(rows[0]?.n ?? 0) === 0;
-      await tx.query("insert into app_meta (key, value) values ('demo', $1)", [empty ? "1" : "0"]);
+    await lockDemoSeeding(tx, 7_300_413);
+    const meta = await appMeta(tx, "demo");
+    if (meta === undefined) {
+      const empty = (await accountCount(tx)) === 0;
+      await insertAppMeta(tx, "demo", empty ? "1" : "0");
       if (!empty) return [];
-    } else if (meta.rows[0].value !== "1") {
+    } else if (meta !== "1") {
       return [];
     }
     const ran: string[] = [];
     for (const part of parts) {
       const key = `seed:${part.name}`;
-      const done = await tx.query("select 1 from app_meta where key = $1", [key]);
-      if (done.rows.length) continue;
+      if ((await appMeta(tx, key)) !== undefined) continue;
       await part.run(tx);
-      await tx.query("insert into app_meta (key, value) values ($1, $2)", [key, String(Math.floor(Date.now() / 1000))]);
+      await insertAppMeta(tx, key, String(Math.floor(Date.now() / 1000)));
       ran.push(part.name);
     }
     return ran;

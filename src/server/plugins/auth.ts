@@ -3,7 +3,8 @@ import fp from "fastify-plugin";
 import { msg } from "@lingui/core/macro";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_USER_TOKEN } from "../../shared/constants.ts";
 import { MAX_TOKEN_LENGTH, hashToken, type TokenType } from "../auth/tokens.ts";
-import { prepared, type Queryable } from "../db/index.ts";
+import { accountByToken } from "../auth/repository.ts";
+import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
 
 export interface AdminRow {
@@ -51,20 +52,6 @@ function headerToken(req: FastifyRequest, name: string): string | undefined {
   return typeof value === "string" && value ? value : undefined;
 }
 
-// The columns of AdminRow and MemberRow, named: the account's password hash never rides along
-// with a request, and a prepared statement's result stays the same when a migration adds a column.
-const ADMIN_COLUMNS = "a.id, a.username, a.nickname, a.avatar, a.email, a.mobile, a.motto, a.is_super, a.is_company, a.company_id, a.last_login_time, a.status";
-const MEMBER_COLUMNS =
-  "a.id, a.group_id, a.company_id, a.duty_id, a.username, a.nickname, a.email, a.mobile, a.avatar, a.gender, a.birthday, a.money, a.score, a.motto, a.last_login_time, a.last_login_ip, a.join_time, a.status";
-const accountByToken = (table: "admin" | "member", columns: string) =>
-  prepared(
-    `auth.${table}`,
-    `select ${columns}, t.expire_time as token_expire_time__ from token t left join ${table} a on a.id = t.user_id
-     where t.token_hash = $1 and t.type = $2 and t.rotated_at is null`,
-  );
-/** Every authenticated request runs one of these: prepared, so PostgreSQL plans it once per connection. */
-const ACCOUNT_BY_TOKEN = { admin: accountByToken("admin", ADMIN_COLUMNS), member: accountByToken("member", MEMBER_COLUMNS) } as const;
-
 /**
  * The account behind an access token in one round trip: the token joined to its admin or member
  * row (an authenticated request used to cost two queries, the token then the account). The token's
@@ -72,20 +59,19 @@ const ACCOUNT_BY_TOKEN = { admin: accountByToken("admin", ADMIN_COLUMNS), member
  * need login; expired → 409 (whatever the account's state, so the client refreshes and then
  * learns); account gone or not `enable` → 303 need login.
  */
-async function resolve<T>(db: Queryable, token: string | undefined, type: TokenType, table: "admin" | "member"): Promise<T> {
+async function resolve<K extends "admin" | "member">(db: Queryable, token: string | undefined, type: TokenType, table: K) {
   if (!token || token.length > MAX_TOKEN_LENGTH) throw needLogin();
-  const { rows } = await db.query<T & { status: string | null; token_expire_time__: number }>(ACCOUNT_BY_TOKEN[table], [hashToken(token), type]);
-  const row = rows[0];
+  const row = await accountByToken(db, table, hashToken(token), type);
   if (!row) throw needLogin();
   if (Number(row.token_expire_time__) <= Math.floor(Date.now() / 1000)) throw expired();
   if (row.status !== "enable") throw needLogin();
   const { token_expire_time__: _, ...account } = row;
-  return account as unknown as T;
+  return account;
 }
 
 /** The admin behind the `batoken` header: 303 need login when absent or unknown, 409 when expired. */
 export function requireAdmin(db: Queryable, req: FastifyRequest): Promise<AdminRow> {
-  return resolve<AdminRow>(db, headerToken(req, HEADER_ADMIN_TOKEN), "admin", "admin");
+  return resolve(db, headerToken(req, HEADER_ADMIN_TOKEN), "admin", "admin");
 }
 
 /**
@@ -94,7 +80,7 @@ export function requireAdmin(db: Queryable, req: FastifyRequest): Promise<AdminR
  */
 export function requireMember(db: Queryable, req: FastifyRequest): Promise<MemberRow> {
   if (req.member) return Promise.resolve(req.member);
-  return resolve<MemberRow>(db, headerToken(req, HEADER_USER_TOKEN), "user", "member");
+  return resolve(db, headerToken(req, HEADER_USER_TOKEN), "user", "member");
 }
 
 /** The member when a valid token is sent, else null (for pages that work both ways). */

@@ -16,6 +16,7 @@ import type { MemberRow } from "../../plugins/auth.ts";
 import { jsonBody } from "../../../shared/schema.ts";
 import { getSetting } from "../../settings.ts";
 import { memberInfo } from "./index.ts";
+import { insertMember, memberById, registrationClashes } from "./repository.ts";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MOBILE = /^1[3-9]\d{9}$/;
@@ -70,7 +71,7 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
       }
 
       const session = await issueSession(db, "user", member.id, config.tokenTtl, keep);
-      const fresh = (await db.query<MemberRow>("select * from member where id = $1", [member.id])).rows[0]!;
+      const fresh = (await memberById(db, member.id))!;
       return reply.success(
         { userInfo: memberInfo(fresh, session.token, session.refreshToken), routePath: "/user" },
         input.tab === "login" ? msg`Login successful` : msg`Registration successful`,
@@ -90,11 +91,8 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
       if (type === "email" && !EMAIL.test(target)) throw new ApiError(msg`Please enter a correct email address`);
       if (type === "mobile" && !MOBILE.test(target)) throw new ApiError(msg`Please enter the correct mobile number`);
     }
-    const taken = await db.query<{ username: string; email: string | null; mobile: string | null }>(
-      "select username, email, mobile from member where username = $1 or ($2 <> '' and lower(email) = lower($2)) or ($3 <> '' and mobile = $3)",
-      [input.username, type === "email" ? target : "", type === "mobile" ? target : ""],
-    );
-    for (const row of taken.rows) {
+    const taken = await registrationClashes(db, input.username, type === "email" ? target : "", type === "mobile" ? target : "");
+    for (const row of taken) {
       if (row.username === input.username) throw new ApiError(msg`This username is already taken`);
       if (type === "email" && row.email?.toLowerCase() === target.toLowerCase()) throw new ApiError(msg`This email address is already registered`);
       if (type === "mobile" && row.mobile === target) throw new ApiError(msg`This mobile number is already registered`);
@@ -103,13 +101,13 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
     // The code is checked (and a wrong try counted) on its own, before the account is created.
     if (types.length > 0) await useCode(db, type, target, "user_register", input.captcha);
     try {
-      const { rows } = await db.query<MemberRow>(
-        `insert into member (username, nickname, email, mobile, password_hash, join_ip, group_id, last_login_time, last_login_ip)
-         values ($1, $1, $2, $3, $4, $5, (select id from user_group order by id limit 1), extract(epoch from now())::bigint, $5)
-         returning *`,
-        [input.username, type === "email" && target ? target : null, type === "mobile" && target ? target : null, passwordHash, ip],
-      );
-      return rows[0]!;
+      return await insertMember(db, {
+        username: input.username,
+        email: type === "email" && target ? target : null,
+        mobile: type === "mobile" && target ? target : null,
+        passwordHash,
+        ip,
+      });
     } catch (error) {
       if (sqlState(error) === "23505") throw new ApiError(msg`This username is already taken`);
       throw error;

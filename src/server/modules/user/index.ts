@@ -6,6 +6,7 @@ import { endSessions } from "../../auth/tokens.ts";
 import { memberToken, needLogin, type MemberRow } from "../../plugins/auth.ts";
 import { ruleTree, type RuleRow } from "../admin/rules.ts";
 import { siteConfig } from "../site/config.ts";
+import { enabledGroupRules, enabledMemberRules } from "./repository.ts";
 
 /** Member info as the client stores it (API.md); money in cents -> "0.00". */
 export function memberInfo(member: MemberRow, token: string, refreshToken: string) {
@@ -34,13 +35,9 @@ export const logoutToken = z.object({ refreshToken: z.string().max(200).optional
 
 /** Member-center menus: the rules of the member's group ('*' = all). */
 async function memberRules(app: FastifyInstance, member: MemberRow): Promise<RuleRow[]> {
-  const { rows } = await app.db.query<RuleRow>(
-    `select id, pid, type, title, title_en, name, path, icon, menu_type, url, component, keepalive, extend, weigh
-     from user_rule where status = 'enable' order by weigh desc, id`,
-  );
+  const rows = await enabledMemberRules(app.db);
   if (!member.group_id) return rows;
-  const group = await app.db.query<{ rules: string }>("select rules from user_group where id = $1 and status = 'enable'", [member.group_id]);
-  const rules = group.rows[0]?.rules ?? "";
+  const rules = (await enabledGroupRules(app.db, member.group_id)) ?? "";
   if (rules.trim() === "*") return rows;
   const ids = new Set(rules.split(",").map((s) => Number(s.trim())));
   return rows.filter((r) => ids.has(r.id));
