@@ -171,8 +171,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/demo/exam.ts",
   "src/server/demo/index.ts",
   "src/server/demo/org.ts",
-  "src/server/modules/admin/dashboard.ts",
-  "src/server/modules/admin/rules.ts",
   "src/server/modules/codegen/ddl.ts",
   "src/server/modules/codegen/design.ts",
   "src/server/modules/codegen/routes.ts",
