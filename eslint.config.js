@@ -193,7 +193,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/modules/health/routes.ts",
   "src/server/modules/market/modules.ts",
   "src/server/modules/market/routes.ts",
-  "src/server/modules/routine/index.ts",
   "src/server/modules/upload/storage.ts",
   "src/server/modules/user/checkIn.ts",
   "src/server/modules/user/index.ts",
