@@ -188,7 +188,6 @@ const SQL_OUTSIDE_DATA_LAYER = [
   "src/server/modules/exam/versions.ts",
   "src/server/modules/exam/withheld.ts",
   "src/server/modules/health/routes.ts",
-  "src/server/modules/upload/storage.ts",
   "src/server/modules/user/checkIn.ts",
   "src/server/modules/user/index.ts",
   "src/server/plugins/auth.ts",
