@@ -6,6 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { requireAdmin } from "../../plugins/auth.ts";
 import type { Language } from "../../../shared/constants.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
+import { adminGroupRules, anyEnabledRule, enabledRuleIdsNamed, enabledRules } from "./repository.ts";
 
 /**
  * Every admin endpoint's gate, run by the route option `config.adminRule` (access.ts): a
@@ -66,13 +67,8 @@ export function ruleTree(rows: RuleRow[], lang: Language): RuleNode[] {
 /** The rule ids an admin's groups grant, or "all" for a super admin. */
 export async function adminRuleIds(db: Queryable, admin: AdminRow): Promise<"all" | Set<number>> {
   if (admin.is_super) return "all";
-  const { rows } = await db.query<{ rules: string }>(
-    `select g.rules from admin_group g join admin_group_access a on a.group_id = g.id
-     where a.uid = $1 and g.status = 'enable'`,
-    [admin.id],
-  );
   const ids = new Set<number>();
-  for (const { rules } of rows) {
+  for (const rules of await adminGroupRules(db, admin.id)) {
     if (rules.trim() === "*") return "all";
     for (const id of rules.split(",")) if (/^\d{1,10}$/.test(id.trim()) && Number(id) <= 2_147_483_647) ids.add(Number(id));
   }
@@ -81,10 +77,7 @@ export async function adminRuleIds(db: Queryable, admin: AdminRow): Promise<"all
 
 export async function adminRules(db: Queryable, admin: AdminRow): Promise<RuleRow[]> {
   const ids = await adminRuleIds(db, admin);
-  const { rows } = await db.query<RuleRow>(
-    `select id, pid, type, title, title_en, name, path, icon, menu_type, url, component, keepalive, extend, weigh
-     from admin_rule where status = 'enable' order by weigh desc, id`,
-  );
+  const rows = await enabledRules(db);
   return ids === "all" ? rows : rows.filter((r) => ids.has(r.id));
 }
 
@@ -97,9 +90,6 @@ export async function adminHasRule(db: Queryable, admin: AdminRow, name: string)
   if (ids === "all") return true;
   if (name === SUPER_ADMIN_RULE) return false;
   if (ids.size === 0) return false;
-  const { rows } =
-    name === "*"
-      ? await db.query<{ id: number }>("select id from admin_rule where id = any($1::int[]) and status = 'enable' limit 1", [[...ids]])
-      : await db.query<{ id: number }>("select id from admin_rule where name = $1 and status = 'enable'", [name]);
-  return rows.some((r) => ids.has(r.id));
+  const found = name === "*" ? await anyEnabledRule(db, [...ids]) : await enabledRuleIdsNamed(db, name);
+  return found.some((id) => ids.has(id));
 }

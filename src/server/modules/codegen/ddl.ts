@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { DECIMAL_DIGITS, GEN_RESERVED_COLUMNS, STRING_LENGTH, tableOf, type GenDesign, type GenField, type GeneratePlan } from "../../../shared/admin/codegen.ts";
 import { isSafeText } from "../../../shared/schema.ts";
 import type { Queryable } from "../../db/index.ts";
+import { relationExists, tableColumns, tableIndexNames, tableUniqueConstraints } from "./repository.ts";
 
 /**
  * The SQL of a design: what creates its table, or changes an existing one to fit it. Names are
@@ -81,22 +82,15 @@ export interface TableState {
 }
 
 export async function tableState(db: Queryable, table: string): Promise<TableState> {
-  const { rows: found } = await db.query<{ ok: boolean }>("select to_regclass($1) is not null as ok", [table]);
-  if (!found[0]?.ok) return { exists: false, columns: new Map(), indexes: new Set(), constraints: new Set() };
-  const { rows: columns } = await db.query<{ name: string; type: string }>(
-    "select a.attname as name, format_type(a.atttypid, a.atttypmod) as type from pg_attribute a where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped order by a.attnum",
-    [table],
-  );
-  const { rows: indexes } = await db.query<{ name: string }>(
-    "select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = to_regclass($1) and not x.indisprimary",
-    [table],
-  );
-  const { rows: constraints } = await db.query<{ name: string }>("select conname as name from pg_constraint where conrelid = to_regclass($1) and contype = 'u'", [table]);
+  if (!(await relationExists(db, table))) return { exists: false, columns: new Map(), indexes: new Set(), constraints: new Set() };
+  const columns = await tableColumns(db, table);
+  const indexes = await tableIndexNames(db, table);
+  const constraints = await tableUniqueConstraints(db, table);
   return {
     exists: true,
     columns: new Map(columns.map((c) => [c.name, c.type])),
-    indexes: new Set(indexes.map((r) => r.name)),
-    constraints: new Set(constraints.map((r) => r.name)),
+    indexes: new Set(indexes),
+    constraints: new Set(constraints),
   };
 }
 

@@ -17,6 +17,20 @@ import {
 import type { CrudContext, FieldDef, ResourceDef } from "../../crud/resource.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
+import {
+  deleteRecycleRule,
+  deleteRuleNamed,
+  deleteRulesAtOrUnder,
+  deleteSensitiveRule,
+  designIdNamed,
+  firstRuleAtOrUnder,
+  generatedDesigns,
+  schemaTableNames,
+  upsertButtonRule,
+  upsertMenuRule,
+  upsertRecycleRule,
+  upsertSensitiveRule,
+} from "./repository.ts";
 
 /**
  * A design as a resource of the CRUD engine, the checks of its names against the database, its
@@ -88,10 +102,7 @@ export function parseStored(value: unknown): GenDesign | null {
 
 /** The tables and views of the system (not generated), by name. */
 async function systemTables(db: Queryable): Promise<Set<string>> {
-  const { rows } = await db.query<{ name: string }>(
-    "select table_name as name from information_schema.tables where table_schema = current_schema() union select 'crud_design'",
-  );
-  return new Set(rows.map((r) => r.name).filter((n) => !n.startsWith(GEN_TABLE_PREFIX)));
+  return new Set((await schemaTableNames(db)).filter((n) => !n.startsWith(GEN_TABLE_PREFIX)));
 }
 
 /** The design's names against the database: a system table's name, another design's name. */
@@ -102,8 +113,8 @@ export async function checkNames(db: Queryable, design: GenDesign, id: number | 
   if (system.has(name) || system.has(tableOf(design))) {
     throw new ApiError(msg`The table name "${name}" is the name of a system table`);
   }
-  const { rows } = await db.query<{ id: number }>("select id from crud_design where name = $1", [name]);
-  if (rows[0] && rows[0].id !== id) throw new ApiError(msg`Another design is already named "${name}"`);
+  const other = await designIdNamed(db, name);
+  if (other !== undefined && other !== id) throw new ApiError(msg`Another design is already named "${name}"`);
 }
 
 const BUTTONS: readonly { action: string; title: string; titleEn: string }[] = [
@@ -120,11 +131,7 @@ const BUTTONS: readonly { action: string; title: string; titleEn: string }[] = [
  * there before would keep the groups that grant it, handing them the new screen's rows).
  */
 export async function refuseClaimedRules(tx: Queryable, base: string): Promise<void> {
-  const { rows } = await tx.query<{ name: string }>("select name from admin_rule where name = $1 or name like $2 order by name limit 1", [
-    base,
-    `${base.replace(/[\\%_]/g, "\\$&")}/%`,
-  ]);
-  const name = rows[0]?.name;
+  const name = await firstRuleAtOrUnder(tx, base);
   if (name !== undefined) throw new ApiError(msg`The rule "${name}" already exists but was not made here: delete it or rename it first`);
 }
 
@@ -137,15 +144,8 @@ export async function writeRules(tx: Queryable, design: GenDesign, fresh: boolea
   const rule = ruleOfDesign(design);
   if (fresh) await refuseClaimedRules(tx, rule);
   const titleEn = design.titleEn || design.title;
-  const { rows } = await tx.query<{ id: number }>(
-    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values (0, 'menu', $1, $2, $3, $3, 'table', 'tab', $4, 35)
-     on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, component = excluded.component, status = 'enable',
-       update_time = extract(epoch from now())::bigint
-     returning id`,
-    [design.title, titleEn, rule, GEN_COMPONENT],
-  );
-  await writeButtons(tx, rows[0]!.id, rule, design.sortable);
+  const menuId = await upsertMenuRule(tx, { title: design.title, titleEn, name: rule, component: GEN_COMPONENT });
+  await writeButtons(tx, menuId, rule, design.sortable);
 }
 
 /** A screen's buttons under its menu rule `menuId` (sortable: the `sortable` button too). */
@@ -153,20 +153,16 @@ export async function writeButtons(tx: Queryable, menuId: number, rule: string, 
   for (const button of BUTTONS) {
     const name = `${rule}/${button.action}`;
     if (button.action === "sortable" && !sortable) {
-      await tx.query("delete from admin_rule where name = $1", [name]);
+      await deleteRuleNamed(tx, name);
       continue;
     }
-    await tx.query(
-      `insert into admin_rule (pid, type, title, title_en, name) values ($1, 'button', $2, $3, $4)
-       on conflict (name) do update set pid = excluded.pid`,
-      [menuId, button.title, button.titleEn, name],
-    );
+    await upsertButtonRule(tx, menuId, button.title, button.titleEn, name);
   }
 }
 
 export async function removeRules(tx: Queryable, design: Pick<GenDesign, "name">): Promise<void> {
   const rule = ruleOfDesign(design);
-  await tx.query("delete from admin_rule where name = $1 or name like $2", [rule, `${rule.replace(/[\\%_]/g, "\\$&")}/%`]);
+  await deleteRulesAtOrUnder(tx, rule);
 }
 
 /** The design's data-recycle rule (when `recycle`) and sensitive-data rule (its `sensitive` fields). */
@@ -174,31 +170,22 @@ export async function writeSecurityRules(tx: Queryable, design: GenDesign): Prom
   const rule = ruleOfDesign(design);
   const table = tableOf(design);
   if (design.recycle) {
-    await tx.query(
-      `insert into security_data_recycle (name, controller, data_table) values ($1, $2, $3)
-       on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, status = 'enable'`,
-      [design.title, rule, table],
-    );
-  } else await tx.query("delete from security_data_recycle where controller = $1", [rule]);
+    await upsertRecycleRule(tx, design.title, rule, table);
+  } else await deleteRecycleRule(tx, rule);
   if (design.sensitive.length > 0) {
-    await tx.query(
-      `insert into security_sensitive_data (name, controller, data_table, data_fields) values ($1, $2, $3, $4::jsonb)
-       on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, data_fields = excluded.data_fields, status = 'enable'`,
-      [design.title, rule, table, JSON.stringify(design.sensitive)],
-    );
-  } else await tx.query("delete from security_sensitive_data where controller = $1", [rule]);
+    await upsertSensitiveRule(tx, design.title, rule, table, design.sensitive);
+  } else await deleteSensitiveRule(tx, rule);
 }
 
 export async function removeSecurityRules(tx: Queryable, design: Pick<GenDesign, "name">): Promise<void> {
   const rule = ruleOfDesign(design);
-  await tx.query("delete from security_data_recycle where controller = $1", [rule]);
-  await tx.query("delete from security_sensitive_data where controller = $1", [rule]);
+  await deleteRecycleRule(tx, rule);
+  await deleteSensitiveRule(tx, rule);
 }
 
 /** At start: every generated design is mounted again (a design that no longer validates is logged and left out). */
 export async function loadGenerated(app: FastifyInstance): Promise<void> {
-  const { rows } = await app.db.query<{ name: string; design: unknown }>("select name, design from crud_design where status = 'generated' order by id");
-  for (const row of rows) {
+  for (const row of await generatedDesigns(app.db)) {
     const design = parseStored(row.design);
     if (!design || design.name !== row.name) {
       app.log.warn({ design: row.name }, "a stored design does not validate: its resource is not mounted");

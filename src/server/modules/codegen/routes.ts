@@ -23,8 +23,23 @@ import { pgState } from "../../db/errors.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SUPER_ADMIN_RULE } from "../admin/access.ts";
-import { ident, planOf, tableState } from "./ddl.ts";
+import { planOf, tableState } from "./ddl.ts";
 import { checkNames, loadGenerated, parseStored, removeRules, removeSecurityRules, resourceOf, writeRules, writeSecurityRules } from "./design.ts";
+import {
+  deleteDesign,
+  designById,
+  dropTableIfExists,
+  generatedDesign,
+  insertDesign,
+  latestDesigns,
+  lockDesigns,
+  primaryKeyColumn,
+  runPlannedStatement,
+  schemaHasTable,
+  tableColumnInfo,
+  updateGeneratedDesign,
+  type DesignDbRow,
+} from "./repository.ts";
 
 /**
  * The code generator (`/admin/crud/crud/...`, super admins only, every write in the admin log)
@@ -34,17 +49,6 @@ import { checkNames, loadGenerated, parseStored, removeRules, removeSecurityRule
 
 const LOG = { title: msg`Code generator` };
 const superOnly = { adminRule: SUPER_ADMIN_RULE };
-
-interface DesignDbRow {
-  id: number;
-  name: string;
-  table_name: string;
-  title: string;
-  status: "draft" | "generated";
-  design: unknown;
-  create_time: number;
-  update_time: number;
-}
 
 const gone = () => new ApiError(msg`The design does not exist`);
 
@@ -65,9 +69,9 @@ export function ddlRefusal(error: unknown): never {
 }
 
 async function designRow(db: Queryable, id: number, lock = false): Promise<DesignDbRow> {
-  const { rows } = await db.query<DesignDbRow>(`select * from crud_design where id = $1${lock ? " for update" : ""}`, [id]);
-  if (!rows[0]) throw gone();
-  return rows[0];
+  const row = await designById(db, id, lock);
+  if (!row) throw gone();
+  return row;
 }
 
 /** An existing column's SQL type as a field type of the generator. */
@@ -94,20 +98,7 @@ function defaultText(expr: string | null): string {
 }
 
 async function requireTable(db: Queryable, table: string): Promise<void> {
-  const { rows } = await db.query<{ ok: boolean }>(
-    "select exists (select 1 from information_schema.tables where table_schema = current_schema() and table_name = $1) as ok",
-    [table],
-  );
-  if (!rows[0]?.ok) throw new ApiError(msg`The table "${table}" does not exist`);
-}
-
-async function primaryKey(db: Queryable, table: string): Promise<string> {
-  const { rows } = await db.query<{ name: string }>(
-    `select a.attname as name from pg_index x join pg_attribute a on a.attrelid = x.indrelid and a.attnum = any(x.indkey)
-     where x.indrelid = to_regclass($1) and x.indisprimary order by a.attnum limit 1`,
-    [table],
-  );
-  return rows[0]?.name ?? "";
+  if (!(await schemaHasTable(db, table))) throw new ApiError(msg`The table "${table}" does not exist`);
 }
 
 export async function codegenRoutes(app: FastifyInstance): Promise<void> {
@@ -132,14 +123,14 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
 
   /** The design a generated screen renders (the client cannot compile it in). */
   api.get("/admin/gen/:name/definition", { config: { adminRule: "gen/:name/index" }, schema: { params: z.object({ name: z.string().max(64) }) } }, async (req, reply) => {
-    const { rows } = await db.query<{ design: unknown }>("select design from crud_design where name = $1 and status = 'generated'", [req.params.name]);
-    const design = rows[0] ? parseStored(rows[0].design) : null;
+    const stored = await generatedDesign(db, req.params.name);
+    const design = stored ? parseStored(stored.design) : null;
     if (!design || !app.generatedResources.has(design.name)) throw new ApiError(msg`This generated screen does not exist`);
     return reply.success({ design });
   });
 
   api.get("/admin/crud/crud/index", { config: superOnly }, async (_req, reply) => {
-    const { rows } = await db.query<DesignDbRow>("select * from crud_design order by id desc limit 500");
+    const rows = await latestDesigns(db);
     const list: DesignRow[] = rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -179,26 +170,19 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
     const { design, confirmDrop } = req.body;
     const id = await db.transaction(async (tx) => {
       // One generate at a time: names and tables are checked and changed without a race.
-      await tx.query("lock table crud_design in exclusive mode");
+      await lockDesigns(tx);
       const { plan: result, before } = await plan(tx, req.body.id, design);
       if (result.drops.length > 0 && confirmDrop !== true) {
         const columns = result.drops.join(", ");
         throw new ApiError(msg`Generating would drop the columns ${columns} and their data: confirm to drop them`, 0, { drops: result.drops });
       }
-      for (const statement of result.statements) await tx.query(statement).catch(ddlRefusal);
+      for (const statement of result.statements) await runPlannedStatement(tx, statement).catch(ddlRefusal);
       let designId: number;
       if (before) {
         designId = before.id;
-        await tx.query(
-          "update crud_design set name = $2, table_name = $3, title = $4, status = 'generated', design = $5::jsonb, admin_id = $6, update_time = extract(epoch from now())::bigint where id = $1",
-          [designId, design.name, tableOf(design), design.title, JSON.stringify(design), req.admin!.id],
-        );
+        await updateGeneratedDesign(tx, designId, { name: design.name, table: tableOf(design), title: design.title, design, adminId: req.admin!.id });
       } else {
-        const { rows } = await tx.query<{ id: number }>(
-          "insert into crud_design (name, table_name, title, status, design, admin_id) values ($1, $2, $3, 'generated', $4::jsonb, $5) returning id",
-          [design.name, tableOf(design), design.title, JSON.stringify(design), req.admin!.id],
-        );
-        designId = rows[0]!.id;
+        designId = await insertDesign(tx, "generated", { name: design.name, table: tableOf(design), title: design.title, design, adminId: req.admin!.id });
       }
       await writeRules(tx, design, before?.status !== "generated");
       await writeSecurityRules(tx, design);
@@ -212,12 +196,12 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
 
   api.post("/admin/crud/crud/del", { config: superOnly, schema: { body: jsonBody(designDelBody) } }, async (req, reply) => {
     const name = await db.transaction(async (tx) => {
-      await tx.query("lock table crud_design in exclusive mode");
+      await lockDesigns(tx);
       const row = await designRow(tx, req.body.id, true);
       await removeRules(tx, row);
       await removeSecurityRules(tx, row);
-      if (req.body.dropTable === true && row.table_name === tableOf(row)) await tx.query(`drop table if exists ${ident(row.table_name)}`);
-      await tx.query("delete from crud_design where id = $1", [row.id]);
+      if (req.body.dropTable === true && row.table_name === tableOf(row)) await dropTableIfExists(tx, row.table_name);
+      await deleteDesign(tx, row.id);
       await writeAdminLog(tx, req, LOG, "del");
       return row.name;
     });
@@ -236,14 +220,11 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
   api.post("/admin/crud/crud/import", { config: superOnly, schema: { body: jsonBody(importBody) } }, async (req, reply) => {
     const design = checked(req.body.design);
     const id = await db.transaction(async (tx) => {
-      await tx.query("lock table crud_design in exclusive mode");
+      await lockDesigns(tx);
       await checkNames(tx, design, null);
-      const { rows } = await tx.query<{ id: number }>(
-        "insert into crud_design (name, table_name, title, status, design, admin_id) values ($1, $2, $3, 'draft', $4::jsonb, $5) returning id",
-        [design.name, tableOf(design), design.title, JSON.stringify(design), req.admin!.id],
-      );
+      const designId = await insertDesign(tx, "draft", { name: design.name, table: tableOf(design), title: design.title, design, adminId: req.admin!.id });
       await writeAdminLog(tx, req, LOG, "import");
-      return rows[0]!.id;
+      return designId;
     });
     return reply.success({ id }, msg`Imported as a draft`);
   });
@@ -251,21 +232,15 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
   // SPEC §7: an existing table's primary key and fields, to start a design from it.
   api.get("/admin/ajax/getTablePk", { config: superOnly, schema: { querystring: tableQuery } }, async (req, reply) => {
     await requireTable(db, req.query.table);
-    return reply.success({ pk: await primaryKey(db, req.query.table) });
+    return reply.success({ pk: await primaryKeyColumn(db, req.query.table) });
   });
 
   api.get("/admin/ajax/getTableFieldList", { config: superOnly, schema: { querystring: tableQuery } }, async (req, reply) => {
     const { table } = req.query;
     await requireTable(db, table);
     const clean = req.query.clean === "1" || req.query.clean === "true";
-    const pk = await primaryKey(db, table);
-    const { rows } = await db.query<{ name: string; type: string; nullable: boolean; def: string | null; comment: string | null }>(
-      `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable,
-         pg_get_expr(d.adbin, d.adrelid) as def, col_description(a.attrelid, a.attnum) as comment
-       from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-       where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped order by a.attnum`,
-      [table],
-    );
+    const pk = await primaryKeyColumn(db, table);
+    const rows = await tableColumnInfo(db, table);
     const reserved: readonly string[] = GEN_RESERVED_COLUMNS;
     const fieldList = rows
       .filter((r) => !clean || (!reserved.includes(r.name) && r.name !== pk))

@@ -3,7 +3,16 @@ import { formatPrice, type Enrolment } from "../../../shared/course/types.ts";
 import type { Queryable, Database } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { memos } from "../account/memos.ts";
-import { COURSE_VISIBLE, enrolment, findEnrolment } from "./queries.ts";
+import { enrolment, findEnrolment } from "./queries.ts";
+import {
+  enrollableCourse,
+  insertFreeEnrolment,
+  insertMoneyLog,
+  insertPaidEnrolment,
+  lockMemberMoney,
+  purchasableCourse,
+  setMemberMoney,
+} from "./repository.ts";
 
 /**
  * Enrolling in a course: free courses by `enrol`, paid ones by `buy` from the member's balance
@@ -19,15 +28,12 @@ export interface EnrolOutcome {
 }
 
 export async function enrol(db: Queryable, memberId: number, courseId: number): Promise<EnrolOutcome> {
-  const course = await db.query<{ id: number; price: number }>(`select c.id, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`, [memberId, courseId]);
-  if (!course.rows[0]) throw courseGone();
+  const course = await enrollableCourse(db, memberId, courseId);
+  if (!course) throw courseGone();
   const existing = await findEnrolment(db, memberId, courseId);
   if (existing) return { enrolment: existing, created: false };
-  if (Number(course.rows[0].price) > 0) throw new ApiError(msg`This is a paid course: please buy it to enrol`);
-  await db.query("insert into course_enrolment (user_id, course_id, paid) values ($1, $2, 0) on conflict (user_id, course_id) do nothing", [
-    memberId,
-    courseId,
-  ]);
+  if (Number(course.price) > 0) throw new ApiError(msg`This is a paid course: please buy it to enrol`);
+  await insertFreeEnrolment(db, memberId, courseId);
   return { enrolment: (await findEnrolment(db, memberId, courseId))!, created: true };
 }
 
@@ -43,13 +49,8 @@ export interface BuyOutcome {
 export async function buy(db: Database, memberId: number, courseId: number, price: number): Promise<BuyOutcome> {
   return db.transaction(async (tx) => {
     // The member row is locked first: two purchases of one member never interleave.
-    const locked = await tx.query<{ money: number }>("select money from member where id = $1 for update", [memberId]);
-    const balance = Number(locked.rows[0]!.money);
-    const course = await tx.query<{ id: number; title: string; price: number }>(
-      `select c.id, c.title, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE} for share of c`,
-      [memberId, courseId],
-    );
-    const row = course.rows[0];
+    const balance = await lockMemberMoney(tx, memberId);
+    const row = await purchasableCourse(tx, memberId, courseId);
     if (!row) throw courseGone();
     const existing = await findEnrolment(tx, memberId, row.id);
     if (existing) return { enrolment: existing, money: balance, charged: false };
@@ -69,21 +70,11 @@ export async function buy(db: Database, memberId: number, courseId: number, pric
     }
     const after = balance - current;
     const title = row.title;
-    await tx.query("update member set money = $1, update_time = extract(epoch from now())::bigint where id = $2", [after, memberId]);
+    await setMemberMoney(tx, memberId, after);
     // The memo is a key with parameters, shown in the reader's language (account/memos.ts).
     const memo = memos.courseBought(title);
-    await tx.query("insert into user_money_log (user_id, money, before, after, memo_key, memo_params) values ($1, $2, $3, $4, $5, $6)", [
-      memberId,
-      -current,
-      balance,
-      after,
-      memo.key,
-      JSON.stringify(memo.params),
-    ]);
-    const inserted = await tx.query<{ course_id: number; create_time: number; paid: number }>(
-      "insert into course_enrolment (user_id, course_id, paid) values ($1, $2, $3) returning course_id, create_time, paid",
-      [memberId, row.id, current],
-    );
-    return { enrolment: enrolment(inserted.rows[0]!), money: after, charged: true };
+    await insertMoneyLog(tx, { memberId, amount: -current, before: balance, after, memo });
+    const inserted = await insertPaidEnrolment(tx, memberId, row.id, current);
+    return { enrolment: enrolment(inserted), money: after, charged: true };
   });
 }

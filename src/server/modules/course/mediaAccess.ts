@@ -9,7 +9,7 @@ import { hashToken } from "../../auth/tokens.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memberToken } from "../../plugins/auth.ts";
 import { envelope } from "../../plugins/envelope.ts";
-import { visibleSql } from "../org/visibility.ts";
+import { appMetaOnce, lessonsAccess, lessonsWithMedia, liveMemberSessions, memberMayWatch, sessionOfAccessToken, type LessonMediaRow } from "./repository.ts";
 
 /**
  * Course media under `/storage/` are served only to whoever may watch their lesson (the rule of
@@ -57,9 +57,7 @@ function mediaSecret(db: Queryable): Promise<Buffer> {
   let secret = secrets.get(db);
   if (!secret) {
     secret = (async () => {
-      await db.query("insert into app_meta (key, value) values ($1, $2) on conflict (key) do nothing", [SECRET_KEY, randomBytes(32).toString("hex")]);
-      const { rows } = await db.query<{ value: string }>("select value from app_meta where key = $1", [SECRET_KEY]);
-      return Buffer.from(rows[0]!.value, "hex");
+      return Buffer.from(await appMetaOnce(db, SECRET_KEY, randomBytes(32).toString("hex")), "hex");
     })();
     secret.catch(() => secrets.delete(db));
     secrets.set(db, secret);
@@ -88,11 +86,8 @@ async function issue(db: Queryable, req: FastifyRequest, reply: FastifyReply, me
 export async function issueMediaCookie(db: Queryable, req: FastifyRequest, reply: FastifyReply, memberId: number): Promise<void> {
   const token = memberToken(req);
   if (!token) return;
-  const { rows } = await db.query<{ session_id: string }>(
-    "select session_id from token where token_hash = $1 and type = 'user' and user_id = $2 and rotated_at is null",
-    [hashToken(token), memberId],
-  );
-  if (rows[0]) await issue(db, req, reply, memberId, rows[0].session_id);
+  const sessionId = await sessionOfAccessToken(db, hashToken(token), memberId);
+  if (sessionId !== undefined) await issue(db, req, reply, memberId, sessionId);
 }
 
 /**
@@ -121,16 +116,9 @@ async function mediaMember(db: Queryable, req: FastifyRequest): Promise<MediaMem
   const now = nowSeconds();
   if (memberId > 2_147_483_647 || expires <= now || expires > now + MEDIA_COOKIE_TTL + 60) return null;
   const given = Buffer.from(match[3]!, "base64url");
-  // Live sessions: an unexpired access token, or a refresh token not exchanged yet (an exchanged
-  // one stays until its expiry only to detect reuse), newest first.
-  const { rows } = await db.query<{ session_id: string }>(
-    `select t.session_id from token t join member m on m.id = t.user_id
-     where t.type in ('user', 'user-refresh') and t.user_id = $1 and t.expire_time > $2 and t.rotated_at is null and m.status = 'enable'
-     group by t.session_id order by max(t.expire_time) desc limit 50`,
-    [memberId, now],
-  );
+  const sessions = await liveMemberSessions(db, memberId, now);
   const secret = await mediaSecret(db);
-  for (const { session_id: sessionId } of rows) {
+  for (const sessionId of sessions) {
     const expected = signature(secret, memberId, expires, sessionId);
     if (expected.length === given.length && timingSafeEqual(expected, given)) return { memberId, expires, sessionId };
   }
@@ -169,7 +157,7 @@ interface MediaIndex {
   hlsFolders: { folder: string; lessonId: number }[];
 }
 
-function buildIndex(rows: { id: number; video_url: string; video_type: string; attachments: unknown }[]): MediaIndex {
+function buildIndex(rows: LessonMediaRow[]): MediaIndex {
   const files = new Map<string, number[]>();
   const hlsFolders: MediaIndex["hlsFolders"] = [];
   const add = (url: unknown, lessonId: number): string | null => {
@@ -195,12 +183,7 @@ const indexes = new WeakMap<Queryable, { at: number; index: Promise<MediaIndex> 
 function mediaIndex(db: Queryable): Promise<MediaIndex> {
   const cached = indexes.get(db);
   if (cached && Date.now() - cached.at < INDEX_TTL_MS) return cached.index;
-  const index = db
-    .query<{ id: number; video_url: string; video_type: string; attachments: unknown }>(
-      `select id, video_url, video_type, attachments from lesson
-       where video_url like '/storage/%' or (jsonb_typeof(attachments) = 'array' and jsonb_array_length(attachments) > 0)`,
-    )
-    .then((r) => buildIndex(r.rows));
+  const index = lessonsWithMedia(db).then(buildIndex);
   index.catch(() => indexes.delete(db));
   indexes.set(db, { at: Date.now(), index });
   return index;
@@ -236,23 +219,13 @@ export async function courseMediaDecision(db: Queryable, req: FastifyRequest, st
   const ids = await lessonsUsing(db, storagePath);
   if (ids.length === 0) return { kind: "other" };
   // Open to anyone: a free preview or a free course that is open to all (assigned to nobody).
-  const { rows } = await db.query<{ course_id: number; free_preview: boolean; price: number; open: boolean }>(
-    `select l.course_id, l.free_preview, c.price, ${visibleSql("course", "c.id", "0")} as open from lesson l join course c on c.id = l.course_id
-     where l.id = any($1::int[]) and l.status = 'enable' and c.status = 'enable'`,
-    [ids],
-  );
+  const rows = await lessonsAccess(db, ids);
   if (rows.some((r) => r.open && (r.free_preview || Number(r.price) === 0))) return { kind: "open" };
   const member = await mediaMember(db, req);
   if (!member) return { kind: "login" };
   if (rows.length > 0) {
     // A member: a course assigned to them, free (preview or price 0) or one they are enrolled in.
-    const allowed = await db.query(
-      `select 1 from lesson l join course c on c.id = l.course_id
-       where l.id = any($2::int[]) and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$1")}
-         and (l.free_preview or c.price = 0 or exists (select 1 from course_enrolment e where e.user_id = $1 and e.course_id = c.id)) limit 1`,
-      [member.memberId, ids],
-    );
-    if (allowed.rows.length > 0) return { kind: "member", member };
+    if (await memberMayWatch(db, member.memberId, ids)) return { kind: "member", member };
   }
   return { kind: "denied" };
 }

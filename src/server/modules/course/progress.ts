@@ -2,7 +2,7 @@ import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course
 import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memos } from "../account/memos.ts";
-import { visibleSql } from "../org/visibility.ts";
+import { addMemberScore, claimLessonPoints, insertScoreLog, mergeLessonProgress, progressLesson } from "./repository.ts";
 
 export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled";
 
@@ -24,56 +24,25 @@ export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled
  */
 export async function applyLessonProgress(tx: Queryable, userId: number, op: OpOf<"lesson.progress">): Promise<LessonProgressOutcome> {
   const { lessonId } = op.payload;
-  const found = await tx.query<{ id: number; course_id: number; title: string; duration: number; free_preview: boolean; enrolled: boolean }>(
-    `select l.id, l.course_id, l.title, l.duration, l.free_preview,
-            exists (select 1 from course_enrolment e where e.user_id = $2 and e.course_id = l.course_id) as enrolled
-     from lesson l join course c on c.id = l.course_id
-     where l.id = $1 and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$2")}`,
-    [lessonId, userId],
-  );
-  const lesson = found.rows[0];
+  const lesson = await progressLesson(tx, lessonId, userId);
   if (!lesson) return "unknown-lesson";
   if (!lesson.enrolled && !lesson.free_preview) return "not-enrolled";
 
   const duration = Number(lesson.duration);
   const position = duration > 0 ? Math.min(Math.max(op.payload.position, 0), duration) : Math.max(op.payload.position, 0);
   const completed = op.payload.completed || isLessonComplete(position, duration);
-  await tx.query(
-    `insert into lesson_progress (user_id, lesson_id, position, completed, completed_at, last_watched, at, op_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)
-     on conflict (user_id, lesson_id) do update set
-       position = case when (excluded.at, excluded.op_id collate "C") > (lesson_progress.at, lesson_progress.op_id collate "C")
-                       then excluded.position else lesson_progress.position end,
-       op_id = case when (excluded.at, excluded.op_id collate "C") > (lesson_progress.at, lesson_progress.op_id collate "C")
-                    then excluded.op_id else lesson_progress.op_id end,
-       at = greatest(lesson_progress.at, excluded.at),
-       completed = lesson_progress.completed or excluded.completed,
-       completed_at = least(lesson_progress.completed_at, excluded.completed_at),
-       last_watched = greatest(lesson_progress.last_watched, excluded.last_watched)`,
-    [userId, lessonId, position, completed, completed ? op.at : null, Math.floor(op.at / 1000), op.at, op.id],
-  );
+  await mergeLessonProgress(tx, { userId, lessonId, position, completed, at: op.at, opId: op.id });
 
   // Points go to enrolled members only.
   if (!lesson.enrolled) return "applied";
   // The first completion, whenever it arrives: flip the flag once and award the points with it.
-  const award = await tx.query(
-    "update lesson_progress set points_awarded = true where user_id = $1 and lesson_id = $2 and completed and not points_awarded returning lesson_id",
-    [userId, lessonId],
-  );
-  if (award.rows.length > 0 && LESSON_COMPLETE_POINTS > 0) {
+  const awarded = await claimLessonPoints(tx, userId, lessonId);
+  if (awarded && LESSON_COMPLETE_POINTS > 0) {
     const title = lesson.title;
-    const member = await tx.query<{ score: number }>("update member set score = score + $1 where id = $2 returning score", [LESSON_COMPLETE_POINTS, userId]);
-    const after = Number(member.rows[0]!.score);
+    const after = await addMemberScore(tx, userId, LESSON_COMPLETE_POINTS);
     // The memo is a key with parameters, shown in the reader's language (account/memos.ts).
     const memo = memos.lessonCompleted(title);
-    await tx.query("insert into user_score_log (user_id, score, before, after, memo_key, memo_params) values ($1, $2, $3, $4, $5, $6)", [
-      userId,
-      LESSON_COMPLETE_POINTS,
-      after - LESSON_COMPLETE_POINTS,
-      after,
-      memo.key,
-      JSON.stringify(memo.params),
-    ]);
+    await insertScoreLog(tx, { memberId: userId, amount: LESSON_COMPLETE_POINTS, before: after - LESSON_COMPLETE_POINTS, after, memo });
   }
   return "applied";
 }

@@ -13,8 +13,25 @@ import type {
 } from "../../../shared/course/types.ts";
 import type { Queryable } from "../../db/index.ts";
 import type { MemberRow } from "../../plugins/auth.ts";
-import { visibleSql } from "../org/visibility.ts";
 import { safeMediaUrl, sanitizeRichText } from "./html.ts";
+import {
+  countCourses,
+  courseDetailRow,
+  coursePage,
+  enabledCategories,
+  enrolledCourseRows,
+  enrolmentRow,
+  lessonRecord,
+  lessonRowsOf,
+  visibleCourseCounts,
+  type CategoryRow,
+  type CourseRow,
+  type LessonRecord,
+  type LessonRow,
+} from "./repository.ts";
+
+export { COURSE_COLUMNS, COURSE_VISIBLE, LESSON_STATS } from "./repository.ts";
+export type { CategoryRow, CourseRow, LessonRecord, LessonRow } from "./repository.ts";
 
 /**
  * The course read model (src/shared/course/types.ts is the contract): catalogue, detail, my
@@ -31,28 +48,6 @@ export function likePattern(keyword: string): string {
   return `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export interface CourseRow {
-  id: number;
-  category_id: number;
-  title: string;
-  cover: string;
-  summary: string;
-  price: number;
-  lesson_count: number;
-  duration: number;
-  enrolled: boolean;
-}
-
-/** A course `c` the member `$1` may see and open (0: nobody logged in). */
-export const COURSE_VISIBLE = visibleSql("course", "c.id", "$1");
-
-/** The columns of a CourseSummary; `$1` is the member id (0: nobody). */
-export const COURSE_COLUMNS = `c.id, c.category_id, c.title, c.cover, c.summary, c.price, ls.lesson_count, ls.duration,
-  exists (select 1 from course_enrolment e where e.course_id = c.id and e.user_id = $1) as enrolled`;
-export const LESSON_STATS = `cross join lateral (
-  select count(*)::int as lesson_count, coalesce(sum(l.duration), 0)::int as duration
-  from lesson l where l.course_id = c.id and l.status = 'enable') ls`;
-
 export function courseSummary(r: CourseRow): CourseSummary {
   return {
     id: r.id,
@@ -67,30 +62,10 @@ export function courseSummary(r: CourseRow): CourseSummary {
   };
 }
 
-export interface LessonRow {
-  id: number;
-  course_id: number;
-  title: string;
-  duration: number;
-  free_preview: boolean;
-  video_url: string;
-  position: number | null;
-  completed: boolean | null;
-  last_watched: number | null;
-  at: number | null;
-}
-
 /** A course's enabled lessons in order, with the member's progress (`$2`; 0: nobody). */
 export async function courseLessons(db: Queryable, courseIds: number[], memberId: number): Promise<LessonRow[]> {
   if (courseIds.length === 0) return [];
-  const { rows } = await db.query<LessonRow>(
-    `select l.id, l.course_id, l.title, l.duration, l.free_preview, l.video_url, p.position, p.completed, p.last_watched, p.at
-     from lesson l left join lesson_progress p on p.lesson_id = l.id and p.user_id = $2
-     where l.course_id = any($1::int[]) and l.status = 'enable'
-     order by l.course_id, l.weigh desc, l.id`,
-    [courseIds, memberId],
-  );
-  return rows;
+  return lessonRowsOf(db, courseIds, memberId);
 }
 
 export function lessonSummary(r: LessonRow): LessonSummary {
@@ -123,18 +98,8 @@ export function enrolment(r: { course_id: number; create_time: number; paid: num
 }
 
 export async function findEnrolment(db: Queryable, userId: number, courseId: number): Promise<Enrolment | null> {
-  const { rows } = await db.query<{ course_id: number; create_time: number; paid: number }>(
-    "select course_id, create_time, paid from course_enrolment where user_id = $1 and course_id = $2",
-    [userId, courseId],
-  );
-  return rows[0] ? enrolment(rows[0]) : null;
-}
-
-export interface CategoryRow {
-  id: number;
-  pid: number;
-  title: string;
-  title_en: string;
+  const row = await enrolmentRow(db, userId, courseId);
+  return row ? enrolment(row) : null;
 }
 
 /** The enabled category tree; each node counts the enabled courses in it and its sub-categories. */
@@ -196,39 +161,23 @@ export interface CourseListQuery {
 }
 
 export async function listCourses(db: Queryable, q: CourseListQuery, memberId: number, req: FastifyRequest): Promise<CourseList> {
-  const categories = await db.query<CategoryRow>("select id, pid, title, title_en from course_category where status = 'enable' order by weigh desc, id");
-  const counted = await db.query<{ category_id: number; n: number }>(
-    `select c.category_id, count(*)::int as n from course c where c.status = 'enable' and ${COURSE_VISIBLE} group by c.category_id`,
-    [memberId],
-  );
-  const { tree, nodes } = categoryTree(categories.rows, new Map(counted.rows.map((r) => [r.category_id, r.n])), req);
+  const categories = await enabledCategories(db);
+  const counted = await visibleCourseCounts(db, memberId);
+  const { tree, nodes } = categoryTree(categories, new Map(counted.map((r) => [r.category_id, r.n])), req);
 
-  // The filters, their placeholders numbered from `first` (the list query has the member as $1).
-  const filters: { sql: (n: number) => string; value: unknown }[] = [];
-  if (q.categoryId > 0) filters.push({ sql: (n) => `c.category_id = any($${n}::int[])`, value: withDescendants(nodes.get(q.categoryId)) });
-  if (q.keyword) filters.push({ sql: (n) => `(c.title ilike $${n} escape '\\' or c.summary ilike $${n} escape '\\')`, value: likePattern(q.keyword) });
-  const where = (first: number) => ["c.status = 'enable'", COURSE_VISIBLE, ...filters.map((f, i) => f.sql(first + i))].join(" and ");
-  const values = filters.map((f) => f.value);
-  const total = await db.query<{ n: number }>(`select count(*)::int as n from course c where ${where(2)}`, [memberId, ...values]);
-  const n = values.length;
-  const { rows } = await db.query<CourseRow>(
-    `select ${COURSE_COLUMNS} from course c ${LESSON_STATS}
-     where ${where(2)} order by c.weigh desc, c.id limit $${n + 2} offset $${n + 3}`,
-    [memberId, ...values, q.limit, (q.page - 1) * q.limit],
-  );
-  return { categories: tree, list: rows.map(courseSummary), total: total.rows[0]?.n ?? 0 };
+  const filter = {
+    ...(q.categoryId > 0 ? { categoryIds: withDescendants(nodes.get(q.categoryId)) } : {}),
+    ...(q.keyword ? { pattern: likePattern(q.keyword) } : {}),
+  };
+  const total = await countCourses(db, memberId, filter);
+  const rows = await coursePage(db, memberId, filter, q.limit, (q.page - 1) * q.limit);
+  return { categories: tree, list: rows.map(courseSummary), total };
 }
 
 /** A course with its lessons and the member's progress and enrolment; null when not visible. */
 export async function courseDetail(db: Queryable, courseId: number, member: MemberRow | null, req: FastifyRequest): Promise<CourseDetail | null> {
   const memberId = member?.id ?? 0;
-  const { rows } = await db.query<CourseRow & { introduction: string; category_title: string | null; category_title_en: string | null }>(
-    `select ${COURSE_COLUMNS}, c.introduction, cc.title as category_title, cc.title_en as category_title_en
-     from course c ${LESSON_STATS} left join course_category cc on cc.id = c.category_id
-     where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId, courseId],
-  );
-  const row = rows[0];
+  const row = await courseDetailRow(db, courseId, memberId);
   if (!row) return null;
   const lessons = await courseLessons(db, [row.id], memberId);
   return {
@@ -245,12 +194,7 @@ export async function courseDetail(db: Queryable, courseId: number, member: Memb
 
 /** The member's enrolled courses, most recently studied first, then most recently enrolled. */
 export async function myCourses(db: Queryable, memberId: number): Promise<MyCourses> {
-  const { rows } = await db.query<CourseRow & { enrolled_at: number }>(
-    `select ${COURSE_COLUMNS}, e.create_time as enrolled_at
-     from course_enrolment e join course c on c.id = e.course_id ${LESSON_STATS}
-     where e.user_id = $1 and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId],
-  );
+  const rows = await enrolledCourseRows(db, memberId);
   const lessons = await courseLessons(db, rows.map((r) => r.id), memberId);
   const list: MyCourse[] = rows.map((r) => {
     const own = lessons.filter((l) => l.course_id === r.id);
@@ -268,28 +212,9 @@ export async function myCourses(db: Queryable, memberId: number): Promise<MyCour
   return { list };
 }
 
-/** A visible lesson's own row (content, media, attachments), or undefined. */
-export interface LessonRecord {
-  id: number;
-  course_id: number;
-  course_title: string;
-  free_preview: boolean;
-  content: string;
-  video_url: string;
-  video_type: string;
-  video_size: number;
-  attachments: unknown;
-}
-
 /** A lesson of a course the member (0: nobody) may see. */
 export async function findLesson(db: Queryable, lessonId: number, memberId: number): Promise<LessonRecord | undefined> {
-  const found = await db.query<LessonRecord>(
-    `select l.id, l.course_id, c.title as course_title, l.free_preview, l.content, l.video_url, l.video_type, l.video_size, l.attachments
-     from lesson l join course c on c.id = l.course_id
-     where l.id = $2 and l.status = 'enable' and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId, lessonId],
-  );
-  return found.rows[0];
+  return lessonRecord(db, lessonId, memberId);
 }
 
 /** The lesson as the player shows it, with its neighbours and the member's progress (0: nobody). */

@@ -2,16 +2,32 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { msg } from "@lingui/core/macro";
-import { faceSchedule, scheduledCheckId, type FaceCheckResult, type FaceRule, type FaceSnapshotFields, type FaceVerdict } from "../../../shared/exam/face.ts";
+import { faceSchedule, scheduledCheckId, type FaceCheckResult, type FaceRule, type FaceSnapshotFields } from "../../../shared/exam/face.ts";
 import type { Database, Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { SUBMIT_GRACE_SECONDS, finish, type AttemptRow } from "../exam/attempts/attempt.ts";
 import { BadImageError, ImageTooLargeError, MAX_IMAGE_PIXELS, analyseImage, pictureSize, type Analysis } from "./engine.ts";
 import { judgeSnapshot } from "./judge.ts";
+import {
+  deleteMissedCheck,
+  faceFailuresOf,
+  hasFaceReference,
+  insertFaceCheck,
+  keptPictureCount,
+  lockAttempt,
+  lockReferencePath,
+  officialAttemptByUuid,
+  recordedCheck,
+  referenceEmbedding,
+  saveReference,
+  setFaceCounters,
+} from "./repository.ts";
 import { roomFaceRule } from "./rules.ts";
 
 export { LIVE_MIN, judgeSnapshot } from "./judge.ts";
 export { roomFaceRule, toFaceRule } from "./rules.ts";
+/** Whether an attempt's before-start check has passed (its questions wait for it). */
+export { startCheckPassed } from "./repository.ts";
 
 /**
  * Enrolment and the server's verdict on each snapshot. Pictures are private: they are
@@ -42,12 +58,7 @@ export const FACE_CLOCK_SKEW_MS = 5 * 60_000;
 export const faceDir = (dataDir: string) => path.join(dataDir, "face");
 
 export async function hasReference(db: Queryable, userId: number): Promise<boolean> {
-  return (await db.query("select 1 from member_face where user_id = $1", [userId])).rows.length > 0;
-}
-
-/** Whether an attempt's before-start check has passed (its questions wait for it). */
-export async function startCheckPassed(db: Queryable, attemptId: number): Promise<boolean> {
-  return (await db.query("select 1 from exam_face_check where attempt_id = $1 and kind = 'start' and verdict = 'pass' limit 1", [attemptId])).rows.length > 0;
+  return hasFaceReference(db, userId);
 }
 
 /** base64 (optionally a data: URL) -> bytes, or a refusal. */
@@ -108,12 +119,8 @@ export async function enrolFace(db: Queryable, dataDir: string, userId: number, 
   await writeFile(path.join(faceDir(dataDir), file), bytes);
   let old: string | undefined;
   try {
-    old = (await db.query<{ path: string }>("select path from member_face where user_id = $1 for update", [userId])).rows[0]?.path;
-    await db.query(
-      `insert into member_face (user_id, path, embedding, enrolled_by, create_time) values ($1, $2, $3, $4, extract(epoch from now())::bigint)
-       on conflict (user_id) do update set path = excluded.path, embedding = excluded.embedding, enrolled_by = excluded.enrolled_by, create_time = excluded.create_time`,
-      [userId, file, JSON.stringify(face.embedding), by],
-    );
+    old = await lockReferencePath(db, userId);
+    await saveReference(db, userId, file, face.embedding, by);
   } catch (error) {
     await removeFacePicture(dataDir, file);
     throw error;
@@ -121,8 +128,6 @@ export async function enrolFace(db: Queryable, dataDir: string, userId: number, 
   if (old && old !== file) await removeFacePicture(dataDir, old);
   return { faces: 1, live: Math.round(face.live * 1000) / 1000, ms: analysis.ms };
 }
-
-type FlagState = FaceCheckResult["flag"];
 
 /**
  * One check of an official attempt (`POST /api/exam/official/face`): a snapshot the server
@@ -134,11 +139,7 @@ type FlagState = FaceCheckResult["flag"];
  * kept only when it decodes, at most MAX_FACE_PICTURES_PER_ATTEMPT an attempt.
  */
 export async function recordFaceCheck(db: Database, dataDir: string, memberId: number, fields: FaceSnapshotFields, image: string | undefined): Promise<FaceCheckResult> {
-  const { rows } = await db.query<AttemptRow & { face_failures: number; face_flag: FlagState }>(
-    "select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official'",
-    [memberId, fields.uuid],
-  );
-  const attempt = rows[0];
+  const attempt = await officialAttemptByUuid(db, memberId, fields.uuid);
   if (!attempt) throw new ApiError(msg`This exam record does not exist`);
   const rule = await roomFaceRule(db, attempt.room_id);
   if (!rule) throw new ApiError(msg`This exam has no face checks`);
@@ -157,8 +158,7 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
     throw new ApiError(msg`The snapshot is missing`);
   } else {
     bytes = decodeImage(image);
-    const ref = (await db.query<{ embedding: number[] }>("select embedding from member_face where user_id = $1", [memberId])).rows[0];
-    judged = await judgeSnapshot(bytes, ref?.embedding ?? null, rule);
+    judged = await judgeSnapshot(bytes, (await referenceEmbedding(db, memberId)) ?? null, rule);
   }
   // Only a picture the server could decode is kept (bytes that are no picture are judged `bad_image` and dropped).
   const keep = bytes !== null && judged.verdict !== "bad_image" ? bytes : null;
@@ -166,34 +166,30 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
   let written: string | null = null;
   try {
     return await db.transaction(async (tx) => {
-      const locked = (await tx.query<AttemptRow & { face_failures: number; face_flag: FlagState }>("select * from exam_attempt where id = $1 for update", [attempt.id])).rows[0]!;
+      const locked = await lockAttempt(tx, attempt.id);
       checkMoment(locked, rule, fields);
       let file: string | null = null;
       if (keep) {
-        const kept = (await tx.query<{ n: number }>("select count(*)::int as n from exam_face_check where attempt_id = $1 and path is not null", [attempt.id])).rows[0]!.n;
+        const kept = await keptPictureCount(tx, attempt.id);
         if (kept < MAX_FACE_PICTURES_PER_ATTEMPT) file = path.join("checks", String(attempt.id), `${randomBytes(8).toString("hex")}.jpg`);
       }
       // The missed check of this moment (counted when the attempt closed) gives way to the snapshot.
-      const replaced = (await tx.query("delete from exam_face_check where attempt_id = $1 and uuid = $2 and verdict = 'missed' returning id", [attempt.id, fields.checkId])).rows.length > 0;
-      const inserted = await tx.query(
-        `insert into exam_face_check (attempt_id, uuid, kind, taken_at, received_at, path, faces, similarity, live, verdict, device_verdict, check_ms)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (attempt_id, uuid) do nothing returning id`,
-        [
-          attempt.id,
-          fields.checkId,
-          fields.kind,
-          fields.takenAt,
-          Date.now(),
-          file,
-          judged.faces,
-          judged.similarity === null ? null : Math.round(judged.similarity * 10_000) / 10_000,
-          judged.live === null ? null : Math.round(judged.live * 10_000) / 10_000,
-          judged.verdict,
-          fields.deviceVerdict ?? null,
-          judged.ms,
-        ],
-      );
-      if (inserted.rows.length === 0) return (await previousResult(tx, attempt.id, fields.checkId, rule))!;
+      const replaced = await deleteMissedCheck(tx, attempt.id, fields.checkId);
+      const inserted = await insertFaceCheck(tx, {
+        attemptId: attempt.id,
+        checkId: fields.checkId,
+        kind: fields.kind,
+        takenAt: fields.takenAt,
+        receivedAt: Date.now(),
+        path: file,
+        faces: judged.faces,
+        similarity: judged.similarity === null ? null : Math.round(judged.similarity * 10_000) / 10_000,
+        live: judged.live === null ? null : Math.round(judged.live * 10_000) / 10_000,
+        verdict: judged.verdict,
+        deviceVerdict: fields.deviceVerdict ?? null,
+        ms: judged.ms,
+      });
+      if (!inserted) return (await previousResult(tx, attempt.id, fields.checkId, rule))!;
       if (file && keep) {
         // Written once its row is: a retry that lost the race above writes nothing.
         await mkdir(path.join(faceDir(dataDir), "checks", String(attempt.id)), { recursive: true });
@@ -214,12 +210,12 @@ export async function recordFaceCheck(db: Database, dataDir: string, memberId: n
         flag = "none";
       }
       if (failures !== locked.face_failures || flag !== locked.face_flag) {
-        await tx.query("update exam_attempt set face_failures = $1, face_flag = $2 where id = $3", [failures, flag, attempt.id]);
+        await setFaceCounters(tx, attempt.id, failures, flag);
       }
       if (stop) {
         // Closed and graded now; the scheduled checks it missed until now count too.
         await finish(tx, locked, "submitted");
-        failures = (await tx.query<{ face_failures: number }>("select face_failures from exam_attempt where id = $1", [attempt.id])).rows[0]!.face_failures;
+        failures = await faceFailuresOf(tx, attempt.id);
       }
       return { verdict: judged.verdict, similarity: judged.similarity, failures, maxFailures: rule.maxFailures, flag };
     });
@@ -255,11 +251,7 @@ function checkMoment(attempt: AttemptRow, rule: FaceRule, fields: FaceSnapshotFi
 }
 
 async function previousResult(db: Queryable, attemptId: number, checkId: string, rule: FaceRule): Promise<FaceCheckResult | null> {
-  const { rows } = await db.query<{ verdict: FaceVerdict; similarity: string | null; face_failures: number; face_flag: FlagState }>(
-    "select c.verdict, c.similarity, a.face_failures, a.face_flag from exam_face_check c join exam_attempt a on a.id = c.attempt_id where c.attempt_id = $1 and c.uuid = $2",
-    [attemptId, checkId],
-  );
-  const r = rows[0];
+  const r = await recordedCheck(db, attemptId, checkId);
   return r ? { verdict: r.verdict, similarity: r.similarity === null ? null : Number(r.similarity), failures: r.face_failures, maxFailures: rule.maxFailures, flag: r.face_flag } : null;
 }
 

@@ -1,5 +1,6 @@
 import { dueFaceChecks, scheduledCheckId } from "../../../shared/exam/face.ts";
 import type { Queryable } from "../../db/index.ts";
+import { addFaceFailures, insertMissedChecks } from "./repository.ts";
 import { roomFaceRule } from "./rules.ts";
 
 /**
@@ -22,19 +23,9 @@ export async function recordMissedChecks(
   const started = Number(attempt.started_at);
   const due = dueFaceChecks(rule, (Number(attempt.deadline) - started) * 1000, (endedAt - started) * 1000, attempt.uuid);
   if (due.length === 0) return 0;
-  const { rows } = await db.query(
-    `insert into exam_face_check (attempt_id, uuid, kind, taken_at, received_at, verdict)
-     select $1, m.id, m.kind, m.at, $5, 'missed' from unnest($2::text[], $3::text[], $4::bigint[]) as m(id, kind, at)
-     on conflict (attempt_id, uuid) do nothing returning id`,
-    [attempt.id, due.map((m) => scheduledCheckId(attempt.uuid, m.offset)), due.map((m) => m.kind), due.map((m) => started * 1000 + m.offset), Date.now()],
-  );
-  const missed = rows.length;
+  const checks = due.map((m) => ({ id: scheduledCheckId(attempt.uuid, m.offset), kind: m.kind, at: started * 1000 + m.offset }));
+  const missed = await insertMissedChecks(db, attempt.id, checks, Date.now());
   if (missed === 0) return 0;
-  await db.query(
-    `update exam_attempt set face_failures = face_failures + $2,
-       face_flag = case when face_failures + $2 >= $3 and face_flag <> 'stopped' then $4 else face_flag end
-     where id = $1`,
-    [attempt.id, missed, rule.maxFailures, rule.action === "stop" ? "stopped" : "flagged"],
-  );
+  await addFaceFailures(db, attempt.id, missed, rule.maxFailures, rule.action === "stop" ? "stopped" : "flagged");
   return missed;
 }

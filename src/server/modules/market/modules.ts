@@ -21,8 +21,27 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { APP_VERSION } from "../../version.ts";
 import { ddlRefusal } from "../codegen/routes.ts";
-import { ident, planOf, tableState } from "../codegen/ddl.ts";
+import { planOf, tableState } from "../codegen/ddl.ts";
 import { refuseClaimedRules, resourceOf, writeButtons } from "../codegen/design.ts";
+import {
+  deleteInstall,
+  deleteRuleTree,
+  dependantModules,
+  dropTableIfExists,
+  enabledModuleNames,
+  insertInstall,
+  insertMenuFolderRule,
+  insertModuleRow,
+  insertTableMenuRule,
+  installedRow,
+  installedRows,
+  lockInstalls,
+  runPlannedStatement,
+  setRuleTreeStatus,
+  tablesLike,
+  weighAsId,
+  type InstalledRow,
+} from "./repository.ts";
 import checkin from "./bundled/checkin/manifest.json" with { type: "json" };
 import notice from "./bundled/notice/manifest.json" with { type: "json" };
 
@@ -38,14 +57,7 @@ export interface CatalogueEntry {
   source: "bundled" | "catalogue";
 }
 
-export interface InstalledRow {
-  name: string;
-  version: string;
-  source: "bundled" | "catalogue";
-  status: "enabled" | "disabled";
-  manifest: unknown;
-  settings: Record<string, number>;
-}
+export { installedRow, installedRows, type InstalledRow } from "./repository.ts";
 
 /** A manifest checked: the schema, then its own consistency; the first problem as a refusal. */
 export function parseManifest(value: unknown): ModuleManifest {
@@ -119,16 +131,6 @@ export async function readCatalogue(app: FastifyInstance): Promise<CatalogueEntr
   return found;
 }
 
-export async function installedRows(db: Queryable): Promise<InstalledRow[]> {
-  const { rows } = await db.query<InstalledRow>("select name, version, source, status, manifest, settings from module_install order by install_time, name");
-  return rows;
-}
-
-export async function installedRow(db: Queryable, name: string, lock = false): Promise<InstalledRow | null> {
-  const { rows } = await db.query<InstalledRow>(`select name, version, source, status, manifest, settings from module_install where name = $1${lock ? " for update" : ""}`, [name]);
-  return rows[0] ?? null;
-}
-
 /** An installed module's manifest (checked again: a row edited by hand never reaches the engine unchecked), or null. */
 export function storedManifest(row: Pick<InstalledRow, "manifest" | "name">): ModuleManifest | null {
   try {
@@ -186,8 +188,8 @@ async function checkRequirements(tx: Queryable, manifest: ModuleManifest): Promi
     throw new ApiError(msg`The module needs ExamHub ${need} or later (this is ${have})`);
   }
   if (manifest.requires.modules.length === 0) return;
-  const { rows } = await tx.query<{ name: string }>("select name from module_install where name = any($1) and status = 'enabled'", [manifest.requires.modules]);
-  const missing = manifest.requires.modules.filter((m) => !rows.some((r) => r.name === m)).join(", ");
+  const enabled = await enabledModuleNames(tx, manifest.requires.modules);
+  const missing = manifest.requires.modules.filter((m) => !enabled.includes(m)).join(", ");
   if (missing) throw new ApiError(msg`Install and enable these modules first: ${missing}`);
 }
 
@@ -196,34 +198,23 @@ async function writeModuleRules(tx: Queryable, manifest: ModuleManifest): Promis
   const folder = moduleRuleOf(manifest.name);
   // Every rule is made here: a row already named under `mod/<name>` is refused, never adopted.
   await refuseClaimedRules(tx, folder);
-  const { rows } = await tx.query<{ id: number }>(
-    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values (0, 'menu_dir', $1, $2, $3, $3, $4, null, '', 30)
-     returning id`,
-    [manifest.title, manifest.titleEn || manifest.title, folder, manifest.icon],
-  );
-  const folderId = rows[0]!.id;
+  const folderId = await insertMenuFolderRule(tx, { title: manifest.title, titleEn: manifest.titleEn || manifest.title, name: folder, icon: manifest.icon });
   for (const table of manifest.tables) {
     if (!table.menu) continue;
     const rule = moduleRuleOf(manifest.name, table.name);
-    const { rows: menu } = await tx.query<{ id: number }>(
-      `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-       values ($1, 'menu', $2, $3, $4, $4, $5, 'tab', $6, 0)
-       returning id`,
-      [folderId, table.title, table.titleEn || table.title, rule, table.icon, MODULE_COMPONENT],
-    );
-    await writeButtons(tx, menu[0]!.id, rule, table.sortable);
+    const menuId = await insertTableMenuRule(tx, folderId, { title: table.title, titleEn: table.titleEn || table.title, name: rule, icon: table.icon, component: MODULE_COMPONENT });
+    await writeButtons(tx, menuId, rule, table.sortable);
   }
 }
 
 const likePrefix = (name: string) => `${moduleRuleOf(name).replace(/_/g, "\\_")}/%`;
 
 export async function setRulesStatus(tx: Queryable, name: string, status: "enable" | "disable"): Promise<void> {
-  await tx.query("update admin_rule set status = $3, update_time = extract(epoch from now())::bigint where name = $1 or name like $2", [moduleRuleOf(name), likePrefix(name), status]);
+  await setRuleTreeStatus(tx, moduleRuleOf(name), likePrefix(name), status);
 }
 
 export async function removeModuleRules(tx: Queryable, name: string): Promise<void> {
-  await tx.query("delete from admin_rule where name = $1 or name like $2", [moduleRuleOf(name), likePrefix(name)]);
+  await deleteRuleTree(tx, moduleRuleOf(name), likePrefix(name));
 }
 
 /** A demo row added through the table's own row schema (the same checks as the back office's add). */
@@ -235,17 +226,12 @@ async function insertDemoRows(tx: Queryable, manifest: ModuleManifest): Promise<
       const parsed = schema.safeParse(raw);
       if (!parsed.success) throw new ApiError(msg`A demo row of the table "${tableName}" is not valid`);
       const row = parsed.data as Record<string, unknown>;
-      const columns = Object.keys(row);
-      const full = ident(moduleTableOf(manifest.name, tableName));
-      const sql =
-        columns.length === 0
-          ? `insert into ${full} default values returning id`
-          : `insert into ${full} (${columns.map(ident).join(", ")}) values (${columns.map((_, i) => `$${i + 1}`).join(", ")}) returning id`;
-      const { rows: added } = await tx.query<{ id: number }>(sql, columns.map((c) => row[c])).catch((error: unknown) => {
+      const full = moduleTableOf(manifest.name, tableName);
+      const id = await insertModuleRow(tx, full, row).catch((error: unknown) => {
         if (pgState(error) === "23505") throw new ApiError(msg`A demo row of the table "${tableName}" has the same value as another in a unique column`);
         throw error;
       });
-      if (table.sortable) await tx.query(`update ${full} set weigh = id where id = $1`, [added[0]!.id]);
+      if (table.sortable) await weighAsId(tx, full, id);
     }
   }
 }
@@ -257,7 +243,7 @@ async function insertDemoRows(tx: Queryable, manifest: ModuleManifest): Promise<
  * failure rolls all of it back.
  */
 export async function installModule(tx: Queryable, manifest: ModuleManifest, source: "bundled" | "catalogue", demo: boolean, adminId: number): Promise<void> {
-  await tx.query("lock table module_install in exclusive mode");
+  await lockInstalls(tx);
   const name = manifest.name;
   if (await installedRow(tx, name)) throw new ApiError(msg`The module "${name}" is already installed`);
   await checkRequirements(tx, manifest);
@@ -268,29 +254,21 @@ export async function installModule(tx: Queryable, manifest: ModuleManifest, sou
       const columns = plan.drops.join(", ");
       throw new ApiError(msg`The table ${full} kept from an earlier install has columns this module does not list (${columns}): drop them or the table first`);
     }
-    for (const statement of plan.statements) await tx.query(statement).catch(ddlRefusal);
+    for (const statement of plan.statements) await runPlannedStatement(tx, statement).catch(ddlRefusal);
   }
   await writeModuleRules(tx, manifest);
   if (demo) await insertDemoRows(tx, manifest);
-  await tx.query("insert into module_install (name, version, title, source, status, manifest, settings, admin_id) values ($1, $2, $3, $4, 'enabled', $5::jsonb, $6::jsonb, $7)", [
-    name,
-    manifest.version,
-    manifest.title,
-    source,
-    JSON.stringify(manifest),
-    JSON.stringify(settingsOf(manifest, {})),
-    adminId,
-  ]);
+  await insertInstall(tx, { name, version: manifest.version, title: manifest.title, source, manifest, settings: settingsOf(manifest, {}), adminId });
 }
 
 /** Uninstalls in the caller's transaction: rules and the install row go; the tables only with `dropData`. */
 export async function uninstallModule(tx: Queryable, name: string, dropData: boolean): Promise<ModuleManifest | null> {
-  await tx.query("lock table module_install in exclusive mode");
+  await lockInstalls(tx);
   const row = await installedRow(tx, name, true);
   if (!row) throw new ApiError(msg`The module "${name}" is not installed`);
-  const { rows: dependants } = await tx.query<{ name: string }>("select name from module_install where manifest->'requires'->'modules' ? $1", [name]);
+  const dependants = await dependantModules(tx, name);
   if (dependants.length > 0) {
-    const list = dependants.map((d) => d.name).join(", ");
+    const list = dependants.join(", ");
     throw new ApiError(msg`These modules need it: ${list}. Uninstall them first`);
   }
   const manifest = storedManifest(row);
@@ -300,14 +278,10 @@ export async function uninstallModule(tx: Queryable, name: string, dropData: boo
     // no longer validates, every table with its prefix).
     const tables = manifest
       ? manifest.tables.map((t) => moduleTableOf(name, t.name))
-      : (
-          await tx.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = current_schema() and table_name like $1", [
-            `${moduleTableOf(name, "").replace(/_/g, "\\_")}%`,
-          ])
-        ).rows.map((r) => r.name);
-    for (const table of tables) await tx.query(`drop table if exists ${ident(table)}`);
+      : await tablesLike(tx, `${moduleTableOf(name, "").replace(/_/g, "\\_")}%`);
+    for (const table of tables) await dropTableIfExists(tx, table);
   }
-  await tx.query("delete from module_install where name = $1", [name]);
+  await deleteInstall(tx, name);
   return manifest;
 }
 

@@ -25,7 +25,6 @@ import { mountResourceWith } from "../../crud/routes.ts";
 import { ApiError } from "../../errors.ts";
 import { memos } from "../account/memos.ts";
 import { SUPER_ADMIN_RULE } from "../admin/access.ts";
-import { ident } from "../codegen/ddl.ts";
 import {
   BUNDLED,
   catalogueRefusal,
@@ -45,6 +44,7 @@ import {
   uninstallModule,
   type InstalledRow,
 } from "./modules.ts";
+import { addMemberScore, checkInCount, insertCheckIn, insertScoreLog, listBlockRows, saveInstallSettings, setInstallStatus } from "./repository.ts";
 import { readModuleZip } from "./zip.ts";
 
 /**
@@ -152,7 +152,7 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
         if (!row) throw new ApiError(msg`The module "${name}" is not installed`);
         const stored = storedManifest(row);
         if (!stored) throw new ApiError(msg`The installed module's manifest does not validate: uninstall it`);
-        await tx.query("update module_install set status = $2, update_time = extract(epoch from now())::bigint where name = $1", [name, action === "enable" ? "enabled" : "disabled"]);
+        await setInstallStatus(tx, name, action === "enable" ? "enabled" : "disabled");
         await setRulesStatus(tx, name, action);
         await writeAdminLog(tx, req, LOG, action);
         return stored;
@@ -187,7 +187,7 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
         if (value < min || value > max) throw new ApiError(msg`The setting "${key}" must be between ${min} and ${max}`);
         next[key] = value;
       }
-      await tx.query("update module_install set settings = $2::jsonb, update_time = extract(epoch from now())::bigint where name = $1", [name, JSON.stringify(next)]);
+      await saveInstallSettings(tx, name, next);
       await writeAdminLog(tx, req, LOG, "settings");
       return next;
     });
@@ -245,21 +245,19 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
 
   /** One member block of an enabled module (`/api/module/home`). */
   async function homeBlock(manifest: ModuleManifest, row: InstalledRow, block: MemberBlock, lang: string, memberId: number): Promise<HomeBlock> {
-    const table = ident(moduleTableOf(manifest.name, block.table));
+    const table = moduleTableOf(manifest.name, block.table);
     const title = titleIn(lang, block);
     if (block.kind === "list") {
-      const params: unknown[] = [];
-      const where = block.where.map((w) => {
-        params.push(w.eq);
-        return `${ident(w.field)} = $${params.length}`;
-      });
       const f = block.fields;
-      const { rows } = await db.query<{ id: number; title: unknown; body: unknown; time: unknown }>(
-        `select id, ${ident(f.title)} as title, ${f.body ? ident(f.body) : "''"} as body, ${f.time ? ident(f.time) : "null"} as time
-         from ${table} ${where.length ? `where ${where.join(" and ")}` : ""}
-         order by ${ident(block.order.field)} ${block.order.desc ? "desc" : "asc"}, id desc limit ${block.limit}`,
-        params,
-      );
+      const rows = await listBlockRows(db, {
+        table,
+        where: block.where.map((w) => ({ field: w.field, eq: w.eq })),
+        title: f.title,
+        ...(f.body ? { body: f.body } : {}),
+        ...(f.time ? { time: f.time } : {}),
+        order: { field: block.order.field, desc: block.order.desc === true },
+        limit: block.limit,
+      });
       return {
         kind: "list",
         module: manifest.name,
@@ -268,9 +266,9 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
         items: rows.map((r) => ({ id: r.id, title: String(r.title ?? ""), body: String(r.body ?? ""), time: r.time === null ? null : Number(r.time) })),
       };
     }
-    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ${table} where user_day = $1`, [userDay(memberId)]);
+    const count = await checkInCount(db, table, userDay(memberId));
     const points = settingsOf(manifest, row.settings)[block.setting] ?? 0;
-    return { kind: "dailyPoints", module: manifest.name, name: block.name, title, points, checkedIn: rows[0]!.n > 0 };
+    return { kind: "dailyPoints", module: manifest.name, name: block.name, title, points, checkedIn: count > 0 };
   }
 
   api.get("/api/module/home", { config: { auth: "member" } }, async (req, reply) => {
@@ -304,27 +302,14 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
     const block = manifest.member.find((b) => b.name === req.body.block);
     if (!block || block.kind !== "dailyPoints") throw new ApiError(msg`This module has no check-in`);
     const points = settingsOf(manifest, row.settings)[block.setting] ?? 0;
-    const table = ident(moduleTableOf(manifest.name, block.table));
+    const table = moduleTableOf(manifest.name, block.table);
     const day = new Date().toISOString().slice(0, 10);
     const result = await db.transaction(async (tx) => {
-      const added = await tx.query<{ id: number }>(`insert into ${table} (user_id, day, points, user_day) values ($1, $2, $3, $4) on conflict do nothing returning id`, [
-        member.id,
-        day,
-        points,
-        userDay(member.id, day),
-      ]);
-      if (added.rows.length === 0) return null;
-      const { rows } = await tx.query<{ score: number }>("update member set score = score + $1 where id = $2 returning score", [points, member.id]);
-      const after = Number(rows[0]!.score);
+      const added = await insertCheckIn(tx, table, { userId: member.id, day, points, userDay: userDay(member.id, day) });
+      if (!added) return null;
+      const after = await addMemberScore(tx, member.id, points);
       const memo = memos.checkin();
-      await tx.query("insert into user_score_log (user_id, score, before, after, memo_key, memo_params) values ($1, $2, $3, $4, $5, $6)", [
-        member.id,
-        points,
-        after - points,
-        after,
-        memo.key,
-        JSON.stringify(memo.params),
-      ]);
+      await insertScoreLog(tx, { memberId: member.id, amount: points, before: after - points, after, memo });
       return { awarded: points, score: after };
     });
     if (!result) return reply.success({ awarded: 0, checkedIn: true }, msg`You have already checked in today`);

@@ -7,6 +7,16 @@ import { jsonBody } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { getSettings } from "../../settings.ts";
 import { endpointProblem } from "./endpoint.ts";
+import {
+  deleteDeviceSubscription,
+  hasSubscription,
+  lockMember,
+  reminderPreference,
+  saveReminderPreference,
+  saveSubscription,
+  subscribedDevices,
+  trimSubscriptions,
+} from "./repository.ts";
 import { sendToMember, vapidKeys, type PushDeps } from "./service.ts";
 import type { PushTransport } from "./transport.ts";
 
@@ -46,14 +56,14 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
   api.get("/api/push/config", { config: { auth: "member" }, schema: { querystring: z.object({ device: pushDevice }) } }, async (req, reply) => {
     const userId = req.member!.id;
     const { publicKey } = await vapidKeys(db);
-    const subs = await db.query<{ device: string }>("select device from push_subscription where user_id = $1", [userId]);
-    const pref = await db.query<{ hour: number; time_zone: string }>("select hour, time_zone from push_preference where user_id = $1", [userId]);
+    const devices = await subscribedDevices(db, userId);
+    const pref = await reminderPreference(db, userId);
     const config: PushConfig = {
       publicKey,
-      subscribed: subs.rows.some((s) => s.device === req.query.device),
-      devices: subs.rows.length,
-      hour: pref.rows[0]?.hour ?? DEFAULT_REMINDER_HOUR,
-      timeZone: pref.rows[0]?.time_zone ?? null,
+      subscribed: devices.some((d) => d === req.query.device),
+      devices: devices.length,
+      hour: pref?.hour ?? DEFAULT_REMINDER_HOUR,
+      timeZone: pref?.time_zone ?? null,
     };
     return reply.success(config);
   });
@@ -72,25 +82,11 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
       const at = Math.floor(Date.now() / 1000);
       const replaced = await db.transaction(async (tx) => {
         // One member's subscribes one at a time, so the cap holds under concurrent calls.
-        await tx.query("select 1 from member where id = $1 for update", [userId]);
-        // An endpoint is one browser's: whoever subscribes with it last holds it.
-        await tx.query("delete from push_subscription where endpoint = $1 and not (user_id = $2 and device = $3)", [subscription.endpoint, userId, device]);
-        await tx.query(
-          `insert into push_subscription (user_id, device, endpoint, p256dh, auth, create_time, update_time) values ($1, $2, $3, $4, $5, $6, $6)
-           on conflict (user_id, device) do update set endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth, update_time = excluded.update_time`,
-          [userId, device, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, at],
-        );
-        const { rowCount } = await tx.query(
-          `delete from push_subscription where user_id = $1 and id not in (
-             select id from push_subscription where user_id = $1 order by (device = $2) desc, update_time desc, id desc limit $3)`,
-          [userId, device, MAX_PUSH_DEVICES],
-        );
-        await tx.query(
-          `insert into push_preference (user_id, hour, time_zone, lang, update_time) values ($1, $2, $3, $4, $5)
-           on conflict (user_id) do update set hour = excluded.hour, time_zone = excluded.time_zone, lang = excluded.lang, update_time = excluded.update_time`,
-          [userId, hour, timeZone, req.lang, at],
-        );
-        return rowCount ?? 0;
+        await lockMember(tx, userId);
+        await saveSubscription(tx, userId, { device, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth }, at);
+        const removed = await trimSubscriptions(tx, userId, device, MAX_PUSH_DEVICES);
+        await saveReminderPreference(tx, userId, hour, timeZone, req.lang, at);
+        return removed;
       });
       const max = MAX_PUSH_DEVICES;
       if (replaced > 0) {
@@ -104,14 +100,13 @@ export async function pushRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.post("/api/push/unsubscribe", { config: { auth: "member" }, schema: { body: jsonBody(unsubscribeBody) } }, async (req, reply) => {
-    const { rowCount } = await db.query("delete from push_subscription where user_id = $1 and device = $2", [req.member!.id, req.body.device]);
-    return reply.success({ removed: rowCount ?? 0 }, msg`Reminders are off for this device`);
+    const removed = await deleteDeviceSubscription(db, req.member!.id, req.body.device);
+    return reply.success({ removed }, msg`Reminders are off for this device`);
   });
 
   api.post("/api/push/test", { config: { auth: "member", rateLimit: { max: 5, timeWindow: "1 minute", keyGenerator: perMember } } }, async (req, reply) => {
     const userId = req.member!.id;
-    const has = await db.query("select 1 from push_subscription where user_id = $1 limit 1", [userId]);
-    if (has.rows.length === 0) throw new ApiError(msg`Turn reminders on first`);
+    if (!(await hasSubscription(db, userId))) throw new ApiError(msg`Turn reminders on first`);
     const { site_name } = await getSettings(db, ["site_name"]);
     const result: PushTestResult = await sendToMember(pushDeps(app), userId, {
       title: site_name || app.config.siteName,

@@ -4,8 +4,8 @@ import { now as clockNow } from "../../clock.ts";
 import { translator } from "../../i18n/index.ts";
 import { getSettings } from "../../settings.ts";
 import { dueList } from "../exam/review.ts";
-import { visibleSql } from "../org/visibility.ts";
 import { pushDeps } from "./index.ts";
+import { claimReminder, dailyReminderMembers, dailyReminderSent, roomReminders } from "./repository.ts";
 import { sendToMember, type SendOutcome } from "./service.ts";
 
 /**
@@ -40,15 +40,11 @@ export async function runReminders(app: FastifyInstance, now = clockNow()): Prom
   const site = site_name || app.config.siteName;
   const run: ReminderRun = { daily: [], rooms: [] };
 
-  const claim = async (userId: number, kind: "daily" | "room", ref: string) =>
-    (await db.query("insert into push_sent (user_id, kind, ref, sent_at) values ($1, $2, $3, $4) on conflict do nothing returning user_id", [userId, kind, ref, now])).rows.length > 0;
+  const claim = (userId: number, kind: "daily" | "room", ref: string) => claimReminder(db, userId, kind, ref, now);
 
   // Daily: members with a subscription, at their hour.
-  const members = await db.query<{ user_id: number; hour: number; time_zone: string; lang: string }>(
-    `select p.user_id, p.hour, p.time_zone, p.lang from push_preference p join member m on m.id = p.user_id and m.status = 'enable'
-     where exists (select 1 from push_subscription s where s.user_id = p.user_id) order by p.user_id`,
-  );
-  for (const m of members.rows) {
+  const members = await dailyReminderMembers(db);
+  for (const m of members) {
     let local: { day: string; hour: number };
     try {
       local = localTime(now, m.time_zone);
@@ -56,8 +52,7 @@ export async function runReminders(app: FastifyInstance, now = clockNow()): Prom
       continue;
     }
     if (local.hour !== m.hour) continue;
-    const already = await db.query("select 1 from push_sent where user_id = $1 and kind = 'daily' and ref = $2", [m.user_id, local.day]);
-    if (already.rows.length > 0) continue;
+    if (await dailyReminderSent(db, m.user_id, local.day)) continue;
     const due = (await dueList(db, m.user_id, now)).due.length;
     if (due === 0 || !(await claim(m.user_id, "daily", local.day))) continue;
     const t = translator(m.lang);
@@ -73,19 +68,8 @@ export async function runReminders(app: FastifyInstance, now = clockNow()): Prom
 
   // Rooms opening within the hour, for members who may sit them and have a subscription.
   const nowSeconds = Math.floor(now / 1000);
-  const rooms = await db.query<{ room_id: number; title: string; start_time: string | number; user_id: number; lang: string }>(
-    `select r.id as room_id, r.title, r.start_time, m.id as user_id, p.lang
-     from exam_room r
-     join member m on m.status = 'enable' and (r.user_group_id is null or r.user_group_id = m.group_id)
-     join push_preference p on p.user_id = m.id
-     where r.status = 'enable' and r.start_time > $1 and r.start_time <= $2
-       and exists (select 1 from push_subscription s where s.user_id = m.id)
-       and not exists (select 1 from push_sent x where x.user_id = m.id and x.kind = 'room' and x.ref = r.id::text)
-       and ${visibleSql("room", "r.id", "m.id")}
-     order by r.start_time, r.id, m.id`,
-    [nowSeconds, nowSeconds + HOUR_MS / 1000],
-  );
-  for (const r of rooms.rows) {
+  const rooms = await roomReminders(db, nowSeconds, nowSeconds + HOUR_MS / 1000);
+  for (const r of rooms) {
     if (!(await claim(r.user_id, "room", String(r.room_id)))) continue;
     const t = translator(r.lang);
     const minutes = Math.max(1, Math.round((Number(r.start_time) - nowSeconds) / 60));

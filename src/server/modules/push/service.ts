@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import webpush from "web-push";
 import type { PushMessage } from "../../../shared/push.ts";
 import type { Queryable } from "../../db/index.ts";
+import { deleteSubscription, insertVapidKeys, memberSubscriptions, storedVapidKeys } from "./repository.ts";
 import type { PushTransport } from "./transport.ts";
 
 /**
@@ -20,17 +21,11 @@ const cached = new WeakMap<object, VapidKeys>();
 export async function vapidKeys(db: Queryable): Promise<VapidKeys> {
   const hit = cached.get(db);
   if (hit) return hit;
-  const read = async () =>
-    (await db.query<{ public_key: string; private_key: string }>("select public_key, private_key from push_vapid where id = 1")).rows[0];
-  let row = await read();
+  let row = await storedVapidKeys(db);
   if (!row) {
     const keys = webpush.generateVAPIDKeys();
-    await db.query("insert into push_vapid (id, public_key, private_key, create_time) values (1, $1, $2, $3) on conflict (id) do nothing", [
-      keys.publicKey,
-      keys.privateKey,
-      Math.floor(Date.now() / 1000),
-    ]);
-    row = (await read())!;
+    await insertVapidKeys(db, keys.publicKey, keys.privateKey, Math.floor(Date.now() / 1000));
+    row = (await storedVapidKeys(db))!;
   }
   const keys = { publicKey: row.public_key, privateKey: row.private_key };
   cached.set(db, keys);
@@ -51,20 +46,13 @@ export interface SendOutcome {
   failed: number;
 }
 
-interface SubscriptionRow {
-  id: number;
-  endpoint: string;
-  p256dh: string;
-  auth: string;
-}
-
 /**
  * Sends `message` to every subscription of the member. A push service answering 404 or 410 says
  * the subscription is gone (the member unsubscribed in the browser, or revoked the permission):
  * it is removed. Other failures are logged with the subscription's id, never its endpoint.
  */
 export async function sendToMember(deps: PushDeps, userId: number, message: PushMessage): Promise<SendOutcome> {
-  const { rows } = await deps.db.query<SubscriptionRow>("select id, endpoint, p256dh, auth from push_subscription where user_id = $1 order by id", [userId]);
+  const rows = await memberSubscriptions(deps.db, userId);
   const outcome: SendOutcome = { sent: 0, removed: 0, failed: 0 };
   if (rows.length === 0) return outcome;
   const keys = await vapidKeys(deps.db);
@@ -92,7 +80,7 @@ export async function sendToMember(deps: PushDeps, userId: number, message: Push
     if (status >= 200 && status < 300) {
       outcome.sent += 1;
     } else if (status === 404 || status === 410) {
-      await deps.db.query("delete from push_subscription where id = $1", [row.id]);
+      await deleteSubscription(deps.db, row.id);
       outcome.removed += 1;
     } else {
       deps.log.warn({ subscription: row.id, status }, "push refused by the push service");

@@ -8,6 +8,7 @@ import { ApiError } from "../../errors.ts";
 import { getSettings } from "../../settings.ts";
 import { forgetCourseMedia } from "../course/mediaAccess.ts";
 import { forgetMailSettings } from "./mail.ts";
+import { saveSiteSetting } from "./repository.ts";
 
 /**
  * The back office's config screen (`/admin/routine/config/index|edit`, site settings by group,
@@ -39,7 +40,7 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
     const changes = Object.entries(req.body).filter(([key, value]) => value !== undefined && !(key === "mail_password" && value === ""));
     await db.transaction(async (tx) => {
       for (const [key, value] of changes) {
-        await tx.query("insert into site_setting (key, value) values ($1, $2::jsonb) on conflict (key) do update set value = excluded.value", [key, JSON.stringify(value)]);
+        await saveSiteSetting(tx, key, value);
       }
       await writeAdminLog(tx, req, { title }, "edit");
     });

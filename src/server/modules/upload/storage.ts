@@ -7,6 +7,20 @@ import { ApiError } from "../../errors.ts";
 import { getCountSetting } from "../../settings.ts";
 import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL } from "../course/media.ts";
 import { imageSize, type ImageSize, type ReceivedFile, type Verdict } from "./sniff.ts";
+import {
+  advisoryXactLock,
+  attachmentExists,
+  deleteLessonVideoRows,
+  fileUseRows,
+  lessonVideoUploadedSince,
+  lockMember,
+  memberHoldsUpload,
+  memberUploadFigures,
+  recordMemberUpload,
+  upsertAttachment,
+  type AttachmentRow,
+  type FileUse,
+} from "./repository.ts";
 import { fileStore, keyOf, type FileStore } from "./store.ts";
 
 /**
@@ -18,14 +32,7 @@ import { fileStore, keyOf, type FileStore } from "./store.ts";
 
 const STALE_TEMP_MS = 86_400_000;
 
-export interface AttachmentRow {
-  id: number;
-  url: string;
-  width: number | null;
-  height: number | null;
-  size: number;
-  mimetype: string;
-}
+export type { AttachmentRow, FileUse } from "./repository.ts";
 
 function dayFolder(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
@@ -61,12 +68,8 @@ export async function uploadLimits(db: Queryable): Promise<UploadLimits> {
 }
 
 export async function memberUploadUse(db: Queryable, userId: number, now: number): Promise<UploadUse> {
-  const { rows } = await db.query<{ recent: number; used: number }>(
-    `select (select count(*)::int from member_upload_event where user_id = $1 and at > $2) as recent,
-            (select coalesce(sum(size), 0)::bigint from member_upload where user_id = $1) as used`,
-    [userId, now - RATE_WINDOW_MS],
-  );
-  return { recent: rows[0]!.recent, used: Number(rows[0]!.used) };
+  const figures = await memberUploadFigures(db, userId, now - RATE_WINDOW_MS);
+  return { recent: figures.recent, used: Number(figures.used) };
 }
 
 /** "3.5 MB", "120 KB", "12 B" (binary units, as the quota is set in MiB). */
@@ -113,21 +116,7 @@ export const isDemoMedia = (url: string): boolean => url.startsWith(`${DEMO_MEDI
  * (Storage.removeUnused): held until the transaction ends.
  */
 export async function lockStoredFile(tx: Queryable, url: string): Promise<void> {
-  await tx.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [`storage:${hlsFolderOf(url) ?? url}`]);
-}
-
-/**
- * What still uses an uploaded file, by where: attachment rows, avatars, courses, lessons,
- * questions, and records of the recycle bin (a deleted row that may be restored).
- */
-export interface FileUse {
-  attachment: number;
-  admin: number;
-  member: number;
-  course: number;
-  lesson: number;
-  question: number;
-  recycled: number;
+  await advisoryXactLock(tx, `storage:${hlsFolderOf(url) ?? url}`);
 }
 
 /**
@@ -137,19 +126,7 @@ export interface FileUse {
 export async function fileUses(db: Queryable, urls: readonly string[]): Promise<Map<string, FileUse>> {
   if (urls.length === 0) return new Map();
   const distinct = [...new Set(urls)];
-  const { rows } = await db.query<FileUse & { url: string }>(
-    `select u.url,
-       (select count(*)::int from attachment where url = u.url or starts_with(url, u.folder)) as attachment,
-       (select count(*)::int from admin where avatar = u.url) as admin,
-       (select count(*)::int from member where avatar = u.url) as member,
-       (select count(*)::int from course where cover = u.url or strpos(introduction, u.url) > 0) as course,
-       (select count(*)::int from lesson where video_url = u.url or starts_with(video_url, u.folder) or strpos(content, u.url) > 0
-          or (jsonb_typeof(attachments) = 'array' and exists (select 1 from jsonb_array_elements(attachments) e where jsonb_typeof(e) = 'object' and e->>'url' = u.url))) as lesson,
-       (select count(*)::int from exam_question where strpos(stem, u.url) > 0 or strpos(analysis, u.url) > 0 or strpos(options::text, u.url) > 0) as question,
-       (select count(*)::int from security_data_recycle_log where strpos(data::text, coalesce(u.folder, u.url)) > 0) as recycled
-     from unnest($1::text[], $2::text[]) as u(url, folder)`,
-    [distinct, distinct.map(hlsFolderOf)],
-  );
+  const rows = await fileUseRows(db, distinct, distinct.map(hlsFolderOf));
   return new Map(rows.map(({ url, ...use }) => [url, use]));
 }
 
@@ -209,45 +186,42 @@ export class Storage {
    */
   async keep(file: ReceivedFile & { tmpPath: string }, topic: string, verdict: Verdict, who: Uploader, limits: UploadLimits | null, options: KeepOptions = {}): Promise<AttachmentRow> {
     const { folder } = options;
-    const existing = await this.db.query<{ url: string }>("select url from attachment where sha1 = $1 and topic = $2", [file.sha1, topic]);
-    const image = !folder && !existing.rows[0] && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
+    const existing = await attachmentExists(this.db, file.sha1, topic);
+    const image = !folder && !existing && verdict.detected ? await this.dimensions(file, verdict.detected.ext) : undefined;
     const url = folder ? `/storage/${topic}/${file.sha1}/${folder.playlist}` : `/storage/${topic}/${dayFolder(new Date())}/${file.sha1}${verdict.suffix ? `.${verdict.suffix}` : ""}`;
     const size = folder ? folder.bytes : file.size;
 
     return this.db.transaction(async (tx) => {
       const now = Date.now();
       if (who.userId !== null && limits) {
-        await tx.query("select id from member where id = $1 for update", [who.userId]);
-        const held = await tx.query(
-          "select 1 from member_upload u join attachment a on a.id = u.attachment_id where u.user_id = $1 and a.sha1 = $2 and a.topic = $3",
-          [who.userId, file.sha1, topic],
-        );
-        const refusal = limitRefusal(await memberUploadUse(tx, who.userId, now), limits, held.rows.length > 0 ? 0 : file.size);
+        await lockMember(tx, who.userId);
+        const held = await memberHoldsUpload(tx, who.userId, file.sha1, topic);
+        const refusal = limitRefusal(await memberUploadUse(tx, who.userId, now), limits, held ? 0 : file.size);
         if (refusal) throw refusal;
       }
       const seconds = Math.floor(now / 1000);
-      const { rows } = await tx.query<AttachmentRow & { inserted: boolean }>(
-        `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time, lesson_video)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $11, $11, $12)
-         on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time,
-           lesson_video = attachment.lesson_video and excluded.lesson_video
-         returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
-        [topic, who.adminId, who.userId, url, image?.width ?? null, image?.height ?? null, file.name, size, verdict.mimetype, file.sha1, seconds, options.lessonVideo === true, this.store.kind],
-      );
-      const row = rows[0]!;
+      const row = await upsertAttachment(tx, {
+        topic,
+        adminId: who.adminId,
+        userId: who.userId,
+        url,
+        width: image?.width ?? null,
+        height: image?.height ?? null,
+        name: file.name,
+        size,
+        mimetype: verdict.mimetype,
+        sha1: file.sha1,
+        at: seconds,
+        lessonVideo: options.lessonVideo === true,
+        storage: this.store.kind,
+      });
       // removeUnused removes a file nothing uses under this lock.
       await lockStoredFile(tx, row.url);
       const target = storedKey(row.url);
       const placed = folder ? await this.place(folder.staging, target, folder.playlist) : await this.place(file.tmpPath, target);
       try {
         if (who.userId !== null) {
-          await tx.query(
-            `insert into member_upload (user_id, attachment_id, size, create_time, last_upload_time) values ($1, $2, $3, $4, $4)
-             on conflict (user_id, attachment_id) do update set uploads = member_upload.uploads + 1, last_upload_time = excluded.last_upload_time`,
-            [who.userId, row.id, row.size, seconds],
-          );
-          await tx.query("insert into member_upload_event (user_id, at) values ($1, $2)", [who.userId, now]);
-          await tx.query("delete from member_upload_event where user_id = $1 and at < $2", [who.userId, now - EVENT_KEEP_MS]);
+          await recordMemberUpload(tx, who.userId, row.id, row.size, seconds, now, now - EVENT_KEEP_MS);
         }
       } catch (error) {
         // Nobody else can see the new row before this transaction ends: its file goes with it.
@@ -277,13 +251,8 @@ export class Storage {
       await lockStoredFile(tx, url);
       if (options.lessonVideo) {
         if (used((await fileUses(tx, [url])).get(url), "attachment")) return false;
-        const { rows: again } = await tx.query("select 1 from attachment where lesson_video and (url = $1 or starts_with(url, $2)) and last_upload_time > $3 limit 1", [
-          url,
-          folder,
-          options.lessonVideo.since,
-        ]);
-        if (again.length > 0) return false;
-        await tx.query("delete from attachment where lesson_video and (url = $1 or starts_with(url, $2))", [url, folder]);
+        if (await lessonVideoUploadedSince(tx, url, folder, options.lessonVideo.since)) return false;
+        await deleteLessonVideoRows(tx, url, folder);
       }
       if (used((await fileUses(tx, [url])).get(url))) return false;
       // Last, still under the lock: only a failing commit could leave rows (restored by the
