@@ -4,26 +4,18 @@ import { useQuery } from "@tanstack/react-query";
 import { BookOpenCheck, Clock, FileText, Timer } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { examQueries, flattenBanks } from "./api.ts";
 import { DailyReview } from "./DailyReview.tsx";
-import { Button, buttonClass } from "../../ui/Button.tsx";
+import { buttonClass } from "../../ui/Button.tsx";
 
 /** `/exam/myTest`: practice banks, mock papers and the official exams open to the member. */
 export default function MyTestPage() {
   const { t } = useLingui();
   const catalog = useQuery(examQueries.catalog());
-  if (catalog.isPending) return <Spinner className="mx-auto my-16 size-8" />;
-  if (catalog.isError) {
-    return (
-      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        <p>{t`The exam list could not be loaded.`}</p>
-        <Button variant="primary" onClick={() => void catalog.refetch()}>
-          <Trans>Try again</Trans>
-        </Button>
-      </div>
-    );
-  }
+  if (catalog.isPending) return <PageSpinner className="my-16" />;
+  if (catalog.isError) return <LoadFailed message={t`The exam list could not be loaded.`} onRetry={() => void catalog.refetch()} />;
   const banks = flattenBanks(catalog.data.classify);
   return (
     <div className="space-y-8">
