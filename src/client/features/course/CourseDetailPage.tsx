@@ -4,7 +4,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog } from "radix-ui";
 import { CheckCircle2, Circle, Clock, FileText, Lock, LogIn, PlayCircle, ShoppingCart, Sparkles, WifiOff } from "lucide-react";
-import { Link, useSearchParams } from "react-router-dom";
+import { Link } from "react-router-dom";
+import { useIdParam } from "../../routing/routeState.ts";
 import { formatPrice, type CourseDetail, type LessonProgress, type LessonSummary } from "../../../shared/course/types.ts";
 import { useCourseLessonProgress } from "../../offline/index.ts";
 import { mergeLessonProgress, useOfflineDb } from "../../offline/index.ts";
@@ -228,9 +229,7 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
 /** `/course/lesson?id=`: a course's introduction, lessons with the member's progress, enrol or buy, continue. */
 export default function CourseDetailPage() {
   const { t } = useLingui();
-  const [params] = useSearchParams();
-  const courseId = Number(params.get("id"));
-  const valid = Number.isSafeInteger(courseId) && courseId > 0;
+  const { id: courseId, valid } = useIdParam();
   const query = useQuery({ ...courseQueries.detail(courseId), enabled: valid });
   const db = useOfflineDb() ?? undefined;
   const local = useCourseLessonProgress(db, courseId);

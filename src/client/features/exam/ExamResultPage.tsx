@@ -316,12 +316,8 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
         <Table caption={t`Your scores on this paper`} frame={false}>
           <THead>
             <tr>
-              <Th>
-                <Trans>Submitted</Trans>
-              </Th>
-              <Th>
-                <Trans>Score</Trans>
-              </Th>
+              <Th>{t`Submitted`}</Th>
+              <Th>{t`Score`}</Th>
             </tr>
           </THead>
           <TBody>

@@ -123,15 +123,9 @@ export default function Overview() {
               <Table caption={<Trans>Points and balance changes, last 7 days</Trans>} frame={false} id={tableId} className="tabular-nums">
                 <THead>
                   <tr>
-                    <Th>
-                      <Trans>Date</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Points</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Balance</Trans>
-                    </Th>
+                    <Th>{t`Date`}</Th>
+                    <Th>{t`Points`}</Th>
+                    <Th>{t`Balance`}</Th>
                   </tr>
                 </THead>
                 <TBody>
