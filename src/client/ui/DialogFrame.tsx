@@ -44,17 +44,7 @@ export function DialogFrame({
  * The modal under DialogFrame and the back office's menu drawer: the dimmed overlay and a panel
  * placed by `className`; the caller gives it its Dialog.Title.
  */
-export function ModalPanel({
-  open,
-  onOpenChange,
-  className,
-  children,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  className: string;
-  children: ReactNode;
-}) {
+export function ModalPanel({ open, onOpenChange, className, children }: { open: boolean; onOpenChange: (open: boolean) => void; className: string; children: ReactNode }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
