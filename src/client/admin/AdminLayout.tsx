@@ -8,6 +8,7 @@ import { useConfig } from "../stores/config.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { Button, buttonClass } from "../ui/Button.tsx";
+import { ModalPanel } from "../ui/DialogFrame.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
 import { SMALL_SCREEN, useMediaQuery } from "../ui/useMediaQuery.ts";
@@ -108,24 +109,20 @@ function MenuDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open
   const { t } = useLingui();
   const menus = useNavTabs((s) => s.menus);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col bg-white shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
-        >
-          <Dialog.Title className="sr-only">{t`Back office menu`}</Dialog.Title>
-          <div className="flex items-center justify-between pr-2">
-            <Brand collapsed={false} onNavigate={() => onOpenChange(false)} />
-            <Dialog.Close className={buttonClass("ghost", "", "icon")} aria-label={t`Close the menu`}>
-              <X aria-hidden className="size-5" />
-            </Dialog.Close>
-          </div>
-          <SideMenu menus={menus} collapsed={false} onNavigate={() => onOpenChange(false)} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ModalPanel
+      open={open}
+      onOpenChange={onOpenChange}
+      className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col bg-white shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
+    >
+      <Dialog.Title className="sr-only">{t`Back office menu`}</Dialog.Title>
+      <div className="flex items-center justify-between pr-2">
+        <Brand collapsed={false} onNavigate={() => onOpenChange(false)} />
+        <Dialog.Close className={buttonClass("ghost", "", "icon")} aria-label={t`Close the menu`}>
+          <X aria-hidden className="size-5" />
+        </Dialog.Close>
+      </div>
+      <SideMenu menus={menus} collapsed={false} onNavigate={() => onOpenChange(false)} />
+    </ModalPanel>
   );
 }
 

@@ -7,57 +7,61 @@ import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, Pro
  * Live views of the member's offline data for screens (they re-render when Dexie changes, online
  * or not). `undefined` while loading; screens never import Dexie themselves.
  */
+
+/** A live read of the member's database, re-run when `deps` change; undefined while there is no database or the read is pending. */
+function useMemberDbQuery<T>(db: MemberDb | undefined, read: (db: MemberDb) => Promise<T>, deps: unknown[]): T | undefined {
+  return useLiveQuery(async () => (db ? read(db) : undefined), [db, ...deps]);
+}
+
 export function useBank(db: MemberDb | undefined, bankId: number): BankRow | null | undefined {
-  return useLiveQuery(async () => (db ? ((await db.banks.get(bankId)) ?? null) : undefined), [db, bankId]);
+  return useMemberDbQuery(db, async (d) => ((await d.banks.get(bankId)) ?? null), [bankId]);
 }
 
 export function useBankQuestions(db: MemberDb | undefined, bankId: number): QuestionRow[] | undefined {
-  return useLiveQuery(async () => (db ? db.questions.where("bankId").equals(bankId).sortBy("position") : undefined), [db, bankId]);
+  return useMemberDbQuery(db, async (d) => d.questions.where("bankId").equals(bankId).sortBy("position"), [bankId]);
 }
 
 export function useProgress(db: MemberDb | undefined, bankId: number): ProgressRow | null | undefined {
-  return useLiveQuery(async () => (db ? ((await db.progress.get(bankId)) ?? null) : undefined), [db, bankId]);
+  return useMemberDbQuery(db, async (d) => ((await d.progress.get(bankId)) ?? null), [bankId]);
 }
 
 /** The latest local answer per question of a bank. */
 export function useBankAnswers(db: MemberDb | undefined, bankId: number): Map<number, AnswerRow> | undefined {
-  return useLiveQuery(async () => {
-    if (!db) return undefined;
-    const rows = await db.answers.where("bankId").equals(bankId).toArray();
+  return useMemberDbQuery(db, async (d) => {
+    const rows = await d.answers.where("bankId").equals(bankId).toArray();
     const latest = new Map<number, AnswerRow>();
     for (const row of rows) {
       const seen = latest.get(row.questionId);
       if (!seen || seen.at <= row.at) latest.set(row.questionId, row);
     }
     return latest;
-  }, [db, bankId]);
+  }, [bankId]);
 }
 
 export function useFavourites(db: MemberDb | undefined): FavouriteRow[] | undefined {
-  return useLiveQuery(async () => (db ? (await db.favourites.toArray()).filter((f) => f.on) : undefined), [db]);
+  return useMemberDbQuery(db, async (d) => (await d.favourites.toArray()).filter((f) => f.on), []);
 }
 
 export function useWrongBook(db: MemberDb | undefined): WrongRow[] | undefined {
-  return useLiveQuery(async () => (db ? (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0) : undefined), [db]);
+  return useMemberDbQuery(db, async (d) => (await d.wrong.toArray()).filter((w) => !w.removed && w.count > 0), []);
 }
 
 /** A lesson's progress on this device (null: never watched here). */
 export function useLessonProgress(db: MemberDb | undefined, lessonId: number): LessonProgressRow | null | undefined {
-  return useLiveQuery(async () => (db ? ((await db.lessonProgress.get(lessonId)) ?? null) : undefined), [db, lessonId]);
+  return useMemberDbQuery(db, async (d) => ((await d.lessonProgress.get(lessonId)) ?? null), [lessonId]);
 }
 
 /** The progress on this device of every lesson of a course, by lesson id. */
 export function useCourseLessonProgress(db: MemberDb | undefined, courseId: number): Map<number, LessonProgressRow> | undefined {
-  return useLiveQuery(async () => {
-    if (!db) return undefined;
-    const rows = await db.lessonProgress.where("courseId").equals(courseId).toArray();
+  return useMemberDbQuery(db, async (d) => {
+    const rows = await d.lessonProgress.where("courseId").equals(courseId).toArray();
     return new Map(rows.map((r) => [r.lessonId, r]));
-  }, [db, courseId]);
+  }, [courseId]);
 }
 
 /** The review queue at `now` (all banks, or one), live: a review, a sync or a saved bank re-reads it. */
 export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: number): ReviewQueue | undefined {
-  return useLiveQuery(async () => (db ? readReviewQueue(db, now, bankId) : undefined), [db, now, bankId]);
+  return useMemberDbQuery(db, async (d) => readReviewQueue(d, now, bankId), [now, bankId]);
 }
 
 /** Mastery by topic from this device alone (offline), live; nothing read while `enabled` is false. */
@@ -67,5 +71,5 @@ export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled:
 
 /** The member's desired retention on this device. */
 export function useReviewRetention(db: MemberDb | undefined): number | undefined {
-  return useLiveQuery(async () => (db ? reviewRetention(db) : undefined), [db]);
+  return useMemberDbQuery(db, async (d) => reviewRetention(d), []);
 }

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { useSearchParams } from "react-router-dom";
 import { create } from "zustand";
 import type { RouteTitle } from "./titles.ts";
 
@@ -18,6 +19,13 @@ export function useDocumentTitle(title: string | null | undefined): void {
     set(title);
     return () => set(undefined);
   }, [title, set]);
+}
+
+/** A row's id from the address's query (`?id=12`): `valid` only when it is a whole number above zero. */
+export function useIdParam(name = "id"): { id: number; valid: boolean } {
+  const [params] = useSearchParams();
+  const id = Number(params.get(name));
+  return { id, valid: Number.isSafeInteger(id) && id > 0 };
 }
 
 /** `/admin/loading/{json}`: the original path and query, carried as JSON (SPEC §2). */

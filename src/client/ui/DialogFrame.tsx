@@ -24,19 +24,32 @@ export function DialogFrame({
 }) {
   const { t } = useLingui();
   return (
+    <ModalPanel
+      open={open}
+      onOpenChange={onOpenChange}
+      className={`fixed top-1/2 left-1/2 z-50 max-h-[92dvh] ${widths[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100`}
+    >
+      <div className="mb-4 flex items-center justify-between">
+        <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+        <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
+          <X aria-hidden className="size-4" />
+        </Dialog.Close>
+      </div>
+      {children}
+    </ModalPanel>
+  );
+}
+
+/**
+ * The modal under DialogFrame and the back office's menu drawer: the dimmed overlay and a panel
+ * placed by `className`; the caller gives it its Dialog.Title.
+ */
+export function ModalPanel({ open, onOpenChange, className, children }: { open: boolean; onOpenChange: (open: boolean) => void; className: string; children: ReactNode }) {
+  return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className={`fixed top-1/2 left-1/2 z-50 max-h-[92dvh] ${widths[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100`}
-        >
-          <div className="mb-4 flex items-center justify-between">
-            <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-            <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X aria-hidden className="size-4" />
-            </Dialog.Close>
-          </div>
+        <Dialog.Content aria-describedby={undefined} className={className}>
           {children}
         </Dialog.Content>
       </Dialog.Portal>

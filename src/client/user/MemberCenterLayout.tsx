@@ -32,6 +32,19 @@ function MenuLink({ rule }: { rule: MenuRule }) {
 /** Menus that are entries (buttons are permission nodes, not entries). */
 const entries = (rules: MenuRule[] | undefined) => (rules ?? []).filter((r) => r.type !== "button");
 
+/** A menu level's items: a directory as a group of its own entries, any other rule as a link. */
+function MenuItems({ rules }: { rules: MenuRule[] }) {
+  return rules.map((rule) =>
+    rule.type === "menu_dir" ? (
+      <Group key={rule.id} rule={rule} />
+    ) : (
+      <li key={rule.id} className="shrink-0">
+        <MenuLink rule={rule} />
+      </li>
+    ),
+  );
+}
+
 function Group({ rule }: { rule: MenuRule }) {
   const headingId = useId();
   const children = entries(rule.children);
@@ -45,15 +58,7 @@ function Group({ rule }: { rule: MenuRule }) {
         {rule.title}
       </h2>
       <ul aria-labelledby={headingId} className="flex gap-1 md:block md:space-y-0.5">
-        {children.map((child) =>
-          child.type === "menu_dir" ? (
-            <Group key={child.id} rule={child} />
-          ) : (
-            <li key={child.id} className="shrink-0">
-              <MenuLink rule={child} />
-            </li>
-          ),
-        )}
+        <MenuItems rules={children} />
       </ul>
     </li>
   );
@@ -85,15 +90,7 @@ export function MemberCenterLayout() {
           className="-mx-4 overflow-x-auto border-b border-slate-200 bg-white px-4 py-1 md:sticky md:top-20 md:mx-0 md:w-56 md:shrink-0 md:overflow-visible md:rounded-xl md:border md:p-2 dark:border-slate-800 dark:bg-slate-900"
         >
           <ul className="flex gap-1 md:block md:space-y-1">
-            {items.map((rule) =>
-              rule.type === "menu_dir" ? (
-                <Group key={rule.id} rule={rule} />
-              ) : (
-                <li key={rule.id} className="shrink-0">
-                  <MenuLink rule={rule} />
-                </li>
-              ),
-            )}
+            <MenuItems rules={items} />
           </ul>
         </nav>
       )}

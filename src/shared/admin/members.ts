@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, safeText, withMessage } from "../schema.ts";
+import { ruleEntry, ruleOrder } from "./schemas.ts";
 
 /**
  * The members area of the back office (`user/...`): member rules (the member center's menus),
@@ -47,18 +48,10 @@ export const MEMBER_RULE_TYPES = ["route", "menu_dir", "menu", "nav_user_menu", 
 export const memberRuleAdd = z.object({
   pid: withMessage(z.preprocess((v) => (v === null ? 0 : v), z.number().int().min(0).max(2_147_483_647).optional().default(0)), msg`Please choose the parent rule`),
   type: withMessage(z.enum(MEMBER_RULE_TYPES), msg`Please choose the rule type`),
-  title: withMessage(safeText(50).trim().min(1), msg`Please enter the rule title`),
-  title_en: withMessage(safeText(50).optional().default(""), msg`The English title is at most 50 characters`),
-  name: withMessage(z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_/.:-]{0,99}$/), msg`Please enter the rule name: letters, digits and _ / . : - only`),
-  path: withMessage(safeText(100).optional().default(""), msg`The route path is at most 100 characters`),
-  icon: withMessage(safeText(50).optional().default(""), msg`The icon name is at most 50 characters`),
-  menu_type: withMessage(z.enum(["tab", "link", "iframe"]).nullable().optional().default(null), msg`Please choose the menu type`),
-  url: withMessage(safeText(255).optional().default(""), msg`The link is at most 255 characters`),
-  component: withMessage(safeText(100).optional().default(""), msg`The component is at most 100 characters`),
+  ...ruleEntry,
   // A switch sends 1 / 0.
   keepalive: withMessage(z.union([z.boolean(), z.literal(0), z.literal(1)]).optional().default(false).transform(Boolean), msg`Please choose whether to keep the page alive`),
-  remark: withMessage(safeText(255).optional().default(""), msg`The remark is at most 255 characters`),
-  weigh: withMessage(z.number().int().min(-1_000_000).max(1_000_000).optional().default(0), msg`The weight must be a whole number`),
+  ...ruleOrder,
   status,
 });
 export const memberRuleEdit = memberRuleAdd.extend({ id: withMessage(dbId, msg`Please choose a row`) });

@@ -73,10 +73,11 @@ export const memberAdd = z.object({
 export const memberEdit = memberAdd.extend({ id: rowId, password: newPassword });
 export type MemberAdd = z.infer<typeof memberAdd>;
 
-/** A menu rule (admin_rule): a directory, a menu (tab / link / iframe) or a button. */
-export const adminRuleAdd = z.object({
-  pid: withMessage(z.number().int().min(0).max(2_147_483_647).optional().default(0), msg`Please choose the parent rule`),
-  type: withMessage(z.enum(["menu_dir", "menu", "button"]), msg`Please choose the rule type`),
+/**
+ * What a menu rule (admin_rule) and a member rule (user_rule) both say of the entry they make:
+ * its titles, route name and path, icon, how a menu opens (tab / link / iframe) and what it shows.
+ */
+export const ruleEntry = {
   title: withMessage(safeText(50).trim().min(1), msg`Please enter the rule title`),
   title_en: withMessage(safeText(50).optional().default(""), msg`The English title is at most 50 characters`),
   name: withMessage(z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_/.:-]{0,99}$/), msg`Please enter the rule name: letters, digits and _ / . : - only`),
@@ -85,10 +86,21 @@ export const adminRuleAdd = z.object({
   menu_type: withMessage(z.enum(["tab", "link", "iframe"]).nullable().optional().default(null), msg`Please choose the menu type`),
   url: withMessage(safeText(255).optional().default(""), msg`The link is at most 255 characters`),
   component: withMessage(safeText(100).optional().default(""), msg`The component is at most 100 characters`),
-  keepalive: withMessage(z.boolean().optional().default(false), msg`Please choose whether to keep the page alive`),
-  extend: withMessage(z.enum(["none", "add_rules_only", "add_menu_only"]).optional().default("none"), msg`Please choose the extension`),
+};
+/** A rule's remark and its place among its siblings, the last fields of both kinds of rule. */
+export const ruleOrder = {
   remark: withMessage(safeText(255).optional().default(""), msg`The remark is at most 255 characters`),
   weigh: withMessage(z.number().int().min(-1_000_000).max(1_000_000).optional().default(0), msg`The weight must be a whole number`),
+};
+
+/** A menu rule (admin_rule): a directory, a menu (tab / link / iframe) or a button. */
+export const adminRuleAdd = z.object({
+  pid: withMessage(z.number().int().min(0).max(2_147_483_647).optional().default(0), msg`Please choose the parent rule`),
+  type: withMessage(z.enum(["menu_dir", "menu", "button"]), msg`Please choose the rule type`),
+  ...ruleEntry,
+  keepalive: withMessage(z.boolean().optional().default(false), msg`Please choose whether to keep the page alive`),
+  extend: withMessage(z.enum(["none", "add_rules_only", "add_menu_only"]).optional().default("none"), msg`Please choose the extension`),
+  ...ruleOrder,
   status,
 });
 export const adminRuleEdit = adminRuleAdd.extend({ id: rowId });

@@ -76,12 +76,18 @@ function wrongEntry(count: number, lastTime: number, removedAt: number): WrongEn
   return { count, lastTime, removedAt, removed: removedAt > 0 && removedAt >= lastTime };
 }
 
+/** The op types this model takes in; the others (attempts, lessons, reviews) belong to other state. */
+const PRACTICE_OP_TYPES = ["favourite.set", "progress.set", "practice.answer", "wrong.remove"] as const;
+export type PracticeOp = Extract<Op, { type: (typeof PRACTICE_OP_TYPES)[number] }>;
+export const isPracticeOp = (op: Op): op is PracticeOp => (PRACTICE_OP_TYPES as readonly string[]).includes(op.type);
+
 /**
  * Applies one (already validated) op. `graded` is the grading of a `practice.answer`: only
  * `correct === false` touches the wrong-question book; without it (not gradable offline) the op
  * changes nothing here. `attempt.submit` and `lesson.progress` do not touch this model.
  */
 export function applyOp(state: ExamStateModel, op: Op, graded?: GradedOutcome): ExamStateModel {
+  if (!isPracticeOp(op)) return state;
   switch (op.type) {
     case "favourite.set": {
       const { questionId, on } = op.payload;
@@ -112,13 +118,6 @@ export function applyOp(state: ExamStateModel, op: Op, graded?: GradedOutcome): 
       const entry = wrongEntry(current?.count ?? 0, current?.lastTime ?? 0, removedAt);
       return { ...state, wrong: withEntry(state.wrong, questionId, entry) };
     }
-    case "attempt.submit":
-    case "official.answer":
-    case "official.leave":
-    case "lesson.progress":
-    case "review.answer":
-    case "review.retention":
-      return state;
   }
 }
 

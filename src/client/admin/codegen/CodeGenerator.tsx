@@ -188,24 +188,12 @@ export default function CodeGenerator() {
         <Table caption={<Trans>Designs</Trans>}>
           <THead>
             <Tr>
-              <Th>
-                <Trans>Title</Trans>
-              </Th>
-              <Th>
-                <Trans>Table</Trans>
-              </Th>
-              <Th>
-                <Trans>Fields</Trans>
-              </Th>
-              <Th>
-                <Trans>Status</Trans>
-              </Th>
-              <Th>
-                <Trans>Updated</Trans>
-              </Th>
-              <Th>
-                <Trans>Actions</Trans>
-              </Th>
+              <Th>{t`Title`}</Th>
+              <Th>{t`Table`}</Th>
+              <Th>{t`Fields`}</Th>
+              <Th>{t`Status`}</Th>
+              <Th>{t`Updated`}</Th>
+              <Th>{t`Actions`}</Th>
             </Tr>
           </THead>
           <TBody>

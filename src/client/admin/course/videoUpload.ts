@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { MAX_VIDEO_BYTES, type UploadedVideo } from "../../../shared/admin/courses.ts";
-import { request } from "../../api/index.ts";
+import { sendUpload } from "../../api/upload.ts";
 
 /** What the lesson video field accepts: MP4, WebM, or an HLS folder zipped. */
 export const VIDEO_ACCEPT = ".mp4,.webm,.zip,video/mp4,video/webm,application/zip";
@@ -45,16 +45,6 @@ export function readVideoDuration(file: File, timeoutMs = 15_000): Promise<numbe
 export async function uploadLessonVideo(file: File, onProgress: (percent: number) => void, signal: AbortSignal): Promise<UploadedVideo> {
   const form = new FormData();
   form.append("file", file);
-  const res = await request<{ video: UploadedVideo }>(
-    {
-      url: "/admin/course/lesson/upload",
-      method: "post",
-      data: form,
-      timeout: 0,
-      signal,
-      onUploadProgress: (e) => onProgress(e.total ? Math.min(100, Math.round((e.loaded * 100) / e.total)) : 0),
-    },
-    { cancelDuplicateRequest: false },
-  );
-  return res.data.video;
+  const res = await sendUpload<{ video: UploadedVideo }>("/admin/course/lesson/upload", form, onProgress, signal);
+  return res.video;
 }

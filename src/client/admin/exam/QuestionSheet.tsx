@@ -209,15 +209,9 @@ export function ImportDialog({ onDone }: { onDone: () => void }) {
               <PlainTable>
                 <THead>
                   <Tr>
-                    <Th>
-                      <Trans>Row</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Kind</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Question</Trans>
-                    </Th>
+                    <Th>{t`Row`}</Th>
+                    <Th>{t`Kind`}</Th>
+                    <Th>{t`Question`}</Th>
                   </Tr>
                 </THead>
                 <TBody>

@@ -1,5 +1,6 @@
 import { useLingui } from "@lingui/react/macro";
 import { Field } from "../../ui/form/Field.tsx";
+import { ChannelChoice } from "./ChannelChoice.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
 
 export type VerificationType = "email" | "mobile";
@@ -32,16 +33,7 @@ export default function RegisterVerification({
   const { t } = useLingui();
   return (
     <>
-      {types.length > 1 && (
-        <div role="radiogroup" aria-label={t`Register with`} className="flex gap-4 text-sm">
-          {types.map((value) => (
-            <label key={value} className="flex min-h-11 items-center gap-2">
-              <input type="radio" name="register-type" className="accent-primary" checked={type === value} onChange={() => onTypeChange(value)} />
-              {value === "email" ? t`Email` : t`Mobile`}
-            </label>
-          ))}
-        </div>
-      )}
+      <ChannelChoice label={t`Register with`} name="register-type" types={types} value={type} onChange={onTypeChange} />
       <Field
         label={type === "email" ? t`Email` : t`Mobile`}
         type={type === "email" ? "email" : "tel"}

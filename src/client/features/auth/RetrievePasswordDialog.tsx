@@ -5,6 +5,7 @@ import { Dialog } from "radix-ui";
 import { validatePassword } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { ChannelChoice } from "./ChannelChoice.tsx";
 import { SendCodeButton } from "./SendCodeButton.tsx";
 import { Button } from "../../ui/Button.tsx";
 
@@ -34,16 +35,7 @@ export function RetrievePasswordDialog({ open, onOpenChange, types }: { open: bo
     <DialogFrame open={open} onOpenChange={onOpenChange} title={<Trans>Retrieve password</Trans>}>
       <Dialog.Description className="sr-only">{t`We send a code to the email address or mobile number of your account.`}</Dialog.Description>
       <form onSubmit={submit} noValidate className="space-y-3">
-        {types.length > 1 && (
-          <div role="radiogroup" aria-label={t`Retrieve by`} className="flex gap-4 text-sm">
-            {types.map((value) => (
-              <label key={value} className="flex min-h-11 items-center gap-2">
-                <input type="radio" name="retrieve-type" className="accent-primary" checked={type === value} onChange={() => setType(value)} />
-                {value === "email" ? t`Email` : t`Mobile`}
-              </label>
-            ))}
-          </div>
-        )}
+        <ChannelChoice label={t`Retrieve by`} name="retrieve-type" types={types} value={type} onChange={setType} />
         <Field label={type === "email" ? t`Email` : t`Mobile`} value={account} onChange={(e) => setAccount(e.target.value.trim())} autoComplete={type === "email" ? "email" : "tel"} />
         <div className="flex items-end gap-2">
           <div className="flex-1">

@@ -2,12 +2,13 @@ import { useEffect, useId, useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Layers, Search, SearchX } from "lucide-react";
+import { CheckCircle2, ChevronLeft, ChevronRight, Search, SearchX } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { CourseCategoryNode, CourseSummary } from "../../../shared/course/types.ts";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { CATALOGUE_PAGE_SIZE, courseQueries, findCategoryPath, type CatalogueParams } from "./api.ts";
-import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
+import { CourseCover, CourseSize, PriceTag } from "./parts.tsx";
 import { Button, selectedClass } from "../../ui/Button.tsx";
 
 /** Typing pauses this long before the search goes into the URL (and to the server). */
@@ -66,7 +67,6 @@ function CategoryChips({ tree, selected, onSelect }: { tree: CourseCategoryNode[
 
 export function CourseCard({ course }: { course: CourseSummary }) {
   const { t } = useLingui();
-  const durationText = useDurationText();
   return (
     <li className="group relative flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-primary hover:shadow-md dark:border-slate-700 dark:bg-slate-900">
       <CourseCover src={course.cover} />
@@ -86,16 +86,7 @@ export function CourseCard({ course }: { course: CourseSummary }) {
         {course.summary && <p className="line-clamp-2 text-sm text-slate-600 dark:text-slate-300">{course.summary}</p>}
         <div className="mt-auto flex flex-wrap items-center gap-x-4 gap-y-1 pt-2 text-sm text-slate-600 dark:text-slate-300">
           <PriceTag cents={course.price} className="text-base" />
-          <span className="inline-flex items-center gap-1">
-            <Layers aria-hidden className="size-4" />
-            <LessonCount count={course.lessonCount} />
-          </span>
-          {course.duration > 0 && (
-            <span className="inline-flex items-center gap-1">
-              <Clock aria-hidden className="size-4" />
-              {durationText(course.duration)}
-            </span>
-          )}
+          <CourseSize lessons={course.lessonCount} seconds={course.duration} />
         </div>
       </div>
     </li>
@@ -186,14 +177,9 @@ export default function CataloguePage() {
       {data && data.categories.length > 0 && <CategoryChips tree={data.categories} selected={filter.categoryId} onSelect={(id) => update({ category: id })} />}
 
       {query.isPending ? (
-        <Spinner className="mx-auto my-16 size-8" />
+        <PageSpinner className="my-16" />
       ) : query.isError ? (
-        <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-          <p>{t`The courses could not be loaded.`}</p>
-          <Button variant="primary" onClick={() => void query.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadFailed message={t`The courses could not be loaded.`} onRetry={() => void query.refetch()} />
       ) : query.data.list.length === 0 ? (
         <div className="mx-auto max-w-md space-y-2 py-12 text-center text-slate-600 dark:text-slate-300">
           <SearchX aria-hidden className="mx-auto size-10 text-slate-400" />

@@ -3,8 +3,9 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertDialog } from "radix-ui";
-import { CheckCircle2, Circle, Clock, FileText, Layers, Lock, LogIn, PlayCircle, ShoppingCart, Sparkles, WifiOff } from "lucide-react";
-import { Link, useSearchParams } from "react-router-dom";
+import { CheckCircle2, Circle, Clock, FileText, Lock, LogIn, PlayCircle, ShoppingCart, Sparkles, WifiOff } from "lucide-react";
+import { Link } from "react-router-dom";
+import { useIdParam } from "../../routing/routeState.ts";
 import { formatPrice, type CourseDetail, type LessonProgress, type LessonSummary } from "../../../shared/course/types.ts";
 import { useCourseLessonProgress } from "../../offline/index.ts";
 import { mergeLessonProgress, useOfflineDb } from "../../offline/index.ts";
@@ -14,7 +15,7 @@ import { RichText } from "../../ui/RichText.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { buyCourse, courseQueries, enrolCourse, refreshUserInfo } from "./api.ts";
-import { CourseCover, LessonCount, PriceTag, useDurationText } from "./parts.tsx";
+import { CourseCover, CourseSize, PriceTag } from "./parts.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 
@@ -228,13 +229,10 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
 /** `/course/lesson?id=`: a course's introduction, lessons with the member's progress, enrol or buy, continue. */
 export default function CourseDetailPage() {
   const { t } = useLingui();
-  const [params] = useSearchParams();
-  const courseId = Number(params.get("id"));
-  const valid = Number.isSafeInteger(courseId) && courseId > 0;
+  const { id: courseId, valid } = useIdParam();
   const query = useQuery({ ...courseQueries.detail(courseId), enabled: valid });
   const db = useOfflineDb() ?? undefined;
   const local = useCourseLessonProgress(db, courseId);
-  const durationText = useDurationText();
 
   if (!valid) {
     return (
@@ -269,16 +267,7 @@ export default function CourseDetailPage() {
           {course.summary && <p className="text-slate-700 dark:text-slate-300">{course.summary}</p>}
           <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-slate-600 dark:text-slate-300">
             <PriceTag cents={course.price} className="text-lg" />
-            <span className="inline-flex items-center gap-1">
-              <Layers aria-hidden className="size-4" />
-              <LessonCount count={total} />
-            </span>
-            {course.duration > 0 && (
-              <span className="inline-flex items-center gap-1">
-                <Clock aria-hidden className="size-4" />
-                {durationText(course.duration)}
-              </span>
-            )}
+            <CourseSize lessons={total} seconds={course.duration} />
             {enrolment && (
               <span className="inline-flex items-center gap-1 font-medium text-emerald-800 dark:text-emerald-300">
                 <CheckCircle2 aria-hidden className="size-4" />

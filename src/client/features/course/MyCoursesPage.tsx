@@ -5,10 +5,11 @@ import { BookOpen, CheckCircle2, PlayCircle } from "lucide-react";
 import { Link } from "react-router-dom";
 import type { MyCourse } from "../../../shared/course/types.ts";
 import { formatTime } from "../../../shared/time.ts";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { courseQueries } from "./api.ts";
 import { CourseCover, ProgressBar } from "./parts.tsx";
-import { Button, buttonClass } from "../../ui/Button.tsx";
+import { buttonClass } from "../../ui/Button.tsx";
 
 /** Where "Continue" goes: the lesson to continue with, else the course page. */
 export function continueTarget(course: Pick<MyCourse, "id" | "continueLessonId">): string {
@@ -72,14 +73,9 @@ export default function MyCoursesPage() {
         <Trans>My courses</Trans>
       </h1>
       {query.isPending ? (
-        <Spinner className="mx-auto my-16 size-8" />
+        <PageSpinner className="my-16" />
       ) : query.isError ? (
-        <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-          <p>{t`Your courses could not be loaded.`}</p>
-          <Button variant="primary" onClick={() => void query.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadFailed message={t`Your courses could not be loaded.`} onRetry={() => void query.refetch()} />
       ) : query.data.list.length === 0 ? (
         <div className="mx-auto max-w-md space-y-4 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-600 dark:bg-slate-900">
           <BookOpen aria-hidden className="mx-auto size-12 text-slate-400" />

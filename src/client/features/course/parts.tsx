@@ -1,5 +1,5 @@
 import { Plural, useLingui } from "@lingui/react/macro";
-import { BookOpen } from "lucide-react";
+import { BookOpen, Clock, Layers } from "lucide-react";
 import { formatPrice } from "../../../shared/course/types.ts";
 import { fullUrl } from "../../../shared/url.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
@@ -42,6 +42,25 @@ export function useDurationText(): (seconds: number) => string {
 
 export function LessonCount({ count }: { count: number }) {
   return <Plural value={count} one="# lesson" other="# lessons" />;
+}
+
+/** How large a course is, as its card and its page both show it: the lessons, and the length when it has one. */
+export function CourseSize({ lessons, seconds }: { lessons: number; seconds: number }) {
+  const durationText = useDurationText();
+  return (
+    <>
+      <span className="inline-flex items-center gap-1">
+        <Layers aria-hidden className="size-4" />
+        <LessonCount count={lessons} />
+      </span>
+      {seconds > 0 && (
+        <span className="inline-flex items-center gap-1">
+          <Clock aria-hidden className="size-4" />
+          {durationText(seconds)}
+        </span>
+      )}
+    </>
+  );
 }
 
 /** A labelled progress bar (value in percent); the number is also written out. */

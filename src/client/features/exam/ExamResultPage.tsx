@@ -17,8 +17,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
-import { answerText, isAnswered } from "./QuestionView.tsx";
-import { QuestionText } from "./QuestionText.tsx";
+import { QuestionStem, answerText, isAnswered } from "./QuestionView.tsx";
 
 // chart.js is large: its own chunk, loaded once a history shows.
 const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
@@ -248,18 +247,7 @@ function Review({ view }: { view: ResultView }) {
                   ? t`Question ${n} (${plural(worth, { one: "# point", other: "# points" })})`
                   : t`Question ${n}, ${got} of ${plural(worth, { one: "# point", other: "# points" })}`}
               </p>
-              <p className="whitespace-pre-wrap">
-                <QuestionText text={q.stem} />
-              </p>
-              {q.options.length > 0 && (
-                <ul className="space-y-1 text-sm">
-                  {q.options.map((o) => (
-                    <li key={o.key}>
-                      <span className="font-semibold">{o.key}.</span> {o.text}
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <QuestionStem question={q} optionsClass="space-y-1 text-sm" />
               <p className="text-sm">
                 <span className="font-medium">{t`Your answer:`}</span> {given || t`Not answered`}
               </p>
@@ -328,12 +316,8 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
         <Table caption={t`Your scores on this paper`} frame={false}>
           <THead>
             <tr>
-              <Th>
-                <Trans>Submitted</Trans>
-              </Th>
-              <Th>
-                <Trans>Score</Trans>
-              </Th>
+              <Th>{t`Submitted`}</Th>
+              <Th>{t`Score`}</Th>
             </tr>
           </THead>
           <TBody>

@@ -1,29 +1,35 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { BookOpenCheck, Clock, FileText, Timer } from "lucide-react";
+import type { ReactNode } from "react";
+import { BookOpenCheck, Clock, FileText, Timer, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { examQueries, flattenBanks } from "./api.ts";
 import { DailyReview } from "./DailyReview.tsx";
-import { Button, buttonClass } from "../../ui/Button.tsx";
+import { buttonClass } from "../../ui/Button.tsx";
+
+/** A mock paper or an official exam in its list: its icon, its title linking to it, then what the caller adds. */
+function ExamRow({ icon: Icon, to, title, children }: { icon: LucideIcon; to: string; title: string; children: ReactNode }) {
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
+      <Icon aria-hidden className="size-5 text-primary" />
+      <Link to={to} className="font-medium text-primary underline-offset-2 hover:underline">
+        {title}
+      </Link>
+      {children}
+    </li>
+  );
+}
 
 /** `/exam/myTest`: practice banks, mock papers and the official exams open to the member. */
 export default function MyTestPage() {
   const { t } = useLingui();
   const catalog = useQuery(examQueries.catalog());
-  if (catalog.isPending) return <Spinner className="mx-auto my-16 size-8" />;
-  if (catalog.isError) {
-    return (
-      <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
-        <p>{t`The exam list could not be loaded.`}</p>
-        <Button variant="primary" onClick={() => void catalog.refetch()}>
-          <Trans>Try again</Trans>
-        </Button>
-      </div>
-    );
-  }
+  if (catalog.isPending) return <PageSpinner className="my-16" />;
+  if (catalog.isError) return <LoadFailed message={t`The exam list could not be loaded.`} onRetry={() => void catalog.refetch()} />;
   const banks = flattenBanks(catalog.data.classify);
   return (
     <div className="space-y-8">
@@ -69,17 +75,13 @@ export default function MyTestPage() {
           {catalog.data.papers.map(({ id, title, totalScore, passScore, duration }) => {
             const minutes = Math.round(duration / 60);
             return (
-            <li key={id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
-              <FileText aria-hidden className="size-5 text-primary" />
-              <Link to={`/exam/examTab/mockTest?paper=${id}`} className="font-medium text-primary underline-offset-2 hover:underline">
-                {title}
-              </Link>
-              <span className="text-sm text-slate-600 dark:text-slate-300">{t`Total ${totalScore}, pass ${passScore}`}</span>
-              <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
-                <Timer aria-hidden className="size-4" />
-                {t`${minutes} min`}
-              </span>
-            </li>
+              <ExamRow key={id} icon={FileText} to={`/exam/examTab/mockTest?paper=${id}`} title={title}>
+                <span className="text-sm text-slate-600 dark:text-slate-300">{t`Total ${totalScore}, pass ${passScore}`}</span>
+                <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
+                  <Timer aria-hidden className="size-4" />
+                  {t`${minutes} min`}
+                </span>
+              </ExamRow>
             );
           })}
         </ul>
@@ -94,15 +96,11 @@ export default function MyTestPage() {
         ) : (
           <ul className="space-y-2">
             {catalog.data.rooms.map((r) => (
-              <li key={r.id} className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900">
-                <Clock aria-hidden className="size-5 text-primary" />
-                <Link to={`/exam/examTab/officialTest?room=${r.id}`} className="font-medium text-primary underline-offset-2 hover:underline">
-                  {r.title}
-                </Link>
+              <ExamRow key={r.id} icon={Clock} to={`/exam/examTab/officialTest?room=${r.id}`} title={r.title}>
                 <span className="text-sm text-slate-600 dark:text-slate-300">
                   {formatTime(r.startTime, "YYYY-MM-DD HH:mm")} – {formatTime(r.endTime, "YYYY-MM-DD HH:mm")}
                 </span>
-              </li>
+              </ExamRow>
             ))}
           </ul>
         )}

@@ -11,7 +11,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { serverRefusal } from "../../api/errors.ts";
 import { downloadBank } from "./bankDownload.ts";
 import { QuestionGrid } from "./QuestionGrid.tsx";
-import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { AnswerAndAnalysis, QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 
@@ -189,14 +189,7 @@ export default function PracticePage() {
               {result.correct === false ? <XCircle aria-hidden className="size-5 text-red-600" /> : <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />}
               {result.correct === true ? t`Correct` : result.correct === false ? t`Wrong` : t`Answer saved; it will be reviewed`}
             </p>
-            <p className="mt-2 text-sm">
-              <span className="font-medium">{t`Answer:`}</span> {answerText(question, question.answer, { true: t`True`, false: t`False` })}
-            </p>
-            {question.analysis && (
-              <p className="mt-1 text-sm">
-                <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
-              </p>
-            )}
+            <AnswerAndAnalysis question={question} answerClass="mt-2 text-sm" analysisClass="mt-1 text-sm" />
           </div>
         )}
         <div className="flex items-center justify-between gap-2">

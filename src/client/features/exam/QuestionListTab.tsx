@@ -13,9 +13,8 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { downloadBank } from "./api.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
-import { answerText } from "./QuestionView.tsx";
+import { AnswerAndAnalysis, QuestionStem } from "./QuestionView.tsx";
 import { questionLookupQuery } from "./questionLookup.ts";
-import { QuestionText } from "./QuestionText.tsx";
 import { Button } from "../../ui/Button.tsx";
 
 type Kind = "favourites" | "wrong";
@@ -69,30 +68,12 @@ function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevic
   const hasAnswer = question.answer !== undefined;
   return (
     <>
-      <p className="whitespace-pre-wrap">
-        <QuestionText text={question.stem} />
-      </p>
-      {question.options.length > 0 && (
-        <ul className="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-200">
-          {question.options.map((o) => (
-            <li key={o.key}>
-              <span className="font-semibold">{o.key}.</span> {o.text}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QuestionStem question={question} optionsClass="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-200" />
       <details className="mt-2 text-sm">
         <summary className="inline-flex min-h-11 cursor-pointer items-center text-primary">{t`Show the answer`}</summary>
         {hasAnswer ? (
           <div className="space-y-1 pb-1">
-            <p>
-              <span className="font-medium">{t`Answer:`}</span> {answerText(question as ExamQuestion, question.answer, { true: t`True`, false: t`False` })}
-            </p>
-            {question.analysis && (
-              <p>
-                <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
-              </p>
-            )}
+            <AnswerAndAnalysis question={question as ExamQuestion} />
           </div>
         ) : (
           <p className="pb-1 text-slate-600 dark:text-slate-300">

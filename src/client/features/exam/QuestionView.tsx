@@ -29,6 +29,43 @@ export function answerText(question: ExamQuestion, answer: CorrectAnswer | undef
   return Array.isArray(answer) ? answer.join(", ") : String(answer);
 }
 
+/** A question's stem and its options, as text to read (an exam's result, the bank's question list), not to answer. */
+export function QuestionStem({ question, optionsClass }: { question: Pick<ExamQuestion, "stem" | "options">; optionsClass: string }) {
+  return (
+    <>
+      <p className="whitespace-pre-wrap">
+        <QuestionText text={question.stem} />
+      </p>
+      {question.options.length > 0 && (
+        <ul className={optionsClass}>
+          {question.options.map((o) => (
+            <li key={o.key}>
+              <span className="font-semibold">{o.key}.</span> {o.text}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The correct answer and the analysis (when the question has one), as a practice, a review and the bank's list show them. */
+export function AnswerAndAnalysis({ question, answerClass, analysisClass }: { question: ExamQuestion; answerClass?: string; analysisClass?: string }) {
+  const { t } = useLingui();
+  return (
+    <>
+      <p className={answerClass}>
+        <span className="font-medium">{t`Answer:`}</span> {answerText(question, question.answer, { true: t`True`, false: t`False` })}
+      </p>
+      {question.analysis && (
+        <p className={analysisClass}>
+          <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
+        </p>
+      )}
+    </>
+  );
+}
+
 /** One question's stem and answer controls; native inputs, so keyboard and screen readers work. */
 export function QuestionView({
   question,

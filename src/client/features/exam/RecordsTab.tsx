@@ -7,11 +7,11 @@ import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { unsentSubmissions, useOfflineQuery, type UnsentSubmission } from "../../offline/index.ts";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
-import { Spinner } from "../../ui/Spinner.tsx";
+import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper } from "./papers.ts";
-import { Button } from "../../ui/Button.tsx";
+import { LoadRetry } from "../../ui/LoadRetry.tsx";
 
 export type { ExamRecordRow };
 
@@ -109,14 +109,9 @@ export default function RecordsTab() {
           <Trans>Exam records</Trans>
         </h2>
         {records.isPending ? (
-          <Spinner className="mx-auto my-12 size-8" />
+          <PageSpinner className="my-12" />
         ) : records.isError ? (
-          <div role="alert" className="space-y-2 py-6 text-center">
-            <p>{t`The exam records could not be loaded.`}</p>
-            <Button variant="primary" onClick={() => void records.refetch()}>
-              <Trans>Try again</Trans>
-            </Button>
-          </div>
+          <LoadRetry message={t`The exam records could not be loaded.`} variant="primary" className="space-y-2 py-6 text-center" onRetry={() => void records.refetch()} />
         ) : records.data.list.length === 0 ? (
           <p className="py-6 text-slate-600 dark:text-slate-300">{t`No exam records yet.`}</p>
         ) : (

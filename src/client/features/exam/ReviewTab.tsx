@@ -13,7 +13,7 @@ import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type 
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
-import { QuestionView, answerText, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { AnswerAndAnalysis, QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { TYPE_LABELS, masteryQuery, minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -97,14 +97,7 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
               {correct ? t`Correct` : t`Wrong`}
             </p>
           )}
-          <p className="text-sm">
-            <span className="font-medium">{t`Answer:`}</span> {answerText(question, question.answer, { true: t`True`, false: t`False` })}
-          </p>
-          {question.analysis && (
-            <p className="text-sm">
-              <span className="font-medium">{t`Analysis:`}</span> {question.analysis}
-            </p>
-          )}
+          <AnswerAndAnalysis question={question} answerClass="text-sm" analysisClass="text-sm" />
         </div>
       )}
       {!checked ? (

@@ -2,7 +2,8 @@ import { useEffect } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { ChevronLeft, ChevronRight } from "lucide-react";
-import { Link, useSearchParams } from "react-router-dom";
+import { Link } from "react-router-dom";
+import { useIdParam } from "../../routing/routeState.ts";
 import type { LessonDetail } from "../../../shared/course/types.ts";
 import { fullUrl } from "../../../shared/url.ts";
 import { useLessonProgress } from "../../offline/index.ts";
@@ -90,9 +91,7 @@ function LessonView({ detail }: { detail: LessonDetail }) {
 /** `/player/txPlayer?id=<lessonId>`: a lesson's video (or text), notes, attachments, previous and next. */
 export default function PlayerPage() {
   const { t } = useLingui();
-  const [params] = useSearchParams();
-  const lessonId = Number(params.get("id"));
-  const valid = Number.isSafeInteger(lessonId) && lessonId > 0;
+  const { id: lessonId, valid } = useIdParam();
   const query = useQuery({ ...playerQueries.lesson(lessonId), enabled: valid });
 
   if (!valid) {

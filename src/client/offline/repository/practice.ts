@@ -1,5 +1,5 @@
 import type { GradeResult } from "../../../shared/exam/grading.ts";
-import { applyOp, emptyState, type ExamStateModel, type GradedOutcome } from "../../../shared/exam/state.ts";
+import { applyOp, emptyState, isPracticeOp, type ExamStateModel, type GradedOutcome } from "../../../shared/exam/state.ts";
 import type { ExamState } from "../../../shared/sync/exam.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
@@ -89,6 +89,7 @@ export async function replaceModel(db: MemberDb, model: ExamStateModel): Promise
  * transaction, which must include the table the op touches).
  */
 export async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome): Promise<void> {
+  if (!isPracticeOp(op)) return;
   const model = emptyState();
   switch (op.type) {
     case "favourite.set": {
@@ -114,13 +115,6 @@ export async function applyLocally(db: MemberDb, op: Op, graded?: GradedOutcome)
       if (row) model.progress.set(row.bankId, { position: row.position, at: row.updatedAt, opId: row.opId });
       break;
     }
-    case "attempt.submit":
-    case "official.answer":
-    case "official.leave":
-    case "lesson.progress":
-    case "review.answer":
-    case "review.retention":
-      return;
   }
   const next = applyOp(model, op, graded);
   if (next !== model) await writeModel(db, next);

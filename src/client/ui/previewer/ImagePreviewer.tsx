@@ -1,8 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { ChevronLeft, ChevronRight, ImageOff, RotateCcw, RotateCw, Scan, X, ZoomIn, ZoomOut } from "lucide-react";
+import { ChevronLeft, ChevronRight, ImageOff, RotateCcw, RotateCw, Scan, X, ZoomIn, ZoomOut, type LucideIcon } from "lucide-react";
 import { Dialog, VisuallyHidden } from "radix-ui";
 import { useEffect, useReducer, useRef, useState } from "react";
-import type { KeyboardEvent, PointerEvent, ReactNode, Ref } from "react";
+import type { KeyboardEvent, PointerEvent, Ref } from "react";
 import {
   canNext,
   canPrev,
@@ -247,30 +247,16 @@ function PreviewerContent({ images, startIndex, onClose }: { images: string[]; s
 
       <div className="bg-black/40 pb-[max(0.5rem,env(safe-area-inset-bottom))]">
         <div role="group" aria-label={t`Image tools`} className="flex flex-wrap items-center justify-center gap-0.5 px-2 pt-1">
-          <ToolButton ref={prevRef} label={t`Previous image`} disabled={!hasPrev} onClick={() => dispatch({ type: "prev" })}>
-            <ChevronLeft aria-hidden className="size-6" />
-          </ToolButton>
-          <ToolButton label={t`Rotate left`} onClick={() => dispatch({ type: "rotateLeft" })}>
-            <RotateCcw aria-hidden className="size-5" />
-          </ToolButton>
-          <ToolButton label={t`Rotate right`} onClick={() => dispatch({ type: "rotateRight" })}>
-            <RotateCw aria-hidden className="size-5" />
-          </ToolButton>
-          <ToolButton label={t`Zoom out`} onClick={() => dispatch({ type: "zoomOut" })}>
-            <ZoomOut aria-hidden className="size-5" />
-          </ToolButton>
+          <ToolButton ref={prevRef} label={t`Previous image`} disabled={!hasPrev} onClick={() => dispatch({ type: "prev" })} icon={ChevronLeft} iconClass="size-6" />
+          <ToolButton label={t`Rotate left`} onClick={() => dispatch({ type: "rotateLeft" })} icon={RotateCcw} />
+          <ToolButton label={t`Rotate right`} onClick={() => dispatch({ type: "rotateRight" })} icon={RotateCw} />
+          <ToolButton label={t`Zoom out`} onClick={() => dispatch({ type: "zoomOut" })} icon={ZoomOut} />
           <output aria-label={t`Zoom level`} className="min-w-14 text-center text-sm font-medium tabular-nums">
             {percent}%
           </output>
-          <ToolButton label={t`Zoom in`} onClick={() => dispatch({ type: "zoomIn" })}>
-            <ZoomIn aria-hidden className="size-5" />
-          </ToolButton>
-          <ToolButton label={t`Reset zoom`} onClick={() => dispatch({ type: "reset" })}>
-            <Scan aria-hidden className="size-5" />
-          </ToolButton>
-          <ToolButton ref={nextRef} label={t`Next image`} disabled={!hasNext} onClick={() => dispatch({ type: "next", count })}>
-            <ChevronRight aria-hidden className="size-6" />
-          </ToolButton>
+          <ToolButton label={t`Zoom in`} onClick={() => dispatch({ type: "zoomIn" })} icon={ZoomIn} />
+          <ToolButton label={t`Reset zoom`} onClick={() => dispatch({ type: "reset" })} icon={Scan} />
+          <ToolButton ref={nextRef} label={t`Next image`} disabled={!hasNext} onClick={() => dispatch({ type: "next", count })} icon={ChevronRight} iconClass="size-6" />
         </div>
 
         {count > 1 && (
@@ -309,22 +295,25 @@ function PreviewerContent({ images, startIndex, onClose }: { images: string[]; s
 const BUTTON_CLASS =
   "inline-flex size-11 shrink-0 items-center justify-center rounded-full text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white disabled:cursor-not-allowed disabled:opacity-40 disabled:hover:bg-transparent";
 
+/** A tool of the bar: its icon (size-5 unless `iconClass` says otherwise), named by `label` for screen readers and as a tooltip. */
 function ToolButton({
   label,
   disabled,
   onClick,
-  children,
+  icon: Icon,
+  iconClass = "size-5",
   ref,
 }: {
   label: string;
   disabled?: boolean;
   onClick(): void;
-  children: ReactNode;
+  icon: LucideIcon;
+  iconClass?: string;
   ref?: Ref<HTMLButtonElement>;
 }) {
   return (
     <button ref={ref} type="button" className={BUTTON_CLASS} aria-label={label} title={label} disabled={disabled} onClick={onClick}>
-      {children}
+      <Icon aria-hidden className={iconClass} />
     </button>
   );
 }

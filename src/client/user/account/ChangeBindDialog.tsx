@@ -58,6 +58,16 @@ export function ChangeBindDialog({
     }
   }
 
+  /** A step's code: the field, and the button that sends the code to `to` for `event`. */
+  const codeRow = (value: string, setValue: (code: string) => void, to: string, event: string) => (
+    <div className="flex items-end gap-2">
+      <div className="flex-1">
+        <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={value} onChange={(e) => setValue(e.target.value.trim())} />
+      </div>
+      <SendCodeButton channel={type} target={to} event={event} />
+    </div>
+  );
+
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title={type === "email" ? t`Change email` : t`Change mobile number`}>
       {proof === null ? (
@@ -65,12 +75,7 @@ export function ChangeBindDialog({
           <Dialog.Description className="text-sm text-slate-600 dark:text-slate-300">
             <Trans>First confirm your current address {current} with a code.</Trans>
           </Dialog.Description>
-          <div className="flex items-end gap-2">
-            <div className="flex-1">
-              <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={oldCode} onChange={(e) => setOldCode(e.target.value.trim())} />
-            </div>
-            <SendCodeButton channel={type} target={current} event={type === "email" ? "user_email_verify" : "user_mobile_verify"} />
-          </div>
+          {codeRow(oldCode, setOldCode, current, type === "email" ? "user_email_verify" : "user_mobile_verify")}
           <Button variant="primary" type="submit" disabled={!oldCode} className="w-full">
             <Trans>Next</Trans>
           </Button>
@@ -81,12 +86,7 @@ export function ChangeBindDialog({
             <Trans>Enter the new address and the code sent to it.</Trans>
           </Dialog.Description>
           <Field label={label} type={type === "email" ? "email" : "tel"} value={target} onChange={(e) => setTarget(e.target.value.trim())} />
-          <div className="flex items-end gap-2">
-            <div className="flex-1">
-              <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value.trim())} />
-            </div>
-            <SendCodeButton channel={type} target={target} event={type === "email" ? "user_change_email" : "user_change_mobile"} />
-          </div>
+          {codeRow(code, setCode, target, type === "email" ? "user_change_email" : "user_change_mobile")}
           <Button variant="primary" type="submit" disabled={!target || !code} className="w-full">
             <Trans>Save</Trans>
           </Button>

@@ -10,6 +10,7 @@ import { request } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { focusFirstError } from "../../ui/form/focusFirstError.ts";
 import { Button } from "../../ui/Button.tsx";
 
 export interface ChangePasswordValues {
@@ -48,17 +49,22 @@ export default function ChangePassword() {
   const errors = submitted ? validateChangePassword(values) : {};
   const errorText = (m: MessageDescriptor | undefined) => (m ? i18n._(m) : null);
   const set = (key: keyof ChangePasswordValues, value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const passwordField = (name: keyof ChangePasswordValues, label: string, autoComplete: "current-password" | "new-password") => (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete={autoComplete}
+      value={values[name]}
+      error={errorText(errors[name])}
+      onChange={(e) => set(name, e.target.value)}
+    />
+  );
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    const found = validateChangePassword(values);
-    const first = FIELDS.find((k) => found[k]);
-    if (first) {
-      const el = formRef.current?.elements.namedItem(first);
-      if (el instanceof HTMLElement) el.focus();
-      return;
-    }
+    if (focusFirstError(formRef.current, FIELDS, validateChangePassword(values))) return;
     setBusy(true);
     try {
       await request(
@@ -88,36 +94,12 @@ export default function ChangePassword() {
         </p>
         {/* Lets password managers tie the new password to the account. */}
         <input type="text" name="username" autoComplete="username" value={username} readOnly hidden />
-        <Field
-          label={t`Old password`}
-          name="oldPassword"
-          type="password"
-          autoComplete="current-password"
-          value={values.oldPassword}
-          error={errorText(errors.oldPassword)}
-          onChange={(e) => set("oldPassword", e.target.value)}
-        />
-        <Field
-          label={t`New password`}
-          name="newPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.newPassword}
-          error={errorText(errors.newPassword)}
-          onChange={(e) => set("newPassword", e.target.value)}
-        />
+        {passwordField("oldPassword", t`Old password`, "current-password")}
+        {passwordField("newPassword", t`New password`, "new-password")}
         <p className="-mt-2 text-xs text-slate-600 dark:text-slate-300">
           {t`6 to 32 characters, without & < > " '`}
         </p>
-        <Field
-          label={t`Confirm new password`}
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          error={errorText(errors.confirmPassword)}
-          onChange={(e) => set("confirmPassword", e.target.value)}
-        />
+        {passwordField("confirmPassword", t`Confirm new password`, "new-password")}
         <Button
           variant="primary"
           type="submit"

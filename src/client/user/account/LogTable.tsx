@@ -146,12 +146,8 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
             <Th>{kind === "money" ? t`Balance change` : t`Points change`}</Th>
             <Th>{kind === "money" ? t`Balance before` : t`Points before`}</Th>
             <Th>{kind === "money" ? t`Balance after` : t`Points after`}</Th>
-            <Th>
-              <Trans>Memo</Trans>
-            </Th>
-            <Th>
-              <Trans>Time</Trans>
-            </Th>
+            <Th>{t`Memo`}</Th>
+            <Th>{t`Time`}</Th>
           </tr>
         </THead>
         <TBody role="rowgroup" className="max-sm:block">

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useId, useState } from "react";
+import { Suspense, lazy, useId, useState, type ReactNode } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Coins, Star, UserRound, Wallet } from "lucide-react";
@@ -25,8 +25,21 @@ export interface AccountOverview {
   money: string[];
 }
 
-const statLink =
-  "flex min-h-11 items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 outline-none hover:border-primary focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-800";
+/** One of the greeting card's figures (balance, points), a link to its log. */
+function StatLink({ to, icon, label, value }: { to: string; icon: ReactNode; label: string; value: string }) {
+  return (
+    <Link
+      to={to}
+      className="flex min-h-11 items-center gap-3 rounded-lg border border-slate-200 bg-slate-50 px-4 py-3 outline-none hover:border-primary focus-visible:ring-2 focus-visible:ring-primary dark:border-slate-700 dark:bg-slate-800"
+    >
+      {icon}
+      <span className="flex flex-col">
+        <span className="text-sm text-slate-600 dark:text-slate-300">{label}</span>
+        <span className="text-lg font-semibold tabular-nums">{value}</span>
+      </span>
+    </Link>
+  );
+}
 
 function ChartSkeleton() {
   return <div data-testid="chart-skeleton" className="h-64 animate-pulse rounded-lg bg-slate-100 sm:h-72 dark:bg-slate-800" />;
@@ -75,24 +88,8 @@ export default function Overview() {
           </div>
         </div>
         <div className="mt-5 grid gap-3 sm:grid-cols-2">
-          <Link to="/user/account/balance" className={statLink}>
-            <Wallet aria-hidden className="size-6 text-amber-600 dark:text-amber-400" />
-            <span className="flex flex-col">
-              <span className="text-sm text-slate-600 dark:text-slate-300">
-                <Trans>Balance</Trans>
-              </span>
-              <span className="text-lg font-semibold tabular-nums">{balance}</span>
-            </span>
-          </Link>
-          <Link to="/user/account/integral" className={statLink}>
-            <Star aria-hidden className="size-6 text-primary dark:text-blue-400" />
-            <span className="flex flex-col">
-              <span className="text-sm text-slate-600 dark:text-slate-300">
-                <Trans>Points</Trans>
-              </span>
-              <span className="text-lg font-semibold tabular-nums">{points}</span>
-            </span>
-          </Link>
+          <StatLink to="/user/account/balance" icon={<Wallet aria-hidden className="size-6 text-amber-600 dark:text-amber-400" />} label={t`Balance`} value={balance} />
+          <StatLink to="/user/account/integral" icon={<Star aria-hidden className="size-6 text-primary dark:text-blue-400" />} label={t`Points`} value={points} />
         </div>
       </section>
 
@@ -126,15 +123,9 @@ export default function Overview() {
               <Table caption={<Trans>Points and balance changes, last 7 days</Trans>} frame={false} id={tableId} className="tabular-nums">
                 <THead>
                   <tr>
-                    <Th>
-                      <Trans>Date</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Points</Trans>
-                    </Th>
-                    <Th>
-                      <Trans>Balance</Trans>
-                    </Th>
+                    <Th>{t`Date`}</Th>
+                    <Th>{t`Points`}</Th>
+                    <Th>{t`Balance`}</Th>
                   </tr>
                 </THead>
                 <TBody>

@@ -8,9 +8,11 @@ import { checkUpload, parseSize, type UploadConfig } from "../../../shared/uploa
 import { fullUrl } from "../../../shared/url.ts";
 import { validateRequired } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
+import { sendUpload } from "../../api/upload.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { focusFirstError } from "../../ui/form/focusFirstError.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { serverMessage } from "./LogTable.tsx";
@@ -166,17 +168,8 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     form.append("topic", "avatar");
     form.append("file", file);
     try {
-      const res = await request<{ file: UploadedFile }>(
-        {
-          url: "/api/ajax/upload",
-          method: "post",
-          data: form,
-          timeout: 0,
-          onUploadProgress: (e) => setProgress(e.total ? Math.min(100, Math.round((e.loaded * 100) / e.total)) : 0),
-        },
-        { cancelDuplicateRequest: false },
-      );
-      set("avatar", res.data.file.url);
+      const res = await sendUpload<{ file: UploadedFile }>("/api/ajax/upload", form, setProgress);
+      set("avatar", res.file.url);
     } catch {
       // The request layer has shown why; the previous avatar stays.
     } finally {
@@ -188,13 +181,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSubmitted(true);
-    const found = validateProfile(values);
-    const first = (["nickname", "birthday", "motto"] as const).find((k) => found[k]);
-    if (first) {
-      const el = formRef.current?.elements.namedItem(first);
-      if (el instanceof HTMLElement) el.focus();
-      return;
-    }
+    if (focusFirstError(formRef.current, ["nickname", "birthday", "motto"] as const, validateProfile(values))) return;
     setSaving(true);
     try {
       const body: ProfileValues = { ...values, nickname: values.nickname.trim() };
@@ -214,6 +201,20 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   const mottoError = errorText(errors.motto);
   const genderName = `${ids}-gender`;
   const verifyNote = t`Email and mobile number can be changed only after verification.`;
+  /** The email or mobile number the account is bound to, and "Change" where the site verifies that kind. */
+  const boundRow = (kind: "email" | "mobile", label: string, value: string | null | undefined, className: string) => (
+    <>
+      <dt className="font-medium text-slate-700 dark:text-slate-200">{label}</dt>
+      <dd className={className}>
+        {value || t`Not set`}
+        {profile.accountVerificationType.includes(kind) && (
+          <Button variant="bare" onClick={() => setBinding(kind)} className="min-h-9 rounded px-2 text-primary hover:underline">
+            <Trans>Change</Trans>
+          </Button>
+        )}
+      </dd>
+    </>
+  );
 
   return (
     <form ref={formRef} onSubmit={submit} noValidate className="space-y-5">
@@ -316,28 +317,8 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
             <Trans>Username</Trans>
           </dt>
           <dd className="break-all">{info.username}</dd>
-          <dt className="font-medium text-slate-700 dark:text-slate-200">
-            <Trans>Email</Trans>
-          </dt>
-          <dd className="flex flex-wrap items-center gap-2 break-all">
-            {info.email || t`Not set`}
-            {profile.accountVerificationType.includes("email") && (
-              <Button variant="bare" onClick={() => setBinding("email")} className="min-h-9 rounded px-2 text-primary hover:underline">
-                <Trans>Change</Trans>
-              </Button>
-            )}
-          </dd>
-          <dt className="font-medium text-slate-700 dark:text-slate-200">
-            <Trans>Mobile number</Trans>
-          </dt>
-          <dd className="flex flex-wrap items-center gap-2">
-            {info.mobile || t`Not set`}
-            {profile.accountVerificationType.includes("mobile") && (
-              <Button variant="bare" onClick={() => setBinding("mobile")} className="min-h-9 rounded px-2 text-primary hover:underline">
-                <Trans>Change</Trans>
-              </Button>
-            )}
-          </dd>
+          {boundRow("email", t`Email`, info.email, "flex flex-wrap items-center gap-2 break-all")}
+          {boundRow("mobile", t`Mobile number`, info.mobile, "flex flex-wrap items-center gap-2")}
         </dl>
         <p className="text-xs text-slate-600 dark:text-slate-300">{verifyNote}</p>
         {binding && (

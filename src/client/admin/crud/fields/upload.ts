@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { useState } from "react";
-import { request } from "../../../api/index.ts";
+import { sendUpload } from "../../../api/upload.ts";
 import { checkUpload, parseSize, type UploadConfig } from "../../../../shared/upload.ts";
 import { useSiteConfig } from "../../../stores/siteConfig.ts";
 
@@ -73,17 +73,8 @@ export function useUploader(topic = "default", accept?: (file: File) => MessageD
       form.append("file", file);
       setProgress(0);
       try {
-        const res = await request<{ file: UploadedFile }>(
-          {
-            url: "/admin/ajax/upload",
-            method: "post",
-            data: form,
-            timeout: 0,
-            onUploadProgress: (e) => setProgress(e.total ? Math.min(100, Math.round((e.loaded * 100) / e.total)) : 0),
-          },
-          { cancelDuplicateRequest: false },
-        );
-        return res.data.file;
+        const res = await sendUpload<{ file: UploadedFile }>("/admin/ajax/upload", form, setProgress);
+        return res.file;
       } catch {
         // The request layer has shown why; the field keeps its value.
         return null;

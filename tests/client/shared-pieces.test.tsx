@@ -1,0 +1,71 @@
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { render, renderHook, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ReactNode } from "react";
+import { MemoryRouter } from "react-router-dom";
+import { describe, expect, it, vi } from "vitest";
+import { ChannelChoice } from "../../src/client/features/auth/ChannelChoice.tsx";
+import { useIdParam } from "../../src/client/routing/routeState.ts";
+import { focusFirstError } from "../../src/client/ui/form/focusFirstError.ts";
+
+describe("ChannelChoice", () => {
+  i18n.loadAndActivate({ locale: "en", messages: {} });
+  const inEnglish = ({ children }: { children: ReactNode }) => <I18nProvider i18n={i18n}>{children}</I18nProvider>;
+
+  it("offers each channel as a radio in a named group and hands on the one chosen", async () => {
+    const chosen = vi.fn();
+    render(<ChannelChoice label="Register with" name="register-type" types={["email", "mobile"]} value="email" onChange={chosen} />, { wrapper: inEnglish });
+    expect(screen.getByRole("radiogroup", { name: "Register with" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: "Email" })).toBeChecked();
+    expect(screen.getByRole("radio", { name: "Mobile" })).not.toBeChecked();
+    await userEvent.click(screen.getByRole("radio", { name: "Mobile" }));
+    expect(chosen).toHaveBeenCalledWith("mobile");
+  });
+
+  it("asks nothing when the site offers one channel", () => {
+    render(<ChannelChoice label="Retrieve by" name="retrieve-type" types={["mobile"]} value="mobile" onChange={() => {}} />, { wrapper: inEnglish });
+    expect(screen.queryByRole("radiogroup")).toBeNull();
+  });
+});
+
+describe("focusFirstError", () => {
+  it("focuses the first field in the given order that has an error, and says the form is refused", () => {
+    render(
+      <form data-testid="form">
+        <input name="nickname" aria-label="Nickname" />
+        <input name="birthday" aria-label="Birthday" />
+        <input name="motto" aria-label="Motto" />
+      </form>,
+    );
+    const form = screen.getByTestId("form") as HTMLFormElement;
+    expect(focusFirstError(form, ["nickname", "birthday", "motto"], { motto: "too long", birthday: "bad date" })).toBe(true);
+    expect(screen.getByLabelText("Birthday")).toHaveFocus();
+  });
+
+  it("leaves the focus where it is when nothing is wrong", () => {
+    render(
+      <form data-testid="form">
+        <input name="nickname" aria-label="Nickname" />
+      </form>,
+    );
+    const form = screen.getByTestId("form") as HTMLFormElement;
+    expect(focusFirstError(form, ["nickname"], {})).toBe(false);
+    expect(screen.getByLabelText("Nickname")).not.toHaveFocus();
+  });
+});
+
+describe("useIdParam", () => {
+  const at = (entry: string) => ({ children }: { children: ReactNode }) => <MemoryRouter initialEntries={[entry]}>{children}</MemoryRouter>;
+
+  it("reads a whole number above zero from the query", () => {
+    expect(renderHook(() => useIdParam(), { wrapper: at("/course/lesson?id=12") }).result.current).toEqual({ id: 12, valid: true });
+    expect(renderHook(() => useIdParam("room"), { wrapper: at("/x?room=7") }).result.current).toEqual({ id: 7, valid: true });
+  });
+
+  it("is not valid when the id is missing, zero, negative or not a whole number", () => {
+    for (const entry of ["/course/lesson", "/course/lesson?id=0", "/course/lesson?id=-3", "/course/lesson?id=1.5", "/course/lesson?id=abc"]) {
+      expect(renderHook(() => useIdParam(), { wrapper: at(entry) }).result.current.valid).toBe(false);
+    }
+  });
+});
