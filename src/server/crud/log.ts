@@ -1,6 +1,7 @@
 import type { FastifyRequest } from "fastify";
 import type { Queryable } from "../db/index.ts";
 import { translator } from "../i18n/index.ts";
+import { insertAdminLog } from "./repository.ts";
 import type { ResourceDef } from "./resource.ts";
 
 /** Keys whose values never reach the admin log (any depth, any case). */
@@ -25,8 +26,14 @@ export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: Pic
   const title = `${translator("en")(def.title)} / ${action}`;
   const data = scrub({ query: req.query ?? {}, body: req.body ?? {} });
   const useragent = String(req.headers["user-agent"] ?? "").slice(0, 500);
-  await tx.query(
-    "insert into admin_log (admin_id, username, title, url, method, data, ip, useragent) values ($1, $2, $3, $4, $5, $6, $7, $8)",
-    [admin.id, admin.username, title, req.url.split("?")[0]!.slice(0, 500), req.method, JSON.stringify(data), req.ip, useragent],
-  );
+  await insertAdminLog(tx, {
+    adminId: admin.id,
+    username: admin.username,
+    title,
+    url: req.url.split("?")[0]!.slice(0, 500),
+    method: req.method,
+    data: JSON.stringify(data),
+    ip: req.ip,
+    useragent,
+  });
 }

@@ -4,6 +4,7 @@ import { MAX_ACCOUNT_FIGURE, moneyAdjust, scoreAdjust } from "../../../shared/ad
 import { ApiError } from "../../errors.ts";
 import { memos, renderMemo } from "../../modules/account/memos.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { lockedFigure, memberNames, setFigure } from "./accountLog.repository.ts";
 import { standardFields } from "./fields.ts";
 
 /** Memos in the reader's language (the row keeps a key and its parameters). */
@@ -22,9 +23,9 @@ const withMemo = (ctx: CrudContext, row: Row): Row => {
 async function adjust(ctx: CrudContext, column: "money" | "score", body: Row): Promise<Row> {
   const memberId = body.user_id as number;
   const amount = body[column] as number;
-  const { rows } = await ctx.tx.query<{ figure: string | number }>(`select ${column} as figure from member where id = $1 for update`, [memberId]);
-  if (rows.length === 0) throw new ApiError(msg`The member does not exist`, 0, { fields: { user_id: ctx.req.t(msg`The member does not exist`) } });
-  const before = Number(rows[0]!.figure);
+  const figure = await lockedFigure(ctx.tx, column, memberId);
+  if (figure === undefined) throw new ApiError(msg`The member does not exist`, 0, { fields: { user_id: ctx.req.t(msg`The member does not exist`) } });
+  const before = Number(figure);
   const after = before + amount;
   if (after < 0) {
     const balance = (before / 100).toFixed(2);
@@ -32,7 +33,7 @@ async function adjust(ctx: CrudContext, column: "money" | "score", body: Row): P
     throw new ApiError(message, 0, { fields: { [column]: ctx.req.t(message) } });
   }
   if (after > MAX_ACCOUNT_FIGURE) throw new ApiError(msg`The result would be larger than the highest allowed figure`, 0, { fields: { [column]: ctx.req.t(msg`The result would be larger than the highest allowed figure`) } });
-  await ctx.tx.query(`update member set ${column} = $1, update_time = extract(epoch from now())::bigint where id = $2`, [after, memberId]);
+  await setFigure(ctx.tx, column, memberId, after);
   const text = (body.memo as string | undefined) ?? "";
   // Without a memo the log says "Changed by an administrator" in the reader's language.
   const memo = text === "" ? memos.adminAdjust() : null;
@@ -70,8 +71,8 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
         return rows.map((row) => withMemo(ctx, row));
       },
       async editRow(ctx, row) {
-        const { rows } = await ctx.tx.query<{ username: string; nickname: string }>("select username, nickname from member where id = $1", [row.user_id]);
-        return { ...withMemo(ctx, row), username: rows[0]?.username ?? null, nickname: rows[0]?.nickname ?? null };
+        const names = await memberNames(ctx.tx, row.user_id);
+        return { ...withMemo(ctx, row), username: names?.username ?? null, nickname: names?.nickname ?? null };
       },
     },
   };

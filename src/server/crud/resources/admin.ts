@@ -1,23 +1,22 @@
 import { msg } from "@lingui/core/macro";
-import { sql } from "kysely";
 import { adminAdd, adminEdit, type AdminEdit } from "../../../shared/admin/schemas.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef } from "../resource.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
 import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
+import { adminGroupsByIds, groupIdsOfAdmin, groupsOfAdmins, replaceAdminGroups } from "./admin.repository.ts";
 import { standardFields } from "./fields.ts";
 
 /** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
 async function checkGroups(ctx: CrudContext, groupIds: number[]): Promise<void> {
   if (groupIds.length === 0) return;
-  const { rows } = await ctx.tx.query<{ id: number; rules: string }>("select id, rules from admin_group where id = any($1::int[])", [groupIds]);
+  const rows = await adminGroupsByIds(ctx.tx, groupIds);
   if (rows.length !== new Set(groupIds).size) throw new ApiError(msg`A chosen group does not exist`);
   for (const group of rows) await requireHeldRules(ctx.tx, ctx.admin, parseRules(group.rules));
 }
 
 async function groupIdsOf(ctx: CrudContext, id: number): Promise<number[]> {
-  const { rows } = await ctx.tx.query<{ group_id: number }>("select group_id from admin_group_access where uid = $1 order by group_id", [id]);
-  return rows.map((r) => r.group_id);
+  return groupIdsOfAdmin(ctx.tx, id);
 }
 
 /** Admins (`/admin/auth/admin/...`): groups, status, password reset; never the password hash. */
@@ -65,9 +64,7 @@ export const adminResource: ResourceDef = {
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as AdminEdit;
-      await ctx.tx.query("delete from admin_group_access where uid = $1", [id]);
-      const groups = [...new Set(data.group_ids)];
-      if (groups.length > 0) await ctx.tx.query("insert into admin_group_access (uid, group_id) select $1, unnest($2::int[])", [id, groups]);
+      await replaceAdminGroups(ctx.tx, id, [...new Set(data.group_ids)]);
       if (existing && (data.password || data.status === "disable")) await endAllSessions(ctx.tx, "admin", [id]);
     },
     async beforeDelete(ctx, rows) {
@@ -82,9 +79,7 @@ export const adminResource: ResourceDef = {
     },
     async listRows(ctx, rows) {
       if (rows.length === 0) return rows;
-      const { rows: groups } = await sql<{ uid: number; id: number; name: string }>`
-        select a.uid, g.id, g.name from admin_group_access a join admin_group g on g.id = a.group_id
-        where a.uid in (${sql.join(rows.map((r) => r.id))}) order by g.id`.execute(ctx.k);
+      const groups = await groupsOfAdmins(ctx.tx, rows.map((r) => r.id));
       return rows.map((r) => ({ ...r, groups: groups.filter((g) => g.uid === r.id).map(({ id, name }) => ({ id, name })) }));
     },
   },

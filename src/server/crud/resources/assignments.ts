@@ -2,6 +2,7 @@ import type { Assignment } from "../../../shared/admin/org.ts";
 import type { OrgTarget } from "../../modules/org/visibility.ts";
 import type { CrudContext, ResourceHooks, Row } from "../resource.ts";
 import { requireInScope } from "../scope.ts";
+import { assignmentRows, deleteAssignment, insertAssignment, type TargetColumn } from "./assignments.repository.ts";
 import { classroomResource, companyResource } from "./org.ts";
 
 /**
@@ -11,16 +12,13 @@ import { classroomResource, companyResource } from "./org.ts";
  * refused by the database (the engine's "refers to a row that does not exist").
  */
 
-const COLUMN: Record<OrgTarget, string> = { course: "course_id", room: "room_id", bank: "bank_id" };
+const COLUMN: Record<OrgTarget, TargetColumn> = { course: "course_id", room: "room_id", bank: "bank_id" };
 const BY = { company_ids: "company_id", duty_ids: "duty_id", classroom_ids: "classroom_id" } as const;
 
 const unique = (ids: unknown): number[] => [...new Set(Array.isArray(ids) ? ids.filter((id): id is number => typeof id === "number") : [])];
 
 export async function readAssignment(ctx: Pick<CrudContext, "tx">, target: OrgTarget, id: number): Promise<Assignment> {
-  const { rows } = await ctx.tx.query<{ company_id: number | null; duty_id: number | null; classroom_id: number | null }>(
-    `select company_id, duty_id, classroom_id from org_access where ${COLUMN[target]} = $1 order by id`,
-    [id],
-  );
+  const rows = await assignmentRows(ctx.tx, COLUMN[target], id);
   const pick = (key: "company_id" | "duty_id" | "classroom_id") => rows.flatMap((r) => (r[key] === null ? [] : [r[key]]));
   return { company_ids: pick("company_id"), duty_ids: pick("duty_id"), classroom_ids: pick("classroom_id") };
 }
@@ -29,10 +27,10 @@ export async function writeAssignment(ctx: CrudContext, target: OrgTarget, id: n
   // A company admin assigns only to companies and classrooms they reach (duties are shared).
   await requireInScope(ctx, companyResource, unique(body.company_ids));
   await requireInScope(ctx, classroomResource, unique(body.classroom_ids));
-  await ctx.tx.query(`delete from org_access where ${COLUMN[target]} = $1`, [id]);
+  await deleteAssignment(ctx.tx, COLUMN[target], id);
   for (const [field, column] of Object.entries(BY)) {
     const ids = unique(body[field]);
-    if (ids.length > 0) await ctx.tx.query(`insert into org_access (${COLUMN[target]}, ${column}) select $1, unnest($2::int[])`, [id, ids]);
+    if (ids.length > 0) await insertAssignment(ctx.tx, COLUMN[target], id, column, ids);
   }
 }
 

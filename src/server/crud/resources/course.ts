@@ -3,9 +3,10 @@ import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseCategoryTree, c
 import { categoryTreeResource } from "./categoryTree.ts";
 import { ApiError } from "../../errors.ts";
 import { withSanitizedHtml } from "../richText.ts";
-import type { ResourceDef, Row } from "../resource.ts";
+import type { ResourceDef } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { assignmentHooks } from "./assignments.ts";
+import { categoriesHaveCourses, coursesHaveEnrolments, lessonCounts, lessonsOfCourses } from "./course.repository.ts";
 import { standardFields } from "./fields.ts";
 
 /**
@@ -23,8 +24,7 @@ export const courseCategoryResource: ResourceDef = categoryTreeResource(courseCa
   hooks: {
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
-      const { rows: courses } = await ctx.tx.query("select id from course where category_id = any($1::int[]) limit 1", [ids]);
-      if (courses.length > 0) throw new ApiError(msg`Move or delete the courses of this category first`);
+      if (await categoriesHaveCourses(ctx.tx, ids)) throw new ApiError(msg`Move or delete the courses of this category first`);
     },
   },
 });
@@ -58,11 +58,9 @@ export const courseResource: ResourceDef = {
   hooks: assignmentHooks("course", {
     async beforeDelete(ctx, rows) {
       // Enrolments are purchases: a course members joined is disabled, never deleted with them.
-      const { rows: enrolled } = await ctx.tx.query("select 1 from course_enrolment where course_id = any($1::int[]) limit 1", [rows.map((r) => r.id as number)]);
-      if (enrolled.length > 0) throw new ApiError(msg`Members are enrolled in this course: disable it instead of deleting it`);
+      if (await coursesHaveEnrolments(ctx.tx, rows.map((r) => r.id as number))) throw new ApiError(msg`Members are enrolled in this course: disable it instead of deleting it`);
       // Its lessons go with it (on delete cascade): their videos are let go once it committed.
-      const { rows: lessons } = await ctx.tx.query<Row>("select id, video_url, update_time from lesson where course_id = any($1::int[])", [rows.map((r) => r.id as number)]);
-      return lessons;
+      return lessonsOfCourses(ctx.tx, rows.map((r) => r.id as number));
     },
     async afterDelete(app, _rows, lessons) {
       await releaseLessonVideos(app, lessons);
@@ -72,10 +70,7 @@ export const courseResource: ResourceDef = {
     },
     async listRows(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
-      const { rows: counts } = await ctx.tx.query<{ course_id: number; n: number }>(
-        "select course_id, count(*)::int as n from lesson where course_id = any($1::int[]) group by course_id",
-        [ids],
-      );
+      const counts = await lessonCounts(ctx.tx, ids);
       const byCourse = new Map(counts.map((c) => [c.course_id, c.n]));
       return rows.map((row) => ({ ...row, price: Number(row.price), lesson_count: byCourse.get(row.id as number) ?? 0 }));
     },

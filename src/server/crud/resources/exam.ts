@@ -12,6 +12,19 @@ import { actAs, questionVersions } from "../../modules/exam/versions.ts";
 import { banksWithholding } from "../../modules/exam/withheld.ts";
 import { z } from "zod";
 import { dbIdParam } from "../../../shared/schema.ts";
+import {
+  attemptsPerQuestion,
+  bankExists,
+  banksOfQuestions,
+  banksUsedByPapers,
+  hideQuestionRows,
+  lockedHiddenQuestions,
+  nextQuestionTime,
+  papersPerQuestion,
+  restoreQuestionRows,
+  setQuestionsTime,
+  timeAfter,
+} from "./exam.repository.ts";
 import { standardFields } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
@@ -30,18 +43,12 @@ export const examClassifyResource: ResourceDef = categoryTreeResource(questionBa
     async beforeWrite(ctx, body, existing) {
       const { id: _id, ...row } = body;
       if (!existing) return row;
-      const { rows } = await ctx.tx.query<{ t: string }>("select greatest(extract(epoch from now())::bigint, $1::bigint + 1)::text as t", [existing.update_time]);
-      return { ...row, update_time: Number(rows[0]!.t) };
+      return { ...row, update_time: await timeAfter(ctx.tx, existing.update_time) };
     },
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       // Papers draw from a bank or hold its questions: deleting it would break them silently.
-      const { rows: used } = await ctx.tx.query(
-        `select 1 from exam_paper_row r left join exam_question q on q.id = r.question_id
-         where r.classify_id = any($1::int[]) or q.classify_id = any($1::int[]) limit 1`,
-        [ids],
-      );
-      if (used.length > 0) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
+      if (await banksUsedByPapers(ctx.tx, ids)) throw new ApiError(msg`A paper uses this bank's questions: change the paper first`);
     },
   }),
 });
@@ -72,19 +79,6 @@ export const questionTypeResource: ResourceDef = {
   },
 };
 
-/**
- * The `update_time` a question written now gets: now, or one past the newest in its bank(s), so
- * the bank's content version (modules/exam/questions.ts bankVersion: count, newest update_time,
- * id sum) changes on every edit, even two edits within one second.
- */
-async function nextUpdateTime(tx: Queryable, bankIds: readonly number[]): Promise<number> {
-  const { rows } = await tx.query<{ t: string }>(
-    `select greatest(extract(epoch from now())::bigint, coalesce((select max(update_time) + 1 from exam_question where classify_id = any($1::int[])), 0))::text as t`,
-    [bankIds],
-  );
-  return Number(rows[0]!.t);
-}
-
 /** A valid question body as the row to store (grader-canonical answer), or an ApiError naming the field. */
 export function questionRow(ctx: Pick<CrudContext, "req">, data: QuestionAdd): Row {
   const options = data.type === "single" || data.type === "multiple" ? data.options : data.options.filter((o) => o.text.trim() !== "");
@@ -107,26 +101,18 @@ export function questionRow(ctx: Pick<CrudContext, "req">, data: QuestionAdd): R
 
 /** The bank must exist (else the message is shown beside the bank field). */
 export async function requireBank(ctx: Pick<CrudContext, "req" | "tx">, id: number): Promise<void> {
-  const { rows } = await ctx.tx.query("select 1 from exam_classify where id = $1", [id]);
+  const exists = await bankExists(ctx.tx, id);
   const message = msg`The question bank does not exist`;
-  if (rows.length === 0) throw new ApiError(message, 0, { fields: { classify_id: ctx.req.t(message) } });
+  if (!exists) throw new ApiError(message, 0, { fields: { classify_id: ctx.req.t(message) } });
 }
 
 /** How many papers (fixed rows) and attempts use each question, by id (0 and 0 for a question used nowhere). */
 export async function questionUsage(tx: Queryable, ids: readonly number[]): Promise<Map<number, { papers: number; attempts: number }>> {
   const out = new Map(ids.map((id) => [id, { papers: 0, attempts: 0 }]));
   if (ids.length === 0) return out;
-  const { rows: papers } = await tx.query<{ id: number; n: number }>(
-    "select question_id as id, count(distinct paper_id)::int as n from exam_paper_row where kind = 'fixed' and question_id = any($1::int[]) group by question_id",
-    [ids],
-  );
+  const papers = await papersPerQuestion(tx, ids);
   // What an attempt sat is its `questions` (exam/attempts/snapshot.ts copies the same ids): one read of each attempt's ids.
-  const { rows: attempts } = await tx.query<{ id: number; n: number }>(
-    `select (e ->> 'id')::int as id, count(distinct a.id)::int as n
-     from exam_attempt a, jsonb_array_elements(a.questions) e
-     where (e ->> 'id')::int = any($1::int[]) group by 1`,
-    [ids],
-  );
+  const attempts = await attemptsPerQuestion(tx, ids);
   for (const r of papers) out.get(r.id)!.papers = r.n;
   for (const r of attempts) out.get(r.id)!.attempts = r.n;
   return out;
@@ -144,12 +130,8 @@ async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {
   });
   const ids = used.filter((r) => r.status !== "hidden").map((r) => r.id as number);
   if (ids.length > 0) {
-    const time = await nextUpdateTime(ctx.tx, [...new Set(used.map((r) => r.classify_id as number))]);
-    await ctx.tx.query(
-      `update exam_question set hidden_status = status, status = 'hidden', hidden_at = extract(epoch from now())::bigint, update_time = $2
-       where id = any($1::int[]) and status <> 'hidden'`,
-      [ids, time],
-    );
+    const time = await nextQuestionTime(ctx.tx, [...new Set(used.map((r) => r.classify_id as number))]);
+    await hideQuestionRows(ctx.tx, ids, time);
   }
   return used.map((r) => r.id as number);
 }
@@ -195,7 +177,7 @@ export const questionResource: ResourceDef = {
       const banks = existing ? [data.classify_id, existing.classify_id as number] : [data.classify_id];
       // A hidden question stays hidden when edited: the status chosen is the one its restore gives back.
       const status = existing?.status === "hidden" ? { status: "hidden", hidden_status: row.status } : {};
-      return { ...row, ...status, update_time: await nextUpdateTime(ctx.tx, banks) };
+      return { ...row, ...status, update_time: await nextQuestionTime(ctx.tx, banks) };
     },
     keepOnDelete: hideQuestions,
     // A hidden question's form shows the status its restore gives back (and `hidden_at`, when it was hidden).
@@ -206,9 +188,8 @@ export const questionResource: ResourceDef = {
     },
     // Members practise in this order: a swap is a new bank version, so devices download it again.
     async afterSort(ctx, rows) {
-      const { rows: moved } = await ctx.tx.query<{ classify_id: number }>("select distinct classify_id from exam_question where id = any($1::int[])", [rows.map((r) => r.id)]);
-      const time = await nextUpdateTime(ctx.tx, moved.map((r) => r.classify_id));
-      await ctx.tx.query("update exam_question set update_time = $1 where id = any($2::int[])", [time, rows.map((r) => r.id)]);
+      const time = await nextQuestionTime(ctx.tx, await banksOfQuestions(ctx.tx, rows.map((r) => r.id)));
+      await setQuestionsTime(ctx.tx, rows.map((r) => r.id), time);
     },
   },
   actions: {
@@ -245,13 +226,10 @@ export const questionResource: ResourceDef = {
       done: msg`Restored successfully`,
       run: async (ctx, input) => {
         const ids = [...new Set((input as { ids: number[] }).ids)];
-        const { rows } = await ctx.tx.query<{ id: number; classify_id: number }>("select id, classify_id from exam_question where id = any($1::int[]) and status = 'hidden' for update", [ids]);
+        const rows = await lockedHiddenQuestions(ctx.tx, ids);
         if (rows.length === 0) throw new ApiError(msg`None of the chosen questions is hidden`);
-        const time = await nextUpdateTime(ctx.tx, [...new Set(rows.map((r) => r.classify_id))]);
-        await ctx.tx.query(
-          "update exam_question set status = coalesce(hidden_status, 'enable'), hidden_status = null, hidden_at = null, update_time = $2 where id = any($1::int[])",
-          [rows.map((r) => r.id), time],
-        );
+        const time = await nextQuestionTime(ctx.tx, [...new Set(rows.map((r) => r.classify_id))]);
+        await restoreQuestionRows(ctx.tx, rows.map((r) => r.id), time);
         return { count: rows.length };
       },
     },

@@ -5,6 +5,7 @@ import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
 import type { ResourceDef, Row } from "../resource.ts";
+import { faceCheck, faceChecksOf, faceReviewAttempt, markFaceReviewed, memberExists, roomsPerFaceRule, usernameOf } from "./face.repository.ts";
 import { standardFields } from "./fields.ts";
 
 /**
@@ -44,9 +45,7 @@ export const faceRuleResource: ResourceDef = {
     },
     async listRows(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
-      const used = ids.length
-        ? (await ctx.tx.query<{ face_rule_id: number; n: number }>("select face_rule_id, count(*)::int as n from exam_room where face_rule_id = any($1::int[]) group by face_rule_id", [ids])).rows
-        : [];
+      const used = ids.length ? await roomsPerFaceRule(ctx.tx, ids) : [];
       const rooms = new Map(used.map((u) => [u.face_rule_id, u.n]));
       return rows.map((r) => ({ ...r, threshold: Number(r.threshold), rooms: rooms.get(r.id as number) ?? 0 }));
     },
@@ -95,8 +94,7 @@ export const faceReviewResource: ResourceDef = {
     },
     // The row of `GET edit` names its member, as the list does.
     async editRow(ctx, row) {
-      const { rows } = await ctx.tx.query<{ username: string }>("select username from member where id = $1", [row.user_id]);
-      return { ...row, username: rows[0]?.username ?? "" };
+      return { ...row, username: (await usernameOf(ctx.tx, row.user_id)) ?? "" };
     },
   },
   actions: {
@@ -106,19 +104,9 @@ export const faceReviewResource: ResourceDef = {
       rule: "exam/faceReview/index",
       async run(ctx, input): Promise<FaceTimeline> {
         const { id } = input as { id: number };
-        const a = (
-          await ctx.tx.query<{ id: number; username: string; title: string; started_at: string; deadline: string | null; status: string; face_failures: number; face_flag: string; threshold: string | null; action: string | null; max_failures: number | null }>(
-            `select a.id, m.username, r.title, a.started_at, a.deadline, a.status, a.face_failures, a.face_flag, f.threshold, f.action, f.max_failures
-             from exam_attempt a join member m on m.id = a.user_id join exam_room r on r.id = a.room_id left join face_rule f on f.id = r.face_rule_id
-             where a.id = $1 and a.kind = 'official'`,
-            [id],
-          )
-        ).rows[0];
+        const a = await faceReviewAttempt(ctx.tx, id);
         if (!a) throw new ApiError(msg`This exam record does not exist`);
-        const { rows } = await ctx.tx.query<{ id: number; kind: string; taken_at: string; received_at: string; verdict: string; device_verdict: string | null; similarity: string | null; live: string | null; faces: number | null; check_ms: number | null; path: string | null }>(
-          "select id, kind, taken_at, received_at, verdict, device_verdict, similarity, live, faces, check_ms, path from exam_face_check where attempt_id = $1 order by taken_at, id",
-          [id],
-        );
+        const rows = await faceChecksOf(ctx.tx, id);
         const num = (v: string | null) => (v === null ? null : Number(v));
         return {
           attempt: { id: a.id, username: a.username, roomTitle: a.title, startedAt: Number(a.started_at), deadline: num(a.deadline), status: a.status, failures: a.face_failures, flag: a.face_flag, threshold: num(a.threshold), action: a.action, maxFailures: a.max_failures },
@@ -133,14 +121,13 @@ export const faceReviewResource: ResourceDef = {
       rule: "exam/faceReview/index",
       async rows(ctx, input) {
         const { id } = input as { id: number };
-        const { rows } = await ctx.tx.query<{ attempt_id: number }>("select attempt_id from exam_face_check where id = $1", [id]);
         // No such check: an id no attempt has, so a company admin is answered as for another company's.
-        return [rows[0]?.attempt_id ?? 0];
+        return [(await faceCheck(ctx.tx, id))?.attempt_id ?? 0];
       },
       run: async () => null,
       async send(ctx, input, reply) {
         const { id } = input as { id: number };
-        const row = (await ctx.tx.query<{ path: string | null }>("select path from exam_face_check where id = $1", [id])).rows[0];
+        const row = await faceCheck(ctx.tx, id);
         if (!row?.path) throw new ApiError(msg`This picture does not exist`);
         const bytes = await readFacePicture(ctx.req.server.config.dataDir, row.path);
         return reply.header("content-type", "image/jpeg").header("cache-control", "private, no-store").header("x-content-type-options", "nosniff").send(bytes);
@@ -152,8 +139,7 @@ export const faceReviewResource: ResourceDef = {
       done: msg`Marked as reviewed`,
       async run(ctx, input) {
         const { id } = input as { id: number };
-        const { rows } = await ctx.tx.query<{ face_flag: string }>("update exam_attempt set face_flag = 'reviewed' where id = $1 and face_flag in ('flagged', 'stopped') returning face_flag", [id]);
-        if (rows.length === 0) throw new ApiError(msg`This attempt is not waiting for a face review`);
+        if (!(await markFaceReviewed(ctx.tx, id))) throw new ApiError(msg`This attempt is not waiting for a face review`);
         return { id, flag: "reviewed" };
       },
     },
@@ -171,7 +157,7 @@ export const memberFaceAction = {
   done: msg`The reference photo is saved`,
   async run(ctx: Parameters<NonNullable<ResourceDef["actions"]>[string]["run"]>[0], input: unknown) {
     const { id, image } = input as { id: number; image: string };
-    if ((await ctx.tx.query("select 1 from member where id = $1", [id])).rows.length === 0) throw new ApiError(msg`This member does not exist`);
+    if (!(await memberExists(ctx.tx, id))) throw new ApiError(msg`This member does not exist`);
     return enrolFace(ctx.tx, ctx.req.server.config.dataDir, id, decodeImage(image), "admin");
   },
 };

@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { parseRules, requireHeldRules } from "./permissions.ts";
 import { standardFields } from "./fields.ts";
+import { countAdminRules } from "./group.repository.ts";
 
 const rulesOut = (rules: unknown) => {
   const parsed = parseRules(String(rules ?? ""));
@@ -37,8 +38,7 @@ export const adminGroupResource: ResourceDef = {
       if (existing) await requireHeldRules(ctx.tx, ctx.admin, parseRules(String(existing.rules)));
       const wanted = data.rules === "*" ? "all" : [...new Set(data.rules)];
       if (wanted !== "all" && wanted.length > 0) {
-        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from admin_rule where id = any($1::int[])", [wanted]);
-        if (rows[0]!.n !== wanted.length) throw new ApiError(msg`A chosen rule does not exist`);
+        if ((await countAdminRules(ctx.tx, wanted)) !== wanted.length) throw new ApiError(msg`A chosen rule does not exist`);
       }
       await requireHeldRules(ctx.tx, ctx.admin, wanted);
       return { pid: data.pid, name: data.name, status: data.status, rules: wanted === "all" ? "*" : wanted.sort((a, b) => a - b).join(",") } satisfies Row;

@@ -4,11 +4,12 @@ import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { standardFields } from "./fields.ts";
+import { touchCourseRows } from "./lesson.repository.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
 async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
   const courses = [...new Set(ids.filter((id): id is number => typeof id === "number"))];
-  if (courses.length > 0) await ctx.tx.query("update course set update_time = extract(epoch from now())::bigint where id = any($1::int[])", [courses]);
+  if (courses.length > 0) await touchCourseRows(ctx.tx, courses);
 }
 
 /**

@@ -7,6 +7,7 @@ import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, Join, ResourceDef, Row } from "../resource.ts";
 import { standardFields } from "./fields.ts";
+import { answersOfAttempts, usernameOfAttempt } from "./marking.repository.ts";
 
 /** A row of one question of one attempt: the question, the attempt, its member and its room (what both queues list and search). */
 const ATTEMPT_JOINS = [
@@ -68,7 +69,7 @@ export const markingResource: ResourceDef = {
 async function withAnswers(ctx: CrudContext, rows: Row[]): Promise<Row[]> {
   const attemptIds = [...new Set(rows.map((r) => r.attempt_id as number))];
   if (attemptIds.length === 0) return rows;
-  const { rows: attempts } = await ctx.tx.query<{ id: number; answers: Record<string, unknown> }>("select id, answers from exam_attempt where id = any($1::int[])", [attemptIds]);
+  const attempts = await answersOfAttempts(ctx.tx, attemptIds);
   const byId = new Map(attempts.map((a) => [a.id, a]));
   // The question as the attempt sat it and the points the paper gave it (snapshot.ts), whatever staff did since.
   const sat = await snapshotsOf(ctx.tx, attemptIds);
@@ -133,8 +134,7 @@ export const lateAnswerResource: ResourceDef = {
       });
     },
     async editRow(ctx, row) {
-      const extra = (await ctx.tx.query<{ username: string }>("select m.username from exam_attempt a join member m on m.id = a.user_id where a.id = $1", [row.attempt_id])).rows[0];
-      return { ...row, username: extra?.username ?? "", stem: await satStem(ctx, row.attempt_id as number, row.question_id as number) };
+      return { ...row, username: (await usernameOfAttempt(ctx.tx, row.attempt_id)) ?? "", stem: await satStem(ctx, row.attempt_id as number, row.question_id as number) };
     },
   },
   actions: {

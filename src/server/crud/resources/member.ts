@@ -7,6 +7,7 @@ import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
 import { standardFields } from "./fields.ts";
+import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
 export const memberResource: ResourceDef = {
@@ -53,12 +54,10 @@ export const memberResource: ResourceDef = {
       // The classrooms the member sits in (a company admin's: only classrooms they reach).
       const wanted = [...new Set(data.classroom_ids)];
       await requireInScope(ctx, classroomResource, wanted);
-      await ctx.tx.query("delete from classroom_member where user_id = $1 and not (classroom_id = any($2::int[]))", [id, wanted]);
-      if (wanted.length > 0) await ctx.tx.query("insert into classroom_member (classroom_id, user_id) select unnest($2::int[]), $1 on conflict do nothing", [id, wanted]);
+      await setMemberClassrooms(ctx.tx, id, wanted);
     },
     async editRow(ctx, row) {
-      const { rows } = await ctx.tx.query<{ classroom_id: number }>("select classroom_id from classroom_member where user_id = $1 order by classroom_id", [row.id]);
-      return { ...row, classroom_ids: rows.map((r) => r.classroom_id) };
+      return { ...row, classroom_ids: await classroomIdsOfMember(ctx.tx, row.id) };
     },
   },
   // Staff enrol the member's reference photo for face checks.

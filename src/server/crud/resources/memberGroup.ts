@@ -4,6 +4,7 @@ import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
 import { standardFields } from "./fields.ts";
+import { countUserRules } from "./memberGroup.repository.ts";
 
 /** Member groups (`/admin/user/group/...`): which member rules (member-center menus) a group opens. */
 export const memberGroupResource: ResourceDef = {
@@ -28,8 +29,7 @@ export const memberGroupResource: ResourceDef = {
       const data = body as MemberGroupAdd;
       const wanted = data.rules === "*" ? "*" : [...new Set(data.rules)].sort((a, b) => a - b);
       if (wanted !== "*" && wanted.length > 0) {
-        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from user_rule where id = any($1::int[])", [wanted]);
-        if (rows[0]!.n !== wanted.length) throw new ApiError(msg`A chosen rule does not exist`);
+        if ((await countUserRules(ctx.tx, wanted)) !== wanted.length) throw new ApiError(msg`A chosen rule does not exist`);
       }
       return { name: data.name, status: data.status, rules: wanted === "*" ? "*" : wanted.join(",") };
     },

@@ -1,6 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { sql, type SqlBool } from "kysely";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
@@ -8,6 +7,21 @@ import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
 import { standardFields } from "./fields.ts";
+import {
+  addClassroomMembers,
+  adminLabel,
+  adminMeets,
+  classroomAccessRows,
+  classroomMembers,
+  classroomsAloneOpen,
+  clearClassroomLinks,
+  companiesInUse,
+  companyUnder,
+  deleteClassroomAccess,
+  linkClassroom,
+  membersPerClassroom,
+  removeClassroomMembers,
+} from "./org.repository.ts";
 
 const STATUS = ["enable", "disable"] as const;
 const times = {
@@ -31,7 +45,7 @@ async function requireCompanyPlace(ctx: CrudContext, pid: number, existing: Row 
     if ((existing.pid ?? 0) !== pid) throw refuse(ownCompanyFixed);
     return;
   }
-  const inReach = pid > 0 && (await ctx.tx.query("select 1 from company_subtree($1::int) as s(id) where s.id = $2", [own, pid])).rows.length > 0;
+  const inReach = pid > 0 && (await companyUnder(ctx.tx, own, pid));
   if (!inReach) throw refuse(msg`Choose your company or a company under it as the parent`);
 }
 
@@ -71,12 +85,7 @@ export const companyResource: ResourceDef = {
     async beforeDelete(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       if (isCompanyAdmin(ctx) && ids.includes(ctx.admin.company_id ?? -1)) throw new ApiError(ownCompanyFixed);
-      const { rows: used } = await ctx.tx.query(
-        `select 1 from member where company_id = any($1::int[]) union all select 1 from admin where company_id = any($1::int[])
-         union all select 1 from classroom where company_id = any($1::int[]) union all select 1 from exam_room where company_id = any($1::int[]) limit 1`,
-        [ids],
-      );
-      if (used.length > 0) throw new ApiError(msg`Members, admins, classrooms or exam rooms still belong to this company: move them first`);
+      if (await companiesInUse(ctx.tx, ids)) throw new ApiError(msg`Members, admins, classrooms or exam rooms still belong to this company: move them first`);
     },
   },
 };
@@ -137,20 +146,14 @@ export const headTeacherResource: ResourceDef = {
 async function requireHeadInReach(ctx: CrudContext, head: number | null | undefined, existing: Row | null): Promise<void> {
   if (!isCompanyAdmin(ctx) || head === null || head === undefined || head === existing?.head_admin_id) return;
   const condition = scopeCondition(ctx, headTeacherResource)!;
-  const found = await ctx.k
-    .selectFrom(sql`admin`.as("t"))
-    .select(sql<number>`t.id`.as("id"))
-    .where(sql<SqlBool>`t.id = ${head}`)
-    .where(condition)
-    .executeTakeFirst();
-  if (!found) {
+  if (!(await adminMeets(ctx.tx, head, condition))) {
     const message = msg`The head teacher must be an admin of your company`;
     throw new ApiError(message, 0, { fields: { head_admin_id: ctx.req.t(message) } });
   }
 }
 
 async function classroomLinks(ctx: Pick<CrudContext, "tx">, id: number): Promise<{ course_ids: number[]; room_ids: number[] }> {
-  const { rows } = await ctx.tx.query<{ course_id: number | null; room_id: number | null }>("select course_id, room_id from org_access where classroom_id = $1 order by id", [id]);
+  const rows = await classroomAccessRows(ctx.tx, id);
   return { course_ids: rows.flatMap((r) => (r.course_id ? [r.course_id] : [])), room_ids: rows.flatMap((r) => (r.room_id ? [r.room_id] : [])) };
 }
 
@@ -205,34 +208,25 @@ export const classroomResource: ResourceDef = {
       const data = body as ClassroomAdd;
       // A company admin links only their own exam rooms (courses are shared content).
       await requireInScope(ctx, roomResource, [...new Set(data.room_ids)]);
-      await ctx.tx.query("delete from org_access where classroom_id = $1 and (course_id is not null or room_id is not null)", [id]);
+      await clearClassroomLinks(ctx.tx, id);
       for (const [column, ids] of [["course_id", data.course_ids], ["room_id", data.room_ids]] as const) {
-        if (ids.length > 0) await ctx.tx.query(`insert into org_access (classroom_id, ${column}) select $1, unnest($2::int[])`, [id, [...new Set(ids)]]);
+        if (ids.length > 0) await linkClassroom(ctx.tx, id, column, [...new Set(ids)]);
       }
     },
     async beforeDelete(ctx, rows) {
       // Its courses and rooms go with it only when something else still assigns them (never opened to all).
       const ids = rows.map((r) => r.id as number);
-      const { rows: alone } = await ctx.tx.query(
-        `select 1 from org_access a where a.classroom_id = any($1::int[]) and not exists (
-           select 1 from org_access b where not (b.classroom_id = any($1::int[]) and b.classroom_id is not null)
-             and (b.course_id = a.course_id or b.room_id = a.room_id or b.bank_id = a.bank_id)) limit 1`,
-        [ids],
-      );
-      if (alone.length > 0) throw new ApiError(msg`Only this classroom opens some of its courses, rooms or banks: assign them elsewhere or remove them from it first`);
-      await ctx.tx.query("delete from org_access where classroom_id = any($1::int[])", [ids]);
+      if (await classroomsAloneOpen(ctx.tx, ids)) throw new ApiError(msg`Only this classroom opens some of its courses, rooms or banks: assign them elsewhere or remove them from it first`);
+      await deleteClassroomAccess(ctx.tx, ids);
     },
     async editRow(ctx, row) {
       // The head teacher's name, for a form whose picker does not list them (a company admin's, when the super admin chose someone else).
-      const head = row.head_admin_id ? (await ctx.tx.query<{ label: string }>("select coalesce(nullif(nickname, ''), username) as label from admin where id = $1", [row.head_admin_id])).rows[0] : undefined;
-      return { ...row, head_label: head?.label ?? "", ...(await classroomLinks(ctx, row.id as number)) };
+      const head = row.head_admin_id ? await adminLabel(ctx.tx, row.head_admin_id) : undefined;
+      return { ...row, head_label: head ?? "", ...(await classroomLinks(ctx, row.id as number)) };
     },
     async listRows(ctx, rows: Row[]) {
       const ids = rows.map((r) => r.id as number);
-      const { rows: counts } = await ctx.tx.query<{ classroom_id: number; n: number }>(
-        "select classroom_id, count(*)::int as n from classroom_member where classroom_id = any($1::int[]) group by classroom_id",
-        [ids],
-      );
+      const counts = await membersPerClassroom(ctx.tx, ids);
       const byId = new Map(counts.map((c) => [c.classroom_id, c.n]));
       return rows.map((r) => ({ ...r, member_count: byId.get(r.id as number) ?? 0 }));
     },
@@ -243,11 +237,7 @@ export const classroomResource: ResourceDef = {
       input: classroomMembersQuery,
       async run(ctx, input) {
         const { id } = input as { id: number };
-        const { rows } = await ctx.tx.query<{ id: number; username: string; nickname: string }>(
-          "select m.id, m.username, m.nickname from classroom_member cm join member m on m.id = cm.user_id where cm.classroom_id = $1 order by m.id limit 2000",
-          [id],
-        );
-        return { list: rows };
+        return { list: await classroomMembers(ctx.tx, id, 2000) };
       },
     },
     addMembers: {
@@ -257,8 +247,7 @@ export const classroomResource: ResourceDef = {
       async run(ctx, input) {
         const { id, user_ids } = input as { id: number; user_ids: number[] };
         const ids = await scopedMembers(ctx, user_ids);
-        const { rows } = await ctx.tx.query("insert into classroom_member (classroom_id, user_id) select $1, unnest($2::int[]) on conflict do nothing returning user_id", [id, ids]);
-        return { count: rows.length };
+        return { count: await addClassroomMembers(ctx.tx, id, ids) };
       },
     },
     removeMembers: {
@@ -268,8 +257,7 @@ export const classroomResource: ResourceDef = {
       async run(ctx, input) {
         const { id, user_ids } = input as { id: number; user_ids: number[] };
         const ids = await scopedMembers(ctx, user_ids);
-        const { rows } = await ctx.tx.query("delete from classroom_member where classroom_id = $1 and user_id = any($2::int[]) returning user_id", [id, ids]);
-        return { count: rows.length };
+        return { count: await removeClassroomMembers(ctx.tx, id, ids) };
       },
     },
   },

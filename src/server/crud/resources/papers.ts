@@ -6,6 +6,19 @@ import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { standardFields } from "./fields.ts";
+import {
+  attemptsOnPapers,
+  bankExists,
+  bankTitle,
+  enabledQuestionCount,
+  paperExists,
+  paperRowTotals,
+  paperTotalScores,
+  questionStatus,
+  questionStemVersion,
+  questionVersionExists,
+  roomTitlesOfPapers,
+} from "./papers.repository.ts";
 
 /**
  * Papers and their question rows (rooms: rooms.ts, marking: marking.ts). What
@@ -24,10 +37,7 @@ export function fieldError(req: FastifyRequest, field: string, message: MessageD
 /** Sum of a paper's rows (score x count), by paper id. */
 export async function rowTotals(ctx: CrudContext, paperIds: number[]): Promise<Map<number, number>> {
   if (paperIds.length === 0) return new Map();
-  const { rows } = await ctx.tx.query<{ paper_id: number; total: string; n: number }>(
-    "select paper_id, coalesce(sum(score * count), 0) as total from exam_paper_row where paper_id = any($1::int[]) group by paper_id",
-    [paperIds],
-  );
+  const rows = await paperRowTotals(ctx.tx, paperIds);
   return new Map(rows.map((r) => [r.paper_id, Number(r.total)]));
 }
 
@@ -80,12 +90,11 @@ export const paperResource: ResourceDef = {
       return { ...row, total_score: Number(row.total_score), pass_score: Number(row.pass_score), rows_total: rowsTotal };
     },
     async beforeDelete(ctx, rows) {
-      const { rows: used } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where paper_id = any($1::int[])", [rows.map((r) => r.id)]);
-      if (used[0]!.n > 0) throw new ApiError(msg`A paper that members have sat cannot be deleted; disable it instead`);
+      if ((await attemptsOnPapers(ctx.tx, rows.map((r) => r.id))) > 0) throw new ApiError(msg`A paper that members have sat cannot be deleted; disable it instead`);
       // A room's paper goes with it (the rows cascade): the room would vanish with its schedule and assignments.
-      const { rows: rooms } = await ctx.tx.query<{ title: string }>("select title from exam_room where paper_id = any($1::int[]) order by id limit 3", [rows.map((r) => r.id)]);
+      const rooms = await roomTitlesOfPapers(ctx.tx, rows.map((r) => r.id), 3);
       if (rooms.length > 0) {
-        const names = rooms.map((r) => `“${r.title}”`).join(", ");
+        const names = rooms.map((title) => `“${title}”`).join(", ");
         throw new ApiError(msg`Exam rooms use this paper (${names}): give them another paper or delete them first`);
       }
     },
@@ -94,11 +103,7 @@ export const paperResource: ResourceDef = {
 
 /** The enabled questions a draw row can pick (its classify, type and, unless null, difficulty): what drawPool (exam/attempts/papers.ts) draws from. */
 async function bankSize(ctx: CrudContext, classifyId: number, type: string, difficulty: number | null): Promise<number> {
-  const { rows } = await ctx.tx.query<{ n: number }>(
-    "select count(*)::int as n from exam_question where classify_id = $1 and type = $2 and ($3::smallint is null or difficulty = $3::smallint) and status = 'enable'",
-    [classifyId, type, difficulty],
-  );
-  return rows[0]!.n;
+  return enabledQuestionCount(ctx.tx, classifyId, type, difficulty);
 }
 
 export const paperRowResource: ResourceDef = {
@@ -146,22 +151,19 @@ export const paperRowResource: ResourceDef = {
     async beforeWrite(ctx, body, existing) {
       const row = body as PaperRowAdd;
       if (existing && Number(existing.paper_id) !== row.paper_id) throw fieldError(ctx.req, "paper_id", msg`A question row cannot move to another paper`);
-      const paper = (await ctx.tx.query("select id from exam_paper where id = $1", [row.paper_id])).rows[0];
-      if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
+      if (!(await paperExists(ctx.tx, row.paper_id))) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       if (row.kind === "fixed") {
-        const q = (await ctx.tx.query<{ status: string }>("select status from exam_question where id = $1", [row.question_id])).rows[0];
-        if (!q) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
+        const status = await questionStatus(ctx.tx, row.question_id!);
+        if (status === undefined) throw fieldError(ctx.req, "question_id", msg`This question does not exist`);
         // A question hidden because it was deleted while in use is kept for what it was used in, never put in a paper again.
-        if (q.status === "hidden" && Number(existing?.question_id) !== row.question_id) throw fieldError(ctx.req, "question_id", msg`This question was deleted and is kept only for the papers and attempts that used it: restore it first`);
+        if (status === "hidden" && Number(existing?.question_id) !== row.question_id) throw fieldError(ctx.req, "question_id", msg`This question was deleted and is kept only for the papers and attempts that used it: restore it first`);
         // A pinned version must be one the question has had (the newest is its latest, pinned until it changes).
         if (row.question_version !== null) {
-          const v = (await ctx.tx.query("select 1 from exam_question_version where question_id = $1 and version = $2", [row.question_id, row.question_version])).rows[0];
-          if (!v) throw fieldError(ctx.req, "question_version", msg`This question has no version ${row.question_version}`);
+          if (!(await questionVersionExists(ctx.tx, row.question_id!, row.question_version))) throw fieldError(ctx.req, "question_version", msg`This question has no version ${row.question_version}`);
         }
         return { paper_id: row.paper_id, kind: "fixed", question_id: row.question_id, question_version: row.question_version, classify_id: null, question_type: null, difficulty: null, count: 1, score: row.score, weigh: row.weigh, remark: row.remark };
       }
-      const c = (await ctx.tx.query("select id from exam_classify where id = $1", [row.classify_id])).rows[0];
-      if (!c) throw fieldError(ctx.req, "classify_id", msg`This classify does not exist`);
+      if (!(await bankExists(ctx.tx, row.classify_id!))) throw fieldError(ctx.req, "classify_id", msg`This classify does not exist`);
       const difficulty = row.difficulty;
       const available = await bankSize(ctx, row.classify_id!, row.question_type!, difficulty);
       if (row.count > available) {
@@ -178,7 +180,7 @@ export const paperRowResource: ResourceDef = {
       const paperIds = [...new Set(rows.map((r) => r.paper_id as number))];
       const totals = await rowTotals(ctx, paperIds);
       const papers = paperIds.length
-        ? (await ctx.tx.query<{ id: number; total_score: string }>("select id, total_score from exam_paper where id = any($1::int[])", [paperIds])).rows
+        ? await paperTotalScores(ctx.tx, paperIds)
         : [];
       const promised = new Map(papers.map((p) => [p.id, Number(p.total_score)]));
       return rows.map((r) => ({
@@ -190,9 +192,9 @@ export const paperRowResource: ResourceDef = {
       }));
     },
     async editRow(ctx, row) {
-      const q = row.question_id ? (await ctx.tx.query<{ stem: string; version: number }>("select stem, version from exam_question where id = $1", [row.question_id])).rows[0] : undefined;
-      const c = row.classify_id ? (await ctx.tx.query<{ title: string }>("select title from exam_classify where id = $1", [row.classify_id])).rows[0] : undefined;
-      return { ...row, score: Number(row.score), question_stem: q?.stem ?? null, question_latest_version: q?.version ?? null, classify_title: c?.title ?? null };
+      const q = row.question_id ? await questionStemVersion(ctx.tx, row.question_id) : undefined;
+      const title = row.classify_id ? await bankTitle(ctx.tx, row.classify_id) : undefined;
+      return { ...row, score: Number(row.score), question_stem: q?.stem ?? null, question_latest_version: q?.version ?? null, classify_title: title ?? null };
     },
   },
 };

@@ -3,6 +3,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { adminRuleIds } from "../../modules/admin/rules.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
+import { deleteSessionTokens } from "./permissions.repository.ts";
 
 /** A group's `rules` text ("*" or "1,2,3") as "all" or ids. */
 export function parseRules(rules: string): "all" | number[] {
@@ -39,5 +40,5 @@ export async function requireNotAbove(db: Queryable, actor: AdminRow, target: { 
 /** Ends every session of an account (password reset, disabled, deleted). */
 export async function endAllSessions(db: Queryable, side: "admin" | "user", ids: number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.query("delete from token where type in ($1, $2) and user_id = any($3::int[])", [side, `${side}-refresh`, ids]);
+  await deleteSessionTokens(db, side, ids);
 }

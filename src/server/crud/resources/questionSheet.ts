@@ -10,7 +10,9 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
+import { bankExists, nextQuestionTime } from "./exam.repository.ts";
 import { loadExcel } from "./excel.ts";
+import { insertQuestionRows, questionsOfBank, questionTypeRows } from "./questionSheet.repository.ts";
 import { actAs } from "../../modules/exam/versions.ts";
 
 /**
@@ -219,7 +221,7 @@ const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The type a cell names: its code, or a type's title in either language. */
 async function typeNames(db: Queryable): Promise<{ names: Map<string, QuestionType>; defaults: Map<QuestionType, number> }> {
-  const { rows } = await db.query<{ type: QuestionType; title: string; title_en: string; default_score: string }>("select type, title, title_en, default_score from exam_question_type");
+  const rows = await questionTypeRows(db);
   const names = new Map<string, QuestionType>();
   const defaults = new Map<QuestionType, number>();
   for (const t of QUESTION_TYPES) names.set(t, t);
@@ -332,13 +334,7 @@ export async function readQuestionSheet(
 
 /** A bank's questions as a spreadsheet (the import's layout, the request's language for the header). */
 export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId: number | null, format: "xlsx" | "csv"): Promise<Buffer> {
-  const { rows } =
-    classifyId === null
-      ? { rows: [] as QuestionRowOut[] }
-      : await db.query<QuestionRowOut>(
-          "select type, stem, options, answer, analysis, difficulty, score, status from exam_question where classify_id = $1 and status <> 'hidden' order by weigh desc, id",
-          [classifyId],
-        );
+  const rows = classifyId === null ? [] : await questionsOfBank(db, classifyId);
   const lines: string[][] = rows.map((q) => {
     const ref = q.type === "short" && q.answer && typeof q.answer === "object" && !Array.isArray(q.answer) ? (q.answer as ShortAnswerKey).reference : "";
     return [q.type, q.stem, ...OPTION_KEYS.map((_, i) => q.options[i]?.text ?? ""), answerCell(q.type, q.answer), ref, q.analysis, String(q.difficulty), String(Number(q.score)), q.status];
@@ -374,17 +370,6 @@ export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId
   return Buffer.concat(chunks);
 }
 
-interface QuestionRowOut {
-  type: QuestionType;
-  stem: string;
-  options: QuestionOption[];
-  answer: unknown;
-  analysis: string;
-  difficulty: number;
-  score: string;
-  status: string;
-}
-
 function templateRows(t: Translate): string[][] {
   const blank = (n: number) => Array.from({ length: n }, () => "");
   return [
@@ -400,26 +385,14 @@ const format = withMessage(z.enum(["xlsx", "csv"]).optional().default("xlsx"), m
 
 /** Inserts the rows (500 per statement), after the bank's newest update_time so its version changes. */
 async function insertQuestions(tx: Queryable, classifyId: number, rows: SheetRow[]): Promise<void> {
-  const { rows: times } = await tx.query<{ t: string }>(
-    "select greatest(extract(epoch from now())::bigint, coalesce((select max(update_time) + 1 from exam_question where classify_id = $1), 0))::text as t",
-    [classifyId],
-  );
-  const time = Number(times[0]!.t);
+  const time = await nextQuestionTime(tx, [classifyId]);
   for (let i = 0; i < rows.length; i += 500) {
-    const part = rows.slice(i, i + 500);
-    const params: unknown[] = [];
-    const values = part.map(({ question: q }) => {
-      const base = params.length;
-      params.push(classifyId, q.type, q.stem, JSON.stringify(q.options), JSON.stringify(q.answer), q.analysis, q.difficulty, q.score, q.status, time);
-      return `(${Array.from({ length: 10 }, (_, k) => `$${base + k + 1}`).join(", ")})`;
-    });
-    await tx.query(`insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, status, update_time) values ${values.join(", ")}`, params);
+    await insertQuestionRows(tx, classifyId, rows.slice(i, i + 500).map((r) => r.question), time);
   }
 }
 
-async function bankExists(ctx: CrudContext, id: number): Promise<void> {
-  const { rows } = await ctx.tx.query("select 1 from exam_classify where id = $1", [id]);
-  if (rows.length === 0) refuse(msg`The question bank does not exist`);
+async function requireBankExists(ctx: CrudContext, id: number): Promise<void> {
+  if (!(await bankExists(ctx.tx, id))) refuse(msg`The question bank does not exist`);
 }
 
 const fileName = (id: number | null, fmt: string) => (id === null ? `questions-template.${fmt}` : `questions-bank-${id}.${fmt}`);
@@ -454,7 +427,7 @@ export const questionSheetActions: Record<string, ExtraAction> = {
     input: z.object({ classify_id: withMessage(dbIdParam, msg`Please choose a question bank`), format }),
     async run(ctx, input) {
       const { classify_id, format: fmt } = input as { classify_id: number; format: "xlsx" | "csv" };
-      await bankExists(ctx, classify_id);
+      await requireBankExists(ctx, classify_id);
       const data = await writeQuestionSheet(ctx.tx, ctx.req.t, classify_id, fmt);
       return { name: fileName(classify_id, fmt), type: mime(fmt), data: data.toString("base64") };
     },
@@ -471,7 +444,7 @@ export const questionSheetActions: Record<string, ExtraAction> = {
     // The file is read before the transaction opens (crud/resource.ts, ExtraAction.prepare).
     async prepare(ctx, input) {
       const { classify_id, name, data } = input as ImportInput;
-      await bankExists(ctx, classify_id);
+      await requireBankExists(ctx, classify_id);
       const file = Buffer.from(data, "base64");
       if (file.length === 0) refuse(msg`The file is empty`);
       if (file.length > MAX_IMPORT_BYTES) refuse(msg`The file is too large (at most 10 MB)`);
@@ -486,7 +459,7 @@ export const questionSheetActions: Record<string, ExtraAction> = {
       if (errorCount > 0) throw new ApiError(msg`Nothing was imported: correct the rows listed and try again`, 0, report);
       if (rows.length === 0) refuse(msg`The file has no questions`);
       // The bank may have gone while the file was read.
-      await bankExists(ctx, classify_id);
+      await requireBankExists(ctx, classify_id);
       await actAs(ctx.tx, ctx.admin.id);
       await insertQuestions(ctx.tx, classify_id, rows);
       return { ...report, imported: rows.length };

@@ -10,10 +10,22 @@ import {
 } from "../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import { paperWithheldSql } from "../../modules/exam/withheld.ts";
 import type { ExtraAction } from "../resource.ts";
 import { isCompanyAdmin } from "../scope.ts";
 import { fieldError } from "./papers.ts";
+import {
+  deleteOverride,
+  insertOverride,
+  lockRoom,
+  maxExtraMinutes,
+  memberGroupExists,
+  memberInReach,
+  mockPapersSharingQuestions,
+  overrideExists,
+  overridesOfRoom,
+  practiceQuestionsOfPaper,
+  roomFigureRows,
+} from "./roomFairness.repository.ts";
 
 /**
  * The room screen's fairness and withholding: its overrides (extra time and attempts
@@ -22,12 +34,6 @@ import { fieldError } from "./papers.ts";
  * mock paper unusable. Every action names its room by `id`, so a company admin reaches only
  * rooms of their companies (crud/scope.ts).
  */
-
-/** Questions a paper's rows can contain (the withholding view's own rule: fixed rows, draw rows' bank and type). */
-const PAPER_QUESTIONS = `select distinct q.id from exam_paper_row r
-  join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)
-    or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type))
-  where r.paper_id = $1`;
 
 /** Most papers a warning names (the rest are counted in the list the admin opens). */
 const MAX_NAMED_PAPERS = 20;
@@ -38,30 +44,13 @@ const MAX_NAMED_PAPERS = 20;
  * which mock papers members can take now would stop being offered.
  */
 export async function roomWithholding(db: Queryable, room: { id?: number | null; paperId: number; endTime: number }): Promise<RoomWithholding> {
-  const extra = room.id
-    ? (await db.query<{ m: number }>("select coalesce(max(extra_minutes), 0)::int as m from exam_room_override where room_id = $1", [room.id])).rows[0]!.m
-    : 0;
+  const extra = room.id ? await maxExtraMinutes(db, room.id) : 0;
   const closesAt = room.endTime + extra * 60;
   if (closesAt <= Math.floor(Date.now() / 1000)) return { closesAt, questions: 0, papers: [] };
-  const counted = await db.query<{ n: number }>(
-    `select count(*)::int as n from (${PAPER_QUESTIONS}) w join exam_question q on q.id = w.id join exam_classify c on c.id = q.classify_id
-     where c.kind = 'practice' and q.status = 'enable'`,
-    [room.paperId],
-  );
+  const questions = await practiceQuestionsOfPaper(db, room.paperId);
   // Mock papers offered now that would then contain a withheld question (or be the room's paper).
-  const papers = await db.query<{ id: number; title: string }>(
-    `select p.id, p.title from exam_paper p
-     where p.status = 'enable' and not ${paperWithheldSql("p.id")}
-       and (p.id = $1 or exists (
-         select 1 from exam_paper_row r
-         join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)
-           or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type)
-             and (r.difficulty is null or q.difficulty = r.difficulty))
-         where r.paper_id = p.id and q.id in (${PAPER_QUESTIONS})))
-     order by p.id limit ${MAX_NAMED_PAPERS}`,
-    [room.paperId],
-  );
-  return { closesAt, questions: counted.rows[0]!.n, papers: papers.rows };
+  const papers = await mockPapersSharingQuestions(db, room.paperId, MAX_NAMED_PAPERS);
+  return { closesAt, questions, papers };
 }
 
 /**
@@ -90,20 +79,7 @@ export async function roomListFigures(
   ids: number[],
 ): Promise<Map<number, { closes_at: number; withheld_questions: number; paper_total: number; paper_rows_total: number; overrides: number }>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await db.query<{ id: number; closes_at: string; withheld_questions: number; paper_total: string | null; paper_rows_total: string; overrides: number }>(
-    `select m.id, exam_room_closes_at(m.id, m.end_time) as closes_at,
-       case when exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint then (
-         select count(distinct q.id)::int from exam_paper_row r
-         join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)
-           or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type))
-         join exam_classify c on c.id = q.classify_id
-         where r.paper_id = m.paper_id and c.kind = 'practice' and q.status = 'enable') else 0 end as withheld_questions,
-       p.total_score as paper_total,
-       (select coalesce(sum(r.score * r.count), 0) from exam_paper_row r where r.paper_id = m.paper_id) as paper_rows_total,
-       (select count(*)::int from exam_room_override o where o.room_id = m.id) as overrides
-     from exam_room m left join exam_paper p on p.id = m.paper_id where m.id = any($1::int[])`,
-    [ids],
-  );
+  const rows = await roomFigureRows(db, ids);
   return new Map(
     rows.map((r) => [
       r.id,
@@ -113,12 +89,7 @@ export async function roomListFigures(
 }
 
 async function listOverrides(db: Queryable, roomId: number): Promise<{ overrides: RoomOverride[] }> {
-  const { rows } = await db.query<{ id: number; user_id: number | null; username: string | null; nickname: string | null; user_group_id: number | null; group_name: string | null; extra_minutes: number; extra_attempts: number }>(
-    `select o.id, o.user_id, u.username, u.nickname, o.user_group_id, g.name as group_name, o.extra_minutes, o.extra_attempts
-     from exam_room_override o left join member u on u.id = o.user_id left join user_group g on g.id = o.user_group_id
-     where o.room_id = $1 order by o.user_id is null, o.id`,
-    [roomId],
-  );
+  const rows = await overridesOfRoom(db, roomId);
   return {
     overrides: rows.map((r) => ({
       id: r.id,
@@ -146,27 +117,21 @@ export const fairnessActions: Record<string, ExtraAction> = {
       if (o.user_id === null && o.user_group_id === null) throw fieldError(ctx.req, "user_id", msg`Choose a member or a member group`);
       if (o.user_id !== null && o.user_group_id !== null) throw fieldError(ctx.req, "user_id", msg`Choose a member or a member group, not both`);
       if (o.extra_minutes === 0 && o.extra_attempts === 0) throw fieldError(ctx.req, "extra_minutes", msg`Give extra minutes, extra attempts or both`);
-      const room = (await ctx.tx.query("select id from exam_room where id = $1 for update", [o.id])).rows[0];
-      if (!room) throw new ApiError(msg`The row does not exist`);
+      if (!(await lockRoom(ctx.tx, o.id))) throw new ApiError(msg`The row does not exist`);
       if (o.user_id !== null) {
         // A company admin names only members of their companies.
-        const scoped = isCompanyAdmin(ctx);
-        const { rows } = await ctx.tx.query(`select id from member where id = $1${scoped ? " and company_id in (select company_subtree($2::int))" : ""}`, scoped ? [o.user_id, ctx.admin.company_id ?? null] : [o.user_id]);
-        if (!rows[0]) throw fieldError(ctx.req, "user_id", msg`This member does not exist`);
-        if ((await ctx.tx.query("select 1 from exam_room_override where room_id = $1 and user_id = $2", [o.id, o.user_id])).rows[0]) {
+        const scope = isCompanyAdmin(ctx) ? { companyId: ctx.admin.company_id ?? null } : null;
+        if (!(await memberInReach(ctx.tx, o.user_id, scope))) throw fieldError(ctx.req, "user_id", msg`This member does not exist`);
+        if (await overrideExists(ctx.tx, o.id, { column: "user_id", id: o.user_id })) {
           throw fieldError(ctx.req, "user_id", msg`This member already has an override in this room: remove it first`);
         }
       } else {
-        if (!(await ctx.tx.query("select id from user_group where id = $1", [o.user_group_id])).rows[0]) throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
-        if ((await ctx.tx.query("select 1 from exam_room_override where room_id = $1 and user_group_id = $2", [o.id, o.user_group_id])).rows[0]) {
+        if (!(await memberGroupExists(ctx.tx, o.user_group_id!))) throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
+        if (await overrideExists(ctx.tx, o.id, { column: "user_group_id", id: o.user_group_id! })) {
           throw fieldError(ctx.req, "user_group_id", msg`This member group already has an override in this room: remove it first`);
         }
       }
-      const { rows } = await ctx.tx.query<{ id: number }>(
-        "insert into exam_room_override (room_id, user_id, user_group_id, extra_minutes, extra_attempts) values ($1, $2, $3, $4, $5) returning id",
-        [o.id, o.user_id, o.user_group_id, o.extra_minutes, o.extra_attempts],
-      );
-      return { id: rows[0]!.id };
+      return { id: await insertOverride(ctx.tx, { room_id: o.id, user_id: o.user_id, user_group_id: o.user_group_id, extra_minutes: o.extra_minutes, extra_attempts: o.extra_attempts }) };
     },
   },
   overrideDel: {
@@ -175,8 +140,7 @@ export const fairnessActions: Record<string, ExtraAction> = {
     done: msg`Override removed`,
     async run(ctx, input) {
       const { id, override_id } = input as { id: number; override_id: number };
-      const { rows } = await ctx.tx.query("delete from exam_room_override where id = $1 and room_id = $2 returning id", [override_id, id]);
-      if (!rows[0]) throw new ApiError(msg`This override does not exist`);
+      if (!(await deleteOverride(ctx.tx, id, override_id))) throw new ApiError(msg`This override does not exist`);
       return null;
     },
   },

@@ -11,6 +11,7 @@ import { leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
 import { satIds, satQuestions, satStems, snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
+import { marksOfAttempts, officialAttemptsOfRoom, resultsRoom } from "./roomResults.repository.ts";
 
 /**
  * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
@@ -25,26 +26,16 @@ const MAX_ATTEMPTS = 20_000;
 type Attempt = AttemptRow & { username: string; nickname: string };
 
 async function loadRoom(db: Queryable, id: number) {
-  const { rows } = await db.query<{ id: number; title: string; paper_id: number; pass_score: string; paper_title: string; total_score: string; partial_credit: boolean }>(
-    `select r.id, r.title, r.paper_id, r.pass_score, p.title as paper_title, p.total_score, p.partial_credit
-     from exam_room r join exam_paper p on p.id = r.paper_id where r.id = $1`,
-    [id],
-  );
-  if (!rows[0]) throw new ApiError(msg`This exam room does not exist`);
-  return rows[0];
+  const room = await resultsRoom(db, id);
+  if (!room) throw new ApiError(msg`This exam room does not exist`);
+  return room;
 }
 
 export async function roomResults(db: Queryable, id: number): Promise<RoomResults> {
   const room = await loadRoom(db, id);
-  const { rows: attempts } = await db.query<Attempt>(
-    `select a.*, m.username, m.nickname from exam_attempt a join member m on m.id = a.user_id
-     where a.room_id = $1 and a.kind = 'official' order by a.started_at, a.id limit $2`,
-    [id, MAX_ATTEMPTS],
-  );
+  const attempts: Attempt[] = await officialAttemptsOfRoom(db, id, MAX_ATTEMPTS);
   const ids = attempts.map((a) => a.id);
-  const { rows: markRows } = ids.length
-    ? await db.query<{ attempt_id: number; question_id: number; score: string | null; status: string }>("select attempt_id, question_id, score, status from exam_mark where attempt_id = any($1::int[])", [ids])
-    : { rows: [] };
+  const markRows = ids.length ? await marksOfAttempts(db, ids) : [];
   const marks = new Map<number, Map<number, number>>();
   const pendingMarks = new Map<number, number>();
   for (const m of markRows) {

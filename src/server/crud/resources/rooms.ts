@@ -7,6 +7,7 @@ import { fieldError, rowTotals, STATUS } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
+import { attemptsInRooms, attemptsPerRoom, faceRuleExists, memberGroupExists, paperOfRoom } from "./rooms.repository.ts";
 
 /** Exam rooms: an official sitting of a paper, open to members between two times. */
 export const roomResource: ResourceDef = {
@@ -51,7 +52,7 @@ export const roomResource: ResourceDef = {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
     async beforeWrite(ctx, body, existing) {
       const { id: _id, company_ids: _c, duty_ids: _d, classroom_ids: _r, confirm_withhold: confirmWithhold, ...room } = body as RoomAdd & { id?: number };
-      const paper = (await ctx.tx.query<{ total_score: string; status: string }>("select total_score, status from exam_paper where id = $1", [room.paper_id])).rows[0];
+      const paper = await paperOfRoom(ctx.tx, room.paper_id);
       if (!paper) throw fieldError(ctx.req, "paper_id", msg`This paper does not exist`);
       // Members would see the room and its introduction, and no start could load the paper.
       if (paper.status !== "enable" && room.status === "enable") throw fieldError(ctx.req, "paper_id", msg`This paper is disabled: enable it, or disable the room, before saving`);
@@ -64,16 +65,15 @@ export const roomResource: ResourceDef = {
       if (Math.round(room.pass_score * 100) > Math.round(total * 100)) {
         throw fieldError(ctx.req, "pass_score", msg`The pass score cannot be above the paper's total of ${total} points`);
       }
-      if (room.user_group_id !== null && !(await ctx.tx.query("select id from user_group where id = $1", [room.user_group_id])).rows[0]) {
+      if (room.user_group_id !== null && !(await memberGroupExists(ctx.tx, room.user_group_id))) {
         throw fieldError(ctx.req, "user_group_id", msg`This member group does not exist`);
       }
-      if (room.face_rule_id !== null && !(await ctx.tx.query("select id from face_rule where id = $1", [room.face_rule_id])).rows[0]) {
+      if (room.face_rule_id !== null && !(await faceRuleExists(ctx.tx, room.face_rule_id))) {
         throw fieldError(ctx.req, "face_rule_id", msg`This face rule does not exist`);
       }
       if (existing && Number(existing.paper_id) !== room.paper_id) {
         // The room row is locked (edit): a start waits for this, then sees the paper it keeps.
-        const { rows } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = $1", [existing.id]);
-        if (rows[0]!.n > 0) throw fieldError(ctx.req, "paper_id", msg`Members have already sat this room: its paper cannot change`);
+        if ((await attemptsInRooms(ctx.tx, [existing.id])) > 0) throw fieldError(ctx.req, "paper_id", msg`Members have already sat this room: its paper cannot change`);
       }
       // A room that would make mock papers unusable ("kept for an official exam") is saved only once the admin has seen which.
       await requireWithholdConfirmed(ctx, { id: existing ? Number(existing.id) : null, paperId: room.paper_id, endTime: room.end_time }, confirmWithhold);
@@ -82,7 +82,7 @@ export const roomResource: ResourceDef = {
     async listRows(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       const counts = ids.length
-        ? (await ctx.tx.query<{ room_id: number; n: number }>("select room_id, count(*)::int as n from exam_attempt where room_id = any($1::int[]) group by room_id", [ids])).rows
+        ? await attemptsPerRoom(ctx.tx, ids)
         : [];
       const byRoom = new Map(counts.map((c) => [c.room_id, c.n]));
       // What each room keeps from practice and until when, whether its paper still adds up, its overrides (roomFairness.ts).
@@ -94,8 +94,7 @@ export const roomResource: ResourceDef = {
     },
     /** A room members have sat is their exam's record (its results, review policy, marking): disable it instead. */
     async beforeDelete(ctx, rows) {
-      const { rows: sat } = await ctx.tx.query<{ n: number }>("select count(*)::int as n from exam_attempt where room_id = any($1::int[])", [rows.map((r) => r.id)]);
-      if (sat[0]!.n > 0) throw new ApiError(msg`Members have sat this room: it cannot be deleted; disable it instead`);
+      if ((await attemptsInRooms(ctx.tx, rows.map((r) => r.id))) > 0) throw new ApiError(msg`Members have sat this room: it cannot be deleted; disable it instead`);
     },
   }),
   actions: {

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import type { CrudContext, FieldDef, ResourceDef, Row } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
 import { standardFields } from "./fields.ts";
+import { lockedGroupsWithRules, setGroupRules, type GroupTable } from "./ruleTree.repository.ts";
 
 /**
  * A rule tree (admin menu rules, member rules): directories, menus and buttons by `pid`,
@@ -15,7 +16,7 @@ export function ruleTreeResource(options: {
   rule: string;
   title: MessageDescriptor;
   table: "admin_rule" | "user_rule";
-  groupTable: "admin_group" | "user_group";
+  groupTable: GroupTable;
   types: readonly string[];
   /** Fields only this tree has (e.g. the admin menus' `extend`). */
   extraFields?: Record<string, FieldDef>;
@@ -66,11 +67,11 @@ export function ruleTreeResource(options: {
       async beforeDelete(ctx, rows) {
         if (guard) await guard(ctx, rows);
         const gone = new Set(rows.map((r) => r.id as number));
-        const { rows: groups } = await ctx.tx.query<{ id: number; rules: string }>(`select id, rules from ${groupTable} where rules <> '*' and rules <> '' for update`);
+        const groups = await lockedGroupsWithRules(ctx.tx, groupTable);
         for (const group of groups) {
           const parsed = parseRules(group.rules);
           if (parsed === "all" || !parsed.some((id) => gone.has(id))) continue;
-          await ctx.tx.query(`update ${groupTable} set rules = $1 where id = $2`, [parsed.filter((id) => !gone.has(id)).join(","), group.id]);
+          await setGroupRules(ctx.tx, groupTable, group.id, parsed.filter((id) => !gone.has(id)).join(","));
         }
       },
     },

@@ -1,0 +1,33 @@
+import { sql } from "kysely";
+import type { Queryable } from "../db/index.ts";
+import { kyselyOf } from "../db/kysely.ts";
+
+/**
+ * `column = any($n::int[])`: the id list travels as one array parameter, so the statement is the
+ * same whatever the number of ids, and an empty list matches nothing (where Kysely's `in` would
+ * build `in ()`, a syntax error). The resources' repositories filter by id lists with it.
+ */
+export const idIn = (column: string, ids: readonly unknown[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::int[])`;
+
+/** The epoch second now, as the database sees it (the `update_time` of a write). */
+export const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
+
+export interface AdminLogEntry {
+  adminId: number;
+  username: string;
+  title: string;
+  url: string;
+  method: string;
+  /** The request's query and body, already scrubbed (log.ts), as JSON text. */
+  data: string;
+  ip: string;
+  useragent: string;
+}
+
+/** One admin log row, in the caller's transaction. */
+export async function insertAdminLog(q: Queryable, e: AdminLogEntry): Promise<void> {
+  await kyselyOf(q)
+    .insertInto("admin_log")
+    .values({ admin_id: e.adminId, username: e.username, title: e.title, url: e.url, method: e.method, data: e.data, ip: e.ip, useragent: e.useragent })
+    .execute();
+}
