@@ -142,7 +142,7 @@ describe("lint walls", () => {
     const found = await problems("src/server/modules/account/routes.ts", code);
     expect(found).toEqual([expect.stringMatching(/^no-restricted-syntax: SQL lives in the data layer/)]);
     expect(await problems("src/server/modules/account/repository.ts", code)).toEqual([]);
-    // A folder of unrelated files keeps each one's statements beside it, in NAME.repository.ts.
+    // A folder of unrelated files keeps each one's statements beside it, in a repository file named after it.
     expect(await problems("src/server/crud/resources/rooms.repository.ts", code)).toEqual([]);
   });
 

@@ -36,8 +36,8 @@ export type { CategoryRow, CourseRow, LessonRecord, LessonRow } from "./reposito
 /**
  * The course read model (src/shared/course/types.ts is the contract): catalogue, detail, my
  * courses, a lesson's siblings and progress. Courses, lessons and categories are visible while
- * their status is 'enable' and, for courses, while they are open to the member (modules/org/
- * visibility.ts: assigned to the member's company, duty or classroom, or to nobody, i.e. open to
+ * their status is 'enable' and, for courses, while they are open to the member
+ * (src/server/modules/org/visibility.ts: assigned to the member's company, duty or classroom, or to nobody, i.e. open to
  * all; member 0 sees only those open to all); lists are ordered by weigh (desc) then id. Enrolling and buying are
  * in ./enrolment.ts, the routes in ./routes.ts.
  */
