@@ -1,22 +1,15 @@
 import { defineConfig } from "@playwright/test";
 
-const ALONE = ["**/face.spec.ts", "**/a11y.spec.ts"];
-
 /** Browser tests: Debian's Chromium (never a downloaded browser) against the built server. */
 export default defineConfig({
   testDir: ".",
   testMatch: "**/*.spec.ts",
   globalSetup: "./global-setup.ts",
   fullyParallel: false,
-  // Two files at a time, each worker with its own server (server.ts); E2E_WORKERS=1 runs one.
-  workers: Number(process.env.E2E_WORKERS ?? 2),
-  projects: [
-    { name: "shared", testIgnore: ALONE },
-    // Files that time what the browser does on the CPU (the on-device face detector's time limit,
-    // first paints under axe) run after the others, one at a time: sharing 2 cores with another
-    // file made them miss their limits.
-    { name: "alone", testMatch: ALONE, dependencies: ["shared"], workers: 1 },
-  ],
+  // One file at a time by default: with two on 2 cores the on-device face detector and first
+  // paints missed their time limits. E2E_WORKERS=2 runs two, each worker with its own server
+  // (server.ts), on a machine with the cores for it.
+  workers: Number(process.env.E2E_WORKERS ?? 1),
   retries: 0,
   // The long flows (offline practice, two servers) take a minute on a busy 2-core machine.
   timeout: 120_000,
@@ -38,6 +31,10 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
+        // Debian's /etc/chromium.d turns on GPU rasterization, which with no GPU is SwiftShader
+        // emulating one: Skia's own CPU raster and compositing use less of the 2 cores.
+        "--disable-gpu-rasterization",
+        "--disable-gpu-compositing",
       ],
     },
   },
