@@ -31,10 +31,6 @@ export default defineConfig({
         "--disable-sync",
         "--no-first-run",
         "--disable-quic",
-        // Debian's /etc/chromium.d turns on GPU rasterization, which with no GPU is SwiftShader
-        // emulating one: Skia's own CPU raster and compositing use less of the 2 cores.
-        "--disable-gpu-rasterization",
-        "--disable-gpu-compositing",
       ],
     },
   },
