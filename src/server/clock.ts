@@ -1,10 +1,12 @@
 import { readFileSync } from "node:fs";
 
 /**
- * The server's clock for what is scheduled by days: spaced review's due lists, the sync's "not in
- * the future" check and the push reminders. Production reads `Date.now()`. Browser tests that move
- * time forward (tests/e2e/review.spec.ts) start the server with `E2E_CLOCK_FILE`: the file holds an
- * offset in ms added to the real time (no file or no number: 0). Never set in production.
+ * The server's clock for what is scheduled by days and for session tokens: spaced review's due
+ * lists, the sync's "not in the future" check, the push reminders, and when an access or refresh
+ * token expires. Production reads `Date.now()`. Browser tests that move time forward (a day for
+ * spaced review, past an access token's life for a refresh) start the server with
+ * `E2E_CLOCK_FILE`: the file holds an offset in ms added to the real time (no file or no number:
+ * 0), so they wait for nothing. Never set in production.
  */
 
 let source: () => number = () => Date.now();

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from "node:crypto";
+import { now as clockNow } from "../clock.ts";
 import type { Database, Queryable } from "../db/index.ts";
 import {
   claimRefreshToken,
@@ -29,7 +30,7 @@ export const REFRESH_GRACE_SECONDS = 30;
 
 export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex");
 
-const now = () => Math.floor(Date.now() / 1000);
+const now = () => Math.floor(clockNow() / 1000);
 const newToken = () => randomBytes(32).toString("base64url");
 /** Longer header values are not looked up (a token is 43 characters). */
 export const MAX_TOKEN_LENGTH = 200;

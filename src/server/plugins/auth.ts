@@ -4,6 +4,7 @@ import { msg } from "@lingui/core/macro";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_USER_TOKEN } from "../../shared/constants.ts";
 import { MAX_TOKEN_LENGTH, hashToken, type TokenType } from "../auth/tokens.ts";
 import { accountByToken } from "../auth/repository.ts";
+import { now } from "../clock.ts";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
 
@@ -63,7 +64,7 @@ async function resolve<K extends "admin" | "member">(db: Queryable, token: strin
   if (!token || token.length > MAX_TOKEN_LENGTH) throw needLogin();
   const row = await accountByToken(db, table, hashToken(token), type);
   if (!row) throw needLogin();
-  if (Number(row.token_expire_time__) <= Math.floor(Date.now() / 1000)) throw expired();
+  if (Number(row.token_expire_time__) <= Math.floor(now() / 1000)) throw expired();
   if (row.status !== "enable") throw needLogin();
   const { token_expire_time__: _, ...account } = row;
   return account;
