@@ -68,10 +68,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       void exited.then(() => fs.rmSync(dataDir, { recursive: true, force: true }));
       reject(new Error(`server did not start in 90 s:\n${out}`));
     }, 90_000);
+    // Read until the address shows, then no more: the server logs every request, and scanning the
+    // whole output again on each of them would grow with the run.
     const check = () => {
       const match = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
       if (match) {
         clearTimeout(timer);
+        child.stdout!.off("data", check);
         resolve(match[1]!);
       }
     };
