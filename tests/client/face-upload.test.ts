@@ -1,10 +1,11 @@
 import type * as ApiModule from "../../src/client/api/index.ts";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../src/client/api/errors.ts";
-import { deleteMemberDb, openMemberDb, type FaceCheckRow, type MemberDb } from "../../src/client/offline/db.ts";
+import type { FaceCheckRow, MemberDb } from "../../src/client/offline/db.ts";
 import { flushFaceChecks, sendFaceCheck } from "../../src/client/offline/faceUpload.ts";
 import { queueFaceCheck } from "../../src/client/offline/repository/index.ts";
 import { backoffDelay, createSyncEngine, type SyncDeps, type SyncEngine } from "../../src/client/offline/sync.ts";
+import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
  * Face checks of official exams: queued on the device, sent alone to their own endpoint, and
@@ -17,23 +18,13 @@ const api = vi.hoisted(() => ({
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: api.request }));
 
 const T0 = Date.UTC(2024, 0, 1);
-let nextMemberId = 50_000;
-const opened: MemberDb[] = [];
+// Registered before the engines' hook: after-each hooks run last-registered first, so the engines
+// stop before their databases close.
+const freshDb = memberDbs(50_000);
 const engines: SyncEngine[] = [];
-
-function freshDb(): MemberDb {
-  const db = openMemberDb(++nextMemberId);
-  opened.push(db);
-  return db;
-}
-
-afterEach(async () => {
+afterEach(() => {
   api.request.mockReset();
   for (const engine of engines.splice(0)) engine.stop();
-  for (const db of opened.splice(0)) {
-    db.close();
-    await deleteMemberDb(db.memberId);
-  }
 });
 
 function check(n: number, over: Partial<FaceCheckRow> = {}): Omit<FaceCheckRow, "tries"> {
