@@ -12,6 +12,7 @@ import { deleteMemberDb } from "../../src/client/offline/db.ts";
 import { startOffline, stopOffline, type AttemptRow } from "../../src/client/offline/index.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import ExamResultPage, { ResultSummary, givenText, questionOutcome } from "../../src/client/features/exam/ExamResultPage.tsx";
+import { optionList } from "../../src/client/features/exam/QuestionView.tsx";
 import { attemptTitle } from "../../src/shared/exam/catalog.ts";
 import {
   drawQuestions,
@@ -26,6 +27,7 @@ import {
 } from "../../src/client/features/exam/papers.ts";
 import TestTakingPage, { completeAnswers, remainingMs } from "../../src/client/features/exam/TestTakingPage.tsx";
 import PracticePage from "../../src/client/features/exam/PracticePage.tsx";
+import { WrongBookTab } from "../../src/client/features/exam/QuestionListTab.tsx";
 
 // The app's HTTP client, replaced: no network in these tests.
 const api = vi.hoisted(() => ({
@@ -253,9 +255,10 @@ describe("ResultSummary", () => {
   });
 
   it("writes given answers as text", () => {
-    const labels = { true: "True", false: "False" };
+    const labels = { true: "True", false: "False", list: optionList("en") };
     expect(givenText(q(1, "judge", 1), "T", labels)).toBe("True");
     expect(givenText(q(1, "multiple", 1), ["A", "C"], labels)).toBe("A, C");
+    expect(givenText(q(1, "multiple", 1), ["A", "B", "D"], { ...labels, list: optionList("zh-cn") })).toBe("A、B、D");
     expect(givenText(q(1, "fill", 1), ["1949", "Beijing"], labels)).toBe("1949; Beijing");
     expect(givenText(q(1, "single", 1), "", labels)).toBe("");
   });
@@ -470,6 +473,86 @@ describe("PracticePage", () => {
     unmount();
     wrap(<PracticePage />, "/exam/myPractice?bank=3");
     expect(await screen.findByText("This question bank has no questions yet.")).toBeInTheDocument();
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("marks a wrong choice red and the right one green, shows an answered question as answered on the way back, and answers it again on request", async () => {
+    const memberId = 4345;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    const options = [{ key: "A", text: "Paris" }, { key: "B", text: "Lyon" }, { key: "C", text: "Nice" }];
+    const questions = [
+      q(1, "single", 2, { stem: "Capital of France?", options, answer: "A" }),
+      q(2, "multiple", 2, { stem: "Cities on the sea?", options, answer: ["A", "C"] }),
+      q(3, "fill", 2, { stem: "__ and __", answer: ["one|1", "two"] }),
+    ];
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/bank") return { code: 1, msg: "", time: 0, data: { bank: { id: 2, title: "Bank 2", version: "v1" }, questions } };
+      if (config.url === "/api/exam/state") return { code: 1, msg: "", time: 0, data: { favourites: [], wrong: [], progress: [] } };
+      throw new Error("offline");
+    });
+    await act(async () => startOffline(memberId));
+    const user = userEvent.setup();
+    const { unmount } = wrap(<PracticePage />, "/exam/myPractice?bank=2");
+
+    // The question says its type; a wrong choice is marked wrong, the right one right.
+    expect(await screen.findByText("Capital of France?")).toBeInTheDocument();
+    expect(screen.getByRole("group")).toHaveTextContent(/^Single choice/);
+    await user.click(screen.getByRole("radio", { name: /Lyon/ }));
+    await user.click(screen.getByRole("button", { name: "Submit answer" }));
+    expect(await screen.findByRole("img", { name: "Your choice, wrong" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "The right answer" })).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: /Lyon/ }).closest("label")).toHaveClass("border-red-500");
+    expect(screen.getByRole("radio", { name: /Paris/ }).closest("label")).toHaveClass("border-emerald-500");
+    expect(screen.getByRole("radio", { name: /Nice/ }).closest("label")).not.toHaveClass("border-emerald-500", "border-red-500");
+
+    // Multiple choice: the answer key reads as a list; a missed right option is green, the chosen right one says so.
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    expect(await screen.findByText("Cities on the sea?")).toBeInTheDocument();
+    expect(screen.getByRole("group")).toHaveTextContent(/^Multiple choice/);
+    await user.click(screen.getByRole("checkbox", { name: /Paris/ }));
+    await user.click(screen.getByRole("button", { name: "Submit answer" }));
+    expect(await screen.findByText("Wrong")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Your choice, right" })).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "The right answer" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Answer: A, C");
+
+    // Fill-in: each blank right or wrong, by the grader's rules (alternatives, case, spaces).
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    await user.type(await screen.findByRole("textbox", { name: /Blank 1/ }), " ONE ");
+    await user.type(screen.getByRole("textbox", { name: /Blank 2/ }), "three");
+    await user.click(screen.getByRole("button", { name: "Submit answer" }));
+    expect(await screen.findByRole("img", { name: "Right" })).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: /Blank 2/ })).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByRole("textbox", { name: /Blank 1/ })).not.toHaveAttribute("aria-invalid");
+
+    // Back to the first question: the answer given, its grading and the marks, not a blank question.
+    await user.click(screen.getByRole("button", { name: "Previous" }));
+    await user.click(screen.getByRole("button", { name: "Previous" }));
+    expect(await screen.findByText("Capital of France?")).toBeInTheDocument();
+    expect(screen.getByRole("radio", { name: /Lyon/ })).toBeChecked();
+    expect(screen.getByRole("radio", { name: /Lyon/ })).toBeDisabled();
+    expect(screen.getByRole("status")).toHaveTextContent("Wrong");
+    expect(screen.getByRole("img", { name: "Your choice, wrong" })).toBeInTheDocument();
+
+    // Answer again: a blank question to answer, graded anew.
+    await user.click(screen.getByRole("button", { name: "Answer again" }));
+    expect(screen.getByRole("radio", { name: /Lyon/ })).not.toBeChecked();
+    expect(screen.queryByRole("status")).not.toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: /Paris/ }));
+    await user.click(screen.getByRole("button", { name: "Submit answer" }));
+    expect(await screen.findByText("Correct")).toBeInTheDocument();
+    expect(screen.getByRole("img", { name: "Your choice, right" })).toBeInTheDocument();
+    expect(screen.queryByRole("img", { name: "Your choice, wrong" })).not.toBeInTheDocument();
+
+    // The wrong book's "show the answer" says "hide" while it is open.
+    unmount();
+    wrap(<WrongBookTab />, "/exam/examTab/topicWrong?id=2");
+    const show = (await screen.findAllByText("Show the answer"))[0]!;
+    await user.click(show);
+    expect(show).toHaveTextContent("Hide the answer");
+    await user.click(show);
+    expect(show).toHaveTextContent("Show the answer");
     stopOffline();
     await deleteMemberDb(memberId);
   });

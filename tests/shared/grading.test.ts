@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  answerMarks,
   MAX_ANSWER_LENGTH,
   MAX_BLANKS,
   MAX_OPTIONS,
@@ -189,5 +190,27 @@ describe("isAnswerShape", () => {
     ["essay" as QuestionType, "A", false],
   ])("%s #%# -> %j", (type, given, expected) => {
     expect(isAnswerShape(type, given)).toBe(expected);
+  });
+});
+
+describe("answerMarks", () => {
+  it("names the right options by the grader's keys, and each blank right or wrong by its alternatives", () => {
+    expect(answerMarks({ type: "single", answer: " b " }, "A")).toEqual({ kind: "options", right: new Set(["B"]) });
+    expect(answerMarks({ type: "judge", answer: "T" }, "F")).toEqual({ kind: "options", right: new Set(["T"]) });
+    expect(answerMarks({ type: "multiple", answer: ["c", "A", "A"] }, ["A"])).toEqual({ kind: "options", right: new Set(["C", "A"]) });
+    expect(answerMarks({ type: "fill", answer: ["one|1", "Two"] }, [" ONE ", "three"])).toEqual({ kind: "blanks", right: [true, false] });
+    expect(answerMarks({ type: "fill", answer: ["one", "two"] }, ["one"])).toEqual({ kind: "blanks", right: [true, false] });
+    // The same verdict as the grade: every blank right is a correct answer.
+    expect(gradeAnswer({ type: "fill", answer: ["one|1", "two"], score: 2 }, ["1", "two"]).correct).toBe(true);
+    expect(answerMarks({ type: "fill", answer: ["one|1", "two"] }, ["1", "two"])).toEqual({ kind: "blanks", right: [true, true] });
+  });
+
+  it("marks nothing without a usable key or for a short answer", () => {
+    expect(answerMarks({ type: "single" }, "A")).toBeNull();
+    expect(answerMarks({ type: "single", answer: "  " }, "A")).toBeNull();
+    expect(answerMarks({ type: "multiple", answer: [] }, ["A"])).toBeNull();
+    expect(answerMarks({ type: "short", answer: { reference: "x", keywords: ["x"] } }, "x")).toBeNull();
+    // A malformed given answer marks every blank wrong, as the grader scores it.
+    expect(answerMarks({ type: "fill", answer: ["one"] }, "one")).toEqual({ kind: "blanks", right: [false] });
   });
 });

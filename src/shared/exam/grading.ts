@@ -116,16 +116,34 @@ function gradeMultiple(answer: unknown, given: string[], full: number, partialCr
   return { correct: false, score: partialCredit ? round2((full * right) / expected.size) : 0 };
 }
 
+/** Whether one blank's given text is one of its key's "|" alternatives (after `normaliseText`). */
+function blankIsRight(blank: string, given: string | undefined): boolean {
+  const text = normaliseText(given ?? "");
+  return text !== "" && blank.split("|").some((alternative) => normaliseText(alternative) === text);
+}
+
 function gradeFill(answer: unknown, given: string[], full: number): GradeResult {
   if (!Array.isArray(answer) || answer.length === 0 || !answer.every(isString)) return WRONG;
-  let right = 0;
-  answer.forEach((blank, i) => {
-    const text = normaliseText(given[i] ?? "");
-    if (text === "") return;
-    const alternatives = blank.split("|").map(normaliseText);
-    if (alternatives.some((alternative) => alternative !== "" && alternative === text)) right++;
-  });
+  const right = answer.filter((blank, i) => blankIsRight(blank, given[i])).length;
   return { correct: right === answer.length, score: round2((full * right) / answer.length) };
+}
+
+/**
+ * What to mark on a graded question, by the same rules as `gradeAnswer`: the right option keys
+ * of a single, multiple or true/false question (upper-cased), or whether each blank of a fill-in
+ * is right. null when there is nothing to mark: a short answer, or no usable answer key.
+ */
+export type AnswerMarks = { kind: "options"; right: ReadonlySet<string> } | { kind: "blanks"; right: readonly boolean[] };
+
+export function answerMarks(q: Pick<GradableQuestion, "type"> & { answer?: CorrectAnswer }, given: unknown): AnswerMarks | null {
+  const { type, answer } = q;
+  if ((type === "single" || type === "judge") && isString(answer) && optionKey(answer) !== "") return { kind: "options", right: new Set([optionKey(answer)]) };
+  if (type === "multiple" && Array.isArray(answer) && answer.every(isString) && answer.length > 0) return { kind: "options", right: keySet(answer) };
+  if (type === "fill" && Array.isArray(answer) && answer.every(isString) && answer.length > 0) {
+    const blanks = isTextList(given, MAX_BLANKS) ? given : [];
+    return { kind: "blanks", right: answer.map((blank, i) => blankIsRight(blank, blanks[i])) };
+  }
+  return null;
 }
 
 function gradeShort(answer: unknown, given: string, full: number): GradeResult {

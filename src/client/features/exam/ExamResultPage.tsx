@@ -17,7 +17,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
-import { QuestionStem, answerText, isAnswered } from "./QuestionView.tsx";
+import { QuestionStem, answerText, isAnswered, useAnswerLabels, type AnswerLabels } from "./QuestionView.tsx";
 
 // chart.js is large: its own chunk, loaded once a history shows.
 const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
@@ -164,10 +164,10 @@ export function ResultSummary({ title, score, totalScore, passScore, passed, sub
 }
 
 /** A given answer as text ("B", "A, C", "True", "1949; Beijing"); "" when unanswered. */
-export function givenText(question: ExamQuestion, answer: GivenAnswer | undefined, labels: { true: string; false: string }): string {
+export function givenText(question: ExamQuestion, answer: GivenAnswer | undefined, labels: AnswerLabels): string {
   if (answer === undefined || !isAnswered(question, answer)) return "";
   if (question.type === "judge") return answer === "T" ? labels.true : answer === "F" ? labels.false : String(answer);
-  if (Array.isArray(answer)) return answer.join(question.type === "fill" ? "; " : ", ");
+  if (Array.isArray(answer)) return question.type === "fill" ? answer.join("; ") : labels.list(answer);
   return answer;
 }
 
@@ -219,7 +219,7 @@ function MarkerReview({ review, worth }: { review: { score: number | null; comme
 
 function Review({ view }: { view: ResultView }) {
   const { t } = useLingui();
-  const labels = { true: t`True`, false: t`False` };
+  const labels = useAnswerLabels();
   const outcomes = view.questions.map((q) => questionOutcome(q, view.answers[String(q.id)], view.results[String(q.id)]));
   return (
     <section aria-labelledby="review-title" className="space-y-3">

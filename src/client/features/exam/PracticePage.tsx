@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
+import { answerMarks } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
 import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/index.ts";
@@ -56,6 +57,8 @@ export default function PracticePage() {
   const [index, setIndex] = useState<number | null>(null);
   const [draft, setDraft] = useState<GivenAnswer | null>(null);
   const [result, setResult] = useState<{ correct: boolean | null; score: number } | null>(null);
+  // The question being answered again: its last answer on the device is not shown meanwhile.
+  const [again, setAgain] = useState<number | null>(null);
 
   // Keep the bank on the device: download it when missing or changed (when online).
   useEffect(() => {
@@ -141,7 +144,11 @@ export default function PracticePage() {
   const total = questions.length;
   const current = Math.min(index ?? progress?.position ?? 0, total - 1);
   const question = questions[current]!;
-  const value = draft ?? emptyAnswer(question);
+  // A question answered before (on this device) shows that answer and its grading until the
+  // member answers it again.
+  const last = result || again === question.id ? undefined : answers?.get(question.id);
+  const shown = result ?? (last ? { correct: last.correct, score: last.score } : null);
+  const value = draft ?? last?.answer ?? emptyAnswer(question);
   const isFavourite = favourites?.some((f) => f.questionId === question.id) ?? false;
   const position = current + 1;
 
@@ -150,12 +157,13 @@ export default function PracticePage() {
     setIndex(clamped);
     setDraft(null);
     setResult(null);
+    setAgain(null);
     void setProgress(db, bankId, clamped);
   };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    if (!isAnswered(question, value) || result) return;
+    if (!isAnswered(question, value) || shown) return;
     // Stay on this question (answering moves the saved progress to the next one).
     setIndex(current);
     setResult(await answerPractice(db!, { bankId, question, answer: value }));
@@ -182,14 +190,26 @@ export default function PracticePage() {
             {isFavourite ? t`Favourite` : t`Add to favourites`}
           </Button>
         </div>
-        <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={result !== null} />
-        {result && (
-          <div role="status" className={`rounded-lg p-4 ${result.correct === false ? "bg-red-50 dark:bg-red-950/40" : "bg-emerald-50 dark:bg-emerald-950/40"}`}>
+        <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={shown !== null} marks={shown ? answerMarks(question, value) : null} />
+        {shown && (
+          <div role="status" className={`rounded-lg p-4 ${shown.correct === false ? "bg-red-50 dark:bg-red-950/40" : "bg-emerald-50 dark:bg-emerald-950/40"}`}>
             <p className="flex items-center gap-2 font-medium">
-              {result.correct === false ? <XCircle aria-hidden className="size-5 text-red-600" /> : <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />}
-              {result.correct === true ? t`Correct` : result.correct === false ? t`Wrong` : t`Answer saved; it will be reviewed`}
+              {shown.correct === false ? <XCircle aria-hidden className="size-5 text-red-600" /> : <CheckCircle2 aria-hidden className="size-5 text-emerald-600" />}
+              {shown.correct === true ? t`Correct` : shown.correct === false ? t`Wrong` : t`Answer saved; it will be reviewed`}
             </p>
             <AnswerAndAnalysis question={question} answerClass="mt-2 text-sm" analysisClass="mt-1 text-sm" />
+            {last && (
+              <Button
+                variant="link"
+                className="mt-2 text-sm"
+                onClick={() => {
+                  setAgain(question.id);
+                  setDraft(null);
+                }}
+              >
+                <Trans>Answer again</Trans>
+              </Button>
+            )}
           </div>
         )}
         <div className="flex items-center justify-between gap-2">
@@ -197,7 +217,7 @@ export default function PracticePage() {
             <ChevronLeft aria-hidden className="size-4" />
             <Trans>Previous</Trans>
           </Button>
-          {result ? (
+          {shown ? (
             <Button variant="primary" onClick={() => go(current + 1)} disabled={current === total - 1}>
               <Trans>Next question</Trans>
             </Button>

@@ -66,11 +66,12 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
 function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevice: boolean }) {
   const { t } = useLingui();
   const hasAnswer = question.answer !== undefined;
+  const [open, setOpen] = useState(false);
   return (
     <>
       <QuestionStem question={question} optionsClass="mt-2 space-y-1 text-sm text-slate-700 dark:text-slate-200" />
-      <details className="mt-2 text-sm">
-        <summary className="inline-flex min-h-11 cursor-pointer items-center text-primary">{t`Show the answer`}</summary>
+      <details className="mt-2 text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
+        <summary className="inline-flex min-h-11 cursor-pointer items-center text-primary">{open ? t`Hide the answer` : t`Show the answer`}</summary>
         {hasAnswer ? (
           <div className="space-y-1 pb-1">
             <AnswerAndAnalysis question={question as ExamQuestion} />

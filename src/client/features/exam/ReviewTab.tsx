@@ -4,7 +4,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { BrainCircuit, CheckCircle2, CloudOff, Target, XCircle } from "lucide-react";
 import { Link, useNavigate, useSearchParams } from "react-router-dom";
-import { gradeAnswer } from "../../../shared/exam/grading.ts";
+import { answerMarks, gradeAnswer } from "../../../shared/exam/grading.ts";
 import { DEFAULT_RETENTION, type ReviewGrade } from "../../../shared/exam/review.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import type { MasteryTopic } from "../../../shared/sync/review.ts";
@@ -13,8 +13,8 @@ import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type 
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
-import { AnswerAndAnalysis, QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
-import { TYPE_LABELS, masteryQuery, minutesOf } from "./reviewApi.ts";
+import { AnswerAndAnalysis, QuestionView, TYPE_LABELS, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { masteryQuery, minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
 import { Button } from "../../ui/Button.tsx";
 
@@ -88,7 +88,7 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
       <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
         {t`Review ${position} of ${total}`}
       </p>
-      <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={checked !== null} />
+      <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={checked !== null} marks={checked ? answerMarks(question, value) : null} />
       {checked && (
         <div role="status" className={`space-y-2 rounded-lg p-4 ${correct === false ? "bg-red-50 dark:bg-red-950/40" : correct === true ? "bg-emerald-50 dark:bg-emerald-950/40" : "bg-slate-50 dark:bg-slate-800"}`}>
           {correct !== null && (
@@ -177,7 +177,7 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
   const device = useDeviceMastery(db, now, fromDevice);
   const mastery = fromDevice ? { data: device, isPending: device === undefined, isError: false } : server;
   const topics = useMemo(() => (mastery.data?.topics ?? []).filter((topic) => bankId === null || topic.bankId === bankId), [mastery.data, bankId]);
-  const labelOf = (topic: MasteryTopic) => `${topic.title} · ${TYPE_LABELS[topic.type] ? i18n._(TYPE_LABELS[topic.type]!) : topic.type}`;
+  const labelOf = (topic: MasteryTopic) => `${topic.title} · ${topic.type in TYPE_LABELS ? i18n._(TYPE_LABELS[topic.type as keyof typeof TYPE_LABELS]) : topic.type}`;
   const weeks = useMemo(() => [...new Set(topics.flatMap((topic) => topic.weeks.map((w) => w.week)))].sort(), [topics]);
   const series = useMemo(
     () =>

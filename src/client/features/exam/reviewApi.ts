@@ -1,5 +1,3 @@
-import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
 import { queryOptions } from "@tanstack/react-query";
 import type { Mastery } from "../../../shared/sync/review.ts";
 import { request } from "../../api/index.ts";
@@ -11,14 +9,6 @@ export const masteryQuery = () =>
     queryFn: async ({ signal }) => (await request<Mastery>({ url: "/api/exam/review/mastery", method: "get", signal }, { showErrorMessage: false })).data,
     staleTime: 30_000,
   });
-
-export const TYPE_LABELS: Record<string, MessageDescriptor> = {
-  single: msg`Single choice`,
-  multiple: msg`Multiple choice`,
-  judge: msg`True or false`,
-  fill: msg`Fill in the blanks`,
-  short: msg`Short answer`,
-};
 
 /** Whole minutes a review takes, at least 1. */
 export function minutesOf(seconds: number): number {
