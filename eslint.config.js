@@ -135,11 +135,13 @@ const walls = {
 
 /**
  * The design system is used: screens draw buttons and tables with src/client/ui (Button and
- * buttonClass, Table), and the filled primary look (a primary button, a chosen chip, the open
- * tab) comes from ui/ too, so no screen drifts from the others. tests/shared/lint-walls.test.ts
- * probes it.
+ * buttonClass, DataTable), and the filled primary look (a primary button, a chosen chip, the open
+ * tab) comes from ui/ too, so no screen drifts from the others. A list is a DataTable: the pieces
+ * it is drawn with (src/client/ui/Table.tsx: Table, THead, TBody, Tr, Th, Td) stay inside ui/.
+ * tests/shared/lint-walls.test.ts probes it.
  */
-const UI_ELEMENTS = { button: "Button (or buttonClass for a link)", table: "Table" };
+const UI_ELEMENTS = { button: "Button (or buttonClass for a link)", table: "DataTable" };
+const TABLE_PIECES = new Set(["Table", "THead", "TBody", "Tr", "Th", "Td"]);
 const FILLED_PRIMARY = /\bbg-primary(?:-strong)?\b(?=.*\btext-white\b)|\btext-white\b(?=.*\bbg-primary(?:-strong)?\b)/;
 const designSystem = {
   rules: {
@@ -148,6 +150,7 @@ const designSystem = {
         type: "problem",
         messages: {
           element: "Use the ui/ {{ component }} instead of a raw <{{ name }}>.",
+          piece: "List with ui/DataTable: {{ name }} is one of the pieces it draws with.",
           filled: "The filled primary look comes from ui/ (buttonClass, selectedClass), not a class string of its own.",
         },
       },
@@ -156,6 +159,13 @@ const designSystem = {
           if (typeof text === "string" && FILLED_PRIMARY.test(text)) context.report({ node, messageId: "filled" });
         };
         return {
+          ImportDeclaration(node) {
+            if (!/\/ui\/Table(\.tsx)?$/.test(node.source.value)) return;
+            for (const spec of node.specifiers) {
+              const name = spec.type === "ImportSpecifier" ? spec.imported.name : "";
+              if (TABLE_PIECES.has(name)) context.report({ node: spec, messageId: "piece", data: { name } });
+            }
+          },
           JSXOpeningElement(node) {
             const name = node.name.type === "JSXIdentifier" ? node.name.name : "";
             if (Object.hasOwn(UI_ELEMENTS, name)) context.report({ node, messageId: "element", data: { name, component: UI_ELEMENTS[name] } });

@@ -206,6 +206,25 @@ describe("the list screen of a definition", () => {
     await userEvent.click(within(table).getByRole("button", { name: "Collapse" }));
     expect(within(table).queryByText("leaf")).toBeNull();
   });
+
+  it("reorders a tree row among the rows of its parent only", async () => {
+    const row = (id: number, pid: number) => ({ id, pid, username: `user${id}`, status: "enable", create_time: 0 });
+    listed = { list: [row(1, 0), row(2, 1), row(3, 1), row(4, 0)], total: 4 };
+    renderScreen({ ...members, title: msg`Members`, tree: true });
+    const table = await screen.findByRole("table", { name: "Members" });
+    await within(table).findByText("user1");
+    await userEvent.click(within(table).getByRole("button", { name: "Expand" }));
+    const sorted = () => calls().filter((c) => c.url === "/admin/user/user/sortable").map((c) => c.data);
+    const press = (id: number, key: string) => fireEvent.keyDown(within(table).getByRole("button", { name: `Move row ${id} (arrow keys)` }), { key });
+    // A child moves within its parent; past its last sibling it stays (no row of another parent).
+    press(2, "ArrowDown");
+    await waitFor(() => expect(sorted()).toEqual([{ id: 2, targetId: 3 }]));
+    press(3, "ArrowDown");
+    press(2, "ArrowUp");
+    // A root passes over the open rows of the root before it.
+    press(4, "ArrowUp");
+    await waitFor(() => expect(sorted()).toEqual([{ id: 2, targetId: 3 }, { id: 4, targetId: 1 }]));
+  });
 });
 
 function renderScreenTree() {

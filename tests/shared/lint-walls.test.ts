@@ -152,6 +152,17 @@ describe("lint walls", () => {
     expect(ui(await problems(CLIENT_JSX, raw))).toEqual([expect.stringMatching(/raw <button>/)]);
     const table = "export function Probe() {\n  return <table><tbody /></table>;\n}\n";
     expect(ui(await problems(CLIENT_JSX, table))).toEqual([expect.stringMatching(/raw <table>/)]);
+    // A list is a DataTable: the pieces it is drawn with stay in ui/ (PlainTable frames a grid of form controls).
+    const pieces = 'import { Table, TBody, Td, Tr } from "../../ui/Table.tsx";\nexport function Probe() {\n  return <Table caption="x"><TBody><Tr><Td>x</Td></Tr></TBody></Table>;\n}\n';
+    expect(ui(await problems(CLIENT_JSX, pieces))).toEqual([
+      expect.stringMatching(/DataTable: Table is one/),
+      expect.stringMatching(/DataTable: TBody is one/),
+      expect.stringMatching(/DataTable: Td is one/),
+      expect.stringMatching(/DataTable: Tr is one/),
+    ]);
+    const list = 'import { DataTable } from "../../ui/DataTable.tsx";\nimport { PlainTable } from "../../ui/Table.tsx";\nexport const Grid = PlainTable;\nexport function Probe({ rows }: { rows: { id: number }[] }) {\n  return <DataTable caption="x" data={rows} rowKey={(r) => r.id} columns={[{ id: "id", header: "x", cell: (r) => r.id }]} />;\n}\n';
+    expect(await problems(CLIENT_JSX, list)).toEqual([]);
+    expect(ui(await problems("src/client/ui/Tabs.tsx", pieces.replace("../../ui/Table.tsx", "../ui/Table.tsx")))).toEqual([]);
     const filled = 'export function Probe({ on }: { on: boolean }) {\n  return <span className={on ? "rounded bg-primary px-2 text-white" : "px-2"}>x</span>;\n}\n';
     expect(ui(await problems(CLIENT_JSX, filled))).toHaveLength(1);
     const button = 'import { Button, selectedClass } from "../../ui/Button.tsx";\nexport function Probe({ on }: { on: boolean }) {\n  return <Button className={on ? selectedClass : ""}>x</Button>;\n}\n';

@@ -6,7 +6,7 @@ import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
 import { request } from "../api/index.ts";
 import { useAdminInfo } from "../stores/adminInfo.ts";
-import { PlainTable, TBody, Tr, Th, Td } from "../ui/Table.tsx";
+import { DataTable } from "../ui/DataTable.tsx";
 import { PageSpinner } from "../ui/PageSpinner.tsx";
 import { LoadRetry } from "../ui/LoadRetry.tsx";
 
@@ -74,16 +74,18 @@ export default function Dashboard() {
                 <Suspense fallback={<PageSpinner className="my-16" />}>
                   <DashboardChart labels={labels} counts={counts} />
                 </Suspense>
-                <PlainTable className="sr-only" caption={t`New members in the last 7 days`}>
-                  <TBody>
-                    {data.newMembers.map((d) => (
-                      <Tr key={d.day}>
-                        <Th scope="row">{d.day}</Th>
-                        <Td>{d.count}</Td>
-                      </Tr>
-                    ))}
-                  </TBody>
-                </PlainTable>
+                <DataTable
+                  frame={false}
+                  head={false}
+                  className="sr-only"
+                  caption={t`New members in the last 7 days`}
+                  data={data.newMembers}
+                  rowKey={(d) => d.day}
+                  columns={[
+                    { id: "day", rowHeader: true, cell: (d) => d.day },
+                    { id: "count", cell: (d) => d.count },
+                  ]}
+                />
               </>
             ) : (
               <PageSpinner className="my-16" />

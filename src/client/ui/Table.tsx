@@ -1,27 +1,23 @@
 import type { HTMLAttributes, ReactNode, TableHTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 
 /**
- * A presentational table: a bordered region that scrolls sideways on narrow screens (and takes
- * keyboard focus to do so), with the app's header, row and cell styles. Data, sorting and
- * selection belong to the caller. `frame={false}` leaves the region out, for a table whose caller
- * places it (the numbers behind a chart, kept for screen readers only until asked for: a hidden
- * region must not take keyboard focus).
+ * The pieces of a table, drawn by ui/DataTable (screens list with DataTable, not with these): a
+ * bordered region that scrolls sideways on narrow screens (and takes keyboard focus to do so),
+ * with the app's header, row and cell styles.
  */
 export function Table({
   caption,
   busy,
-  frame = true,
   children,
   className = "",
   ...props
-}: { caption: ReactNode; busy?: boolean; frame?: boolean; children: ReactNode } & Omit<TableHTMLAttributes<HTMLTableElement>, "children">) {
+}: { caption: ReactNode; busy?: boolean; children: ReactNode } & Omit<TableHTMLAttributes<HTMLTableElement>, "children">) {
   const table = (
     <table aria-busy={busy || undefined} className={`w-full text-sm ${busy ? "opacity-60" : ""} ${className}`} {...props}>
       <caption className="sr-only">{caption}</caption>
       {children}
     </table>
   );
-  if (!frame) return table;
   return (
     <div
       role="region"
@@ -58,7 +54,9 @@ export function Td({ className = "", ...props }: TdHTMLAttributes<HTMLTableCellE
 /**
  * The table without the framed, scrolling region of `Table`: for a table inside a box that
  * already scrolls it (a dialog's preview, a wide editor), or one only screen readers get (the
- * figures beside a chart). The caption, when given, is for screen readers.
+ * figures beside a chart: a hidden region must not take keyboard focus). The caption, when
+ * given, is for screen readers. A grid of form controls (the code generator's fields) draws its
+ * rows itself inside it; a list goes through DataTable.
  */
 export function PlainTable({ caption, className = "", children, ...props }: Omit<HTMLAttributes<HTMLTableElement>, "children"> & { caption?: ReactNode; children: ReactNode }) {
   return (

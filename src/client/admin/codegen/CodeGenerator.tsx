@@ -28,7 +28,8 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { DropDataConfirm } from "../DropDataConfirm.tsx";
 import { UploadFailure } from "../UploadFailure.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
-import { Table, TBody, Td, Th, THead, Tr, PlainTable } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
+import { PlainTable } from "../../ui/Table.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { definitionOf } from "./definition.ts";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
@@ -43,6 +44,8 @@ import { PageSpinner } from "../../ui/PageSpinner.tsx";
  */
 
 const KEY = ["admin", "codegen", "designs"] as const;
+/** The list preview's rows: none, it shows the columns. */
+const NO_ROWS: { id: number }[] = [];
 
 const TYPE_LABELS: Record<GenFieldType, MessageDescriptor> = {
   string: msg`Short text`,
@@ -185,43 +188,34 @@ export default function CodeGenerator() {
       {designs.isPending ? (
         <PageSpinner />
       ) : (
-        <Table caption={<Trans>Designs</Trans>}>
-          <THead>
-            <Tr>
-              <Th>{t`Title`}</Th>
-              <Th>{t`Table`}</Th>
-              <Th>{t`Fields`}</Th>
-              <Th>{t`Status`}</Th>
-              <Th>{t`Updated`}</Th>
-              <Th>{t`Actions`}</Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {(designs.data ?? []).length === 0 && (
-              <Tr>
-                <Td colSpan={6} className="text-center text-slate-500">
-                  <Trans>No designs yet.</Trans>
-                </Td>
-              </Tr>
-            )}
-            {(designs.data ?? []).map((row) => {
-              const title = row.title;
-              return (
-              <Tr key={row.id}>
-                <Td>
-                  {row.status === "generated" ? (
-                    <Link className="text-primary underline" to={`/admin/gen/${row.name}`}>
-                      {row.title}
-                    </Link>
-                  ) : (
-                    row.title
-                  )}
-                </Td>
-                <Td className="font-mono text-sm">{row.table_name}</Td>
-                <Td className="tabular-nums">{row.fields}</Td>
-                <Td>{row.status === "generated" ? <Trans>Generated</Trans> : <Trans>Draft</Trans>}</Td>
-                <Td className="whitespace-nowrap tabular-nums">{formatTime(row.update_time)}</Td>
-                <Td>
+        <DataTable
+          caption={<Trans>Designs</Trans>}
+          data={designs.data ?? []}
+          rowKey={(row) => row.id}
+          empty={{ content: <Trans>No designs yet.</Trans>, className: "px-3 py-2 align-middle text-center text-slate-500" }}
+          columns={[
+            {
+              id: "title",
+              header: t`Title`,
+              cell: (row) =>
+                row.status === "generated" ? (
+                  <Link className="text-primary underline" to={`/admin/gen/${row.name}`}>
+                    {row.title}
+                  </Link>
+                ) : (
+                  row.title
+                ),
+            },
+            { id: "table", header: t`Table`, className: "font-mono text-sm", cell: (row) => row.table_name },
+            { id: "fields", header: t`Fields`, className: "tabular-nums", cell: (row) => row.fields },
+            { id: "status", header: t`Status`, cell: (row) => (row.status === "generated" ? <Trans>Generated</Trans> : <Trans>Draft</Trans>) },
+            { id: "updated", header: t`Updated`, className: "whitespace-nowrap tabular-nums", cell: (row) => formatTime(row.update_time) },
+            {
+              id: "actions",
+              header: t`Actions`,
+              cell: (row) => {
+                const title = row.title;
+                return (
                   <div className="flex flex-wrap gap-1">
                     <Button variant="ghost" aria-label={t`Edit ${title}`} onClick={() => void open(row)}>
                       <Pencil className="size-4" aria-hidden />
@@ -240,12 +234,11 @@ export default function CodeGenerator() {
                       <Trash2 className="size-4" aria-hidden />
                     </Button>
                   </div>
-                </Td>
-              </Tr>
-              );
-            })}
-          </TBody>
-        </Table>
+                );
+              },
+            },
+          ]}
+        />
       )}
       <DropDataConfirm
         open={deleting !== null}
@@ -581,27 +574,24 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                   <Trans>List</Trans>
                 </h3>
                 <div className="overflow-x-auto">
-                  <Table caption={<Trans>Preview of the list</Trans>}>
-                    <THead>
-                      <Tr>
-                        {preview.columns
-                          .filter((c) => !c.hidden)
-                          .map((c) => (
-                            <Th key={c.field}>
-                              {i18n._(c.label)}
-                              {c.search && <span className="ml-1 text-xs text-slate-500">⌕</span>}
-                            </Th>
-                          ))}
-                      </Tr>
-                    </THead>
-                    <TBody>
-                      <Tr>
-                        <Td colSpan={preview.columns.length} className="text-center text-slate-500">
-                          <Trans>Rows appear here</Trans>
-                        </Td>
-                      </Tr>
-                    </TBody>
-                  </Table>
+                  <DataTable
+                    caption={<Trans>Preview of the list</Trans>}
+                    data={NO_ROWS}
+                    rowKey={(row) => row.id}
+                    empty={{ content: <Trans>Rows appear here</Trans>, className: "px-3 py-2 align-middle text-center text-slate-500" }}
+                    columns={preview.columns
+                      .filter((c) => !c.hidden)
+                      .map((c) => ({
+                        id: c.field,
+                        header: (
+                          <>
+                            {i18n._(c.label)}
+                            {c.search && <span className="ml-1 text-xs text-slate-500">⌕</span>}
+                          </>
+                        ),
+                        cell: () => null,
+                      }))}
+                  />
                 </div>
               </div>
               <div className="min-w-0 space-y-2">

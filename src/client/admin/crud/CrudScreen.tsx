@@ -1,22 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { plural } from "@lingui/core/macro";
-import {
-  columnVisibilityFeature,
-  createExpandedRowModel,
-  rowExpandingFeature,
-  rowSelectionFeature,
-  rowSortingFeature,
-  tableFeatures,
-  useTable,
-  type ColumnDef,
-  type ExpandedState,
-  type RowSelectionState,
-  type SortingState,
-  type Updater,
-  type ColumnVisibilityState,
-} from "@tanstack/react-table";
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
-import { useId, useMemo, useRef, useState, type ReactNode } from "react";
+import { ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
+import { useId, useMemo, useRef, useState, type DragEvent } from "react";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
 import { Button } from "../../ui/Button.tsx";
@@ -24,7 +9,7 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { Table, TBody, Td, Th, THead, Tr } from "../../ui/Table.tsx";
+import { DataTable, type ColumnVisibilityState, type DataColumn, type DataRow, type RowSelectionState, type SortingState } from "../../ui/DataTable.tsx";
 import { PAGE_SIZES, useCrudDelete, useCrudList, useCrudSort, type ListQuery } from "./api.ts";
 import { BatchActions } from "./BatchActions.tsx";
 import { CrudFormDialog } from "./CrudForm.tsx";
@@ -35,16 +20,6 @@ import { ToolbarActions } from "./ToolbarActions.tsx";
 import { SearchForm } from "./SearchForm.tsx";
 import { ALL_BUTTONS, type CrudColumn, type CrudDefinition, type CrudRow, type CrudRowAction } from "./types.ts";
 
-const features = tableFeatures({
-  rowSortingFeature,
-  columnVisibilityFeature,
-  rowSelectionFeature,
-  rowExpandingFeature,
-  expandedRowModel: createExpandedRowModel(),
-});
-
-const apply = <T,>(updater: Updater<T>, old: T): T => (typeof updater === "function" ? (updater as (old: T) => T)(old) : updater);
-
 /** "field,asc|desc" <-> TanStack's sorting state. */
 export function sortingOf(order: string): SortingState {
   const [id, dir] = order.split(",");
@@ -54,6 +29,9 @@ function orderOf(sorting: SortingState): string {
   const first = sorting[0];
   return first ? `${first.id},${first.desc ? "desc" : "asc"}` : "";
 }
+
+/** The row buttons' column: an id no field (an SQL column name) can have. */
+const ACTIONS_COLUMN = "$actions";
 
 /** The permission node of an action of this screen: the rule `<path>/<action>` under the screen's menu. */
 export function actionNode(path: string, action: string): AuthNode {
@@ -111,7 +89,6 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const [quickText, setQuickText] = useState("");
   const [visibility, setVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(definition.columns.map((c) => [c.field, !c.hidden])));
   const [selection, setSelection] = useState<RowSelectionState>({});
-  const [expanded, setExpanded] = useState<ExpandedState>({});
   const [showSearch, setShowSearch] = useState(false);
   const [showColumns, setShowColumns] = useState(false);
   const [editing, setEditing] = useState<number | null | undefined>(undefined);
@@ -138,188 +115,133 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
     setSelection({});
   };
 
-  const columns = useMemo<ColumnDef<typeof features, CrudRow>[]>(
-    () =>
-      definition.columns.map((column) => ({
-        id: column.field,
-        accessorFn: (row: CrudRow) => row[column.field],
-        header: () => i18n._(column.label),
-        enableSorting: !!column.sortable,
-        enableHiding: true,
-      })),
-    [definition.columns, i18n],
-  );
-
   const sorting = sortingOf(query.order);
-  const table = useTable({
-    features,
-    columns,
-    data: rows,
-    getRowId: (row) => String(row.id),
-    getSubRows: definition.tree ? (row) => (Array.isArray(row.children) ? (row.children as CrudRow[]) : undefined) : undefined,
-    manualSorting: true,
-    enableMultiSort: false,
-    state: { sorting, columnVisibility: visibility, rowSelection: selection, expanded },
-    onSortingChange: (updater) => change({ order: orderOf(apply(updater, sorting)) }),
-    onColumnVisibilityChange: (updater) => setVisibility((v) => apply(updater, v)),
-    onRowSelectionChange: (updater) => setSelection((s) => apply(updater, s)),
-    onExpandedChange: (updater) => setExpanded((e) => apply(updater, e)),
-    enableSubRowSelection: false,
-  });
-
-  const visibleRows = table.getRowModel().rows;
   const selectedIds = Object.keys(selection)
     .filter((k) => selection[k])
     .map(Number);
-  const columnById = new Map(definition.columns.map((c) => [c.field, c]));
 
-  /** Keyboard reorder: swap with the previous / next row of the same parent. */
-  const moveBy = (rowId: string, step: -1 | 1) => {
-    const index = visibleRows.findIndex((r) => r.id === rowId);
-    const row = visibleRows[index];
-    if (!row) return;
-    for (let i = index + step; i >= 0 && i < visibleRows.length; i += step) {
-      const other = visibleRows[i]!;
-      if (other.depth < row.depth) return;
-      if (other.depth === row.depth && other.parentId === row.parentId) {
-        sort.mutate({ id: row.original.id, targetId: other.original.id }, { onSuccess: changed });
-        return;
-      }
-    }
+  /** Keyboard reorder: swap with the previous / next row of the same parent (the order shown is the data's). */
+  const moveBy = (row: DataRow<CrudRow>, step: -1 | 1) => {
+    const parent = row.getParentRow();
+    const siblings = parent ? parent.subRows.map((r) => r.original) : rows;
+    const index = siblings.indexOf(row.original);
+    const other = index < 0 ? undefined : siblings[index + step];
+    if (other) sort.mutate({ id: row.original.id, targetId: other.id }, { onSuccess: changed });
   };
 
-  const sortIcon = (state: false | "asc" | "desc") => (state === "asc" ? <ArrowUp aria-hidden className="size-4" /> : state === "desc" ? <ArrowDown aria-hidden className="size-4" /> : <ArrowUpDown aria-hidden className="size-4 opacity-40" />);
   const hasRowButtons = canEdit || canDelete || canSort || !!definition.detail || rowActions.length > 0;
-  const visibleColumnCount = table.getVisibleLeafColumns().length + (canSelect ? 1 : 0) + (hasRowButtons ? 1 : 0);
   const title = i18n._(definition.title);
   const confirmCount = confirmIds?.length ?? 0;
   const DeleteNotice = definition.deleteNotice;
 
-  let body: ReactNode;
-  if (list.isError && !list.data) {
-    body = (
-      <tr>
-        <td colSpan={visibleColumnCount} className="px-3 py-8 text-center">
-          <p role="alert">
-            <Trans>The list could not be loaded.</Trans>
-          </p>
-          <Button className="mt-2" onClick={() => void list.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </td>
-      </tr>
-    );
-  } else if (!list.data) {
-    body = (
-      <tr>
-        <td colSpan={visibleColumnCount} className="py-8">
-          <Spinner className="mx-auto size-8" />
-        </td>
-      </tr>
-    );
-  } else if (visibleRows.length === 0) {
-    body = (
-      <tr>
-        <td colSpan={visibleColumnCount} className="px-3 py-8 text-center text-slate-500 dark:text-slate-400">
-          <Trans>No data</Trans>
-        </td>
-      </tr>
-    );
-  } else {
-    body = visibleRows.map((row) => {
-      const rowId = row.original.id;
+  const dataColumns = useMemo<DataColumn<CrudRow>[]>(
+    () =>
+      definition.columns.map((column) => ({
+        id: column.field,
+        header: i18n._(column.label),
+        value: (row: CrudRow) => row[column.field],
+        sortable: !!column.sortable,
+        cell: (original, { row, index }) => (
+          <span className="inline-flex items-center gap-1" style={index === 0 && definition.tree ? { paddingInlineStart: `${row.depth * 1.25}rem` } : undefined}>
+            {index === 0 && definition.tree && (row.getCanExpand() ? (
+              <Button variant="ghost" size="iconSm" onClick={row.getToggleExpandedHandler()} aria-expanded={row.getIsExpanded()} aria-label={row.getIsExpanded() ? t`Collapse` : t`Expand`}>
+                {row.getIsExpanded() ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
+              </Button>
+            ) : (
+              <span aria-hidden className="inline-block w-9" />
+            ))}
+            <CellValue column={column} row={original} />
+          </span>
+        ),
+      })),
+    [definition.columns, definition.tree, i18n, t],
+  );
+  const actionsColumn: DataColumn<CrudRow> = {
+    id: ACTIONS_COLUMN,
+    header: <Trans>Actions</Trans>,
+    className: "whitespace-nowrap",
+    cell: (original, { row }) => {
+      const rowId = original.id;
       return (
-        <Tr
-          key={row.id}
-          draggable={canSort || undefined}
-          onDragStart={
-              canSort
-                ? (e) => {
-                    dragged.current = rowId;
-                    // Firefox starts a drag only with data set.
-                    e.dataTransfer?.setData("text/plain", String(rowId));
-                  }
-                : undefined
-            }
-          onDragOver={canSort ? (e) => e.preventDefault() : undefined}
-          onDrop={
-            canSort
-              ? (e) => {
+        <span className="flex items-center gap-1">
+          {canSort && (
+            <Button
+              variant="ghost"
+              size="icon"
+              aria-label={t`Move row ${rowId} (arrow keys)`}
+              onKeyDown={(e) => {
+                if (e.key === "ArrowUp" || e.key === "ArrowDown") {
                   e.preventDefault();
-                  const from = dragged.current;
-                  dragged.current = null;
-                  if (from !== null && from !== rowId) sort.mutate({ id: from, targetId: rowId }, { onSuccess: changed });
+                  moveBy(row, e.key === "ArrowUp" ? -1 : 1);
                 }
-              : undefined
-          }
-          className={row.getIsSelected() ? "bg-primary/5" : ""}
-        >
-          {canSelect && (
-            <Td className="w-10">
-              <input type="checkbox" className="size-4 accent-primary" aria-label={t`Select row ${rowId}`} checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
-            </Td>
+              }}
+              className="cursor-grab"
+            >
+              <GripVertical aria-hidden className="size-4" />
+            </Button>
           )}
-          {row.getVisibleCells().map((cell, i) => {
-            const column = columnById.get(cell.column.id)!;
-            return (
-              <Td key={cell.id}>
-                <span className="inline-flex items-center gap-1" style={i === 0 && definition.tree ? { paddingInlineStart: `${row.depth * 1.25}rem` } : undefined}>
-                  {i === 0 && definition.tree && (row.getCanExpand() ? (
-                    <Button variant="ghost" size="iconSm" onClick={row.getToggleExpandedHandler()} aria-expanded={row.getIsExpanded()} aria-label={row.getIsExpanded() ? t`Collapse` : t`Expand`}>
-                      {row.getIsExpanded() ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
-                    </Button>
-                  ) : (
-                    <span aria-hidden className="inline-block w-9" />
-                  ))}
-                  <CellValue column={column} row={row.original} />
-                </span>
-              </Td>
-            );
-          })}
-          {hasRowButtons && (
-            <Td className="whitespace-nowrap">
-              <span className="flex items-center gap-1">
-                {canSort && (
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    aria-label={t`Move row ${rowId} (arrow keys)`}
-                    onKeyDown={(e) => {
-                      if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-                        e.preventDefault();
-                        moveBy(row.id, e.key === "ArrowUp" ? -1 : 1);
-                      }
-                    }}
-                    className="cursor-grab"
-                  >
-                    <GripVertical aria-hidden className="size-4" />
-                  </Button>
-                )}
-                {definition.detail && (
-                  <Button variant="ghost" size="icon" aria-label={t`View row ${rowId}`} onClick={() => setViewing(row.original.id)}>
-                    <Eye aria-hidden className="size-4" />
-                  </Button>
-                )}
-                {rowActions.map((action) => (
-                  <RowActionButton key={action.key} action={action} row={row.original} onOpen={() => setActing({ action, row: row.original })} />
-                ))}
-                {canEdit && (
-                  <Button variant="ghost" size="icon" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(row.original.id)}>
-                    <Pencil aria-hidden className="size-4" />
-                  </Button>
-                )}
-                {canDelete && (
-                  <Button variant="dangerGhost" size="icon" aria-label={t`Delete row ${rowId}`} onClick={() => setConfirmIds([row.original.id])}>
-                    <Trash2 aria-hidden className="size-4" />
-                  </Button>
-                )}
-              </span>
-            </Td>
+          {definition.detail && (
+            <Button variant="ghost" size="icon" aria-label={t`View row ${rowId}`} onClick={() => setViewing(original.id)}>
+              <Eye aria-hidden className="size-4" />
+            </Button>
           )}
-        </Tr>
+          {rowActions.map((action) => (
+            <RowActionButton key={action.key} action={action} row={original} onOpen={() => setActing({ action, row: original })} />
+          ))}
+          {canEdit && (
+            <Button variant="ghost" size="icon" aria-label={t`Edit row ${rowId}`} onClick={() => setEditing(original.id)}>
+              <Pencil aria-hidden className="size-4" />
+            </Button>
+          )}
+          {canDelete && (
+            <Button variant="dangerGhost" size="icon" aria-label={t`Delete row ${rowId}`} onClick={() => setConfirmIds([original.id])}>
+              <Trash2 aria-hidden className="size-4" />
+            </Button>
+          )}
+        </span>
       );
-    });
-  }
+    },
+  };
+  const columns = hasRowButtons ? [...dataColumns, actionsColumn] : dataColumns;
+
+  const status =
+    list.isError && !list.data
+      ? {
+          className: "px-3 py-8 text-center",
+          content: (
+            <>
+              <p role="alert">
+                <Trans>The list could not be loaded.</Trans>
+              </p>
+              <Button className="mt-2" onClick={() => void list.refetch()}>
+                <Trans>Try again</Trans>
+              </Button>
+            </>
+          ),
+        }
+      : !list.data
+        ? { className: "py-8", content: <Spinner className="mx-auto size-8" /> }
+        : null;
+
+  /** A row's drag and drop, when rows can be reordered. */
+  const rowProps = (original: CrudRow) => {
+    const rowId = original.id;
+    return {
+      draggable: true,
+      onDragStart: (e: DragEvent<HTMLTableRowElement>) => {
+        dragged.current = rowId;
+        // Firefox starts a drag only with data set.
+        e.dataTransfer?.setData("text/plain", String(rowId));
+      },
+      onDragOver: (e: DragEvent<HTMLTableRowElement>) => e.preventDefault(),
+      onDrop: (e: DragEvent<HTMLTableRowElement>) => {
+        e.preventDefault();
+        const from = dragged.current;
+        dragged.current = null;
+        if (from !== null && from !== rowId) sort.mutate({ id: from, targetId: rowId }, { onSuccess: changed });
+      },
+    };
+  };
 
   return (
     <section className="space-y-4 p-4">
@@ -369,10 +291,15 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
               {showColumns && (
                 <fieldset id={columnsPanel} className="absolute end-0 z-20 mt-1 min-w-48 space-y-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-800">
                   <legend className="sr-only">{t`Columns`}</legend>
-                  {table.getAllLeafColumns().map((column) => (
-                    <label key={column.id} className="flex min-h-9 items-center gap-2 px-1">
-                      <input type="checkbox" className="size-4 accent-primary" checked={column.getIsVisible()} onChange={column.getToggleVisibilityHandler()} />
-                      {i18n._(columnById.get(column.id)!.label)}
+                  {definition.columns.map((column) => (
+                    <label key={column.field} className="flex min-h-9 items-center gap-2 px-1">
+                      <input
+                        type="checkbox"
+                        className="size-4 accent-primary"
+                        checked={visibility[column.field] !== false}
+                        onChange={(e) => setVisibility((v) => ({ ...v, [column.field]: e.target.checked }))}
+                      />
+                      {i18n._(column.label)}
                     </label>
                   ))}
                 </fieldset>
@@ -389,46 +316,20 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
 
       {showSearch && <SearchForm columns={definition.columns} onSearch={(search) => change({ search })} />}
 
-      <Table caption={title} busy={list.isFetching && !!list.data}>
-        <THead>
-          <tr>
-            {canSelect && (
-              <Th className="w-10">
-                <input
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  aria-label={t`Select all rows`}
-                  checked={table.getIsAllPageRowsSelected()}
-                  onChange={table.getToggleAllPageRowsSelectedHandler()}
-                  disabled={rows.length === 0}
-                />
-              </Th>
-            )}
-            {table.getFlatHeaders().filter((h) => h.column.getIsVisible()).map((header) => {
-              const label = i18n._(columnById.get(header.column.id)!.label);
-              const state = header.column.getIsSorted();
-              return (
-                <Th key={header.id} aria-sort={state === "asc" ? "ascending" : state === "desc" ? "descending" : undefined}>
-                  {header.column.getCanSort() ? (
-                    <Button variant="bare" onClick={header.column.getToggleSortingHandler()} className="inline-flex items-center gap-1 rounded hover:text-primary">
-                      {label}
-                      {sortIcon(state)}
-                    </Button>
-                  ) : (
-                    label
-                  )}
-                </Th>
-              );
-            })}
-            {hasRowButtons && (
-              <Th>
-                <Trans>Actions</Trans>
-              </Th>
-            )}
-          </tr>
-        </THead>
-        <TBody>{body}</TBody>
-      </Table>
+      <DataTable
+        caption={title}
+        busy={list.isFetching && !!list.data}
+        data={rows}
+        columns={columns}
+        rowKey={(row) => row.id}
+        subRows={definition.tree ? (row) => (Array.isArray(row.children) ? (row.children as CrudRow[]) : undefined) : undefined}
+        columnVisibility={visibility}
+        sorting={{ state: sorting, onChange: (next: SortingState) => change({ order: orderOf(next) }) }}
+        selection={canSelect ? { state: selection, onChange: setSelection, label: ({ id: rowId }) => t`Select row ${rowId}`, allLabel: t`Select all rows` } : undefined}
+        rowProps={canSort ? rowProps : undefined}
+        status={status}
+        empty={{ content: <Trans>No data</Trans> }}
+      />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-slate-600 dark:text-slate-300">{t`${plural(total, { one: "# record in total", other: "# records in total" })}`}</p>

@@ -11,7 +11,7 @@ import { crudUrl } from "../crud/api.ts";
 import type { CrudRow, ListData } from "../crud/types.ts";
 import { QUESTION_TYPE_OPTIONS, bankTitle } from "./options.ts";
 import { FormAlert } from "../../ui/FormFooter.tsx";
-import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 
 /**
  * Questions as spreadsheets (`/admin/exam/question/template|import|export`): the import dialog
@@ -206,24 +206,16 @@ export function ImportDialog({ onDone }: { onDone: () => void }) {
           )}
           {report.preview.length > 0 && (
             <div className="max-h-56 overflow-auto">
-              <PlainTable>
-                <THead>
-                  <Tr>
-                    <Th>{t`Row`}</Th>
-                    <Th>{t`Kind`}</Th>
-                    <Th>{t`Question`}</Th>
-                  </Tr>
-                </THead>
-                <TBody>
-                  {report.preview.map((r) => (
-                    <Tr key={r.line}>
-                      <Td>{r.line}</Td>
-                      <Td>{typeLabel(r.type)}</Td>
-                      <Td className="line-clamp-1">{r.stem}</Td>
-                    </Tr>
-                  ))}
-                </TBody>
-              </PlainTable>
+              <DataTable
+                frame={false}
+                data={report.preview}
+                rowKey={(r) => r.line}
+                columns={[
+                  { id: "line", header: t`Row`, cell: (r) => r.line },
+                  { id: "type", header: t`Kind`, cell: (r) => typeLabel(r.type) },
+                  { id: "stem", header: t`Question`, className: "line-clamp-1", cell: (r) => r.stem },
+                ]}
+              />
             </div>
           )}
           {report.imported > 0 && (

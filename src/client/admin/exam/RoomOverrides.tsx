@@ -10,7 +10,7 @@ import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow } from "../crud/types.ts";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
-import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 
 /**
  * A room's overrides (row action "Overrides"; server: crud/resources/roomFairness.ts), Moodle's
@@ -92,32 +92,27 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
       {overrides.length === 0 ? (
         <p data-testid="overrides-none">{t`No overrides: every member has the room's time and attempts.`}</p>
       ) : (
-        <PlainTable data-testid="overrides">
-          <THead>
-            <Tr>
-              <Th>{t`Who`}</Th>
-              <Th className="text-right">{t`Extra minutes`}</Th>
-              <Th className="text-right">{t`Extra attempts`}</Th>
-              <Th>
-                <span className="sr-only">{t`Actions`}</span>
-              </Th>
-            </Tr>
-          </THead>
-          <TBody>
-            {overrides.map((o) => (
-              <Tr key={o.id}>
-                <Td>{who(o)}</Td>
-                <Td className="text-end tabular-nums">{o.extraMinutes}</Td>
-                <Td className="text-end tabular-nums">{o.extraAttempts}</Td>
-                <Td className="text-end">
-                  <Button disabled={remove.isPending} onClick={() => remove.mutate(o.id)} aria-label={removeLabel(who(o))}>
-                    <Trans>Remove</Trans>
-                  </Button>
-                </Td>
-              </Tr>
-            ))}
-          </TBody>
-        </PlainTable>
+        <DataTable
+          frame={false}
+          data-testid="overrides"
+          data={overrides}
+          rowKey={(o) => o.id}
+          columns={[
+            { id: "who", header: t`Who`, cell: who },
+            { id: "minutes", header: t`Extra minutes`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (o) => o.extraMinutes },
+            { id: "attempts", header: t`Extra attempts`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (o) => o.extraAttempts },
+            {
+              id: "actions",
+              header: <span className="sr-only">{t`Actions`}</span>,
+              className: "text-end",
+              cell: (o) => (
+                <Button disabled={remove.isPending} onClick={() => remove.mutate(o.id)} aria-label={removeLabel(who(o))}>
+                  <Trans>Remove</Trans>
+                </Button>
+              ),
+            },
+          ]}
+        />
       )}
       <form
         noValidate

@@ -10,7 +10,7 @@ import { crudKeys, crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
-import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 
 /** The preview's counts. */
 function Summary({ attempts, scoreChanged, nowPassed, nowFailed }: RegradeOutcome["summary"]) {
@@ -116,26 +116,20 @@ export function RoomRegrade({ row, onDone }: { row: CrudRow; onDone: () => void 
           </h3>
           <Summary {...s} />
           <div className="max-h-80 overflow-auto" tabIndex={0} role="region" aria-labelledby="regrade-preview-title">
-            <PlainTable className="min-w-[32rem]" data-testid="regrade-preview">
-              <THead>
-                <Tr>
-                  <Th>{t`Member`}</Th>
-                  <Th className="text-right">{t`Old score`}</Th>
-                  <Th className="text-right">{t`New score`}</Th>
-                  <Th>{t`Result`}</Th>
-                </Tr>
-              </THead>
-              <TBody>
-                {preview.attempts.map((a) => (
-                  <Tr key={a.attemptId} className={a.oldPassed !== a.newPassed ? "font-semibold" : undefined}>
-                    <Td>{a.nickname || a.username}</Td>
-                    <Td className="text-end tabular-nums">{a.oldScore}</Td>
-                    <Td className="text-end tabular-nums">{a.newScore}</Td>
-                    <Td>{a.oldPassed === a.newPassed ? result(a.newPassed) : `${result(a.oldPassed)} → ${result(a.newPassed)}`}</Td>
-                  </Tr>
-                ))}
-              </TBody>
-            </PlainTable>
+            <DataTable
+              frame={false}
+              className="min-w-[32rem]"
+              data-testid="regrade-preview"
+              data={preview.attempts}
+              rowKey={(a) => a.attemptId}
+              rowProps={(a) => ({ className: a.oldPassed !== a.newPassed ? "font-semibold" : undefined })}
+              columns={[
+                { id: "member", header: t`Member`, cell: (a) => a.nickname || a.username },
+                { id: "old", header: t`Old score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.oldScore },
+                { id: "new", header: t`New score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.newScore },
+                { id: "result", header: t`Result`, cell: (a) => (a.oldPassed === a.newPassed ? result(a.newPassed) : `${result(a.oldPassed)} → ${result(a.newPassed)}`) },
+              ]}
+            />
           </div>
         </section>
       )}

@@ -9,7 +9,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { PageLeaveSummary } from "./PageLeaves.tsx";
-import { PlainTable, THead, TBody, Tr, Th, Td } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 const RoomResultsChart = lazy(() => import("./RoomResultsChart.tsx"));
@@ -101,44 +101,32 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
       </Part>
       <Part id="attempts-title" title={<Trans>Each attempt</Trans>}>
         <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="attempts-title">
-          <PlainTable className="min-w-[44rem]" data-testid="results-attempts">
-            <THead>
-              <Tr>
-                <Th>{t`Member`}</Th>
-                <Th className="text-right">{t`Score`}</Th>
-                <Th>{t`Result`}</Th>
-                <Th className="text-right">{t`Time used`}</Th>
-                <Th>{t`Status`}</Th>
-                <Th>{t`Started`}</Th>
-                <Th>{t`Page leaves`}</Th>
-              </Tr>
-            </THead>
-            <TBody>
-              {r.attempts.length === 0 && (
-                <Tr>
-                  <Td colSpan={7} className="text-slate-600 dark:text-slate-300">
-                    {t`No one has sat this room yet`}
-                  </Td>
-                </Tr>
-              )}
-              {r.attempts.map((a) => (
-                <Tr key={a.id}>
-                  <Td>{a.nickname || a.username}</Td>
-                  <Td className="text-end tabular-nums">{a.score ?? "–"}</Td>
-                  <Td>
+          <DataTable
+            frame={false}
+            className="min-w-[44rem]"
+            data-testid="results-attempts"
+            data={r.attempts}
+            rowKey={(a) => a.id}
+            empty={{ content: t`No one has sat this room yet`, className: "px-3 py-2 align-middle text-slate-600 dark:text-slate-300" }}
+            columns={[
+              { id: "member", header: t`Member`, cell: (a) => a.nickname || a.username },
+              { id: "score", header: t`Score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.score ?? "–" },
+              {
+                id: "result",
+                header: t`Result`,
+                cell: (a) => (
+                  <>
                     {a.passed === null ? "–" : a.passed ? t`Passed` : t`Failed`}
                     {a.pendingMarks > 0 && <ToMark count={a.pendingMarks} />}
-                  </Td>
-                  <Td className="text-end tabular-nums">{a.timeUsed === null ? "–" : clock(a.timeUsed)}</Td>
-                  <Td>{statusText(a.status)}</Td>
-                  <Td className="whitespace-nowrap">{dateTime(a.startedAt)}</Td>
-                  <Td data-testid="attempt-page-leaves">
-                    <PageLeaveSummary count={a.pageLeaves.count} totalMs={a.pageLeaves.totalMs} />
-                  </Td>
-                </Tr>
-              ))}
-            </TBody>
-          </PlainTable>
+                  </>
+                ),
+              },
+              { id: "time", header: t`Time used`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => (a.timeUsed === null ? "–" : clock(a.timeUsed)) },
+              { id: "status", header: t`Status`, cell: (a) => statusText(a.status) },
+              { id: "started", header: t`Started`, className: "whitespace-nowrap", cell: (a) => dateTime(a.startedAt) },
+              { id: "leaves", header: t`Page leaves`, testId: "attempt-page-leaves", cell: (a) => <PageLeaveSummary count={a.pageLeaves.count} totalMs={a.pageLeaves.totalMs} /> },
+            ]}
+          />
         </div>
       </Part>
       <Part id="items-title" title={<Trans>Item analysis</Trans>}>

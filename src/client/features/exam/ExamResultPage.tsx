@@ -14,7 +14,7 @@ import { useOnline } from "../../browser/useOnline.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
 import { QuestionStem, answerText, isAnswered, useAnswerLabels, type AnswerLabels } from "./QuestionView.tsx";
@@ -313,22 +313,16 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
         </Suspense>
       )}
       <div className={showTable ? "overflow-x-auto" : "sr-only"}>
-        <Table caption={t`Your scores on this paper`} frame={false}>
-          <THead>
-            <tr>
-              <Th>{t`Submitted`}</Th>
-              <Th>{t`Score`}</Th>
-            </tr>
-          </THead>
-          <TBody>
-            {points.map((p) => (
-              <Tr key={p.id}>
-                <Td>{p.label}</Td>
-                <Td className="tabular-nums">{p.score}</Td>
-              </Tr>
-            ))}
-          </TBody>
-        </Table>
+        <DataTable
+          caption={t`Your scores on this paper`}
+          frame={false}
+          data={points}
+          rowKey={(p) => p.id}
+          columns={[
+            { id: "submitted", header: t`Submitted`, cell: (p) => p.label },
+            { id: "score", header: t`Score`, className: "tabular-nums", cell: (p) => p.score },
+          ]}
+        />
       </div>
     </section>
   );

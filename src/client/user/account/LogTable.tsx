@@ -9,7 +9,7 @@ import { request, serverRefusal } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
-import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 
 /** Rows per page of the balance and points logs. */
 export const LOG_PAGE_SIZE = 10;
@@ -99,22 +99,6 @@ const PHONE_CARD = [
   "max-sm:[&>td:nth-child(3)]:before:content-['→_']",
 ].join(" ");
 
-function SkeletonRows() {
-  return (
-    <>
-      {Array.from({ length: 5 }, (_, i) => (
-        <Tr key={i} data-testid="log-skeleton">
-          {Array.from({ length: 5 }, (_, j) => (
-            <Td key={j}>
-              <span className="block h-4 w-full max-w-24 animate-pulse rounded bg-slate-200 dark:bg-slate-700" />
-            </Td>
-          ))}
-        </Tr>
-      ))}
-    </>
-  );
-}
-
 /** A paged balance or points log: signed changes, before/after, memo and local time. */
 export function LogTable({ kind, rows, total, page, onPage, loading = false, error = null, onRetry, caption, pageSize = LOG_PAGE_SIZE }: LogTableProps) {
   const { t } = useLingui();
@@ -140,38 +124,38 @@ export function LogTable({ kind, rows, total, page, onPage, loading = false, err
       {/* A phone shows each row as a small card (change and time, memo, before -> after)
           instead of clipping a wide table; the explicit roles keep the table's meaning when its
           parts are laid out as blocks and grids. */}
-      <Table caption={caption} busy={loading} role="table" className="max-sm:block sm:min-w-[36rem]">
-        <THead role="rowgroup" className="max-sm:sr-only">
-          <tr role="row">
-            <Th>{kind === "money" ? t`Balance change` : t`Points change`}</Th>
-            <Th>{kind === "money" ? t`Balance before` : t`Points before`}</Th>
-            <Th>{kind === "money" ? t`Balance after` : t`Points after`}</Th>
-            <Th>{t`Memo`}</Th>
-            <Th>{t`Time`}</Th>
-          </tr>
-        </THead>
-        <TBody role="rowgroup" className="max-sm:block">
-          {rows.length === 0 ? (
-            <SkeletonRows />
-          ) : (
-            rows.map((row) => {
-              const change = signedAmount(row[kind], decimals);
+      <DataTable
+        caption={caption}
+        busy={loading}
+        explicitRoles
+        className="max-sm:block sm:min-w-[36rem]"
+        headClassName="max-sm:sr-only"
+        bodyClassName="max-sm:block"
+        data={rows}
+        rowKey={(row) => row.id}
+        rowProps={() => ({ className: PHONE_CARD })}
+        skeleton={{ rows: 5, testId: "log-skeleton" }}
+        columns={[
+          {
+            id: "change",
+            header: kind === "money" ? t`Balance change` : t`Points change`,
+            className: (row) => `font-semibold whitespace-nowrap tabular-nums ${changeClass[signedAmount(row[kind], decimals).sign]}`,
+            cell: (row) => signedAmount(row[kind], decimals).text,
+          },
+          { id: "before", header: kind === "money" ? t`Balance before` : t`Points before`, className: "whitespace-nowrap tabular-nums", cell: (row) => formatAmount(row.before, decimals) },
+          { id: "after", header: kind === "money" ? t`Balance after` : t`Points after`, className: "whitespace-nowrap tabular-nums", cell: (row) => formatAmount(row.after, decimals) },
+          { id: "memo", header: t`Memo`, className: "break-words", cell: (row) => row.memo },
+          {
+            id: "time",
+            header: t`Time`,
+            className: "whitespace-nowrap tabular-nums text-slate-600 dark:text-slate-300",
+            cell: (row) => {
               const ms = toMilliseconds(row.create_time);
-              return (
-                <Tr key={row.id} role="row" className={PHONE_CARD}>
-                  <Td className={`font-semibold whitespace-nowrap tabular-nums ${changeClass[change.sign]}`}>{change.text}</Td>
-                  <Td className="whitespace-nowrap tabular-nums">{formatAmount(row.before, decimals)}</Td>
-                  <Td className="whitespace-nowrap tabular-nums">{formatAmount(row.after, decimals)}</Td>
-                  <Td className="break-words">{row.memo}</Td>
-                  <Td className="whitespace-nowrap tabular-nums text-slate-600 dark:text-slate-300">
-                    <time dateTime={Number.isFinite(ms) ? new Date(ms).toISOString() : undefined}>{formatTime(row.create_time)}</time>
-                  </Td>
-                </Tr>
-              );
-            })
-          )}
-        </TBody>
-      </Table>
+              return <time dateTime={Number.isFinite(ms) ? new Date(ms).toISOString() : undefined}>{formatTime(row.create_time)}</time>;
+            },
+          },
+        ]}
+      />
       <Pager
         numbered
         page={page}

@@ -10,7 +10,7 @@ import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button } from "../../ui/Button.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { TBody, THead, Table, Td, Th, Tr } from "../../ui/Table.tsx";
+import { DataTable } from "../../ui/DataTable.tsx";
 import { formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
 import { ModuleBlocks } from "./ModuleBlocks.tsx";
 import { Reminders } from "./Reminders.tsx";
@@ -120,24 +120,19 @@ export default function Overview() {
             )}
             {/* The numbers behind the chart: always there for screen readers, on screen on request. */}
             <div className={showTable ? "overflow-x-auto" : "sr-only"}>
-              <Table caption={<Trans>Points and balance changes, last 7 days</Trans>} frame={false} id={tableId} className="tabular-nums">
-                <THead>
-                  <tr>
-                    <Th>{t`Date`}</Th>
-                    <Th>{t`Points`}</Th>
-                    <Th>{t`Balance`}</Th>
-                  </tr>
-                </THead>
-                <TBody>
-                  {days.map((day, i) => (
-                    <Tr key={day}>
-                      <Th scope="row">{day}</Th>
-                      <Td>{signedAmount(scoreValues[i], 0).text}</Td>
-                      <Td>{signedAmount(moneyValues[i], 2).text}</Td>
-                    </Tr>
-                  ))}
-                </TBody>
-              </Table>
+              <DataTable
+                caption={<Trans>Points and balance changes, last 7 days</Trans>}
+                frame={false}
+                id={tableId}
+                className="tabular-nums"
+                data={days.map((day, i) => ({ day, score: scoreValues[i], money: moneyValues[i] }))}
+                rowKey={(d) => d.day}
+                columns={[
+                  { id: "day", header: t`Date`, rowHeader: true, cell: (d) => d.day },
+                  { id: "score", header: t`Points`, cell: (d) => signedAmount(d.score, 0).text },
+                  { id: "money", header: t`Balance`, cell: (d) => signedAmount(d.money, 2).text },
+                ]}
+              />
             </div>
           </>
         )}
