@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
+import type { LedgerEntry } from "../account/repository.ts";
 import { visibleSql } from "../org/visibility.ts";
 
 /**
@@ -224,15 +225,6 @@ export async function setMemberMoney(q: Queryable, memberId: number, money: numb
   await kyselyOf(q).updateTable("member").set({ money, update_time: nowSeconds }).where("id", "=", memberId).execute();
 }
 
-/** A ledger entry; the memo is a key with parameters (account/memos.ts). */
-export interface LedgerEntry {
-  memberId: number;
-  amount: number;
-  before: number;
-  after: number;
-  memo: { key: string; params: unknown };
-}
-
 export async function insertMoneyLog(q: Queryable, e: LedgerEntry): Promise<void> {
   await kyselyOf(q)
     .insertInto("user_money_log")
@@ -314,24 +306,6 @@ export async function claimLessonPoints(q: Queryable, userId: number, lessonId: 
     .returning("lesson_id")
     .execute();
   return award.length > 0;
-}
-
-/** Adds points to the member; answers the score after. */
-export async function addMemberScore(q: Queryable, memberId: number, points: number): Promise<number> {
-  const member = await kyselyOf(q)
-    .updateTable("member")
-    .set((eb) => ({ score: eb("score", "+", points) }))
-    .where("id", "=", memberId)
-    .returning("score")
-    .executeTakeFirstOrThrow();
-  return Number(member.score);
-}
-
-export async function insertScoreLog(q: Queryable, e: LedgerEntry): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("user_score_log")
-    .values({ user_id: e.memberId, score: e.amount, before: e.before, after: e.after, memo_key: e.memo.key, memo_params: JSON.stringify(e.memo.params) })
-    .execute();
 }
 
 /* ---- demo media (media.ts) ---- */

@@ -14,8 +14,9 @@ import type { QuestionRow } from "./questions.ts";
  * version) keeps its text and runs it through the seam with its parameters.
  */
 
-/** The columns of `exam_question` a `QuestionRow` holds. */
-export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score, version";
+/** The columns of `exam_question` a `QuestionRow` holds: for Kysely's `select`, and as text for the statements kept as text. */
+export const QUESTION_FIELDS = ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "version"] as const;
+export const QUESTION_COLUMNS = QUESTION_FIELDS.join(", ");
 
 /**
  * A question a device may have practised, as SQL on `exam_question q`: enabled, or hidden since
@@ -98,7 +99,8 @@ export async function mockPapers(db: Queryable, memberId: number): Promise<MockP
   return rows;
 }
 
-export interface MemberRoomRow {
+/** A room's schedule and rules as a member's pages read them (the room list, an official start). */
+export interface MemberRoomTerms {
   id: number;
   title: string;
   paper_id: number;
@@ -107,12 +109,16 @@ export interface MemberRoomRow {
   duration: number;
   attempts_allowed: number;
   pass_score: number | string;
+  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
+  extra_minutes: number;
+  extra_attempts: number;
+}
+
+export interface MemberRoomRow extends MemberRoomTerms {
   total_score: number | string | null;
   question_count: number;
   attempts_used: number;
   face_check: boolean;
-  extra_minutes: number;
-  extra_attempts: number;
 }
 
 /**

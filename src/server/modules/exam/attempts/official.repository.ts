@@ -2,6 +2,7 @@ import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 import { prepared, type Queryable } from "../../../db/index.ts";
 import { visibleSql } from "../../org/visibility.ts";
 import { extrasSql } from "../overrides.ts";
+import type { MemberRoomTerms } from "../repository.ts";
 import type { AttemptRow } from "./attempt.ts";
 
 /**
@@ -12,20 +13,9 @@ import type { AttemptRow } from "./attempt.ts";
  */
 
 /** A room as a start reads it. */
-export interface RoomRow {
-  id: number;
-  title: string;
-  paper_id: number;
-  start_time: number;
-  end_time: number;
-  duration: number;
-  attempts_allowed: number;
-  pass_score: number | string;
+export interface RoomRow extends MemberRoomTerms {
   user_group_id: number | null;
   shuffle_questions: boolean;
-  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
-  extra_minutes: number;
-  extra_attempts: number;
 }
 
 /** The enabled room open to the member (org visibility), with the member's overrides in it, or undefined. */

@@ -5,6 +5,7 @@ import type { Queryable } from "../../../db/index.ts";
 import { kyselyOf } from "../../../db/kysely.ts";
 import { paperVisibleSql } from "../../org/visibility.ts";
 import type { QuestionRow } from "../questions.ts";
+import { QUESTION_FIELDS } from "../repository.ts";
 import type { AttemptRow } from "./attempt.ts";
 import type { PaperRow } from "./papers.ts";
 import type { AttemptSnapshot, MissingQuestion, SatQuestion } from "./snapshot.ts";
@@ -268,9 +269,6 @@ export async function dropPendingMarks(q: Queryable, attemptId: number, question
 }
 
 // ---- Papers and their questions (papers.ts, mock.ts) ----
-
-/** The columns of a `QuestionRow` (questions.ts's QUESTION_COLUMNS), named against the schema. */
-const QUESTION_FIELDS = ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "version"] as const;
 
 /** A draw row's rule: a bank, a type and, when set, a difficulty. */
 export interface DrawRule {
