@@ -34,9 +34,6 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
   };
 }
 
-// The columns live with the statements that read them (repository.ts); the attempts' statements read them from here too.
-export { QUESTION_COLUMNS } from "./repository.ts";
-
 /** A bank's content version (see BANK_VERSION_SQL in repository.ts) and its question count. */
 export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {
   const r = (await bankVersionRow(db, bankId)) ?? { n: 0, version: "0-0-0-0" };
