@@ -77,13 +77,10 @@ export interface EnrolmentRow {
 
 /** The enabled lessons of these courses in order, with the member's progress (0: nobody). */
 export async function lessonRowsOf(q: Queryable, courseIds: number[], memberId: number): Promise<LessonRow[]> {
-  const { rows } = await q.query<LessonRow>(
-    `select l.id, l.course_id, l.title, l.duration, l.free_preview, l.video_url, p.position, p.completed, p.last_watched, p.at
-     from lesson l left join lesson_progress p on p.lesson_id = l.id and p.user_id = $2
-     where l.course_id = any($1::int[]) and l.status = 'enable'
-     order by l.course_id, l.weigh desc, l.id`,
-    [courseIds, memberId],
-  );
+  const { rows } = await sql<LessonRow>`select l.id, l.course_id, l.title, l.duration, l.free_preview, l.video_url, p.position, p.completed, p.last_watched, p.at
+     from lesson l left join lesson_progress p on p.lesson_id = l.id and p.user_id = ${memberId}
+     where l.course_id = any(${courseIds}::int[]) and l.status = 'enable'
+     order by l.course_id, l.weigh desc, l.id`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -323,12 +320,9 @@ export async function sessionOfAccessToken(q: Queryable, tokenHash: string, memb
  * when the member is disabled.
  */
 export async function liveMemberSessions(q: Queryable, memberId: number, now: number): Promise<string[]> {
-  const { rows } = await q.query<{ session_id: string }>(
-    `select t.session_id from token t join member m on m.id = t.user_id
-     where t.type in ('user', 'user-refresh') and t.user_id = $1 and t.expire_time > $2 and t.rotated_at is null and m.status = 'enable'
-     group by t.session_id order by max(t.expire_time) desc limit 50`,
-    [memberId, now],
-  );
+  const { rows } = await sql<{ session_id: string }>`select t.session_id from token t join member m on m.id = t.user_id
+     where t.type in ('user', 'user-refresh') and t.user_id = ${memberId} and t.expire_time > ${now} and t.rotated_at is null and m.status = 'enable'
+     group by t.session_id order by max(t.expire_time) desc limit 50`.execute(kyselyOf(q));
   return rows.map((r) => r.session_id);
 }
 
@@ -341,10 +335,8 @@ export interface LessonMediaRow {
 
 /** Every lesson (disabled ones too) with a stored video or attachments. */
 export async function lessonsWithMedia(q: Queryable): Promise<LessonMediaRow[]> {
-  const { rows } = await q.query<LessonMediaRow>(
-    `select id, video_url, video_type, attachments from lesson
-     where video_url like '/storage/%' or (jsonb_typeof(attachments) = 'array' and jsonb_array_length(attachments) > 0)`,
-  );
+  const { rows } = await sql<LessonMediaRow>`select id, video_url, video_type, attachments from lesson
+     where video_url like '/storage/%' or (jsonb_typeof(attachments) = 'array' and jsonb_array_length(attachments) > 0)`.execute(kyselyOf(q));
   return rows;
 }
 
