@@ -46,7 +46,7 @@ export async function sendCode(
   if (n >= CODE_MAX_PER_HOUR) throw new ApiError(msg`Too many codes sent to this address; please try again later`);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  await insertCode(db, { channel, target, event, codeHash: hashCode(target, code), createTime: t0, expireTime: t0 + CODE_TTL_SECONDS });
+  await insertCode(db, { channel, target, event, code_hash: hashCode(target, code), create_time: t0, expire_time: t0 + CODE_TTL_SECONDS });
   const minutes = CODE_TTL_SECONDS / 60;
   await sender.send({
     channel,

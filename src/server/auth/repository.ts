@@ -1,6 +1,6 @@
-import { sql } from "kysely";
+import { sql, type Insertable } from "kysely";
 import { prepared, type Queryable } from "../db/index.ts";
-import { kyselyOf } from "../db/kysely.ts";
+import { kyselyOf, type DB } from "../db/kysely.ts";
 import type { AdminRow, MemberRow } from "../plugins/auth.ts";
 import type { Side, TokenType } from "./tokens.ts";
 
@@ -57,20 +57,11 @@ export async function accountByToken<K extends AccountKind>(
 // ---------------------------------------------------------------------------------------------
 // Tokens
 
-export interface TokenInsert {
-  tokenHash: string;
-  type: TokenType;
-  userId: number;
-  sessionId: string;
-  createTime: number;
-  expireTime: number;
-}
+/** A new token row, as the generated schema declares it, of one of the four token types. */
+export type TokenInsert = Insertable<DB["token"]> & { type: TokenType };
 
 export async function insertToken(q: Queryable, t: TokenInsert): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("token")
-    .values({ token_hash: t.tokenHash, type: t.type, user_id: t.userId, session_id: t.sessionId, create_time: t.createTime, expire_time: t.expireTime })
-    .execute();
+  await kyselyOf(q).insertInto("token").values(t).execute();
 }
 
 const sideTypes = (side: Side): TokenType[] => [side, `${side}-refresh`];
@@ -387,20 +378,8 @@ export async function recentCodes(q: Queryable, channel: string, target: string,
   return row ?? { n: 0, last: null };
 }
 
-export interface CodeInsert {
-  channel: string;
-  target: string;
-  event: string;
-  codeHash: string;
-  createTime: number;
-  expireTime: number;
-}
-
-export async function insertCode(q: Queryable, c: CodeInsert): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("verification_code")
-    .values({ channel: c.channel, target: c.target, event: c.event, code_hash: c.codeHash, create_time: c.createTime, expire_time: c.expireTime })
-    .execute();
+export async function insertCode(q: Queryable, c: Insertable<DB["verification_code"]>): Promise<void> {
+  await kyselyOf(q).insertInto("verification_code").values(c).execute();
 }
 
 /** The newest unused code for an address (any case) and event. */

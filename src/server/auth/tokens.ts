@@ -39,7 +39,7 @@ export const MAX_TOKEN_LENGTH = 200;
 export const newSessionId = (): string => randomUUID();
 
 async function insertToken(db: Queryable, token: string, type: TokenType, userId: number, sessionId: string, expireTime: number): Promise<void> {
-  await insertTokenRow(db, { tokenHash: hashToken(token), type, userId, sessionId, createTime: now(), expireTime });
+  await insertTokenRow(db, { token_hash: hashToken(token), type, user_id: userId, session_id: sessionId, create_time: now(), expire_time: expireTime });
 }
 
 /** A fresh random token in a session (a new one unless given); only its hash is stored. */

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../db/index.ts";
-import { kyselyOf } from "../db/kysely.ts";
+import { kyselyOf, type DB } from "../db/kysely.ts";
 
 /**
  * `column = any($n::int[])`: the id list travels as one array parameter, so the statement is the
@@ -8,6 +8,21 @@ import { kyselyOf } from "../db/kysely.ts";
  * build `in ()`, a syntax error). The resources' repositories filter by id lists with it.
  */
 export const idIn = (column: string, ids: readonly unknown[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::int[])`;
+
+/**
+ * How many rows of `table` hold each of these ids in `column` (ids without rows are left out): a
+ * list's "in use" figures (a course's lessons, a classroom's members, the rooms using a face rule).
+ */
+export async function countsPer<T extends keyof DB, C extends keyof DB[T] & string>(
+  q: Queryable,
+  table: T,
+  column: C,
+  ids: readonly number[],
+): Promise<(Record<C, number> & { n: number })[]> {
+  const { rows } = await sql<Record<C, number> & { n: number }>`select ${sql.ref(column)}, count(*)::int as n from ${sql.table(table)}
+    where ${idIn(column, ids)} group by ${sql.ref(column)}`.execute(kyselyOf(q));
+  return rows;
+}
 
 /** The epoch second now, as the database sees it (the `update_time` of a write). */
 export const nowSeconds = sql<number>`extract(epoch from now())::bigint`;

@@ -1,4 +1,5 @@
 import {
+  DummyDriver,
   Kysely,
   PostgresAdapter,
   PostgresIntrospector,
@@ -8,6 +9,7 @@ import {
   type Dialect,
   type Driver,
   type QueryResult as KyselyResult,
+  type RawBuilder,
 } from "kysely";
 import type { Queryable } from "./database.ts";
 import type { DB } from "./schema.generated.ts";
@@ -78,4 +80,25 @@ class QueryableDialect implements Dialect {
 /** A Kysely query builder whose queries run on `q` (the database, or a transaction's Queryable). */
 export function kyselyOf<Tables = DB>(q: Queryable): Kysely<Tables> {
   return new Kysely<Tables>({ dialect: new QueryableDialect(q) });
+}
+
+/** Compiles without a connection: the text of an SQL piece, never run. */
+const textCompiler = new Kysely<DB>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * The text of an SQL piece that holds no values: a prepared statement's fixed text built on the
+ * shared SQL rules (organisation visibility, practised questions), its placeholders written as
+ * `sql.raw("$2")`. A value would need a parameter the fixed text cannot carry: that throws.
+ */
+export function fixedText(piece: RawBuilder<unknown>): string {
+  const compiled = piece.compile(textCompiler);
+  if (compiled.parameters.length > 0) throw new Error(`fixed SQL text with ${compiled.parameters.length} value(s): ${compiled.sql}`);
+  return compiled.sql;
 }

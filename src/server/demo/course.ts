@@ -1,7 +1,7 @@
 import type { Queryable } from "../db/database.ts";
 import { sanitizeRichText } from "../modules/course/html.ts";
 import { DEMO_MEDIA_URL, DEMO_PAID_MEDIA_URL, demoMediaSize } from "../modules/course/media.ts";
-import { insertCourse, insertCourseCategory, insertLesson } from "./repository.ts";
+import { insertCourse, insertCourseCategory, insertLesson, type DemoCourseRow } from "./repository.ts";
 
 /**
  * Demo courses: three categories, three courses (two free, one paid at 19.90 — the demo member
@@ -26,14 +26,9 @@ interface DemoLesson {
   attachments?: { name: string; file: string }[];
 }
 
-interface DemoCourse {
+/** A demo course: its row, in its category's key, with its lessons. */
+interface DemoCourse extends Omit<DemoCourseRow, "categoryId"> {
   category: string;
-  title: string;
-  cover: string;
-  summary: string;
-  introduction: string;
-  price: number;
-  weigh: number;
   lessons: DemoLesson[];
 }
 

@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Queryable } from "../db/database.ts";
 import { kyselyOf } from "../db/kysely.ts";
 
@@ -182,31 +182,33 @@ export async function hasPaidEnrolment(q: Queryable, memberId: number): Promise<
   return row !== undefined;
 }
 
+/** A line an earlier demo story wrote in the member's money or score ledger, told by its memo and figures. */
+interface StoryLine {
+  memoKey: string;
+  amount: number;
+  before: number;
+  after: number;
+  /** The line was written before memos had parameters. */
+  noParams?: boolean;
+}
+
+/** SQL true on the member's line of the ledger (`money` or `score`) that is `line`. */
+function isStoryLine(figure: "money" | "score", memberId: number, line: StoryLine): RawBuilder<boolean> {
+  const params = line.noParams ? sql` and memo_params = '{}'::jsonb` : sql``;
+  return sql<boolean>`user_id = ${memberId} and memo_key = ${line.memoKey}${params}
+    and ${sql.ref(figure)} = ${line.amount} and ${sql.ref("before")} = ${line.before} and ${sql.ref("after")} = ${line.after}`;
+}
+
 /** The earlier demo story's "Bought a course −20.00" rows (10000 → 8000, no memo params). */
 export async function earlierDemoPurchases(q: Queryable, memberId: number): Promise<{ id: number; after: number }[]> {
-  return kyselyOf(q)
-    .selectFrom("user_money_log")
-    .select(["id", "after"])
-    .where("user_id", "=", memberId)
-    .where("memo_key", "=", "course.bought")
-    .where(sql<boolean>`memo_params = '{}'::jsonb`)
-    .where("money", "=", -2000)
-    .where("before", "=", 10000)
-    .where("after", "=", 8000)
-    .execute();
+  const line = { memoKey: "course.bought", noParams: true, amount: -2000, before: 10000, after: 8000 };
+  return kyselyOf(q).selectFrom("user_money_log").select(["id", "after"]).where(isStoryLine("money", memberId, line)).execute();
 }
 
 /** The earlier demo story's "Refund" rows (+20.00, 8000 → 10000). */
 export async function earlierDemoRefunds(q: Queryable, memberId: number): Promise<{ id: number }[]> {
-  return kyselyOf(q)
-    .selectFrom("user_money_log")
-    .select("id")
-    .where("user_id", "=", memberId)
-    .where("memo_key", "=", "refund")
-    .where("money", "=", 2000)
-    .where("before", "=", 8000)
-    .where("after", "=", 10000)
-    .execute();
+  const line = { memoKey: "refund", amount: 2000, before: 8000, after: 10000 };
+  return kyselyOf(q).selectFrom("user_money_log").select("id").where(isStoryLine("money", memberId, line)).execute();
 }
 
 export async function deleteMoneyLogs(q: Queryable, ids: number[]): Promise<void> {
@@ -218,29 +220,14 @@ export async function deleteMoneyLogs(q: Queryable, ids: number[]): Promise<void
 
 /** The earlier story's check-in points (0 → 50) become the sign-up bonus. */
 export async function retellCheckInPoints(q: Queryable, memberId: number): Promise<void> {
-  await kyselyOf(q)
-    .updateTable("user_score_log")
-    .set({ memo_key: "signup" })
-    .where("user_id", "=", memberId)
-    .where("memo_key", "=", "checkin")
-    .where("score", "=", 50)
-    .where("before", "=", 0)
-    .where("after", "=", 50)
-    .execute();
+  const line = { memoKey: "checkin", amount: 50, before: 0, after: 50 };
+  await kyselyOf(q).updateTable("user_score_log").set({ memo_key: "signup" }).where(isStoryLine("score", memberId, line)).execute();
 }
 
 /** The earlier story's lesson points (50 → 100, no memo params) become an administrator's gift. */
 export async function retellLessonPoints(q: Queryable, memberId: number): Promise<void> {
-  await kyselyOf(q)
-    .updateTable("user_score_log")
-    .set({ memo_key: "admin.adjust" })
-    .where("user_id", "=", memberId)
-    .where("memo_key", "=", "lesson.completed")
-    .where(sql<boolean>`memo_params = '{}'::jsonb`)
-    .where("score", "=", 50)
-    .where("before", "=", 50)
-    .where("after", "=", 100)
-    .execute();
+  const line = { memoKey: "lesson.completed", noParams: true, amount: 50, before: 50, after: 100 };
+  await kyselyOf(q).updateTable("user_score_log").set({ memo_key: "admin.adjust" }).where(isStoryLine("score", memberId, line)).execute();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,7 +242,8 @@ export async function insertCourseCategory(q: Queryable, c: { pid: number; title
   return row.id;
 }
 
-export interface DemoCourse {
+/** A demo course's own row. */
+export interface DemoCourseRow {
   categoryId: number;
   title: string;
   cover: string;
@@ -265,7 +253,7 @@ export interface DemoCourse {
   weigh: number;
 }
 
-export async function insertCourse(q: Queryable, c: DemoCourse): Promise<number> {
+export async function insertCourse(q: Queryable, c: DemoCourseRow): Promise<number> {
   const row = await kyselyOf(q)
     .insertInto("course")
     .values({ category_id: c.categoryId, title: c.title, cover: c.cover, summary: c.summary, introduction: c.introduction, price: c.price, weigh: c.weigh })

@@ -164,26 +164,21 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     return reply.success({ results });
   });
 
-  // The state carries an ETag of its content: a browser revalidates its cached copy
+  // A member's state carries an ETag of its content: a browser revalidates its cached copy
   // (`private, no-cache`) and gets 304 when nothing changed, so the device's HTTP cache hands the
   // same answer back without the server sending it again.
-  app.get("/api/exam/state", { config: { auth: "member" } }, async (req, reply) => {
-    const member = await requireMember(db, req);
-    const state = await examState(db, member.id);
-    const etag = contentTag(state);
-    reply.header("etag", etag).header("cache-control", "private, no-cache");
-    if (matchesEtag(req.headers["if-none-match"], etag)) return reply.code(304).send();
-    return reply.success(state);
-  });
+  const memberState = (url: string, read: (db: Queryable, memberId: number) => Promise<unknown>) =>
+    app.get(url, { config: { auth: "member" } }, async (req, reply) => {
+      const member = await requireMember(db, req);
+      const state = await read(db, member.id);
+      const etag = contentTag(state);
+      reply.header("etag", etag).header("cache-control", "private, no-cache");
+      if (matchesEtag(req.headers["if-none-match"], etag)) return reply.code(304).send();
+      return reply.success(state);
+    });
 
+  memberState("/api/exam/state", examState);
   // The review logs and desired retention: the device replays the cards from them,
-  // its own unsent reviews included. Revalidated with its ETag like the exam state.
-  app.get("/api/exam/review/state", { config: { auth: "member" } }, async (req, reply) => {
-    const member = await requireMember(db, req);
-    const state = await reviewState(db, member.id);
-    const etag = contentTag(state);
-    reply.header("etag", etag).header("cache-control", "private, no-cache");
-    if (matchesEtag(req.headers["if-none-match"], etag)) return reply.code(304).send();
-    return reply.success(state);
-  });
+  // its own unsent reviews included.
+  memberState("/api/exam/review/state", reviewState);
 }

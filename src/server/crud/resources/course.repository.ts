@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 import type { Row } from "../resource.ts";
-import { idIn } from "../repository.ts";
+import { countsPer, idIn } from "../repository.ts";
 
 /** Whether any course is in one of these categories. */
 export async function categoriesHaveCourses(q: Queryable, categoryIds: readonly number[]): Promise<boolean> {
@@ -22,11 +22,4 @@ export async function lessonsOfCourses(q: Queryable, courseIds: readonly number[
 }
 
 /** How many lessons each of these courses has (courses without lessons are left out). */
-export async function lessonCounts(q: Queryable, courseIds: readonly number[]): Promise<{ course_id: number; n: number }[]> {
-  return kyselyOf(q)
-    .selectFrom("lesson")
-    .select(["course_id", sql<number>`count(*)::int`.as("n")])
-    .where(idIn("course_id", courseIds))
-    .groupBy("course_id")
-    .execute();
-}
+export const lessonCounts = (q: Queryable, courseIds: readonly number[]) => countsPer(q, "lesson", "course_id", courseIds);

@@ -1,18 +1,10 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { idIn } from "../repository.ts";
+import { countsPer } from "../repository.ts";
 
 /** How many exam rooms use each of these face rules (unused rules are left out). */
-export async function roomsPerFaceRule(q: Queryable, ruleIds: readonly number[]): Promise<{ face_rule_id: number; n: number }[]> {
-  const rows = await kyselyOf(q)
-    .selectFrom("exam_room")
-    .select(["face_rule_id", sql<number>`count(*)::int`.as("n")])
-    .where(idIn("face_rule_id", ruleIds))
-    .groupBy("face_rule_id")
-    .execute();
-  return rows as { face_rule_id: number; n: number }[];
-}
+export const roomsPerFaceRule = (q: Queryable, ruleIds: readonly number[]) => countsPer(q, "exam_room", "face_rule_id", ruleIds);
 
 export async function usernameOf(q: Queryable, memberId: unknown): Promise<string | undefined> {
   const row = await kyselyOf(q)

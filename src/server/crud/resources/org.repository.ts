@@ -1,7 +1,7 @@
 import { sql, type Expression, type SqlBool } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { idIn } from "../repository.ts";
+import { countsPer, idIn } from "../repository.ts";
 
 /** Whether company `id` is `root` or under it. */
 export async function companyUnder(q: Queryable, root: number | null, id: number): Promise<boolean> {
@@ -75,14 +75,7 @@ export async function adminLabel(q: Queryable, id: unknown): Promise<string | un
 }
 
 /** How many members each of these classrooms has (empty ones are left out). */
-export async function membersPerClassroom(q: Queryable, classroomIds: readonly number[]): Promise<{ classroom_id: number; n: number }[]> {
-  return kyselyOf(q)
-    .selectFrom("classroom_member")
-    .select(["classroom_id", sql<number>`count(*)::int`.as("n")])
-    .where(idIn("classroom_id", classroomIds))
-    .groupBy("classroom_id")
-    .execute();
-}
+export const membersPerClassroom = (q: Queryable, classroomIds: readonly number[]) => countsPer(q, "classroom_member", "classroom_id", classroomIds);
 
 /** The classroom's members by id, at most `limit`. */
 export async function classroomMembers(q: Queryable, classroomId: number, limit: number): Promise<{ id: number; username: string; nickname: string }[]> {

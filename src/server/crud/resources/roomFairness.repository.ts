@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { paperWithheldSql } from "../../modules/exam/withheld.ts";
+import { paperWithheld } from "../../modules/exam/withheld.ts";
 
 /** Questions a paper's rows can contain (the withholding view's own rule: fixed rows, draw rows' bank and type). */
 const paperQuestions = (paperId: number) => sql`select distinct q.id from exam_paper_row r
@@ -29,12 +29,12 @@ export async function practiceQuestionsOfPaper(q: Queryable, paperId: number): P
 
 /**
  * Mock papers offered now that would contain a question of paper `paperId` (or be that paper),
- * by id, at most `limit`. The withheld rule is withheld.ts's own SQL text (no input in it).
+ * by id, at most `limit`. The withheld rule is withheld.ts's own SQL piece.
  */
 export async function mockPapersSharingQuestions(q: Queryable, paperId: number, limit: number): Promise<{ id: number; title: string }[]> {
   const { rows } = await sql<{ id: number; title: string }>`
     select p.id, p.title from exam_paper p
-    where p.status = 'enable' and not ${sql.raw(paperWithheldSql("p.id"))}
+    where p.status = 'enable' and not ${paperWithheld(sql.ref("p.id"))}
       and (p.id = ${paperId} or exists (
         select 1 from exam_paper_row r
         join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)

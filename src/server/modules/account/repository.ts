@@ -12,6 +12,35 @@ export type Binding = "email" | "mobile";
 
 const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
 
+/** A ledger entry; the memo is a key with parameters (memos.ts), shown in the reader's language. */
+export interface LedgerEntry {
+  memberId: number;
+  amount: number;
+  before: number;
+  after: number;
+  memo: { key: string; params: unknown };
+}
+
+/**
+ * Adds `points` to the member's score and writes the score ledger's line for it, in the caller's
+ * transaction (a completed lesson, a module's check-in); answers the score after.
+ */
+export async function awardPoints(q: Queryable, memberId: number, points: number, memo: LedgerEntry["memo"]): Promise<number> {
+  const k = kyselyOf(q);
+  const member = await k
+    .updateTable("member")
+    .set((eb) => ({ score: eb("score", "+", points) }))
+    .where("id", "=", memberId)
+    .returning("score")
+    .executeTakeFirstOrThrow();
+  const after = Number(member.score);
+  await k
+    .insertInto("user_score_log")
+    .values({ user_id: memberId, score: points, before: after - points, after, memo_key: memo.key, memo_params: JSON.stringify(memo.params) })
+    .execute();
+  return after;
+}
+
 /** The ledger's entries of a member since `since`: when, and by how much. */
 export async function ledgerMovesSince(q: Queryable, ledger: Ledger, memberId: number, since: number): Promise<{ create_time: number; v: number }[]> {
   return kyselyOf(q)

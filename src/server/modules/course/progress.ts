@@ -2,7 +2,8 @@ import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course
 import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { Queryable } from "../../db/index.ts";
 import { memos } from "../account/memos.ts";
-import { addMemberScore, claimLessonPoints, insertScoreLog, mergeLessonProgress, progressLesson } from "./repository.ts";
+import { awardPoints } from "../account/repository.ts";
+import { claimLessonPoints, mergeLessonProgress, progressLesson } from "./repository.ts";
 
 export type LessonProgressOutcome = "applied" | "unknown-lesson" | "not-enrolled";
 
@@ -38,11 +39,7 @@ export async function applyLessonProgress(tx: Queryable, userId: number, op: OpO
   // The first completion, whenever it arrives: flip the flag once and award the points with it.
   const awarded = await claimLessonPoints(tx, userId, lessonId);
   if (awarded && LESSON_COMPLETE_POINTS > 0) {
-    const title = lesson.title;
-    const after = await addMemberScore(tx, userId, LESSON_COMPLETE_POINTS);
-    // The memo is a key with parameters, shown in the reader's language (account/memos.ts).
-    const memo = memos.lessonCompleted(title);
-    await insertScoreLog(tx, { memberId: userId, amount: LESSON_COMPLETE_POINTS, before: after - LESSON_COMPLETE_POINTS, after, memo });
+    await awardPoints(tx, userId, LESSON_COMPLETE_POINTS, memos.lessonCompleted(lesson.title));
   }
   return "applied";
 }

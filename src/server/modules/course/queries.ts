@@ -30,7 +30,6 @@ import {
   type LessonRow,
 } from "./repository.ts";
 
-export { COURSE_COLUMNS, COURSE_VISIBLE, LESSON_STATS } from "./repository.ts";
 export type { CategoryRow, CourseRow, LessonRecord, LessonRow } from "./repository.ts";
 
 /**

@@ -1,22 +1,22 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { visibleSql } from "../org/visibility.ts";
+import type { LedgerEntry } from "../account/repository.ts";
+import { visibleTo } from "../org/visibility.ts";
 
 /**
  * The course module's rows (queries.ts, enrolment.ts, progress.ts, media.ts and mediaAccess.ts
- * call these; no SQL lives beside them). Statements that test visibility keep their SQL text:
- * `visibleSql` (modules/org/visibility.ts) is a fragment with numbered placeholders, and the
- * member is always `$1` where COURSE_VISIBLE is used.
+ * call these; no SQL lives beside them). Statements that test visibility are `sql` templates over
+ * the visibility rule's piece (modules/org/visibility.ts), the member a parameter.
  */
 
-/** A course `c` the member `$1` may see and open (0: nobody logged in). */
-export const COURSE_VISIBLE = visibleSql("course", "c.id", "$1");
+/** A course `c` the member may see and open (0: nobody logged in). */
+const courseVisible = (memberId: number): RawBuilder<boolean> => visibleTo("course", sql.ref("c.id"), memberId);
 
-/** The columns of a CourseSummary; `$1` is the member id (0: nobody). */
-export const COURSE_COLUMNS = `c.id, c.category_id, c.title, c.cover, c.summary, c.price, ls.lesson_count, ls.duration,
-  exists (select 1 from course_enrolment e where e.course_id = c.id and e.user_id = $1) as enrolled`;
-export const LESSON_STATS = `cross join lateral (
+/** The columns of a CourseSummary for the member (0: nobody). */
+const courseColumns = (memberId: number): RawBuilder<unknown> => sql`c.id, c.category_id, c.title, c.cover, c.summary, c.price, ls.lesson_count, ls.duration,
+  exists (select 1 from course_enrolment e where e.course_id = c.id and e.user_id = ${memberId}) as enrolled`;
+const LESSON_STATS = sql`cross join lateral (
   select count(*)::int as lesson_count, coalesce(sum(l.duration), 0)::int as duration
   from lesson l where l.course_id = c.id and l.status = 'enable') ls`;
 
@@ -77,13 +77,10 @@ export interface EnrolmentRow {
 
 /** The enabled lessons of these courses in order, with the member's progress (0: nobody). */
 export async function lessonRowsOf(q: Queryable, courseIds: number[], memberId: number): Promise<LessonRow[]> {
-  const { rows } = await q.query<LessonRow>(
-    `select l.id, l.course_id, l.title, l.duration, l.free_preview, l.video_url, p.position, p.completed, p.last_watched, p.at
-     from lesson l left join lesson_progress p on p.lesson_id = l.id and p.user_id = $2
-     where l.course_id = any($1::int[]) and l.status = 'enable'
-     order by l.course_id, l.weigh desc, l.id`,
-    [courseIds, memberId],
-  );
+  const { rows } = await sql<LessonRow>`select l.id, l.course_id, l.title, l.duration, l.free_preview, l.video_url, p.position, p.completed, p.last_watched, p.at
+     from lesson l left join lesson_progress p on p.lesson_id = l.id and p.user_id = ${memberId}
+     where l.course_id = any(${courseIds}::int[]) and l.status = 'enable'
+     order by l.course_id, l.weigh desc, l.id`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -109,10 +106,8 @@ export async function enabledCategories(q: Queryable): Promise<CategoryRow[]> {
 
 /** How many enabled courses the member sees in each category. */
 export async function visibleCourseCounts(q: Queryable, memberId: number): Promise<{ category_id: number; n: number }[]> {
-  const { rows } = await q.query<{ category_id: number; n: number }>(
-    `select c.category_id, count(*)::int as n from course c where c.status = 'enable' and ${COURSE_VISIBLE} group by c.category_id`,
-    [memberId],
-  );
+  const { rows } = await sql<{ category_id: number; n: number }>`select c.category_id, count(*)::int as n from course c
+    where c.status = 'enable' and ${courseVisible(memberId)} group by c.category_id`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -122,31 +117,24 @@ export interface CourseFilter {
   pattern?: string;
 }
 
-/** The where clause of the catalogue, its filters' placeholders numbered from `$2` (the member is `$1`). */
-function catalogueWhere(filter: CourseFilter): { where: string; values: unknown[] } {
-  const filters: { sql: (n: number) => string; value: unknown }[] = [];
-  if (filter.categoryIds) filters.push({ sql: (n) => `c.category_id = any($${n}::int[])`, value: filter.categoryIds });
-  if (filter.pattern !== undefined) filters.push({ sql: (n) => `(c.title ilike $${n} escape '\\' or c.summary ilike $${n} escape '\\')`, value: filter.pattern });
-  const where = ["c.status = 'enable'", COURSE_VISIBLE, ...filters.map((f, i) => f.sql(2 + i))].join(" and ");
-  return { where, values: filters.map((f) => f.value) };
+/** The where clause of the catalogue: the enabled courses the member sees that match the filters. */
+function catalogueWhere(memberId: number, filter: CourseFilter): RawBuilder<boolean> {
+  const conditions = [sql`c.status = 'enable'`, courseVisible(memberId)];
+  if (filter.categoryIds) conditions.push(sql`c.category_id = any(${filter.categoryIds}::int[])`);
+  if (filter.pattern !== undefined) conditions.push(sql`(c.title ilike ${filter.pattern} escape '\\' or c.summary ilike ${filter.pattern} escape '\\')`);
+  return sql<boolean>`${sql.join(conditions, sql` and `)}`;
 }
 
 /** How many visible enabled courses match the filters. */
 export async function countCourses(q: Queryable, memberId: number, filter: CourseFilter): Promise<number> {
-  const { where, values } = catalogueWhere(filter);
-  const total = await q.query<{ n: number }>(`select count(*)::int as n from course c where ${where}`, [memberId, ...values]);
+  const total = await sql<{ n: number }>`select count(*)::int as n from course c where ${catalogueWhere(memberId, filter)}`.execute(kyselyOf(q));
   return total.rows[0]?.n ?? 0;
 }
 
 /** A page of the visible enabled courses matching the filters, by weigh (desc) then id. */
 export async function coursePage(q: Queryable, memberId: number, filter: CourseFilter, limit: number, offset: number): Promise<CourseRow[]> {
-  const { where, values } = catalogueWhere(filter);
-  const n = values.length;
-  const { rows } = await q.query<CourseRow>(
-    `select ${COURSE_COLUMNS} from course c ${LESSON_STATS}
-     where ${where} order by c.weigh desc, c.id limit $${n + 2} offset $${n + 3}`,
-    [memberId, ...values, limit, offset],
-  );
+  const { rows } = await sql<CourseRow>`select ${courseColumns(memberId)} from course c ${LESSON_STATS}
+     where ${catalogueWhere(memberId, filter)} order by c.weigh desc, c.id limit ${limit} offset ${offset}`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -154,34 +142,25 @@ export type CourseDetailRow = CourseRow & { introduction: string; category_title
 
 /** A course the member (0: nobody) may see, with its introduction and category. */
 export async function courseDetailRow(q: Queryable, courseId: number, memberId: number): Promise<CourseDetailRow | undefined> {
-  const { rows } = await q.query<CourseDetailRow>(
-    `select ${COURSE_COLUMNS}, c.introduction, cc.title as category_title, cc.title_en as category_title_en
+  const { rows } = await sql<CourseDetailRow>`select ${courseColumns(memberId)}, c.introduction, cc.title as category_title, cc.title_en as category_title_en
      from course c ${LESSON_STATS} left join course_category cc on cc.id = c.category_id
-     where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId, courseId],
-  );
+     where c.id = ${courseId} and c.status = 'enable' and ${courseVisible(memberId)}`.execute(kyselyOf(q));
   return rows[0];
 }
 
 /** The visible enabled courses the member is enrolled in, with when they enrolled. */
 export async function enrolledCourseRows(q: Queryable, memberId: number): Promise<(CourseRow & { enrolled_at: number })[]> {
-  const { rows } = await q.query<CourseRow & { enrolled_at: number }>(
-    `select ${COURSE_COLUMNS}, e.create_time as enrolled_at
+  const { rows } = await sql<CourseRow & { enrolled_at: number }>`select ${courseColumns(memberId)}, e.create_time as enrolled_at
      from course_enrolment e join course c on c.id = e.course_id ${LESSON_STATS}
-     where e.user_id = $1 and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId],
-  );
+     where e.user_id = ${memberId} and c.status = 'enable' and ${courseVisible(memberId)}`.execute(kyselyOf(q));
   return rows;
 }
 
 /** A lesson of a course the member (0: nobody) may see. */
 export async function lessonRecord(q: Queryable, lessonId: number, memberId: number): Promise<LessonRecord | undefined> {
-  const found = await q.query<LessonRecord>(
-    `select l.id, l.course_id, c.title as course_title, l.free_preview, l.content, l.video_url, l.video_type, l.video_size, l.attachments
+  const found = await sql<LessonRecord>`select l.id, l.course_id, c.title as course_title, l.free_preview, l.content, l.video_url, l.video_type, l.video_size, l.attachments
      from lesson l join course c on c.id = l.course_id
-     where l.id = $2 and l.status = 'enable' and c.status = 'enable' and ${COURSE_VISIBLE}`,
-    [memberId, lessonId],
-  );
+     where l.id = ${lessonId} and l.status = 'enable' and c.status = 'enable' and ${courseVisible(memberId)}`.execute(kyselyOf(q));
   return found.rows[0];
 }
 
@@ -189,10 +168,8 @@ export async function lessonRecord(q: Queryable, lessonId: number, memberId: num
 
 /** An enabled course the member may see (its id and price), or undefined. */
 export async function enrollableCourse(q: Queryable, memberId: number, courseId: number): Promise<{ id: number; price: number } | undefined> {
-  const course = await q.query<{ id: number; price: number }>(`select c.id, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE}`, [
-    memberId,
-    courseId,
-  ]);
+  const course = await sql<{ id: number; price: number }>`select c.id, c.price from course c
+    where c.id = ${courseId} and c.status = 'enable' and ${courseVisible(memberId)}`.execute(kyselyOf(q));
   return course.rows[0];
 }
 
@@ -213,24 +190,13 @@ export async function lockMemberMoney(q: Queryable, memberId: number): Promise<n
 
 /** An enabled course the member may see, share-locked against changes while it is bought. */
 export async function purchasableCourse(q: Queryable, memberId: number, courseId: number): Promise<{ id: number; title: string; price: number } | undefined> {
-  const course = await q.query<{ id: number; title: string; price: number }>(
-    `select c.id, c.title, c.price from course c where c.id = $2 and c.status = 'enable' and ${COURSE_VISIBLE} for share of c`,
-    [memberId, courseId],
-  );
+  const course = await sql<{ id: number; title: string; price: number }>`select c.id, c.title, c.price from course c
+    where c.id = ${courseId} and c.status = 'enable' and ${courseVisible(memberId)} for share of c`.execute(kyselyOf(q));
   return course.rows[0];
 }
 
 export async function setMemberMoney(q: Queryable, memberId: number, money: number): Promise<void> {
   await kyselyOf(q).updateTable("member").set({ money, update_time: nowSeconds }).where("id", "=", memberId).execute();
-}
-
-/** A ledger entry; the memo is a key with parameters (account/memos.ts). */
-export interface LedgerEntry {
-  memberId: number;
-  amount: number;
-  before: number;
-  after: number;
-  memo: { key: string; params: unknown };
 }
 
 export async function insertMoneyLog(q: Queryable, e: LedgerEntry): Promise<void> {
@@ -261,13 +227,10 @@ export interface ProgressLesson {
 
 /** An enabled lesson of an enabled course the member may see, and whether they are enrolled in it. */
 export async function progressLesson(q: Queryable, lessonId: number, userId: number): Promise<ProgressLesson | undefined> {
-  const found = await q.query<ProgressLesson>(
-    `select l.id, l.course_id, l.title, l.duration, l.free_preview,
-            exists (select 1 from course_enrolment e where e.user_id = $2 and e.course_id = l.course_id) as enrolled
+  const found = await sql<ProgressLesson>`select l.id, l.course_id, l.title, l.duration, l.free_preview,
+            exists (select 1 from course_enrolment e where e.user_id = ${userId} and e.course_id = l.course_id) as enrolled
      from lesson l join course c on c.id = l.course_id
-     where l.id = $1 and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$2")}`,
-    [lessonId, userId],
-  );
+     where l.id = ${lessonId} and l.status = 'enable' and c.status = 'enable' and ${courseVisible(userId)}`.execute(kyselyOf(q));
   return found.rows[0];
 }
 
@@ -316,24 +279,6 @@ export async function claimLessonPoints(q: Queryable, userId: number, lessonId: 
   return award.length > 0;
 }
 
-/** Adds points to the member; answers the score after. */
-export async function addMemberScore(q: Queryable, memberId: number, points: number): Promise<number> {
-  const member = await kyselyOf(q)
-    .updateTable("member")
-    .set((eb) => ({ score: eb("score", "+", points) }))
-    .where("id", "=", memberId)
-    .returning("score")
-    .executeTakeFirstOrThrow();
-  return Number(member.score);
-}
-
-export async function insertScoreLog(q: Queryable, e: LedgerEntry): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("user_score_log")
-    .values({ user_id: e.memberId, score: e.amount, before: e.before, after: e.after, memo_key: e.memo.key, memo_params: JSON.stringify(e.memo.params) })
-    .execute();
-}
-
 /* ---- demo media (media.ts) ---- */
 
 /** Whether the "course" demo seed has run on this database. */
@@ -375,12 +320,9 @@ export async function sessionOfAccessToken(q: Queryable, tokenHash: string, memb
  * when the member is disabled.
  */
 export async function liveMemberSessions(q: Queryable, memberId: number, now: number): Promise<string[]> {
-  const { rows } = await q.query<{ session_id: string }>(
-    `select t.session_id from token t join member m on m.id = t.user_id
-     where t.type in ('user', 'user-refresh') and t.user_id = $1 and t.expire_time > $2 and t.rotated_at is null and m.status = 'enable'
-     group by t.session_id order by max(t.expire_time) desc limit 50`,
-    [memberId, now],
-  );
+  const { rows } = await sql<{ session_id: string }>`select t.session_id from token t join member m on m.id = t.user_id
+     where t.type in ('user', 'user-refresh') and t.user_id = ${memberId} and t.expire_time > ${now} and t.rotated_at is null and m.status = 'enable'
+     group by t.session_id order by max(t.expire_time) desc limit 50`.execute(kyselyOf(q));
   return rows.map((r) => r.session_id);
 }
 
@@ -393,10 +335,8 @@ export interface LessonMediaRow {
 
 /** Every lesson (disabled ones too) with a stored video or attachments. */
 export async function lessonsWithMedia(q: Queryable): Promise<LessonMediaRow[]> {
-  const { rows } = await q.query<LessonMediaRow>(
-    `select id, video_url, video_type, attachments from lesson
-     where video_url like '/storage/%' or (jsonb_typeof(attachments) = 'array' and jsonb_array_length(attachments) > 0)`,
-  );
+  const { rows } = await sql<LessonMediaRow>`select id, video_url, video_type, attachments from lesson
+     where video_url like '/storage/%' or (jsonb_typeof(attachments) = 'array' and jsonb_array_length(attachments) > 0)`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -410,11 +350,9 @@ export interface LessonAccessRow {
 
 /** The enabled lessons of enabled courses among these, with what opens them to anyone. */
 export async function lessonsAccess(q: Queryable, lessonIds: number[]): Promise<LessonAccessRow[]> {
-  const { rows } = await q.query<LessonAccessRow>(
-    `select l.course_id, l.free_preview, c.price, ${visibleSql("course", "c.id", "0")} as open from lesson l join course c on c.id = l.course_id
-     where l.id = any($1::int[]) and l.status = 'enable' and c.status = 'enable'`,
-    [lessonIds],
-  );
+  const { rows } = await sql<LessonAccessRow>`select l.course_id, l.free_preview, c.price, ${visibleTo("course", sql.ref("c.id"), sql.lit(0))} as open
+     from lesson l join course c on c.id = l.course_id
+     where l.id = any(${lessonIds}::int[]) and l.status = 'enable' and c.status = 'enable'`.execute(kyselyOf(q));
   return rows;
 }
 
@@ -423,11 +361,8 @@ export async function lessonsAccess(q: Queryable, lessonIds: number[]): Promise<
  * open to them that is a free preview, free, or one they are enrolled in.
  */
 export async function memberMayWatch(q: Queryable, memberId: number, lessonIds: number[]): Promise<boolean> {
-  const allowed = await q.query(
-    `select 1 from lesson l join course c on c.id = l.course_id
-     where l.id = any($2::int[]) and l.status = 'enable' and c.status = 'enable' and ${visibleSql("course", "c.id", "$1")}
-       and (l.free_preview or c.price = 0 or exists (select 1 from course_enrolment e where e.user_id = $1 and e.course_id = c.id)) limit 1`,
-    [memberId, lessonIds],
-  );
+  const allowed = await sql`select 1 from lesson l join course c on c.id = l.course_id
+     where l.id = any(${lessonIds}::int[]) and l.status = 'enable' and c.status = 'enable' and ${courseVisible(memberId)}
+       and (l.free_preview or c.price = 0 or exists (select 1 from course_enrolment e where e.user_id = ${memberId} and e.course_id = c.id)) limit 1`.execute(kyselyOf(q));
   return allowed.rows.length > 0;
 }

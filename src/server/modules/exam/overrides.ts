@@ -1,3 +1,5 @@
+import { sql, type Expression, type RawBuilder } from "kysely";
+
 /**
  * Room overrides (Moodle's user and group overrides, migration 0043): extra minutes per
  * attempt and/or extra attempts in one room for a named member or a member group. A member
@@ -18,12 +20,14 @@ export interface MemberExtras {
 
 /**
  * SQL of a member's extras in a room, the most generous of their member and group overrides:
- * columns `extra_minutes`, `extra_attempts` (0 when none). `room`, `member` and `group` are SQL
- * expressions (e.g. `r.id`, `$1`).
+ * columns `extra_minutes`, `extra_attempts` (0 when none). `room` is the room's id column
+ * (`sql.ref("r.id")`); the member and their group (none: null) are values.
  */
-export const extrasSql = (room: string, member: string, group: string): string =>
-  `(select coalesce(max(o.extra_minutes), 0)::int from exam_room_override o where o.room_id = ${room} and (o.user_id = ${member} or o.user_group_id = ${group})) as extra_minutes,
-   (select coalesce(max(o.extra_attempts), 0)::int from exam_room_override o where o.room_id = ${room} and (o.user_id = ${member} or o.user_group_id = ${group})) as extra_attempts`;
+export const memberExtras = (room: Expression<number>, memberId: number, groupId: number | null): RawBuilder<unknown> => {
+  const applies = sql`o.room_id = ${room} and (o.user_id = ${memberId} or o.user_group_id = ${groupId}::int)`;
+  return sql`(select coalesce(max(o.extra_minutes), 0)::int from exam_room_override o where ${applies}) as extra_minutes,
+   (select coalesce(max(o.extra_attempts), 0)::int from exam_room_override o where ${applies}) as extra_attempts`;
+};
 
 /** An attempt's deadline (seconds): the room's time plus the member's extra time, never past the room's end plus that extra time. */
 export const attemptDeadline = (startedAt: number, room: { duration: number; end_time: number | string }, extras: MemberExtras): number => {

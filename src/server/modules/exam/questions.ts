@@ -1,17 +1,12 @@
-import type { CorrectAnswer, ExamQuestion, QuestionOption, QuestionType } from "../../../shared/exam/types.ts";
+import type { QuestionVersion } from "../../../shared/admin/questions.ts";
+import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import type { Queryable } from "../../db/index.ts";
 import { bankVersionRow } from "./repository.ts";
 
-export interface QuestionRow {
+/** A question as its row holds it: its bank, and the content one of its versions holds. */
+export interface QuestionRow extends Pick<QuestionVersion, "type" | "stem" | "options" | "answer" | "analysis" | "difficulty" | "score"> {
   id: number;
   classify_id: number;
-  type: QuestionType;
-  stem: string;
-  options: QuestionOption[];
-  answer: CorrectAnswer;
-  analysis: string;
-  difficulty: number;
-  score: number;
   /**
    * Its version (migration 0042): counts up with each change to what members read or how it is
    * graded. Every row read from the database has it; a snapshot made before versions does not.
@@ -33,9 +28,6 @@ export function presentQuestion(row: QuestionRow, withAnswer: boolean): ExamQues
     ...(row.version ? { version: row.version } : {}),
   };
 }
-
-// The columns live with the statements that read them (repository.ts); the attempts' statements read them from here too.
-export { QUESTION_COLUMNS } from "./repository.ts";
 
 /** A bank's content version (see BANK_VERSION_SQL in repository.ts) and its question count. */
 export async function bankVersion(db: Queryable, bankId: number): Promise<{ count: number; version: string }> {

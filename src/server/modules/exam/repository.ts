@@ -1,9 +1,9 @@
-import { sql } from "kysely";
+import { sql, type Expression, type RawBuilder } from "kysely";
 import type { QuestionVersion } from "../../../shared/admin/questions.ts";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { paperVisibleSql, visibleSql } from "../org/visibility.ts";
-import { extrasSql } from "./overrides.ts";
+import { paperVisibleTo, visibleTo } from "../org/visibility.ts";
+import { memberExtras } from "./overrides.ts";
 import type { QuestionRow } from "./questions.ts";
 
 /**
@@ -11,21 +11,21 @@ import type { QuestionRow } from "./questions.ts";
  * question versions and exam-only content (catalog.ts, lookup.ts, questions.ts, review.ts,
  * versions.ts and withheld.ts call these). A statement standing alone is typed Kysely; one built
  * on the SQL conditions other statements share (who sees a bank, what is withheld, a bank's
- * version) keeps its text and runs it through the seam with its parameters.
+ * version) is a Kysely `sql` template over those conditions' pieces, its values parameters.
  */
 
 /** The columns of `exam_question` a `QuestionRow` holds. */
-export const QUESTION_COLUMNS = "id, classify_id, type, stem, options, answer, analysis, difficulty, score, version";
+export const QUESTION_FIELDS = ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "version"] as const;
 
 /**
  * A question a device may have practised, as SQL on `exam_question q`: enabled, or hidden since
  * (deleted while in use, its restore status enabled): a device offline then still answered it,
  * and its answers and reviews must not be lost when they arrive.
  */
-export const PRACTISED = "(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))";
+export const PRACTISED = sql<boolean>`(q.status = 'enable' or (q.status = 'hidden' and q.hidden_status = 'enable'))`;
 
 /** A question that is not withheld (exam-only content, see withheld.ts), as SQL on `exam_question q`. */
-export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w where w.question_id = q.id)";
+export const PRACTISABLE = sql<boolean>`not exists (select 1 from exam_withheld_question w where w.question_id = q.id)`;
 
 /**
  * A bank's content version, as SQL over `exam_classify c` left-joined with its practisable enabled
@@ -34,23 +34,22 @@ export const PRACTISABLE = "not exists (select 1 from exam_withheld_question w w
  * itself is renamed (its own update_time). Both writes keep update_time moving forward, so two
  * writes within one second still change it (crud/resources/exam.ts).
  */
-export const BANK_VERSION_SQL =
-  "count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) || '-' || c.update_time";
+export const BANK_VERSION_SQL = sql<string>`count(q.id) || '-' || coalesce(max(q.update_time), 0) || '-' || coalesce(sum(q.id), 0) || '-' || c.update_time`;
 
 /**
- * SQL condition, true when paper `paperColumn` is not a mock paper: an official room that has not
+ * SQL condition, true when paper `paper` (a column, or an id) is not a mock paper: an official room that has not
  * closed (its end time plus its overrides' extra time, migration 0043) uses it, or it can contain a withheld question (a fixed row or a draw row over withheld
  * content, e.g. an exam-only bank: its bank, type and, when the rule sets one, difficulty).
  */
-export function paperWithheldSql(paperColumn: string): string {
-  return `(exists (select 1 from exam_room m where m.paper_id = ${paperColumn} and exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint)
+export function paperWithheld(paper: Expression<number> | number): RawBuilder<boolean> {
+  return sql<boolean>`(exists (select 1 from exam_room m where m.paper_id = ${paper} and exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint)
     or exists (
       select 1 from exam_paper_row r
       join exam_question q on (r.kind = 'fixed' and q.id = r.question_id)
         or (r.kind = 'draw' and q.classify_id = r.classify_id and (r.question_type is null or q.type = r.question_type)
           and (r.difficulty is null or q.difficulty = r.difficulty))
       join exam_withheld_question w on w.question_id = q.id
-      where r.paper_id = ${paperColumn}))`;
+      where r.paper_id = ${paper}))`;
 }
 
 // ---- Banks and the catalog (catalog.ts, questions.ts)
@@ -69,14 +68,11 @@ export interface CatalogBankRow {
 
 /** Every enabled bank with its practisable question count and version, heaviest first. Withheld questions are not counted. */
 export async function catalogBanks(db: Queryable, memberId: number): Promise<CatalogBankRow[]> {
-  const { rows } = await db.query<CatalogBankRow>(
-    `select c.id, c.pid, c.title, c.title_en, c.kind, ${visibleSql("bank", "c.id", "$1")} as open,
+  const { rows } = await sql<CatalogBankRow>`select c.id, c.pid, c.title, c.title_en, c.kind, ${visibleTo("bank", sql.ref("c.id"), memberId)} as open,
             count(q.id)::int as question_count,
             ${BANK_VERSION_SQL} as version
      from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
-     where c.status = 'enable' group by c.id order by c.weigh desc, c.id`,
-    [memberId],
-  );
+     where c.status = 'enable' group by c.id order by c.weigh desc, c.id`.execute(kyselyOf(db));
   return rows;
 }
 
@@ -90,15 +86,14 @@ export interface MockPaperRow {
 
 /** The enabled papers the member may take as mock papers. Papers kept for official exams are not offered as mock papers. */
 export async function mockPapers(db: Queryable, memberId: number): Promise<MockPaperRow[]> {
-  const { rows } = await db.query<MockPaperRow>(
-    `select p.id, p.title, p.total_score, p.pass_score, p.duration from exam_paper p
-     where p.status = 'enable' and not ${paperWithheldSql("p.id")} and ${paperVisibleSql("p.id", "$1")} order by p.id`,
-    [memberId],
-  );
+  const paper = sql.ref<number>("p.id");
+  const { rows } = await sql<MockPaperRow>`select p.id, p.title, p.total_score, p.pass_score, p.duration from exam_paper p
+     where p.status = 'enable' and not ${paperWithheld(paper)} and ${paperVisibleTo(paper, memberId)} order by p.id`.execute(kyselyOf(db));
   return rows;
 }
 
-export interface MemberRoomRow {
+/** A room's schedule and rules as a member's pages read them (the room list, an official start). */
+export interface MemberRoomTerms {
   id: number;
   title: string;
   paper_id: number;
@@ -107,12 +102,16 @@ export interface MemberRoomRow {
   duration: number;
   attempts_allowed: number;
   pass_score: number | string;
+  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
+  extra_minutes: number;
+  extra_attempts: number;
+}
+
+export interface MemberRoomRow extends MemberRoomTerms {
   total_score: number | string | null;
   question_count: number;
   attempts_used: number;
   face_check: boolean;
-  extra_minutes: number;
-  extra_attempts: number;
 }
 
 /**
@@ -121,46 +120,44 @@ export interface MemberRoomRow {
  * and points, the attempts used, whether faces are checked, the extras the member's overrides give.
  */
 export async function memberRooms(db: Queryable, now: number, groupId: number | null, memberId: number): Promise<MemberRoomRow[]> {
-  const { rows } = await db.query<MemberRoomRow>(
-    `select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed, r.pass_score, p.total_score,
+  const room = sql.ref<number>("r.id");
+  const { rows } = await sql<MemberRoomRow>`select r.id, r.title, r.paper_id, r.start_time, r.end_time, r.duration, r.attempts_allowed, r.pass_score, p.total_score,
             coalesce((select sum(case when pr.kind = 'fixed' then 1 else pr.count end) from exam_paper_row pr where pr.paper_id = r.paper_id), 0)::int as question_count,
-            (select count(*) from exam_attempt a where a.room_id = r.id and a.user_id = $3)::int as attempts_used,
+            (select count(*) from exam_attempt a where a.room_id = r.id and a.user_id = ${memberId})::int as attempts_used,
             exists (select 1 from face_rule f where f.id = r.face_rule_id and f.status = 'enable') as face_check,
-            ${extrasSql("r.id", "$3", "$2::int")}
+            ${memberExtras(room, memberId, groupId)}
      from exam_room r left join exam_paper p on p.id = r.paper_id
-     where r.status = 'enable' and r.end_time > $1 and (r.user_group_id is null or r.user_group_id = $2) and ${visibleSql("room", "r.id", "$3")} order by r.start_time`,
-    [now, groupId, memberId],
-  );
+     where r.status = 'enable' and r.end_time > ${now} and (r.user_group_id is null or r.user_group_id = ${groupId})
+       and ${visibleTo("room", room, memberId)} order by r.start_time`.execute(kyselyOf(db));
   return rows;
 }
 
 /** An enabled bank open to the member, if any. */
 export async function openBank(db: Queryable, bankId: number, memberId: number): Promise<{ id: number; title: string; title_en: string; kind: string } | undefined> {
-  const { rows } = await db.query<{ id: number; title: string; title_en: string; kind: string }>(
-    `select c.id, c.title, c.title_en, c.kind from exam_classify c where c.id = $1 and c.status = 'enable' and ${visibleSql("bank", "c.id", "$2")}`,
-    [bankId, memberId],
-  );
+  const { rows } = await sql<{ id: number; title: string; title_en: string; kind: string }>`select c.id, c.title, c.title_en, c.kind from exam_classify c
+     where c.id = ${bankId} and c.status = 'enable' and ${visibleTo("bank", sql.ref("c.id"), memberId)}`.execute(kyselyOf(db));
   return rows[0];
 }
 
 /** A practice bank's questions, without the withheld ones (they stay on the server until their rooms end). */
 export async function bankQuestions(db: Queryable, bankId: number): Promise<QuestionRow[]> {
-  const { rows } = await db.query<QuestionRow>(
-    `select ${QUESTION_COLUMNS} from exam_question q
-     where classify_id = $1 and status = 'enable' and ${PRACTISABLE} order by weigh desc, id`,
-    [bankId],
-  );
-  return rows;
+  const rows = await kyselyOf(db)
+    .selectFrom("exam_question as q")
+    .select(QUESTION_FIELDS)
+    .where("classify_id", "=", bankId)
+    .where("status", "=", "enable")
+    .where(PRACTISABLE)
+    .orderBy("weigh", "desc")
+    .orderBy("id")
+    .execute();
+  return rows as unknown as QuestionRow[];
 }
 
 /** A bank's content version (see BANK_VERSION_SQL) and its question count; none for an unknown bank. */
 export async function bankVersionRow(db: Queryable, bankId: number): Promise<{ n: number; version: string } | undefined> {
-  const { rows } = await db.query<{ n: number; version: string }>(
-    `select count(q.id)::int as n, ${BANK_VERSION_SQL} as version
+  const { rows } = await sql<{ n: number; version: string }>`select count(q.id)::int as n, ${BANK_VERSION_SQL} as version
      from exam_classify c left join exam_question q on q.classify_id = c.id and q.status = 'enable' and ${PRACTISABLE}
-     where c.id = $1 group by c.id`,
-    [bankId],
-  );
+     where c.id = ${bankId} group by c.id`.execute(kyselyOf(db));
   return rows[0];
 }
 
@@ -191,25 +188,23 @@ export type LookupRow = QuestionRow & { bank_title: string; bank_title_en: strin
 
 /** The enabled questions among `ids` whose enabled bank is open to the member, with their bank's titles, by id. */
 export async function openQuestionsByIds(db: Queryable, ids: readonly number[], memberId: number): Promise<LookupRow[]> {
-  const { rows } = await db.query<LookupRow>(
-    `select q.id, q.classify_id, q.type, q.stem, q.options, q.answer, q.analysis, q.difficulty, q.score,
+  const { rows } = await sql<LookupRow>`select q.id, q.classify_id, q.type, q.stem, q.options, q.answer, q.analysis, q.difficulty, q.score,
             c.title as bank_title, c.title_en as bank_title_en
      from exam_question q join exam_classify c on c.id = q.classify_id
-     where q.id = any($1::int[]) and q.status = 'enable' and c.status = 'enable' and ${visibleSql("bank", "c.id", "$2")} order by q.id`,
-    [ids, memberId],
-  );
+     where q.id = any(${ids}::int[]) and q.status = 'enable' and c.status = 'enable' and ${visibleTo("bank", sql.ref("c.id"), memberId)}
+     order by q.id`.execute(kyselyOf(db));
   return rows;
 }
 
 // ---- Spaced review (review.ts)
 
-/** The review queue: the wrong book (as the exam state has it) and the favourites, of open banks. */
-const QUEUE_SQL = `
+/** The review queue of member `userId`: the wrong book (as the exam state has it) and the favourites, of open banks. */
+const queueOf = (userId: number) => sql<QueueRow>`
   with queue as (
     select question_id, bool_or(src = 'wrong') as wrong, bool_or(src = 'favourite') as favourite from (
-      select question_id, 'wrong' as src from exam_wrong where user_id = $1 and count > 0 and not (removed_at >= last_time)
+      select question_id, 'wrong' as src from exam_wrong where user_id = ${userId} and count > 0 and not (removed_at >= last_time)
       union all
-      select question_id, 'favourite' as src from exam_favourite where user_id = $1 and on_
+      select question_id, 'favourite' as src from exam_favourite where user_id = ${userId} and on_
     ) s group by question_id
   )
   select q.id as question_id, q.classify_id, q.type, queue.wrong, queue.favourite,
@@ -217,8 +212,8 @@ const QUEUE_SQL = `
   from queue
   join exam_question q on q.id = queue.question_id and q.status = 'enable'
   join exam_classify b on b.id = q.classify_id and b.status = 'enable'
-  left join exam_review_card c on c.user_id = $1 and c.question_id = q.id
-  where ${visibleSql("bank", "q.classify_id", "$1")}
+  left join exam_review_card c on c.user_id = ${userId} and c.question_id = q.id
+  where ${visibleTo("bank", sql.ref("q.classify_id"), userId)}
     and not exists (select 1 from exam_withheld_question w where w.question_id = q.id)`;
 
 export interface QueueRow {
@@ -234,7 +229,7 @@ export interface QueueRow {
 
 /** The member's review queue, each question with its card's schedule (none: never reviewed). */
 export async function reviewQueue(db: Queryable, userId: number): Promise<QueueRow[]> {
-  const { rows } = await db.query<QueueRow>(QUEUE_SQL, [userId]);
+  const { rows } = await queueOf(userId).execute(kyselyOf(db));
   return rows;
 }
 
@@ -258,21 +253,18 @@ export interface TouchedRow {
 
 /** Per question the member answered or reviewed in an open bank: its topic, its latest practice result, its card. */
 export async function touchedQuestions(db: Queryable, userId: number): Promise<TouchedRow[]> {
-  const { rows } = await db.query<TouchedRow>(
-    `with touched as (
-       select question_id from exam_practice_answer where user_id = $1
-       union select question_id from exam_review_log where user_id = $1
+  const { rows } = await sql<TouchedRow>`with touched as (
+       select question_id from exam_practice_answer where user_id = ${userId}
+       union select question_id from exam_review_log where user_id = ${userId}
      )
      select q.id as question_id, q.classify_id, b.title, b.title_en, q.type,
-            (select a.correct from exam_practice_answer a where a.user_id = $1 and a.question_id = q.id order by a.at desc, a.id desc limit 1) as latest_correct,
+            (select a.correct from exam_practice_answer a where a.user_id = ${userId} and a.question_id = q.id order by a.at desc, a.id desc limit 1) as latest_correct,
             c.due, c.stability, c.difficulty, c.state, c.reps, c.lapses, c.scheduled_days, c.learning_steps, c.last_review
      from touched t
      join exam_question q on q.id = t.question_id
      join exam_classify b on b.id = q.classify_id and b.status = 'enable'
-     left join exam_review_card c on c.user_id = $1 and c.question_id = q.id
-     where ${visibleSql("bank", "q.classify_id", "$1")}`,
-    [userId],
-  );
+     left join exam_review_card c on c.user_id = ${userId} and c.question_id = q.id
+     where ${visibleTo("bank", sql.ref("q.classify_id"), userId)}`.execute(kyselyOf(db));
   return rows;
 }
 
@@ -319,9 +311,9 @@ export async function isWithheld(db: Queryable, questionId: number): Promise<boo
   return rows.length > 0;
 }
 
-/** Whether a paper is kept for official exams now (paperWithheldSql). */
+/** Whether a paper is kept for official exams now (paperWithheld). */
 export async function isPaperWithheld(db: Queryable, paperId: number): Promise<boolean> {
-  const { rows } = await db.query<{ withheld: boolean }>(`select ${paperWithheldSql("$1::int")} as withheld`, [paperId]);
+  const { rows } = await sql<{ withheld: boolean }>`select ${paperWithheld(sql<number>`${paperId}::int`)} as withheld`.execute(kyselyOf(db));
   return rows[0]?.withheld === true;
 }
 
@@ -335,17 +327,14 @@ export interface PaperWithholdingRow {
 
 /** For each of the papers, whether it is kept for official exams, whether it holds exam-only questions, and the rooms that keep it. */
 export async function paperWithholdingRows(db: Queryable, paperIds: readonly number[]): Promise<PaperWithholdingRow[]> {
-  const { rows } = await db.query<PaperWithholdingRow>(
-    `select p.id, ${paperWithheldSql("p.id")} as withheld,
+  const { rows } = await sql<PaperWithholdingRow>`select p.id, ${paperWithheld(sql.ref("p.id"))} as withheld,
        exists (select 1 from exam_paper_row r left join exam_question q on q.id = r.question_id
                join exam_classify c on c.id = coalesce(r.classify_id, q.classify_id) where r.paper_id = p.id and c.kind = 'exam') as exam_only,
        (select json_agg(json_build_object('title', x.title, 'until', x.until) order by x.until) from (
           select m.title, exam_room_closes_at(m.id, m.end_time) as until from exam_room m
           where m.paper_id = p.id and exam_room_closes_at(m.id, m.end_time) > extract(epoch from now())::bigint
           order by 2 limit 3) x) as rooms
-     from exam_paper p where p.id = any($1::int[])`,
-    [paperIds],
-  );
+     from exam_paper p where p.id = any(${paperIds}::int[])`.execute(kyselyOf(db));
   return rows;
 }
 

@@ -18,9 +18,9 @@ export async function withheldQuestions(db: Queryable, ids?: readonly number[]):
   return out;
 }
 
-// Whether a question or a paper is withheld now, and the paper condition as SQL: their statements
-// are repository.ts's; the endpoints keep asking here.
-export { isPaperWithheld, isWithheld, paperWithheldSql } from "./repository.ts";
+// Whether a question or a paper is withheld now, and the paper condition as an SQL piece: their
+// statements are repository.ts's; the endpoints keep asking here.
+export { isPaperWithheld, isWithheld, paperWithheld } from "./repository.ts";
 
 /** Why a paper is or is not a mock paper now, as the papers screen says it. */
 export interface PaperWithholding {

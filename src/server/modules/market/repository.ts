@@ -181,22 +181,3 @@ export async function insertCheckIn(q: Queryable, table: string, c: { userId: nu
   return rows.length > 0;
 }
 
-/* ---- points ---- */
-
-/** Adds points to the member; answers the score after. */
-export async function addMemberScore(q: Queryable, memberId: number, points: number): Promise<number> {
-  const member = await kyselyOf(q)
-    .updateTable("member")
-    .set((eb) => ({ score: eb("score", "+", points) }))
-    .where("id", "=", memberId)
-    .returning("score")
-    .executeTakeFirstOrThrow();
-  return Number(member.score);
-}
-
-export async function insertScoreLog(q: Queryable, e: { memberId: number; amount: number; before: number; after: number; memo: { key: string; params: unknown } }): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("user_score_log")
-    .values({ user_id: e.memberId, score: e.amount, before: e.before, after: e.after, memo_key: e.memo.key, memo_params: JSON.stringify(e.memo.params) })
-    .execute();
-}

@@ -24,6 +24,7 @@ import { writeAdminLog } from "../../crud/log.ts";
 import { mountResourceWith } from "../../crud/routes.ts";
 import { ApiError } from "../../errors.ts";
 import { memos } from "../account/memos.ts";
+import { awardPoints } from "../account/repository.ts";
 import { SUPER_ADMIN_RULE } from "../admin/access.ts";
 import {
   BUNDLED,
@@ -44,7 +45,7 @@ import {
   uninstallModule,
   type InstalledRow,
 } from "./modules.ts";
-import { addMemberScore, checkInCount, insertCheckIn, insertScoreLog, listBlockRows, saveInstallSettings, setInstallStatus } from "./repository.ts";
+import { checkInCount, insertCheckIn, listBlockRows, saveInstallSettings, setInstallStatus } from "./repository.ts";
 import { readModuleZip } from "./zip.ts";
 
 /**
@@ -307,9 +308,7 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
     const result = await db.transaction(async (tx) => {
       const added = await insertCheckIn(tx, table, { userId: member.id, day, points, userDay: userDay(member.id, day) });
       if (!added) return null;
-      const after = await addMemberScore(tx, member.id, points);
-      const memo = memos.checkin();
-      await insertScoreLog(tx, { memberId: member.id, amount: points, before: after - points, after, memo });
+      const after = await awardPoints(tx, member.id, points, memos.checkin());
       return { awarded: points, score: after };
     });
     if (!result) return reply.success({ awarded: 0, checkedIn: true }, msg`You have already checked in today`);

@@ -1,6 +1,7 @@
+import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { visibleSql } from "../org/visibility.ts";
+import { visibleTo } from "../org/visibility.ts";
 
 /** The push module's rows (index.ts, service.ts and reminders.ts call these; no SQL lives beside them). */
 
@@ -134,17 +135,14 @@ export interface RoomReminderRow {
  * reminded of it yet.
  */
 export async function roomReminders(q: Queryable, from: number, to: number): Promise<RoomReminderRow[]> {
-  const { rows } = await q.query<RoomReminderRow>(
-    `select r.id as room_id, r.title, r.start_time, m.id as user_id, p.lang
+  const { rows } = await sql<RoomReminderRow>`select r.id as room_id, r.title, r.start_time, m.id as user_id, p.lang
      from exam_room r
      join member m on m.status = 'enable' and (r.user_group_id is null or r.user_group_id = m.group_id)
      join push_preference p on p.user_id = m.id
-     where r.status = 'enable' and r.start_time > $1 and r.start_time <= $2
+     where r.status = 'enable' and r.start_time > ${from} and r.start_time <= ${to}
        and exists (select 1 from push_subscription s where s.user_id = m.id)
        and not exists (select 1 from push_sent x where x.user_id = m.id and x.kind = 'room' and x.ref = r.id::text)
-       and ${visibleSql("room", "r.id", "m.id")}
-     order by r.start_time, r.id, m.id`,
-    [from, to],
-  );
+       and ${visibleTo("room", sql.ref("r.id"), sql.ref("m.id"))}
+     order by r.start_time, r.id, m.id`.execute(kyselyOf(q));
   return rows;
 }

@@ -1,10 +1,10 @@
 import { sql } from "kysely";
 import type { CardState } from "../../../shared/exam/review.ts";
 import { prepared, type Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { fixedText, kyselyOf } from "../../db/kysely.ts";
 import { PRACTISED } from "../../modules/exam/repository.ts";
 import type { QuestionRow } from "../../modules/exam/questions.ts";
-import { visibleSql } from "../../modules/org/visibility.ts";
+import { visibleTo } from "../../modules/org/visibility.ts";
 
 /**
  * The statements of the exam and review ops (exam.ts, review.ts) and of the states they make.
@@ -21,18 +21,18 @@ import { visibleSql } from "../../modules/org/visibility.ts";
  */
 const PRACTICE_QUESTION = prepared(
   "sync.practice.question",
-  `select id, classify_id, type, answer, score, version,
+  fixedText(sql`select id, classify_id, type, answer, score, version,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
-   where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
+   where q.id = $1 and ${PRACTISED} and ${visibleTo("bank", sql.ref("q.classify_id"), sql.raw<number>("$2"))}`),
 );
 /** The same, for every practice answer of a batch at once. */
 const PRACTICE_QUESTIONS = prepared(
   "sync.practice.questions",
-  `select id, classify_id, type, answer, score, version,
+  fixedText(sql`select id, classify_id, type, answer, score, version,
           exists (select 1 from exam_withheld_question w where w.question_id = q.id) as withheld
    from exam_question q
-   where q.id = any($1::int[]) and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`,
+   where q.id = any($1::int[]) and ${PRACTISED} and ${visibleTo("bank", sql.ref("q.classify_id"), sql.raw<number>("$2"))}`),
 );
 /** An earlier version of a question, as grading reads it (migration 0042). */
 const PRACTICE_VERSION = prepared("sync.practice.version", "select type, answer, score from exam_question_version where question_id = $1 and version = $2");
@@ -109,13 +109,22 @@ export async function bankExists(tx: Queryable, bankId: number): Promise<boolean
   return bank.rows.length > 0;
 }
 
+/**
+ * The member's one value of `table` per `key` (`$1` the member, `$2` the key, `$3` the value, `$4`
+ * the op's time, `$5` its id), set by the latest op: ordered by (at, op id), so an older op
+ * arriving late changes nothing and replays land the same on every device.
+ */
+function latestOpUpsert(table: "exam_favourite" | "exam_progress", key: string, value: string): string {
+  const [t, k, v] = [sql.table(table), sql.ref(key), sql.ref(value)];
+  return fixedText(sql`insert into ${t} (user_id, ${k}, ${v}, at, op_id) values ($1, $2, $3, $4, $5)
+     on conflict (user_id, ${k}) do update set ${v} = excluded.${v}, at = excluded.at, op_id = excluded.op_id
+     where (excluded.at, excluded.op_id collate "C") > (${t}.at, ${t}.op_id collate "C")`);
+}
+const SET_FAVOURITE = latestOpUpsert("exam_favourite", "question_id", "on_");
+const SET_PROGRESS = latestOpUpsert("exam_progress", "bank_id", "position");
+
 export async function setFavourite(tx: Queryable, userId: number, questionId: number, on: boolean, at: number, opId: string): Promise<void> {
-  await tx.query(
-    `insert into exam_favourite (user_id, question_id, on_, at, op_id) values ($1, $2, $3, $4, $5)
-     on conflict (user_id, question_id) do update set on_ = excluded.on_, at = excluded.at, op_id = excluded.op_id
-     where (excluded.at, excluded.op_id collate "C") > (exam_favourite.at, exam_favourite.op_id collate "C")`,
-    [userId, questionId, on, at, opId],
-  );
+  await tx.query(SET_FAVOURITE, [userId, questionId, on, at, opId]);
 }
 
 /** Takes a question out of the wrong book at `at` (until a later wrong answer); its counts stay. */
@@ -128,12 +137,7 @@ export async function removeFromWrongBook(tx: Queryable, userId: number, questio
 }
 
 export async function setProgress(tx: Queryable, userId: number, bankId: number, position: number, at: number, opId: string): Promise<void> {
-  await tx.query(
-    `insert into exam_progress (user_id, bank_id, position, at, op_id) values ($1, $2, $3, $4, $5)
-     on conflict (user_id, bank_id) do update set position = excluded.position, at = excluded.at, op_id = excluded.op_id
-     where (excluded.at, excluded.op_id collate "C") > (exam_progress.at, exam_progress.op_id collate "C")`,
-    [userId, bankId, position, at, opId],
-  );
+  await tx.query(SET_PROGRESS, [userId, bankId, position, at, opId]);
 }
 
 /** The member's favourites (by question id), wrong book (those in it, by question id) and progress (by bank id). */
@@ -167,12 +171,12 @@ export interface LogRow {
   retention: string | number;
 }
 
+/** Whether question `$1` is one member `$2` may practise (an open bank's enabled, or hidden since, question). */
+const PRACTISED_OPEN = fixedText(sql`select 1 from exam_question q where q.id = $1 and ${PRACTISED} and ${visibleTo("bank", sql.ref("q.classify_id"), sql.raw<number>("$2"))}`);
+
 /** Whether the member may practise the question (an open bank's enabled, or hidden since, question). */
 export async function practisedQuestionOpen(tx: Queryable, questionId: number, userId: number): Promise<boolean> {
-  const { rows } = await tx.query(`select 1 from exam_question q where q.id = $1 and ${PRACTISED} and ${visibleSql("bank", "q.classify_id", "$2")}`, [
-    questionId,
-    userId,
-  ]);
+  const { rows } = await tx.query(PRACTISED_OPEN, [questionId, userId]);
   return rows.length > 0;
 }
 

@@ -1,7 +1,10 @@
 import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
+import { sql } from "kysely";
 import { prepared, type Queryable } from "../../../db/index.ts";
-import { visibleSql } from "../../org/visibility.ts";
-import { extrasSql } from "../overrides.ts";
+import { kyselyOf } from "../../../db/kysely.ts";
+import { visibleTo } from "../../org/visibility.ts";
+import { memberExtras } from "../overrides.ts";
+import type { MemberRoomTerms } from "../repository.ts";
 import type { AttemptRow } from "./attempt.ts";
 
 /**
@@ -12,29 +15,16 @@ import type { AttemptRow } from "./attempt.ts";
  */
 
 /** A room as a start reads it. */
-export interface RoomRow {
-  id: number;
-  title: string;
-  paper_id: number;
-  start_time: number;
-  end_time: number;
-  duration: number;
-  attempts_allowed: number;
-  pass_score: number | string;
+export interface RoomRow extends MemberRoomTerms {
   user_group_id: number | null;
   shuffle_questions: boolean;
-  /** The member's overrides in this room (overrides.ts): the most generous of their member and group ones. */
-  extra_minutes: number;
-  extra_attempts: number;
 }
 
 /** The enabled room open to the member (org visibility), with the member's overrides in it, or undefined. */
 export async function visibleRoom(q: Queryable, roomId: number, memberId: number, groupId: number | null): Promise<RoomRow | undefined> {
-  const { rows } = await q.query<RoomRow>(`select r.*, ${extrasSql("r.id", "$2", "$3::int")} from exam_room r where r.id = $1 and r.status = 'enable' and ${visibleSql("room", "r.id", "$2")}`, [
-    roomId,
-    memberId,
-    groupId,
-  ]);
+  const room = sql.ref<number>("r.id");
+  const { rows } = await sql<RoomRow>`select r.*, ${memberExtras(room, memberId, groupId)} from exam_room r
+    where r.id = ${roomId} and r.status = 'enable' and ${visibleTo("room", room, memberId)}`.execute(kyselyOf(q));
   return rows[0];
 }
 

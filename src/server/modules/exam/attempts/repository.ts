@@ -3,8 +3,9 @@ import type { PageLeave } from "../../../../shared/exam/pageLeaves.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../../db/index.ts";
 import { kyselyOf } from "../../../db/kysely.ts";
-import { paperVisibleSql } from "../../org/visibility.ts";
+import { paperVisibleTo } from "../../org/visibility.ts";
 import type { QuestionRow } from "../questions.ts";
+import { QUESTION_FIELDS } from "../repository.ts";
 import type { AttemptRow } from "./attempt.ts";
 import type { PaperRow } from "./papers.ts";
 import type { AttemptSnapshot, MissingQuestion, SatQuestion } from "./snapshot.ts";
@@ -269,9 +270,6 @@ export async function dropPendingMarks(q: Queryable, attemptId: number, question
 
 // ---- Papers and their questions (papers.ts, mock.ts) ----
 
-/** The columns of a `QuestionRow` (questions.ts's QUESTION_COLUMNS), named against the schema. */
-const QUESTION_FIELDS = ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "version"] as const;
-
 /** A draw row's rule: a bank, a type and, when set, a difficulty. */
 export interface DrawRule {
   classifyId: number;
@@ -340,8 +338,7 @@ export async function enabledPaperWithRows(q: Queryable, paperId: number): Promi
 
 /** Whether every bank of the paper is open to the member (modules/org/visibility.ts). */
 export async function paperOpenTo(q: Queryable, paperId: number, memberId: number): Promise<boolean> {
-  // The visibility rule is shared SQL text over `$n` placeholders (org/visibility.ts), so this one statement stays text.
-  const { rows } = await q.query<{ open: boolean }>(`select ${paperVisibleSql("$1::int", "$2::int")} as open`, [paperId, memberId]);
+  const { rows } = await sql<{ open: boolean }>`select ${paperVisibleTo(sql<number>`${paperId}::int`, sql<number>`${memberId}::int`)} as open`.execute(kyselyOf(q));
   return rows[0]?.open === true;
 }
 
