@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { request } from "../../src/client/api/index.ts";
 import { RetrievePasswordDialog } from "../../src/client/features/auth/RetrievePasswordDialog.tsx";
+import { ChangeBindDialog } from "../../src/client/user/account/ChangeBindDialog.tsx";
 
 // The request layer is mocked: what a form sends, and that a refused form sends nothing.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -52,6 +53,33 @@ describe("RetrievePasswordDialog", () => {
       url: "/api/account/retrievePassword",
       method: "post",
       data: { type: "mobile", account: "13800138000", captcha: "1234", password: "newpass123" },
+    });
+  });
+});
+
+describe("ChangeBindDialog", () => {
+  it("proves the current address with its code, then binds the new one with the code sent to it", async () => {
+    vi.mocked(request).mockResolvedValueOnce({ data: { accountVerificationToken: "proof-1" } } as never).mockResolvedValueOnce({ data: null } as never);
+    const onChanged = vi.fn();
+    wrap(<ChangeBindDialog type="mobile" current="13800138000" open onOpenChange={() => undefined} onChanged={onChanged} />);
+    const next = screen.getByRole("button", { name: "Next" });
+    expect(next).toBeDisabled();
+    fill("Verification code", " 1111");
+    expect(next).toBeEnabled();
+    fireEvent.click(next);
+    await screen.findByText("Enter the new address and the code sent to it.");
+    expect(vi.mocked(request).mock.calls[0]?.[0]).toEqual({ url: "/api/account/verification", method: "post", data: { type: "mobile", captcha: "1111" } });
+
+    const saveButton = screen.getByRole("button", { name: "Save" });
+    expect(saveButton).toBeDisabled();
+    fireEvent.change(screen.getByLabelText("Mobile number"), { target: { value: "13900139000 " } });
+    fill("Verification code", "2222");
+    fireEvent.click(saveButton);
+    await waitFor(() => expect(onChanged).toHaveBeenCalled());
+    expect(vi.mocked(request).mock.calls[1]?.[0]).toEqual({
+      url: "/api/account/changeBind",
+      method: "post",
+      data: { type: "mobile", mobile: "13900139000", captcha: "2222", accountVerificationToken: "proof-1" },
     });
   });
 });
