@@ -2,7 +2,7 @@ import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes } from "react-router-dom";
@@ -14,9 +14,9 @@ import { useMemberCenter } from "../../src/client/stores/memberCenter.ts";
 import { useSiteConfig } from "../../src/client/stores/siteConfig.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import Overview from "../../src/client/user/account/Overview.tsx";
-import ChangePassword, { validateChangePassword } from "../../src/client/user/account/ChangePassword.tsx";
+import ChangePassword, { changePasswordSchema } from "../../src/client/user/account/ChangePassword.tsx";
 import { LogTable, signedAmount, type AccountLogRow, type LogTableProps } from "../../src/client/user/account/LogTable.tsx";
-import { ProfileForm, checkAvatarFile, validateProfile, type AccountProfile, type ProfileValues } from "../../src/client/user/account/Profile.tsx";
+import { ProfileForm, checkAvatarFile, profileSchema, type AccountProfile, type ProfileValues } from "../../src/client/user/account/Profile.tsx";
 import { MemberCenterLayout } from "../../src/client/user/MemberCenterLayout.tsx";
 import { pageItems } from "../../src/client/ui/Pager.tsx";
 
@@ -167,51 +167,71 @@ describe("ChangePassword", () => {
   const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
   const save = () => fireEvent.click(screen.getByRole("button", { name: "Change password" }));
 
-  it("asks for every field and sends nothing", () => {
+  it("asks for every field and sends nothing", async () => {
     wrap(<ChangePassword />);
     save();
-    expect(screen.getByLabelText("Old password")).toHaveAccessibleDescription("Required");
+    await waitFor(() => expect(screen.getByLabelText("Old password")).toHaveAccessibleDescription("Required"));
     expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password");
     expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("Required");
     expect(screen.getByLabelText("Old password")).toHaveFocus();
     expect(request).not.toHaveBeenCalled();
   });
 
-  it("applies the SPEC §5 password rule to the new password", () => {
+  it("applies the SPEC §5 password rule to the new password", async () => {
     wrap(<ChangePassword />);
     fill("Old password", "anything");
     fill("New password", "abc<def1");
     fill("Confirm new password", "abc<def1");
     save();
-    expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password");
+    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password"));
+    expect(screen.getByLabelText("New password")).toHaveFocus();
+    fill("New password", "good-one1");
+    await waitFor(() => expect(screen.getByLabelText("New password")).not.toHaveAttribute("aria-invalid"));
+    // The confirmation is checked again as the new password changes.
+    expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("The two passwords do not match");
     fill("New password", "short");
-    expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password");
+    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password"));
     expect(request).not.toHaveBeenCalled();
   });
 
-  it("says 'The two passwords do not match' and sends nothing", () => {
+  it("says 'The two passwords do not match' and sends nothing", async () => {
     wrap(<ChangePassword />);
     fill("Old password", "member123456");
     fill("New password", "newpass123");
     fill("Confirm new password", "newpass124");
     save();
-    expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("The two passwords do not match");
+    await waitFor(() => expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("The two passwords do not match"));
     expect(screen.getByLabelText("Old password")).not.toHaveAttribute("aria-invalid");
     expect(screen.getByLabelText("New password")).not.toHaveAttribute("aria-invalid");
+    fill("Confirm new password", "newpass123");
+    await waitFor(() => expect(screen.getByLabelText("Confirm new password")).not.toHaveAttribute("aria-invalid"));
     expect(request).not.toHaveBeenCalled();
   });
 
-  it("validates as a pure function too", () => {
-    expect(validateChangePassword({ oldPassword: "x", newPassword: "newpass123", confirmPassword: "newpass123" })).toEqual({});
-    expect(validateChangePassword({ oldPassword: "x", newPassword: "newpass123", confirmPassword: "other" }).confirmPassword?.message).toBe(
-      "The two passwords do not match",
-    );
+  it("sends the old and the new password once every field passes", async () => {
+    wrap(<ChangePassword />);
+    fill("Old password", "member123456");
+    fill("New password", "newpass123");
+    fill("Confirm new password", "newpass123");
+    save();
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(request).mock.calls[0]?.[0]).toMatchObject({ url: "/api/account/changePassword", data: { oldPassword: "member123456", newPassword: "newpass123" } });
+  });
+
+  it("checks with the same rules as a schema alone", () => {
+    const schema = changePasswordSchema((m) => i18n._(m));
+    expect(schema.safeParse({ oldPassword: "x", newPassword: "newpass123", confirmPassword: "newpass123" }).success).toBe(true);
+    const refused = schema.safeParse({ oldPassword: "x", newPassword: "newpass123", confirmPassword: "other" });
+    expect(refused.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["confirmPassword", "The two passwords do not match"]]);
   });
 });
 
 describe("Profile", () => {
   const base: ProfileValues = { avatar: "", nickname: "Member", gender: 0, birthday: "", motto: "" };
   const today = new Date(2025, 5, 15);
+  /** Each refused field and its message, as the form's schema answers them on `today`. */
+  const problems = (values: ProfileValues) =>
+    profileSchema((m) => i18n._(m), () => today).safeParse(values).error?.issues.map((issue) => [issue.path.join("."), issue.message]) ?? [];
 
   it.each([
     { change: { nickname: "   " }, field: "nickname", message: "Required" },
@@ -220,12 +240,11 @@ describe("Profile", () => {
     { change: { birthday: "2025-02-30" }, field: "birthday", message: "Please enter a valid date" },
     { change: { birthday: "2025-06-16" }, field: "birthday", message: "Please enter a valid date" },
   ] as const)("rejects $field: $message", ({ change, field, message }) => {
-    const errors = validateProfile({ ...base, ...change }, today);
-    expect(errors[field] && i18n._(errors[field])).toBe(message);
+    expect(problems({ ...base, ...change })).toEqual([[field, message]]);
   });
 
   it("accepts the limits themselves", () => {
-    expect(validateProfile({ ...base, nickname: "字".repeat(50), motto: "m".repeat(250), birthday: "2025-06-15" }, today)).toEqual({});
+    expect(problems({ ...base, nickname: "字".repeat(50), motto: "m".repeat(250), birthday: "2025-06-15" })).toEqual([]);
   });
 
   const profile: AccountProfile = {
@@ -233,7 +252,7 @@ describe("Profile", () => {
     accountVerificationType: ["email", "mobile"],
   };
 
-  it("shows field errors next to the fields and sends nothing", () => {
+  it("shows field errors next to the fields and sends nothing", async () => {
     wrap(<ProfileForm profile={profile} />);
     expect(screen.getByRole("radio", { name: "Male" })).toBeChecked();
     expect(screen.getByLabelText("Birthday")).toHaveValue("2000-01-02");
@@ -241,15 +260,28 @@ describe("Profile", () => {
     fireEvent.change(screen.getByLabelText("Nickname"), { target: { value: "" } });
     fireEvent.change(screen.getByLabelText("Motto"), { target: { value: "m".repeat(251) } });
     fireEvent.click(screen.getByRole("button", { name: "Save" }));
-    expect(screen.getByLabelText("Nickname")).toHaveAccessibleDescription("Required");
+    await waitFor(() => expect(screen.getByLabelText("Nickname")).toHaveAccessibleDescription("Required"));
     expect(screen.getByLabelText("Nickname")).toHaveFocus();
     expect(screen.getByLabelText("Motto")).toHaveAccessibleDescription("251/250 At most 250 characters");
 
     fireEvent.change(screen.getByLabelText("Nickname"), { target: { value: "n".repeat(51) } });
-    expect(screen.getByLabelText("Nickname")).toHaveAccessibleDescription("At most 50 characters");
+    await waitFor(() => expect(screen.getByLabelText("Nickname")).toHaveAccessibleDescription("At most 50 characters"));
     fireEvent.change(screen.getByLabelText("Nickname"), { target: { value: "New name" } });
-    expect(screen.getByLabelText("Nickname")).not.toHaveAttribute("aria-invalid");
+    await waitFor(() => expect(screen.getByLabelText("Nickname")).not.toHaveAttribute("aria-invalid"));
     expect(request).not.toHaveBeenCalled();
+  });
+
+  it("sends the profile with the nickname trimmed and the gender chosen once it passes", async () => {
+    vi.mocked(request).mockResolvedValueOnce({ data: { userInfo: {} } } as never);
+    wrap(<ProfileForm profile={profile} />);
+    fireEvent.change(screen.getByLabelText("Nickname"), { target: { value: "  New name " } });
+    fireEvent.click(screen.getByRole("radio", { name: "Female" }));
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
+    expect(vi.mocked(request).mock.calls[0]?.[0]).toMatchObject({
+      url: "/api/account/profile",
+      data: { avatar: "", nickname: "New name", gender: 2, birthday: "2000-01-02", motto: "" },
+    });
   });
 
   it("shows email and mobile read-only with the verification note", () => {

@@ -98,6 +98,8 @@ describe("the list screen of a definition", () => {
     );
     await userEvent.click(within(form).getByRole("button", { name: "Reset" }));
     await waitFor(() => expect(lastList()).toEqual({ page: 1, limit: 10 }));
+    expect(within(form).getByLabelText("Username")).toHaveValue("");
+    expect(within(form).getByLabelText("ID from")).toHaveValue(null);
   });
 
   it("quick search sends quickSearch and goes back to page 1", async () => {

@@ -7,7 +7,8 @@ import { MemoryRouter } from "react-router-dom";
 import { describe, expect, it, vi } from "vitest";
 import { ChannelChoice } from "../../src/client/features/auth/ChannelChoice.tsx";
 import { useIdParam } from "../../src/client/routing/routeState.ts";
-import { focusFirstError } from "../../src/client/ui/form/focusFirstError.ts";
+import { ruled } from "../../src/client/ui/form/rules.ts";
+import { validatePassword } from "../../src/shared/validation.ts";
 
 describe("ChannelChoice", () => {
   i18n.loadAndActivate({ locale: "en", messages: {} });
@@ -29,29 +30,11 @@ describe("ChannelChoice", () => {
   });
 });
 
-describe("focusFirstError", () => {
-  it("focuses the first field in the given order that has an error, and says the form is refused", () => {
-    render(
-      <form data-testid="form">
-        <input name="nickname" aria-label="Nickname" />
-        <input name="birthday" aria-label="Birthday" />
-        <input name="motto" aria-label="Motto" />
-      </form>,
-    );
-    const form = screen.getByTestId("form") as HTMLFormElement;
-    expect(focusFirstError(form, ["nickname", "birthday", "motto"], { motto: "too long", birthday: "bad date" })).toBe(true);
-    expect(screen.getByLabelText("Birthday")).toHaveFocus();
-  });
-
-  it("leaves the focus where it is when nothing is wrong", () => {
-    render(
-      <form data-testid="form">
-        <input name="nickname" aria-label="Nickname" />
-      </form>,
-    );
-    const form = screen.getByTestId("form") as HTMLFormElement;
-    expect(focusFirstError(form, ["nickname"], {})).toBe(false);
-    expect(screen.getByLabelText("Nickname")).not.toHaveFocus();
+describe("ruled", () => {
+  it("holds a field to a shared rule and refuses it with the rule's own message, in the words the translator gives", () => {
+    const field = ruled(validatePassword, (m) => `[${i18n._(m)}]`);
+    expect(field.safeParse("abc<def1").error?.issues.map((issue) => issue.message)).toEqual(["[Please enter the correct password]"]);
+    expect(field.safeParse("good-one1").success).toBe(true);
   });
 });
 

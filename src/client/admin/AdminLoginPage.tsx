@@ -15,7 +15,14 @@ import { OfflineBanner } from "../ui/OfflineBanner.tsx";
 // Loaded when first opened: not part of the login screen's first download.
 const ClickCaptcha = lazyDialog(async () => (await import("../features/auth/ClickCaptcha.tsx")).ClickCaptcha);
 
-/** `/admin/login`: username and password (SPEC §5 rules checked here and on the server). */
+/**
+ * `/admin/login`: username and password (SPEC §5 rules checked here and on the server).
+ *
+ * The one back-office form not on react-hook-form and zod, on purpose: this screen is a first
+ * download, and the two (even zod/mini) added 31 KiB gzipped before it was usable (115 -> 146
+ * KiB, 5 -> 8 files; tests/bench/first-load.mjs) for two fields. It checks with the rules the
+ * server runs on the same body (shared/validation.ts), as the other forms' schemas do.
+ */
 export default function AdminLoginPage() {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();

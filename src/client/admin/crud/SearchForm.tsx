@@ -1,5 +1,8 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { z } from "zod";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { operatorOf } from "./api.ts";
@@ -35,32 +38,33 @@ export function searchItems(columns: CrudColumn[], inputs: Inputs): SearchItem[]
   return items;
 }
 
+/** Free text on every side: a search refuses nothing, an input left empty gives no item. */
+const searchSchema = z.object({ inputs: z.array(z.object({ from: z.string(), to: z.string() })) });
+type SearchValues = z.infer<typeof searchSchema>;
+
 /** The search form of a list: one input (or a from/to pair) per searchable column. */
 export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSearch: (items: SearchItem[]) => void }) {
   const { t, i18n } = useLingui();
-  const searchable = columns.filter((c) => c.search);
-  const [inputs, setInputs] = useState<Inputs>({});
-  const set = (field: string, side: "from" | "to", value: string) =>
-    setInputs((all) => ({ ...all, [field]: { ...(all[field] ?? { from: "", to: "" }), [side]: value } }));
-  const valueOf = (field: string, side: "from" | "to") => inputs[field]?.[side] ?? "";
+  const searchable = useMemo(() => columns.filter((c) => c.search), [columns]);
+  // The inputs by the column's place in the form, not its field name (a name may hold a dot, a path to react-hook-form).
+  const empty = useMemo(() => ({ inputs: searchable.map(() => ({ from: "", to: "" })) }), [searchable]);
+  const form = useForm<SearchValues>({ defaultValues: empty, resolver: zodResolver(searchSchema) });
+  const search = form.handleSubmit(({ inputs }) => onSearch(searchItems(searchable, Object.fromEntries(searchable.map((c, i) => [c.field, inputs[i] ?? { from: "", to: "" }])))));
 
   return (
     <form
       role="search"
       aria-label={t`Search form`}
       className="grid grid-cols-1 gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:grid-cols-2 lg:grid-cols-3 dark:border-slate-700 dark:bg-slate-900"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onSearch(searchItems(searchable, inputs));
-      }}
+      onSubmit={(e) => void search(e)}
     >
-      {searchable.map((column) => {
+      {searchable.map((column, i) => {
         const label = i18n._(column.label);
         if (column.search === "select") {
           return (
             <FieldFrame key={column.field} label={label}>
               {(control) => (
-                <SearchSelect control={control} column={column} value={valueOf(column.field, "from")} onChange={(v) => set(column.field, "from", v)} />
+                <Controller control={form.control} name={`inputs.${i}.from`} render={({ field }) => <SearchSelect control={control} column={column} value={field.value} onChange={field.onChange} />} />
               )}
             </FieldFrame>
           );
@@ -68,7 +72,7 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
         if (column.search === "text") {
           return (
             <FieldFrame key={column.field} label={label}>
-              {(control) => <input {...control} type="search" value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={controlClass()} />}
+              {(control) => <input {...control} type="search" {...form.register(`inputs.${i}.from`)} className={controlClass()} />}
             </FieldFrame>
           );
         }
@@ -77,9 +81,9 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
           <FieldFrame key={column.field} label={label} group>
             {() => (
               <div className="flex items-center gap-2">
-                <input type={type} aria-label={t`${label} from`} value={valueOf(column.field, "from")} onChange={(e) => set(column.field, "from", e.target.value)} className={`${controlClass()} min-w-0 flex-1`} />
+                <input type={type} aria-label={t`${label} from`} {...form.register(`inputs.${i}.from`)} className={`${controlClass()} min-w-0 flex-1`} />
                 <span aria-hidden>–</span>
-                <input type={type} aria-label={t`${label} to`} value={valueOf(column.field, "to")} onChange={(e) => set(column.field, "to", e.target.value)} className={`${controlClass()} min-w-0 flex-1`} />
+                <input type={type} aria-label={t`${label} to`} {...form.register(`inputs.${i}.to`)} className={`${controlClass()} min-w-0 flex-1`} />
               </div>
             )}
           </FieldFrame>
@@ -91,7 +95,7 @@ export function SearchForm({ columns, onSearch }: { columns: CrudColumn[]; onSea
         </Button>
         <Button
           onClick={() => {
-            setInputs({});
+            form.reset(empty);
             onSearch([]);
           }}
         >

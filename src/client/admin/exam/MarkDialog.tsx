@@ -1,6 +1,9 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
@@ -31,12 +34,24 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
   const client = useQueryClient();
   const max = Number(row.max_score ?? 0);
   const done = row.status === "marked";
-  const [score, setScore] = useState(done ? String(row.score) : "");
-  const [comment, setComment] = useState(String(row.comment ?? ""));
-  const [error, setError] = useState<string | null>(null);
+  // The question's own score bounds the mark (the server's markBody knows only the largest of any question).
+  const schema = useMemo(
+    () =>
+      z.object({
+        score: z.string().refine((text) => {
+          const n = Number(text);
+          return text.trim() !== "" && Number.isFinite(n) && n >= 0 && n <= max && Math.round(n * 100) === n * 100;
+        }, { error: () => t`Enter a score from 0 to ${max}, with at most 2 decimals` }),
+        comment: z.string(),
+      }),
+    [max, t],
+  );
+  const form = useForm({ defaultValues: { score: done ? String(row.score) : "", comment: String(row.comment ?? "") }, resolver: zodResolver(schema) });
+  const error = form.formState.errors.score?.message ?? null;
   const [formError, setFormError] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => request({ url: crudUrl("exam/marking", "mark"), method: "post", data: { id: row.id, score: Number(score), comment: comment.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
+    mutationFn: ({ score, comment }: z.infer<typeof schema>) =>
+      request({ url: crudUrl("exam/marking", "mark"), method: "post", data: { id: row.id, score: Number(score), comment: comment.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: crudKeys.all("exam/marking") });
       onDone();
@@ -45,7 +60,7 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
       const refusal = serverRefusal(e);
       if (!refusal) return;
       const fields = fieldErrorsOf(refusal.data);
-      if (fields?.score) setError(fields.score);
+      if (fields?.score) form.setError("score", { type: "server", message: fields.score });
       else setFormError(refusal.msg);
     },
   });
@@ -58,15 +73,8 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
       noValidate
       className="space-y-4 text-sm"
       onSubmit={(e) => {
-        e.preventDefault();
         setFormError(null);
-        const n = Number(score);
-        if (score.trim() === "" || !Number.isFinite(n) || n < 0 || n > max || Math.round(n * 100) !== n * 100) {
-          setError(t`Enter a score from 0 to ${max}, with at most 2 decimals`);
-          return;
-        }
-        setError(null);
-        save.mutate();
+        void form.handleSubmit((values) => save.mutate(values))(e);
       }}
     >
       <div className="space-y-1">
@@ -100,10 +108,10 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
         </div>
       )}
       <FieldFrame label={t`Score (0 to ${max})`} error={error}>
-        {(control) => <input {...control} name="score" inputMode="decimal" autoComplete="off" disabled={done} value={score} onChange={(e) => setScore(e.target.value)} className={controlClass(error)} />}
+        {(control) => <input {...control} {...form.register("score")} inputMode="decimal" autoComplete="off" disabled={done} className={controlClass(error)} />}
       </FieldFrame>
       <FieldFrame label={t`Comment`} hint={t`The member reads it with their result`}>
-        {(control) => <textarea {...control} name="comment" rows={3} maxLength={2000} disabled={done} value={comment} onChange={(e) => setComment(e.target.value)} className={`${controlClass()} py-2`} />}
+        {(control) => <textarea {...control} {...form.register("comment")} rows={3} maxLength={2000} disabled={done} className={`${controlClass()} py-2`} />}
       </FieldFrame>
       <FormAlert text={formError} />
       <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} cancel={done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>} submit={done ? null : <Trans>Save mark</Trans>} />

@@ -1,9 +1,11 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { MAX_MONEY_CHANGE, MAX_SCORE_CHANGE } from "../../../shared/admin/members.ts";
+import { useForm, useWatch } from "react-hook-form";
+import { moneyAdjust, scoreAdjust } from "../../../shared/admin/members.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { sentSchemaResolver } from "../../ui/form/sentSchemaResolver.ts";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { formatCents } from "./cells.tsx";
@@ -17,6 +19,15 @@ export function yuanToCents(text: string): number | null {
   return match[1] === "-" ? -cents : cents;
 }
 
+/** The change typed in: cents of an amount in yuan, or whole points; null when it is neither. */
+function changeOf(text: string, money: boolean): number | null {
+  if (money) return yuanToCents(text);
+  return /^[+-]?\d{1,9}$/.test(text.trim()) ? Number(text.trim()) : null;
+}
+
+/** The change is typed in the field named as the column it changes (`money` in yuan, `score`). */
+type AdjustValues = { money: string; score: string; memo: string };
+
 /**
  * Adjusts a member's balance (`money`, entered in yuan, sent in cents) or points (`score`) with
  * a memo: `POST /admin/user/<moneyLog|scoreLog>/add`. Shows the figure now and after; the
@@ -27,17 +38,19 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
   const client = useQueryClient();
   const money = column === "money";
   const path = money ? "user/moneyLog" : "user/scoreLog";
-  const [amount, setAmount] = useState("");
-  const [memo, setMemo] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const schema = money ? moneyAdjust : scoreAdjust;
+  /** The body as the server takes it; the shared schema checks it so. */
+  const sent = (values: AdjustValues) => ({ user_id: row.id, [column]: changeOf(values[column], money), memo: values.memo.trim() });
+  const form = useForm<AdjustValues>({ defaultValues: { money: "", score: "", memo: "" }, resolver: sentSchemaResolver(schema, sent) });
+  const amount = useWatch({ control: form.control, name: column });
+  const error = form.formState.errors[column]?.message ?? null;
   const [formError, setFormError] = useState<string | null>(null);
   const current = Number(row[column] ?? 0);
-  const change = money ? yuanToCents(amount) : /^[+-]?\d{1,9}$/.test(amount.trim()) ? Number(amount.trim()) : null;
-  const max = money ? MAX_MONEY_CHANGE : MAX_SCORE_CHANGE;
-  const valid = change !== null && change !== 0 && Math.abs(change) <= max;
+  const change = changeOf(amount, money);
+  const valid = change !== null && (money ? moneyAdjust.shape.money : scoreAdjust.shape.score).safeParse(change).success;
   const show = (n: number) => (money ? formatCents(n) : String(n));
   const save = useMutation({
-    mutationFn: () => request({ url: crudUrl(path, "add"), method: "post", data: { user_id: row.id, [column]: change, memo: memo.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
+    mutationFn: (values: AdjustValues) => request({ url: crudUrl(path, "add"), method: "post", data: sent(values) }, { showCodeMessage: false, showSuccessMessage: true }),
     onSuccess: async () => {
       await Promise.all([client.invalidateQueries({ queryKey: crudKeys.all("user/user") }), client.invalidateQueries({ queryKey: crudKeys.all(path) })]);
       onDone();
@@ -46,7 +59,7 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
       const refusal = serverRefusal(e);
       if (!refusal) return;
       const fields = fieldErrorsOf(refusal.data);
-      if (fields?.[column]) setError(fields[column]!);
+      if (fields?.[column]) form.setError(column, { type: "server", message: fields[column] });
       else setFormError(refusal.msg);
     },
   });
@@ -56,14 +69,8 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
       noValidate
       className="space-y-4"
       onSubmit={(e) => {
-        e.preventDefault();
         setFormError(null);
-        if (!valid) {
-          setError(money ? t`Enter a non-zero amount of at most 1,000,000.00, with at most 2 decimals` : t`Enter a non-zero whole number of points of at most 10,000,000`);
-          return;
-        }
-        setError(null);
-        save.mutate();
+        void form.handleSubmit((values) => save.mutate(values))(e);
       }}
     >
       <dl className="grid grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
@@ -82,11 +89,11 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
       </dl>
       <FieldFrame label={money ? t`Amount (yuan, negative to take away)` : t`Points (negative to take away)`} error={error}>
         {(control) => (
-          <input {...control} name={column} inputMode={money ? "decimal" : "numeric"} autoComplete="off" value={amount} onChange={(e) => setAmount(e.target.value)} placeholder={money ? "10.00 / -5.50" : "100 / -20"} className={controlClass(error)} />
+          <input {...control} {...form.register(column)} inputMode={money ? "decimal" : "numeric"} autoComplete="off" placeholder={money ? "10.00 / -5.50" : "100 / -20"} className={controlClass(error)} />
         )}
       </FieldFrame>
-      <FieldFrame label={t`Memo`} hint={t`Shown to the member in their log`}>
-        {(control) => <input {...control} name="memo" maxLength={200} value={memo} onChange={(e) => setMemo(e.target.value)} className={controlClass()} />}
+      <FieldFrame label={t`Memo`} hint={t`Shown to the member in their log`} error={form.formState.errors.memo?.message}>
+        {(control) => <input {...control} {...form.register("memo")} maxLength={200} className={controlClass(form.formState.errors.memo)} />}
       </FieldFrame>
       <FormAlert text={formError} />
       <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} />

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type ComponentPropsWithRef, type ReactNode } from "react";
 
 /** The look of a text-like control (input, select, textarea), red-bordered when it has an error. */
 export function controlClass(error?: unknown): string {
@@ -63,8 +63,11 @@ export function FieldFrame({
   );
 }
 
-/** A labelled text input with its error next to it (announced to screen readers). */
-export function Field({ label, error, ...input }: { label: ReactNode; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * A labelled text input with its error next to it (announced to screen readers). Takes a `ref`
+ * like the input itself, so react-hook-form's `register` spreads on it.
+ */
+export function Field({ label, error, ...input }: { label: ReactNode; error?: string | null } & ComponentPropsWithRef<"input">) {
   return (
     <FieldFrame label={label} error={error}>
       {(control) => <input {...control} className={controlClass(error)} {...input} />}

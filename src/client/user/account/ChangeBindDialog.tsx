@@ -1,4 +1,7 @@
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useForm, useWatch, type Control } from "react-hook-form";
+import { z } from "zod";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Dialog } from "radix-ui";
@@ -6,6 +9,10 @@ import { request } from "../../api/index.ts";
 import { SendCodeButton } from "../../features/auth/SendCodeButton.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { Button } from "../../ui/Button.tsx";
+
+/** The two steps' fields; the codes and the address are the server's to judge (a button stays off while its step's fields are empty). */
+const bindSchema = z.object({ oldCode: z.string(), target: z.string(), code: z.string() });
+type BindValues = z.infer<typeof bindSchema>;
 
 /**
  * Changing the bound email or mobile (SPEC: only through verification): first a code to the
@@ -26,13 +33,11 @@ export function ChangeBindDialog({
 }) {
   const { t } = useLingui();
   const [proof, setProof] = useState<string | null>(current ? null : "");
-  const [oldCode, setOldCode] = useState("");
-  const [target, setTarget] = useState("");
-  const [code, setCode] = useState("");
+  const form = useForm<BindValues>({ defaultValues: { oldCode: "", target: "", code: "" }, resolver: zodResolver(bindSchema) });
+  const [oldCode, target, code] = useWatch({ control: form.control, name: ["oldCode", "target", "code"] });
   const label = type === "email" ? t`Email` : t`Mobile number`;
 
-  async function verify(event: FormEvent) {
-    event.preventDefault();
+  const verify = form.handleSubmit(async ({ oldCode }) => {
     try {
       const res = await request<{ accountVerificationToken: string }>(
         { url: "/api/account/verification", method: "post", data: { type, captcha: oldCode } },
@@ -42,10 +47,9 @@ export function ChangeBindDialog({
     } catch {
       // Shown by the request layer.
     }
-  }
+  });
 
-  async function bind(event: FormEvent) {
-    event.preventDefault();
+  const bind = form.handleSubmit(async ({ target, code }) => {
     try {
       await request(
         { url: "/api/account/changeBind", method: "post", data: { type, [type]: target, captcha: code, accountVerificationToken: proof } },
@@ -56,13 +60,13 @@ export function ChangeBindDialog({
     } catch {
       // Shown by the request layer.
     }
-  }
+  });
 
   /** A step's code: the field, and the button that sends the code to `to` for `event`. */
-  const codeRow = (value: string, setValue: (code: string) => void, to: string, event: string) => (
+  const codeRow = (name: "oldCode" | "code", to: string, event: string) => (
     <div className="flex items-end gap-2">
       <div className="flex-1">
-        <Field label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" value={value} onChange={(e) => setValue(e.target.value.trim())} />
+        <TrimmedField control={form.control} name={name} label={t`Verification code`} inputMode="numeric" autoComplete="one-time-code" />
       </div>
       <SendCodeButton channel={type} target={to} event={event} />
     </div>
@@ -71,22 +75,22 @@ export function ChangeBindDialog({
   return (
     <DialogFrame open={open} onOpenChange={onOpenChange} title={type === "email" ? t`Change email` : t`Change mobile number`}>
       {proof === null ? (
-        <form onSubmit={verify} noValidate className="space-y-3">
+        <form onSubmit={(e) => void verify(e)} noValidate className="space-y-3">
           <Dialog.Description className="text-sm text-slate-600 dark:text-slate-300">
             <Trans>First confirm your current address {current} with a code.</Trans>
           </Dialog.Description>
-          {codeRow(oldCode, setOldCode, current, type === "email" ? "user_email_verify" : "user_mobile_verify")}
+          {codeRow("oldCode", current, type === "email" ? "user_email_verify" : "user_mobile_verify")}
           <Button variant="primary" type="submit" disabled={!oldCode} className="w-full">
             <Trans>Next</Trans>
           </Button>
         </form>
       ) : (
-        <form onSubmit={bind} noValidate className="space-y-3">
+        <form onSubmit={(e) => void bind(e)} noValidate className="space-y-3">
           <Dialog.Description className="text-sm text-slate-600 dark:text-slate-300">
             <Trans>Enter the new address and the code sent to it.</Trans>
           </Dialog.Description>
-          <Field label={label} type={type === "email" ? "email" : "tel"} value={target} onChange={(e) => setTarget(e.target.value.trim())} />
-          {codeRow(code, setCode, target, type === "email" ? "user_change_email" : "user_change_mobile")}
+          <TrimmedField control={form.control} name="target" label={label} type={type === "email" ? "email" : "tel"} />
+          {codeRow("code", target, type === "email" ? "user_change_email" : "user_change_mobile")}
           <Button variant="primary" type="submit" disabled={!target || !code} className="w-full">
             <Trans>Save</Trans>
           </Button>
@@ -94,4 +98,9 @@ export function ChangeBindDialog({
       )}
     </DialogFrame>
   );
+}
+
+/** A field of the dialog that loses its spaces as it is typed (an address, a code). */
+function TrimmedField({ control, name, ...input }: { control: Control<BindValues>; name: keyof BindValues; label: string; type?: string; inputMode?: "numeric"; autoComplete?: string }) {
+  return <Controller control={control} name={name} render={({ field }) => <Field {...input} ref={field.ref} value={field.value} onBlur={field.onBlur} onChange={(e) => field.onChange(e.target.value.trim())} />} />;
 }

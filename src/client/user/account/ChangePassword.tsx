@@ -1,70 +1,60 @@
-import { useRef, useState, type FormEvent } from "react";
-import type { MessageDescriptor } from "@lingui/core";
+import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle } from "lucide-react";
+import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
+import { z } from "zod";
 import { validatePassword, validateRequired } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
-import { focusFirstError } from "../../ui/form/focusFirstError.ts";
+import { ruled, type Translate } from "../../ui/form/rules.ts";
 import { Button } from "../../ui/Button.tsx";
 
-export interface ChangePasswordValues {
-  oldPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-}
-
-export type ChangePasswordErrors = Partial<Record<keyof ChangePasswordValues, MessageDescriptor>>;
-
 /** Old password required; the new one follows SPEC §5 (6-32 characters, none of & < > " '); the confirmation matches it. */
-export function validateChangePassword(values: ChangePasswordValues): ChangePasswordErrors {
-  const errors: ChangePasswordErrors = {};
-  const old = validateRequired(values.oldPassword);
-  if (old) errors.oldPassword = old;
-  const next = validatePassword(values.newPassword);
-  if (next) errors.newPassword = next;
-  const confirm = validateRequired(values.confirmPassword);
-  if (confirm) errors.confirmPassword = confirm;
-  else if (values.confirmPassword !== values.newPassword) errors.confirmPassword = msg`The two passwords do not match`;
-  return errors;
+export function changePasswordSchema(translate: Translate) {
+  return z
+    .object({
+      oldPassword: ruled(validateRequired, translate),
+      newPassword: ruled(validatePassword, translate),
+      confirmPassword: ruled(validateRequired, translate),
+    })
+    .superRefine((values, ctx) => {
+      if (values.confirmPassword && values.confirmPassword !== values.newPassword) {
+        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: translate(msg`The two passwords do not match`) });
+      }
+    });
 }
 
-const FIELDS = ["oldPassword", "newPassword", "confirmPassword"] as const;
+export type ChangePasswordValues = z.infer<ReturnType<typeof changePasswordSchema>>;
 
 /** `/user/account/changePassword`: on success the server ends the session, so the member logs in again. */
 export default function ChangePassword() {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<ChangePasswordValues>({ oldPassword: "", newPassword: "", confirmPassword: "" });
-  const [submitted, setSubmitted] = useState(false);
+  const [schema] = useState(() => changePasswordSchema((m) => i18n._(m)));
+  // The first field with an error gets the focus on a refused submit (react-hook-form's shouldFocusError).
+  const form = useForm<ChangePasswordValues>({ defaultValues: { oldPassword: "", newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
   const [busy, setBusy] = useState(false);
   const username = useUserInfo((s) => s.username);
-  const errors = submitted ? validateChangePassword(values) : {};
-  const errorText = (m: MessageDescriptor | undefined) => (m ? i18n._(m) : null);
-  const set = (key: keyof ChangePasswordValues, value: string) => setValues((v) => ({ ...v, [key]: value }));
+  const errors = form.formState.errors;
   const passwordField = (name: keyof ChangePasswordValues, label: string, autoComplete: "current-password" | "new-password") => (
     <Field
       label={label}
-      name={name}
       type="password"
       autoComplete={autoComplete}
-      value={values[name]}
-      error={errorText(errors[name])}
-      onChange={(e) => set(name, e.target.value)}
+      error={errors[name]?.message}
+      // A new password checks its confirmation again, as the member types either.
+      {...form.register(name, name === "newPassword" ? { deps: ["confirmPassword"] } : {})}
     />
   );
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (focusFirstError(formRef.current, FIELDS, validateChangePassword(values))) return;
+  const submit = form.handleSubmit(async (values) => {
     setBusy(true);
     try {
       await request(
@@ -81,11 +71,11 @@ export default function ChangePassword() {
       // The request layer has shown the server's message (e.g. a wrong old password).
       setBusy(false);
     }
-  }
+  });
 
   return (
     <section className="mx-auto max-w-md rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <form ref={formRef} onSubmit={submit} noValidate className="space-y-4">
+      <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
         <h1 className="text-xl font-semibold">
           <Trans>Change password</Trans>
         </h1>

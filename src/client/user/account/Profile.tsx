@@ -1,9 +1,12 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImageUp, LoaderCircle, UserRound } from "lucide-react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
 import { checkUpload, parseSize, type UploadConfig } from "../../../shared/upload.ts";
 import { fullUrl } from "../../../shared/url.ts";
 import { validateRequired } from "../../../shared/validation.ts";
@@ -12,7 +15,7 @@ import { sendUpload } from "../../api/upload.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
-import { focusFirstError } from "../../ui/form/focusFirstError.ts";
+import type { Translate } from "../../ui/form/rules.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { serverMessage } from "./LogTable.tsx";
@@ -40,8 +43,6 @@ export interface AccountProfile {
   accountVerificationType: ("email" | "mobile")[];
 }
 
-export type ProfileErrors = Partial<Record<"nickname" | "birthday" | "motto", MessageDescriptor>>;
-
 /** "At most {max} characters". */
 const tooLong = (max: number): MessageDescriptor => msg`${plural(max, { one: "At most # character", other: "At most # characters" })}`;
 
@@ -58,16 +59,19 @@ function isValidDate(value: string, today: Date): boolean {
   return date.getTime() <= end.getTime();
 }
 
-/** Field checks before saving: nickname required and at most 50 characters, a real past birthday, motto at most 250. */
-export function validateProfile(values: ProfileValues, today: Date = new Date()): ProfileErrors {
-  const errors: ProfileErrors = {};
-  const nickname = values.nickname.trim();
-  const required = validateRequired(nickname);
-  if (required) errors.nickname = required;
-  else if (length(nickname) > NICKNAME_MAX) errors.nickname = tooLong(NICKNAME_MAX);
-  if (values.birthday && !isValidDate(values.birthday, today)) errors.birthday = msg`Please enter a valid date`;
-  if (length(values.motto) > MOTTO_MAX) errors.motto = tooLong(MOTTO_MAX);
-  return errors;
+/** Field checks before saving: nickname required and at most 50 characters, a real past birthday (up to `today()`), motto at most 250. */
+export function profileSchema(translate: Translate, today: () => Date = () => new Date()) {
+  return z.object({
+    avatar: z.string(),
+    nickname: z.string().superRefine((value, ctx) => {
+      const nickname = value.trim();
+      const problem = validateRequired(nickname) ?? (length(nickname) > NICKNAME_MAX ? tooLong(NICKNAME_MAX) : null);
+      if (problem) ctx.addIssue({ code: "custom", message: translate(problem) });
+    }),
+    gender: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+    birthday: z.string().refine((value) => !value || isValidDate(value, today()), { error: () => translate(msg`Please enter a valid date`) }),
+    motto: z.string().refine((value) => length(value) <= MOTTO_MAX, { error: () => translate(tooLong(MOTTO_MAX)) }),
+  });
 }
 
 /** The site's upload settings as checkUpload wants them (an unreadable size leaves the check to the server). */
@@ -118,35 +122,37 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   const queryClient = useQueryClient();
   const ids = useId();
   const info = profile.userInfo;
-  const [values, setValues] = useState<ProfileValues>({
-    avatar: info.avatar ?? "",
-    nickname: info.nickname ?? "",
-    gender: info.gender === 1 || info.gender === 2 ? info.gender : 0,
-    birthday: info.birthday ?? "",
-    motto: info.motto ?? "",
+  const [schema] = useState(() => profileSchema((m) => i18n._(m)));
+  // Errors show after the first save attempt and then follow the input (react-hook-form's
+  // re-validation on change); the first field with one gets the focus.
+  const form = useForm<ProfileValues>({
+    defaultValues: {
+      avatar: info.avatar ?? "",
+      nickname: info.nickname ?? "",
+      gender: info.gender === 1 || info.gender === 2 ? info.gender : 0,
+      birthday: info.birthday ?? "",
+      motto: info.motto ?? "",
+    },
+    resolver: zodResolver(schema),
   });
-  const [submitted, setSubmitted] = useState(false);
+  const values = useWatch({ control: form.control }) as ProfileValues;
   const [saving, setSaving] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [avatarError, setAvatarError] = useState<MessageDescriptor | null>(null);
   const [binding, setBinding] = useState<"email" | "mobile" | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
   const previewRef = useRef<string | null>(null);
   const upload = useSiteConfig((s) => s.upload);
   const cdnUrl = useSiteConfig((s) => s.cdnUrl);
   const apiUrl = useSiteConfig((s) => s.apiUrl);
 
-  // Errors show after the first save attempt and then follow the input.
-  const errors = submitted ? validateProfile(values) : {};
+  const errors = form.formState.errors;
   const uploading = progress !== null;
 
   // Free the preview's object URL when the form goes away.
   useEffect(() => () => {
     if (previewRef.current) URL.revokeObjectURL(previewRef.current);
   }, []);
-
-  const set = <K extends keyof ProfileValues>(key: K, value: ProfileValues[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   function showPreview(url: string | null) {
     if (previewRef.current) URL.revokeObjectURL(previewRef.current);
@@ -164,12 +170,12 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
 
     showPreview(URL.createObjectURL(file));
     setProgress(0);
-    const form = new FormData();
-    form.append("topic", "avatar");
-    form.append("file", file);
+    const body = new FormData();
+    body.append("topic", "avatar");
+    body.append("file", file);
     try {
-      const res = await sendUpload<{ file: UploadedFile }>("/api/ajax/upload", form, setProgress);
-      set("avatar", res.file.url);
+      const res = await sendUpload<{ file: UploadedFile }>("/api/ajax/upload", body, setProgress);
+      form.setValue("avatar", res.file.url);
     } catch {
       // The request layer has shown why; the previous avatar stays.
     } finally {
@@ -178,10 +184,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     }
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setSubmitted(true);
-    if (focusFirstError(formRef.current, ["nickname", "birthday", "motto"] as const, validateProfile(values))) return;
+  const submit = form.handleSubmit(async (values) => {
     setSaving(true);
     try {
       const body: ProfileValues = { ...values, nickname: values.nickname.trim() };
@@ -194,11 +197,10 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     } finally {
       setSaving(false);
     }
-  }
+  });
 
   const avatarSrc = preview ?? fullUrl(values.avatar, cdnUrl, apiUrl);
-  const errorText = (m: MessageDescriptor | undefined) => (m ? i18n._(m) : null);
-  const mottoError = errorText(errors.motto);
+  const mottoError = errors.motto?.message;
   const genderName = `${ids}-gender`;
   const verifyNote = t`Email and mobile number can be changed only after verification.`;
   /** The email or mobile number the account is bound to, and "Change" where the site verifies that kind. */
@@ -217,7 +219,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   );
 
   return (
-    <form ref={formRef} onSubmit={submit} noValidate className="space-y-5">
+    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-5">
       <h1 className="text-xl font-semibold">
         <Trans>Profile</Trans>
       </h1>
@@ -269,7 +271,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
         </div>
       </div>
 
-      <Field label={t`Nickname`} name="nickname" autoComplete="nickname" value={values.nickname} error={errorText(errors.nickname)} onChange={(e) => set("nickname", e.target.value)} />
+      <Field label={t`Nickname`} autoComplete="nickname" error={errors.nickname?.message} {...form.register("nickname")} />
 
       <fieldset className="space-y-1">
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -278,14 +280,14 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
         <div className="flex flex-wrap gap-x-4">
           {GENDERS.map((g) => (
             <label key={g.value} className="flex min-h-11 cursor-pointer items-center gap-2 text-base">
-              <input type="radio" name={genderName} value={g.value} checked={values.gender === g.value} onChange={() => set("gender", g.value)} className="size-5 accent-primary" />
+              <input type="radio" name={genderName} value={g.value} checked={values.gender === g.value} onChange={() => form.setValue("gender", g.value)} className="size-5 accent-primary" />
               {i18n._(g.label)}
             </label>
           ))}
         </div>
       </fieldset>
 
-      <Field label={t`Birthday`} name="birthday" type="date" max={todayText()} value={values.birthday} error={errorText(errors.birthday)} onChange={(e) => set("birthday", e.target.value)} />
+      <Field label={t`Birthday`} type="date" max={todayText()} error={errors.birthday?.message} {...form.register("birthday")} />
 
       <div className="space-y-1">
         <label htmlFor={`${ids}-motto`} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -293,12 +295,10 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
         </label>
         <textarea
           id={`${ids}-motto`}
-          name="motto"
           rows={3}
-          value={values.motto}
           aria-invalid={mottoError ? true : undefined}
           aria-describedby={`${ids}-motto-count${mottoError ? ` ${ids}-motto-error` : ""}`}
-          onChange={(e) => set("motto", e.target.value)}
+          {...form.register("motto")}
           className={`${inputBase} py-2 ${mottoError ? "border-red-500" : "border-slate-300 dark:border-slate-600"}`}
         />
         <p id={`${ids}-motto-count`} className="text-right text-xs text-slate-600 dark:text-slate-300">
