@@ -1,3 +1,4 @@
+import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, test, logInAdmin } from "./server.ts";
 
 /**
@@ -13,13 +14,14 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const username = `ea${suffix}`;
   const password = "viewer-pass1";
   await logInAdmin(page, { username: "admin", password: "admin123456" });
-  const menu = page.getByRole("navigation", { name: "后台菜单" });
+  const crud = new AdminCrud(page);
+  const menu = crud.menu;
 
   // The group: only Members > View (the menu and its directory come along half-checked).
   await menu.getByRole("link", { name: "角色组管理" }).click();
   await expect(page).toHaveURL(/\/admin\/auth\/group$/);
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  let dialog = page.getByRole("dialog");
+  await crud.openAdd();
+  const dialog = crud.dialog;
   await dialog.getByLabel("名称").fill(groupName);
   const rules = dialog.getByRole("group", { name: "权限" });
   await rules.getByRole("button", { name: "展开 会员管理" }).click();
@@ -27,32 +29,28 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const membersMenu = rules.getByRole("treeitem").filter({ has: page.getByRole("button", { name: "收起 会员管理" }) }).last();
   await membersMenu.getByRole("checkbox", { name: "查看", exact: true }).check();
   await expect(rules.getByRole("checkbox", { name: "会员管理" }).first()).toHaveJSProperty("indeterminate", true);
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
   await expect(page.getByRole("table").getByText(groupName)).toBeVisible();
 
   // The admin in it.
   await menu.getByRole("link", { name: "管理员管理" }).click();
   await expect(page).toHaveURL(/\/admin\/auth\/admin$/);
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  dialog = page.getByRole("dialog");
+  await crud.openAdd();
   await dialog.getByLabel("用户名").fill(username);
   await dialog.getByLabel("密码").fill(password);
   await dialog.getByRole("button", { name: "角色组" }).click();
   await page.getByRole("checkbox", { name: groupName }).check();
   await page.keyboard.press("Escape");
   await expect(dialog.getByRole("list", { name: "已选择" })).toContainText(groupName);
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  await page.getByRole("search").getByRole("searchbox").fill(username);
-  await page.getByRole("search").getByRole("searchbox").press("Enter");
-  await expect(page.getByRole("row").filter({ hasText: username })).toContainText(groupName);
+  await crud.saveAndClose();
+  await crud.quickFind(username);
+  await expect(crud.row(username)).toContainText(groupName);
 
   // That admin, in a browser of their own: only the granted menus, and 401 on another screen.
   const other = await browser.newContext({ baseURL });
   const viewer = await other.newPage();
   await logInAdmin(viewer, { username, password });
-  const viewerMenu = viewer.getByRole("navigation", { name: "后台菜单" });
+  const viewerMenu = new AdminCrud(viewer).menu;
   await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
   for (const hidden of ["管理员管理", "角色组管理", "菜单规则管理", "会员分组", "题目"]) await expect(viewerMenu.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
   await viewer.goto("/admin/auth/admin");
@@ -72,15 +70,13 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   await expect(page).toHaveURL(/\/admin\/auth\/rule$/);
   await page.evaluate(() => ((window as unknown as { noReload: boolean }).noReload = true));
   const title = `新菜单${suffix}`;
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  dialog = page.getByRole("dialog");
+  await crud.openAdd();
   await dialog.getByRole("radio", { name: "菜单", exact: true }).check();
   await dialog.getByLabel("标题", { exact: true }).fill(title);
   await dialog.getByLabel("规则名称").fill(`e2e/menu${suffix}`);
   await dialog.getByLabel("路由路径").fill(`e2e/menu${suffix}`);
   await dialog.getByLabel("组件").fill(`e2e/menu${suffix}`);
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
   await expect(menu.getByRole("link", { name: title })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { noReload?: boolean }).noReload)).toBe(true);
 });

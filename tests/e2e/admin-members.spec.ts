@@ -1,3 +1,4 @@
+import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, test, logInAdmin } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
@@ -14,46 +15,40 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await logInAdmin(page, { landing: DASHBOARD });
   // The dashboard shows real figures.
   await expect(page.getByTestId("dashboard-figures")).toContainText("会员");
-  await page.goto("/admin/user/user");
-  await expect(page.getByRole("heading", { name: "会员管理", exact: true })).toBeVisible();
+  const crud = new AdminCrud(page);
+  const dialog = crud.dialog;
+  await crud.open("/admin/user/user", "会员管理");
 
   // Create through the form; a refused field is shown beside it first.
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  const dialog = page.getByRole("dialog");
+  await crud.openAdd();
   await dialog.getByLabel("用户名").fill(username);
   await dialog.getByLabel("昵称").fill("E2E 会员");
   await dialog.getByLabel("密码").fill("1");
-  await dialog.getByRole("button", { name: "保存" }).click();
+  await crud.save();
   await expect(dialog.getByLabel("密码")).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("密码").fill("secret-123");
   await dialog.getByLabel("男").check();
   await dialog.getByLabel("生日").fill("2001-02-03");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
 
   // Quick search finds it; edit its nickname.
-  const quick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
-  await quick.fill(username);
-  await quick.press("Enter");
-  const row = page.getByRole("row").filter({ hasText: username });
+  await crud.quickFind(username);
+  const row = crud.row(username);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("E2E 会员");
-  await row.getByRole("button", { name: /^编辑第 \d+ 行$/ }).click();
+  await crud.edit(row);
   await expect(dialog.getByLabel("用户名")).toHaveValue(username);
   await expect(dialog.getByLabel("生日")).toHaveValue("2001-02-03");
   await dialog.getByLabel("昵称").fill("E2E 已编辑");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
   await expect(row).toContainText("E2E 已编辑");
 
   // The search form (text LIKE on the username) finds it with the quick search cleared.
-  await quick.fill("");
-  await quick.press("Enter");
-  await page.getByRole("button", { name: "搜索表单" }).click();
-  const form = page.getByRole("search", { name: "搜索表单" });
-  await form.getByLabel("用户名").fill(username);
-  await form.getByRole("button", { name: "搜索", exact: true }).click();
-  await expect(page.getByRole("row")).toHaveCount(2); // header + the member
+  await crud.quickFind("");
+  await crud.openSearchForm();
+  await crud.searchForm.getByLabel("用户名").fill(username);
+  await crud.runSearchForm();
+  await expect(crud.rows()).toHaveCount(2); // header + the member
   await expect(row).toContainText("E2E 已编辑");
 
   // Adjust the balance: refused below zero, then credited.
@@ -61,55 +56,46 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await expect(dialog.getByTestId("adjust-current")).toHaveText("0.00");
   await dialog.getByLabel(/^金额/).fill("-1");
   await dialog.getByLabel("备注").fill("E2E 扣减");
-  await dialog.getByRole("button", { name: "保存" }).click();
+  await crud.save();
   await expect(dialog.getByText("余额不能小于零：该会员当前余额为 0.00")).toBeVisible();
   await dialog.getByLabel(/^金额/).fill("12.34");
   await dialog.getByLabel("备注").fill("E2E 充值");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
   await expect(row).toContainText("12.34");
 
   // The balance log shows the one row.
-  await page.goto("/admin/user/moneyLog");
-  const logQuick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
-  await logQuick.fill(username);
-  await logQuick.press("Enter");
-  const logRow = page.getByRole("row").filter({ hasText: username });
+  await crud.open("/admin/user/moneyLog");
+  await crud.quickFind(username);
+  const logRow = crud.row(username);
   await expect(logRow).toHaveCount(1);
   await expect(logRow).toContainText("+12.34");
   await expect(logRow).toContainText("E2E 充值");
-  await expect(page.getByRole("button", { name: "添加", exact: true })).toHaveCount(0);
+  await expect(crud.addButton).toHaveCount(0);
 
   // Delete it.
-  await page.goto("/admin/user/user");
-  await quick.fill(username);
-  await quick.press("Enter");
+  await crud.open("/admin/user/user");
+  await crud.quickFind(username);
   await expect(row).toHaveCount(1);
-  await row.getByRole("button", { name: /^删除第 \d+ 行$/ }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "删除" }).click();
+  await crud.delete(row);
   await expect(row).toHaveCount(0);
-  await expect(page.getByText("暂无数据")).toBeVisible();
+  await expect(crud.empty).toBeVisible();
 
   // The recycle bin kept it (members have a recycle rule): restored, with its balance and its log row.
-  await page.goto("/admin/security/dataRecycleLog");
-  const binQuick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
-  await binQuick.fill(username);
-  await binQuick.press("Enter");
-  const kept = page.getByRole("row").filter({ hasText: username });
+  await crud.open("/admin/security/dataRecycleLog");
+  await crud.quickFind(username);
+  const kept = crud.row(username);
   await expect(kept).toHaveCount(1);
   await kept.getByRole("checkbox").check();
   await page.getByRole("button", { name: "还原", exact: true }).click();
   await page.getByRole("alertdialog").getByRole("button", { name: "还原" }).click();
   await expect(kept).toHaveCount(0);
-  await page.goto("/admin/user/user");
-  await quick.fill(username);
-  await quick.press("Enter");
+  await crud.open("/admin/user/user");
+  await crud.quickFind(username);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("E2E 已编辑");
   await expect(row).toContainText("12.34");
-  await page.goto("/admin/user/moneyLog");
-  await logQuick.fill(username);
-  await logQuick.press("Enter");
+  await crud.open("/admin/user/moneyLog");
+  await crud.quickFind(username);
   await expect(logRow).toHaveCount(1);
   await expect(logRow).toContainText("E2E 充值");
 });

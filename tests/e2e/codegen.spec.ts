@@ -1,3 +1,4 @@
+import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, test, logInAdmin } from "./server.ts";
 
 /**
@@ -33,18 +34,18 @@ test("a super admin generates a resource and adds a row on its new screen", asyn
   await expect(page.getByRole("status").filter({ hasText: "已生成。" })).toBeVisible();
 
   // The side menu lists the new screen at once; it opens with the engine's list and form.
-  const menu = page.getByRole("navigation", { name: "后台菜单" }).getByRole("link", { name: "书架" });
+  const crud = new AdminCrud(page);
+  const menu = crud.menuLink("书架");
   await expect(menu).toBeVisible();
   await menu.click();
   await expect(page).toHaveURL(/\/admin\/gen\/shelf$/);
   await expect(page.getByRole("heading", { name: "书架" })).toBeVisible();
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  const dialog = page.getByRole("dialog");
+  await crud.openAdd();
+  const dialog = crud.dialog;
   await dialog.getByLabel("名称").fill("历史");
   await dialog.getByLabel("藏书数").fill("42");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  const row = page.getByRole("row").filter({ hasText: "历史" });
+  await crud.saveAndClose();
+  const row = crud.row("历史");
   await expect(row).toBeVisible();
   await expect(row).toContainText("42");
   await page.screenshot({ path: test.info().outputPath("codegen-generated.png") });

@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { CoursePage, Player } from "./pages/course.ts";
+import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
 
 const videoTime = (page: Page) => page.locator("video").evaluate((v: HTMLVideoElement) => v.currentTime);
@@ -34,26 +36,26 @@ test.describe("courses and the player", () => {
     await expect(page.getByText("你还没有报名任何课程。")).toBeVisible();
 
     // The catalogue: a free course, enrol.
-    await page.goto("/user/course/index");
-    await page.getByRole("link", { name: /高效学习法/ }).first().click();
+    const course = new CoursePage(page);
+    await course.openFromCatalogue(/高效学习法/);
     await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
-    await page.getByRole("button", { name: "免费报名" }).click();
+    await course.enrolFree.click();
     await page.getByRole("link", { name: /为什么要制定学习计划/ }).click();
     await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
     const lessonId = Number(new URL(page.url()).searchParams.get("id"));
     await serviceWorkerInControl(page);
 
     // Play, then seek forward 10 s, then pause: the position goes through the offline queue.
-    const controls = page.getByRole("toolbar", { name: "视频控制" });
-    await controls.getByRole("button", { name: "播放", exact: true }).click();
+    const player = new Player(page);
+    await player.play.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
-    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await player.forward10.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 11);
-    await controls.getByRole("button", { name: "暂停", exact: true }).click();
+    await player.pause.click();
     const saved = await videoTime(page);
     expect(saved).toBeGreaterThan(11);
     expect(saved).toBeLessThan(28);
-    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 15_000 });
+    await expect(new MemberShell(page).pendingSync).toHaveCount(0, { timeout: 15_000 });
     // The pause's report can reach the queue just after the seek's went out: wait for it.
     const serverProgress = () =>
       page.evaluate(async (id) => {
@@ -70,51 +72,50 @@ test.describe("courses and the player", () => {
     // A text lesson visited once online reads offline, as does the course page.
     await page.goto("/course/lesson?id=1");
     await page.getByRole("link", { name: /主动回忆与间隔重复/ }).click();
-    const notes = page.getByRole("region", { name: "课时讲义" });
-    await expect(notes).toContainText("间隔");
+    await expect(course.notes).toContainText("间隔");
     const textLesson = page.url();
     await context.setOffline(true);
     await page.goto("/course/lesson?id=1");
     await expect(page.getByRole("heading", { name: /高效学习法/ })).toBeVisible();
     await page.goto(textLesson);
-    await expect(page.getByRole("region", { name: "课时讲义" })).toContainText("间隔");
-    await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+    await expect(course.notes).toContainText("间隔");
+    await expect(new MemberShell(page).offlineNotice).toBeVisible();
     await context.setOffline(false);
   });
 
   test("a lesson video saved for offline plays and seeks with no network", async ({ page, context }) => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/user/course/index");
-    await page.getByRole("link", { name: /English for Exams/ }).first().click();
-    await page.getByRole("button", { name: "免费报名" }).click();
+    const course = new CoursePage(page);
+    await course.openFromCatalogue(/English for Exams/);
+    await course.enrolFree.click();
     await page.getByRole("link", { name: /Skimming and scanning/ }).click();
     await lessonUnderWorker(page);
-    await page.getByRole("button", { name: /保存.*离线/ }).click();
-    await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
+    await course.saveOffline.click();
+    await expect(course.savedOffline).toBeVisible({ timeout: 15_000 });
 
     await context.setOffline(true);
     await page.reload();
-    const controls = page.getByRole("toolbar", { name: "视频控制" });
-    await controls.getByRole("button", { name: "播放", exact: true }).click();
+    const player = new Player(page);
+    await player.play.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
     // Seeking needs range answers, sliced from the saved file by the service worker.
-    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await player.forward10.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 11);
-    await controls.getByRole("button", { name: "暂停", exact: true }).click();
+    await player.pause.click();
 
     // Removed: the video is gone from the device.
     await context.setOffline(false);
-    await page.getByRole("button", { name: "删除" }).click();
-    await expect(page.getByText(/已保存到本设备/)).toHaveCount(0);
+    await course.removeSaved();
+    await expect(course.anySavedOnDevice).toHaveCount(0);
     expect(await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).length)).toBe(0);
   });
 
   test("buy a paid course, save its HLS lesson for offline, and play it with no network", async ({ page, context, browser, server }) => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/user/course/index");
-    await page.getByRole("link", { name: /网页视频入门/ }).first().click();
+    const course = new CoursePage(page);
+    await course.openFromCatalogue(/网页视频入门/);
 
     // Not enrolled yet: the free preview plays (which gives the page its media cookie), the paid
     // lessons' media are refused — to this member (403) and to a request without cookies (401).
@@ -149,8 +150,8 @@ test.describe("courses and the player", () => {
     const stranger = await browser.newContext();
     for (const url of PAID_MEDIA) expect((await stranger.request.get(`${server.url}${url}`)).status(), url).toBe(401);
     await stranger.close();
-    await page.getByRole("button", { name: /保存.*离线/ }).click();
-    await expect(page.getByText(/已保存到本设备（[\d.]+ [KM]B）：可离线播放。/)).toBeVisible({ timeout: 15_000 });
+    await course.saveOffline.click();
+    await expect(course.savedOffline).toBeVisible({ timeout: 15_000 });
     const saved = await page.evaluate(async () => (await (await caches.open("lesson-videos")).keys()).map((r) => new URL(r.url).pathname));
     expect(saved.filter((p) => p.endsWith(".m4s")).length).toBeGreaterThanOrEqual(6);
     // The HLS player (not precached) is kept by the service worker for offline use.
@@ -159,23 +160,23 @@ test.describe("courses and the player", () => {
 
     await context.setOffline(true);
     await page.reload();
-    const controls = page.getByRole("toolbar", { name: "视频控制" });
-    await controls.getByRole("button", { name: "播放", exact: true }).click();
+    const player = new Player(page);
+    await player.play.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 1, undefined, { timeout: 15_000 });
-    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await player.forward10.click();
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 0) > 11, undefined, { timeout: 15_000 });
-    await controls.getByRole("button", { name: "暂停", exact: true }).click();
+    await player.pause.click();
     await context.setOffline(false);
   });
 
   test("leaving an HLS lesson for the next one keeps its position (saved before hls.js lets go of the video)", async ({ page }) => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/user/course/index");
-    await page.getByRole("link", { name: /English for Exams/ }).first().click();
+    const course = new CoursePage(page);
+    await course.openFromCatalogue(/English for Exams/);
     await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
     // An earlier test may have enrolled the member in this course already.
-    const enrol = page.getByRole("button", { name: "免费报名" });
+    const enrol = course.enrolFree;
     const lesson = page.getByRole("link", { name: /Read the questions first/ });
     await expect(enrol.or(lesson).first()).toBeVisible();
     if (await enrol.isVisible()) await enrol.click();
@@ -184,11 +185,11 @@ test.describe("courses and the player", () => {
     await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
 
     // From the start (whatever an earlier visit left), then 10 s on.
-    const controls = page.getByRole("toolbar", { name: "视频控制" });
-    await controls.getByRole("slider", { name: "播放进度" }).focus();
+    const player = new Player(page);
+    await player.progress.focus();
     await page.keyboard.press("Home");
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 1) < 1);
-    await controls.getByRole("button", { name: "前进 10 秒" }).click();
+    await player.forward10.click();
     await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 0.5);
 
     // Another screen, then back: the player resumes where the member left, not at the start.

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, logInMember, root, test, logInAdmin } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
@@ -21,23 +22,22 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   const courseTitle = `E2E 课程 ${tag}`;
   const lessonTitle = `E2E 课时 ${tag}`;
   await logInAdmin(page, { landing: DASHBOARD });
-  const dialog = page.getByRole("dialog");
+  const crud = new AdminCrud(page);
+  const dialog = crud.dialog;
 
   // A category.
-  await page.goto("/admin/course/category");
-  await expect(page.getByRole("heading", { name: "课程分类", exact: true })).toBeVisible();
-  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await crud.open("/admin/course/category", "课程分类");
+  await crud.openAdd();
   await dialog.getByLabel("名称", { exact: true }).fill(categoryName);
   await dialog.getByLabel("英文名称", { exact: true }).fill(`E2E category ${tag}`);
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  await expect(page.getByRole("row").filter({ hasText: categoryName })).toHaveCount(1);
+  await crud.saveAndClose();
+  await expect(crud.row(categoryName)).toHaveCount(1);
 
   // A free course with a cover; the category must be chosen first.
-  await page.goto("/admin/course/course");
-  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await crud.open("/admin/course/course");
+  await crud.openAdd();
   await dialog.getByRole("textbox", { name: "标题", exact: true }).fill(courseTitle);
-  await dialog.getByRole("button", { name: "保存" }).click();
+  await crud.save();
   await expect(dialog.getByLabel("分类", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("分类", { exact: true }).click();
   await page.getByRole("option", { name: categoryName }).click();
@@ -46,18 +46,17 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   await dialog.getByLabel("价格", { exact: true }).fill("abc");
   await dialog.getByLabel("简介", { exact: true }).fill("E2E 课程简介");
   await dialog.locator('[contenteditable="true"]').fill("这是 E2E 课程介绍。");
-  await dialog.getByRole("button", { name: "保存" }).click();
+  await crud.save();
   await expect(dialog.getByLabel("价格", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("价格", { exact: true }).fill("0");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  const courseRow = page.getByRole("row").filter({ hasText: courseTitle });
+  await crud.saveAndClose();
+  const courseRow = crud.row(courseTitle);
   await expect(courseRow).toContainText("免费");
   await expect(courseRow.getByRole("img", { name: `${courseTitle} 的封面` })).toBeVisible();
 
   // A lesson with a small WebM: progress, then the video with its length read by the browser (20 s).
-  await page.goto("/admin/course/lesson");
-  await page.getByRole("button", { name: "添加", exact: true }).click();
+  await crud.open("/admin/course/lesson");
+  await crud.openAdd();
   await dialog.getByRole("combobox", { name: "课程" }).fill(courseTitle);
   await dialog.getByRole("option", { name: courseTitle }).click();
   await dialog.getByRole("textbox", { name: "标题", exact: true }).fill(lessonTitle);
@@ -66,21 +65,18 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   await expect(dialog.getByTestId("lesson-video-duration")).toHaveValue("20");
   await dialog.locator('[contenteditable="true"]').fill("第一版讲义");
   await dialog.getByRole("switch", { name: "免费试看" }).click();
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  const quick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
-  await quick.fill(lessonTitle);
-  await quick.press("Enter");
-  const lessonRow = page.getByRole("row").filter({ hasText: lessonTitle });
+  await crud.saveAndClose();
+  await crud.quickFind(lessonTitle);
+  const lessonRow = crud.row(lessonTitle);
   await expect(lessonRow).toContainText("0:20");
   await expect(lessonRow).toContainText("WebM");
 
   // The course's form lists its lesson.
-  await page.goto("/admin/course/course");
-  await courseRow.getByRole("button", { name: /^编辑第 \d+ 行$/ }).click();
+  await crud.open("/admin/course/course");
+  await crud.edit(courseRow);
   await expect(dialog.getByTestId("course-lessons")).toContainText(lessonTitle);
   await expect(dialog.getByTestId("course-lessons")).toContainText("免费试看");
-  await dialog.getByRole("button", { name: "取消" }).click();
+  await crud.cancel();
 
   // A member enrols and opens the lesson: the video and the text.
   const member = await browser.newContext({ baseURL: page.url().replace(/\/admin.*$/, "") });
@@ -97,14 +93,12 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   await memberPage.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
 
   // Staff change the text; the member's next visit shows it.
-  await page.goto("/admin/course/lesson");
-  await quick.fill(lessonTitle);
-  await quick.press("Enter");
-  await lessonRow.getByRole("button", { name: /^编辑第 \d+ 行$/ }).click();
+  await crud.open("/admin/course/lesson");
+  await crud.quickFind(lessonTitle);
+  await crud.edit(lessonRow);
   await expect(dialog.getByTestId("lesson-video-duration")).toHaveValue("20");
   await dialog.locator('[contenteditable="true"]').fill("第二版讲义");
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
+  await crud.saveAndClose();
   await memberPage.reload();
   await expect(memberPage.getByRole("region", { name: "课时讲义" })).toContainText("第二版讲义");
   await member.close();

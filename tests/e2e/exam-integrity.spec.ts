@@ -1,4 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
+import { AdminCrud } from "./pages/adminCrud.ts";
+import { ExamScreen } from "./pages/exam.ts";
 import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
@@ -24,19 +26,17 @@ interface Sat {
 
 /** Adds a row with the screen's "Add" button and saves the dialog's form once `fill` has filled it. */
 async function addThroughForm(page: Page, fill: (dialog: Locator) => Promise<void>) {
-  await page.getByRole("button", { name: "Add", exact: true }).click();
-  const dialog = page.getByRole("dialog");
-  await fill(dialog);
-  await dialog.getByRole("button", { name: "Save" }).click();
-  await expect(dialog).toBeHidden();
+  const crud = new AdminCrud(page, "en");
+  await crud.openAdd();
+  await fill(crud.dialog);
+  await crud.saveAndClose();
 }
 
 /** The row of a list found by the quick search. */
 async function findRow(page: Page, text: string): Promise<Locator> {
-  const quick = page.getByRole("search", { name: "Quick search" }).getByRole("searchbox");
-  await quick.fill(text);
-  await quick.press("Enter");
-  const row = page.getByRole("row").filter({ hasText: text });
+  const crud = new AdminCrud(page, "en");
+  await crud.quickFind(text);
+  const row = crud.row(text);
   await expect(row).toHaveCount(1);
   return row;
 }
@@ -148,14 +148,16 @@ test("a member's result keeps every question as sat, with the paper's points, af
     // The member sits it: the introduction, then each question with the paper's points.
     await logInMember(learner);
     await expect(learner).toHaveURL(/\/user\/course\/my_course$/);
-    await learner.goto("/exam/examTab/officialTest");
-    await learner.getByRole("listitem").filter({ hasText: roomTitle }).getByRole("button", { name: "进入考试" }).click();
+    const exam = new ExamScreen(learner);
+    await exam.openOfficialRooms();
+    await exam.enterRoom(roomTitle);
     const intro = learner.getByRole("alertdialog", { name: roomTitle });
     const figure = (label: string) => intro.getByRole("term").filter({ hasText: label }).locator("xpath=following-sibling::dd[1]");
     await expect(figure("题目数")).toHaveText("3");
     await expect(figure("总分")).toHaveText("10");
     await expect(figure("及格分")).toHaveText("6");
-    await intro.getByRole("button", { name: "开始考试" }).click();
+    await expect(intro).toBeVisible();
+    await exam.startFromIntroduction();
     await expect(learner).toHaveURL(/\/exam\/my_test_detail\?official=/);
     for (let position = 1; position <= 3; position++) {
       const step = learner.getByRole("region", { name: `第 ${position} 题，共 3 题` });
@@ -167,17 +169,17 @@ test("a member's result keeps every question as sat, with the paper's points, af
       if (q === single) await step.getByRole("radio", { name: /红/ }).check();
       else if (q === judge) await step.getByRole("radio", { name: "错误" }).check();
       else await step.getByRole("textbox").fill("上海");
-      if (position < 3) await learner.getByRole("button", { name: "下一题" }).click();
+      if (position < 3) await exam.next();
     }
-    await learner.getByRole("button", { name: "交卷" }).click();
-    await learner.getByRole("alertdialog").getByRole("button", { name: "交卷" }).click();
+    await exam.submit();
+    await exam.confirmSubmit();
     await expect(learner).toHaveURL(/\/exam\/examResult\?uuid=/);
 
     /** What the member's result page shows: the score, and per question its text and points. */
     const expectResultAsSat = async () => {
       await expect(learner.getByRole("heading", { level: 1, name: roomTitle })).toBeVisible();
       await expect(learner.getByTestId("result-score")).toHaveText(/(^|\s)7\s*\/\s*10$/);
-      const review = learner.getByRole("region", { name: "答题回顾" });
+      const review = exam.review;
       const items = review.getByRole("listitem").filter({ has: learner.getByTestId("question-outcome") });
       await expect(items).toHaveCount(3);
       let worth = 0;
@@ -196,14 +198,14 @@ test("a member's result keeps every question as sat, with the paper's points, af
     const resultUrl = learner.url();
 
     // Staff keep working on the bank: a question's text and answer edited...
-    await staff.goto("/admin/exam/question");
+    const crud = new AdminCrud(staff, "en");
+    await crud.open("/admin/exam/question");
     const singleRow = await findRow(staff, single.stem);
-    await singleRow.getByRole("button", { name: /^Edit row \d+$/ }).click();
-    const editor = staff.getByRole("dialog");
+    await crud.edit(singleRow);
+    const editor = crud.dialog;
     await editor.getByLabel("Question", { exact: true }).fill(`${tag} 哪个颜色表示通行？`);
     await editor.getByRole("radio", { name: "B", exact: true }).check();
-    await editor.getByRole("button", { name: "Save" }).click();
-    await expect(editor).toBeHidden();
+    await crud.saveAndClose();
 
     // ...another deleted: it is in use, so the confirm says it will be hidden.
     const judgeRow = await findRow(staff, judge.stem);
@@ -212,16 +214,14 @@ test("a member's result keeps every question as sat, with the paper's points, af
     await expect(confirm.getByRole("note")).toHaveText("Used in 1 paper and 1 attempt: it will be hidden, not deleted.");
     await confirm.getByRole("button", { name: "Delete" }).click();
     await expect(confirm).toBeHidden();
-    await expect(staff.getByRole("row").filter({ hasText: judge.stem })).toHaveCount(0);
+    await expect(crud.row(judge.stem)).toHaveCount(0);
 
     // ...and a paper row's points changed (3 → 5).
-    await staff.goto("/admin/exam/paperRow");
+    await crud.open("/admin/exam/paperRow");
     const fillRow = await findRow(staff, fill.stem);
-    await fillRow.getByRole("button", { name: /^Edit row \d+$/ }).click();
-    const rowForm = staff.getByRole("dialog");
-    await rowForm.getByLabel("Score each").fill("5");
-    await rowForm.getByRole("button", { name: "Save" }).click();
-    await expect(rowForm).toBeHidden();
+    await crud.edit(fillRow);
+    await crud.dialog.getByLabel("Score each").fill("5");
+    await crud.saveAndClose();
     await expect(fillRow).toContainText("5");
 
     // The member's result, opened again and from the records: every question as sat, the same score.

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { ExamScreen, questionPosition } from "./pages/exam.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /** A member API call made by the page (its token, its cookies). */
@@ -28,30 +29,31 @@ test.describe("the official exam screen", () => {
       const page = await context.newPage();
       await logInMember(page);
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-      await page.goto("/exam/examTab/officialTest");
-      await page.getByRole("button", { name: "进入考试" }).click();
-      // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-      await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+      const exam = new ExamScreen(page);
+      await exam.openOfficialRooms();
+      await exam.enterRoom();
+      // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+      await exam.startFromIntroduction();
       await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
 
       await expect(page.getByRole("heading", { level: 1, name: ROOM })).toBeVisible();
       await expect(page).toHaveTitle(new RegExp(ROOM));
 
       // The grid: 10 questions, none answered; answering marks one, a jump moves to another.
-      const grid = page.getByRole("navigation", { name: "跳到题目" });
+      const grid = exam.grid;
       await expect(grid.getByRole("button")).toHaveCount(10);
       await expect(grid.getByRole("button", { name: /未作答$/ })).toHaveCount(10);
-      await page.getByRole("radio").first().check();
+      await exam.chooseFirst();
       await expect(grid.getByRole("button", { name: "第 1 题，已作答" })).toBeVisible();
       await grid.getByRole("button", { name: "第 4 题，未作答" }).click();
-      await expect(page.getByText("第 4 题，共 10 题")).toBeVisible();
+      await expect(questionPosition(page, 4, 10)).toBeVisible();
       await expect(grid.getByRole("button", { name: "第 4 题，未作答" })).toHaveAttribute("aria-current", "step");
-      await page.getByRole("radio").first().check();
+      await exam.chooseFirst();
       await expect(page.getByText("已答 2 题，共 10 题")).toBeVisible();
-      await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toHaveCount(0, { timeout: 10_000 });
+      await expect(exam.savedOnDeviceOnly).toHaveCount(0, { timeout: 10_000 });
 
       // "Submit" asks first, saying how many are unanswered; "keep answering" changes nothing.
-      await page.getByRole("button", { name: "交卷" }).click();
+      await exam.submit();
       const dialog = page.getByRole("alertdialog", { name: "确定交卷吗？" });
       await expect(dialog).toContainText("还有 8 道题未作答。");
       await dialog.getByRole("button", { name: "继续答题" }).click();
@@ -60,14 +62,15 @@ test.describe("the official exam screen", () => {
       const open = await memberApi<{ list: { kind: string; status: string }[] }>(page, "GET", "/api/exam/records");
       expect(open.data.list.filter((r) => r.kind === "official").map((r) => r.status)).toEqual(["open"]);
 
-      await page.getByRole("button", { name: "交卷" }).click();
-      await dialog.getByRole("button", { name: "仍然交卷" }).click();
+      await exam.submit();
+      await expect(dialog).toBeVisible();
+      await exam.submitAnyway();
       await expect(page).toHaveURL(/\/exam\/examResult\?uuid=/);
 
       // The result is named by the room; the 8 untouched questions are "unanswered", never "wrong".
       await expect(page.getByRole("heading", { level: 1, name: ROOM })).toBeVisible();
       await expect(page).toHaveTitle(new RegExp(`成绩：${ROOM}`));
-      const review = page.getByRole("region", { name: "答题回顾" });
+      const review = exam.review;
       await expect(review.getByTestId("question-outcome").filter({ hasText: "未作答" })).toHaveCount(8);
       await expect(review.getByTestId("question-outcome")).toHaveCount(10);
 
@@ -123,7 +126,7 @@ test.describe("practice and result edge cases", () => {
     await page.goto(`/exam/examResult?attempt=${attemptId}`);
     await expect(page.getByRole("heading", { level: 1, name: paper.title })).toBeVisible();
     await expect(page.getByTestId("result-score")).toContainText("0 / 20");
-    const outcomes = page.getByRole("region", { name: "答题回顾" }).getByTestId("question-outcome");
+    const outcomes = new ExamScreen(page).review.getByTestId("question-outcome");
     await expect(outcomes.first()).toBeVisible();
     await expect(outcomes).toHaveCount(ids.length);
     await expect(outcomes.filter({ hasText: "未作答" })).toHaveCount(ids.length);

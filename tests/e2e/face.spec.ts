@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium, type APIRequestContext, type Browser } from "@playwright/test";
 import { faceCanvas, type FacePicture } from "../helpers/faces.ts";
+import { ExamScreen } from "./pages/exam.ts";
 import { expect, logInMember, startServer, test } from "./server.ts";
 
 /**
@@ -110,14 +111,15 @@ test("a member enrols with the camera and passes the check before a room with a 
     await expect(page.getByText("你的参考照片已保存。")).toBeVisible({ timeout: 90_000 });
     await expect(page.getByText("已有参考照片。重新拍摄将替换它。")).toBeVisible();
 
-    await page.goto("/exam/examTab/officialTest");
-    await page.getByRole("listitem").filter({ hasText: "Face room A" }).getByRole("button", { name: "进入考试" }).click();
-    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+    const exam = new ExamScreen(page);
+    await exam.openOfficialRooms();
+    await exam.enterRoom("Face room A");
+    // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+    await exam.startFromIntroduction();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await expect(page.getByRole("heading", { name: "开考前身份核验" })).toBeVisible();
     // The server passes the snapshot and the questions open.
-    await expect(page.getByRole("navigation", { name: "跳到题目" })).toBeVisible({ timeout: 90_000 });
+    await expect(exam.grid).toBeVisible({ timeout: 90_000 });
     await expect(page.getByRole("heading", { level: 1, name: "Face room A" })).toBeVisible();
 
     // Nobody in front of the camera: room B's check fails and the attempt is stopped.
@@ -126,10 +128,11 @@ test("a member enrols with the camera and passes the check before a room with a 
     const page2 = await (await empty.newContext({ baseURL: base })).newPage();
     await logInMember(page2);
     await expect(page2).toHaveURL(/\/user\//);
-    await page2.goto("/exam/examTab/officialTest");
-    await page2.getByRole("listitem").filter({ hasText: "Face room B" }).getByRole("button", { name: "进入考试" }).click();
-    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-    await page2.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+    const exam2 = new ExamScreen(page2);
+    await exam2.openOfficialRooms();
+    await exam2.enterRoom("Face room B");
+    // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+    await exam2.startFromIntroduction();
     await expect(page2).toHaveURL(/\/exam\/my_test_detail\?official=/);
     // The stop takes the member to the attempt's result; the server closed it.
     await expect(page2).toHaveURL(/\/exam\/examResult\?uuid=/, { timeout: 90_000 });

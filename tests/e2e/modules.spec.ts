@@ -1,3 +1,4 @@
+import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
 
 /**
@@ -21,18 +22,18 @@ test("a super admin installs the notice board, adds a notice, and a member sees 
     await expect(card).toContainText("已启用");
 
     // The side menu lists the module's screen at once; a notice is added through the engine's form.
-    const menu = admin.getByRole("navigation", { name: "后台菜单" }).getByRole("link", { name: "公告" });
+    const crud = new AdminCrud(admin);
+    const menu = crud.menuLink("公告");
     await expect(menu).toBeVisible();
     await menu.click();
     await expect(admin).toHaveURL(/\/admin\/mod\/notice\/notice$/);
-    await admin.getByRole("button", { name: "添加", exact: true }).click();
-    const dialog = admin.getByRole("dialog");
+    await crud.openAdd();
+    const dialog = crud.dialog;
     await dialog.getByLabel("标题", { exact: true }).fill("周五下午模拟考试");
     await dialog.getByLabel("内容", { exact: true }).fill("请提前十分钟进入考场。");
     await dialog.getByLabel("内部备注（会员不可见）").fill("只给员工看的备注");
-    await dialog.getByRole("button", { name: "保存" }).click();
-    await expect(dialog).toBeHidden();
-    await expect(admin.getByRole("row").filter({ hasText: "周五下午模拟考试" })).toBeVisible();
+    await crud.saveAndClose();
+    await expect(crud.row("周五下午模拟考试")).toBeVisible();
     await admin.screenshot({ path: test.info().outputPath("module-notice-admin.png") });
 
     // The member sees the published notice on the overview, never the staff note.
@@ -50,7 +51,7 @@ test("a super admin installs the notice board, adds a notice, and a member sees 
     await admin.goto("/admin/moduleStore/moduleStore");
     await admin.locator('[data-module="notice"]').getByRole("button", { name: "禁用" }).click();
     await expect(admin.locator('[data-module="notice"]')).toContainText("已禁用");
-    await expect(admin.getByRole("navigation", { name: "后台菜单" }).getByRole("link", { name: "公告" })).toHaveCount(0);
+    await expect(crud.menuLink("公告")).toHaveCount(0);
     await member.reload();
     await expect(member.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(member.getByRole("region", { name: "公告" })).toHaveCount(0);

@@ -1,4 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
+import { AdminCrud } from "./pages/adminCrud.ts";
+import { ExamScreen } from "./pages/exam.ts";
 import { expect, logInMember, startServer, test, logInAdmin } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
@@ -48,15 +50,15 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
 
     // Staff: a paper through its form, its question row (the bank picker belongs to the questions screen), the composer's total.
     await logInAdmin(staff, { lang: "en", landing: DASHBOARD });
-    await staff.goto("/admin/exam/paper");
-    await staff.getByRole("button", { name: "Add", exact: true }).click();
-    const dialog = staff.getByRole("dialog");
+    const crud = new AdminCrud(staff, "en");
+    const dialog = crud.dialog;
+    await crud.open("/admin/exam/paper");
+    await crud.openAdd();
     await dialog.getByLabel("Title").fill(paperTitle);
     await dialog.getByLabel("Total score").fill("10");
     await dialog.getByLabel("Pass score").fill("6");
-    await dialog.getByRole("button", { name: "Save" }).click();
-    await expect(dialog).toBeHidden();
-    const paperRow = staff.getByRole("row").filter({ hasText: paperTitle });
+    await crud.saveAndClose();
+    const paperRow = crud.row(paperTitle);
     await expect(paperRow).toHaveCount(1);
     const paperId = Number((await paperRow.getByRole("cell").nth(1).innerText()).trim());
     const admin = await adminApi(request, base);
@@ -67,8 +69,8 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     await dialog.getByRole("button", { name: "Close", exact: true }).first().click();
 
     // A room on that paper, open now, through its form.
-    await staff.goto("/admin/exam/room");
-    await staff.getByRole("button", { name: "Add", exact: true }).click();
+    await crud.open("/admin/exam/room");
+    await crud.openAdd();
     await dialog.getByLabel("Title").fill(roomTitle);
     await dialog.getByLabel("Paper").click();
     await dialog.getByLabel("Paper").fill(paperTitle);
@@ -81,24 +83,24 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     // The paper is a mock paper (a practice bank's question): the form names it as kept for the exam, and the save needs the tick.
     await expect(dialog.getByRole("alert")).toContainText(paperTitle);
     await dialog.getByRole("checkbox", { name: /mock/i }).check();
-    await dialog.getByRole("button", { name: "Save" }).click();
-    await expect(dialog).toBeHidden();
-    await expect(staff.getByRole("row").filter({ hasText: roomTitle })).toHaveCount(1);
+    await crud.saveAndClose();
+    await expect(crud.row(roomTitle)).toHaveCount(1);
 
     // The member sits it: one short answer naming one of the two keywords (5 points until marked).
-    await learner.goto("/exam/examTab/officialTest");
-    await learner.getByRole("listitem").filter({ hasText: roomTitle }).getByRole("button", { name: "进入考试" }).click();
-    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-    await learner.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+    const exam = new ExamScreen(learner);
+    await exam.openOfficialRooms();
+    await exam.enterRoom(roomTitle);
+    // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+    await exam.startFromIntroduction();
     await expect(learner).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await learner.getByRole("textbox").fill("交换两个加数的位置");
-    await learner.getByRole("button", { name: "交卷" }).click();
-    await learner.getByRole("alertdialog").getByRole("button", { name: "交卷" }).click();
+    await exam.submit();
+    await exam.confirmSubmit();
     await expect(learner.getByRole("heading", { level: 1, name: roomTitle })).toBeVisible();
 
     // Staff mark it: 8 of 10, with a comment.
-    await staff.goto("/admin/exam/marking");
-    const item = staff.getByRole("row").filter({ hasText: "交换两个加数的位置" });
+    await crud.open("/admin/exam/marking");
+    const item = crud.row("交换两个加数的位置");
     await expect(item).toHaveCount(1);
     await item.getByRole("button", { name: /^Mark · \d+$/ }).click();
     await expect(dialog.getByTestId("mark-answer")).toHaveText("交换两个加数的位置");
@@ -112,8 +114,8 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     await expect(item).toContainText("8 / 10");
 
     // The room's results count the marked score.
-    await staff.goto("/admin/exam/room");
-    await staff.getByRole("row").filter({ hasText: roomTitle }).getByRole("button", { name: /^Results · \d+$/ }).click();
+    await crud.open("/admin/exam/room");
+    await crud.row(roomTitle).getByRole("button", { name: /^Results · \d+$/ }).click();
     await expect(dialog.getByTestId("results-attempts")).toContainText("8");
     await expect(dialog.getByTestId("results-items")).toContainText("0% right (0 of 1)");
 

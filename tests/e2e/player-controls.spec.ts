@@ -1,13 +1,14 @@
+import { CoursePage, Player } from "./pages/course.ts";
 import { expect, logInMember, test } from "./server.ts";
 
 test.describe("the lesson player's controls", () => {
   test("one set of controls, the app's: no native controls, a named position slider, keyboard play/pause and seek, full screen keeps them", async ({ page }) => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/user/course/index");
-    await page.getByRole("link", { name: /高效学习法/ }).first().click();
+    const course = new CoursePage(page);
+    await course.openFromCatalogue(/高效学习法/);
     await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
-    const enrol = page.getByRole("button", { name: "免费报名" });
+    const enrol = course.enrolFree;
     await expect(enrol.or(page.getByRole("link", { name: /为什么要制定学习计划/ })).first()).toBeVisible();
     if (await enrol.isVisible()) await enrol.click();
     await page.getByRole("link", { name: /为什么要制定学习计划/ }).click();
@@ -17,8 +18,8 @@ test.describe("the lesson player's controls", () => {
     await expect(video).toHaveCount(1);
     // The browser's own controls are not shown next to the app's.
     await expect(video).not.toHaveAttribute("controls");
-    const controls = page.getByRole("toolbar", { name: "视频控制" });
-    const slider = controls.getByRole("slider", { name: "播放进度" });
+    const player = new Player(page);
+    const slider = player.progress;
     await expect(slider).toBeVisible();
     await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
     // Position / duration: the member may resume where an earlier visit (another test) left off.
@@ -30,13 +31,13 @@ test.describe("the lesson player's controls", () => {
     await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 1) < 1);
 
     // Keyboard only: Tab to "play", press Enter; K pauses (the page's shortcut layer).
-    const play = controls.getByRole("button", { name: "播放", exact: true });
+    const play = player.play;
     await play.focus();
     const start = await video.evaluate((v: HTMLVideoElement) => v.currentTime);
     await page.keyboard.press("Enter");
     await page.waitForFunction((from) => (document.querySelector("video")?.currentTime ?? 0) > from + 1, start, { timeout: 15_000 });
     await page.keyboard.press("k");
-    await expect(controls.getByRole("button", { name: "播放", exact: true })).toBeVisible();
+    await expect(player.play).toBeVisible();
     expect(await video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
 
     // The slider is the member's to move (End, Home), not taken by the page's shortcut layer.
@@ -51,13 +52,13 @@ test.describe("the lesson player's controls", () => {
     await expect(slider).toHaveAttribute("aria-valuetext", /^0:00 \/ /);
 
     // Full screen takes the frame with the app's controls; still no native ones.
-    await controls.getByRole("button", { name: "全屏", exact: true }).click();
+    await player.fullscreen.click();
     await page.waitForFunction(() => document.fullscreenElement !== null);
     expect(await page.evaluate(() => document.fullscreenElement?.contains(document.querySelector("[role=toolbar]")) ?? false)).toBe(true);
     await expect(video).not.toHaveAttribute("controls");
-    await expect(controls.getByRole("button", { name: "退出全屏" })).toBeVisible();
-    await controls.getByRole("button", { name: "退出全屏" }).click();
+    await expect(player.exitFullscreen).toBeVisible();
+    await player.exitFullscreen.click();
     await page.waitForFunction(() => document.fullscreenElement === null);
-    await expect(controls.getByRole("button", { name: "全屏", exact: true })).toBeVisible();
+    await expect(player.fullscreen).toBeVisible();
   });
 });

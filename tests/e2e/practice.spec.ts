@@ -1,18 +1,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
-import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
-
-/** Answers the question on screen: option D where there is one, else the first choice or "x". */
-async function answerCurrent(page: Page): Promise<void> {
-  await questionOnScreen(page);
-  const radios = page.getByRole("radio");
-  const boxes = page.getByRole("checkbox");
-  if ((await radios.count()) >= 4) await radios.nth(3).check();
-  else if ((await radios.count()) > 0) await radios.first().check();
-  else if ((await boxes.count()) > 0) await boxes.first().check();
-  else await page.getByRole("textbox").first().fill("x");
-  await page.getByRole("button", { name: "提交答案" }).click();
-  await expect(page.getByText(/回答正确|回答错误/).first()).toBeVisible();
-}
+import { ExamScreen, PracticeScreen, questionPosition } from "./pages/exam.ts";
+import { MemberShell } from "./pages/memberShell.ts";
+import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /**
  * What the server holds for the member, read in a session of the test's own: the app's token
@@ -41,41 +30,42 @@ async function practiseOffline(context: BrowserContext, first: Page, waitOffline
   await logInMember(page);
   await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
-  await page.goto("/exam/myTest");
-  await page.getByRole("link", { name: "练习" }).first().click();
-  await expect(page.getByText("第 1 题，共 66 题")).toBeVisible({ timeout: 15_000 });
+  const practice = new PracticeScreen(page);
+  await practice.openFirstBank();
+  await expect(questionPosition(page, 1, 66)).toBeVisible({ timeout: 15_000 });
   await serviceWorkerInControl(page);
   const practiceUrl = page.url();
 
   const tokenOf = (p: Page) => p.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state.token as string);
   const tokenBefore = await tokenOf(page);
   await context.setOffline(true);
-  await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+  await expect(new MemberShell(page).offlineNotice).toBeVisible();
   for (let i = 0; i < 10; i++) {
     if (i === 5) {
       // Reload with no network halfway: the app and the bank still work.
       await page.reload();
-      await expect(page.getByText("第 6 题，共 66 题")).toBeVisible();
-      await expect(page.getByRole("button", { name: /第 1 题，(已作答|答对|答错)/ })).toBeVisible();
+      await expect(questionPosition(page, 6, 66)).toBeVisible();
+      await expect(practice.gridButton(/第 1 题，(已作答|答对|答错)/)).toBeVisible();
     }
-    await answerCurrent(page);
-    if (i === 0 || i === 7) await page.getByRole("button", { name: "加入收藏" }).click();
-    await page.getByRole("button", { name: "下一题" }).click();
+    await practice.answerCurrent();
+    if (i === 0 || i === 7) await practice.favourite();
+    await practice.next();
   }
-  await expect(page.getByText("第 11 题，共 66 题")).toBeVisible();
-  await expect(page.getByText(/条待同步/)).toBeVisible();
+  await expect(questionPosition(page, 11, 66)).toBeVisible();
+  await expect(new MemberShell(page).pendingSync).toBeVisible();
 
   // Close the page and open the app again, still offline: nothing is lost.
   await page.close();
   page = await context.newPage();
   await page.goto(practiceUrl);
-  await expect(page.getByText("第 11 题，共 66 题")).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+  const shell = new MemberShell(page);
+  await expect(questionPosition(page, 11, 66)).toBeVisible({ timeout: 15_000 });
+  await expect(shell.offlineNotice).toBeVisible();
   if (waitOffline) await page.waitForTimeout(waitOffline);
 
   await context.setOffline(false);
-  await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
-  await expect(page.getByText("您已断开网络连接！")).toHaveCount(0);
+  await expect(shell.pendingSync).toHaveCount(0, { timeout: 20_000 });
+  await expect(shell.offlineNotice).toHaveCount(0);
   // An expired token was refreshed on the way (not dropped with the queue).
   if (waitOffline) expect(await tokenOf(page)).not.toBe(tokenBefore);
 
@@ -123,23 +113,24 @@ test.describe("mock exam offline", () => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
+    const exam = new ExamScreen(page);
+    const shell = new MemberShell(page);
     await page.goto("/exam/examTab/mockTest");
-    await page.getByRole("button", { name: "开始考试" }).first().click();
-    // The paper's introduction (time, questions, points, pass score) starts nothing until its "开始考试".
-    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+    // The paper's introduction (time, questions, points, pass score) starts nothing until its own start button.
+    await exam.startFirstMock();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?attempt=/, { timeout: 15_000 });
     await serviceWorkerInControl(page);
 
     await context.setOffline(true);
-    await page.getByRole("radio").first().check();
-    await page.getByRole("button", { name: "交卷" }).click();
-    await page.getByRole("button", { name: "仍然交卷" }).click();
+    await exam.chooseFirst();
+    await exam.submit();
+    await exam.submitAnyway();
     await expect(page).toHaveURL(/\/exam\/examResult\?attempt=/);
-    await expect(page.getByText(/条待同步/)).toBeVisible();
+    await expect(shell.pendingSync).toBeVisible();
     const attemptId = new URL(page.url()).searchParams.get("attempt");
 
     await context.setOffline(false);
-    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    await expect(shell.pendingSync).toHaveCount(0, { timeout: 20_000 });
     const records = await page.evaluate(async () => {
       const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
       return (await (await fetch("/api/exam/records", { headers: { "ba-user-token": token } })).json()).data;
@@ -156,18 +147,19 @@ test.describe("official exam", () => {
     await logInMember(page);
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
-    await page.goto("/exam/examTab/officialTest");
-    await page.getByRole("button", { name: "进入考试" }).click();
-    // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-    await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+    const exam = new ExamScreen(page);
+    await exam.openOfficialRooms();
+    await exam.enterRoom();
+    // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+    await exam.startFromIntroduction();
     await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
     await expect(page.getByText(/^1[45]:\d\d$/)).toBeVisible();
-    await page.getByRole("radio").first().check();
-    await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toBeVisible();
-    await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toHaveCount(0, { timeout: 10_000 });
-    await page.getByRole("button", { name: "交卷" }).click();
+    await exam.chooseFirst();
+    await expect(exam.savedOnDeviceOnly).toBeVisible();
+    await expect(exam.savedOnDeviceOnly).toHaveCount(0, { timeout: 10_000 });
+    await exam.submit();
     // Submitting asks first (9 of 10 unanswered).
-    await page.getByRole("alertdialog").getByRole("button", { name: "仍然交卷" }).click();
+    await exam.submitAnyway();
     await expect(page).toHaveURL(/\/exam\/examResult\?uuid=/);
     const records = await page.evaluate(async () => {
       const token = JSON.parse(localStorage.getItem("userInfo")!).state.token as string;
@@ -185,20 +177,21 @@ test.describe("official exam offline", () => {
       let page = await context.newPage();
       await logInMember(page);
       await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-      await page.goto("/exam/examTab/officialTest");
-      await page.getByRole("button", { name: "进入考试" }).click();
-      // The introduction (time, questions, points, attempts left) starts nothing until "开始考试".
-      await page.getByRole("alertdialog").getByRole("button", { name: "开始考试" }).click();
+      const exam = new ExamScreen(page);
+      await exam.openOfficialRooms();
+      await exam.enterRoom();
+      // The introduction (time, questions, points, attempts left) starts nothing until its start button.
+      await exam.startFromIntroduction();
       await expect(page).toHaveURL(/\/exam\/my_test_detail\?official=/);
       const uuid = new URL(page.url()).searchParams.get("official")!;
       await serviceWorkerInControl(page);
 
       // The connection drops: two answers are kept on the device only.
       await context.setOffline(true);
-      await page.getByRole("radio").first().check();
-      await page.getByRole("button", { name: "下一题" }).click();
-      await page.getByRole("radio").first().check();
-      await expect(page.getByText("已保存在本设备，尚未同步到服务器")).toBeVisible();
+      await exam.chooseFirst();
+      await exam.next();
+      await exam.chooseFirst();
+      await expect(exam.savedOnDeviceOnly).toBeVisible();
       // They wait in the member's one outbox, counted with every other change.
       await expect(page.getByRole("status").filter({ hasText: "2 条待同步" })).toBeVisible();
       await page.close();

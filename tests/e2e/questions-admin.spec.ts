@@ -1,3 +1,6 @@
+import { AdminCrud } from "./pages/adminCrud.ts";
+import { PracticeScreen } from "./pages/exam.ts";
+import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test, logInAdmin } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
@@ -15,11 +18,11 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR
 test("staff write a question with an image and import questions through the dry run", async ({ page }) => {
   const tag = `e2e${Date.now().toString(36)}`;
   await logInAdmin(page, { landing: DASHBOARD });
-  await page.goto("/admin/exam/question");
-  await expect(page.getByRole("heading", { name: "题目", exact: true })).toBeVisible();
+  const crud = new AdminCrud(page);
+  const dialog = crud.dialog;
+  await crud.open("/admin/exam/question", "题目");
 
-  await page.getByRole("button", { name: "添加", exact: true }).click();
-  const dialog = page.getByRole("dialog");
+  await crud.openAdd();
   await dialog.getByLabel("题库").click();
   await page.getByRole("option").nth(1).click();
   await dialog.getByLabel("题目", { exact: true }).fill(`${tag} 哪个是红色？`);
@@ -42,12 +45,9 @@ test("staff write a question with an image and import questions through the dry 
   await page.keyboard.press("Escape");
   await expect(previewer).toHaveCount(0);
   await expect(dialog).toBeVisible();
-  await dialog.getByRole("button", { name: "保存" }).click();
-  await expect(dialog).toBeHidden();
-  const quick = page.getByRole("search", { name: "快速搜索" }).getByRole("searchbox");
-  await quick.fill(tag);
-  await quick.press("Enter");
-  await expect(page.getByRole("row").filter({ hasText: `${tag} 哪个是红色？` })).toHaveCount(1);
+  await crud.saveAndClose();
+  await crud.quickFind(tag);
+  await expect(crud.row(`${tag} 哪个是红色？`)).toHaveCount(1);
 
   // Import: a bad row is reported and nothing is imported; the corrected file imports.
   const header = "题型,题目,选项A,选项B,选项C,选项D,选项E,选项F,选项G,选项H,答案,参考答案,解析,难度,分值,状态";
@@ -65,9 +65,8 @@ test("staff write a question with an image and import questions through the dry 
   await expect(importer).toContainText("将添加 2 道题，0 行有问题。");
   await importer.getByRole("button", { name: "导入 2 道题" }).click();
   await expect(importer).toBeHidden();
-  await quick.fill(`${tag} 导入`);
-  await quick.press("Enter");
-  await expect(page.getByRole("row").filter({ hasText: `${tag} 导入` })).toHaveCount(2);
+  await crud.quickFind(`${tag} 导入`);
+  await expect(crud.row(`${tag} 导入`)).toHaveCount(2);
 });
 
 /**
@@ -87,17 +86,17 @@ test("a bank saved for offline shows a question staff wrote, with its image, aft
 
     await logInMember(learner);
     await expect(learner).toHaveURL(/\/user\/course\/my_course$/);
-    await learner.goto("/exam/myTest");
-    await learner.getByRole("link", { name: "练习" }).first().click();
+    await new PracticeScreen(learner).openFirstBank();
     await expect(learner.getByRole("heading", { name: "数学基础" })).toBeVisible({ timeout: 15_000 });
     const total = Number((await learner.getByText(/^第 1 题，共 \d+ 题$/).innerText()).match(/共 (\d+) 题/)![1]);
     await serviceWorkerInControl(learner);
     const practiceUrl = learner.url();
 
     await logInAdmin(staff, { landing: DASHBOARD });
-    await staff.goto("/admin/exam/question");
-    await staff.getByRole("button", { name: "添加", exact: true }).click();
-    const dialog = staff.getByRole("dialog");
+    const crud = new AdminCrud(staff);
+    const dialog = crud.dialog;
+    await crud.open("/admin/exam/question");
+    await crud.openAdd();
     await dialog.getByLabel("题库").click();
     await staff.getByRole("option", { name: "数学基础" }).click();
     await dialog.getByLabel("题目", { exact: true }).fill(`${tag} 哪个是红色？`);
@@ -105,8 +104,7 @@ test("a bank saved for offline shows a question staff wrote, with its image, aft
     await expect(dialog.getByRole("button", { name: "预览第 1 张图片" }).first()).toBeVisible();
     for (const [key, text] of [["A", "红"], ["B", "蓝"], ["C", "绿"], ["D", "黄"]] as const) await dialog.getByLabel(`选项${key}`, { exact: true }).fill(text);
     await dialog.getByRole("radio", { name: "A", exact: true }).check();
-    await dialog.getByRole("button", { name: "保存" }).click();
-    await expect(dialog).toBeHidden();
+    await crud.saveAndClose();
 
     // The member's next online visit: the bank is downloaded again, the new question is the last one.
     await learner.goto(practiceUrl);
@@ -123,7 +121,7 @@ test("a bank saved for offline shows a question staff wrote, with its image, aft
     // Offline, after a reload: the question and its image come from the device.
     await learnerContext.setOffline(true);
     await learner.reload();
-    await expect(learner.getByText("您已断开网络连接！")).toBeVisible();
+    await expect(new MemberShell(learner).offlineNotice).toBeVisible();
     await expect(learner.getByText(`共 ${total + 1} 题`)).toBeVisible({ timeout: 15_000 });
     await showsNewQuestion();
   } finally {

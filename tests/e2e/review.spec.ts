@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { PracticeScreen } from "./pages/exam.ts";
+import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 /**
@@ -27,7 +29,7 @@ async function answerPractice(page: Page): Promise<boolean> {
   else if ((await radios.count()) > 0) await radios.last().check();
   else if ((await boxes.count()) > 0) await boxes.first().check();
   else await page.getByRole("textbox").first().fill("x");
-  await page.getByRole("button", { name: "提交答案" }).click();
+  await new PracticeScreen(page).checkAnswer();
   const verdict = page.getByText(/回答正确|回答错误|答案已保存，将由老师评阅/).first();
   await expect(verdict).toBeVisible();
   return (await page.getByText("回答错误").count()) > 0;
@@ -59,17 +61,18 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
     await expect(page).toHaveURL(/\/user\/course\/my_course$/);
 
     // Practice: answer until 5 questions were graded wrong.
-    await page.goto("/exam/myTest");
-    await page.getByRole("link", { name: "练习" }).first().click();
+    const practice = new PracticeScreen(page);
+    const shell = new MemberShell(page);
+    await practice.openFirstBank();
     await expect(page.getByText(/第 1 题，共 \d+ 题/)).toBeVisible({ timeout: 15_000 });
     await serviceWorkerInControl(page);
     let wrong = 0;
     for (let i = 0; wrong < 5 && i < 40; i++) {
       if (await answerPractice(page)) wrong += 1;
-      await page.getByRole("button", { name: "下一题" }).click();
+      await practice.next();
     }
     expect(wrong).toBe(5);
-    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    await expect(shell.pendingSync).toHaveCount(0, { timeout: 20_000 });
     const state = await memberGet<{ wrong: { questionId: number }[] }>(page, "/api/exam/state");
     expect(state.wrong).toHaveLength(5);
     const practised = await memberGet<{ banks: { bankId: number }[] }>(page, "/api/exam/practiceStats");
@@ -99,7 +102,7 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
 
     // Reviewed with no network at all.
     await context.setOffline(true);
-    await expect(page.getByText("您已断开网络连接！")).toBeVisible();
+    await expect(shell.offlineNotice).toBeVisible();
     await page.getByRole("button", { name: "开始复习" }).click();
     for (let i = 1; i <= 5; i++) {
       await expect(page.getByText(`复习第 ${i} 题，共 5 题`)).toBeVisible();
@@ -108,7 +111,7 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
     await expect(page.getByText("复习完成")).toBeVisible();
     await page.getByRole("button", { name: "返回复习列表" }).click();
     await expect(page.getByText("今天没有到期的题目，做得好！")).toBeVisible();
-    await expect(page.getByText(/条待同步/)).toBeVisible();
+    await expect(shell.pendingSync).toBeVisible();
 
     // Mastery works offline too: from the device's answers and cards.
     const mastery = page.getByRole("region", { name: "知识点掌握度" });
@@ -117,7 +120,7 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
 
     // Back online: the five reviews reach the server, once each.
     await context.setOffline(false);
-    await expect(page.getByText(/条待同步/)).toHaveCount(0, { timeout: 20_000 });
+    await expect(shell.pendingSync).toHaveCount(0, { timeout: 20_000 });
     const review = await memberGet<{ logs: { opId: string; questionId: number; at: number }[] }>(page, "/api/exam/review/state");
     expect(review.logs).toHaveLength(5);
     expect(new Set(review.logs.map((l) => l.opId)).size).toBe(5);

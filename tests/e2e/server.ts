@@ -130,36 +130,8 @@ export const test = base.extend<object, { server: RunningServer }>({
 
 export { expect } from "@playwright/test";
 
-/**
- * Logs an admin in through `/admin/login` (admin / admin123456 by default) in the page's language
- * (zh-cn, the app's default; `lang: "en"` stores English first) and waits until the back office
- * has opened (`landing`, by default any page that is not the login or the loader).
- */
-export async function logInAdmin(
-  page: Page,
-  { username = "admin", password = "admin123456", lang = "zh-cn", landing = /\/admin\/(?!login|loading)/ }: { username?: string; password?: string; lang?: "zh-cn" | "en"; landing?: RegExp } = {},
-): Promise<void> {
-  if (lang === "en") {
-    await page.addInitScript(() => {
-      if (!localStorage.getItem("storeConfig")) localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: "en" } }, version: 0 }));
-    });
-  }
-  const label = lang === "en" ? { username: "Username", password: "Password", submit: "Log in" } : { username: "用户名", password: "密码", submit: "登录" };
-  await page.goto("/admin/login");
-  await page.getByLabel(label.username).fill(username);
-  await page.getByLabel(label.password).fill(password);
-  await page.getByRole("button", { name: label.submit }).click();
-  await expect(page).toHaveURL(landing);
-}
-
-/** Logs a member in through the login form on `/` and waits for the member center. */
-export async function logInMember(page: Page, username = "member", password = "member123456"): Promise<void> {
-  await page.goto("/");
-  const form = page.getByRole("tabpanel");
-  await form.getByLabel("用户名").fill(username);
-  await form.getByLabel("密码").fill(password);
-  await form.getByRole("button", { name: "登录" }).click();
-}
+// The login forms are page objects (pages/login.ts); every spec imports them from here.
+export { logInAdmin, logInMember } from "./pages/login.ts";
 
 /**
  * Waits until the service worker controls the page, so what follows can go offline. The first
