@@ -25,7 +25,7 @@ async function memberGet<T>(page: Page, url: string): Promise<T> {
  * reload offline, close the page and open it again, come back online: the server ends with
  * exactly those 10 answers, 2 favourites and the wrong ones in the wrong book.
  */
-async function practiseOffline(context: BrowserContext, first: Page, waitOffline = 0): Promise<void> {
+async function practiseOffline(context: BrowserContext, first: Page, expireWhileOffline?: () => void): Promise<void> {
   let page = first;
   await logInMember(page);
   await expect(page).toHaveURL(/\/user\/course\/my_course$/);
@@ -61,13 +61,13 @@ async function practiseOffline(context: BrowserContext, first: Page, waitOffline
   const shell = new MemberShell(page);
   await expect(questionPosition(page, 11, 66)).toBeVisible({ timeout: 15_000 });
   await expect(shell.offlineNotice).toBeVisible();
-  if (waitOffline) await page.waitForTimeout(waitOffline);
+  expireWhileOffline?.();
 
   await context.setOffline(false);
   await expect(shell.pendingSync).toHaveCount(0, { timeout: 20_000 });
   await expect(shell.offlineNotice).toHaveCount(0);
   // An expired token was refreshed on the way (not dropped with the queue).
-  if (waitOffline) expect(await tokenOf(page)).not.toBe(tokenBefore);
+  if (expireWhileOffline) expect(await tokenOf(page)).not.toBe(tokenBefore);
 
   const stats = await memberGet<{ banks: { bankId: number; answers: number; questions: number; wrong: number }[] }>(page, "/api/exam/practiceStats");
   expect(stats.banks).toHaveLength(1);
@@ -96,11 +96,12 @@ test.describe("offline practice", () => {
   });
 
   test("the same when the access token expires while offline", async ({ browser }) => {
-    const server = await startServer({ ACCESS_TOKEN_TTL: "4" });
+    const server = await startServer({ ACCESS_TOKEN_TTL: "3600" });
     try {
       const context = await browser.newContext({ baseURL: server.url });
-      // Offline for longer than the token lives: the replay meets a 409 and refreshes once.
-      await practiseOffline(context, await context.newPage(), 5_000);
+      // Offline for longer than the token lives (the server's clock moved past its hour): the
+      // replay meets a 409 and refreshes once.
+      await practiseOffline(context, await context.newPage(), () => server.setClockOffset(3_601_000));
       await context.close();
     } finally {
       await server.stop();
