@@ -74,8 +74,8 @@ export interface ResourceDecl<F extends string = string> {
   title: MessageDescriptor;
   /** The list's fields in the order the server answers them; `id` among them. */
   fields: Record<F, FieldDecl>;
-  /** The fields the quick search looks in, and the box's placeholder naming them. */
-  quickSearch: { fields: readonly F[]; label: MessageDescriptor };
+  /** The fields the quick search looks in, and the box's placeholder naming them (no placeholder, no box on the screen). */
+  quickSearch: { fields: readonly F[]; label?: MessageDescriptor };
   /** The list's columns in the screen's order. */
   columns: readonly ColumnDecl<F>[];
   /** Rows carry `weigh` and are reordered by swapping it. */

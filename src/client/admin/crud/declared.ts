@@ -39,7 +39,7 @@ export function declaredScreen<F extends string>(
   return {
     path: decl.rule,
     title: decl.title,
-    quickSearch: decl.quickSearch.label,
+    ...(decl.quickSearch.label ? { quickSearch: decl.quickSearch.label } : {}),
     ...(decl.sortable ? { sortable: true } : {}),
     ...(decl.tree ? { tree: true } : {}),
     columns: declaredColumns(decl, cells),

@@ -217,3 +217,18 @@ export const lateAnswerDecl = declareResource({
     { field: "received_at" },
   ],
 });
+
+/** The question types (exam/questionType): the five kinds, each with its titles and default score; only edited. */
+export const questionTypeDecl = declareResource({
+  rule: "exam/questionType",
+  title: msg`Question types`,
+  fields: {
+    ...standardDecls("id"),
+    type: enumField(QUESTION_TYPES, msg`Question type`),
+    title: { type: "text", label: msg`Title` },
+    title_en: { type: "text", label: msg`English title` },
+    default_score: { type: "int", label: msg`Default score` },
+  },
+  quickSearch: { fields: ["id", "title", "title_en"] },
+  columns: [{ field: "type", render: "tag" }, { field: "title" }, { field: "title_en" }, { field: "default_score", render: "number" }],
+});
