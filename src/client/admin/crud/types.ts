@@ -1,6 +1,9 @@
 import type { MessageDescriptor } from "@lingui/core";
 import type { ComponentType, ReactNode } from "react";
 import type { z } from "zod";
+import type { ColumnRender, SearchKind } from "../../../shared/admin/fields.ts";
+
+export type { ColumnRender, SearchKind };
 
 /** The search operators of API.md's generic CRUD protocol. */
 export type Operator = "eq" | "ne" | "gt" | "egt" | "lt" | "elt" | "LIKE" | "NOT LIKE" | "IN" | "NOT IN" | "NULL" | "NOT NULL" | "RANGE" | "NOT RANGE";
@@ -16,12 +19,6 @@ export interface CrudOption {
   value: string | number;
   label: MessageDescriptor;
 }
-
-/** How a list cell shows its value. */
-export type ColumnRender = "text" | "number" | "tag" | "switch" | "datetime";
-
-/** Which input the search form gives a column, and so its operator: text LIKE, select eq, number and datetime RANGE. */
-export type SearchKind = "text" | "select" | "number" | "datetime";
 
 export interface CrudColumn {
   /** The row field (and the name the server's allow-list knows for order and search). */

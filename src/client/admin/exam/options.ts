@@ -1,4 +1,6 @@
 import { msg } from "@lingui/core/macro";
+import { LATE_POLICIES, LATE_STATUSES, MARK_STATUSES, QUESTION_TYPES, REVIEW_POLICIES, ROW_KINDS } from "../../../shared/admin/resources/exam.ts";
+import { FACE_FLAGS } from "../../../shared/admin/resources/face.ts";
 import type { CrudOption, CrudRow } from "../crud/types.ts";
 
 export const STATUS_OPTIONS: CrudOption[] = [
@@ -6,54 +8,24 @@ export const STATUS_OPTIONS: CrudOption[] = [
   { value: "disable", label: msg`Disabled` },
 ];
 
-export const ROW_KIND_OPTIONS: CrudOption[] = [
-  { value: "fixed", label: msg`Fixed question` },
-  { value: "draw", label: msg`Draw rule` },
-];
+export const ROW_KIND_OPTIONS: CrudOption[] = [...ROW_KINDS];
 
-/** The five graded kinds of question. */
-export const QUESTION_TYPE_OPTIONS: CrudOption[] = [
-  { value: "single", label: msg`Single choice` },
-  { value: "multiple", label: msg`Multiple choice` },
-  { value: "judge", label: msg`True or false` },
-  { value: "fill", label: msg`Fill in the blanks` },
-  { value: "short", label: msg`Short answer` },
-];
+export const QUESTION_TYPE_OPTIONS: CrudOption[] = [...QUESTION_TYPES];
 
-export const REVIEW_POLICY_OPTIONS: CrudOption[] = [
-  { value: "submitted", label: msg`After submission` },
-  { value: "closed", label: msg`After the room closes` },
-  { value: "never", label: msg`Never` },
-];
+export const REVIEW_POLICY_OPTIONS: CrudOption[] = [...REVIEW_POLICIES];
 
-export const LATE_POLICY_OPTIONS: CrudOption[] = [
-  { value: "review", label: msg`Keep for a marker` },
-  { value: "refuse", label: msg`Refuse` },
-];
+export const LATE_POLICY_OPTIONS: CrudOption[] = [...LATE_POLICIES];
 
-export const MARK_STATUS_OPTIONS: CrudOption[] = [
-  { value: "pending", label: msg`Waiting` },
-  { value: "marked", label: msg`Marked` },
-];
+export const MARK_STATUS_OPTIONS: CrudOption[] = [...MARK_STATUSES];
 
-export const LATE_STATUS_OPTIONS: CrudOption[] = [
-  { value: "pending", label: msg`Waiting` },
-  { value: "accepted", label: msg`Accepted` },
-  { value: "rejected", label: msg`Rejected` },
-];
+export const LATE_STATUS_OPTIONS: CrudOption[] = [...LATE_STATUSES];
 
 export const DIFFICULTY_OPTIONS: CrudOption[] = [1, 2, 3, 4, 5].map((n) => ({ value: n, label: { id: String(n), message: String(n) } }));
 
 /** A bank's title in the UI language (its English title in English, when it has one). */
 export const bankTitle = (row: CrudRow, locale: string): string => String((locale === "en" && row.title_en) || row.title || row.id);
 
-/** An attempt's face outcome. */
-export const FACE_FLAG_OPTIONS: CrudOption[] = [
-  { value: "none", label: msg`No problem` },
-  { value: "flagged", label: msg`Flagged for review` },
-  { value: "stopped", label: msg`Stopped` },
-  { value: "reviewed", label: msg`Reviewed` },
-];
+export const FACE_FLAG_OPTIONS: CrudOption[] = [...FACE_FLAGS];
 
 /** The server's verdict on one face check. */
 export const FACE_VERDICT_OPTIONS: CrudOption[] = [

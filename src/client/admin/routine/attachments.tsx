@@ -1,4 +1,5 @@
-import { msg } from "@lingui/core/macro";
+import { attachmentDecl } from "../../../shared/admin/resources/routine.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { NameCell, PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attachmentCells.tsx";
 
@@ -7,24 +8,15 @@ import { NameCell, PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attac
  * only when nothing else uses it (the server decides, after the delete).
  */
 const attachments: CrudDefinition = {
-  path: "routine/attachment",
-  title: msg`Attachments`,
-  quickSearch: msg`Name, type, topic`,
+  ...declaredScreen(attachmentDecl, {
+    url: (row) => <PreviewCell row={row} />,
+    name: (row) => <NameCell row={row} />,
+    size: (row) => <SizeCell row={row} />,
+    admin_username: (row) => <UploaderCell row={row} />,
+    uses: (row) => <UsesCell row={row} />,
+  }),
   buttons: ["refresh", "delete", "columns", "search"],
   defaultOrder: "last_upload_time,desc",
-  columns: [
-    { field: "id", label: msg`ID`, render: "number", sortable: true, hidden: true },
-    { field: "url", label: msg`Preview`, cell: (row) => <PreviewCell row={row} /> },
-    { field: "name", label: msg`Name`, sortable: true, search: "text", cell: (row) => <NameCell row={row} /> },
-    { field: "size", label: msg`Size`, sortable: true, search: "number", cell: (row) => <SizeCell row={row} /> },
-    { field: "mimetype", label: msg`Type`, sortable: true, search: "text" },
-    { field: "admin_username", label: msg`Uploaded by`, cell: (row) => <UploaderCell row={row} /> },
-    { field: "topic", label: msg`Topic`, search: "text" },
-    { field: "quote", label: msg`Uploads`, render: "number", sortable: true },
-    { field: "uses", viaHook: true, label: msg`Used by`, cell: (row) => <UsesCell row={row} /> },
-    { field: "last_upload_time", label: msg`Last uploaded`, render: "datetime", sortable: true, search: "datetime" },
-    { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime", hidden: true },
-  ],
 };
 
 export default attachments;

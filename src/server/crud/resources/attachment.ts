@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { msg } from "@lingui/core/macro";
+import { attachmentDecl } from "../../../shared/admin/resources/routine.ts";
 import { fileUses, Storage } from "../../modules/upload/storage.ts";
 import type { ResourceDef, Row } from "../resource.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /** Removes stored files nothing uses any more (Storage.removeUnused), one at a time; never throws. */
 async function removeEach(app: FastifyInstance, files: Iterable<[string, Parameters<Storage["removeUnused"]>[1]]>): Promise<void> {
@@ -50,33 +50,12 @@ export async function releaseLessonVideos(app: FastifyInstance, lessons: readonl
  * uses them any more (lesson.ts).
  */
 export const attachmentResource: ResourceDef = {
-  rule: "routine/attachment",
-  title: msg`Attachments`,
+  ...declared(attachmentDecl, { admin_username: "a.username", user_username: "m.username" }),
   table: "attachment",
-  fields: {
-    ...standardFields("id"),
-    topic: { column: "t.topic", type: "text" },
-    admin_id: { column: "t.admin_id", type: "int" },
-    user_id: { column: "t.user_id", type: "int" },
-    admin_username: { column: "a.username", type: "text" },
-    user_username: { column: "m.username", type: "text" },
-    url: { column: "t.url", type: "text" },
-    width: { column: "t.width", type: "int" },
-    height: { column: "t.height", type: "int" },
-    name: { column: "t.name", type: "text" },
-    size: { column: "t.size", type: "bigint" },
-    mimetype: { column: "t.mimetype", type: "text" },
-    sha1: { column: "t.sha1", type: "text" },
-    storage: { column: "t.storage", type: "text" },
-    quote: { column: "t.quote", type: "int" },
-    ...standardFields("create_time"),
-    last_upload_time: { column: "t.last_upload_time", type: "time" },
-  },
   joins: [
     { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
     { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
   ],
-  quickSearch: ["name", "mimetype", "topic"],
   defaultOrder: ["last_upload_time", "desc"],
   editColumns: ["id", "topic", "admin_id", "user_id", "url", "width", "height", "name", "size", "mimetype", "sha1", "storage", "quote", "create_time", "last_upload_time"],
   rules: { edit: "routine/attachment/index" },

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import type { z } from "zod";
 import type { CategoryTree } from "../../../shared/admin/categoryTree.ts";
 import type { FieldDef, ResourceDef, ResourceHooks } from "../resource.ts";
+import { fieldDef } from "./fields.ts";
 
 /**
  * The resource of a category tree (shared/admin/categoryTree.ts): a tree by pid, sortable by
@@ -11,7 +12,7 @@ export function categoryTreeResource(
   tree: CategoryTree,
   own: { childrenRefusal: MessageDescriptor; add: z.ZodType; edit: z.ZodType; touch?: boolean; hooks?: ResourceHooks },
 ): ResourceDef {
-  const fields = Object.fromEntries(Object.entries(tree.fields).map(([name, decl]) => [name, { column: `t.${name}`, ...decl }])) as Record<string, FieldDef>;
+  const fields: Record<string, FieldDef> = Object.fromEntries(Object.entries(tree.fields).map(([name, decl]) => [name, fieldDef(`t.${name}`, decl)]));
   return {
     rule: tree.rule,
     title: tree.title,

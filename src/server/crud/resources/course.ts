@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { courseAdd, courseCategoryAdd, courseCategoryEdit, courseCategoryTree, courseEdit } from "../../../shared/admin/courses.ts";
+import { courseDecl } from "../../../shared/admin/resources/courses.ts";
 import { categoryTreeResource } from "./categoryTree.ts";
 import { ApiError } from "../../errors.ts";
 import { withSanitizedHtml } from "../richText.ts";
@@ -7,7 +8,7 @@ import type { ResourceDef } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { categoriesHaveCourses, coursesHaveEnrolments, lessonCounts, lessonsOfCourses } from "./course.repository.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -30,25 +31,11 @@ export const courseCategoryResource: ResourceDef = categoryTreeResource(courseCa
 });
 
 export const courseResource: ResourceDef = {
-  rule: "course/course",
-  title: msg`Courses`,
+  ...declared(courseDecl, { category_title: "c.title", category_title_en: "c.title_en" }),
   table: "course",
-  fields: {
-    ...standardFields("id"),
-    category_id: { column: "t.category_id", type: "int" },
-    category_title: { column: "c.title", type: "text" },
-    category_title_en: { column: "c.title_en", type: "text" },
-    title: { column: "t.title", type: "text" },
-    cover: { column: "t.cover", type: "text" },
-    summary: { column: "t.summary", type: "text" },
-    price: { column: "t.price", type: "bigint" },
-    ...standardFields("weigh", "status", "create_time", "update_time"),
-  },
   joins: [{ table: "course_category", alias: "c", on: ["c.id", "t.category_id"] }],
-  quickSearch: ["id", "title", "summary"],
   selectFields: ["id", "title"],
   defaultOrder: ["weigh", "desc"],
-  sortable: true,
   editColumns: ["id", "category_id", "title", "cover", "summary", "introduction", "price", "weigh", "status", "create_time", "update_time"],
   add: withSanitizedHtml(courseAdd, ["introduction"]),
   edit: withSanitizedHtml(courseEdit, ["introduction"]),

@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionBankTree, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
 import { delQuery } from "../../../shared/admin/crud.ts";
+import { questionTypeDecl } from "../../../shared/admin/resources/exam.ts";
 import { recordIds } from "../../../shared/admin/security.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
@@ -25,7 +26,7 @@ import {
   setQuestionsTime,
   timeAfter,
 } from "./exam.repository.ts";
-import { standardFields } from "./fields.ts";
+import { declared, standardFields } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
@@ -55,17 +56,8 @@ export const examClassifyResource: ResourceDef = categoryTreeResource(questionBa
 
 /** Question types (`/admin/exam/questionType/...`): names and default scores of the five fixed kinds (edit only). */
 export const questionTypeResource: ResourceDef = {
-  rule: "exam/questionType",
-  title: msg`Question types`,
+  ...declared(questionTypeDecl),
   table: "exam_question_type",
-  fields: {
-    ...standardFields("id"),
-    type: { column: "t.type", type: "enum", values: ["single", "multiple", "judge", "fill", "short"] },
-    title: { column: "t.title", type: "text" },
-    title_en: { column: "t.title_en", type: "text" },
-    default_score: { column: "t.default_score", type: "int" },
-  },
-  quickSearch: ["id", "title", "title_en"],
   selectFields: ["id", "type", "title", "title_en", "default_score"],
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "type", "title", "title_en", "default_score"],

@@ -1,12 +1,13 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
+import { faceReviewDecl, faceRuleDecl } from "../../../shared/admin/resources/face.ts";
 import { faceReviewBody, faceRuleAdd, faceRuleEdit, type FaceTimeline } from "../../../shared/exam/face.ts";
 import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { faceCheck, faceChecksOf, faceReviewAttempt, markFaceReviewed, memberExists, roomsPerFaceRule, usernameOf } from "./face.repository.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /**
  * Face rules (`org/faceRule`, the menu rule seeded in 0003), the face review of official
@@ -15,22 +16,8 @@ import { standardFields } from "./fields.ts";
  */
 
 export const faceRuleResource: ResourceDef = {
-  rule: "org/faceRule",
-  title: msg`Face rules`,
+  ...declared(faceRuleDecl),
   table: "face_rule",
-  fields: {
-    ...standardFields("id"),
-    name: { column: "t.name", type: "text" },
-    before_start: { column: "t.before_start", type: "bool" },
-    every_minutes: { column: "t.every_minutes", type: "int" },
-    random_count: { column: "t.random_count", type: "int" },
-    threshold: { column: "t.threshold", type: "int" },
-    liveness: { column: "t.liveness", type: "bool" },
-    max_failures: { column: "t.max_failures", type: "int" },
-    action: { column: "t.action", type: "enum", values: ["stop", "flag"] },
-    ...standardFields("status", "create_time"),
-  },
-  quickSearch: ["id", "name"],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "before_start", "every_minutes", "random_count", "threshold", "liveness", "max_failures", "action", "status", "create_time"],
   add: faceRuleAdd,
@@ -61,28 +48,12 @@ const checkId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_
 
 /** Official attempts of rooms with a face rule: failed checks, the flag, the snapshots on a timeline; a reviewer clears a flag. */
 export const faceReviewResource: ResourceDef = {
-  rule: "exam/faceReview",
-  title: msg`Face review`,
+  ...declared(faceReviewDecl, { username: "m.username", room_title: "r.title" }),
   table: "exam_face_attempt",
-  fields: {
-    ...standardFields("id"),
-    user_id: { column: "t.user_id", type: "int" },
-    username: { column: "m.username", type: "text" },
-    room_id: { column: "t.room_id", type: "int" },
-    room_title: { column: "r.title", type: "text" },
-    status: { column: "t.status", type: "enum", values: ["open", "submitted", "expired"] },
-    started_at: { column: "t.started_at", type: "time" },
-    face_failures: { column: "t.face_failures", type: "int" },
-    face_flag: { column: "t.face_flag", type: "enum", values: ["none", "flagged", "stopped", "reviewed"] },
-    checks: { column: "t.checks", type: "int" },
-    missed: { column: "t.missed", type: "int" },
-    min_similarity: { column: "t.min_similarity", type: "int" },
-  },
   joins: [
     { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
     { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
   ],
-  quickSearch: ["id", "username", "room_title"],
   defaultOrder: ["id", "desc"],
   editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks", "missed"],
   rules: { edit: "exam/faceReview/index" },

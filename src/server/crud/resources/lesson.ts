@@ -1,9 +1,9 @@
-import { msg } from "@lingui/core/macro";
 import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/courses.ts";
+import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import { touchCourseRows } from "./lesson.repository.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
@@ -28,25 +28,11 @@ async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
  * nothing, and demo media is never removed.
  */
 export const lessonResource: ResourceDef = {
-  rule: "course/lesson",
-  title: msg`Lessons`,
+  ...declared(lessonDecl, { course_title: "c.title" }),
   table: "lesson",
-  fields: {
-    ...standardFields("id"),
-    course_id: { column: "t.course_id", type: "int" },
-    course_title: { column: "c.title", type: "text" },
-    title: { column: "t.title", type: "text" },
-    video_type: { column: "t.video_type", type: "enum", values: ["", "mp4", "webm", "hls"] },
-    video_size: { column: "t.video_size", type: "bigint" },
-    duration: { column: "t.duration", type: "int" },
-    free_preview: { column: "t.free_preview", type: "bool" },
-    ...standardFields("weigh", "status", "create_time", "update_time"),
-  },
   joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
-  quickSearch: ["id", "title", "course_title"],
   selectFields: ["id", "course_id", "title"],
   defaultOrder: ["weigh", "desc"],
-  sortable: true,
   editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
   add: withSanitizedHtml(lessonAdd, ["content"]),
   edit: withSanitizedHtml(lessonEdit, ["content"]),

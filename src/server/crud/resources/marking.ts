@@ -1,12 +1,13 @@
 import { msg } from "@lingui/core/macro";
 import { decideBody, markBody } from "../../../shared/admin/papers.ts";
+import { lateAnswerDecl, markingDecl } from "../../../shared/admin/resources/exam.ts";
 import { ApiError } from "../../errors.ts";
 import { decideLateAnswerIn } from "../../modules/exam/attempts/late.ts";
 import { leavesOf, leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, Join, ResourceDef, Row } from "../resource.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import { answersOfAttempts, usernameOfAttempt } from "./marking.repository.ts";
 
 /** A row of one question of one attempt: the question, the attempt, its member and its room (what both queues list and search). */
@@ -19,26 +20,9 @@ const ATTEMPT_JOINS = [
 
 /** Answers waiting for a marker: short answers of closed attempts (`exam_mark`). */
 export const markingResource: ResourceDef = {
-  rule: "exam/marking",
-  title: msg`Marking`,
+  ...declared(markingDecl, { stem: "q.stem", user_id: "a.user_id", username: "m.username", room_id: "a.room_id", room_title: "r.title" }),
   table: "exam_mark",
-  fields: {
-    ...standardFields("id"),
-    attempt_id: { column: "t.attempt_id", type: "int" },
-    question_id: { column: "t.question_id", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["pending", "marked"] },
-    score: { column: "t.score", type: "int" },
-    comment: { column: "t.comment", type: "text" },
-    marked_at: { column: "t.marked_at", type: "bigint" },
-    ...standardFields("create_time"),
-    stem: { column: "q.stem", type: "text" },
-    user_id: { column: "a.user_id", type: "int" },
-    username: { column: "m.username", type: "text" },
-    room_id: { column: "a.room_id", type: "int" },
-    room_title: { column: "r.title", type: "text" },
-  },
   joins: ATTEMPT_JOINS,
-  quickSearch: ["id", "username", "stem", "room_title", "comment"],
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "status", "score", "comment", "marked_at", "create_time"],
   rules: { edit: "exam/marking/index" },
@@ -103,23 +87,9 @@ async function satStem(ctx: CrudContext, attemptId: number, questionId: number):
 
 /** Official answers that reached the server after the deadline (`exam_late_answer`): a marker accepts or rejects each. */
 export const lateAnswerResource: ResourceDef = {
-  rule: "exam/lateAnswer",
-  title: msg`Late answers`,
+  ...declared(lateAnswerDecl, { stem: "q.stem", username: "m.username", room_title: "r.title" }),
   table: "exam_late_answer",
-  fields: {
-    ...standardFields("id"),
-    attempt_id: { column: "t.attempt_id", type: "int" },
-    question_id: { column: "t.question_id", type: "int" },
-    status: { column: "t.status", type: "enum", values: ["pending", "accepted", "rejected"] },
-    claimed_at: { column: "t.claimed_at", type: "bigint" },
-    received_at: { column: "t.received_at", type: "bigint" },
-    away_ms: { column: "t.away_ms", type: "bigint" },
-    stem: { column: "q.stem", type: "text" },
-    username: { column: "m.username", type: "text" },
-    room_title: { column: "r.title", type: "text" },
-  },
   joins: ATTEMPT_JOINS,
-  quickSearch: ["id", "username", "stem", "room_title"],
   defaultOrder: ["id", "asc"],
   editColumns: ["id", "attempt_id", "question_id", "answer", "status", "claimed_at", "received_at", "last_heard_at", "away_ms", "decided_at"],
   rules: { edit: "exam/lateAnswer/index" },

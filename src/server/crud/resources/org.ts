@@ -1,12 +1,13 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
+import { classroomDecl, companyDecl, dutyDecl } from "../../../shared/admin/resources/org.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
-import { standardFields } from "./fields.ts";
+import { declared, standardFields } from "./fields.ts";
 import {
   addClassroomMembers,
   adminLabel,
@@ -24,9 +25,6 @@ import {
 } from "./org.repository.ts";
 
 const STATUS = ["enable", "disable"] as const;
-const times = {
-  ...standardFields("create_time", "update_time"),
-} as const;
 
 const ownCompanyFixed = msg`Your own company is placed by an administrator above it: you cannot move, reorder or delete it`;
 
@@ -51,22 +49,11 @@ async function requireCompanyPlace(ctx: CrudContext, pid: number, existing: Row 
 
 /** Companies (`/admin/org/company/...`): a tree; a company admin sees their company and those under it. */
 export const companyResource: ResourceDef = {
-  rule: "org/company",
-  title: msg`Companies`,
+  ...declared(companyDecl),
   table: "company",
-  fields: {
-    ...standardFields("id", "pid"),
-    name: { column: "t.name", type: "text" },
-    ...standardFields("weigh"),
-    status: { column: "t.status", type: "enum", values: STATUS },
-    ...times,
-  },
-  quickSearch: ["id", "name"],
   selectFields: ["id", "pid", "name"],
   defaultOrder: ["weigh", "desc"],
-  tree: true,
   childrenRefusal: msg`Delete or move its sub-companies first`,
-  sortable: true,
   editColumns: ["id", "pid", "name", "weigh", "status", "create_time", "update_time"],
   add: companyAdd,
   edit: companyEdit,
@@ -92,20 +79,10 @@ export const companyResource: ResourceDef = {
 
 /** Duties (`/admin/org/duty/...`): the job positions members hold; shared by every company. */
 export const dutyResource: ResourceDef = {
-  rule: "org/duty",
-  title: msg`Duties`,
+  ...declared(dutyDecl),
   table: "duty",
-  fields: {
-    ...standardFields("id"),
-    name: { column: "t.name", type: "text" },
-    ...standardFields("weigh"),
-    status: { column: "t.status", type: "enum", values: STATUS },
-    ...times,
-  },
-  quickSearch: ["id", "name"],
   selectFields: ["id", "name"],
   defaultOrder: ["weigh", "desc"],
-  sortable: true,
   editColumns: ["id", "name", "weigh", "status", "create_time", "update_time"],
   add: dutyAdd,
   edit: dutyEdit,
@@ -170,27 +147,12 @@ async function scopedMembers(ctx: CrudContext, ids: number[]): Promise<number[]>
  * and its members, added and removed in bulk.
  */
 export const classroomResource: ResourceDef = {
-  rule: "org/classroom",
-  title: msg`Classrooms`,
+  ...declared(classroomDecl, { company_name: "c.name", head_name: "a.nickname", head_username: "a.username" }),
   table: "classroom",
-  fields: {
-    ...standardFields("id"),
-    name: { column: "t.name", type: "text" },
-    company_id: { column: "t.company_id", type: "int" },
-    company_name: { column: "c.name", type: "text" },
-    head_admin_id: { column: "t.head_admin_id", type: "int" },
-    head_name: { column: "a.nickname", type: "text" },
-    head_username: { column: "a.username", type: "text" },
-    start_time: { column: "t.start_time", type: "time" },
-    end_time: { column: "t.end_time", type: "time" },
-    status: { column: "t.status", type: "enum", values: STATUS },
-    ...times,
-  },
   joins: [
     { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
     { table: "admin", alias: "a", on: ["a.id", "t.head_admin_id"] },
   ],
-  quickSearch: ["id", "name", "company_name", "head_name"],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "company_id", "head_admin_id", "start_time", "end_time", "remark", "status", "create_time", "update_time"],
   add: classroomAdd,

@@ -2,10 +2,11 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import type { FastifyRequest } from "fastify";
 import { paperAdd, paperEdit, paperRowAdd, paperRowEdit, type PaperRowAdd } from "../../../shared/admin/papers.ts";
+import { paperDecl, paperRowDecl } from "../../../shared/admin/resources/exam.ts";
 import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import {
   attemptsOnPapers,
   bankExists,
@@ -27,8 +28,6 @@ import {
  * difficulty from its classify).
  */
 
-export const STATUS = ["enable", "disable"] as const;
-
 /** A refusal shown beside one form field. */
 export function fieldError(req: FastifyRequest, field: string, message: MessageDescriptor): ApiError {
   return new ApiError(message, 0, { fields: { [field]: req.t(message) } });
@@ -42,21 +41,8 @@ export async function rowTotals(ctx: CrudContext, paperIds: number[]): Promise<M
 }
 
 export const paperResource: ResourceDef = {
-  rule: "exam/paper",
-  title: msg`Papers`,
+  ...declared(paperDecl),
   table: "exam_paper",
-  fields: {
-    ...standardFields("id"),
-    title: { column: "t.title", type: "text" },
-    total_score: { column: "t.total_score", type: "int" },
-    pass_score: { column: "t.pass_score", type: "int" },
-    duration: { column: "t.duration", type: "int" },
-    shuffle_options: { column: "t.shuffle_options", type: "bool" },
-    partial_credit: { column: "t.partial_credit", type: "bool" },
-    status: { column: "t.status", type: "enum", values: STATUS },
-    ...standardFields("create_time"),
-  },
-  quickSearch: ["id", "title"],
   // The room form prefills its time and pass score from the paper it picks and shows whether its rows add up.
   selectFields: ["id", "title", "total_score", "pass_score", "duration"],
   editColumns: ["id", "title", "total_score", "pass_score", "duration", "shuffle_options", "partial_credit", "status", "create_time"],
@@ -107,36 +93,14 @@ async function bankSize(ctx: CrudContext, classifyId: number, type: string, diff
 }
 
 export const paperRowResource: ResourceDef = {
-  rule: "exam/paperRow",
-  title: msg`Question rows`,
+  ...declared(paperRowDecl, { paper_title: "p.title", question_stem: "q.stem", question_type_fixed: "q.type", question_latest_version: "q.version", classify_title: "c.title" }),
   table: "exam_paper_row",
-  fields: {
-    ...standardFields("id"),
-    paper_id: { column: "t.paper_id", type: "int" },
-    paper_title: { column: "p.title", type: "text" },
-    kind: { column: "t.kind", type: "enum", values: ["fixed", "draw"] },
-    question_id: { column: "t.question_id", type: "int" },
-    question_stem: { column: "q.stem", type: "text" },
-    question_type_fixed: { column: "q.type", type: "text" },
-    question_version: { column: "t.question_version", type: "int" },
-    question_latest_version: { column: "q.version", type: "int" },
-    classify_id: { column: "t.classify_id", type: "int" },
-    classify_title: { column: "c.title", type: "text" },
-    question_type: { column: "t.question_type", type: "text" },
-    difficulty: { column: "t.difficulty", type: "int" },
-    count: { column: "t.count", type: "int" },
-    score: { column: "t.score", type: "int" },
-    ...standardFields("weigh"),
-    remark: { column: "t.remark", type: "text" },
-  },
   joins: [
     { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
     { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
     { table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] },
   ],
-  quickSearch: ["id", "paper_title", "question_stem", "classify_title", "remark"],
   defaultOrder: ["weigh", "desc"],
-  sortable: true,
   editColumns: ["id", "paper_id", "kind", "question_id", "question_version", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
   add: paperRowAdd,
   edit: paperRowEdit,

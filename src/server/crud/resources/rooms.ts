@@ -1,9 +1,11 @@
 import { msg } from "@lingui/core/macro";
+import { roomDecl } from "../../../shared/admin/resources/exam.ts";
 import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/rooms.ts";
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
-import { fieldError, rowTotals, STATUS } from "./papers.ts";
+import { declared } from "./fields.ts";
+import { fieldError, rowTotals } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
 import { exportRoomResults, roomResults } from "./roomResults.ts";
@@ -11,37 +13,14 @@ import { attemptsInRooms, attemptsPerRoom, faceRuleExists, memberGroupExists, pa
 
 /** Exam rooms: an official sitting of a paper, open to members between two times. */
 export const roomResource: ResourceDef = {
-  rule: "exam/room",
-  title: msg`Exam rooms`,
+  ...declared(roomDecl, { paper_title: "p.title", group_name: "g.name", face_rule_name: "f.name", company_name: "co.name" }),
   table: "exam_room",
-  fields: {
-    id: { column: "t.id", type: "int" },
-    title: { column: "t.title", type: "text" },
-    paper_id: { column: "t.paper_id", type: "int" },
-    paper_title: { column: "p.title", type: "text" },
-    start_time: { column: "t.start_time", type: "time" },
-    end_time: { column: "t.end_time", type: "time" },
-    duration: { column: "t.duration", type: "int" },
-    attempts_allowed: { column: "t.attempts_allowed", type: "int" },
-    pass_score: { column: "t.pass_score", type: "int" },
-    user_group_id: { column: "t.user_group_id", type: "int" },
-    group_name: { column: "g.name", type: "text" },
-    review_policy: { column: "t.review_policy", type: "enum", values: ["submitted", "closed", "never"] },
-    late_policy: { column: "t.late_policy", type: "enum", values: ["review", "refuse"] },
-    face_rule_id: { column: "t.face_rule_id", type: "int" },
-    face_rule_name: { column: "f.name", type: "text" },
-    shuffle_questions: { column: "t.shuffle_questions", type: "bool" },
-    status: { column: "t.status", type: "enum", values: STATUS },
-    company_id: { column: "t.company_id", type: "int" },
-    company_name: { column: "co.name", type: "text" },
-  },
   joins: [
     { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
     { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
     { table: "company", alias: "co", on: ["co.id", "t.company_id"] },
     { table: "face_rule", alias: "f", on: ["f.id", "t.face_rule_id"] },
   ],
-  quickSearch: ["id", "title", "paper_title"],
   selectFields: ["id", "title"],
   editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "shuffle_questions", "status", "company_id"],
   add: roomAdd,

@@ -1,0 +1,74 @@
+import { msg } from "@lingui/core/macro";
+import { declareResource, standardDecls } from "../fields.ts";
+
+/** The organisation's companies, duties and classrooms, as both sides list them. */
+
+/** Companies (org/company): a tree a company admin sees from their own company down. */
+export const companyDecl = declareResource({
+  rule: "org/company",
+  title: msg`Companies`,
+  fields: {
+    ...standardDecls("id", "pid"),
+    name: { type: "text", label: msg`Name` },
+    ...standardDecls("weigh", "status", "create_time", "update_time"),
+  },
+  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  sortable: true,
+  tree: true,
+  columns: [
+    { field: "name", search: "text" },
+    { field: "weigh", render: "number" },
+    { field: "status", render: "tag", search: "select" },
+    { field: "create_time", render: "datetime", hidden: true },
+    { field: "id", render: "number", hidden: true },
+  ],
+});
+
+/** Duties (org/duty): the posts members hold, which courses and rooms may be assigned to. */
+export const dutyDecl = declareResource({
+  rule: "org/duty",
+  title: msg`Duties`,
+  fields: {
+    ...standardDecls("id"),
+    name: { type: "text", label: msg`Name` },
+    ...standardDecls("weigh", "status", "create_time", "update_time"),
+  },
+  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  sortable: true,
+  columns: [
+    { field: "id", render: "number", sortable: true },
+    { field: "name", search: "text", sortable: true },
+    { field: "weigh", render: "number", sortable: true },
+    { field: "status", render: "tag", search: "select" },
+    { field: "create_time", render: "datetime", sortable: true, hidden: true },
+  ],
+});
+
+/** Classrooms (org/classroom): a company's class with its head teacher and dates; its member count from the list hook. */
+export const classroomDecl = declareResource({
+  rule: "org/classroom",
+  title: msg`Classrooms`,
+  fields: {
+    ...standardDecls("id"),
+    name: { type: "text", label: msg`Name` },
+    company_id: { type: "int", label: msg`Company` },
+    company_name: { type: "text" },
+    head_admin_id: { type: "int", label: msg`Head teacher` },
+    head_name: { type: "text" },
+    head_username: { type: "text" },
+    start_time: { type: "time", label: msg`Starts` },
+    end_time: { type: "time", label: msg`Ends` },
+    ...standardDecls("status", "create_time", "update_time"),
+  },
+  quickSearch: { fields: ["id", "name", "company_name", "head_name"], label: msg`ID, name, company, head teacher` },
+  columns: [
+    { field: "id", render: "number", sortable: true },
+    { field: "name", search: "text", sortable: true },
+    { field: "company_id", search: "select", remote: { path: "org/company", labelField: "name" } },
+    { field: "head_admin_id" },
+    { hook: "member_count", label: msg({ message: "Members", context: "classroom member count" }), render: "number" },
+    { field: "start_time", render: "datetime", sortable: true, search: "datetime" },
+    { field: "end_time", render: "datetime", sortable: true },
+    { field: "status", render: "tag", search: "select" },
+  ],
+});

@@ -1,0 +1,41 @@
+import { msg } from "@lingui/core/macro";
+import { declareResource, standardDecls, STANDARD_FIELDS } from "../fields.ts";
+
+/** Uploaded files (routine/attachment): who uploaded each, how often, and what uses it (from the list hook). */
+export const attachmentDecl = declareResource({
+  rule: "routine/attachment",
+  title: msg`Attachments`,
+  fields: {
+    ...standardDecls("id"),
+    topic: { type: "text", label: msg`Topic` },
+    admin_id: { type: "int" },
+    user_id: { type: "int" },
+    admin_username: { type: "text", label: msg`Uploaded by` },
+    user_username: { type: "text" },
+    url: { type: "text", label: msg`Preview` },
+    width: { type: "int" },
+    height: { type: "int" },
+    name: { type: "text", label: msg`Name` },
+    size: { type: "bigint", label: msg`Size` },
+    mimetype: { type: "text", label: msg`Type` },
+    sha1: { type: "text" },
+    storage: { type: "text" },
+    quote: { type: "int", label: msg`Uploads` },
+    create_time: STANDARD_FIELDS.create_time,
+    last_upload_time: { type: "time", label: msg`Last uploaded` },
+  },
+  quickSearch: { fields: ["name", "mimetype", "topic"], label: msg`Name, type, topic` },
+  columns: [
+    { field: "id", render: "number", sortable: true, hidden: true },
+    { field: "url" },
+    { field: "name", sortable: true, search: "text" },
+    { field: "size", sortable: true, search: "number" },
+    { field: "mimetype", sortable: true, search: "text" },
+    { field: "admin_username" },
+    { field: "topic", search: "text" },
+    { field: "quote", render: "number", sortable: true },
+    { hook: "uses", label: msg`Used by` },
+    { field: "last_upload_time", render: "datetime", sortable: true, search: "datetime" },
+    { field: "create_time", render: "datetime", sortable: true, search: "datetime", hidden: true },
+  ],
+});
