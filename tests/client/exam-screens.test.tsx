@@ -375,14 +375,14 @@ describe("TestTakingPage", () => {
       status: "in_progress",
     };
     await db.attempts.add(attempt);
-    wrap(
+    const view = wrap(
       <Routes>
         <Route path="/exam/my_test_detail" element={<TestTakingPage />} />
         <Route path="/exam/examResult" element={<p>result page</p>} />
       </Routes>,
       `/exam/my_test_detail?attempt=${attempt.attemptId}`,
     );
-    return { db, attempt };
+    return { db, attempt, view };
   }
 
   it("autosaves answers and submits after confirming unanswered questions", async () => {
@@ -417,6 +417,42 @@ describe("TestTakingPage", () => {
     const second = await screen.findByRole("region", { name: "Question 2 of 2" });
     expect(within(second).getByText("3 points")).toBeInTheDocument();
     expect(within(second).queryByText("5 points")).toBeNull();
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("opens again at the question the member was on, and asks before submitting even with every question answered", async () => {
+    const memberId = 4246;
+    const { db, attempt, view } = await setUp(memberId, Date.now() + 30 * 60_000);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("radio", { name: /Stop/ }));
+    await user.click(screen.getByRole("button", { name: "Next question" }));
+    expect(await screen.findByRole("region", { name: "Question 2 of 2" })).toBeInTheDocument();
+    await vi.waitFor(async () => expect((await db.attempts.get(attempt.attemptId))?.position).toBe(1));
+
+    // A reload (the page mounted afresh) opens question 2, with the first answer kept.
+    view.unmount();
+    wrap(
+      <Routes>
+        <Route path="/exam/my_test_detail" element={<TestTakingPage />} />
+        <Route path="/exam/examResult" element={<p>result page</p>} />
+      </Routes>,
+      `/exam/my_test_detail?attempt=${attempt.attemptId}`,
+    );
+    expect(await screen.findByRole("region", { name: "Question 2 of 2" })).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "True" }));
+
+    // Every question answered: "submit" still asks first, and "keep answering" keeps the exam open.
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    let dialog = await screen.findByRole("alertdialog");
+    expect(dialog).toHaveTextContent("Every question is answered.");
+    await user.click(within(dialog).getByRole("button", { name: "Keep answering" }));
+    expect((await db.attempts.get(attempt.attemptId))?.status).toBe("in_progress");
+    await user.click(screen.getByRole("button", { name: "Submit" }));
+    dialog = await screen.findByRole("alertdialog");
+    await user.click(within(dialog).getByRole("button", { name: "Submit" }));
+    expect(await screen.findByText("result page")).toBeInTheDocument();
+    expect(await db.attempts.get(attempt.attemptId)).toMatchObject({ status: "submitted", score: 8 });
     stopOffline();
     await deleteMemberDb(memberId);
   });

@@ -94,6 +94,8 @@ export interface AttemptRow {
   score: number | null;
   results: Record<string, AttemptQuestionResult> | null;
   status: AttemptStatus;
+  /** The question (0-based) the member was on, so a reload or a return opens it again. */
+  position?: number;
 }
 
 /**

@@ -79,6 +79,7 @@ export {
   removeWrong,
   retrySetAside,
   saveAttemptAnswer,
+  setAttemptPosition,
   saveBank,
   setFavourite,
   setProgress,

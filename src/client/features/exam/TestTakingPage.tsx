@@ -2,7 +2,7 @@ import { useCallback, useMemo, useRef, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
-import { saveAttemptAnswer, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
+import { saveAttemptAnswer, setAttemptPosition, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { readCachedPaper } from "./papers.ts";
 import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
@@ -58,7 +58,12 @@ export default function TestTakingPage() {
 function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const [index, setIndex] = useState(0);
+  // Where the member was: a reload or a return opens the same question.
+  const [index, setIndexState] = useState(attempt.position ?? 0);
+  const setIndex = (next: number) => {
+    setIndexState(next);
+    void setAttemptPosition(db, attempt.attemptId, next);
+  };
   // Answers typed here show at once; each is also autosaved to the device.
   const [drafts, setDrafts] = useState<Record<string, GivenAnswer>>({});
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -135,7 +140,8 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
         answered={answeredCount}
         total={total}
         submitting={submitting}
-        onSubmit={() => (unanswered > 0 ? setConfirmOpen(true) : submitNow())}
+        // Always asked: a tap on "submit" with every question answered still ends the exam for good.
+        onSubmit={() => setConfirmOpen(true)}
       />
 
       {failed && <ExamAlert>{failed === "save" ? t`Your last answer could not be saved on this device.` : t`The exam could not be submitted. Try again.`}</ExamAlert>}

@@ -42,6 +42,15 @@ export async function saveAttemptAnswer(db: MemberDb, attemptId: string, questio
   });
 }
 
+/** Remembers the question the member is on (device only: the server has no use for it). */
+export async function setAttemptPosition(db: MemberDb, attemptId: string, position: number): Promise<void> {
+  await db.transaction("rw", db.attempts, async () => {
+    const row = await db.attempts.get(attemptId);
+    if (!row || row.status !== "in_progress" || row.position === position) return;
+    await db.attempts.put({ ...row, position });
+  });
+}
+
 export interface MockAttemptInput {
   /** Made by `startMockAttempt`; a new one when absent. */
   attemptId?: string;
