@@ -736,6 +736,8 @@ describe("CourseDetailPage", () => {
     expect(items[0]).toHaveTextContent("Free preview");
     expect(within(items[0]!).getByRole("link")).toHaveAttribute("href", "/player/txPlayer?id=21");
     expect(within(items[1]!).queryByRole("link")).toBeNull();
+    // A paid course's locked lesson opens by buying, not by enrolling.
+    expect(items[1]).toHaveTextContent("Buy the course to open this lesson");
     expect(items[2]).toHaveTextContent("Text only");
 
     const user = userEvent.setup();
@@ -766,6 +768,21 @@ describe("CourseDetailPage", () => {
     await user.click(screen.getByRole("button", { name: "Buy for ¥12.50" }));
     expect(await screen.findByRole("alertdialog")).toHaveTextContent("Your balance is not enough for this course.");
     await deleteMemberDb(7_961);
+  });
+
+  it("offers to continue, not to start, once a lesson was watched on this device only", async () => {
+    useUserInfo.setState({ id: 7_962, token: "t", money: "5.00" });
+    const unwatched = detail.lessons.map((l) => ({ ...l, progress: { position: 0, completed: false, lastWatched: 0 } }));
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/course/detail") return ok({ ...detail, lessons: unwatched, enrolment: { courseId: 2, enrolledAt: 1, paid: 1250 } });
+      throw new Error("offline");
+    });
+    const db = await act(async () => startOffline(7_962));
+    wrap(<CourseDetailPage />, "/course/lesson?id=2");
+    expect(await screen.findByRole("link", { name: "Start learning" })).toBeInTheDocument();
+    await act(async () => db.lessonProgress.put({ lessonId: 21, courseId: 2, position: 100, completed: false, updatedAt: T0 + 1000, opId: "y" }));
+    expect(await screen.findByRole("link", { name: "Continue where you left off" })).toHaveAttribute("href", "/player/txPlayer?id=21");
+    await deleteMemberDb(7_962);
   });
 
   it("computes watched percent and balance", () => {

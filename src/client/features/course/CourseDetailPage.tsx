@@ -33,7 +33,7 @@ export function balanceCents(money: string | number | undefined): number | null 
   return Math.round(n * 100);
 }
 
-function LessonRow({ lesson, index, progress, canOpen }: { lesson: LessonSummary; index: number; progress: LessonProgress; canOpen: boolean }) {
+function LessonRow({ lesson, index, progress, canOpen, paid }: { lesson: LessonSummary; index: number; progress: LessonProgress; canOpen: boolean; paid: boolean }) {
   const { t } = useLingui();
   const percent = watchedPercent(progress, lesson.duration);
   const status = progress.completed
@@ -78,7 +78,7 @@ function LessonRow({ lesson, index, progress, canOpen }: { lesson: LessonSummary
             </span>
           )}
           <span>{status}</span>
-          {!canOpen && <span className="sr-only">{t`Enrol to open this lesson`}</span>}
+          {!canOpen && <span className="sr-only">{paid ? t`Buy the course to open this lesson` : t`Enrol to open this lesson`}</span>}
         </span>
         {lesson.hasVideo && percent > 0 && percent < 100 && (
           <span aria-hidden className="mt-2 block h-1.5 w-full max-w-48 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700">
@@ -171,7 +171,8 @@ function BuyDialog({ detail, disabled }: { detail: CourseDetail; disabled: boole
   );
 }
 
-function EnrolActions({ detail }: { detail: CourseDetail }) {
+/** `started`: a lesson was opened or watched, on the server or on this device (not yet sent). */
+function EnrolActions({ detail, started }: { detail: CourseDetail; started: boolean }) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
   const online = useOnline();
@@ -180,8 +181,7 @@ function EnrolActions({ detail }: { detail: CourseDetail }) {
     mutationFn: () => enrolCourse(detail.course.id),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: courseQueries.all() }),
   });
-  const { continueLessonId, enrolment, lessons } = detail;
-  const started = lessons.some((l) => l.progress.lastWatched > 0 || l.progress.completed);
+  const { continueLessonId, enrolment } = detail;
 
   if (enrolment) {
     return continueLessonId ? (
@@ -277,7 +277,7 @@ export default function CourseDetailPage() {
           </div>
           {enrolment && total > 0 && <p className="text-sm text-slate-600 dark:text-slate-300">{t`${completed} of ${plural(total, { one: "# lesson", other: "# lessons" })} done`}</p>}
           <div className="mt-auto pt-2">
-            <EnrolActions detail={detail} />
+            <EnrolActions detail={detail} started={merged.some((p) => p.lastWatched > 0 || p.completed)} />
           </div>
         </div>
       </header>
@@ -303,7 +303,7 @@ export default function CourseDetailPage() {
         ) : (
           <ol className="divide-y divide-slate-100 dark:divide-slate-800">
             {lessons.map((lesson, index) => (
-              <LessonRow key={lesson.id} lesson={lesson} index={index} progress={merged[index]!} canOpen={Boolean(enrolment) || lesson.freePreview} />
+              <LessonRow key={lesson.id} lesson={lesson} index={index} progress={merged[index]!} canOpen={Boolean(enrolment) || lesson.freePreview} paid={course.price > 0} />
             ))}
           </ol>
         )}

@@ -52,7 +52,7 @@ function MyCourseRow({ course }: { course: MyCourse }) {
             className={buttonClass("primary")}
           >
             <PlayCircle aria-hidden className="size-5" />
-            {done > 0 || course.lastWatched > 0 ? t`Continue learning` : t`Start learning`}
+            {done > 0 || percent > 0 || course.lastWatched > 0 ? t`Continue learning` : t`Start learning`}
           </Link>
           <Link to={`/course/lesson?id=${course.id}`} className={buttonClass("secondary")}>
             <Trans>Lessons</Trans>
