@@ -6,6 +6,7 @@ import { examQueries, flattenBanks } from "../../features/exam/api.ts";
 import { useBank } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
+import { BackButton } from "../../ui/BackButton.tsx";
 
 /** The page's heading: the bank's title (from the catalogue, or the copy on this device), else "Exam detail". */
 function ExamTitle() {
@@ -41,6 +42,7 @@ export default function ExamDetailLayout() {
   ] as const;
   return (
     <div>
+      <BackButton to="/exam/myTest" />
       <ExamTitle />
       <nav ref={navRef} aria-label={t`Exam`} className="-mx-4 mb-4 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-700">
         <ul className="flex min-w-max gap-1">

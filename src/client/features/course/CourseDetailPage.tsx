@@ -18,6 +18,7 @@ import { buyCourse, courseQueries, enrolCourse, refreshUserInfo } from "./api.ts
 import { CourseCover, CourseSize, PriceTag } from "./parts.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
+import { BackButton } from "../../ui/BackButton.tsx";
 
 /** Percent of a lesson watched (0..100), from its position and duration. */
 export function watchedPercent(progress: LessonProgress, duration: number): number {
@@ -257,6 +258,7 @@ export default function CourseDetailPage() {
 
   return (
     <article className="space-y-6">
+      <BackButton to="/user/course/index" />
       <header className="grid gap-5 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div className="-mx-4 self-start overflow-hidden sm:mx-0 sm:rounded-xl">
           <CourseCover src={course.cover} />

@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../routing/routeState.ts";
 import { gradedAttemptsOfPaper, storedAttempt, useOfflineDb, useOfflineQuery, waitingSubmissions, type AttemptRow } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
+import { BackButton } from "../../ui/BackButton.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { DataTable } from "../../ui/DataTable.tsx";
@@ -334,6 +335,7 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
   useDocumentTitle(t`Result: ${title}`);
   return (
     <div className="mx-auto max-w-3xl space-y-6">
+      <BackButton to="/exam/myTest" />
       <ResultSummary
         title={title}
         score={view.score}

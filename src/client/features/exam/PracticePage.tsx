@@ -15,6 +15,7 @@ import { QuestionGrid } from "./QuestionGrid.tsx";
 import { AnswerAndAnalysis, QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
+import { BackButton } from "../../ui/BackButton.tsx";
 
 /** The way on from a bank that cannot be opened. */
 function BackToBanks() {
@@ -171,6 +172,7 @@ export default function PracticePage() {
 
   return (
     <div className="mx-auto max-w-3xl space-y-4">
+      <BackButton to={`/exam/examTab/sortPractice?id=${bankId}`} />
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-lg font-semibold">{bank.title}</h1>
         <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
