@@ -38,3 +38,22 @@ export function formatTime(
   };
   return format.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token] ?? token);
 }
+
+/**
+ * Calendar days in a time zone (an IANA name such as "Asia/Shanghai"; undefined: the runtime's
+ * own). `dayIn` is the "YYYY-MM-DD" date of a moment there; `daysEndingAt` the `count` dates up to
+ * and including that of `seconds`, oldest first. An unknown zone throws a RangeError (Intl's).
+ */
+export function dayIn(zone: string | undefined): (seconds: number) => string {
+  const format = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" });
+  return (seconds) => {
+    const parts = Object.fromEntries(format.formatToParts(new Date(seconds * 1000)).map((p) => [p.type, p.value]));
+    return `${parts.year}-${parts.month}-${parts.day}`;
+  };
+}
+
+export function daysEndingAt(seconds: number, zone: string | undefined, count: number): string[] {
+  const [y, m, d] = dayIn(zone)(seconds).split("-").map(Number) as [number, number, number];
+  // Calendar arithmetic on the date alone (noon UTC: no zone or DST can move it to another day).
+  return Array.from({ length: count }, (_, i) => new Date(Date.UTC(y, m - 1, d - (count - 1 - i), 12)).toISOString().slice(0, 10));
+}

@@ -7,6 +7,7 @@ import { MemoryRouter } from "react-router-dom";
 import { describe, expect, it, vi } from "vitest";
 import { ChannelChoice } from "../../src/client/features/auth/ChannelChoice.tsx";
 import { useIdParam } from "../../src/client/routing/routeState.ts";
+import { alignedZeroRanges } from "../../src/client/ui/chartTheme.ts";
 import { ruled } from "../../src/client/ui/form/rules.ts";
 import { validatePassword } from "../../src/shared/validation.ts";
 
@@ -50,5 +51,30 @@ describe("useIdParam", () => {
     for (const entry of ["/course/lesson", "/course/lesson?id=0", "/course/lesson?id=-3", "/course/lesson?id=1.5", "/course/lesson?id=abc"]) {
       expect(renderHook(() => useIdParam(), { wrapper: at(entry) }).result.current.valid).toBe(false);
     }
+  });
+});
+
+describe("alignedZeroRanges", () => {
+  const zeroAt = (r: { min: number; max: number }) => -r.min / (r.max - r.min);
+
+  it("puts both axes' zero at the same height, each axis still spanning its values", () => {
+    const points = [0, 50, 0, -20, 0, 0, 100];
+    const money = [80, 0, -40, 0, 0, 20, 0];
+    const [p, m] = alignedZeroRanges(points, money);
+    expect(zeroAt(p)).toBeCloseTo(zeroAt(m), 10);
+    expect(p.min).toBeLessThanOrEqual(-20);
+    expect(p.max).toBeGreaterThanOrEqual(100);
+    expect(m.min).toBeLessThanOrEqual(-40);
+    expect(m.max).toBeGreaterThanOrEqual(80);
+    // Money has the larger share below zero (40 of 120): points get the same share.
+    expect(zeroAt(m)).toBeCloseTo(1 / 3, 10);
+  });
+
+  it("starts both at zero when nothing went down, and gives an empty week a range", () => {
+    expect(alignedZeroRanges([0, 5, 10], [0, 0, 0])).toEqual([{ min: 0, max: 10 }, { min: 0, max: 1 }]);
+    // One series only down, the other only up: zero in the middle, both in view.
+    const [p, m] = alignedZeroRanges([-5, 0], [0, 30]);
+    expect(p).toEqual({ min: -5, max: 5 });
+    expect(m).toEqual({ min: -30, max: 30 });
   });
 });

@@ -215,6 +215,23 @@ describe("member account", () => {
     expect(body.data.money.every((m: string) => /^-?\d+\.\d{2}$/.test(m))).toBe(true);
   });
 
+  it("counts the overview's days in the member's time zone, and refuses one that does not exist", async () => {
+    const traveller = await createMember(t.database.db, { username: "zone_tao", password: "zone-pass-1", email: "zone.tao@example.com" });
+    await createAccountLogs(t.database.db, traveller.id, { score: [[0, 7, memos.signup()]] });
+    const headers = { "ba-user-token": (await login("zone_tao", "zone-pass-1")).data.userInfo.token };
+    // UTC+14 and UTC-12 are always on different dates: the points just earned are on "today" in each.
+    const east = (await get("/api/account/overview?tz=Etc%2FGMT-14", headers)).json().data;
+    const west = (await get("/api/account/overview?tz=Etc%2FGMT%2B12", headers)).json().data;
+    expect(east.days[6] > west.days[6]).toBe(true);
+    expect(east.score).toEqual([0, 0, 0, 0, 0, 0, 7]);
+    expect(west.score).toEqual([0, 0, 0, 0, 0, 0, 7]);
+    for (const tz of ["Mars/Olympus", "x".repeat(65), ""]) {
+      const body = (await get(`/api/account/overview?tz=${encodeURIComponent(tz)}`, headers)).json();
+      if (tz === "") expect(body.code).toBe(1);
+      else expect(body).toMatchObject({ code: 0, msg: "Incorrect parameter!" });
+    }
+  });
+
   it("pages the balance and points logs, newest first, money with 2 decimals", async () => {
     const page1 = (await get("/api/account/balance?page=1&limit=1", auth())).json().data;
     expect(page1.total).toBe(2);

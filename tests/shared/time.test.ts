@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_TIME_FORMAT, formatTime, toMilliseconds } from "../../src/shared/time.ts";
+import { DEFAULT_TIME_FORMAT, dayIn, daysEndingAt, formatTime, toMilliseconds } from "../../src/shared/time.ts";
 
 describe("toMilliseconds", () => {
   it.each([
@@ -55,4 +55,26 @@ describe("formatTime", () => {
       expect(formatTime(ts)).toBe("");
     },
   );
+});
+
+describe("days in a member's time zone", () => {
+  // 2026-11-28 18:55 UTC is 02:55 on the 29th in Shanghai and still the 28th in New York.
+  const moment = Date.UTC(2026, 10, 28, 18, 55) / 1000;
+
+  it("puts a moment on the day it is where the member lives", () => {
+    expect(dayIn("Asia/Shanghai")(moment)).toBe("2026-11-29");
+    expect(dayIn("UTC")(moment)).toBe("2026-11-28");
+    expect(dayIn("America/New_York")(moment)).toBe("2026-11-28");
+  });
+
+  it("lists the week up to that day, across a month's end and a DST change", () => {
+    expect(daysEndingAt(moment, "Asia/Shanghai", 7)).toEqual(["2026-11-23", "2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28", "2026-11-29"]);
+    expect(daysEndingAt(Date.UTC(2026, 2, 2, 12) / 1000, "UTC", 3)).toEqual(["2026-02-28", "2026-03-01", "2026-03-02"]);
+    // New York moves its clocks on 2026-03-08: every day is there once.
+    expect(daysEndingAt(Date.UTC(2026, 2, 9, 15) / 1000, "America/New_York", 3)).toEqual(["2026-03-07", "2026-03-08", "2026-03-09"]);
+  });
+
+  it("refuses a zone that does not exist", () => {
+    expect(() => dayIn("Mars/Olympus")).toThrow(RangeError);
+  });
 });

@@ -58,7 +58,9 @@ export default function Overview() {
   const apiUrl = useSiteConfig((s) => s.apiUrl);
   const query = useQuery({
     queryKey: ["account", "overview"],
-    queryFn: async ({ signal }) => (await request<AccountOverview>({ url: "/api/account/overview", method: "get", signal })).data,
+    // Days as the member lives them: a purchase at 02:55 in Shanghai is on that day, not the one before.
+    queryFn: async ({ signal }) =>
+      (await request<AccountOverview>({ url: "/api/account/overview", method: "get", params: { tz: Intl.DateTimeFormat().resolvedOptions().timeZone }, signal })).data,
   });
 
   const days = query.data?.days ?? [];

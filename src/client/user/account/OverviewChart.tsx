@@ -2,7 +2,7 @@ import { useMemo } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { BarController, BarElement, CategoryScale, Chart as ChartJS, Legend, LinearScale, Tooltip, type ChartData, type ChartOptions } from "chart.js";
 import { Chart } from "react-chartjs-2";
-import { baseChartOptions, useChartTheme } from "../../ui/chartTheme.ts";
+import { alignedZeroRanges, baseChartOptions, useChartTheme } from "../../ui/chartTheme.ts";
 
 // Only what a two-axis bar chart with a legend and tooltips needs (the rest is tree-shaken).
 ChartJS.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
@@ -41,17 +41,21 @@ export function OverviewChart({ labels, score, money }: OverviewChartProps) {
 
   const options = useMemo<ChartOptions<"bar">>(() => {
     const base = baseChartOptions<"bar">(text);
+    // One zero line for both axes: points and balance bars start from the same baseline.
+    const [pointsRange, moneyRange] = alignedZeroRanges(score, money);
     return {
       ...base,
       scales: {
         ...base.scales,
         y: {
+          ...pointsRange,
           position: "left",
           ticks: { color: text, precision: 0 },
           grid: { color: grid },
           title: { display: true, text: pointsLabel, color: text },
         },
         y1: {
+          ...moneyRange,
           position: "right",
           ticks: { color: text, callback: (value) => Number(value).toFixed(2) },
           grid: { drawOnChartArea: false },
@@ -60,7 +64,7 @@ export function OverviewChart({ labels, score, money }: OverviewChartProps) {
       },
     };
   },
-    [text, grid, pointsLabel, balanceLabel],
+    [text, grid, pointsLabel, balanceLabel, score, money],
   );
 
   return (

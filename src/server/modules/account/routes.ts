@@ -4,6 +4,7 @@ import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { jsonBody, withMessage } from "../../../shared/schema.ts";
+import { dayIn, daysEndingAt } from "../../../shared/time.ts";
 import { validatePassword } from "../../../shared/validation.ts";
 import { useCode } from "../../auth/codes.ts";
 import { clearLoginFailures } from "../../auth/login.ts";
@@ -50,17 +51,8 @@ const profileBody = jsonBody(
 const bindingType = z.enum(["email", "mobile"]);
 
 /** YYYY-MM-DD of a Unix time in the server's time zone. */
-function ymd(seconds: number): string {
-  const d = new Date(seconds * 1000);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-
-function startOfToday(): number {
-  const d = new Date();
-  d.setHours(0, 0, 0, 0);
-  return Math.floor(d.getTime() / 1000);
-}
+/** `tz`: the member's time zone (IANA), so a day of the overview is theirs; without it, the server's. */
+const overviewQuery = z.object({ tz: z.string().max(64).optional() });
 
 /** The member's own account (API.md "Member calls"): overview, profile, logs, password, bindings. */
 export async function accountRoutes(app: FastifyInstance): Promise<void> {
@@ -68,14 +60,25 @@ export async function accountRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const memberOnly = { auth: "member" } as const;
 
-  api.get("/api/account/overview", { config: memberOnly }, async (req, reply) => {
+  api.get("/api/account/overview", { config: memberOnly, schema: { querystring: overviewQuery } }, async (req, reply) => {
     const member = req.member!;
-    const first = startOfToday() - 6 * DAY;
-    const days = Array.from({ length: 7 }, (_, i) => ymd(first + i * DAY));
+    const zone = req.query.tz || undefined;
+    let dayOf: (seconds: number) => string;
+    try {
+      dayOf = dayIn(zone);
+    } catch {
+      throw new ApiError(msg`Incorrect parameter!`);
+    }
+    const now = Math.floor(Date.now() / 1000);
+    const days = daysEndingAt(now, zone, 7);
     const sum = async (ledger: Ledger) => {
-      const rows = await ledgerMovesSince(db, ledger, member.id, first);
+      // A day more than the week, whatever the zone's offset; rows are then kept by their day there.
+      const rows = await ledgerMovesSince(db, ledger, member.id, now - 8 * DAY);
       const totals = new Map<string, number>();
-      for (const r of rows) totals.set(ymd(Number(r.create_time)), (totals.get(ymd(Number(r.create_time))) ?? 0) + Number(r.v));
+      for (const r of rows) {
+        const day = dayOf(Number(r.create_time));
+        totals.set(day, (totals.get(day) ?? 0) + Number(r.v));
+      }
       return days.map((d) => totals.get(d) ?? 0);
     };
     const score = await sum({ table: "user_score_log", column: "score" });
