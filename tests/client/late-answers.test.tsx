@@ -70,6 +70,7 @@ const row = (id: number, pendingReview: number): ExamRecordRow => ({
   paperTitle: `Maths final ${id}`,
   roomTitle: null,
   score: 4,
+  totalScore: 10,
   passed: false,
   startedAt: 1_700_000_000,
   submittedAt: 1_700_000_900,

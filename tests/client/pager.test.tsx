@@ -84,6 +84,7 @@ function attempt(n: number): ExamRecordRow {
     paperTitle: `Mock paper ${n}`,
     roomTitle: null,
     score: 50,
+    totalScore: 100,
     passed: null,
     startedAt: 1_700_000_000 + n,
     submittedAt: 1_700_000_900 + n,
@@ -126,6 +127,8 @@ describe.each<[string, ComponentType, string]>([
       </I18nProvider>,
     );
     expect(await screen.findByRole("link", { name: "Mock paper 1" })).toBeInTheDocument();
+    // A record's score out of the paper's total as sat.
+    expect(screen.getByRole("link", { name: "Mock paper 1" }).closest("li")).toHaveTextContent("Score 50 / 100");
     const pager = screen.getByRole("navigation", { name: "Pages" });
     expect(pager).toHaveTextContent("Page 1 of 3");
     expect(screen.getByRole("button", { name: "Previous page" })).toBeDisabled();

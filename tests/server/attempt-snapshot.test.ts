@@ -119,6 +119,10 @@ describe("attempts keep what was sat", () => {
     expect(before.official.questions.map((q) => q.score)).toEqual([4, 8, 10, 8]);
     expect(before.official.results[q4]).toEqual({ correct: false, score: 6 });
     expect(before.mock.attempt).toMatchObject({ score: 6, totalScore: 10 });
+    expect(before.records.list.map((r) => [r.uuid, r.score, r.totalScore])).toEqual([
+      [annUuid, 18, 30],
+      [mockUuid, 6, 10],
+    ]);
     expect(before.mock.questions.map((q) => [q.id, q.score])).toEqual([
       [m1, 6],
       [m2, 4],
@@ -149,6 +153,9 @@ describe("attempts keep what was sat", () => {
     await db.query("delete from exam_question where id = any($1::int[])", [[q3, q4, m2]]);
 
     expect(await snapshotNow()).toEqual(before);
+    // A paper's total changed since: the records list keeps the totals as sat.
+    await db.query("update exam_paper set total_score = 99 where id = any($1::int[])", [[paper, mockPaper]]);
+    expect((await memberCall<{ list: ExamRecordRow[] }>(ann, "GET", "/api/exam/records")).data).toEqual(before.records);
 
     // Bob's short answer is still queued (its question is gone): marked against the points he sat (8), not the question's or the row's now.
     const bobMark = ((await adminCall<ListAnswer<MarkRow>>("GET", "/admin/exam/marking/index?limit=100")).data.list).find((r) => r.attempt_id === bobAttempt)!;

@@ -61,6 +61,8 @@ export interface ExamRecordRow {
    */
   roomTitle: string | null;
   score: number | null;
+  /** The paper's total as the attempt was sat. */
+  totalScore: number;
   passed: boolean | null;
   startedAt: number;
   submittedAt: number | null;

@@ -76,6 +76,7 @@ function AttemptRow({ record }: { record: ExamRecordRow }) {
   const { t } = useLingui();
   const when = formatTime(record.submittedAt ?? record.startedAt, "YYYY-MM-DD HH:mm");
   const score = record.score;
+  const total = record.totalScore;
   const inProgress = record.status === "open";
   const target = inProgress && record.kind === "official" ? `/exam/my_test_detail?official=${encodeURIComponent(record.uuid)}` : `/exam/examResult?uuid=${encodeURIComponent(record.uuid)}`;
   return (
@@ -87,7 +88,7 @@ function AttemptRow({ record }: { record: ExamRecordRow }) {
       {inProgress ? (
         <span className="text-sm font-medium text-amber-800 dark:text-amber-200">{t`In progress`}</span>
       ) : (
-        <span className="text-sm tabular-nums">{score === null ? t`Not graded yet` : t`Score ${score}`}</span>
+        <span className="text-sm tabular-nums">{score === null ? t`Not graded yet` : t`Score ${score} / ${total}`}</span>
       )}
       {record.passed === true && (
         <span className="inline-flex items-center gap-1 text-sm text-emerald-700 dark:text-emerald-300">

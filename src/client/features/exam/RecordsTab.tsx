@@ -76,6 +76,7 @@ export default function RecordsTab() {
             {local.map(({ attempt, rejected }) => {
               const summary = paperSummary(attempt.paperId, readCachedPaper(attempt.paperId), catalog.data?.papers);
               const score = attempt.score ?? 0;
+              const total = summary.totalScore;
               const when = formatTime(attempt.submittedAt, "YYYY-MM-DD HH:mm");
               const passed = summary.passScore === null ? null : score >= summary.passScore;
               return (
@@ -83,7 +84,7 @@ export default function RecordsTab() {
                   <Link to={`/exam/examResult?attempt=${encodeURIComponent(attempt.attemptId)}`} className={linkClass}>
                     {summary.title ?? t`Mock exam`}
                   </Link>
-                  <span className="text-sm tabular-nums">{t`Score ${score}`}</span>
+                  <span className="text-sm tabular-nums">{total === null ? t`Score ${score}` : t`Score ${score} / ${total}`}</span>
                   <PassMark passed={passed} />
                   <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
                   {rejected === null ? (
@@ -120,6 +121,7 @@ export default function RecordsTab() {
               {records.data.list.map((r) => {
                 const when = formatTime(r.submittedAt || r.startedAt, "YYYY-MM-DD HH:mm");
                 const score = r.score;
+                const total = r.totalScore;
                 const pendingReview = r.pendingReview ?? 0;
                 return (
                   <li key={r.uuid} className={rowClass}>
@@ -127,7 +129,7 @@ export default function RecordsTab() {
                       {attemptTitle(r)}
                     </Link>
                     <span className="text-sm text-slate-600 dark:text-slate-300">{r.kind === "official" ? t`Official exam` : t`Mock exam`}</span>
-                    <span className="text-sm tabular-nums">{t`Score ${score}`}</span>
+                    <span className="text-sm tabular-nums">{t`Score ${score} / ${total}`}</span>
                     <PassMark passed={r.passed} />
                     <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
                     {pendingReview > 0 && (

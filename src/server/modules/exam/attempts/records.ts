@@ -39,6 +39,7 @@ async function listRecords(db: Queryable, userId: number, page: number, limit: n
       paperTitle: a.paper_title,
       roomTitle: a.room_title,
       score: a.score,
+      totalScore: Number(a.total_score),
       passed: a.passed,
       startedAt: Number(a.started_at),
       submittedAt: a.submitted_at === null ? null : Number(a.submitted_at),

@@ -405,7 +405,8 @@ export async function insertMockAttempt(q: Queryable, a: MockAttemptWrite): Prom
 
 // ---- Records (records.ts) ----
 
-export type RecordAttempt = AttemptRow & { paper_title: string; room_title: string | null };
+/** `total_score`: the paper's total as the attempt was sat (its snapshot), else the paper's today. */
+export type RecordAttempt = AttemptRow & { paper_title: string; room_title: string | null; total_score: number | string };
 
 /** How many attempts the member has. */
 export async function memberAttemptCount(q: Queryable, memberId: number): Promise<number> {
@@ -419,8 +420,9 @@ function recordAttempts(q: Queryable, memberId: number) {
     .selectFrom("exam_attempt as a")
     .innerJoin("exam_paper as p", "p.id", "a.paper_id")
     .leftJoin("exam_room as r", "r.id", "a.room_id")
+    .leftJoin("exam_attempt_snapshot as s", "s.attempt_id", "a.id")
     .selectAll("a")
-    .select(["p.title as paper_title", "r.title as room_title"])
+    .select(["p.title as paper_title", "r.title as room_title", sql<string>`coalesce((s.paper ->> 'totalScore')::numeric, p.total_score)`.as("total_score")])
     .where("a.user_id", "=", memberId);
 }
 
