@@ -54,8 +54,13 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
   for (const hidden of ["管理员管理", "角色组管理", "菜单规则管理", "会员分组", "题目"]) await expect(viewerMenu.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
   await viewer.goto("/admin/auth/admin");
-  await expect(viewer).toHaveURL(/\/401$/);
+  await expect(viewer).toHaveURL(/\/admin\/401$/);
   await expect(viewer.getByRole("heading", { name: "您没有权限访问此页面，或文件无效。" })).toBeVisible();
+  // Still inside the back office: its menu stays, and home is the dashboard, not the member side.
+  await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
+  await viewer.getByRole("link", { name: "返回首页" }).click();
+  // (Home of the back office is the admin's first menu: this one has only the members screen.)
+  await expect(viewer).toHaveURL(/\/admin\/user\/user$/);
   // The server refuses the same admin's call too (not only the screen).
   const refused = await viewer.evaluate(async () => {
     const token = JSON.parse(localStorage.getItem("adminInfo") ?? "{}")?.state?.token ?? "";

@@ -69,6 +69,8 @@ export const routes: RouteObject[] = [
             { index: true, element: <Navigate to="/admin/loading" replace /> },
             { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
             { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
+            // A screen the admin's rules do not open: said inside the back office, with its menu as the way on.
+            { path: "401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
             { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
           ],
         },

@@ -12,7 +12,7 @@ export type ScreenRegistry = Record<string, LazyExoticComponent<ComponentType>>;
 /**
  * A route that comes from the server's menu rules (SPEC §2). Before the area's data is loaded,
  * it goes to `{base}/loading/{json of path and query}`; then it renders the menu's screen, or
- * /401 when no menu of the admin's (member's) rules has this path but the app has its screen,
+ * /admin/401 (/401) when no menu of the admin's (member's) rules has this path but the app has its screen,
  * /404 when no screen has it either.
  */
 export function DynamicRoute({
@@ -46,7 +46,8 @@ export function DynamicRoute({
   if (!route) {
     // A screen this app has (its key is the path under the area) that the rules do not open: 401.
     const key = location.pathname.slice(area === "admin" ? "/admin/".length : "/user/".length).replace(/\/+$/, "");
-    return <Navigate key={location.key} to={Object.hasOwn(registry, key) ? "/401" : "/404"} replace />;
+    const refused = area === "admin" ? "/admin/401" : "/401";
+    return <Navigate key={location.key} to={Object.hasOwn(registry, key) ? refused : "/404"} replace />;
   }
   const Screen = registry[route.component];
   if (!Screen) return <ComingSoon title={route.title} />;

@@ -1,6 +1,6 @@
 import { Trans } from "@lingui/react/macro";
 import { ShieldAlert } from "lucide-react";
-import { Link } from "react-router-dom";
+import { Link, useLocation } from "react-router-dom";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { buttonClass } from "../../ui/Button.tsx";
 
@@ -17,6 +17,8 @@ export function safeContactUrl(url: string | undefined): string | null {
  */
 export default function NoPermissionPage() {
   const contact = safeContactUrl(useSiteConfig((s) => s.contactUrl));
+  // Inside the back office (/admin/401) home is its dashboard, not the member side.
+  const home = useLocation().pathname.startsWith("/admin/") ? "/admin" : "/";
   return (
     <section className="mx-auto max-w-md py-16 text-center">
       <ShieldAlert aria-hidden className="mx-auto size-14 text-amber-500" />
@@ -40,7 +42,7 @@ export default function NoPermissionPage() {
             <Trans>Contact the administrator</Trans>
           </a>
         )}
-        <Link to="/" className={buttonClass("primary")}>
+        <Link to={home} className={buttonClass("primary")}>
           <Trans>Back to home</Trans>
         </Link>
       </div>
