@@ -31,6 +31,7 @@ const envSchema = z.object({
     .refine((v) => v === "" || contactUrl(v) !== undefined, "must be an email address or an http(s) URL")
     .optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  LOGIN_ADDRESS_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   LOGIN_LOCK_SECONDS: z.coerce.number().int().positive().default(86_400),
   SMTP_HOST: z.string().optional(),
   SMTP_PORT: z.coerce.number().int().min(1).max(65535).default(587),
@@ -96,8 +97,10 @@ export interface AppConfig {
   siteName: string;
   /** Where members reach the site's administrator: a `mailto:` or http(s) URL; absent or "" when unset. */
   siteContactUrl?: string;
-  /** Login attempts a minute per client address (admin and member login each). */
+  /** Login attempts a minute per account from one client address (admin and member login each). */
   loginRateLimit: number;
+  /** Login attempts a minute per client address over every account (a hall behind one NAT address). */
+  loginAddressRateLimit: number;
   /** How long 10 failed logins in a row lock an account, seconds. */
   loginLockSeconds: number;
   /** Email through this SMTP server; absent: messages go to the outbox table and the log. */
@@ -153,6 +156,7 @@ export function loadConfig(
     siteName: e.SITE_NAME,
     siteContactUrl: e.SITE_CONTACT ? (contactUrl(e.SITE_CONTACT) ?? "") : "",
     loginRateLimit: e.LOGIN_RATE_LIMIT,
+    loginAddressRateLimit: e.LOGIN_ADDRESS_RATE_LIMIT,
     loginLockSeconds: e.LOGIN_LOCK_SECONDS,
     terminalTimeoutSeconds: e.TERMINAL_TIMEOUT,
     ...(e.MODULES_DIR ? { modulesDir: path.resolve(e.MODULES_DIR) } : {}),

@@ -141,6 +141,7 @@ const thing: CrudDefinition = {
   ],
   afterChange,
   detail: true,
+  detailLabels: { data: msg`Request data` },
 };
 
 const calls = () => vi.mocked(request).mock.calls.map(([config]) => config as AxiosRequestConfig);
@@ -322,6 +323,9 @@ describe("the form's new field kinds", () => {
     const dialog = await screen.findByRole("dialog", { name: /Details/ });
     expect(await within(dialog).findByText("Editors")).toBeInTheDocument();
     expect(within(dialog).getByText(/"page": 2/).tagName).toBe("PRE");
+    // A field the list has no column for is named by the screen's detail labels, else by its key.
+    expect(within(dialog).getByText(/"page": 2/).closest("div")!.querySelector("dt")).toHaveTextContent("Request data");
+    expect(within(dialog).getByText("group_ids")).toBeInTheDocument();
     expect(within(dialog).queryByRole("button", { name: "Save" })).toBeNull();
     expect(calls().some((c) => c.url === `${BASE}/edit` && paramsOf(c).id === 13)).toBe(true);
   });
@@ -333,7 +337,8 @@ describe("a screen the admin's rules do not open", () => {
       <I18nProvider i18n={i18n}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>
-            <Route path="/401" element={<p>no permission page</p>} />
+            <Route path="/401" element={<p>member no permission page</p>} />
+            <Route path="/admin/401" element={<p>no permission page</p>} />
             <Route path="/404" element={<p>not found page</p>} />
             <Route path="/admin/*" element={<DynamicRoute area="admin" loaded routes={[]} registry={{ "auth/admin": (() => null) as never }} />} />
           </Routes>
@@ -341,7 +346,7 @@ describe("a screen the admin's rules do not open", () => {
       </I18nProvider>,
     );
   }
-  it("shows 401 for a screen the app has, 404 for a path no screen has", async () => {
+  it("shows the back office's own 401 for a screen the app has", async () => {
     at("/admin/auth/admin");
     expect(await screen.findByText("no permission page")).toBeInTheDocument();
   });

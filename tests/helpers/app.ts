@@ -19,6 +19,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     tokenTtl: { access: 3 * 86_400, refresh: 30 * 86_400 },
     siteName: "ExamHub",
     loginRateLimit: 20,
+    loginAddressRateLimit: 600,
     loginLockSeconds: 86_400,
     ...overrides,
   };

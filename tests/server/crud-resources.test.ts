@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyPassword } from "../../src/server/auth/password.ts";
+import { hashPassword, verifyPassword } from "../../src/server/auth/password.ts";
 import { issueToken } from "../../src/server/auth/tokens.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers, type Caller, type Method } from "../helpers/call.ts";
@@ -220,5 +220,38 @@ describe("the admin log", () => {
       "GET /admin/auth/adminLog/edit auth/adminLog/index",
       "GET /admin/auth/adminLog/index auth/adminLog/index",
     ]);
+  });
+
+  it("shows each row's title in the reader's language, though it is stored in English", async () => {
+    expect((await call(root, "POST", "/admin/user/user/add", { username: "crud_log2", password: "very-secret-9", nickname: "L" })).code).toBe(1);
+    const id = (await q<{ id: number }>("select max(id) as id from admin_log"))[0]!.id;
+    expect((await q<{ title: string }>("select title from admin_log where id = $1", [id]))[0]!.title).toBe("Members / add");
+    const en = await call(root, "GET", `/admin/auth/adminLog/index?search[0][field]=id&search[0][val]=${id}&search[0][operator]=eq`);
+    expect((en.data.list as { title: string }[])[0]!.title).toBe("Members / Add");
+    const zh = await send<{ list: { title: string }[] }>(root, "GET", `/admin/auth/adminLog/index?search[0][field]=id&search[0][val]=${id}&search[0][operator]=eq`, undefined, { headers: { "think-lang": "zh-cn" } });
+    expect(zh.data.list[0]!.title).toBe("会员管理 / 添加");
+    const detail = await send<{ row: { title: string } }>(root, "GET", `/admin/auth/adminLog/edit?id=${id}`, undefined, { headers: { "think-lang": "zh-cn" } });
+    expect(detail.data.row.title).toBe("会员管理 / 添加");
+  });
+
+  it("logs back-office logins and refused ones, never the password", async () => {
+    const name = `crud_login${serial++}`;
+    const [admin] = await q<{ id: number }>("insert into admin (username, password_hash) values ($1, $2) returning id", [name, await hashPassword("login-pass-7")]);
+    const login = (username: string, password: string) =>
+      t.app.inject({ method: "POST", url: "/admin/index/login", headers: { "think-lang": "en" }, remoteAddress: "10.77.0.1", payload: { username, password } });
+    expect((await login(name, "wrong-pass-7")).json().msg).toBe("Incorrect username or password");
+    expect((await login(name, "login-pass-7")).json().code).toBe(1);
+    expect((await login("crud_nobody", "wrong-pass-7")).json().code).toBe(0);
+    const rows = await q<{ admin_id: number; username: string; title: string; ip: string; data: unknown }>(
+      "select admin_id, username, title, ip, data from admin_log where url = '/admin/index/login' and ip = '10.77.0.1' order by id",
+    );
+    expect(rows.map((r) => [r.admin_id, r.username, r.title])).toEqual([
+      [admin!.id, name, "Account / loginFailed"],
+      [admin!.id, name, "Account / login"],
+      [0, "crud_nobody", "Account / loginFailed"],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain("pass-7");
+    const shown = await call(root, "GET", "/admin/auth/adminLog/index?search[0][field]=url&search[0][val]=/admin/index/login&search[0][operator]=eq&limit=50");
+    expect((shown.data.list as { title: string }[]).map((r) => r.title)).toEqual(expect.arrayContaining(["Account / Log in", "Account / Failed login"]));
   });
 });

@@ -253,3 +253,58 @@ describe("client addresses", () => {
     expect((await login("member", "v6_user", "right-pass-6", "2001:db8:77:1:ffff::9", await solved())).msg).toBe(LOCKED);
   });
 });
+
+describe("a hall of members behind one address", () => {
+  it("100 members log in at once from one NAT address with no captcha, and a few typos do not bring one", async () => {
+    const hash = await hashPassword("hall-pass-1");
+    const names = Array.from({ length: 100 }, (_, i) => `hall_${i}`);
+    await t.database.db.query("insert into member (username, password_hash) select unnest($1::text[]), $2", [names, hash]);
+    const [hall] = addresses(1) as [string];
+    // Attempts in flight are not failures: not one of the 100 is asked for the captcha.
+    const answers = await Promise.all(names.map((name, i) => login("member", name, "hall-pass-1", hall, undefined, appFor(i))));
+    expect(answers.map((a) => a.code)).toEqual(Array(100).fill(1));
+    // Five typos from the same address (more than the 3 a lone address gets) ...
+    for (const name of names.slice(0, 5)) expect((await login("member", name, "typo-pass", hall)).msg).toBe(INCORRECT);
+    // ... and the next member still logs in without a captcha.
+    expect((await login("member", "hall_99", "hall-pass-1", hall)).code).toBe(1);
+  });
+
+  it("an address spraying guesses over accounts meets the captcha after 3 failures; an account of its own buys it one more", async () => {
+    await account("member", "spray_own", "own-pass-1");
+    const [attacker, alone] = addresses(2) as [string, string];
+    for (const name of ["spray_a", "spray_b", "spray_c"]) expect((await login("member", name, "guess-1", alone)).msg).toBe(INCORRECT);
+    expect(await login("member", "spray_d", "guess-1", alone)).toMatchObject({ msg: COMPLETE_CAPTCHA, data: { captcha: true } });
+
+    expect((await login("member", "spray_own", "own-pass-1", attacker)).code).toBe(1);
+    for (const name of ["spray_a", "spray_b", "spray_c", "spray_d"]) expect((await login("member", name, "guess-1", attacker)).msg).toBe(INCORRECT);
+    // Logging in to its own account again neither resets the count nor buys another failure.
+    expect(await login("member", "spray_own", "own-pass-1", attacker)).toMatchObject({ msg: COMPLETE_CAPTCHA, data: { captcha: true } });
+    expect(await login("member", "spray_e", "guess-1", attacker)).toMatchObject({ msg: COMPLETE_CAPTCHA, data: { captcha: true } });
+    expect((await login("member", "spray_own", "own-pass-1", attacker, await solved())).code).toBe(1);
+    expect(await login("member", "spray_e", "guess-1", attacker)).toMatchObject({ msg: COMPLETE_CAPTCHA, data: { captcha: true } });
+  });
+});
+
+describe("the login flood guards", () => {
+  it("limit one account from one address to LOGIN_RATE_LIMIT a minute and one address to LOGIN_ADDRESS_RATE_LIMIT, in the envelope", async () => {
+    const small = await createTestApp({ config: { loginRateLimit: 4, loginAddressRateLimit: 9 } });
+    try {
+      const attempt = (username: string, address: string) =>
+        small.app.inject({ method: "POST", url: "/api/user/checkIn", headers: { "think-lang": "en" }, remoteAddress: address, payload: { tab: "login", username, password: "wrong-pass" } });
+      const [one, two] = addresses(2) as [string, string];
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await attempt("flood_a", one)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200, 429]);
+      // Another account from the same address, and the same account from another address, go on.
+      expect((await attempt("flood_b", one)).statusCode).toBe(200);
+      expect((await attempt("flood_a", two)).statusCode).toBe(200);
+      // The address's own cap counts every account: attempts 6 to 9 pass, the 10th does not.
+      for (const name of ["flood_c", "flood_d", "flood_e"]) expect((await attempt(name, one)).statusCode).toBe(200);
+      const over = await attempt("flood_f", one);
+      expect(over.statusCode).toBe(429);
+      expect(over.json()).toMatchObject({ code: 0, msg: "Too many requests, please try again later" });
+    } finally {
+      await small.close();
+    }
+  });
+});

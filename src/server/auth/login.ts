@@ -1,4 +1,5 @@
 import { isIPv6 } from "node:net";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
@@ -31,8 +32,10 @@ import {
  *   may do. An attempt refused before the check (captcha, lock, wait) takes its count back;
  *   a success resets both. Concurrent attempts therefore cannot pass more checks than the
  *   rules allow: at most 3 without a captcha, 10 per address, one per delay slot.
- * - After 3 failures on the account (from anywhere), or 3 from the address (any account, in
- *   memory), or with the site switch, every login needs a solved click captcha.
+ * - After 3 failures on the account (from anywhere), or with the site switch, every login needs
+ *   a solved click captcha; so does every login from an address with 3 failures over any
+ *   accounts, plus one for each account that logged in from it lately (attempts.ts: a crowd
+ *   behind one address is not an attacker).
  * - After 5 failures on the account, an address that has not logged in to it successfully in
  *   the last 90 days gets one password check per slot, and the slots grow: 1 s after the 5th
  *   failure, doubling up to 15 min. An attacker spreading guesses over many addresses gets
@@ -112,6 +115,29 @@ export interface LoginPolicy {
   addressFailures: FailedAttempts;
 }
 
+/**
+ * The login routes' flood guards (per process: @fastify/rate-limit's memory store). One account
+ * from one address gets `loginRateLimit` attempts a minute; one address gets
+ * `loginAddressRateLimit` over every account, enough for a hall of members behind one NAT
+ * address starting an exam together (guessing across accounts from one address meets the
+ * captcha long before: attempts.ts). Over either, HTTP 429 in the envelope. Runs after the
+ * body is parsed: the username is part of the key.
+ */
+export function loginFloodGuard(app: FastifyInstance): (req: FastifyRequest) => Promise<void> {
+  const perAccount = app.createRateLimit({
+    max: app.config.loginRateLimit,
+    timeWindow: 60_000,
+    keyGenerator: (req) => `${addressKey(req.ip)} ${String((req.body as { username?: unknown } | undefined)?.username ?? "")}`,
+  });
+  const perAddress = app.createRateLimit({ max: app.config.loginAddressRateLimit, timeWindow: 60_000, keyGenerator: (req) => addressKey(req.ip) });
+  return async (req) => {
+    for (const limit of [perAddress, perAccount]) {
+      const verdict = await limit(req);
+      if (!verdict.isAllowed && verdict.isExceeded) throw Object.assign(new Error("login rate limit"), { statusCode: 429 });
+    }
+  };
+}
+
 const locked = () => new ApiError(msg`Too many failed logins: this account is locked, please try again later`);
 const mustWait = (seconds: number) =>
   new ApiError(msg`Too many failed logins for this account: please wait ${seconds} seconds and try again`, 0, { wait: seconds });
@@ -146,7 +172,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
   await purgeStale(db, t, lockSeconds);
   const account = await accountByUsername<T>(db, kind, username);
 
-  const fromAddress = await policy.addressFailures.fail(ip);
+  const crowdLimited = await policy.addressFailures.needsCaptcha(address);
   // Counted before the password check; a failure older than lockSeconds starts a new run.
   const onAccount = await claimAccountAttempt(db, kind, username, t, t - lockSeconds);
   const onAddress = await claimAddressAttempt(db, kind, username, address, t, t - lockSeconds);
@@ -157,7 +183,7 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
     const throttled = !known && before >= DELAY_AFTER_FAILURES;
     // Checked before the captcha is spent; the slot itself is claimed after it.
     if (throttled && onAccount.next_try > t) throw mustWait(onAccount.next_try - t);
-    if (policy.captchaSwitch || before >= CAPTCHA_AFTER_FAILURES || fromAddress >= CAPTCHA_AFTER_FAILURES) {
+    if (policy.captchaSwitch || before >= CAPTCHA_AFTER_FAILURES || crowdLimited) {
       await requireLoginCaptcha(db, input.captchaId, input.captchaInfo);
     }
     if (throttled) {
@@ -166,20 +192,21 @@ export async function logIn<T extends AccountRow>(db: Queryable, kind: AccountKi
       }
     }
   } catch (error) {
-    await policy.addressFailures.release(ip);
     await releaseAttempt(db, kind, username, address);
     throw error;
   }
 
   // The attempt stays counted as a failure unless it succeeds.
   const ok = await verifyPassword(input.password, account?.password_hash ?? DUMMY_HASH);
-  if (!account || !ok) throw new ApiError(msg`Incorrect username or password`);
+  if (!account || !ok) {
+    await policy.addressFailures.fail(address);
+    throw new ApiError(msg`Incorrect username or password`);
+  }
   if (account.status !== "enable") throw new ApiError(msg`This account has been disabled`);
 
   await clearLoginFailures(db, kind, username);
   await recordAddressSuccess(db, kind, username, address, t);
   await recordLogin(db, kind, account.id, t, ip);
-  await policy.addressFailures.clear(ip);
   return account;
 }
 

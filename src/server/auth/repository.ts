@@ -138,44 +138,30 @@ export async function deleteTokensExpiredBefore(q: Queryable, before: number): P
 // ---------------------------------------------------------------------------------------------
 // Login counters (login.ts and attempts.ts hold the rules)
 
-/** The failures counted against a client address over every account since `since`. */
-export async function addressFailures(q: Queryable, kind: AccountKind, address: string, since: number): Promise<number> {
-  const row = await kyselyOf(q)
-    .selectFrom("login_address_failure")
-    .select("failures")
-    .where("kind", "=", kind)
-    .where("address", "=", address)
-    .where("first_failure", ">", since)
-    .executeTakeFirst();
-  return row?.failures ?? 0;
+/**
+ * A client address's standing since `since`: the failures counted against it over every
+ * account, and how many accounts logged in successfully from it (a crowd behind one address).
+ */
+export async function addressStanding(q: Queryable, kind: AccountKind, address: string, since: number): Promise<{ failures: number; accounts: number }> {
+  const { rows } = await sql<{ failures: number; accounts: number }>`
+    select
+      coalesce((select failures from login_address_failure
+                where kind = ${kind} and address = ${address} and first_failure > ${since}), 0) as failures,
+      (select count(*) from login_address
+       where kind = ${kind} and address = ${address} and last_success > ${since})::int as accounts`.execute(kyselyOf(q));
+  return rows[0] ?? { failures: 0, accounts: 0 };
 }
 
 /**
  * Counts one failure against a client address, atomically; a window that began at or before
- * `windowStart` starts again. Answers the new count.
+ * `windowStart` starts again.
  */
-export async function countAddressFailure(q: Queryable, kind: AccountKind, address: string, t: number, windowStart: number): Promise<number | undefined> {
-  const { rows } = await sql<{ failures: number }>`
+export async function countAddressFailure(q: Queryable, kind: AccountKind, address: string, t: number, windowStart: number): Promise<void> {
+  await sql`
     insert into login_address_failure as f (kind, address, failures, first_failure) values (${kind}, ${address}, 1, ${t})
     on conflict (kind, address) do update set
       failures = case when f.first_failure <= ${windowStart} then 1 else f.failures + 1 end,
-      first_failure = case when f.first_failure <= ${windowStart} then ${t} else f.first_failure end
-    returning failures`.execute(kyselyOf(q));
-  return rows[0]?.failures;
-}
-
-/** Takes one failure back from a client address. */
-export async function releaseAddressFailure(q: Queryable, kind: AccountKind, address: string): Promise<void> {
-  await kyselyOf(q)
-    .updateTable("login_address_failure")
-    .set({ failures: sql<number>`greatest(failures - 1, 0)` })
-    .where("kind", "=", kind)
-    .where("address", "=", address)
-    .execute();
-}
-
-export async function deleteAddressFailures(q: Queryable, kind: AccountKind, address: string): Promise<void> {
-  await kyselyOf(q).deleteFrom("login_address_failure").where("kind", "=", kind).where("address", "=", address).execute();
+      first_failure = case when f.first_failure <= ${windowStart} then ${t} else f.first_failure end`.execute(kyselyOf(q));
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 import type { FastifyRequest } from "fastify";
 import type { Queryable } from "../db/index.ts";
 import { translator } from "../i18n/index.ts";
@@ -20,15 +22,71 @@ export function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** One admin log row for a write through the back office, in the write's transaction. */
-export async function writeAdminLog(tx: Queryable, req: FastifyRequest, def: Pick<ResourceDef, "title">, action: string): Promise<void> {
-  const admin = req.admin!;
-  const title = `${translator("en")(def.title)} / ${action}`;
+/**
+ * What a log row names, by its English text: a row keeps "Title / action" in English (one text
+ * to search, whoever wrote it) and is shown in the reader's language (`logTitleIn`). Every title
+ * that writes the log is known here: the CRUD engine's resources as they are mounted, the others
+ * as they are declared or first written.
+ */
+const titles = new Map<string, MessageDescriptor>();
+
+/** Makes a title known to the log's reader; answers it. */
+export function logTitle(title: MessageDescriptor): MessageDescriptor {
+  titles.set(translator("en")(title), title);
+  return title;
+}
+
+/** The actions a reader sees in words; any other (a terminal command, a module's action) as written. */
+const ACTIONS: Record<string, MessageDescriptor> = {
+  add: msg`Add`,
+  edit: msg`Edit`,
+  del: msg`Delete`,
+  sortable: msg`Sort`,
+  restore: msg`Restore`,
+  import: msg`Import`,
+  install: msg`Install`,
+  uninstall: msg`Uninstall`,
+  enable: msg`Enable`,
+  disable: msg`Disable`,
+  settings: msg`Settings`,
+  upload: msg`Upload`,
+  generate: msg`Generate`,
+  login: msg`Log in`,
+  loginFailed: msg`Failed login`,
+};
+
+/** A stored "Title / action" in the reader's language (`t`), each part that is known translated. */
+export function logTitleIn(stored: string, t: (m: MessageDescriptor) => string): string {
+  const cut = stored.lastIndexOf(" / ");
+  if (cut < 0) return titles.has(stored) ? t(titles.get(stored)!) : stored;
+  const what = stored.slice(0, cut);
+  const action = stored.slice(cut + 3);
+  const title = titles.get(what);
+  const act = Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined;
+  return `${title ? t(title) : what} / ${act ? t(act) : action}`;
+}
+
+/** Back-office logins, admin_log's title for them ("Account / Log in", "Account / Failed login"). */
+export const LOGIN_LOG = { title: logTitle(msg`Account`) };
+
+/**
+ * One admin log row for a write through the back office, in the write's transaction; `actor` is
+ * the admin who acted (default the request's; a login names the account it was for, id 0 when
+ * no admin has that username).
+ */
+export async function writeAdminLog(
+  tx: Queryable,
+  req: FastifyRequest,
+  def: Pick<ResourceDef, "title">,
+  action: string,
+  actor: { id: number; username: string } = req.admin!,
+): Promise<void> {
+  const title = `${translator("en")(logTitle(def.title))} / ${action}`;
   const data = scrub({ query: req.query ?? {}, body: req.body ?? {} });
   const useragent = String(req.headers["user-agent"] ?? "").slice(0, 500);
   await insertAdminLog(tx, {
-    adminId: admin.id,
-    username: admin.username,
+    adminId: actor.id,
+    username: actor.username.slice(0, 64),
     title,
     url: req.url.split("?")[0]!.slice(0, 500),
     method: req.method,

@@ -9,7 +9,7 @@ import { pgState } from "../db/errors.ts";
 import type { Queryable } from "../db/index.ts";
 import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
-import { writeAdminLog } from "./log.ts";
+import { logTitle, writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
 import { fillCompany, requireAccess, requireInScope, rowsOfInput } from "./scope.ts";
 import { keepDeleted, watchSensitive } from "./security.ts";
@@ -183,6 +183,7 @@ export interface MountOptions {
 }
 
 export function mountResource(app: FastifyInstance, def: ResourceDef): void {
+  logTitle(def.title);
   mountResourceWith(app, { base: def.rule, rule: (action) => ruleOf(def, action), companyAdmins: true, resolve: () => def }, def);
 }
 

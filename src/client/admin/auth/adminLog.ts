@@ -1,3 +1,4 @@
+import { msg } from "@lingui/core/macro";
 import { adminLogDecl } from "../../../shared/admin/resources/auth.ts";
 import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
@@ -7,6 +8,7 @@ const adminLog: CrudDefinition = {
   ...declaredScreen(adminLogDecl),
   buttons: ["refresh", "columns", "search"],
   detail: true,
+  detailLabels: { admin_id: msg`Admin ID`, data: msg`Request data` },
 };
 
 export default adminLog;

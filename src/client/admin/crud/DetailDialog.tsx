@@ -21,13 +21,17 @@ export function prettyJson(value: unknown): string | null {
 
 /**
  * The read-only view of one row (`GET edit?id=`): the definition's own `detail` component, or
- * every field of the row, labelled by the definition's columns, times as dates, JSON indented.
+ * every field of the row, labelled by the definition's columns (or `detailLabels`), times as dates, JSON indented.
  */
 export function DetailDialog({ definition, id, onClose }: { definition: CrudDefinition; id: number; onClose: () => void }) {
   const { t, i18n } = useLingui();
   const row = useCrudRow(definition.path, id);
   const Custom = typeof definition.detail === "function" ? definition.detail : null;
   const columns = new Map(definition.columns.map((c) => [c.field, c]));
+  const labelOf = (field: string) => {
+    const label = columns.get(field)?.label ?? definition.detailLabels?.[field];
+    return label ? i18n._(label) : field;
+  };
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} size="lg" title={`${t`Details`} · ${i18n._(definition.title)}`}>
       {row.isError ? (
@@ -44,7 +48,7 @@ export function DetailDialog({ definition, id, onClose }: { definition: CrudDefi
             const time = column?.render === "datetime" || /_time$/.test(field);
             return (
               <div key={field} className="grid gap-1 py-2 sm:grid-cols-[10rem_1fr] sm:gap-3">
-                <dt className="font-medium text-slate-600 dark:text-slate-300">{column ? i18n._(column.label) : field}</dt>
+                <dt className="font-medium text-slate-600 dark:text-slate-300">{labelOf(field)}</dt>
                 <dd className="min-w-0 break-words">
                   {json !== null ? (
                     <pre className="max-h-72 overflow-auto rounded-md bg-slate-100 p-2 font-mono text-xs whitespace-pre-wrap dark:bg-slate-800">{json}</pre>

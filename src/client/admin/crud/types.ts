@@ -218,6 +218,8 @@ export interface CrudDefinition {
    * answers it, or `true` for the engine's own (every field of that row).
    */
   detail?: true | ComponentType<{ row: Record<string, unknown> }>;
+  /** The engine's own detail view: labels of the row's fields that are not list columns. */
+  detailLabels?: Record<string, MessageDescriptor>;
   /** Extra buttons on each row, each opening its own dialog with the row. */
   rowActions?: CrudRowAction[];
   /** Extra toolbar buttons, each opening its own dialog. */

@@ -1,5 +1,6 @@
 import { adminLogDecl } from "../../../shared/admin/resources/auth.ts";
-import type { ResourceDef } from "../resource.ts";
+import { logTitleIn } from "../log.ts";
+import type { ResourceDef, Row } from "../resource.ts";
 import { declared } from "./fields.ts";
 
 /** The admin log (`/admin/auth/adminLog/...`): read-only; its detail needs the view rule. */
@@ -11,4 +12,11 @@ export const adminLogResource: ResourceDef = {
   company: { column: "a.company_id" },
   editColumns: ["id", "admin_id", "username", "title", "url", "method", "data", "ip", "useragent", "create_time"],
   rules: { edit: "auth/adminLog/index" },
+  hooks: {
+    // Each row's title in the reader's language (it is stored in English).
+    listRows: async (ctx, rows) => rows.map((row) => shownIn(row, ctx.req.t)),
+    editRow: async (ctx, row) => shownIn(row, ctx.req.t),
+  },
 };
+
+const shownIn = (row: Row, t: Parameters<typeof logTitleIn>[1]): Row => ({ ...row, title: logTitleIn(String(row.title ?? ""), t) });

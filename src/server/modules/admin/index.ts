@@ -4,9 +4,11 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { jsonBody } from "../../../shared/schema.ts";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
-import { CAPTCHA_AFTER_FAILURES, FailedAttempts } from "../../auth/attempts.ts";
-import { logIn } from "../../auth/login.ts";
+import { FailedAttempts } from "../../auth/attempts.ts";
+import { addressKey, logIn, loginFloodGuard } from "../../auth/login.ts";
 import { getSetting } from "../../settings.ts";
+import { accountByUsername } from "../../auth/repository.ts";
+import { LOGIN_LOG, writeAdminLog } from "../../crud/log.ts";
 import { endSessions, issueSession } from "../../auth/tokens.ts";
 import { ApiError } from "../../errors.ts";
 import { adminToken, type AdminRow } from "../../plugins/auth.ts";
@@ -43,26 +45,38 @@ export function adminInfo(admin: AdminRow, token: string, refreshToken: string) 
 export async function adminIndexRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const floodGuard = loginFloodGuard(app);
   const failures = new FailedAttempts(db, "admin");
   const captchaNeeded = async (ip: string) =>
-    (await getSetting(db, "admin_login_captcha")) || (await failures.count(ip)) >= CAPTCHA_AFTER_FAILURES;
+    (await getSetting(db, "admin_login_captcha")) || (await failures.needsCaptcha(addressKey(ip)));
 
   app.get("/admin/index/login", { config: { adminRule: { public: true } } }, async (req, reply) => reply.success({ captcha: await captchaNeeded(req.ip) }));
 
   api.post(
     "/admin/index/login",
-    { config: { adminRule: { public: true }, rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } }, schema: { body: loginBody } },
+    { config: { adminRule: { public: true } }, preHandler: floodGuard, schema: { body: loginBody } },
     async (req, reply) => {
       const { username, password, captchaId, captchaInfo } = req.body;
       const invalid = validateAccount(username) ?? validatePassword(password);
       if (invalid) throw new ApiError(invalid);
       const keep = [true, 1, "1"].includes(req.body.keep as never);
-      const admin = await logIn<AdminRow & { password_hash: string }>(
-        db,
-        "admin",
-        { username, password, ip: req.ip, captchaId, captchaInfo },
-        { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "admin_login_captcha"), addressFailures: failures },
-      );
+      let admin: AdminRow & { password_hash: string };
+      try {
+        admin = await logIn<AdminRow & { password_hash: string }>(
+          db,
+          "admin",
+          { username, password, ip: req.ip, captchaId, captchaInfo },
+          { lockSeconds: config.loginLockSeconds, captchaSwitch: await getSetting(db, "admin_login_captcha"), addressFailures: failures },
+        );
+      } catch (error) {
+        // A refused login is logged (a wrong password, a lock, a wait), not the request for a captcha.
+        if (error instanceof ApiError && !(error.data as { captcha?: boolean } | null)?.captcha) {
+          const account = await accountByUsername<{ id: number }>(db, "admin", username);
+          await writeAdminLog(db, req, LOGIN_LOG, "loginFailed", { id: account?.id ?? 0, username });
+        }
+        throw error;
+      }
+      await writeAdminLog(db, req, LOGIN_LOG, "login", admin);
       const session = await issueSession(db, "admin", admin.id, config.tokenTtl, keep);
       const fresh = { ...admin, last_login_time: Math.floor(Date.now() / 1000) };
       return reply.success({ userInfo: adminInfo(fresh, session.token, session.refreshToken), routePath: "/admin" }, msg`Login successful`);

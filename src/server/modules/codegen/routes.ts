@@ -17,7 +17,7 @@ import {
 } from "../../../shared/admin/codegen.ts";
 import { editQuery } from "../../../shared/admin/crud.ts";
 import { jsonBody } from "../../../shared/schema.ts";
-import { writeAdminLog } from "../../crud/log.ts";
+import { logTitle, writeAdminLog } from "../../crud/log.ts";
 import { mountResourceWith } from "../../crud/routes.ts";
 import { pgState } from "../../db/errors.ts";
 import type { Queryable } from "../../db/index.ts";
@@ -47,7 +47,7 @@ import {
  * action needing its rule `gen/<name>/<action>`).
  */
 
-const LOG = { title: msg`Code generator` };
+const LOG = { title: logTitle(msg`Code generator`) };
 const superOnly = { adminRule: SUPER_ADMIN_RULE };
 
 const gone = () => new ApiError(msg`The design does not exist`);

@@ -20,7 +20,7 @@ import {
   type ModuleRow,
 } from "../../../shared/admin/modules.ts";
 import { jsonBody } from "../../../shared/schema.ts";
-import { writeAdminLog } from "../../crud/log.ts";
+import { logTitle, writeAdminLog } from "../../crud/log.ts";
 import { mountResourceWith } from "../../crud/routes.ts";
 import { ApiError } from "../../errors.ts";
 import { memos } from "../account/memos.ts";
@@ -55,7 +55,7 @@ import { readModuleZip } from "./zip.ts";
  * module is disabled) and what members see of the enabled modules (`/api/module/...`).
  */
 
-const LOG = { title: msg`Module market` };
+const LOG = { title: logTitle(msg`Module market`) };
 const superOnly = { adminRule: SUPER_ADMIN_RULE };
 const BASE = "/admin/moduleStore/moduleStore";
 

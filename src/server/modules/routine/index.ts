@@ -3,7 +3,7 @@ import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { clearCacheBody, configEdit, configValues, testMailBody, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
 import { jsonBody } from "../../../shared/schema.ts";
-import { writeAdminLog } from "../../crud/log.ts";
+import { logTitle, writeAdminLog } from "../../crud/log.ts";
 import { ApiError } from "../../errors.ts";
 import { getSettings } from "../../settings.ts";
 import { forgetCourseMedia } from "../course/mediaAccess.ts";
@@ -19,7 +19,7 @@ import { saveSiteSetting } from "./repository.ts";
  */
 
 const KEYS = Object.keys(configValues.shape) as (keyof ConfigValues)[];
-const title = msg`Config`;
+const title = logTitle(msg`Config`);
 
 export async function routineRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;

@@ -15,7 +15,7 @@ import {
   type TerminalEvent,
   type TerminalIndex,
 } from "../../../shared/terminal.ts";
-import { writeAdminLog } from "../../crud/log.ts";
+import { logTitle, writeAdminLog } from "../../crud/log.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { getSettings, setSetting } from "../../settings.ts";
@@ -45,7 +45,7 @@ export interface TerminalOptions {
   serverEntry?: { program: string; args: readonly string[] };
 }
 
-const title = msg`Terminal`;
+const title = logTitle(msg`Terminal`);
 const HEARTBEAT_MS = 15_000;
 
 /** The `terminal` field of the back office's start data. */

@@ -7,7 +7,7 @@ import { validateAccount, validatePassword } from "../../../shared/validation.ts
 import { FailedAttempts } from "../../auth/attempts.ts";
 import { consumeClickCaptcha } from "../../auth/captcha.ts";
 import { useCode } from "../../auth/codes.ts";
-import { logIn } from "../../auth/login.ts";
+import { logIn, loginFloodGuard } from "../../auth/login.ts";
 import { hashPassword } from "../../auth/password.ts";
 import { issueSession } from "../../auth/tokens.ts";
 import { sqlState } from "../../db/database.ts";
@@ -38,6 +38,7 @@ const body = jsonBody(z.object({
 /** `GET/POST /api/user/checkIn`: member login and registration (API.md "Member calls"). */
 export async function checkInRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
+  const floodGuard = loginFloodGuard(app);
   const failures = new FailedAttempts(db, "member");
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -51,7 +52,7 @@ export async function checkInRoutes(app: FastifyInstance): Promise<void> {
 
   api.post(
     "/api/user/checkIn",
-    { config: { auth: "public", rateLimit: { max: config.loginRateLimit, timeWindow: "1 minute" } }, schema: { body } },
+    { config: { auth: "public" }, preHandler: floodGuard, schema: { body } },
     async (req, reply) => {
       const input = req.body;
       const keep = [true, 1, "1"].includes(input.keep as never);
