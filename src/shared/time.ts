@@ -57,3 +57,25 @@ export function daysEndingAt(seconds: number, zone: string | undefined, count: n
   // Calendar arithmetic on the date alone (noon UTC: no zone or DST can move it to another day).
   return Array.from({ length: count }, (_, i) => new Date(Date.UTC(y, m - 1, d - (count - 1 - i), 12)).toISOString().slice(0, 10));
 }
+
+/**
+ * The wall-clock time of a moment in a time zone, as a Date whose UTC fields read that time: what
+ * a spreadsheet's date cell (which has no zone) should hold for a reader in that zone. An unknown
+ * zone throws a RangeError (Intl's).
+ */
+export function wallClockIn(zone: string | undefined): (seconds: number) => Date {
+  const format = new Intl.DateTimeFormat("en-CA", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
+  return (seconds) => {
+    const p = Object.fromEntries(format.formatToParts(new Date(seconds * 1000)).map((x) => [x.type, Number(x.value)]));
+    return new Date(Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!));
+  };
+}

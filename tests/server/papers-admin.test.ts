@@ -461,7 +461,20 @@ describe("results per room", () => {
     ]);
     // A member's "=..." is text, never a formula.
     expect(sheet.getRow(2).getCell(2).type).toBe(ExcelJS.ValueType.String);
+    // Times are date cells showing the reader's clock as the back office writes them (2026-11-27 17:45:46).
+    expect(sheet.getRow(1).getCell(8).value).toBe("Submitted at");
+    const zoned = await t.app.inject({ method: "GET", url: `/admin/exam/room/export?id=${room}&tz=Asia/Kathmandu`, headers: { ...root.headers, "think-lang": "en" } });
+    const zonedBook = new ExcelJS.Workbook();
+    await zonedBook.xlsx.load(zoned.rawPayload as unknown as ArrayBuffer);
+    const started = zonedBook.getWorksheet("Attempts")!.getRow(2).getCell(7);
+    expect(started.type).toBe(ExcelJS.ValueType.Date);
+    expect(started.numFmt).toBe("yyyy-mm-dd hh:mm:ss");
+    // Kathmandu is UTC+05:45 all year: the cell reads the moment 5 h 45 min on from UTC.
+    expect((started.value as Date).getTime() / 1000).toBe(r.attempts[0]!.startedAt + 5 * 3600 + 45 * 60);
+    const unknownZone = await t.app.inject({ method: "GET", url: `/admin/exam/room/export?id=${room}&tz=Mars/Olympus`, headers: { ...root.headers, "think-lang": "en" } });
+    expect(unknownZone.json()).toMatchObject({ code: 0, msg: "Unknown time zone" });
     const items = book.getWorksheet("Item analysis")!;
+    expect(items.getRow(1).getCell(3).value).toBe("Members answering");
     expect(items.getRow(3).getCell(2).value).toBe("=SUM(A1)");
     expect(items.getRow(3).getCell(5).value).toBe(0.6667);
 

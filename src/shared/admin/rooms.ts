@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import type { PageLeaveSummary } from "../exam/pageLeaves.ts";
+import { timeZone } from "../push.ts";
 import { dbId, dbInt, safeText, withMessage } from "../schema.ts";
 import { assignment, memberOrg } from "./org.ts";
 import { MAX_DURATION, rowId, score, status } from "./papers.ts";
@@ -52,6 +53,9 @@ export type RoomAdd = z.infer<typeof roomAdd>;
 
 /** `GET /admin/exam/room/results` and `export`: one room. */
 export const roomResultsQuery = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_147_483_647), msg`Please choose a room`) });
+
+/** `GET /admin/exam/room/export`: one room, its times written as the reader's clock shows them (`tz`, IANA; default the server's). */
+export const roomExportQuery = roomResultsQuery.extend({ tz: timeZone.optional() });
 
 /** What `GET /admin/exam/room/results` answers. */
 export interface RoomResults {

@@ -3,6 +3,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
 import { lazy, Suspense, type ReactNode } from "react";
 import type { RoomResults as Results } from "../../../shared/admin/rooms.ts";
+import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -46,14 +47,14 @@ function Part({ id, title, children }: { id: string; title: ReactNode; children:
  * and how often and how long the member left the exam page, item analysis, and the .xlsx export (`GET export`).
  */
 export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const results = useQuery({
     queryKey: ["crud", "exam/room", "results", row.id],
     queryFn: async ({ signal }) => (await request<Results>({ url: crudUrl("exam/room", "results"), method: "get", params: { id: row.id }, signal })).data,
   });
   const download = useMutation({
     mutationFn: async () => {
-      const res = (await request({ url: crudUrl("exam/room", "export"), method: "get", params: { id: row.id }, responseType: "blob" }, { reductDataFormat: false })) as unknown as { data: Blob };
+      const res = (await request({ url: crudUrl("exam/room", "export"), method: "get", params: { id: row.id, tz: Intl.DateTimeFormat().resolvedOptions().timeZone }, responseType: "blob" }, { reductDataFormat: false })) as unknown as { data: Blob };
       const url = URL.createObjectURL(res.data);
       const a = document.createElement("a");
       a.href = url;
@@ -66,7 +67,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
   if (!results.data) return <p role="alert">{t`The results could not be loaded`}</p>;
   const r = results.data;
   const statusText = (s: string) => (s === "open" ? t`In progress` : s === "submitted" ? t`Submitted` : t`Time up`);
-  const dateTime = (s: number) => i18n.date(new Date(s * 1000), { dateStyle: "short", timeStyle: "short" });
+  const dateTime = (s: number) => formatTime(s, "YYYY-MM-DD HH:mm");
   const labels = r.distribution.map((d) => `${d.from}–${d.to}`);
   const s = r.summary;
   return (

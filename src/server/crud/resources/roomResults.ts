@@ -3,6 +3,7 @@ import { msg } from "@lingui/core/macro";
 import type { FastifyReply } from "fastify";
 import type { RoomResults } from "../../../shared/admin/rooms.ts";
 import { NO_PAGE_LEAVES } from "../../../shared/exam/pageLeaves.ts";
+import { wallClockIn } from "../../../shared/time.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
@@ -22,6 +23,8 @@ import { marksOfAttempts, officialAttemptsOfRoom, resultsRoom } from "./roomResu
 
 /** Most attempts one results page reads (a room of a whole school). */
 const MAX_ATTEMPTS = 20_000;
+/** Times in the workbook as the back office writes them (2026-11-27 17:45:46). */
+const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
 
 type Attempt = AttemptRow & { username: string; nickname: string };
 
@@ -113,8 +116,11 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
   };
 }
 
-/** The room's attempts and item analysis as an .xlsx workbook, written with exceljs's streaming writer. */
-export async function exportRoomResults(ctx: CrudContext, id: number, reply: FastifyReply): Promise<unknown> {
+/**
+ * The room's attempts and item analysis as an .xlsx workbook, written with exceljs's streaming
+ * writer; times are date cells showing the reader's clock (`tz`) as the back office writes them.
+ */
+export async function exportRoomResults(ctx: CrudContext, { id, tz }: { id: number; tz?: string | undefined }, reply: FastifyReply): Promise<unknown> {
   const results = await roomResults(ctx.tx, id);
   const t = ctx.req.t;
   const ExcelJS = await loadExcel();
@@ -133,14 +139,15 @@ export async function exportRoomResults(ctx: CrudContext, id: number, reply: Fas
       { header: t(msg`Score`), key: "score", width: 10 },
       { header: t(msg`Passed`), key: "passed", width: 10 },
       { header: t(msg`Status`), key: "status", width: 12 },
-      { header: t(msg`Started`), key: "startedAt", width: 22 },
-      { header: t(msg`Submitted`), key: "submittedAt", width: 22 },
+      { header: t(msg`Started`), key: "startedAt", width: 20, style: { numFmt: DATE_TIME_FORMAT } },
+      { header: t(msg`Submitted at`), key: "submittedAt", width: 20, style: { numFmt: DATE_TIME_FORMAT } },
       { header: t(msg`Time used (s)`), key: "timeUsed", width: 14 },
       { header: t(msg`Waiting for marking`), key: "pendingMarks", width: 18 },
       { header: t(msg`Page leaves`), key: "leaves", width: 12 },
       { header: t(msg`Time away from the page (s)`), key: "awaySeconds", width: 16 },
     ];
-    const date = (s: number | null) => (s === null ? null : new Date(s * 1000));
+    const wallClock = wallClockIn(tz);
+    const date = (s: number | null) => (s === null ? null : wallClock(s));
     for (const a of results.attempts) {
       sheet
         .addRow({
@@ -162,7 +169,7 @@ export async function exportRoomResults(ctx: CrudContext, id: number, reply: Fas
     items.columns = [
       { header: t(msg`Question`), key: "questionId", width: 10 },
       { header: t(msg`Stem`), key: "stem", width: 60 },
-      { header: t(msg`Members`), key: "attempts", width: 10 },
+      { header: t(msg`Members answering`), key: "attempts", width: 12 },
       { header: t(msg`Right`), key: "correct", width: 10 },
       { header: t(msg`Share right`), key: "share", width: 12 },
     ];

@@ -1,6 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { roomDecl } from "../../../shared/admin/resources/exam.ts";
-import { roomAdd, roomEdit, roomResultsQuery, type RoomAdd } from "../../../shared/admin/rooms.ts";
+import { roomAdd, roomEdit, roomExportQuery, roomResultsQuery, type RoomAdd } from "../../../shared/admin/rooms.ts";
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
@@ -80,9 +80,9 @@ export const roomResource: ResourceDef = {
     results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
     export: {
       method: "GET",
-      input: roomResultsQuery,
+      input: roomExportQuery,
       run: async () => null,
-      send: (ctx, input, reply) => exportRoomResults(ctx, (input as { id: number }).id, reply),
+      send: (ctx, input, reply) => exportRoomResults(ctx, input as { id: number; tz?: string }, reply),
     },
     // Regrade: candidates, dry run, apply (regrade.ts).
     ...regradeActions,
