@@ -14,7 +14,8 @@ export interface OutgoingMessage {
 /** The outside edge: how messages leave the system. */
 export interface MessageSender {
   readonly name: string;
-  send(message: OutgoingMessage): Promise<void>;
+  /** Sends the message; answers "outbox" when it was only kept in the outbox table (no provider for it). */
+  send(message: OutgoingMessage): Promise<void | "outbox">;
 }
 
 /**
@@ -27,6 +28,7 @@ export function tableSender(db: Queryable, log: FastifyBaseLogger): MessageSende
     async send(message) {
       await insertOutboxMessage(db, message);
       log.info({ channel: message.channel, target: message.target, subject: message.subject, body: message.body }, "message written to the outbox (no provider configured)");
+      return "outbox";
     },
   };
 }

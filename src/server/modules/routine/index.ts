@@ -51,8 +51,9 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
   api.post("/admin/routine/config/sendTestMail", { config: { adminRule: "routine/config/edit", rateLimit: { max: 5, timeWindow: "1 minute" } }, schema: { body: jsonBody(testMailBody) } }, async (req, reply) => {
     const { site_name } = await getSettings(db, ["site_name"]);
     const site = site_name || config.siteName;
+    let delivery: void | "outbox";
     try {
-      await app.sender.send({
+      delivery = await app.sender.send({
         channel: "email",
         target: req.body.to,
         subject: req.t(msg`Test email from ${site}`),
@@ -62,6 +63,10 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
       // The server's own words may name hosts and users: logged, not shown.
       req.log.warn({ err: { code: (error as { code?: unknown }).code, message: (error as Error).message } }, "test email failed");
       throw new ApiError(msg`The test email could not be sent: please check the mail settings`);
+    }
+    // Without a mail server the message only reached the outbox table: saying "sent" would mislead.
+    if (delivery === "outbox") {
+      return reply.success({ sender: app.sender.name }, msg`No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)`);
     }
     return reply.success({ sender: app.sender.name }, msg`The test email was sent`);
   });
