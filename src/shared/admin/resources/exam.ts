@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
 
 /** Papers, their question rows, exam rooms and the two marking queues, as both sides list them. */
 
@@ -231,4 +231,41 @@ export const questionTypeDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title", "title_en"] },
   columns: [{ field: "type", render: "tag" }, { field: "title" }, { field: "title_en" }, { field: "default_score", render: "number" }],
+});
+
+/** A question's status: a deleted question still in use is hidden (listed only when searched for by this status). */
+export const QUESTION_STATUSES: readonly FieldOption[] = [...STATUS_OPTIONS, { value: "hidden", label: msg`Hidden (in use)` }];
+
+/** Questions (exam/question): every kind, in its bank, ordered by weigh; its version counts its edits. */
+export const questionDecl = declareResource({
+  rule: "exam/question",
+  title: msg({ message: "Questions", context: "exam screen" }),
+  fields: {
+    ...standardDecls("id"),
+    classify_id: { type: "int", label: msg`Bank` },
+    classify_title: { type: "text" },
+    classify_title_en: { type: "text" },
+    type: enumField(QUESTION_TYPES, msg`Question type`),
+    stem: { type: "text", label: msg`Question` },
+    difficulty: { type: "int", label: msg`Difficulty` },
+    score: { type: "int", label: msg({ message: "Score", context: "question" }) },
+    ...standardDecls("weigh"),
+    status: enumField(QUESTION_STATUSES, msg`Status`),
+    version: { type: "int", label: msg`Version` },
+    hidden_at: { type: "time" },
+    ...standardDecls("create_time", "update_time"),
+  },
+  quickSearch: { fields: ["id", "stem"], label: msg`ID, question` },
+  sortable: true,
+  columns: [
+    ...standardColumns({ id: { sortable: true } }),
+    { field: "stem", search: "text" },
+    { field: "type", render: "tag", search: "select" },
+    { field: "classify_id", search: "select", remote: { path: "exam/classify", labelField: "title" } },
+    { field: "difficulty", render: "number", sortable: true, search: "number" },
+    { field: "score", render: "number", sortable: true },
+    { field: "status", render: "tag", search: "select" },
+    { field: "version", render: "number", hidden: true },
+    ...standardColumns({ weigh: { hidden: true }, update_time: { sortable: true, hidden: true } }),
+  ],
 });

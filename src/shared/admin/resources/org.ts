@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { declareResource, standardDecls } from "../fields.ts";
+import { ACCOUNT_FIELDS } from "./accounts.ts";
 
 /** The organisation's companies, duties and classrooms, as both sides list them. */
 
@@ -71,4 +72,24 @@ export const classroomDecl = declareResource({
     { field: "end_time", render: "datetime", sortable: true },
     { field: "status", render: "tag", search: "select" },
   ],
+});
+
+/**
+ * The head-teacher picker of the classroom form (org/headTeacher, `select=1`): staff accounts, read
+ * by whoever may list classrooms; a company admin sees only the admins of their company and those under it.
+ */
+export const headTeacherDecl = declareResource({
+  rule: "org/headTeacher",
+  title: msg`Head teachers`,
+  fields: {
+    ...standardDecls("id"),
+    username: ACCOUNT_FIELDS.username,
+    nickname: ACCOUNT_FIELDS.nickname,
+    company_id: { type: "int" },
+    company_name: { type: "text" },
+    ...standardDecls("status"),
+  },
+  quickSearch: { fields: ["id", "username", "nickname"] },
+  picker: true,
+  columns: [],
 });
