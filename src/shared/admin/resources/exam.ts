@@ -55,7 +55,7 @@ export const paperDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title"], label: msg`ID, title` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "title", search: "text", sortable: true },
     { field: "total_score", render: "number", sortable: true },
     { hook: "rows_total", label: msg`Questions add up to` },
@@ -63,8 +63,7 @@ export const paperDecl = declareResource({
     { hook: "withholding", label: msg`Mock paper` },
     { field: "duration", hidden: true },
     { field: "shuffle_options", render: "switch", hidden: true },
-    { field: "status", render: "tag", search: "select" },
-    { field: "create_time", render: "datetime", sortable: true, hidden: true },
+    ...standardColumns({ status: { search: true }, create_time: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -94,7 +93,7 @@ export const paperRowDecl = declareResource({
   quickSearch: { fields: ["id", "paper_title", "question_stem", "classify_title", "remark"], label: msg`ID, paper, question, classify, note` },
   sortable: true,
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "paper_id", search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "kind", render: "tag", search: "select" },
     { field: "question_stem" },
@@ -106,7 +105,7 @@ export const paperRowDecl = declareResource({
     { field: "score", render: "number" },
     { hook: "subtotal", label: msg`Subtotal`, render: "number" },
     { field: "remark", search: "text", hidden: true },
-    { field: "weigh", render: "number", sortable: true, hidden: true },
+    ...standardColumns({ weigh: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -137,7 +136,7 @@ export const roomDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title", "paper_title"], label: msg`ID, title, paper` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "title", search: "text", sortable: true },
     { field: "paper_id", search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "start_time", render: "datetime", sortable: true, search: "datetime" },
@@ -151,7 +150,7 @@ export const roomDecl = declareResource({
     { field: "group_name", hidden: true },
     { field: "review_policy", render: "tag", search: "select" },
     { field: "face_rule_id", search: "select", remote: { path: "org/faceRule", labelField: "name" }, hidden: true },
-    { field: "status", render: "tag", search: "select" },
+    ...standardColumns({ status: { search: true } }),
   ],
 });
 
@@ -176,7 +175,7 @@ export const markingDecl = declareResource({
   },
   quickSearch: { fields: ["id", "username", "stem", "room_title", "comment"], label: msg`ID, member, question, room, comment` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "username", search: "text" },
     { field: "room_title", search: "text" },
     { field: "stem", search: "text" },
@@ -186,7 +185,7 @@ export const markingDecl = declareResource({
     // How often and how long the member left the exam page during the attempt.
     { hook: "page_leaves", label: msg`Page leaves` },
     { field: "comment", hidden: true },
-    { field: "create_time", render: "datetime", sortable: true, search: "datetime" },
+    ...standardColumns({ create_time: { sortable: true, search: true } }),
   ],
 });
 
@@ -208,7 +207,7 @@ export const lateAnswerDecl = declareResource({
   },
   quickSearch: { fields: ["id", "username", "stem", "room_title"], label: msg`ID, member, question, room` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "username", search: "text" },
     { field: "room_title" },
     { field: "stem" },
