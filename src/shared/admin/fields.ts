@@ -102,6 +102,12 @@ export const STATUS_OPTIONS = [
 ] as const satisfies readonly FieldOption[];
 export const STATUS_VALUES = ["enable", "disable"] as const;
 
+/** A `bool` field's values as its tag reads them (the list answers them as true / false). */
+export const YES_NO_OPTIONS = [
+  { value: "true", label: msg`Yes` },
+  { value: "false", label: msg`No` },
+] as const satisfies readonly FieldOption[];
+
 /** The columns most tables have, each declared once: row id, tree parent, order, status, times. */
 export const STANDARD_FIELDS = {
   id: { type: "int", label: msg`ID` },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
 
 /** Courses (course/course): category, cover, title, summary, price in cents; a lesson count from the list hook. */
 export const courseDecl = declareResource({
@@ -49,14 +49,7 @@ export const lessonDecl = declareResource({
     ),
     video_size: { type: "bigint" },
     duration: { type: "int", label: msg`Length` },
-    free_preview: {
-      type: "bool",
-      label: msg`Free preview`,
-      options: [
-        { value: "true", label: msg`Yes` },
-        { value: "false", label: msg`No` },
-      ],
-    },
+    free_preview: { type: "bool", label: msg`Free preview`, options: YES_NO_OPTIONS },
     ...standardDecls("weigh", "status", "create_time", "update_time"),
   },
   quickSearch: { fields: ["id", "title", "course_title"], label: msg`ID, title, course` },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type ColumnDecl, type FieldDecl } from "../fields.ts";
+import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, YES_NO_OPTIONS, type ColumnDecl, type FieldDecl } from "../fields.ts";
 
 /** Data security's rules and records (security/...), as both sides list them. */
 
@@ -90,14 +90,7 @@ export const sensitiveDataLogDecl = declareResource({
     id_value: { type: "bigint", label: msg`Row ID` },
     before: { type: "text", label: msg`Before`, operators: [] },
     after: { type: "text", label: msg`After`, operators: [] },
-    is_rollback: {
-      type: "bool",
-      label: msg`Rolled back`,
-      options: [
-        { value: "true", label: msg`Yes` },
-        { value: "false", label: msg`No` },
-      ],
-    },
+    is_rollback: { type: "bool", label: msg`Rolled back`, options: YES_NO_OPTIONS },
   },
   quickSearch: { fields: ["id", "title", "data_field", "admin_username"], label: msg`ID, name, field, admin` },
   columns: [
