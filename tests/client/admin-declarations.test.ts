@@ -4,7 +4,7 @@ import { declaredForm, declaredScreen } from "../../src/client/admin/crud/declar
 import type { CrudDefinition } from "../../src/client/admin/crud/types.ts";
 import { declared } from "../../src/server/crud/resources/fields.ts";
 import { resources } from "../../src/server/crud/resources/index.ts";
-import { STANDARD_FIELDS, type FieldDecl, type ResourceDecl } from "../../src/shared/admin/fields.ts";
+import { standardColumns, STANDARD_FIELDS, type FieldDecl, type ResourceDecl } from "../../src/shared/admin/fields.ts";
 import { lessonDecl } from "../../src/shared/admin/resources/courses.ts";
 import { declarations } from "../../src/shared/admin/resources/index.ts";
 import registry from "../../src/client/admin/screens.ts?raw";
@@ -31,18 +31,19 @@ describe("resources declared once", () => {
     }
   }, 120_000);
 
-  it("each has its server resource and its screen", () => {
+  it("each has its server resource and its screen (a picker only its resource)", () => {
     expect(new Set(declarations.map((d) => d.rule)).size).toBe(declarations.length);
     for (const decl of declarations) {
       expect(resources.find((r) => r.rule === decl.rule), decl.rule).toBeDefined();
-      expect(screens.get(decl.rule), decl.rule).toBeDefined();
+      expect(screens.has(decl.rule), decl.rule).toBe(!decl.picker);
+      if (decl.picker) expect(decl.columns, decl.rule).toEqual([]);
     }
   });
 
   it("the server lists, searches and reorders the declared fields", () => {
     for (const decl of declarations) {
       const server = resources.find((r) => r.rule === decl.rule)!;
-      expect(server.title, decl.rule).toBe(decl.title);
+      expect(server.title, decl.rule).toBe(decl.logTitle ?? decl.title);
       expect(Object.keys(server.fields), decl.rule).toEqual(Object.keys(decl.fields));
       for (const [name, field] of Object.entries(server.fields)) {
         const own = fieldOf(decl, name);
@@ -55,7 +56,7 @@ describe("resources declared once", () => {
   });
 
   it("the screen's columns are the declared ones, in order, with their fields' labels and choices", () => {
-    for (const decl of declarations) {
+    for (const decl of declarations.filter((d) => !d.picker)) {
       const screen = screens.get(decl.rule)!;
       expect(screen.title, decl.rule).toBe(decl.title);
       expect(screen.quickSearch, decl.rule).toBe(decl.quickSearch.label);
@@ -104,6 +105,21 @@ describe("resources declared once", () => {
     // The SQL of a joined field stays the server's own; the rest is the table's column.
     expect(after.server.fields.course_title!.column).toBe("c.title");
     expect(after.server.fields.title!.column).toBe("t.title");
+  });
+
+  it("a standard column shows its field the one way and searches it with the input that fits, in the order named", () => {
+    const columns = standardColumns({ id: { sortable: true, search: true }, weigh: {}, status: { search: true, hidden: true }, update_time: { sortable: true, search: true, label: msg`Changed` } });
+    expect(columns).toEqual([
+      { field: "id", render: "number", sortable: true, search: "number" },
+      { field: "weigh", render: "number" },
+      { field: "status", render: "tag", hidden: true, search: "select" },
+      { field: "update_time", render: "datetime", sortable: true, label: msg`Changed`, search: "datetime" },
+    ]);
+    const screen = declaredScreen({ ...lessonDecl, columns: standardColumns({ create_time: { hidden: true }, status: { search: true } }) });
+    expect(screen.columns.map((c) => [c.field, c.label, c.render, c.search, c.hidden])).toEqual([
+      ["create_time", STANDARD_FIELDS.create_time.label, "datetime", undefined, true],
+      ["status", STANDARD_FIELDS.status.label, "tag", "select", undefined],
+    ]);
   });
 
   it("refuses a column or a form field without a label", () => {

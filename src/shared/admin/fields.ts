@@ -72,12 +72,16 @@ export interface ResourceDecl<F extends string = string> {
   /** The rule path, e.g. "course/lesson": the server's routes and the client's screen. */
   rule: string;
   title: MessageDescriptor;
+  /** The resource's name in the admin log and the data-security rules' choice of data, where it is not the screen's title. */
+  logTitle?: MessageDescriptor;
   /** The list's fields in the order the server answers them; `id` among them. */
   fields: Record<F, FieldDecl>;
   /** The fields the quick search looks in, and the box's placeholder naming them (no placeholder, no box on the screen). */
   quickSearch: { fields: readonly F[]; label?: MessageDescriptor };
-  /** The list's columns in the screen's order. */
+  /** The list's columns in the screen's order; a picker has none. */
   columns: readonly ColumnDecl<F>[];
+  /** No screen of its own: a source other screens' selects read (`select=1`). */
+  picker?: true;
   /** Rows carry `weigh` and are reordered by swapping it. */
   sortable?: true;
   /** Rows form a tree by `pid`: the server checks the parent, the screen nests the rows. */
@@ -98,6 +102,12 @@ export const STATUS_OPTIONS = [
 ] as const satisfies readonly FieldOption[];
 export const STATUS_VALUES = ["enable", "disable"] as const;
 
+/** A `bool` field's values as its tag reads them (the list answers them as true / false). */
+export const YES_NO_OPTIONS = [
+  { value: "true", label: msg`Yes` },
+  { value: "false", label: msg`No` },
+] as const satisfies readonly FieldOption[];
+
 /** The columns most tables have, each declared once: row id, tree parent, order, status, times. */
 export const STANDARD_FIELDS = {
   id: { type: "int", label: msg`ID` },
@@ -114,4 +124,36 @@ export type StandardField = keyof typeof STANDARD_FIELDS;
 export function standardDecls<K extends StandardField>(...names: K[]): Record<K, FieldDecl> {
   const decls: Record<StandardField, FieldDecl> = STANDARD_FIELDS;
   return Object.fromEntries(names.map((name) => [name, decls[name]])) as Record<K, FieldDecl>;
+}
+
+/** How a list shows a standard field, and the search input that fits it. */
+const STANDARD_COLUMNS = {
+  id: { render: "number", search: "number" },
+  pid: { render: "number", search: "number" },
+  weigh: { render: "number", search: "number" },
+  status: { render: "tag", search: "select" },
+  create_time: { render: "datetime", search: "datetime" },
+  update_time: { render: "datetime", search: "datetime" },
+} as const satisfies Record<StandardField, { render: ColumnRender; search: SearchKind }>;
+
+/** Which of a list's behaviours a standard column has: its render and search input are the field's own. */
+export interface StandardColumn {
+  sortable?: true;
+  search?: true;
+  hidden?: true;
+  label?: MessageDescriptor;
+}
+
+/**
+ * Columns of standard fields, in the order named: `standardColumns({ status: { search: true },
+ * create_time: { sortable: true, hidden: true } })`. Each shows its field the one way it is shown
+ * (a number, a tag, a date and time) and searches it with the input that fits.
+ */
+export function standardColumns<K extends StandardField>(columns: Record<K, StandardColumn>): ColumnDecl<K>[] {
+  return (Object.entries(columns) as [K, StandardColumn][]).map(([field, { search, ...rest }]) => ({
+    field,
+    render: STANDARD_COLUMNS[field].render,
+    ...rest,
+    ...(search ? { search: STANDARD_COLUMNS[field].search } : {}),
+  }));
 }

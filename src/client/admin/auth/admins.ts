@@ -1,25 +1,16 @@
 import { msg } from "@lingui/core/macro";
 import { adminAdd, adminEdit } from "../../../shared/admin/schemas.ts";
+import { adminDecl } from "../../../shared/admin/resources/auth.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { STATUS_OPTIONS } from "./options.ts";
 
 /** Admins (auth/admin): groups, status, a password set on add and reset on edit. */
 const admins: CrudDefinition = {
-  path: "auth/admin",
-  title: msg`Admins`,
-  quickSearch: msg`ID, username, nickname`,
-  columns: [
-    { field: "id", label: msg`ID`, render: "number", sortable: true, search: "number" },
-    { field: "username", label: msg`Username`, sortable: true, search: "text" },
-    { field: "nickname", label: msg`Nickname`, search: "text" },
-    { field: "groups", viaHook: true, label: msg`Groups`, cell: (row) => (Array.isArray(row.groups) ? row.groups.map((g: { name: string }) => g.name).join(", ") : "") },
-    { field: "company_name", label: msg`Company`, cell: (row) => (row.is_company ? String(row.company_name ?? "–") : "") },
-    { field: "email", label: msg`Email`, search: "text" },
-    { field: "mobile", label: msg`Mobile`, search: "text" },
-    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
-    { field: "last_login_time", label: msg`Last login`, render: "datetime", sortable: true, search: "datetime" },
-    { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime", hidden: true },
-  ],
+  ...declaredScreen(adminDecl, {
+    groups: (row) => (Array.isArray(row.groups) ? row.groups.map((g: { name: string }) => g.name).join(", ") : ""),
+    company_name: (row) => (row.is_company ? String(row.company_name ?? "–") : ""),
+  }),
   form: [
     { field: "username", label: msg`Username`, kind: "text" },
     { field: "nickname", label: msg`Nickname`, kind: "text" },

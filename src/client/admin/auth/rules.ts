@@ -1,42 +1,25 @@
 import { msg } from "@lingui/core/macro";
 import { adminRuleAdd, adminRuleEdit } from "../../../shared/admin/schemas.ts";
+import { ADMIN_RULE_TYPES, adminRuleDecl } from "../../../shared/admin/resources/auth.ts";
+import { MENU_TYPES as MENU_TYPE_OPTIONS } from "../../../shared/admin/resources/ruleTree.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { reloadAdminMenus } from "../session.ts";
 import { menuIcon } from "../menuIcons.tsx";
 import { ruleTitle, STATUS_OPTIONS } from "./options.ts";
 import { createElement } from "react";
 
-const TYPES = [
-  { value: "menu_dir", label: msg`Directory` },
-  { value: "menu", label: msg`Menu` },
-  { value: "button", label: msg`Button` },
-];
-const MENU_TYPES = [
-  { value: "tab", label: msg`Tab` },
-  { value: "link", label: msg`Link` },
-  { value: "iframe", label: msg`Iframe` },
-];
+const TYPES = [...ADMIN_RULE_TYPES];
+const MENU_TYPES = [...MENU_TYPE_OPTIONS];
 type Values = Record<string, unknown>;
 const notButton = (v: Values) => v.type !== "button";
 const isMenu = (v: Values) => v.type === "menu";
 
 /** Menu rules (auth/rule): a tree of directories, menus and buttons, reordered by weigh; the side menu follows each change. */
 const rules: CrudDefinition = {
-  path: "auth/rule",
-  title: msg`Menu rules`,
-  quickSearch: msg`ID, title, name`,
-  tree: true,
-  sortable: true,
-  columns: [
-    { field: "title", label: msg`Title`, search: "text", cell: (row) => createElement("span", { className: "inline-flex items-center gap-2 whitespace-nowrap" }, createElement(menuIcon({ icon: String(row.icon ?? ""), name: String(row.name ?? ""), type: row.type as "menu" }), { "aria-hidden": true, className: "size-4 shrink-0" }), String(row.title ?? "")) },
-    { field: "title_en", label: msg`English title`, search: "text" },
-    { field: "name", label: msg`Rule name`, search: "text" },
-    { field: "type", label: msg`Type`, render: "tag", options: TYPES, search: "select" },
-    { field: "component", label: msg`Component`, hidden: true },
-    { field: "weigh", label: msg`Weight`, render: "number" },
-    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
-    { field: "id", label: msg`ID`, render: "number", hidden: true },
-  ],
+  ...declaredScreen(adminRuleDecl, {
+    title: (row) => createElement("span", { className: "inline-flex items-center gap-2 whitespace-nowrap" }, createElement(menuIcon({ icon: String(row.icon ?? ""), name: String(row.name ?? ""), type: row.type as "menu" }), { "aria-hidden": true, className: "size-4 shrink-0" }), String(row.title ?? "")),
+  }),
   form: [
     { field: "type", label: msg`Type`, kind: "radio", options: TYPES, initial: "menu" },
     { field: "pid", label: msg`Parent rule`, kind: "treeSelect", tree: { path: "auth/rule", label: ruleTitle } },

@@ -4,6 +4,8 @@ import { createElement } from "react";
 import { questionAdd, questionEdit } from "../../../shared/admin/questions.ts";
 import { textParts } from "../../../shared/exam/questionText.ts";
 import { STATUS_OPTIONS } from "../auth/options.ts";
+import { questionDecl } from "../../../shared/admin/resources/exam.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition, CrudRow } from "../crud/types.ts";
 import { AnswerEditor, OptionsEditor, QuestionPreview, StemEditor } from "./QuestionEditor.tsx";
 import { QuestionUsageNotice } from "./QuestionUsage.tsx";
@@ -18,27 +20,9 @@ const stemCell = (row: CrudRow) => {
   return createElement("span", { className: "line-clamp-2 max-w-md", title: text }, text);
 };
 
-/** A question's status in the list: a deleted question still in use is hidden (listed only when searched for by this status). */
-const QUESTION_STATUS_OPTIONS = [...STATUS_OPTIONS, { value: "hidden", label: msg`Hidden (in use)` }];
-
 /** Questions (`exam/question`): every kind, edited with the question editor; spreadsheets in and out. */
 const questions: CrudDefinition = {
-  path: "exam/question",
-  title: msg({ message: "Questions", context: "exam screen" }),
-  quickSearch: msg`ID, question`,
-  sortable: true,
-  columns: [
-    { field: "id", label: msg`ID`, render: "number", sortable: true },
-    { field: "stem", label: msg`Question`, cell: stemCell, search: "text" },
-    { field: "type", label: msg`Question type`, render: "tag", options: QUESTION_TYPE_OPTIONS, search: "select" },
-    { field: "classify_id", label: msg`Bank`, cell: (row) => createElement(BankName, { row }), search: "select", remote: { path: "exam/classify", labelField: "title" } },
-    { field: "difficulty", label: msg`Difficulty`, render: "number", sortable: true, search: "number" },
-    { field: "score", label: msg({ message: "Score", context: "question" }), render: "number", sortable: true },
-    { field: "status", label: msg`Status`, render: "tag", options: QUESTION_STATUS_OPTIONS, search: "select" },
-    { field: "version", label: msg`Version`, render: "number", hidden: true },
-    { field: "weigh", label: msg`Weight`, render: "number", hidden: true },
-    { field: "update_time", label: msg`Updated`, render: "datetime", sortable: true, hidden: true },
-  ],
+  ...declaredScreen(questionDecl, { stem: stemCell, classify_id: (row) => createElement(BankName, { row }) }),
   form: [
     { field: "classify_id", label: msg`Bank`, kind: "treeSelect", tree: { path: "exam/classify", label: bankTitle }, placeholder: msg`Please select` },
     { field: "type", label: msg`Question type`, kind: "radio", options: QUESTION_TYPE_OPTIONS, initial: "single" },

@@ -1,20 +1,11 @@
 import { msg } from "@lingui/core/macro";
+import { dataRecycleLogDecl } from "../../../shared/admin/resources/security.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
-import { recordColumns } from "./shared.ts";
 
 /** The recycle bin: rows deleted through the back office, restored (with what their delete removed) or purged. */
 const dataRecycleLog: CrudDefinition = {
-  path: "security/dataRecycleLog",
-  title: msg`Recycle bin`,
-  quickSearch: msg`ID, name, table, admin`,
-  columns: [
-    { field: "id", label: msg`ID`, render: "number", sortable: true },
-    { field: "rule_name", label: msg`Rule`, search: "text" },
-    { field: "data_table", label: msg`Table`, search: "text" },
-    { field: "row_id", label: msg`Row ID`, render: "number", search: "number" },
-    { field: "title", label: msg`Name`, search: "text" },
-    ...recordColumns,
-  ],
+  ...declaredScreen(dataRecycleLogDecl),
   buttons: ["refresh", "delete", "columns", "search"],
   batchActions: [{ name: "restore", label: msg`Restore`, confirm: msg`Put the selected rows back where they were deleted from?` }],
 };

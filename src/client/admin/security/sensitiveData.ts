@@ -1,19 +1,14 @@
 import { msg } from "@lingui/core/macro";
 import { sensitiveDataAdd, sensitiveDataEdit } from "../../../shared/admin/security.ts";
+import { sensitiveDataDecl } from "../../../shared/admin/resources/security.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { SensitiveControllerSelect, WatchedFields } from "./fields.tsx";
-import { ruleColumns, statusField } from "./shared.ts";
+import { statusField } from "./shared.ts";
 
 /** Sensitive data rules: the fields whose edits are logged with their old value for rollback. */
 const sensitiveData: CrudDefinition = {
-  path: "security/sensitiveData",
-  title: msg`Sensitive data`,
-  quickSearch: msg`ID, name, data`,
-  columns: [
-    ...ruleColumns.slice(0, 3),
-    { field: "data_fields", label: msg`Watched fields`, cell: (row) => (Array.isArray(row.data_fields) ? row.data_fields.join(", ") : "") },
-    ...ruleColumns.slice(3),
-  ],
+  ...declaredScreen(sensitiveDataDecl, { data_fields: (row) => (Array.isArray(row.data_fields) ? row.data_fields.join(", ") : "") }),
   form: [
     { field: "name", label: msg`Rule name`, kind: "text" },
     { field: "controller", label: msg`Data`, kind: "custom", component: SensitiveControllerSelect },

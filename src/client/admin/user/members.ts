@@ -1,6 +1,8 @@
 import { msg } from "@lingui/core/macro";
 import { Coins, ScanFace, Wallet } from "lucide-react";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
+import { memberDecl } from "../../../shared/admin/resources/user.ts";
+import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { companyField } from "../org/fields.ts";
 import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
@@ -10,25 +12,13 @@ import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 
 /** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
 const members: CrudDefinition = {
-  path: "user/user",
-  title: msg`Members`,
-  quickSearch: msg`ID, username, nickname, email, mobile`,
-  columns: [
-    { field: "id", label: msg`ID`, render: "number", sortable: true },
-    { field: "avatar", label: msg`Avatar`, cell: avatarCell },
-    { field: "username", label: msg`Username`, sortable: true, search: "text" },
-    { field: "nickname", label: msg`Nickname`, search: "text" },
-    { field: "group_id", label: msg`Group`, cell: groupCell, search: "select", remote: { path: "user/group", labelField: "name" } },
-    { field: "company_id", label: msg`Company`, cell: (r) => String(r.company_name ?? "–"), search: "select", remote: { path: "org/company", labelField: "name" } },
-    { field: "duty_id", label: msg`Duty`, cell: (r) => String(r.duty_name ?? "–"), search: "select", remote: { path: "org/duty", labelField: "name" }, hidden: true },
-    { field: "mobile", label: msg`Mobile`, search: "text", hidden: true },
-    { field: "email", label: msg`Email`, search: "text", hidden: true },
-    { field: "money", label: msg`Balance`, cell: moneyCell("money"), sortable: true },
-    { field: "score", label: msg`Points`, render: "number", sortable: true, hidden: true },
-    { field: "status", label: msg`Status`, render: "tag", options: STATUS_OPTIONS, search: "select" },
-    { field: "last_login_time", label: msg`Last login`, render: "datetime", sortable: true, hidden: true },
-    { field: "create_time", label: msg`Created`, render: "datetime", sortable: true, search: "datetime" },
-  ],
+  ...declaredScreen(memberDecl, {
+    avatar: avatarCell,
+    group_id: groupCell,
+    company_id: (r) => String(r.company_name ?? "–"),
+    duty_id: (r) => String(r.duty_name ?? "–"),
+    money: moneyCell("money"),
+  }),
   form: [
     { field: "username", label: msg`Username`, kind: "text" },
     { field: "nickname", label: msg`Nickname`, kind: "text" },

@@ -1,5 +1,5 @@
-import { msg } from "@lingui/core/macro";
+import { moneyLogDecl } from "../../../shared/admin/resources/user.ts";
 import { accountLog } from "./accountLogs.ts";
 
 /** The balance log (`user/moneyLog`), amounts in yuan. */
-export default accountLog("user/moneyLog", msg`Balance log`, "money");
+export default accountLog(moneyLogDecl, "money");

@@ -1,5 +1,5 @@
-import { msg } from "@lingui/core/macro";
+import { scoreLogDecl } from "../../../shared/admin/resources/user.ts";
 import { accountLog } from "./accountLogs.ts";
 
 /** The points log (`user/scoreLog`). */
-export default accountLog("user/scoreLog", msg`Points log`, "score");
+export default accountLog(scoreLogDecl, "score");

@@ -1,11 +1,12 @@
 import { msg } from "@lingui/core/macro";
-import type { MessageDescriptor } from "@lingui/core";
+import type { ResourceDecl } from "../../../shared/admin/fields.ts";
 import { MAX_ACCOUNT_FIGURE, moneyAdjust, scoreAdjust } from "../../../shared/admin/members.ts";
+import { moneyLogDecl, scoreLogDecl } from "../../../shared/admin/resources/user.ts";
 import { ApiError } from "../../errors.ts";
 import { memos, renderMemo } from "../../modules/account/memos.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { lockedFigure, memberNames, setFigure } from "./accountLog.repository.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /** Memos in the reader's language (the row keeps a key and its parameters). */
 const withMemo = (ctx: CrudContext, row: Row): Row => {
@@ -41,26 +42,12 @@ async function adjust(ctx: CrudContext, column: "money" | "score", body: Row): P
 }
 
 /** A member's balance or points log: read-only rows with the member's username; `add` is an adjustment. */
-function accountLog(rule: string, title: MessageDescriptor, table: string, column: "money" | "score"): ResourceDef {
+function accountLog(decl: ResourceDecl, table: string, column: "money" | "score"): ResourceDef {
+  const { rule } = decl;
   return {
-    rule,
-    title,
+    ...declared(decl, { username: "m.username", nickname: "m.nickname" }),
     table,
-    fields: {
-      ...standardFields("id"),
-      user_id: { column: "t.user_id", type: "int" },
-      username: { column: "m.username", type: "text" },
-      nickname: { column: "m.nickname", type: "text" },
-      [column]: { column: `t.${column}`, type: "bigint" },
-      before: { column: "t.before", type: "bigint" },
-      after: { column: "t.after", type: "bigint" },
-      memo: { column: "t.memo", type: "text" },
-      memo_key: { column: "t.memo_key", type: "text" },
-      memo_params: { column: "t.memo_params", type: "text", operators: ["NULL", "NOT NULL"] },
-      ...standardFields("create_time"),
-    },
     joins: [{ table: "member", alias: "m", on: ["m.id", "t.user_id"] }],
-    quickSearch: ["id", "user_id", "username", "nickname"],
     editColumns: ["id", "user_id", column, "before", "after", "memo", "memo_key", "memo_params", "create_time"],
     rules: { edit: `${rule}/index` },
     company: { column: "m.company_id" },
@@ -78,5 +65,5 @@ function accountLog(rule: string, title: MessageDescriptor, table: string, colum
   };
 }
 
-export const moneyLogResource = accountLog("user/moneyLog", msg`Balance log`, "user_money_log", "money");
-export const scoreLogResource = accountLog("user/scoreLog", msg`Points log`, "user_score_log", "score");
+export const moneyLogResource = accountLog(moneyLogDecl, "user_money_log", "money");
+export const scoreLogResource = accountLog(scoreLogDecl, "user_score_log", "score");

@@ -2,10 +2,11 @@ import { msg } from "@lingui/core/macro";
 import { adminAdd, adminEdit, type AdminEdit } from "../../../shared/admin/schemas.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef } from "../resource.ts";
-import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
+import { adminDecl } from "../../../shared/admin/resources/auth.ts";
+import { withPassword } from "./accounts.ts";
 import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
 import { adminGroupsByIds, groupIdsOfAdmin, groupsOfAdmins, replaceAdminGroups } from "./admin.repository.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
 async function checkGroups(ctx: CrudContext, groupIds: number[]): Promise<void> {
@@ -21,20 +22,9 @@ async function groupIdsOf(ctx: CrudContext, id: number): Promise<number[]> {
 
 /** Admins (`/admin/auth/admin/...`): groups, status, password reset; never the password hash. */
 export const adminResource: ResourceDef = {
-  rule: "auth/admin",
-  title: msg`Admins`,
+  ...declared(adminDecl, { company_name: "c.name" }),
   table: "admin",
-  fields: {
-    ...ACCOUNT_FIELDS,
-    is_super: { column: "t.is_super", type: "bool" },
-    is_company: { column: "t.is_company", type: "bool" },
-    company_id: { column: "t.company_id", type: "int" },
-    company_name: { column: "c.name", type: "text" },
-    ...LOGIN_FIELDS,
-    ...standardFields("create_time", "update_time"),
-  },
   joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
-  quickSearch: ["id", "username", "nickname"],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "is_super", "is_company", "company_id", "status", "last_login_time", "create_time", "update_time"],
   add: adminAdd,

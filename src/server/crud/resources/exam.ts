@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { canonicalAnswer, checkQuestion, examClassifyAdd, examClassifyEdit, questionBankTree, questionEdit, questionAdd, questionTypeEdit, type QuestionAdd } from "../../../shared/admin/questions.ts";
 import { delQuery } from "../../../shared/admin/crud.ts";
-import { questionTypeDecl } from "../../../shared/admin/resources/exam.ts";
+import { questionDecl, questionTypeDecl } from "../../../shared/admin/resources/exam.ts";
 import { recordIds } from "../../../shared/admin/security.ts";
 import { ApiError } from "../../errors.ts";
 import type { Queryable } from "../../db/index.ts";
@@ -26,7 +26,7 @@ import {
   setQuestionsTime,
   timeAfter,
 } from "./exam.repository.ts";
-import { declared, standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
@@ -130,30 +130,12 @@ async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {
 
 /** Questions (`/admin/exam/question/...`): every kind, stored as the grader reads it; import / export as spreadsheets. */
 export const questionResource: ResourceDef = {
-  rule: "exam/question",
-  title: msg({ message: "Questions", context: "exam screen" }),
+  ...declared(questionDecl, { classify_title: "c.title", classify_title_en: "c.title_en" }),
   table: "exam_question",
-  fields: {
-    ...standardFields("id"),
-    classify_id: { column: "t.classify_id", type: "int" },
-    classify_title: { column: "c.title", type: "text" },
-    classify_title_en: { column: "c.title_en", type: "text" },
-    type: { column: "t.type", type: "enum", values: ["single", "multiple", "judge", "fill", "short"] },
-    stem: { column: "t.stem", type: "text" },
-    difficulty: { column: "t.difficulty", type: "int" },
-    score: { column: "t.score", type: "int" },
-    ...standardFields("weigh"),
-    status: { column: "t.status", type: "enum", values: ["enable", "disable", "hidden"] },
-    version: { column: "t.version", type: "int" },
-    hidden_at: { column: "t.hidden_at", type: "time" },
-    ...standardFields("create_time", "update_time"),
-  },
   joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
   // Hidden questions (in use when deleted) are listed only when the admin searches by status.
   defaultSearch: [{ field: "status", operator: "ne", val: "hidden" }],
-  quickSearch: ["id", "stem"],
   selectFields: ["id", "classify_id", "type", "stem", "score", "difficulty"],
-  sortable: true,
   editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "version", "create_time", "update_time"],
   add: questionAdd,
   edit: questionEdit,

@@ -3,7 +3,8 @@ import { adminGroupAdd, adminGroupEdit, type AdminGroupAdd } from "../../../shar
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { parseRules, requireHeldRules } from "./permissions.ts";
-import { standardFields } from "./fields.ts";
+import { adminGroupDecl } from "../../../shared/admin/resources/auth.ts";
+import { declared } from "./fields.ts";
 import { countAdminRules } from "./group.repository.ts";
 
 const rulesOut = (rules: unknown) => {
@@ -13,18 +14,10 @@ const rulesOut = (rules: unknown) => {
 
 /** Admin groups (`/admin/auth/group/...`): a tree; a group grants only rules its creator holds. */
 export const adminGroupResource: ResourceDef = {
-  rule: "auth/group",
-  title: msg`Groups`,
+  ...declared(adminGroupDecl),
   table: "admin_group",
-  fields: {
-    ...standardFields("id", "pid"),
-    name: { column: "t.name", type: "text" },
-    ...standardFields("status", "create_time", "update_time"),
-  },
-  quickSearch: ["id", "name"],
   selectFields: ["id", "pid", "name"],
   defaultOrder: ["id", "asc"],
-  tree: true,
   childrenRefusal: msg`Delete or move its sub-groups first`,
   editColumns: ["id", "pid", "name", "rules", "status", "create_time", "update_time"],
   add: adminGroupAdd,

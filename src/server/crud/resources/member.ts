@@ -1,41 +1,23 @@
-import { msg } from "@lingui/core/macro";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
 import type { ResourceDef } from "../resource.ts";
-import { ACCOUNT_FIELDS, LOGIN_FIELDS, withPassword } from "./accounts.ts";
+import { memberDecl } from "../../../shared/admin/resources/user.ts";
+import { withPassword } from "./accounts.ts";
 import { requireInScope } from "../scope.ts";
 import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.ts";
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
 export const memberResource: ResourceDef = {
-  rule: "user/user",
-  title: msg`Members`,
+  ...declared(memberDecl, { group_name: "g.name", company_name: "c.name", duty_name: "d.name" }),
   table: "member",
-  fields: {
-    ...ACCOUNT_FIELDS,
-    gender: { column: "t.gender", type: "int" },
-    birthday: { column: "t.birthday", type: "date" },
-    money: { column: "t.money", type: "bigint" },
-    score: { column: "t.score", type: "bigint" },
-    group_id: { column: "t.group_id", type: "int" },
-    group_name: { column: "g.name", type: "text" },
-    company_id: { column: "t.company_id", type: "int" },
-    company_name: { column: "c.name", type: "text" },
-    duty_id: { column: "t.duty_id", type: "int" },
-    duty_name: { column: "d.name", type: "text" },
-    ...LOGIN_FIELDS,
-    join_time: { column: "t.join_time", type: "time" },
-    ...standardFields("create_time"),
-  },
   joins: [
     { table: "user_group", alias: "g", on: ["g.id", "t.group_id"] },
     { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
     { table: "duty", alias: "d", on: ["d.id", "t.duty_id"] },
   ],
-  quickSearch: ["id", "username", "nickname", "email", "mobile"],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "company_id", "duty_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
   add: memberAdd,

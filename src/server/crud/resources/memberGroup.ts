@@ -1,22 +1,16 @@
 import { msg } from "@lingui/core/macro";
+import { memberGroupDecl } from "../../../shared/admin/resources/user.ts";
 import { memberGroupAdd, memberGroupEdit, type MemberGroupAdd } from "../../../shared/admin/schemas.ts";
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import { countUserRules } from "./memberGroup.repository.ts";
 
 /** Member groups (`/admin/user/group/...`): which member rules (member-center menus) a group opens. */
 export const memberGroupResource: ResourceDef = {
-  rule: "user/group",
-  title: msg`User groups`,
+  ...declared(memberGroupDecl),
   table: "user_group",
-  fields: {
-    ...standardFields("id"),
-    name: { column: "t.name", type: "text" },
-    ...standardFields("status", "create_time", "update_time"),
-  },
-  quickSearch: ["id", "name"],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "rules", "status", "create_time", "update_time"],
   add: memberGroupAdd,

@@ -1,5 +1,5 @@
-import { msg } from "@lingui/core/macro";
-import { MEMBER_RULE_TYPES, memberRuleAdd, memberRuleEdit } from "../../../shared/admin/members.ts";
+import { memberRuleAdd, memberRuleEdit } from "../../../shared/admin/members.ts";
+import { memberRuleDecl } from "../../../shared/admin/resources/user.ts";
 import { ruleTreeResource } from "./ruleTree.ts";
 
 /**
@@ -7,11 +7,9 @@ import { ruleTreeResource } from "./ruleTree.ts";
  * builds its menus from (modules/user/index.ts, by the member's group).
  */
 export const memberRuleResource = ruleTreeResource({
-  rule: "user/rule",
-  title: msg`Member rules`,
+  decl: memberRuleDecl,
   table: "user_rule",
   groupTable: "user_group",
-  types: MEMBER_RULE_TYPES,
   add: memberRuleAdd,
   edit: memberRuleEdit,
 });

@@ -1,13 +1,13 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
-import { classroomDecl, companyDecl, dutyDecl } from "../../../shared/admin/resources/org.ts";
+import { classroomDecl, companyDecl, dutyDecl, headTeacherDecl } from "../../../shared/admin/resources/org.ts";
 import { ApiError } from "../../errors.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
-import { declared, standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 import {
   addClassroomMembers,
   adminLabel,
@@ -23,8 +23,6 @@ import {
   membersPerClassroom,
   removeClassroomMembers,
 } from "./org.repository.ts";
-
-const STATUS = ["enable", "disable"] as const;
 
 const ownCompanyFixed = msg`Your own company is placed by an administrator above it: you cannot move, reorder or delete it`;
 
@@ -97,19 +95,9 @@ export const dutyResource: ResourceDef = {
  * admins; through this source they see only the admins of their company and those under it.
  */
 export const headTeacherResource: ResourceDef = {
-  rule: "org/headTeacher",
-  title: msg`Head teachers`,
+  ...declared(headTeacherDecl, { company_name: "c.name" }),
   table: "admin",
-  fields: {
-    ...standardFields("id"),
-    username: { column: "t.username", type: "text" },
-    nickname: { column: "t.nickname", type: "text" },
-    company_id: { column: "t.company_id", type: "int" },
-    company_name: { column: "c.name", type: "text" },
-    status: { column: "t.status", type: "enum", values: STATUS },
-  },
   joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
-  quickSearch: ["id", "username", "nickname"],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "company_id", "status"],
   rules: { index: "org/classroom/index", edit: "org/classroom/index" },

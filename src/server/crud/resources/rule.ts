@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { GEN_RULE_BASE } from "../../../shared/admin/codegen.ts";
 import { MODULE_RULE_BASE } from "../../../shared/admin/modules.ts";
+import { adminRuleDecl } from "../../../shared/admin/resources/auth.ts";
 import { adminRuleAdd, adminRuleEdit } from "../../../shared/admin/schemas.ts";
 import { ApiError } from "../../errors.ts";
 import { adminRuleIds } from "../../modules/admin/rules.ts";
@@ -32,12 +33,9 @@ async function guardRules(ctx: CrudContext, rows: Row[], body?: Row): Promise<vo
 
 /** Menu rules (`/admin/auth/rule/...`): the back office's directories, menus and buttons. */
 export const adminRuleResource = ruleTreeResource({
-  rule: "auth/rule",
-  title: msg`Rules`,
+  decl: adminRuleDecl,
   table: "admin_rule",
   groupTable: "admin_group",
-  types: ["menu_dir", "menu", "button"],
-  extraFields: { extend: { column: "t.extend", type: "enum", values: ["none", "add_rules_only", "add_menu_only"] } },
   add: adminRuleAdd,
   edit: adminRuleEdit,
   guard: guardRules,

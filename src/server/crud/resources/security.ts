@@ -10,13 +10,14 @@ import {
   type SensitiveDataAdd,
   type WatchableResource,
 } from "../../../shared/admin/security.ts";
+import { dataRecycleDecl, dataRecycleLogDecl, sensitiveDataDecl, sensitiveDataLogDecl } from "../../../shared/admin/resources/security.ts";
 import { ApiError } from "../../errors.ts";
 import { scrub } from "../log.ts";
-import type { CrudContext, ExtraAction, FieldDef, ResourceDef, Row } from "../resource.ts";
+import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts";
 import { restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
-import { standardFields } from "./fields.ts";
+import { declared } from "./fields.ts";
 
 /**
  * Data security (`/admin/security/...`): recycle rules and the recycle bin (restore, purge),
@@ -46,14 +47,6 @@ const resourcesAction = (rule: string): ExtraAction => ({
   },
 });
 
-const ruleFields: Record<string, FieldDef> = {
-  ...standardFields("id"),
-  name: { column: "t.name", type: "text" },
-  controller: { column: "t.controller", type: "text" },
-  data_table: { column: "t.data_table", type: "text" },
-  ...standardFields("status", "update_time", "create_time"),
-};
-
 /** The resource a rule names, which must allow what the rule watches (the table is the resource's own). */
 function guardedResource(ctx: CrudContext, controller: string, need: "del" | "edit"): ResourceDef {
   const def = guarded(ctx).find((r) => r.rule === controller);
@@ -65,11 +58,8 @@ function guardedResource(ctx: CrudContext, controller: string, need: "del" | "ed
 }
 
 export const dataRecycleResource: ResourceDef = {
-  rule: "security/dataRecycle",
-  title: msg`Data recycle rules`,
+  ...declared(dataRecycleDecl),
   table: "security_data_recycle",
-  fields: ruleFields,
-  quickSearch: ["id", "name", "controller"],
   editColumns: ["id", "name", "controller", "data_table", "status", "update_time", "create_time"],
   add: dataRecycleAdd,
   edit: dataRecycleEdit,
@@ -85,11 +75,8 @@ export const dataRecycleResource: ResourceDef = {
 };
 
 export const sensitiveDataResource: ResourceDef = {
-  rule: "security/sensitiveData",
-  title: msg`Sensitive data rules`,
+  ...declared(sensitiveDataDecl),
   table: "security_sensitive_data",
-  fields: { ...ruleFields, data_fields: { column: "t.data_fields", type: "text", operators: [] } },
-  quickSearch: ["id", "name", "controller"],
   editColumns: ["id", "name", "controller", "data_table", "data_fields", "status", "update_time", "create_time"],
   add: sensitiveDataAdd,
   edit: sensitiveDataEdit,
@@ -110,17 +97,6 @@ export const sensitiveDataResource: ResourceDef = {
   },
 };
 
-const logFields = (rule: "r" | "s"): Record<string, FieldDef> => ({
-  ...standardFields("id"),
-  admin_id: { column: "t.admin_id", type: "int" },
-  admin_username: { column: "a.username", type: "text" },
-  rule_name: { column: `${rule}.name`, type: "text" },
-  data_table: { column: "t.data_table", type: "text" },
-  title: { column: "t.title", type: "text" },
-  ip: { column: "t.ip", type: "text" },
-  ...standardFields("create_time"),
-});
-
 /** A record's detail: the kept data without secrets (password hashes stay in the table for the restore, never on the wire). */
 const withoutSecrets = async (_ctx: CrudContext, row: Row): Promise<Row> => ({ ...row, data: scrub(row.data), before: scrub(row.before), after: scrub(row.after) });
 
@@ -135,15 +111,13 @@ function recycledLessons(table: unknown, data: unknown): unknown[] {
 }
 
 export const dataRecycleLogResource: ResourceDef = {
-  rule: "security/dataRecycleLog",
-  title: msg`Recycle bin`,
+  // A record's operator and rule are joined: the admin (`a`) and the recycle rule (`r`).
+  ...declared(dataRecycleLogDecl, { admin_username: "a.username", rule_name: "r.name" }),
   table: "security_data_recycle_log",
-  fields: { ...logFields("r"), row_id: { column: "t.row_id", type: "bigint" } },
   joins: [
     { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
     { table: "security_data_recycle", alias: "r", on: ["r.id", "t.recycle_id"] },
   ],
-  quickSearch: ["id", "title", "data_table", "admin_username"],
   editColumns: ["id", "admin_id", "recycle_id", "data_table", "row_id", "title", "data", "ip", "useragent", "create_time"],
   del: true,
   rules: { edit: "security/dataRecycleLog/index" },
@@ -166,22 +140,12 @@ export const dataRecycleLogResource: ResourceDef = {
 };
 
 export const sensitiveDataLogResource: ResourceDef = {
-  rule: "security/sensitiveDataLog",
-  title: msg`Sensitive data log`,
+  ...declared(sensitiveDataLogDecl, { admin_username: "a.username", rule_name: "s.name" }),
   table: "security_sensitive_data_log",
-  fields: {
-    ...logFields("s"),
-    data_field: { column: "t.data_field", type: "text" },
-    id_value: { column: "t.id_value", type: "bigint" },
-    before: { column: "t.before", type: "text", operators: [] },
-    after: { column: "t.after", type: "text", operators: [] },
-    is_rollback: { column: "t.is_rollback", type: "bool" },
-  },
   joins: [
     { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
     { table: "security_sensitive_data", alias: "s", on: ["s.id", "t.sensitive_id"] },
   ],
-  quickSearch: ["id", "title", "data_field", "admin_username"],
   editColumns: ["id", "admin_id", "sensitive_id", "data_table", "data_field", "id_value", "title", "before", "after", "is_rollback", "ip", "useragent", "create_time"],
   del: true,
   rules: { edit: "security/sensitiveDataLog/index" },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardDecls } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
 
 /** Courses (course/course): category, cover, title, summary, price in cents; a lesson count from the list hook. */
 export const courseDecl = declareResource({
@@ -19,15 +19,13 @@ export const courseDecl = declareResource({
   quickSearch: { fields: ["id", "title", "summary"], label: msg`ID, title, summary` },
   sortable: true,
   columns: [
-    { field: "id", render: "number", sortable: true, hidden: true },
+    ...standardColumns({ id: { sortable: true, hidden: true } }),
     { field: "cover" },
     { field: "title", sortable: true, search: "text" },
     { field: "category_id", search: "select", remote: { path: "course/category", labelField: "title" } },
     { field: "price", sortable: true },
     { hook: "lesson_count", label: msg`Lessons`, render: "number" },
-    { field: "weigh", render: "number", sortable: true, hidden: true },
-    { field: "status", render: "tag", search: "select" },
-    { field: "update_time", render: "datetime", sortable: true, hidden: true },
+    ...standardColumns({ weigh: { sortable: true, hidden: true }, status: { search: true }, update_time: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -51,27 +49,18 @@ export const lessonDecl = declareResource({
     ),
     video_size: { type: "bigint" },
     duration: { type: "int", label: msg`Length` },
-    free_preview: {
-      type: "bool",
-      label: msg`Free preview`,
-      options: [
-        { value: "true", label: msg`Yes` },
-        { value: "false", label: msg`No` },
-      ],
-    },
+    free_preview: { type: "bool", label: msg`Free preview`, options: YES_NO_OPTIONS },
     ...standardDecls("weigh", "status", "create_time", "update_time"),
   },
   quickSearch: { fields: ["id", "title", "course_title"], label: msg`ID, title, course` },
   sortable: true,
   columns: [
-    { field: "id", render: "number", sortable: true, hidden: true },
+    ...standardColumns({ id: { sortable: true, hidden: true } }),
     { field: "title", sortable: true, search: "text" },
     { field: "course_id", search: "select", remote: { path: "course/course", labelField: "title" } },
     { field: "video_type", render: "tag", search: "select" },
     { field: "duration", sortable: true },
     { field: "free_preview", render: "tag" },
-    { field: "weigh", render: "number", sortable: true, hidden: true },
-    { field: "status", render: "tag", search: "select" },
-    { field: "update_time", render: "datetime", sortable: true, hidden: true },
+    ...standardColumns({ weigh: { sortable: true, hidden: true }, status: { search: true }, update_time: { sortable: true, hidden: true } }),
   ],
 });

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
 
 /** Papers, their question rows, exam rooms and the two marking queues, as both sides list them. */
 
@@ -55,7 +55,7 @@ export const paperDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title"], label: msg`ID, title` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "title", search: "text", sortable: true },
     { field: "total_score", render: "number", sortable: true },
     { hook: "rows_total", label: msg`Questions add up to` },
@@ -63,8 +63,7 @@ export const paperDecl = declareResource({
     { hook: "withholding", label: msg`Mock paper` },
     { field: "duration", hidden: true },
     { field: "shuffle_options", render: "switch", hidden: true },
-    { field: "status", render: "tag", search: "select" },
-    { field: "create_time", render: "datetime", sortable: true, hidden: true },
+    ...standardColumns({ status: { search: true }, create_time: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -94,7 +93,7 @@ export const paperRowDecl = declareResource({
   quickSearch: { fields: ["id", "paper_title", "question_stem", "classify_title", "remark"], label: msg`ID, paper, question, classify, note` },
   sortable: true,
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "paper_id", search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "kind", render: "tag", search: "select" },
     { field: "question_stem" },
@@ -106,7 +105,7 @@ export const paperRowDecl = declareResource({
     { field: "score", render: "number" },
     { hook: "subtotal", label: msg`Subtotal`, render: "number" },
     { field: "remark", search: "text", hidden: true },
-    { field: "weigh", render: "number", sortable: true, hidden: true },
+    ...standardColumns({ weigh: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -137,7 +136,7 @@ export const roomDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title", "paper_title"], label: msg`ID, title, paper` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "title", search: "text", sortable: true },
     { field: "paper_id", search: "select", remote: { path: "exam/paper", labelField: "title" } },
     { field: "start_time", render: "datetime", sortable: true, search: "datetime" },
@@ -151,7 +150,7 @@ export const roomDecl = declareResource({
     { field: "group_name", hidden: true },
     { field: "review_policy", render: "tag", search: "select" },
     { field: "face_rule_id", search: "select", remote: { path: "org/faceRule", labelField: "name" }, hidden: true },
-    { field: "status", render: "tag", search: "select" },
+    ...standardColumns({ status: { search: true } }),
   ],
 });
 
@@ -176,7 +175,7 @@ export const markingDecl = declareResource({
   },
   quickSearch: { fields: ["id", "username", "stem", "room_title", "comment"], label: msg`ID, member, question, room, comment` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "username", search: "text" },
     { field: "room_title", search: "text" },
     { field: "stem", search: "text" },
@@ -186,7 +185,7 @@ export const markingDecl = declareResource({
     // How often and how long the member left the exam page during the attempt.
     { hook: "page_leaves", label: msg`Page leaves` },
     { field: "comment", hidden: true },
-    { field: "create_time", render: "datetime", sortable: true, search: "datetime" },
+    ...standardColumns({ create_time: { sortable: true, search: true } }),
   ],
 });
 
@@ -208,7 +207,7 @@ export const lateAnswerDecl = declareResource({
   },
   quickSearch: { fields: ["id", "username", "stem", "room_title"], label: msg`ID, member, question, room` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "username", search: "text" },
     { field: "room_title" },
     { field: "stem" },
@@ -231,4 +230,41 @@ export const questionTypeDecl = declareResource({
   },
   quickSearch: { fields: ["id", "title", "title_en"] },
   columns: [{ field: "type", render: "tag" }, { field: "title" }, { field: "title_en" }, { field: "default_score", render: "number" }],
+});
+
+/** A question's status: a deleted question still in use is hidden (listed only when searched for by this status). */
+export const QUESTION_STATUSES: readonly FieldOption[] = [...STATUS_OPTIONS, { value: "hidden", label: msg`Hidden (in use)` }];
+
+/** Questions (exam/question): every kind, in its bank, ordered by weigh; its version counts its edits. */
+export const questionDecl = declareResource({
+  rule: "exam/question",
+  title: msg({ message: "Questions", context: "exam screen" }),
+  fields: {
+    ...standardDecls("id"),
+    classify_id: { type: "int", label: msg`Bank` },
+    classify_title: { type: "text" },
+    classify_title_en: { type: "text" },
+    type: enumField(QUESTION_TYPES, msg`Question type`),
+    stem: { type: "text", label: msg`Question` },
+    difficulty: { type: "int", label: msg`Difficulty` },
+    score: { type: "int", label: msg({ message: "Score", context: "question" }) },
+    ...standardDecls("weigh"),
+    status: enumField(QUESTION_STATUSES, msg`Status`),
+    version: { type: "int", label: msg`Version` },
+    hidden_at: { type: "time" },
+    ...standardDecls("create_time", "update_time"),
+  },
+  quickSearch: { fields: ["id", "stem"], label: msg`ID, question` },
+  sortable: true,
+  columns: [
+    ...standardColumns({ id: { sortable: true } }),
+    { field: "stem", search: "text" },
+    { field: "type", render: "tag", search: "select" },
+    { field: "classify_id", search: "select", remote: { path: "exam/classify", labelField: "title" } },
+    { field: "difficulty", render: "number", sortable: true, search: "number" },
+    { field: "score", render: "number", sortable: true },
+    { field: "status", render: "tag", search: "select" },
+    { field: "version", render: "number", hidden: true },
+    ...standardColumns({ weigh: { hidden: true }, update_time: { sortable: true, hidden: true } }),
+  ],
 });

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
 
 /** Face rules and the face review of official attempts, as both sides list them. */
 
@@ -34,7 +34,7 @@ export const faceRuleDecl = declareResource({
   },
   quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "name", search: "text", sortable: true },
     { field: "before_start", render: "switch" },
     { field: "every_minutes" },
@@ -44,7 +44,7 @@ export const faceRuleDecl = declareResource({
     { field: "max_failures", render: "number" },
     { field: "action", render: "tag", search: "select" },
     { hook: "rooms", label: msg`Rooms`, render: "number" },
-    { field: "status", render: "tag", search: "select" },
+    ...standardColumns({ status: { search: true } }),
   ],
 });
 
@@ -68,7 +68,7 @@ export const faceReviewDecl = declareResource({
   },
   quickSearch: { fields: ["id", "username", "room_title"], label: msg`ID, member, room` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "username", search: "text" },
     { field: "room_title", search: "text" },
     { field: "started_at", render: "datetime", sortable: true, search: "datetime" },

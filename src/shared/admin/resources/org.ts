@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardDecls } from "../fields.ts";
+import { declareResource, standardColumns, standardDecls } from "../fields.ts";
+import { ACCOUNT_FIELDS } from "./accounts.ts";
 
 /** The organisation's companies, duties and classrooms, as both sides list them. */
 
@@ -17,10 +18,7 @@ export const companyDecl = declareResource({
   tree: true,
   columns: [
     { field: "name", search: "text" },
-    { field: "weigh", render: "number" },
-    { field: "status", render: "tag", search: "select" },
-    { field: "create_time", render: "datetime", hidden: true },
-    { field: "id", render: "number", hidden: true },
+    ...standardColumns({ weigh: {}, status: { search: true }, create_time: { hidden: true }, id: { hidden: true } }),
   ],
 });
 
@@ -36,11 +34,9 @@ export const dutyDecl = declareResource({
   quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
   sortable: true,
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "name", search: "text", sortable: true },
-    { field: "weigh", render: "number", sortable: true },
-    { field: "status", render: "tag", search: "select" },
-    { field: "create_time", render: "datetime", sortable: true, hidden: true },
+    ...standardColumns({ weigh: { sortable: true }, status: { search: true }, create_time: { sortable: true, hidden: true } }),
   ],
 });
 
@@ -62,13 +58,33 @@ export const classroomDecl = declareResource({
   },
   quickSearch: { fields: ["id", "name", "company_name", "head_name"], label: msg`ID, name, company, head teacher` },
   columns: [
-    { field: "id", render: "number", sortable: true },
+    ...standardColumns({ id: { sortable: true } }),
     { field: "name", search: "text", sortable: true },
     { field: "company_id", search: "select", remote: { path: "org/company", labelField: "name" } },
     { field: "head_admin_id" },
     { hook: "member_count", label: msg({ message: "Members", context: "classroom member count" }), render: "number" },
     { field: "start_time", render: "datetime", sortable: true, search: "datetime" },
     { field: "end_time", render: "datetime", sortable: true },
-    { field: "status", render: "tag", search: "select" },
+    ...standardColumns({ status: { search: true } }),
   ],
+});
+
+/**
+ * The head-teacher picker of the classroom form (org/headTeacher, `select=1`): staff accounts, read
+ * by whoever may list classrooms; a company admin sees only the admins of their company and those under it.
+ */
+export const headTeacherDecl = declareResource({
+  rule: "org/headTeacher",
+  title: msg`Head teachers`,
+  fields: {
+    ...standardDecls("id"),
+    username: ACCOUNT_FIELDS.username,
+    nickname: ACCOUNT_FIELDS.nickname,
+    company_id: { type: "int" },
+    company_name: { type: "text" },
+    ...standardDecls("status"),
+  },
+  quickSearch: { fields: ["id", "username", "nickname"] },
+  picker: true,
+  columns: [],
 });

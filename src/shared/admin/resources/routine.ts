@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardDecls, STANDARD_FIELDS } from "../fields.ts";
+import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS } from "../fields.ts";
 
 /** Uploaded files (routine/attachment): who uploaded each, how often, and what uses it (from the list hook). */
 export const attachmentDecl = declareResource({
@@ -26,7 +26,7 @@ export const attachmentDecl = declareResource({
   },
   quickSearch: { fields: ["name", "mimetype", "topic"], label: msg`Name, type, topic` },
   columns: [
-    { field: "id", render: "number", sortable: true, hidden: true },
+    ...standardColumns({ id: { sortable: true, hidden: true } }),
     { field: "url" },
     { field: "name", sortable: true, search: "text" },
     { field: "size", sortable: true, search: "number" },
@@ -36,6 +36,6 @@ export const attachmentDecl = declareResource({
     { field: "quote", render: "number", sortable: true },
     { hook: "uses", label: msg`Used by` },
     { field: "last_upload_time", render: "datetime", sortable: true, search: "datetime" },
-    { field: "create_time", render: "datetime", sortable: true, search: "datetime", hidden: true },
+    ...standardColumns({ create_time: { sortable: true, search: true, hidden: true } }),
   ],
 });
