@@ -12,7 +12,7 @@ import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow } from "../crud/types.ts";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
-import { DataTable } from "../../ui/DataTable.tsx";
+import { DataTable, FIGURES } from "../../ui/DataTable.tsx";
 
 /**
  * A room's overrides (row action "Overrides"; server: crud/resources/roomFairness.ts), Moodle's
@@ -95,8 +95,8 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
           rowKey={(o) => o.id}
           columns={[
             { id: "who", header: t`Who`, cell: who },
-            { id: "minutes", header: t`Extra minutes`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (o) => o.extraMinutes },
-            { id: "attempts", header: t`Extra attempts`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (o) => o.extraAttempts },
+            { id: "minutes", header: t`Extra minutes`, ...FIGURES, cell: (o) => o.extraMinutes },
+            { id: "attempts", header: t`Extra attempts`, ...FIGURES, cell: (o) => o.extraAttempts },
             {
               id: "actions",
               header: <span className="sr-only">{t`Actions`}</span>,
