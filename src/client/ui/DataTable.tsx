@@ -60,6 +60,9 @@ export interface DataColumn<T extends RowData> {
   value?: (row: T) => unknown;
 }
 
+/** A column of figures (`{ id, header, ...FIGURES, cell }`): right-aligned and in digits of one width, so that they line up. */
+export const FIGURES = { headerClassName: "text-right", className: "text-end tabular-nums" } as const;
+
 /** A row spanning the table in place of data rows (loading, an error, nothing to list), and its cell's class. */
 export interface TableMessage {
   content: ReactNode;

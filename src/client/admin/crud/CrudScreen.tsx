@@ -2,6 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { plural } from "@lingui/core/macro";
 import { ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
 import { useId, useMemo, useRef, useState, type DragEvent } from "react";
+import { useForm } from "react-hook-form";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
 import { Button } from "../../ui/Button.tsx";
@@ -86,7 +87,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const [acting, setActing] = useState<{ action: CrudRowAction; row: CrudRow } | null>(null);
 
   const [query, setQuery] = useState<ListQuery>({ page: 1, limit: definition.pageSize ?? PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
-  const [quickText, setQuickText] = useState("");
+  const quick = useForm<{ text: string }>({ defaultValues: { text: "" } });
   const [visibility, setVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(definition.columns.map((c) => [c.field, !c.hidden])));
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [showSearch, setShowSearch] = useState(false);
@@ -275,12 +276,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
             <form
               role="search"
               aria-label={t`Quick search`}
-              onSubmit={(e) => {
-                e.preventDefault();
-                change({ quickSearch: quickText });
-              }}
+              onSubmit={(e) => void quick.handleSubmit(({ text }) => change({ quickSearch: text }))(e)}
             >
-              <input type="search" value={quickText} onChange={(e) => setQuickText(e.target.value)} placeholder={i18n._(definition.quickSearch)} aria-label={i18n._(definition.quickSearch)} className={`${controlClass()} w-56 max-w-full`} />
+              <input type="search" {...quick.register("text")} placeholder={i18n._(definition.quickSearch)} aria-label={i18n._(definition.quickSearch)} className={`${controlClass()} w-56 max-w-full`} />
             </form>
           )}
           {offered.has("columns") && (

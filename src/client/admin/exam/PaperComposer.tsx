@@ -2,9 +2,14 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
 import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { z } from "zod";
+import { paperRowAdd } from "../../../shared/admin/papers.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
+import { ControlledField } from "../../ui/form/ControlledField.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
+import { sentSchemaResolver } from "../../ui/form/sentSchemaResolver.ts";
 import { Select } from "../../ui/Select.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
@@ -21,6 +26,15 @@ export function rowsTotalCell(row: CrudRow) {
 }
 
 type Kind = "fixed" | "draw";
+/** `difficulty`: "" any, else "1".."5"; `count` and `score` as typed. */
+type RowValues = { kind: Kind; question_id: unknown; classify_id: unknown; question_type: string; difficulty: string; count: string; score: string };
+
+/**
+ * What the composer checks itself: the figures typed in, by the shared schema's own fields (so
+ * with the server's words). Whether a question or a classify is picked stays the server's check,
+ * answered beside the same field.
+ */
+const typedFields = z.object({ count: paperRowAdd.shape.count, score: paperRowAdd.shape.score });
 
 /**
  * A paper's composer (row action "Questions"): its rows in paper order with their subtotals and
@@ -47,39 +61,46 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
         })
       ).data,
   });
-  const [kind, setKind] = useState<Kind>("fixed");
-  const [questionId, setQuestionId] = useState<unknown>(null);
-  const [classifyId, setClassifyId] = useState<unknown>(null);
-  const [type, setType] = useState("single");
-  /** "" any difficulty, else "1".."5". */
-  const [difficulty, setDifficulty] = useState("");
-  const [count, setCount] = useState("1");
-  const [score, setScore] = useState("1");
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  /** The row as the server takes it (new rows go first: below the lowest weigh). */
+  const sent = (values: RowValues) => {
+    const list = rows.data?.list ?? [];
+    const weigh = list.length ? Math.min(...list.map((r) => Number(r.weigh ?? 0))) - 1 : 0;
+    const { kind, score } = values;
+    return kind === "fixed"
+      ? { paper_id: paperId, kind, question_id: values.question_id, score: Number(score), weigh }
+      : {
+          paper_id: paperId,
+          kind,
+          classify_id: values.classify_id,
+          question_type: values.question_type,
+          difficulty: values.difficulty === "" ? null : Number(values.difficulty),
+          count: Number(values.count),
+          score: Number(score),
+          weigh,
+        };
+  };
+  const form = useForm<RowValues>({
+    defaultValues: { kind: "fixed", question_id: null, classify_id: null, question_type: "single", difficulty: "", count: "1", score: "1" },
+    resolver: sentSchemaResolver(typedFields, sent),
+  });
+  const [kind, count, score] = useWatch({ control: form.control, name: ["kind", "count", "score"] });
+  const errors = form.formState.errors;
   const [formError, setFormError] = useState<string | null>(null);
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: crudKeys.all("exam/paperRow") }), client.invalidateQueries({ queryKey: crudKeys.all("exam/paper") })]);
   const add = useMutation({
-    mutationFn: () => {
-      const list = rows.data?.list ?? [];
-      const weigh = list.length ? Math.min(...list.map((r) => Number(r.weigh ?? 0))) - 1 : 0;
-      const body =
-        kind === "fixed"
-          ? { paper_id: paperId, kind, question_id: questionId, score: Number(score), weigh }
-          : { paper_id: paperId, kind, classify_id: classifyId, question_type: type, difficulty: difficulty === "" ? null : Number(difficulty), count: Number(count), score: Number(score), weigh };
-      return request({ url: crudUrl("exam/paperRow", "add"), method: "post", data: body }, { showCodeMessage: false, showSuccessMessage: true });
-    },
+    mutationFn: (values: RowValues) => request({ url: crudUrl("exam/paperRow", "add"), method: "post", data: sent(values) }, { showCodeMessage: false, showSuccessMessage: true }),
     onSuccess: async () => {
-      setErrors({});
+      form.clearErrors();
       setFormError(null);
-      setQuestionId(null);
+      form.setValue("question_id", null);
       await refresh();
     },
     onError: (e) => {
       const refusal = serverRefusal(e);
       if (!refusal) return;
-      const fields = fieldErrorsOf(refusal.data) ?? {};
-      setErrors(fields);
-      if (Object.keys(fields).length === 0) setFormError(refusal.msg);
+      const fields = Object.entries(fieldErrorsOf(refusal.data) ?? {});
+      for (const [name, message] of fields) form.setError(name as keyof RowValues, { type: "server", message });
+      if (fields.length === 0) setFormError(refusal.msg);
     },
   });
   const remove = useMutation({
@@ -146,66 +167,63 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
       <form
         noValidate
         className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add.mutate();
-        }}
+        onSubmit={(e) => void form.handleSubmit((values) => add.mutate(values))(e)}
       >
         <fieldset className="flex flex-wrap gap-4 text-sm">
           <legend className="sr-only">{t`Kind`}</legend>
           {(["fixed", "draw"] as const).map((k) => (
             <label key={k} className="flex min-h-11 items-center gap-2">
-              <input type="radio" name="composer-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
+              <input type="radio" name="composer-kind" value={k} checked={kind === k} onChange={() => form.setValue("kind", k)} />
               {k === "fixed" ? t`Fixed question` : t`Draw rule`}
             </label>
           ))}
         </fieldset>
         {kind === "fixed" ? (
-          <FieldFrame label={t`Question`} error={errors.question_id ?? null}>
-            {(control) => (
+          <ControlledField form={form} name="question_id" label={t`Question`}>
+            {(control, field) => (
               <RemoteSelect
                 control={control}
                 remote={{ path: "exam/question", labelField: "stem" }}
-                value={questionId}
+                value={field.value}
                 onChange={(id, picked) => {
-                  setQuestionId(id);
+                  field.onChange(id);
                   // A fixed question is worth its own score unless the paper says otherwise.
-                  if (picked && picked.score !== undefined && picked.score !== null) setScore(String(Number(picked.score)));
+                  if (picked && picked.score !== undefined && picked.score !== null) form.setValue("score", String(Number(picked.score)));
                 }}
                 placeholder={t`Search the bank`}
               />
             )}
-          </FieldFrame>
+          </ControlledField>
         ) : (
           <>
-            <FieldFrame label={t`Classify`} error={errors.classify_id ?? null}>
-              {(control) => <RemoteSelect control={control} remote={{ path: "exam/classify", labelField: "title" }} value={classifyId} onChange={setClassifyId} />}
-            </FieldFrame>
+            <ControlledField form={form} name="classify_id" label={t`Classify`}>
+              {(control, field) => <RemoteSelect control={control} remote={{ path: "exam/classify", labelField: "title" }} value={field.value} onChange={field.onChange} />}
+            </ControlledField>
             <div className="grid grid-cols-2 gap-3 sm:grid-cols-3">
-              <FieldFrame label={t`Question type`} error={errors.question_type ?? null}>
-                {(control) => (
-                  <Select control={control} value={type} onChange={setType} options={QUESTION_TYPE_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))} />
+              <ControlledField form={form} name="question_type" label={t`Question type`}>
+                {(control, field) => (
+                  <Select control={control} value={String(field.value)} onChange={field.onChange} options={QUESTION_TYPE_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))} />
                 )}
-              </FieldFrame>
-              <FieldFrame label={t`Difficulty`} error={errors.difficulty ?? null}>
-                {(control) => (
+              </ControlledField>
+              <ControlledField form={form} name="difficulty" label={t`Difficulty`}>
+                {(control, field) => (
                   <Select
                     control={control}
-                    value={difficulty}
-                    onChange={setDifficulty}
+                    value={String(field.value)}
+                    onChange={field.onChange}
                     emptyLabel={t`Any difficulty`}
                     options={DIFFICULTY_OPTIONS.map((o) => ({ value: String(o.value), label: i18n._(o.label) }))}
                   />
                 )}
-              </FieldFrame>
-              <FieldFrame label={t`Count`} error={errors.count ?? null}>
-                {(control) => <input {...control} name="count" inputMode="numeric" value={count} onChange={(e) => setCount(e.target.value)} className={controlClass(errors.count)} />}
+              </ControlledField>
+              <FieldFrame label={t`Count`} error={errors.count?.message ?? null}>
+                {(control) => <input {...control} {...form.register("count")} inputMode="numeric" className={controlClass(errors.count)} />}
               </FieldFrame>
             </div>
           </>
         )}
-        <FieldFrame label={kind === "fixed" ? t`Score` : t`Score each`} error={errors.score ?? null}>
-          {(control) => <input {...control} name="score" inputMode="decimal" value={score} onChange={(e) => setScore(e.target.value)} className={controlClass(errors.score)} />}
+        <FieldFrame label={kind === "fixed" ? t`Score` : t`Score each`} error={errors.score?.message ?? null}>
+          {(control) => <input {...control} {...form.register("score")} inputMode="decimal" className={controlClass(errors.score)} />}
         </FieldFrame>
         {withRow !== null && (
           <p className="text-sm text-slate-600 dark:text-slate-300" data-testid="composer-with-row">

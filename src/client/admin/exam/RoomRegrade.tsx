@@ -10,7 +10,7 @@ import { crudKeys, crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
-import { DataTable } from "../../ui/DataTable.tsx";
+import { DataTable, FIGURES } from "../../ui/DataTable.tsx";
 
 /** The preview's counts. */
 function Summary({ attempts, scoreChanged, nowPassed, nowFailed }: RegradeOutcome["summary"]) {
@@ -125,8 +125,8 @@ export function RoomRegrade({ row, onDone }: { row: CrudRow; onDone: () => void 
               rowProps={(a) => ({ className: a.oldPassed !== a.newPassed ? "font-semibold" : undefined })}
               columns={[
                 { id: "member", header: t`Member`, cell: (a) => a.nickname || a.username },
-                { id: "old", header: t`Old score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.oldScore },
-                { id: "new", header: t`New score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.newScore },
+                { id: "old", header: t`Old score`, ...FIGURES, cell: (a) => a.oldScore },
+                { id: "new", header: t`New score`, ...FIGURES, cell: (a) => a.newScore },
                 { id: "result", header: t`Result`, cell: (a) => (a.oldPassed === a.newPassed ? result(a.newPassed) : `${result(a.oldPassed)} → ${result(a.newPassed)}`) },
               ]}
             />

@@ -10,7 +10,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { PageLeaveSummary } from "./PageLeaves.tsx";
-import { DataTable } from "../../ui/DataTable.tsx";
+import { DataTable, FIGURES } from "../../ui/DataTable.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 
 const RoomResultsChart = lazy(() => import("./RoomResultsChart.tsx"));
@@ -111,7 +111,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
             empty={{ content: t`No one has sat this room yet`, className: "px-3 py-2 align-middle text-slate-600 dark:text-slate-300" }}
             columns={[
               { id: "member", header: t`Member`, cell: (a) => a.nickname || a.username },
-              { id: "score", header: t`Score`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => a.score ?? "–" },
+              { id: "score", header: t`Score`, ...FIGURES, cell: (a) => a.score ?? "–" },
               {
                 id: "result",
                 header: t`Result`,
@@ -122,7 +122,7 @@ export function RoomResults({ row }: { row: CrudRow; onDone: () => void }) {
                   </>
                 ),
               },
-              { id: "time", header: t`Time used`, headerClassName: "text-right", className: "text-end tabular-nums", cell: (a) => (a.timeUsed === null ? "–" : clock(a.timeUsed)) },
+              { id: "time", header: t`Time used`, ...FIGURES, cell: (a) => (a.timeUsed === null ? "–" : clock(a.timeUsed)) },
               { id: "status", header: t`Status`, cell: (a) => statusText(a.status) },
               { id: "started", header: t`Started`, className: "whitespace-nowrap", cell: (a) => dateTime(a.startedAt) },
               { id: "leaves", header: t`Page leaves`, testId: "attempt-page-leaves", cell: (a) => <PageLeaveSummary count={a.pageLeaves.count} totalMs={a.pageLeaves.totalMs} /> },

@@ -1,7 +1,12 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileUp, Package, Power, PowerOff, Settings, Trash2 } from "lucide-react";
-import { useState } from "react";
+import type { I18n } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { Link } from "react-router-dom";
 import { MODULE_ZIP, type ModuleRow } from "../../../shared/admin/modules.ts";
 import { request } from "../../api/index.ts";
@@ -228,15 +233,31 @@ export default function ModuleMarket() {
   );
 }
 
+/**
+ * A module's settings as typed: each a whole number within the bounds its manifest gives, refused
+ * in the server's words. The inputs keep their own bounds too, so a browser says so first.
+ */
+function settingsForm(module: ModuleRow, i18n: I18n) {
+  return z.object(
+    Object.fromEntries(
+      module.settings.map(({ key, min, max }) => {
+        const message = i18n._(msg`The setting "${key}" must be between ${min} and ${max}`);
+        return [key, z.string().trim().min(1, message).pipe(z.coerce.number<string>().int(message).min(min, message).max(max, message))];
+      }),
+    ),
+  );
+}
+
 function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClose: () => void; onSaved: () => Promise<void> }) {
   const { i18n } = useLingui();
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(Object.entries(module.values).map(([k, v]) => [k, String(v)])));
+  const schema = useMemo(() => settingsForm(module, i18n), [module, i18n]);
+  const form = useForm<Record<string, string>, unknown, Record<string, number>>({
+    defaultValues: Object.fromEntries(Object.entries(module.values).map(([k, v]) => [k, String(v)])),
+    resolver: zodResolver(schema),
+  });
   const save = useMutation({
-    mutationFn: () =>
-      request(
-        { url: "/admin/moduleStore/moduleStore/settings", method: "post", data: { name: module.name, values: Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Number(v)])) } },
-        { showSuccessMessage: true },
-      ),
+    mutationFn: (values: Record<string, number>) =>
+      request({ url: "/admin/moduleStore/moduleStore/settings", method: "post", data: { name: module.name, values } }, { showSuccessMessage: true }),
     onSuccess: async () => {
       await onSaved();
       onClose();
@@ -245,13 +266,7 @@ function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClo
   const title = i18n.locale === "en" && module.titleEn ? module.titleEn : module.title;
   return (
     <DialogFrame open onOpenChange={(o) => !o && onClose()} title={<Trans>Settings of {title}</Trans>}>
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
+      <form className="space-y-4" onSubmit={(e) => void form.handleSubmit((values) => save.mutate(values))(e)}>
         {module.settings.map((s) => (
           <Field
             key={s.key}
@@ -261,8 +276,8 @@ function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClo
             max={s.max}
             step={1}
             required
-            value={values[s.key] ?? ""}
-            onChange={(e) => setValues((v) => ({ ...v, [s.key]: e.target.value }))}
+            {...form.register(s.key)}
+            error={form.formState.errors[s.key]?.message}
           />
         ))}
         <FormFooter busy={save.isPending} onCancel={onClose} />

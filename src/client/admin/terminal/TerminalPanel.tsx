@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { useLingui } from "@lingui/react/macro";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { ChevronDown, ChevronRight, CircleCheck, CircleDashed, CircleHelp, CircleX, Loader, Package, RotateCw, Settings, SquareTerminal, Trash2 } from "lucide-react";
 import { request } from "../../api/index.ts";
-import { PACKAGE_MANAGERS, TaskStatus, type PackageManager, type TerminalIndex } from "../../../shared/terminal.ts";
+import { PACKAGE_MANAGERS, TaskStatus, terminalConfigBody, type PackageManager, type TerminalIndex } from "../../../shared/terminal.ts";
 import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
 import { Field } from "../../ui/form/Field.tsx";
@@ -225,6 +228,15 @@ function PackageManagerDialog() {
   );
 }
 
+/** The port as typed: digits only (no "0x50" or "8e1"), then the server's own bounds. */
+const portForm = z.object({
+  port: z
+    .string()
+    .regex(/^\d{1,5}$/)
+    .transform(Number)
+    .refine((n) => terminalConfigBody.shape.port.safeParse(n).success),
+});
+
 /** The terminal's settings: automatic clean-up (this browser) and the port (the server). */
 function ConfigDialog() {
   const { t } = useLingui();
@@ -233,23 +245,17 @@ function ConfigDialog() {
   const cleanup = useTerminal((s) => s.automaticCleanupTask);
   const setCleanup = useTerminal((s) => s.setAutomaticCleanupTask);
   const port = useTerminal((s) => s.port);
-  const [draft, setDraft] = useState<string | null>(null);
-  const value = draft ?? String(port);
-  const valid = /^\d{1,5}$/.test(value) && Number(value) >= 1 && Number(value) <= 65535;
-  const save = async () => {
-    if (Number(value) !== port && !(await saveTerminalConfig({ port: Number(value) }))) return;
-    setDraft(null);
+  // Checked as it is typed, so Save is off while the port is not one.
+  const form = useForm<z.input<typeof portForm>, unknown, z.output<typeof portForm>>({ mode: "onChange", values: { port: String(port) }, resolver: zodResolver(portForm) });
+  const valid = !form.formState.errors.port;
+  const save = async (next: number) => {
+    if (next !== port && !(await saveTerminalConfig({ port: next }))) return;
+    form.reset();
     setOpen(false);
   };
   return (
-    <DialogFrame open={open} onOpenChange={(o) => (setDraft(null), setOpen(o))} title={t`Terminal settings`}>
-      <form
-        className="space-y-4"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (valid) void save();
-        }}
-      >
+    <DialogFrame open={open} onOpenChange={(o) => (form.reset(), setOpen(o))} title={t`Terminal settings`}>
+      <form className="space-y-4" onSubmit={(e) => void form.handleSubmit(({ port: next }) => save(next))(e)}>
         <label className="flex min-h-11 items-center gap-3 text-sm">
           <input type="checkbox" className="size-5 accent-primary" checked={cleanup === 1} onChange={(e) => setCleanup(e.target.checked ? 1 : 0)} />
           <span>
@@ -260,8 +266,7 @@ function ConfigDialog() {
         <Field
           label={t`Install service port`}
           inputMode="numeric"
-          value={value}
-          onChange={(e) => setDraft(e.target.value)}
+          {...form.register("port")}
           error={valid ? null : t`Enter a port from 1 to 65535`}
         />
         <div className="flex justify-end gap-2">
