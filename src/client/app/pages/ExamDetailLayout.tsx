@@ -3,21 +3,21 @@ import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom";
 import { examQueries, flattenBanks } from "../../features/exam/api.ts";
-import { useBank } from "../../offline/index.ts";
+import { localBankTitle, useBank } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { BackButton } from "../../ui/BackButton.tsx";
 
 /** The page's heading: the bank's title (from the catalogue, or the copy on this device), else "Exam detail". */
 function ExamTitle() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params] = useSearchParams();
   const bankId = Number(params.get("id")) || 0;
   const online = useOnline();
   const catalog = useQuery({ ...examQueries.catalog(), enabled: online && bankId > 0 });
   const saved = useBank(useOfflineDb() ?? undefined, bankId);
   const node = bankId && catalog.data ? flattenBanks(catalog.data.classify).find((b) => b.node.id === bankId)?.node : undefined;
-  const title = node?.title || saved?.title || t`Exam detail`;
+  const title = node?.title || (saved ? localBankTitle(saved, i18n.locale) : "") || t`Exam detail`;
   return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
 }
 
