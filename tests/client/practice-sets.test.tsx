@@ -122,7 +122,7 @@ describe("practising the wrong-question book of a bank", () => {
 });
 
 describe("the pending-sync count", () => {
-  it("counts what the member did: an answer once (not its position records), a favourite toggled once, a lesson once", () => {
+  it("counts what the member did: an answer once (not its position records nor the wrong book's removal it made), a favourite toggled once, a lesson once", () => {
     const row = (id: string, type: OutboxRow["type"], payload: object, at: number) => ({ id, type, payload, at, status: "pending", tries: 0 }) as OutboxRow;
     const rows = [
       row("a1", "practice.answer", { questionId: 1, answer: "A", bankId: 2 }, 10),
@@ -133,13 +133,19 @@ describe("the pending-sync count", () => {
       row("f2", "favourite.set", { questionId: 2, on: false }, 14),
       row("l1", "lesson.progress", { lessonId: 5, position: 10 }, 15),
       row("l2", "lesson.progress", { lessonId: 5, position: 20 }, 16),
+      // Answered right in the wrong book's practice: the removal comes with the answer ...
+      row("a3", "practice.answer", { questionId: 3, answer: "A", bankId: 2 }, 17),
+      row("r3", "wrong.remove", { questionId: 3 }, 17),
+      // ... a removal by hand is a change of its own.
+      row("r4", "wrong.remove", { questionId: 4 }, 18),
     ];
     expect(summarisePending(rows)).toEqual({
-      total: 4,
+      total: 6,
       actions: [
+        { kind: "wrong.remove", count: 1, at: 18 },
+        { kind: "practice.answer", count: 3, at: 17 },
         { kind: "lesson.progress", count: 1, at: 16 },
         { kind: "favourite.set", count: 1, at: 14 },
-        { kind: "practice.answer", count: 2, at: 12 },
       ],
     });
   });

@@ -162,8 +162,8 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
   // (offline, its bank not saved) stays listed with why it cannot be shown.
   const bankOf = (e: QuestionBookEntry) => e.question?.bankId ?? remote.get(e.questionId)?.classifyId;
   const entries = bankId > 0 ? book?.filter((e) => (bankOf(e) ?? bankId) === bankId) : book;
-  // The set "practise these" opens: this bank's questions on the device.
-  const practisable = bankId > 0 ? (entries?.filter((e) => e.question?.bankId === bankId).length ?? 0) : 0;
+  // The set "practise these" opens: this bank's questions (practice downloads the bank when it is not saved yet).
+  const practisable = bankId > 0 ? (entries?.filter((e) => bankOf(e) === bankId).length ?? 0) : 0;
 
   if (!signedIn) {
     return (

@@ -49,12 +49,16 @@ export interface PendingAction {
  * What a waiting op counts as, for the member: one answer, one favourite... An answer also moves
  * the bank's position (and moving on moves it again): that is bookkeeping of the answer, not a
  * change of its own. A lesson's progress is reported as it plays: one lesson watched is one
- * change, and a question starred and unstarred is one change to its favourite.
+ * change, and a question starred and unstarred is one change to its favourite. A question
+ * answered right in the wrong book's practice leaves the book with the answer (`answered`: the
+ * answers' question and time): that removal is part of the answer.
  */
-function actionKey(row: OutboxRow): string | null {
+function actionKey(row: OutboxRow, answered: ReadonlySet<string>): string | null {
   switch (row.type) {
     case "progress.set":
       return null;
+    case "wrong.remove":
+      return answered.has(`${row.payload.questionId}@${row.at}`) ? null : row.id;
     case "lesson.progress":
       return `lesson:${row.payload.lessonId}`;
     case "favourite.set":
@@ -68,8 +72,9 @@ function actionKey(row: OutboxRow): string | null {
 export function summarisePending(rows: readonly OutboxRow[]): { total: number; actions: PendingAction[] } {
   const seen = new Set<string>();
   const byKind = new Map<OpType, PendingAction>();
+  const answered = new Set(rows.flatMap((row) => (row.type === "practice.answer" ? [`${row.payload.questionId}@${row.at}`] : [])));
   for (const row of rows) {
-    const key = actionKey(row);
+    const key = actionKey(row, answered);
     if (key === null) continue;
     const entry = byKind.get(row.type);
     if (entry) {
