@@ -21,6 +21,7 @@ import {
   isLazyAssetPath,
   isStorageImagePath,
   isSuccessEnvelope,
+  languageCacheKey,
   mayBeSavedVideo,
 } from "./pwa/caches.ts";
 
@@ -49,6 +50,11 @@ const successEnvelopeOnly: WorkboxPlugin = {
   cacheWillUpdate: async ({ response }) => ((await isSuccessEnvelope(response)) ? response : null),
 };
 
+/** Keeps an answer per language (content names follow the reader's language). */
+const perLanguage: WorkboxPlugin = {
+  cacheKeyWillBeUsed: async ({ request }) => languageCacheKey(request),
+};
+
 // Course lists, course and lesson detail, my courses and the exam catalogue: the network when it
 // answers within 4 s, else the copy from the last visit, so what was opened once reads offline
 // (also after an offline reload). Keyed by URL; per member, so the page deletes this cache when
@@ -61,6 +67,7 @@ registerRoute(
     plugins: [
       new CacheableResponsePlugin({ statuses: [200] }),
       successEnvelopeOnly,
+      perLanguage,
       new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * DAY, purgeOnQuotaError: true }),
     ],
   }),

@@ -35,7 +35,7 @@ const bank: BankDownload = {
 function catalog(duration: number): Catalog {
   return {
     classify: [{ id: 10, pid: 0, title: "Road rules", questionCount: 4, version: "v1", children: [] }],
-    papers: [{ id: 8, title: "Mock road rules", totalScore: 30, passScore: 18, duration }],
+    papers: [{ id: 8, title: "Mock road rules", totalScore: 30, passScore: 18, duration, banks: [10] }],
     rooms: [],
   };
 }

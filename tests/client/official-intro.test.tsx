@@ -30,7 +30,7 @@ function catalog(attemptsLeft: number, extras: { extraMinutes: number; extraAtte
   const now = Math.floor(Date.now() / 1000);
   return {
     classify: [],
-    papers: [{ id: 8, title: "Mock road rules", totalScore: 30, passScore: 18, duration: 1800 }],
+    papers: [{ id: 8, title: "Mock road rules", totalScore: 30, passScore: 18, duration: 1800, banks: [] }],
     rooms: [
       {
         id: 4,

@@ -65,6 +65,8 @@ describe("catalog and banks", () => {
     const types = await t.database.db.query<{ type: string }>("select distinct type from exam_question order by type");
     expect(types.rows.map((r) => r.type)).toEqual(["fill", "judge", "multiple", "short", "single"]);
     expect(data.papers).toHaveLength(2);
+    // Each paper names the banks its questions come from (a bank's mock tab lists only its own).
+    expect(data.papers.map((p: { banks: number[] }) => p.banks)).toEqual([[banks[0]!.id], [banks[1]!.id]]);
     expect(data.rooms).toHaveLength(1);
     expect((await t.app.inject({ method: "GET", url: "/api/exam/catalog" })).json().code).toBe(303);
   });

@@ -16,6 +16,11 @@ export interface BankRow {
   id: number;
   classifyId: number;
   title: string;
+  /**
+   * The title in each language it was downloaded in (the server sends the reader's language):
+   * a member who switches language offline still reads it in theirs when it was seen once.
+   */
+  titles?: Record<string, string>;
   /** The server's version of the bank's content (a new one replaces the questions). */
   version: string;
   questionCount: number;

@@ -48,8 +48,8 @@ export function useQuestionBook(db: MemberDb | undefined, kind: QuestionBookKind
   return useLiveQuery(() => (db ? readQuestionBook(db, kind) : undefined), [db, kind]);
 }
 
-/** Stores a bank downloaded from `GET /api/exam/bank` for offline use (replacing an older copy). */
-export function saveDownloadedBank(db: MemberDb, download: BankDownload): Promise<BankRow> {
+/** Stores a bank downloaded from `GET /api/exam/bank` (in `lang`) for offline use (replacing an older copy). */
+export function saveDownloadedBank(db: MemberDb, download: BankDownload, lang?: string): Promise<BankRow> {
   const { bank, questions } = download;
-  return saveBank(db, { id: bank.id, classifyId: bank.id, title: bank.title, version: bank.version }, questions);
+  return saveBank(db, { id: bank.id, classifyId: bank.id, title: bank.title, version: bank.version, ...(lang ? { lang } : {}) }, questions);
 }

@@ -35,6 +35,8 @@ export interface SyncEngineStatus {
   rejected: number;
   /** ms of the last complete push + pull. */
   lastSyncAt?: number;
+  /** The last failed sync (not a lost connection): when, and what the server or network said. Cleared by a sync that succeeds. */
+  lastError?: { at: number; msg: string };
 }
 
 export interface SyncDeps {
@@ -209,7 +211,8 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       next.state === status.state &&
       next.pending === status.pending &&
       next.rejected === status.rejected &&
-      next.lastSyncAt === status.lastSyncAt
+      next.lastSyncAt === status.lastSyncAt &&
+      next.lastError === status.lastError
     ) {
       return;
     }
@@ -240,15 +243,17 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     timer = { handle, kind };
   }
 
-  function fail(kind: FailureKind): void {
+  function fail(kind: FailureKind, error?: unknown): void {
+    // Being offline is no error to report; a refused session or a failing server is.
+    const lastError = kind === "offline" || error === undefined ? status.lastError : { at: deps.now(), msg: failureReason(error) };
     if (kind === "auth") {
       clearTimer();
-      emit({ state: "auth" });
+      emit({ state: "auth", lastError });
       return;
     }
     schedule(backoffDelay(attempt, deps.random), "retry");
     attempt++;
-    emit({ state: kind === "offline" || !deps.online() ? "offline" : "error" });
+    emit({ state: kind === "offline" || !deps.online() ? "offline" : "error", lastError });
   }
 
   /** Marks the ops of a batch after an answer; true when every op got a result. */
@@ -336,7 +341,7 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
           emit(await counts());
           continue;
         }
-        fail(classifyError(error));
+        fail(classifyError(error), error);
         emit(await counts());
         return "failed";
       }
@@ -360,7 +365,7 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
         await mergeReviewIntoDb(db, review, (await pendingRows(db)).map(toOp));
       }
     } catch (error) {
-      fail(classifyError(error));
+      fail(classifyError(error), error);
       emit(await counts());
       return "failed";
     }
@@ -369,7 +374,7 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     const uploaded = deps.uploads ? await deps.uploads().catch(() => false) : true;
     if (uploaded) attempt = 0;
     const after = await counts();
-    emit({ ...after, state: "idle", lastSyncAt: deps.now() });
+    emit({ ...after, state: "idle", lastSyncAt: deps.now(), lastError: undefined });
     if (!uploaded) {
       schedule(backoffDelay(attempt, deps.random), "retry");
       attempt++;

@@ -1,3 +1,5 @@
+import { HEADER_LANGUAGE } from "../../shared/constants.ts";
+
 /**
  * The service worker's runtime caches, shared by sw.ts (which fills and answers from them) and the
  * page (which saves lesson videos and clears the member's caches on logout and when another
@@ -36,6 +38,20 @@ export const MEMBER_CACHES = [API_DATA_CACHE, LESSON_VIDEOS_CACHE, MEMBER_IMAGES
 
 /** localStorage key: the member whose data the member caches hold. */
 export const CACHE_OWNER_KEY = "examhub.cacheOwner";
+
+/**
+ * The key an API answer is kept under: its URL and the language it was asked in. The server
+ * names content (banks, categories) in the language of the request's header, so one URL has an
+ * answer per language; keyed by URL alone, a member who switched language read the names of the
+ * other one offline.
+ */
+export function languageCacheKey(request: Request): string {
+  const lang = request.headers.get(HEADER_LANGUAGE);
+  if (!lang) return request.url;
+  const url = new URL(request.url);
+  url.searchParams.set("sw-lang", lang);
+  return url.href;
+}
 
 /** The GET API paths whose answers are kept for offline reading. */
 const API_DATA_PATH = /^\/api\/(?:course\/(?:list|detail|my|lesson)|exam\/catalog)$/;

@@ -14,7 +14,8 @@ export interface ClassifyNode {
 /** `GET /api/exam/catalog`. */
 export interface Catalog {
   classify: ClassifyNode[];
-  papers: { id: number; title: string; totalScore: number; passScore: number; duration: number }[];
+  /** `banks`: the banks the paper's questions come from (fixed questions' and draw rules'). */
+  papers: { id: number; title: string; totalScore: number; passScore: number; duration: number; banks: number[] }[];
   /**
    * `attemptsLeft`: the member's attempts not yet used (an open attempt counts as used);
    * `questionCount` / `totalScore`: the room's paper; `passScore`: the room's pass mark;

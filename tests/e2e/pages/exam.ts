@@ -82,15 +82,59 @@ export class ExamScreen {
   }
 }
 
+/**
+ * A bank's favourites or wrong-question tab's "practise these" link (by where it leads: it names
+ * how many questions it practises), opening the practice of exactly that set.
+ */
+export function practiseSetLink(page: Page, set: "wrong" | "favourites"): Locator {
+  return page.getByRole("link").and(page.locator(`[href*="set=${set}"]`));
+}
+
+/** The practice screen's words, in the two interface languages. */
+const PRACTICE_COPY = {
+  "zh-cn": { verdict: /回答正确|回答错误/, submit: "提交答案", next: "下一题", previous: "上一题", favourite: "加入收藏", back: "返回" },
+  en: { verdict: /^(Correct|Wrong)$/, submit: "Submit answer", next: "Next question", previous: "Previous", favourite: "Add to favourites", back: "Back" },
+} as const;
+
 /** The practice screen of a question bank: answer, check, favourite, next. */
 export class PracticeScreen {
   readonly page: Page;
   /** The outcome shown once an answer is checked. */
   readonly verdict: Locator;
+  private readonly copy: (typeof PRACTICE_COPY)[keyof typeof PRACTICE_COPY];
 
-  constructor(page: Page) {
+  /** `lang`: the interface language the page is in (zh-cn, the app's default). */
+  constructor(page: Page, lang: keyof typeof PRACTICE_COPY = "zh-cn") {
     this.page = page;
-    this.verdict = page.getByText(/回答正确|回答错误/);
+    this.copy = PRACTICE_COPY[lang];
+    this.verdict = page.getByText(this.copy.verdict);
+  }
+
+  /**
+   * Answers one of the demo maths bank's additions ("a + b = ?", its first 25 questions) rightly
+   * or wrongly, by its stem on screen; checks it.
+   */
+  async answerSum(right: boolean): Promise<void> {
+    const stem = (await this.page.getByRole("group").locator("legend").textContent()) ?? "";
+    const match = /(\d+) \+ (\d+) = \?/.exec(stem);
+    if (!match) throw new Error(`not an addition: ${stem}`);
+    const sum = String(Number(match[1]) + Number(match[2]));
+    const options = this.page.getByRole("radio");
+    const names = await options.evaluateAll((inputs) => inputs.map((input) => input.closest("label")?.textContent ?? ""));
+    const index = names.findIndex((name) => (name.replace(/^[A-H]\.\s*/, "").trim() === sum) === right);
+    await options.nth(index).check();
+    await this.checkAnswer();
+    await expect(this.verdict.first()).toBeVisible();
+  }
+
+  /** Goes back to the previous question. */
+  async previous(): Promise<void> {
+    await this.page.getByRole("button", { name: this.copy.previous }).click();
+  }
+
+  /** The app's own back (the screen above, or the previous one of this visit). */
+  async back(): Promise<void> {
+    await this.page.getByRole("button", { name: this.copy.back, exact: true }).click();
   }
 
   /** Opens the first bank of the member's bank list for practice. */
@@ -119,16 +163,16 @@ export class PracticeScreen {
 
   /** Checks the answer given. */
   async checkAnswer(): Promise<void> {
-    await this.page.getByRole("button", { name: "提交答案" }).click();
+    await this.page.getByRole("button", { name: this.copy.submit }).click();
   }
 
   /** Stars the question on screen. */
   async favourite(): Promise<void> {
-    await this.page.getByRole("button", { name: "加入收藏" }).click();
+    await this.page.getByRole("button", { name: this.copy.favourite }).click();
   }
 
   /** Moves to the next question. */
   async next(): Promise<void> {
-    await this.page.getByRole("button", { name: "下一题" }).click();
+    await this.page.getByRole("button", { name: this.copy.next }).click();
   }
 }

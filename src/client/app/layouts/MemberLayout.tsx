@@ -1,10 +1,8 @@
-import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { CloudUpload, GraduationCap, LogIn, Menu } from "lucide-react";
+import { GraduationCap, LogIn, Menu } from "lucide-react";
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { withCommonCatalog } from "../../i18n/index.ts";
-import { useSyncStatus } from "../../offline/status.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button } from "../../ui/Button.tsx";
@@ -40,23 +38,6 @@ function AccountMenu() {
     <Suspense fallback={null}>
       <AccountDropdown />
     </Suspense>
-  );
-}
-
-/** Answers waiting to sync, while there are any (clears itself when sync succeeds). */
-function PendingBadge() {
-  const { t } = useLingui();
-  const { pending } = useSyncStatus();
-  if (pending === 0) return null;
-  return (
-    <span role="status" className="inline-flex items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs whitespace-nowrap text-amber-900">
-      <CloudUpload aria-hidden className="size-3.5" />
-      {/* A phone shows the count only; the full text is there for screen readers. */}
-      <span aria-hidden className="sm:hidden">
-        {pending}
-      </span>
-      <span className="max-sm:sr-only">{t`${plural(pending, { one: "# change waiting to sync", other: "# changes waiting to sync" })}`}</span>
-    </span>
   );
 }
 
@@ -128,7 +109,6 @@ export default function MemberLayout() {
             <MainLinks className={navClass} />
           </nav>
           <div className="flex shrink-0 items-center gap-2 sm:gap-3">
-            <PendingBadge />
             {memberId ? (
               <Suspense fallback={null}>
                 <MemberSync memberId={memberId} />

@@ -5,6 +5,7 @@ import { dueReviewCount, prepareOffline, startOffline, useOfflineQuery } from ".
 import { publishDueReviews } from "../../offline/index.ts";
 import { watchPushPermission } from "../../pwa/push.ts";
 import { nextTask } from "../../browser/nextTask.ts";
+import { PendingChanges } from "./PendingChanges.tsx";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
 /**
@@ -26,7 +27,7 @@ function useDueReviewsWatch(): void {
 /**
  * The signed-in member's side of the header: opens their offline database and starts its sync
  * engine (closed again on logout), sends what an older version left unsent, counts the reviews
- * due and shows changes the server set aside. Loaded only once a member is signed in
+ * due and shows the changes waiting to sync and those the server set aside. Loaded only once a member is signed in
  * (MemberLayout), so a visitor's first screen does not download the offline module.
  */
 export default function MemberSync({ memberId }: { memberId: number }) {
@@ -57,5 +58,10 @@ export default function MemberSync({ memberId }: { memberId: number }) {
     window.addEventListener("online", flush);
     return () => window.removeEventListener("online", flush);
   }, [memberId]);
-  return <RejectedChanges />;
+  return (
+    <>
+      <PendingChanges />
+      <RejectedChanges />
+    </>
+  );
 }

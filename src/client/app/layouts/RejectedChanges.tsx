@@ -8,7 +8,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { discardRejected, rejectedOps, retrySetAside, syncNow, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
 import { Button } from "../../ui/Button.tsx";
 
-const OP_LABELS: Record<OpType, MessageDescriptor> = {
+export const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "practice.answer": msg`Practice answer`,
   "favourite.set": msg`Favourite question`,
   "wrong.remove": msg`Removal from the wrong-question book`,

@@ -3,21 +3,30 @@ import { useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { NavLink, Outlet, useLocation, useSearchParams } from "react-router-dom";
 import { examQueries, flattenBanks } from "../../features/exam/api.ts";
-import { useBank } from "../../offline/index.ts";
+import { localBankTitle, rememberBankTitle, useBank } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { BackButton } from "../../ui/BackButton.tsx";
 
 /** The page's heading: the bank's title (from the catalogue, or the copy on this device), else "Exam detail". */
 function ExamTitle() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params] = useSearchParams();
   const bankId = Number(params.get("id")) || 0;
   const online = useOnline();
   const catalog = useQuery({ ...examQueries.catalog(), enabled: online && bankId > 0 });
-  const saved = useBank(useOfflineDb() ?? undefined, bankId);
+  const db = useOfflineDb();
+  const saved = useBank(db ?? undefined, bankId);
   const node = bankId && catalog.data ? flattenBanks(catalog.data.classify).find((b) => b.node.id === bankId)?.node : undefined;
-  const title = node?.title || saved?.title || t`Exam detail`;
+  const lang = i18n.locale;
+  const known = node?.title;
+  const savedHere = saved ? saved.titles?.[lang] : undefined;
+  useEffect(() => {
+    // The copy on the device learns the bank's name in this language (its tabs and practice
+    // name it so offline too), without downloading the bank again.
+    if (db && saved && known && savedHere !== known) void rememberBankTitle(db, bankId, lang, known);
+  }, [db, saved, known, savedHere, bankId, lang]);
+  const title = node?.title || (saved ? localBankTitle(saved, i18n.locale) : "") || t`Exam detail`;
   return <h1 className="mb-3 text-xl font-semibold">{title}</h1>;
 }
 

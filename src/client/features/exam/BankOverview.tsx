@@ -16,7 +16,8 @@ import { Button, buttonClass } from "../../ui/Button.tsx";
  * it is saved for offline use, and where to continue.
  */
 export default function BankOverview() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  const lang = i18n.locale;
   const [params] = useSearchParams();
   const bankId = Number(params.get("id"));
   const db = useOfflineDb() ?? undefined;
@@ -35,13 +36,13 @@ export default function BankOverview() {
     if (!db || !stale) return;
     let live = true;
     downloadBank(bankId).then(
-      (data) => live && void saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions),
+      (data) => live && void saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version, lang }, data.questions),
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [db, bankId, stale]);
+  }, [db, bankId, stale, lang]);
 
   async function save() {
     if (!db) return;
@@ -49,7 +50,7 @@ export default function BankOverview() {
     setFailed(false);
     try {
       const data = await downloadBank(bankId);
-      await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+      await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version, lang }, data.questions);
     } catch {
       setFailed(true);
     } finally {

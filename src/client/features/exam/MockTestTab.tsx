@@ -60,7 +60,7 @@ function toQuestion(row: QuestionRow): ExamQuestion {
 }
 
 /** Makes sure the paper's banks are on the device (downloading changed ones when online). */
-async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: ReadonlyMap<number, string>): Promise<void> {
+async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: ReadonlyMap<number, string>, lang: string): Promise<void> {
   if (!navigator.onLine) return;
   await Promise.all(
     bankIds.map(async (bankId) => {
@@ -71,7 +71,7 @@ async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: R
         const data = await downloadBank(bankId);
         if (stored && String(stored.version) === data.bank.version) return;
         // The bank's version travels as text; BankRow declares a number (as PracticePage stores it).
-        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+        await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version, lang }, data.questions);
       } catch {
         // Keep an older copy if there is one; a missing bank is reported below.
       }
@@ -83,13 +83,13 @@ async function ensureBanks(db: MemberDb, bankIds: readonly number[], versions: R
  * Everything before the attempt: the paper (fresh when online), its banks on the device and the
  * questions drawn. The attempt itself (and its clock) starts only from the introduction's Start.
  */
-async function preparePaper(db: MemberDb, paperId: number, versions: ReadonlyMap<number, string>): Promise<PrepareOutcome> {
+async function preparePaper(db: MemberDb, paperId: number, versions: ReadonlyMap<number, string>, lang: string): Promise<PrepareOutcome> {
   const loaded = await loadPaper(paperId);
   if (!loaded) return { ok: false, reason: "no-paper" };
   if ("refused" in loaded) return { ok: false, reason: "refused", message: loaded.refused };
   const detail = loaded;
   const bankIds = [...new Set([...detail.banks, ...detail.rows.flatMap((r) => (r.kind === "draw" ? [r.classifyId] : []))])];
-  await ensureBanks(db, bankIds, versions);
+  await ensureBanks(db, bankIds, versions, lang);
 
   const stored = await storedBanks(db, bankIds);
   const present = bankIds.filter((_, i) => stored[i] !== undefined);
@@ -111,6 +111,8 @@ interface PaperListEntry {
   totalScore: number;
   passScore: number;
   duration: number;
+  /** The banks its questions come from; absent in a catalogue cached by an older server. */
+  banks?: number[];
 }
 
 /**
@@ -118,7 +120,7 @@ interface PaperListEntry {
  * opens its introduction (duration, questions, points, pass score); the attempt starts only on its Start.
  */
 export default function MockTestTab() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const online = useOnline();
   const db = useOfflineDb();
@@ -128,6 +130,8 @@ export default function MockTestTab() {
   // `?paper=`: the paper linked from /exam/myTest, marked among the others.
   const [params] = useSearchParams();
   const linked = Number(params.get("paper"));
+  // `?id=`: the bank whose tab this is: only the papers drawing on it (all of them from /exam/myTest).
+  const bankId = Number(params.get("id")) || 0;
   const [outcome, setOutcome] = useState<{ paperId: number; result: Exclude<PrepareOutcome, { ok: true }> | { ok: false; reason: "error" } } | null>(null);
   // The introduction of the paper being started (its questions already drawn), and whether its Start is under way.
   const [intro, setIntro] = useState<Prepared | null>(null);
@@ -135,7 +139,8 @@ export default function MockTestTab() {
 
   // Offline without a loaded catalog: the papers cached on this device.
   const cachedPapers = useMemo(() => (catalog.data ? [] : listCachedPapers()), [catalog.data]);
-  const papers: PaperListEntry[] = catalog.data?.papers ?? cachedPapers.map((d) => d.paper);
+  const allPapers: PaperListEntry[] = catalog.data?.papers ?? cachedPapers.map((d) => ({ ...d.paper, banks: d.banks }));
+  const papers = bankId > 0 ? allPapers.filter((p) => !p.banks || p.banks.includes(bankId)) : allPapers;
   const banks = useMemo(() => flattenBanks(catalog.data?.classify ?? []), [catalog.data]);
   const versions = useMemo(() => new Map(banks.map(({ node }) => [node.id, node.version])), [banks]);
   const bankTitle = (id: number) => banks.find((b) => b.node.id === id)?.node.title ?? t`Bank ${id}`;
@@ -153,7 +158,7 @@ export default function MockTestTab() {
   const prepare = (paperId: number) => {
     setBusy(paperId);
     setOutcome(null);
-    preparePaper(db, paperId, versions).then(
+    preparePaper(db, paperId, versions, i18n.locale).then(
       (result) => {
         setBusy(null);
         if (result.ok) setIntro(result.prepared);

@@ -4,8 +4,8 @@ import { CheckCircle2, ChevronLeft, ChevronRight, CloudOff, Star, XCircle } from
 import { Link, useSearchParams } from "react-router-dom";
 import { answerMarks } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
-import { answerPractice, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
-import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress } from "../../offline/index.ts";
+import { answerPractice, localBankTitle, rememberBankTitle, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
+import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress, useQuestionBook } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -33,13 +33,28 @@ function BackToBanks() {
  */
 type Download = { state: "idle" } | { state: "done"; questions: number } | { state: "failed" } | { state: "missing"; msg: string };
 
+/** A set practised instead of the whole bank: the member's wrong questions or favourites in it. */
+type PracticeSet = "wrong" | "favourites";
+
+/** An answer given in this session of a set (the set shows only these, not earlier ones). */
+interface SessionAnswer {
+  answer: GivenAnswer;
+  correct: boolean | null;
+  score: number;
+}
+
 /**
  * `/exam/myPractice?bank=`: sequential practice, one question at a time, offline first: the bank
  * is kept on the device, answers are graded here at once and queued for the server.
+ * `&set=wrong` / `&set=favourites`: the member's wrong questions or favourites of the bank, as
+ * they were when the session began (a right answer takes a question out of the wrong book, not
+ * out of the session); answers are recorded as any practice, the bank's position is left alone.
  */
 export default function PracticePage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const [params] = useSearchParams();
+  const setParam = params.get("set");
+  const set: PracticeSet | null = setParam === "wrong" || setParam === "favourites" ? setParam : null;
   const asked = Number(params.get("bank") ?? "");
   // Without a usable `?bank=` there is nothing to open (0 is no bank, and a valid key for the device's database).
   const validBank = Number.isSafeInteger(asked) && asked > 0;
@@ -51,6 +66,15 @@ export default function PracticePage() {
   const progress = useProgress(db, bankId);
   const answers = useBankAnswers(db, bankId);
   const favourites = useFavourites(db);
+  const book = useQuestionBook(set ? db : undefined, set ?? "wrong");
+  // The set's questions, fixed when the session begins (for this bank and set).
+  const [session, setSession] = useState<{ key: string; ids: ReadonlySet<number> } | null>(null);
+  const sessionKey = `${bankId}:${set ?? ""}`;
+  const [given, setGiven] = useState<{ key: string; answers: ReadonlyMap<number, SessionAnswer> }>({ key: sessionKey, answers: new Map() });
+  const sessionAnswers = given.key === sessionKey ? given.answers : new Map<number, SessionAnswer>();
+  if (set && book !== undefined && questions !== undefined && questions.length > 0 && session?.key !== sessionKey) {
+    setSession({ key: sessionKey, ids: new Set(book.map((e) => e.questionId)) });
+  }
   const [fetched, setFetched] = useState<{ bankId: number; download: Download }>({ bankId, download: { state: "idle" } });
   const download: Download = fetched.bankId === bankId ? fetched.download : { state: "idle" };
   const setDownload = (next: Download) => setFetched({ bankId, download: next });
@@ -69,7 +93,10 @@ export default function PracticePage() {
       async (data) => {
         const stored = await storedBank(db, bankId);
         if (live && String(stored?.version) !== data.bank.version) {
-          await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version }, data.questions);
+          await saveBank(db, { id: data.bank.id, classifyId: data.bank.id, title: data.bank.title, version: data.bank.version, lang: i18n.locale }, data.questions);
+        } else if (live) {
+          // The same content, its name perhaps seen in this language for the first time.
+          await rememberBankTitle(db, bankId, i18n.locale, data.bank.title);
         }
         if (live) setFetched({ bankId, download: { state: "done", questions: data.questions.length } });
       },
@@ -83,7 +110,7 @@ export default function PracticePage() {
     return () => {
       live = false;
     };
-  }, [db, bankId, validBank, online, tries]);
+  }, [db, bankId, validBank, online, tries, i18n.locale]);
 
   if (!db) {
     return (
@@ -100,7 +127,9 @@ export default function PracticePage() {
       </div>
     );
   }
-  if (bank === undefined || questions === undefined || progress === undefined) return <Spinner className="mx-auto my-16 size-8" />;
+  if (bank === undefined || questions === undefined || progress === undefined || (set && bank && questions.length > 0 && session?.key !== sessionKey)) {
+    return <Spinner className="mx-auto my-16 size-8" />;
+  }
   if (bank === null || questions.length === 0) {
     // What the device holds is used; the server's word decides only when it has nothing.
     if (online && download.state === "missing") {
@@ -142,12 +171,25 @@ export default function PracticePage() {
     );
   }
 
-  const total = questions.length;
-  const current = Math.min(index ?? progress?.position ?? 0, total - 1);
-  const question = questions[current]!;
-  // A question answered before (on this device) shows that answer and its grading until the
-  // member answers it again.
-  const last = result || again === question.id ? undefined : answers?.get(question.id);
+  const shownTitle = localBankTitle(bank, i18n.locale);
+  const backTo = set ? `/exam/examTab/${set === "wrong" ? "errorTopic" : "topicCollect"}?id=${bankId}` : `/exam/examTab/sortPractice?id=${bankId}`;
+  const practised = set && session ? questions.filter((q) => session.ids.has(q.id)) : questions;
+  if (practised.length === 0) {
+    return (
+      <div role="status" className="mx-auto max-w-md space-y-3 py-12 text-center">
+        <p>{set === "favourites" ? t`None of your favourite questions is in this bank.` : t`None of your wrong questions is in this bank.`}</p>
+        <Link to={backTo} className={buttonClass("secondary")}>
+          <Trans>Back</Trans>
+        </Link>
+      </div>
+    );
+  }
+  const total = practised.length;
+  const current = Math.min(index ?? (set ? 0 : (progress?.position ?? 0)), total - 1);
+  const question = practised[current]!;
+  // A question answered before (on this device; in a set, in this session) shows that answer and
+  // its grading until the member answers it again.
+  const last = result || again === question.id ? undefined : set ? sessionAnswers.get(question.id) : answers?.get(question.id);
   const shown = result ?? (last ? { correct: last.correct, score: last.score } : null);
   const value = draft ?? last?.answer ?? emptyAnswer(question);
   const isFavourite = favourites?.some((f) => f.questionId === question.id) ?? false;
@@ -159,7 +201,8 @@ export default function PracticePage() {
     setDraft(null);
     setResult(null);
     setAgain(null);
-    void setProgress(db, bankId, clamped);
+    // A set's place is its own: the bank's sequential position stays where it was.
+    if (!set) void setProgress(db, bankId, clamped);
   };
 
   async function submit(event: FormEvent) {
@@ -167,14 +210,27 @@ export default function PracticePage() {
     if (!isAnswered(question, value) || shown) return;
     // Stay on this question (answering moves the saved progress to the next one).
     setIndex(current);
-    setResult(await answerPractice(db!, { bankId, question, answer: value }));
+    const graded = await answerPractice(db!, { bankId, question, answer: value, ...(set ? { set } : {}) });
+    setResult(graded);
+    if (set) setGiven({ key: sessionKey, answers: new Map(sessionAnswers).set(question.id, { answer: value, correct: graded.correct, score: graded.score }) });
   }
+
+  const right = [...sessionAnswers.values()].filter((a) => a.correct === true).length;
+  const answeredHere = sessionAnswers.size;
 
   return (
     <div className="mx-auto max-w-3xl space-y-4">
-      <BackButton to={`/exam/examTab/sortPractice?id=${bankId}`} />
+      <BackButton to={backTo} />
       <header className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-lg font-semibold">{bank.title}</h1>
+        <div>
+          <h1 className="text-lg font-semibold">{shownTitle}</h1>
+          {set && (
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              {set === "wrong" ? t`My wrong questions` : t`Favourite questions`}
+              {answeredHere > 0 && <> · {t`${right} of ${answeredHere} right`}</>}
+            </p>
+          )}
+        </div>
         <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
           {t`Question ${position} of ${total}`}
         </p>
@@ -236,8 +292,8 @@ export default function PracticePage() {
       </form>
 
       <QuestionGrid
-        states={questions.map((q) => {
-          const a = answers?.get(q.id);
+        states={practised.map((q) => {
+          const a = set ? sessionAnswers.get(q.id) : answers?.get(q.id);
           return a ? (a.correct === false ? "wrong" : a.correct === true ? "correct" : "answered") : "unanswered";
         })}
         current={current}

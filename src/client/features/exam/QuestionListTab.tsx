@@ -2,12 +2,13 @@ import { useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CloudDownload, CloudOff, HardDrive, Inbox, Star, Trash2 } from "lucide-react";
+import { CloudDownload, CloudOff, HardDrive, Inbox, Play, Star, Trash2 } from "lucide-react";
+import { Link, useSearchParams } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../../offline/index.ts";
-import { removeWrong, setFavourite } from "../../offline/index.ts";
+import { localBankTitle, removeWrong, setFavourite } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
@@ -15,7 +16,7 @@ import { downloadBank } from "./api.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { AnswerAndAnalysis, QuestionStem } from "./QuestionView.tsx";
 import { questionLookupQuery } from "./questionLookup.ts";
-import { Button } from "../../ui/Button.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 
 type Kind = "favourites" | "wrong";
 type ShownQuestion = Omit<ExamQuestion, "answer" | "analysis"> & Partial<Pick<ExamQuestion, "answer" | "analysis">>;
@@ -28,7 +29,7 @@ export function useWrongCountText(): (count: number, last: string) => string {
 
 /** A bank not on this device, with the button that saves it for offline use. */
 function SaveBank({ bankId, title, count }: { bankId: number; title: string; count: number }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const db = useOfflineDb();
   const online = useOnline();
   const [state, setState] = useState<"idle" | "saving" | "failed">("idle");
@@ -36,7 +37,7 @@ function SaveBank({ bankId, title, count }: { bankId: number; title: string; cou
     if (!db) return;
     setState("saving");
     try {
-      await saveDownloadedBank(db, await downloadBank(bankId));
+      await saveDownloadedBank(db, await downloadBank(bankId), i18n.locale);
       // The list re-reads itself from the device once the bank is there.
     } catch {
       setState("failed");
@@ -92,7 +93,7 @@ function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevic
 type Missing = "offline" | "loading" | "failed" | "gone";
 
 function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: QuestionBookEntry; question: ShownQuestion | null; missing: Missing }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const db = useOfflineDb();
   const wrongText = useWrongCountText();
   const id = entry.questionId;
@@ -111,7 +112,7 @@ function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: Ques
           {entry.bank && (
             <span className="inline-flex items-center gap-1">
               <HardDrive aria-hidden className="size-3.5" />
-              {entry.bank.title}
+              {localBankTitle(entry.bank, i18n.locale)}
             </span>
           )}
         </p>
@@ -150,9 +151,19 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
   const signedIn = useUserInfo((s) => Boolean(s.id && s.token));
   const db = useOfflineDb() ?? undefined;
   const online = useOnline();
-  const entries = useQuestionBook(db, kind);
-  const missing = entries?.filter((e) => !e.question).map((e) => e.questionId) ?? [];
+  // `?id=`: the bank whose tab this is; its questions only (every bank's without one).
+  const [params] = useSearchParams();
+  const bankId = Number(params.get("id")) || 0;
+  const book = useQuestionBook(db, kind);
+  const missing = book?.filter((e) => !e.question).map((e) => e.questionId) ?? [];
   const lookup = useQuery({ ...questionLookupQuery(missing), enabled: online && missing.length > 0 });
+  const remote = new Map((lookup.data?.questions ?? []).map((q) => [q.id, q]));
+  // A question's bank is known from the device's copy or the server's lookup; one not known yet
+  // (offline, its bank not saved) stays listed with why it cannot be shown.
+  const bankOf = (e: QuestionBookEntry) => e.question?.bankId ?? remote.get(e.questionId)?.classifyId;
+  const entries = bankId > 0 ? book?.filter((e) => (bankOf(e) ?? bankId) === bankId) : book;
+  // The set "practise these" opens: this bank's questions (practice downloads the bank when it is not saved yet).
+  const practisable = bankId > 0 ? (entries?.filter((e) => bankOf(e) === bankId).length ?? 0) : 0;
 
   if (!signedIn) {
     return (
@@ -172,12 +183,11 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
     );
   }
 
-  const remote = new Map((lookup.data?.questions ?? []).map((q) => [q.id, q]));
   // Banks to offer: those of the fetched questions not on this device.
   const offered = new Map<number, { title: string; count: number }>();
   for (const id of missing) {
     const q = remote.get(id);
-    if (!q) continue;
+    if (!q || (bankId > 0 && q.classifyId !== bankId)) continue;
     const title = lookup.data?.banks.find((b) => b.id === q.classifyId)?.title ?? "";
     const seen = offered.get(q.classifyId);
     offered.set(q.classifyId, { title, count: (seen?.count ?? 0) + 1 });
@@ -185,6 +195,14 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
   const missingState: Missing = !online ? "offline" : lookup.isError ? "failed" : lookup.isSuccess ? "gone" : "loading";
   return (
     <div className="space-y-3">
+      {practisable > 0 && (
+        <Link to={`/exam/myPractice?bank=${bankId}&set=${kind}`} className={buttonClass("primary", "w-full sm:w-auto")}>
+          <Play aria-hidden className="size-4" />
+          {kind === "wrong"
+            ? t`${plural(practisable, { one: "Practise my # wrong question", other: "Practise my # wrong questions" })}`
+            : t`${plural(practisable, { one: "Practise my # favourite", other: "Practise my # favourites" })}`}
+        </Link>
+      )}
       {offered.size > 0 && (
         <ul className="space-y-2" aria-label={t`Banks not on this device`}>
           {[...offered].map(([bankId, bank]) => (

@@ -1,3 +1,4 @@
+import type { OpType } from "../../../shared/sync/ops.ts";
 import type { MemberDb, OutboxRow } from "../db.ts";
 
 /** The outbox as the member sees it: the pending count, refused and set-aside changes. */
@@ -33,4 +34,63 @@ export async function retrySetAside(db: MemberDb, opId: string): Promise<void> {
       delete row.msg;
       row.failures = 0;
     });
+}
+
+/** One kind of change waiting to be sent, as the member made it. */
+export interface PendingAction {
+  kind: OpType;
+  /** How many of them (see `actionKey`). */
+  count: number;
+  /** ms: when the latest of them was made. */
+  at: number;
+}
+
+/**
+ * What a waiting op counts as, for the member: one answer, one favourite... An answer also moves
+ * the bank's position (and moving on moves it again): that is bookkeeping of the answer, not a
+ * change of its own. A lesson's progress is reported as it plays: one lesson watched is one
+ * change, and a question starred and unstarred is one change to its favourite. A question
+ * answered right in the wrong book's practice leaves the book with the answer (`answered`: the
+ * answers' question and time): that removal is part of the answer.
+ */
+function actionKey(row: OutboxRow, answered: ReadonlySet<string>): string | null {
+  switch (row.type) {
+    case "progress.set":
+      return null;
+    case "wrong.remove":
+      return answered.has(`${row.payload.questionId}@${row.at}`) ? null : row.id;
+    case "lesson.progress":
+      return `lesson:${row.payload.lessonId}`;
+    case "favourite.set":
+      return `favourite:${row.payload.questionId}`;
+    default:
+      return row.id;
+  }
+}
+
+/** The member's changes waiting to be sent, by kind (most recent kind first), and how many in all. */
+export function summarisePending(rows: readonly OutboxRow[]): { total: number; actions: PendingAction[] } {
+  const seen = new Set<string>();
+  const byKind = new Map<OpType, PendingAction>();
+  const answered = new Set(rows.flatMap((row) => (row.type === "practice.answer" ? [`${row.payload.questionId}@${row.at}`] : [])));
+  for (const row of rows) {
+    const key = actionKey(row, answered);
+    if (key === null) continue;
+    const entry = byKind.get(row.type);
+    if (entry) {
+      // A change made again (a lesson played on) is the same change, made later.
+      if (!seen.has(key)) entry.count += 1;
+      entry.at = Math.max(entry.at, row.at);
+    } else {
+      byKind.set(row.type, { kind: row.type, count: 1, at: row.at });
+    }
+    seen.add(key);
+  }
+  const actions = [...byKind.values()].sort((a, b) => b.at - a.at);
+  return { total: actions.reduce((n, a) => n + a.count, 0), actions };
+}
+
+/** The member's changes waiting to be sent (the header's sync badge and its panel). */
+export async function pendingActions(db: MemberDb): Promise<{ total: number; actions: PendingAction[] }> {
+  return summarisePending(await db.outbox.where("status").equals("pending").toArray());
 }

@@ -124,6 +124,12 @@ export interface PracticeAnswerInput {
   bankId: number;
   question: ExamQuestion;
   answer: GivenAnswer;
+  /**
+   * Practice of a set (the wrong-question book, the favourites) rather than the bank in order:
+   * the bank's position stays where sequential practice left it, and in the wrong-question
+   * book's set a right answer takes the question out of the book (`wrong.remove`).
+   */
+  set?: "wrong" | "favourites";
 }
 
 /**
@@ -148,7 +154,12 @@ export async function answerPractice(db: MemberDb, input: PracticeAnswerInput, o
     await db.answers.add({ opId: answerOp.id, questionId: question.id, bankId, answer, correct: graded.correct, score: graded.score, at });
     await applyLocally(db, answerOp, graded);
     let progressOp: OpOf<"progress.set"> | undefined;
-    const row = await db.questions.get([bankId, question.id]);
+    let removeOp: OpOf<"wrong.remove"> | undefined;
+    if (input.set === "wrong" && graded.correct === true) {
+      removeOp = { id: newId(), type: "wrong.remove", at, payload: { questionId: question.id } };
+      await applyLocally(db, removeOp);
+    }
+    const row = input.set ? undefined : await db.questions.get([bankId, question.id]);
     if (row) {
       const bank = await db.banks.get(bankId);
       const position = Math.min(row.position + 1, bank?.questionCount ?? Number.POSITIVE_INFINITY);
@@ -157,6 +168,7 @@ export async function answerPractice(db: MemberDb, input: PracticeAnswerInput, o
     }
     await enqueue(db, answerOp, { correct: graded.correct });
     if (progressOp) await enqueue(db, progressOp);
+    if (removeOp) await enqueue(db, removeOp);
   });
   return graded;
 }

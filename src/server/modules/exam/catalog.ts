@@ -6,7 +6,7 @@ import type { ClassifyNode, PracticeStats } from "../../../shared/exam/catalog.t
 import { dbIdParam } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { bankVersion, presentQuestion } from "./questions.ts";
-import { bankQuestions, catalogBanks, memberRooms, mockPapers, openBank, practiceStatsRows } from "./repository.ts";
+import { bankQuestions, catalogBanks, memberRooms, mockPapers, openBank, paperBanks, practiceStatsRows } from "./repository.ts";
 
 /**
  * `GET /api/exam/catalog` and `GET /api/exam/bank?id=` (a bank for offline use, with an ETag).
@@ -40,6 +40,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
 
     // Papers kept for official exams are not offered as mock papers.
     const papers = await mockPapers(db, member.id);
+    const banksOf = await paperBanks(db, papers.map((p) => p.id));
     const now = Math.floor(Date.now() / 1000);
     // What the member's introduction to a room shows before entering (never the answers): the
     // paper's questions and points, the room's pass mark, the attempts left, whether faces are checked,
@@ -47,7 +48,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const rooms = await memberRooms(db, now, member.group_id, member.id);
     return reply.success({
       classify: tree,
-      papers: papers.map((p) => ({ id: p.id, title: p.title, totalScore: p.total_score, passScore: p.pass_score, duration: p.duration })),
+      papers: papers.map((p) => ({ id: p.id, title: p.title, totalScore: p.total_score, passScore: p.pass_score, duration: p.duration, banks: banksOf.get(p.id) ?? [] })),
       rooms: rooms.map((r) => ({
         id: r.id,
         title: r.title,

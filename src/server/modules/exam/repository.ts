@@ -92,6 +92,26 @@ export async function mockPapers(db: Queryable, memberId: number): Promise<MockP
   return rows;
 }
 
+/**
+ * The banks each paper's questions come from: its fixed questions' banks and its draw rules'
+ * banks (a bank's mock tab lists the papers that use it).
+ */
+export async function paperBanks(db: Queryable, paperIds: readonly number[]): Promise<Map<number, number[]>> {
+  const byPaper = new Map<number, number[]>(paperIds.map((id) => [id, []]));
+  if (paperIds.length === 0) return byPaper;
+  const rows = await kyselyOf(db)
+    .selectFrom("exam_paper_row as r")
+    .leftJoin("exam_question as q", "q.id", "r.question_id")
+    .select(["r.paper_id", (eb) => eb.fn.coalesce("q.classify_id", "r.classify_id").as("bank_id")])
+    .distinct()
+    .where("r.paper_id", "in", [...paperIds])
+    .orderBy("r.paper_id")
+    .orderBy("bank_id")
+    .execute();
+  for (const row of rows) if (row.bank_id !== null) byPaper.get(row.paper_id)?.push(row.bank_id);
+  return byPaper;
+}
+
 /** A room's schedule and rules as a member's pages read them (the room list, an official start). */
 export interface MemberRoomTerms {
   id: number;
