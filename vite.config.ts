@@ -246,7 +246,7 @@ const MANIFEST = {
 
 /**
  * The same app (the same id) in English, /manifest-en.webmanifest: the page links it instead for a
- * member whose language is English (pwa/install.ts, manifestFor), so the install dialog speaks it.
+ * member whose language is English (pwa/install.ts, linkManifest), so the install dialog speaks it.
  */
 const ENGLISH_MANIFEST_FILE = "manifest-en.webmanifest";
 const ENGLISH_MANIFEST = {
