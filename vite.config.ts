@@ -10,7 +10,7 @@ import react from "@vitejs/plugin-react";
 import { transformAsync } from "@babel/core";
 import { lingui } from "@lingui/vite-plugin";
 import tailwindcss from "@tailwindcss/vite";
-import { VitePWA } from "vite-plugin-pwa";
+import { VitePWA, type ManifestOptions } from "vite-plugin-pwa";
 
 const fromRoot = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const apiTarget = process.env.DEV_API_URL ?? "http://127.0.0.1:8001";
@@ -214,6 +214,61 @@ function firstLoadChunk(alsoRoots: string[]): { plugin: Plugin; test: (id: strin
 const firstLoad = firstLoadChunk([fromRoot("./src/client/app/App.tsx")]);
 
 /**
+ * The web app manifest (vite-plugin-pwa writes it, /manifest.webmanifest, linked from
+ * index.html). The site's language is zh-cn, so are its name and words: what the install dialog,
+ * the home screen and the app switcher show. The short name, under the icon, is the brand, the
+ * same in every language.
+ */
+const MANIFEST = {
+  id: "/",
+  name: "ExamHub 在线课程与考试",
+  short_name: "ExamHub",
+  description: "在线课程、练习与考试，没有网络也能继续学。",
+  lang: "zh-CN",
+  dir: "ltr",
+  start_url: "/",
+  scope: "/",
+  display: "standalone",
+  orientation: "any",
+  theme_color: "#2563eb",
+  background_color: "#f8fafc",
+  // The install dialog's screenshots (made by `npm run screenshots`; not precached).
+  screenshots: [
+    { src: "/screenshots/desktop-zh-cn.png", sizes: "1280x800", type: "image/png", form_factor: "wide", label: "ExamHub 电脑版" },
+    { src: "/screenshots/phone-zh-cn.png", sizes: "390x844", type: "image/png", form_factor: "narrow", label: "ExamHub 手机版" },
+  ],
+  icons: [
+    { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+    { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+    { src: "/icons/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+  ],
+} satisfies Partial<ManifestOptions>;
+
+/**
+ * The same app (the same id) in English, /manifest-en.webmanifest: the page links it instead for a
+ * member whose language is English (pwa/install.ts, linkManifest), so the install dialog speaks it.
+ */
+const ENGLISH_MANIFEST_FILE = "manifest-en.webmanifest";
+const ENGLISH_MANIFEST = {
+  ...MANIFEST,
+  name: "ExamHub — courses and exams",
+  description: "Online courses, practice and exams that keep working offline.",
+  lang: "en",
+  screenshots: MANIFEST.screenshots.map((shot) => ({ ...shot, label: shot.form_factor === "wide" ? "ExamHub on a computer" : "ExamHub on a phone" })),
+};
+
+/** Writes the English manifest beside the one vite-plugin-pwa writes (and the service worker precaches both). */
+function englishManifest(): Plugin {
+  return {
+    name: "english-manifest",
+    apply: "build",
+    generateBundle() {
+      this.emitFile({ type: "asset", fileName: ENGLISH_MANIFEST_FILE, source: `${JSON.stringify(ENGLISH_MANIFEST, null, 2)}\n` });
+    },
+  };
+}
+
+/**
  * One config, three uses:
  * - client build / dev server (root src/client, output dist/client, PWA),
  * - server build (`vite build --ssr`, output dist/server; dependencies stay external),
@@ -257,6 +312,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
       firstLoad.plugin,
       hoistTransitiveImports(),
       !isTest && precompress(),
+      !isTest && englishManifest(),
       !isTest &&
         VitePWA({
           strategies: "injectManifest",
@@ -264,34 +320,7 @@ export default defineConfig(({ isSsrBuild, mode }) => {
           filename: "sw.ts",
           injectRegister: false,
           registerType: "prompt",
-          manifest: {
-            id: "/",
-            name: "ExamHub — courses and exams",
-            short_name: "ExamHub",
-            description: "Online courses, practice and exams that keep working offline.",
-            lang: "zh-CN",
-            start_url: "/",
-            scope: "/",
-            display: "standalone",
-            orientation: "any",
-            theme_color: "#2563eb",
-            background_color: "#f8fafc",
-            // The install dialog's screenshots (made by `npm run screenshots`; not precached).
-            screenshots: [
-              { src: "/screenshots/desktop-zh-cn.png", sizes: "1280x800", type: "image/png", form_factor: "wide", label: "ExamHub on a computer" },
-              { src: "/screenshots/phone-zh-cn.png", sizes: "390x844", type: "image/png", form_factor: "narrow", label: "ExamHub on a phone" },
-            ],
-            icons: [
-              { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
-              { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
-              {
-                src: "/icons/icon-maskable-512.png",
-                sizes: "512x512",
-                type: "image/png",
-                purpose: "maskable",
-              },
-            ],
-          },
+          manifest: MANIFEST,
           injectManifest: {
             globPatterns: ["**/*.{js,css,html,svg,png,ico,webmanifest,woff2}"],
             // hls.js (its own chunk, loaded only for HLS lessons) is not precached: every install

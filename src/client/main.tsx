@@ -2,6 +2,7 @@ import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
 import { activateLanguage, storedLanguage } from "./i18n/index.ts";
 import { nextTask } from "./browser/nextTask.ts";
+import { linkManifest, watchInstall } from "./pwa/install.ts";
 import "./styles.css";
 
 /**
@@ -51,4 +52,7 @@ async function start(): Promise<void> {
   });
 }
 
+// The browser's install offer can come before any screen is up, once: kept from the start.
+watchInstall();
+linkManifest(storedLanguage());
 void start();

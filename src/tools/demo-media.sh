@@ -58,17 +58,24 @@ ff -f lavfi -i "testsrc=size=320x180:rate=15:duration=24" -f lavfi -i "sine=freq
   -f hls -hls_time 4 -hls_playlist_type vod -hls_list_size 0 -hls_segment_type fmp4 -hls_fmp4_init_filename init.mp4 \
   -hls_segment_filename "$out/hls/segment-%02d.m4s" "$out/hls/index.m3u8"
 
+# The covers carry the courses' Chinese titles (the demo is a zh-cn site): a CJK font
+# (Debian: fonts-noto-cjk); without one, plain colour.
+cjk=""
+for f in /usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc; do
+  if [ -f "$f" ]; then cjk="$f"; break; fi
+done
 cover() {
-  local name="$1" colour="$2" text="$3"
+  local name="$1" colour="$2" title="$3" subtitle="$4"
   local vf="null"
-  if [ -n "$font" ]; then
-    vf="drawtext=fontfile=$font:text='$text':x=(w-text_w)/2:y=(h-text_h)/2:fontsize=34:fontcolor=white:shadowx=2:shadowy=2"
+  if [ -n "$cjk" ]; then
+    vf="drawtext=fontfile=$cjk:text='$title':x=(w-text_w)/2:y=(h-text_h)/2-18:fontsize=44:fontcolor=white:shadowx=2:shadowy=2"
+    vf="$vf,drawtext=fontfile=$cjk:text='$subtitle':x=(w-text_w)/2:y=(h/2)+30:fontsize=22:fontcolor=white:shadowx=2:shadowy=2"
   fi
   ff -f lavfi -i "color=c=$colour:size=480x270:duration=1" -frames:v 1 -vf "$vf" -q:v 6 "$out/$name"
 }
-cover cover-video.jpg "0x2563eb" "Video basics"
-cover cover-study.jpg "0x059669" "Study skills"
-cover cover-english.jpg "0x7c3aed" "English for exams"
+cover cover-video.jpg "0x2563eb" "网页视频入门" "格式 · 流媒体 · 拖动"
+cover cover-study.jpg "0x0b8f63" "高效学习法" "从计划到复盘"
+cover cover-english.jpg "0x7c3aed" "英语考试阅读" "三个阅读策略"
 
 cat >"$out/cheatsheet.txt" <<'EOF'
 Video formats cheat sheet / 视频格式速查

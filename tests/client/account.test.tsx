@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { MemoryRouter, Route, Routes } from "react-router-dom";
+import { MemoryRouter, Route, RouterProvider, Routes, createMemoryRouter } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { formatTime } from "../../src/shared/time.ts";
 import { request } from "../../src/client/api/index.ts";
@@ -28,7 +28,7 @@ beforeAll(() => {
 });
 
 afterEach(() => {
-  vi.mocked(request).mockClear();
+  vi.mocked(request).mockReset();
 });
 
 function wrap(ui: ReactNode, path = "/", seed: [readonly unknown[], unknown][] = []) {
@@ -216,6 +216,51 @@ describe("ChangePassword", () => {
     save();
     await waitFor(() => expect(request).toHaveBeenCalledTimes(1));
     expect(vi.mocked(request).mock.calls[0]?.[0]).toMatchObject({ url: "/api/account/changePassword", data: { oldPassword: "member123456", newPassword: "newpass123" } });
+  });
+
+  it("leaves the member center before forgetting the member: nothing asks the server as a signed-out member", async () => {
+    // The member center as the app has it: its routes from the menus, its loading route (which
+    // asks for the member center's data), and a home whose code arrives a little later (a lazy
+    // route), so the navigation is not done at once.
+    const route = { path: "/user/account/changePassword", name: "changePassword", title: "Change password", component: "account/changePassword", keepalive: false, extend: "" };
+    useMemberCenter.getState().setMenus([], [route as never], new Map());
+    useUserInfo.getState().dataFill({ id: 7, username: "member", token: "t", refresh_token: "r" });
+    vi.mocked(request).mockImplementation(async (config) => {
+      if (config.url === "/api/account/changePassword") return { code: 1, msg: "ok", time: 0, data: null } as never;
+      // A signed-out member's request: the server says "Please log in first".
+      throw new Error(`asked ${config.url} as a signed-out member`);
+    });
+    const { default: UserRoute } = await import("../../src/client/user/UserRoute.tsx");
+    const { default: UserLoading } = await import("../../src/client/user/UserLoading.tsx");
+    const router = createMemoryRouter(
+      [
+        { path: "/", lazy: async () => (await new Promise((done) => setTimeout(done, 30)), { Component: () => <p>Home</p> }) },
+        { path: "/user/loading/:to?", Component: UserLoading },
+        { path: "/user/*", Component: UserRoute },
+      ],
+      { initialEntries: ["/user/account/changePassword"] },
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={client}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>,
+    );
+    await screen.findByLabelText("Old password");
+    fill("Old password", "member123456");
+    fill("New password", "newpass123");
+    fill("Confirm new password", "newpass123");
+    save();
+    await screen.findByText("Home");
+    await waitFor(() => expect(useUserInfo.getState().id).toBe(0));
+    expect(useMemberCenter.getState().loaded).toBe(false);
+    expect(useUserInfo.getState().getToken("auth")).toBe("");
+    // Give a loading route's request time to go out, were one to.
+    await new Promise((done) => setTimeout(done, 50));
+    expect(vi.mocked(request).mock.calls.map(([config]) => config.url)).toEqual(["/api/account/changePassword"]);
+    expect(router.state.location.pathname).toBe("/");
   });
 
   it("checks with the same rules as a schema alone", () => {

@@ -423,6 +423,93 @@ describe("PlayerPage", () => {
     expect(await screen.findByText("Lesson done")).toBeInTheDocument();
     expect(await db.lessonProgress.get(11)).toMatchObject({ completed: true, position: 0 });
   });
+
+  it.each([
+    { pointer: "a mouse or trackpad", fine: true },
+    { pointer: "a touch screen only", fine: false },
+  ])("lists the keyboard shortcuts under the video with $pointer: $fine", async ({ fine }) => {
+    vi.stubGlobal("matchMedia", (query: string) => ({
+      matches: query === "(any-pointer: fine)" ? fine : false,
+      media: query,
+      addEventListener: () => undefined,
+      removeEventListener: () => undefined,
+    }));
+    try {
+      await openPlayer(fine ? 7_909 : 7_910, lessonDetail());
+      const { container } = wrap(<PlayerPage />, "/player/txPlayer?id=11");
+      await screen.findByRole("heading", { name: "Road signs" });
+      const video = container.querySelector("video")!;
+      expect(screen.queryByText("Keyboard shortcuts") !== null).toBe(fine);
+      expect(video.hasAttribute("aria-describedby")).toBe(fine);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("keeps a text lesson's previous and next on one row, with its done button above them", async () => {
+    await openPlayer(7_905, lessonDetail({ hasVideo: false, videoUrl: "", videoType: "", videoSize: 0, duration: 0 }));
+    wrap(<PlayerPage />, "/player/txPlayer?id=11");
+    const done = await screen.findByRole("button", { name: "Mark as done" });
+    const nav = screen.getByRole("navigation", { name: "Lessons" });
+    expect(within(nav).getAllByRole("link").map((link) => link.textContent)).toEqual(["Previous lesson", "Next lesson"]);
+    // Nothing else in the row, and it does not wrap: "next" stays beside "previous" on a phone.
+    expect(nav.contains(done)).toBe(false);
+    expect(nav.className).not.toMatch(/flex-wrap/);
+    expect(done.compareDocumentPosition(nav) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
+  it("says an unsaved lesson cannot open offline, without a toast, and opens it once back online", async () => {
+    useUserInfo.setState({ id: 7_906, token: "t" });
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    let reachable = false;
+    api.request.mockImplementation(async (config) => {
+      if (reachable && config.url === "/api/course/lesson") return ok(lessonDetail());
+      throw new ApiError({ msg: "Network error", network: true });
+    });
+    try {
+      wrap(<PlayerPage />, "/player/txPlayer?id=11");
+      const alert = await screen.findByRole("alert");
+      expect(alert).toHaveTextContent("This lesson is not saved on this device, so it cannot open offline.");
+      expect(alert).toHaveTextContent("When you are back online it opens here and is kept on this device for next time.");
+      // One message: the page's, no retry that cannot work while offline.
+      expect(screen.getAllByRole("alert")).toHaveLength(1);
+      expect(within(alert).queryByRole("button")).toBeNull();
+      expect(api.request.mock.calls[0]?.[1]).toMatchObject({ showErrorMessage: false });
+      reachable = true;
+      online.mockReturnValue(true);
+      act(() => void window.dispatchEvent(new Event("online")));
+      expect(await screen.findByRole("heading", { name: "Road signs" })).toBeInTheDocument();
+    } finally {
+      online.mockRestore();
+    }
+  });
+
+  it("offers to open and keep the lesson when online but the network did not answer", async () => {
+    useUserInfo.setState({ id: 7_907, token: "t" });
+    let reachable = false;
+    api.request.mockImplementation(async (config) => {
+      if (reachable && config.url === "/api/course/lesson") return ok(lessonDetail());
+      throw new ApiError({ msg: "Network error", network: true });
+    });
+    wrap(<PlayerPage />, "/player/txPlayer?id=11");
+    const open = await screen.findByRole("button", { name: "Open and save it" });
+    expect(screen.getByRole("alert")).toHaveTextContent("You are online again: open it now and it is kept on this device for next time.");
+    reachable = true;
+    fireEvent.click(open);
+    expect(await screen.findByRole("heading", { name: "Road signs" })).toBeInTheDocument();
+  });
+
+  it("gives the server's reason when it refuses the lesson", async () => {
+    useUserInfo.setState({ id: 7_908, token: "t" });
+    api.request.mockImplementation(async () => {
+      throw ApiError.fromEnvelope({ code: 0, msg: "This lesson has been removed", data: null }, 200);
+    });
+    wrap(<PlayerPage />, "/player/txPlayer?id=11");
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("This lesson could not be opened.");
+    expect(alert).toHaveTextContent("This lesson has been removed");
+    expect(within(alert).getByRole("button", { name: "Try again" })).toBeInTheDocument();
+  });
 });
 
 // ------------------------------------------------------------------ saved videos and the SW caches

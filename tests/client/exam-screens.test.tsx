@@ -13,7 +13,8 @@ import { startOffline, stopOffline, type AttemptRow } from "../../src/client/off
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import ExamResultPage, { ResultSummary, givenText, questionOutcome } from "../../src/client/features/exam/ExamResultPage.tsx";
 import { optionList } from "../../src/client/features/exam/QuestionView.tsx";
-import { attemptTitle } from "../../src/shared/exam/catalog.ts";
+import { attemptTitle, type ExamRecordDetail } from "../../src/shared/exam/catalog.ts";
+import { formatTime } from "../../src/shared/time.ts";
 import {
   drawQuestions,
   formatRemaining,
@@ -344,6 +345,56 @@ describe("ExamResultPage", () => {
 
     stopOffline();
     await deleteMemberDb(memberId);
+  });
+});
+
+describe("ExamResultPage of an official attempt", () => {
+  afterEach(() => api.request.mockReset());
+
+  function serveRecord(answersShownAt: number | null) {
+    const record: ExamRecordDetail = {
+      attempt: {
+        uuid: "22222222-2222-4222-8222-222222222222",
+        kind: "official",
+        paperId: 9,
+        paperTitle: "Paper",
+        roomTitle: "Autumn exam",
+        score: 2,
+        passed: false,
+        startedAt: 1_900_000_000,
+        submittedAt: 1_900_000_300,
+        status: "submitted",
+        totalScore: 4,
+        passScore: 3,
+        pendingReview: 0,
+        deadline: null,
+        answersShownAt,
+      },
+      // The room keeps its answers and analysis: the questions come without them, and no results.
+      questions: [q(1, "judge", 1, { score: 2 }), q(2, "judge", 1, { score: 2 })],
+      answers: { "1": "T", "2": "F" },
+      results: {},
+    };
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/record") return { code: 1, msg: "", time: 0, data: record };
+      throw new Error("offline");
+    });
+  }
+
+  it("says when the answers show: once the room has closed", async () => {
+    const closes = Date.UTC(2030, 2, 1, 4, 30) / 1000;
+    serveRecord(closes);
+    wrap(<ExamResultPage />, "/exam/examResult?uuid=22222222-2222-4222-8222-222222222222");
+    const review = await screen.findByRole("region", { name: "Review" });
+    expect(review).toHaveTextContent(`The answers and analysis show here once the exam room has closed (${formatTime(closes, "YYYY-MM-DD HH:mm")}).`);
+    expect(review).not.toHaveTextContent("This exam does not show which answers were right.");
+  });
+
+  it("says the exam never shows them when its room does not", async () => {
+    serveRecord(null);
+    wrap(<ExamResultPage />, "/exam/examResult?uuid=22222222-2222-4222-8222-222222222222");
+    const review = await screen.findByRole("region", { name: "Review" });
+    expect(review).toHaveTextContent("This exam does not show which answers were right.");
   });
 });
 

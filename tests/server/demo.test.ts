@@ -57,6 +57,27 @@ describe("demo content", () => {
     expect(types.rows.map((r) => r.video_type)).toEqual(["hls", "mp4", "webm"]);
   });
 
+  it("has no bank that asks the same question twice", async () => {
+    const { rows } = await t.database.db.query<{ classify_id: number; stem: string; options: unknown; n: number }>(
+      "select classify_id, stem, options, count(*)::int as n from exam_question group by classify_id, stem, options having count(*) > 1",
+    );
+    expect(rows).toEqual([]);
+    // The generated arithmetic is still all there (66 questions in the maths bank, 30 in the official one).
+    const sizes = await t.database.db.query<{ title: string; n: number }>(
+      "select c.title, count(q.id)::int as n from exam_classify c join exam_question q on q.classify_id = c.id where c.title in ('数学基础', '正式考试题库') group by c.title order by c.title",
+    );
+    expect(sizes.rows).toEqual([
+      { title: "数学基础", n: 66 },
+      { title: "正式考试题库", n: 30 },
+    ]);
+  });
+
+  it("shows the official room's answers once the room has closed, not while it is open", async () => {
+    const room = await one<{ review_policy: string; end_time: number }>("select review_policy, end_time from exam_room where title = $1", ["数学基础正式考试"]);
+    expect(room.review_policy).toBe("closed");
+    expect(Number(room.end_time)).toBeGreaterThan(Date.now() / 1000);
+  });
+
   it("copies the demo media into DATA_DIR/storage with the sizes the lessons record", async () => {
     const storage = path.join(dataDir, "storage");
     const { rows } = await t.database.db.query<{ video_url: string; video_type: string; video_size: number; duration: number }>(

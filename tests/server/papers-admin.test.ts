@@ -131,6 +131,27 @@ describe("papers and their rows", () => {
     expect(backwards.data.fields.end_time).toBeTruthy();
   });
 
+  it("makes a new room show the answers once it has closed, unless told otherwise", async () => {
+    const db = t.database.db;
+    const bank = await createBank(db, { kind: "exam" });
+    const q = await createQuestion(db, bank);
+    const paper = await createPaper(db, { rows: [{ fixed: q, score: 1 }], totalScore: 1, passScore: 1 });
+    const now = Math.floor(Date.now() / 1000);
+    const body = { title: "Room D", paper_id: paper, start_time: now - 60, end_time: now + 3600, duration: 600, attempts_allowed: 1, pass_score: 1 };
+    const policy = async (id: number) => (await db.query<{ review_policy: string }>("select review_policy from exam_room where id = $1", [id])).rows[0]!.review_policy;
+    const added = await adminCall<Added>("POST", "/admin/exam/room/add", body);
+    expect(added.code, added.msg).toBe(1);
+    expect(await policy(added.data.id)).toBe("closed");
+    const chosen = await adminCall<Added>("POST", "/admin/exam/room/add", { ...body, title: "Room S", review_policy: "submitted" });
+    expect(await policy(chosen.data.id)).toBe("submitted");
+    // A room made outside the back office (an import, the seed) gets the same default.
+    const inserted = await db.query<{ review_policy: string }>(
+      "insert into exam_room (paper_id, title, start_time, end_time, duration) values ($1, 'Room I', $2, $3, 600) returning review_policy",
+      [paper, now - 60, now + 3600],
+    );
+    expect(inserted.rows[0]!.review_policy).toBe("closed");
+  });
+
   it("refuses a room on a paper whose rows do not add up to its total, and a pass score above that total", async () => {
     const db = t.database.db;
     const bank = await createBank(db, { kind: "exam" });

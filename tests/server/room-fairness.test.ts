@@ -262,12 +262,17 @@ describe("overrides: extra time and attempts for a member or a group", () => {
     const record = await memberCall<ExamRecordDetail>(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
     expect(record.code, record.msg).toBe(1);
     for (const q of record.data.questions) expect(q.answer).toBeUndefined();
+    // The member is told when: once the last extra minute has passed (the slow member's deadline).
+    const lastDeadline = Number((await db.query<{ deadline: string }>("select deadline from exam_attempt where uuid = $1", [s.data.attempt.uuid])).rows[0]!.deadline);
+    expect(lastDeadline).toBeGreaterThan(now());
+    expect(record.data.attempt.answersShownAt).toBe(lastDeadline);
 
     // Once the last extra minute has passed too, the room is closed for everyone.
     await db.query("update exam_room set end_time = $1 where id = $2", [now() - 1800 - 10, room]);
     expect((await db.query("select 1 from exam_withheld_question where room_id = $1", [room])).rows).toEqual([]);
     const revealed = await memberCall<ExamRecordDetail>(plain, "GET", `/api/exam/record?uuid=${p.data.attempt.uuid}`);
     expect(revealed.data.questions.every((q) => q.answer !== undefined)).toBe(true);
+    expect(revealed.data.attempt.answersShownAt).toBeNull();
   });
 });
 

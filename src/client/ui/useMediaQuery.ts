@@ -15,3 +15,6 @@ export function useMediaQuery(query: string): boolean {
 
 /** Screens narrower than Tailwind's `md` (768 px): phones and small tablets. */
 export const SMALL_SCREEN = "(max-width: 767.98px)";
+
+/** Some pointing device is precise (a mouse, a trackpad): the device likely has a keyboard too. */
+export const FINE_POINTER = "(any-pointer: fine)";

@@ -37,15 +37,31 @@ function choice(rand: () => number, correct: string, wrong: string[]): { options
   return { options: all, key: KEYS[all.indexOf(correct)]! };
 }
 
+/**
+ * `count` questions from `make`, each with a stem of its own: random numbers repeat (two
+ * "22 + 5 = ?" in one bank), and a member practising the bank would meet the same question twice.
+ * `make` is called again for a stem already there.
+ */
+function distinct(count: number, make: () => Q): Q[] {
+  const out: Q[] = [];
+  const stems = new Set<string>();
+  while (out.length < count) {
+    const q = make();
+    if (stems.has(q.stem)) continue;
+    stems.add(q.stem);
+    out.push(q);
+  }
+  return out;
+}
+
 function mathBank(): Q[] {
   const rand = rng(7);
-  const out: Q[] = [];
-  for (let i = 0; i < 25; i++) {
+  const out: Q[] = distinct(25, () => {
     const a = 3 + Math.floor(rand() * 40);
     const b = 2 + Math.floor(rand() * 20);
     const c = choice(rand, String(a + b), [String(a + b + 1), String(a + b - 2), String(a + b + 10)]);
-    out.push({ type: "single", stem: `${a} + ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 加 ${b} 等于 ${a + b}。`, score: 2 });
-  }
+    return { type: "single", stem: `${a} + ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 加 ${b} 等于 ${a + b}。`, score: 2 };
+  });
   for (let i = 0; i < 10; i++) {
     const base = 2 + i;
     const nums = [base * 2, base * 2 + 1, base * 4, base * 2 + 3];
@@ -53,15 +69,17 @@ function mathBank(): Q[] {
     out.push({ type: "multiple", stem: "下列哪些数是偶数？", options: nums.map(String), answer, analysis: "能被 2 整除的数是偶数。", score: 4, difficulty: 2 });
   }
   const primes = new Set([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47]);
-  for (let i = 0; i < 15; i++) {
-    const n = 2 + Math.floor(rand() * 48);
-    out.push({ type: "judge", stem: `${n} 是质数。`, answer: primes.has(n) ? "T" : "F", analysis: primes.has(n) ? `${n} 只能被 1 和它本身整除。` : `${n} 还有其他因数。`, score: 1 });
-  }
-  for (let i = 0; i < 15; i++) {
-    const a = 2 + Math.floor(rand() * 12);
-    const b = 2 + Math.floor(rand() * 12);
-    out.push({ type: "fill", stem: `${a} × ${b} = ____`, answer: [String(a * b)], analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 });
-  }
+  out.push(
+    ...distinct(15, () => {
+      const n = 2 + Math.floor(rand() * 48);
+      return { type: "judge", stem: `${n} 是质数。`, answer: primes.has(n) ? "T" : "F", analysis: primes.has(n) ? `${n} 只能被 1 和它本身整除。` : `${n} 还有其他因数。`, score: 1 };
+    }),
+    ...distinct(15, () => {
+      const a = 2 + Math.floor(rand() * 12);
+      const b = 2 + Math.floor(rand() * 12);
+      return { type: "fill", stem: `${a} × ${b} = ____`, answer: [String(a * b)], analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 };
+    }),
+  );
   out.push({
     type: "short",
     stem: "简述加法交换律。",
@@ -160,21 +178,20 @@ function englishBank(): Q[] {
 /** Questions for the official exam only: never in a practice bank. */
 function officialBank(): Q[] {
   const rand = rng(31);
-  const out: Q[] = [];
-  for (let i = 0; i < 15; i++) {
+  const singles = distinct(15, () => {
     const a = 30 + Math.floor(rand() * 60);
     const b = 2 + Math.floor(rand() * 25);
     const c = choice(rand, String(a - b), [String(a - b + 1), String(a - b - 1), String(a + b)]);
-    out.push({ type: "single", stem: `${a} − ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 减 ${b} 等于 ${a - b}。`, score: 2 });
-  }
-  for (let i = 0; i < 15; i++) {
+    return { type: "single", stem: `${a} − ${b} = ?`, options: c.options, answer: c.key, analysis: `${a} 减 ${b} 等于 ${a - b}。`, score: 2 };
+  });
+  const judges = distinct(15, () => {
     const a = 3 + Math.floor(rand() * 9);
     const b = 3 + Math.floor(rand() * 9);
     const right = rand() < 0.5;
     const shown = right ? a * b : a * b + (rand() < 0.5 ? a : -b);
-    out.push({ type: "judge", stem: `${a} × ${b} = ${shown}。`, answer: right ? "T" : "F", analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 });
-  }
-  return out; // 30
+    return { type: "judge", stem: `${a} × ${b} = ${shown}。`, answer: right ? "T" : "F", analysis: `${a} 乘以 ${b} 等于 ${a * b}。`, score: 2 };
+  });
+  return [...singles, ...judges]; // 30
 }
 
 async function insertBank(
@@ -252,6 +269,7 @@ export async function seedExamOfficial(tx: Queryable): Promise<void> {
     duration: 900,
     attemptsAllowed: 3,
     passScore: 12,
-    reviewPolicy: "submitted",
+    // Open for three months: the answers would reach members before they sit it.
+    reviewPolicy: "closed",
   });
 }

@@ -22,7 +22,7 @@ const roomBase = z.object({
     attempts_allowed: withMessage(dbInt(1, 100).optional().default(1), msg`Enter the attempts allowed, from 1 to 100`),
     pass_score: score(msg`Enter a pass score from 0 to 100000, with at most 2 decimals`),
     user_group_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a member group`),
-    review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("never"), msg`Please choose when members see the answers`),
+    review_policy: withMessage(z.enum(REVIEW_POLICIES).optional().default("closed"), msg`Please choose when members see the answers`),
     late_policy: withMessage(z.enum(["review", "refuse"]).optional().default("review"), msg`Please choose what happens to late answers`),
     /** The face rule checking who sits the room (null: none). */
     face_rule_id: withMessage(dbId.nullable().optional().default(null), msg`Please choose a face rule`),

@@ -89,7 +89,16 @@ export function attemptTitle(attempt: Pick<ExamRecordRow, "kind" | "paperTitle" 
  */
 export interface ExamRecordDetail {
   /** `passScore`: the room's pass mark for an official attempt (the one it passes by), else the paper's. */
-  attempt: Omit<ExamRecordRow, "id"> & { deadline: number | null; totalScore: number; passScore: number };
+  attempt: Omit<ExamRecordRow, "id"> & {
+    deadline: number | null;
+    totalScore: number;
+    passScore: number;
+    /**
+     * An official attempt whose room shows the answers once it has closed, while it is still open:
+     * when it closes for everyone (Unix seconds). Null otherwise (shown already, or never).
+     */
+    answersShownAt?: number | null;
+  };
   questions: ExamQuestion[];
   answers: Record<string, GivenAnswer>;
   results: Record<string, { correct: boolean | null; score: number }>;

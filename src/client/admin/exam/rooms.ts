@@ -44,7 +44,7 @@ const rooms: CrudDefinition = {
     { field: "user_group_id", kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
     companyField(msg`Company (empty: the whole organisation)`),
     ...assignmentFields,
-    { field: "review_policy", label: msg`Members see the answers`, kind: "radio", initial: "never" },
+    { field: "review_policy", label: msg`Members see the answers`, kind: "radio", initial: "closed" },
     { field: "late_policy", kind: "radio", initial: "review" },
     { field: "face_rule_id", label: msg`Face rule (empty: no face checks)`, kind: "remoteSelect", remote: { path: "org/faceRule", labelField: "name" }, hint: msg`When and how the member's face is checked during the exam` },
     { field: "status", kind: "radio", initial: "enable" },

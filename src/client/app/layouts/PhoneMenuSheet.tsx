@@ -1,11 +1,13 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Dialog } from "radix-ui";
-import { LogIn, LogOut, Menu, UserRound, X } from "lucide-react";
+import { LogIn, LogOut, Menu, X } from "lucide-react";
 import { Link } from "react-router-dom";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
+import { InstallEntry } from "../../pwa/InstallEntry.tsx";
 import { logoutMember } from "../../user/session.ts";
+import { MemberAvatar } from "./MemberAvatar.tsx";
 import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
 import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 
@@ -47,11 +49,12 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
           <div className="mt-3 border-t border-slate-200 px-3 pt-3 dark:border-slate-700">
             <LanguageSwitch showLabel />
           </div>
+          <InstallEntry />
           <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
             {loggedIn ? (
               <>
                 <p className="flex min-h-11 items-center gap-2 px-3 text-sm text-slate-600 dark:text-slate-300">
-                  <UserRound aria-hidden className="size-4" />
+                  <MemberAvatar />
                   <span className="truncate">{name}</span>
                 </p>
                 <Button

@@ -58,6 +58,8 @@ export interface ResultView {
   reviews: Record<string, { score: number | null; comment: string }>;
   /** When staff regraded the attempt (ms since the epoch: corrected questions count), or null. */
   regradedAt?: number | null;
+  /** The room shows the answers once it has closed: when (ms since the epoch), while it is open. */
+  answersShownAt?: number | null;
 }
 
 export function viewOfLocal(
@@ -99,6 +101,7 @@ export function viewOfRecord(record: ExamRecordDetail): ResultView {
     pendingReview: a.pendingReview ?? 0,
     reviews: record.reviews ?? {},
     regradedAt: a.regradedAt ? a.regradedAt * 1000 : null,
+    answersShownAt: a.answersShownAt ? a.answersShownAt * 1000 : null,
   };
 }
 
@@ -222,6 +225,7 @@ function Review({ view }: { view: ResultView }) {
   const { t } = useLingui();
   const labels = useAnswerLabels();
   const outcomes = view.questions.map((q) => questionOutcome(q, view.answers[String(q.id)], view.results[String(q.id)]));
+  const shownAt = formatTime(view.answersShownAt ?? null, "YYYY-MM-DD HH:mm");
   return (
     <section aria-labelledby="review-title" className="space-y-3">
       <h2 id="review-title" className="text-lg font-semibold">
@@ -230,7 +234,9 @@ function Review({ view }: { view: ResultView }) {
       {outcomes.includes("hidden") && (
         <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <EyeOff aria-hidden className="size-4 shrink-0" />
-          {t`This exam does not show which answers were right.`}
+          {view.answersShownAt
+            ? t`The answers and analysis show here once the exam room has closed (${shownAt}).`
+            : t`This exam does not show which answers were right.`}
         </p>
       )}
       <ol className="space-y-3">

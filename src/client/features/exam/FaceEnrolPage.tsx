@@ -1,13 +1,26 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ChangeEvent } from "react";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Camera, CircleCheck, LoaderCircle } from "lucide-react";
+import { Camera, CircleCheck, ImageUp, LoaderCircle } from "lucide-react";
+import type { DeviceProblem } from "../../../shared/exam/face.ts";
 import { request } from "../../api/index.ts";
-import { Button } from "../../ui/Button.tsx";
-import { jpegOf } from "./faceCamera.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
+import { frameOfFile, jpegOf } from "./faceCamera.ts";
 import { lookAt, preloadDetector } from "./faceDetector.ts";
 import { VERDICT_MESSAGES } from "./faceMessages.ts";
 import { useCamera } from "./useFaceCamera.ts";
+
+/**
+ * The camera's problems as this screen says them: it is the member center, not an exam, and a
+ * photo from a file does instead.
+ */
+const CAMERA_PROBLEMS: Record<DeviceProblem, MessageDescriptor> = {
+  no_camera: msg`No camera was found on this device: choose a photo of your face instead`,
+  camera_refused: msg`The camera was refused: allow this site to use it in the browser's site settings, or choose a photo of your face instead`,
+  camera_failed: msg`The camera could not be started: try it again, or choose a photo of your face instead`,
+};
 
 type Outcome = { kind: "none" } | { kind: "busy" } | { kind: "saved" } | { kind: "problem"; text: string };
 
@@ -34,7 +47,24 @@ export default function FaceEnrolPage() {
 
   async function take() {
     const frame = grab();
-    if (!frame) return;
+    if (frame) await save(frame);
+  }
+
+  async function choose(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    // The same file chosen again is a change too.
+    event.target.value = "";
+    if (!file) return;
+    setOutcome({ kind: "busy" });
+    const frame = file.type.startsWith("image/") ? await frameOfFile(file) : null;
+    if (!frame) {
+      setOutcome({ kind: "problem", text: t`This file could not be read as a picture: choose a photo (JPEG or PNG)` });
+      return;
+    }
+    await save(frame);
+  }
+
+  async function save(frame: HTMLCanvasElement) {
     setOutcome({ kind: "busy" });
     const look = await lookAt(frame, 20_000);
     const image = jpegOf(frame);
@@ -83,14 +113,14 @@ export default function FaceEnrolPage() {
           </div>
         )}
       </div>
-      {camera.state === "problem" && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{i18n._(VERDICT_MESSAGES[camera.problem])}</p>}
+      {camera.state === "problem" && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{i18n._(CAMERA_PROBLEMS[camera.problem])}</p>}
       {outcome.kind === "problem" && <p role="alert" className="text-sm text-red-700 dark:text-red-300">{outcome.text}</p>}
       {outcome.kind === "saved" && (
         <p role="status" className="text-sm text-green-800 dark:text-green-300">
           <Trans>Your reference photo is saved.</Trans>
         </p>
       )}
-      <div className="flex gap-2">
+      <div className="flex flex-wrap gap-2">
         {camera.state === "problem" ? (
           <Button onClick={retry}>{t`Try the camera again`}</Button>
         ) : (
@@ -99,6 +129,14 @@ export default function FaceEnrolPage() {
             {t`Take photo`}
           </Button>
         )}
+        {/* Without a camera (none, refused, broken) a photo of the member's face from a file
+            does: the server checks it as it checks the camera's. Always offered: a member may
+            have a better photo than the camera takes. */}
+        <label className={`${buttonClass(camera.state === "problem" ? "primary" : "secondary")} cursor-pointer has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-primary`}>
+          <ImageUp aria-hidden className="size-4" />
+          {t`Choose a photo`}
+          <input type="file" accept="image/*" className="sr-only" disabled={outcome.kind === "busy"} onChange={(e) => void choose(e)} />
+        </label>
       </div>
     </section>
   );

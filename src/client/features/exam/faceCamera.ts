@@ -62,3 +62,22 @@ export function frameOf(video: HTMLVideoElement, maxSide = 640): HTMLCanvasEleme
 export function jpegOf(canvas: HTMLCanvasElement): string {
   return canvas.toDataURL("image/jpeg", 0.85);
 }
+
+/**
+ * A picture file (a photo chosen instead of the camera's frame) on a canvas, its longer side at
+ * most `maxSide` as the camera's frames are; null when the browser cannot read it as an image.
+ */
+export async function frameOfFile(file: Blob, maxSide = 640): Promise<HTMLCanvasElement | null> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, maxSide / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext("2d")?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    return canvas;
+  } catch {
+    return null;
+  }
+}

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { ChevronLeft, ChevronRight } from "lucide-react";
+import { ChevronLeft, ChevronRight, CloudOff } from "lucide-react";
 import { Link } from "react-router-dom";
 import { useIdParam } from "../../routing/routeState.ts";
 import type { LessonDetail } from "../../../shared/course/types.ts";
@@ -16,7 +16,9 @@ import { playerQueries } from "./api.ts";
 import { LessonAttachments, MarkDone } from "./LessonParts.tsx";
 import { OfflineVideo } from "./OfflineVideo.tsx";
 import { VideoPlayer } from "./VideoPlayer.tsx";
-import { buttonClass } from "../../ui/Button.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
+import { ApiError, serverRefusal } from "../../api/index.ts";
+import { useOnline } from "../../browser/useOnline.ts";
 
 /**
  * The lesson page: composition of the video player (VideoPlayer: HLS source, progress recording,
@@ -53,7 +55,9 @@ function LessonView({ detail }: { detail: LessonDetail }) {
 
       {hasVideo ? <VideoPlayer lesson={lesson} src={src} db={db} local={local} /> : null}
 
-      <nav aria-label={t`Lessons`} className="flex flex-wrap items-center justify-between gap-2">
+      {/* A text lesson's "done" on a row of its own: beside previous and next it pushed "next" under "previous" on a phone. */}
+      {!hasVideo && <MarkDone lesson={lesson} db={db} local={local} />}
+      <nav aria-label={t`Lessons`} className="flex items-center justify-between gap-2">
         {prevLessonId ? (
           <Link to={`/player/txPlayer?id=${prevLessonId}`} className={navClass}>
             <ChevronLeft aria-hidden className="size-4" />
@@ -62,7 +66,6 @@ function LessonView({ detail }: { detail: LessonDetail }) {
         ) : (
           <span />
         )}
-        {!hasVideo && <MarkDone lesson={lesson} db={db} local={local} />}
         {nextLessonId ? (
           <Link to={`/player/txPlayer?id=${nextLessonId}`} className={navClass}>
             <Trans>Next lesson</Trans>
@@ -88,11 +91,50 @@ function LessonView({ detail }: { detail: LessonDetail }) {
   );
 }
 
+/**
+ * A lesson opened offline that this device has not kept (a lesson is kept once it has been opened
+ * online): why it cannot open, and, once online, the way to open it and so keep it.
+ */
+function LessonNotSaved({ online, onOpen }: { online: boolean; onOpen: () => void }) {
+  const { t } = useLingui();
+  return (
+    <div role="alert" className="mx-auto max-w-md space-y-3 py-12 text-center">
+      <CloudOff aria-hidden className="mx-auto size-8 text-slate-500" />
+      <p className="font-medium">{t`This lesson is not saved on this device, so it cannot open offline.`}</p>
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        {online ? t`You are online again: open it now and it is kept on this device for next time.` : t`When you are back online it opens here and is kept on this device for next time.`}
+      </p>
+      <div className="flex justify-center gap-2">
+        {online && (
+          <Button variant="primary" onClick={onOpen}>
+            {t`Open and save it`}
+          </Button>
+        )}
+        <Link to="/user/course/my_course" className={buttonClass("secondary")}>
+          <Trans>My courses</Trans>
+        </Link>
+      </div>
+    </div>
+  );
+}
+
 /** `/player/txPlayer?id=<lessonId>`: a lesson's video (or text), notes, attachments, previous and next. */
 export default function PlayerPage() {
   const { t } = useLingui();
   const { id: lessonId, valid } = useIdParam();
   const query = useQuery({ ...playerQueries.lesson(lessonId), enabled: valid });
+  const online = useOnline();
+  // Back online, the lesson the device could not open is asked for again, and the service worker
+  // keeps it for offline. (TanStack Query's own refetch on reconnect misses a page that was
+  // opened offline: it takes the device for online until it sees it go offline.)
+  const unreachable = query.isError && query.error instanceof ApiError && query.error.network;
+  const { refetch } = query;
+  useEffect(() => {
+    if (!unreachable) return;
+    const retry = () => void refetch();
+    window.addEventListener("online", retry);
+    return () => window.removeEventListener("online", retry);
+  }, [unreachable, refetch]);
 
   if (!valid) {
     return (
@@ -117,7 +159,16 @@ export default function PlayerPage() {
         </div>
       );
     }
-    return <LoadFailed message={t`This lesson could not be opened.`} onRetry={() => void query.refetch()} backTo="/user/course/my_course" backLabel={<Trans>My courses</Trans>} />;
+    if (!online || unreachable) return <LessonNotSaved online={online} onOpen={() => void query.refetch()} />;
+    return (
+      <LoadFailed
+        message={t`This lesson could not be opened.`}
+        detail={serverRefusal(query.error)?.msg}
+        onRetry={() => void query.refetch()}
+        backTo="/user/course/my_course"
+        backLabel={<Trans>My courses</Trans>}
+      />
+    );
   }
   // A new lesson is a new player (its own state, and the previous one reports on its way out).
   return <LessonView key={query.data.lesson.id} detail={query.data} />;

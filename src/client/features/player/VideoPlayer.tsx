@@ -5,6 +5,7 @@ import type { LessonProgressRow, MemberDb } from "../../offline/index.ts";
 import { formatClock } from "../../ui/format.ts";
 import { durationOf, nextSpeed, seekTarget, speedLabel, type PlayerAction } from "./controls.ts";
 import { ControlBar, ShortcutHelp } from "./PlayerControls.tsx";
+import { FINE_POINTER, useMediaQuery } from "../../ui/useMediaQuery.ts";
 import { toggleFullscreen, useFullscreen } from "./useFullscreen.ts";
 import { useHlsSource } from "./useHlsSource.ts";
 import { useProgressRecorder } from "./useProgressRecorder.ts";
@@ -22,6 +23,9 @@ type Lesson = LessonDetail["lesson"];
 export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: string; db: MemberDb | undefined; local: LessonProgressRow | null | undefined }) {
   const { t } = useLingui();
   const helpId = useId();
+  // The keyboard's shortcuts only where a keyboard is likely: a device with a mouse or trackpad
+  // (a phone's touch screen is a coarse pointer; a tablet with a keyboard and trackpad is not).
+  const keyboard = useMediaQuery(FINE_POINTER);
   const videoRef = useRef<HTMLVideoElement>(null);
   const frameRef = useRef<HTMLDivElement>(null);
   const [time, setTime] = useState(0);
@@ -83,7 +87,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           preload="metadata"
           src={source.src}
           aria-label={lesson.title}
-          aria-describedby={helpId}
+          aria-describedby={keyboard ? helpId : undefined}
           className={fullscreen ? "h-full w-full bg-black" : "aspect-video w-full bg-black"}
           onClick={() => perform({ kind: "toggle" })}
           onLoadedMetadata={() => {
@@ -141,7 +145,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           if (video) video.playbackRate = speed;
         }}
       />
-      <ShortcutHelp id={helpId} hidden={fullscreen} />
+      {keyboard && <ShortcutHelp id={helpId} hidden={fullscreen} />}
     </div>
   );
 }

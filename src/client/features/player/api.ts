@@ -7,6 +7,8 @@ export const playerQueries = {
   lesson: (id: number) =>
     queryOptions({
       queryKey: ["course", "lesson", id] as const,
-      queryFn: async ({ signal }) => (await request<LessonDetail>({ url: "/api/course/lesson", method: "get", params: { id }, signal })).data,
+      // No toast: the lesson page says why it could not open (offline and not saved on this device, or the server's words).
+      queryFn: async ({ signal }) =>
+        (await request<LessonDetail>({ url: "/api/course/lesson", method: "get", params: { id }, signal }, { showErrorMessage: false, showCodeMessage: false })).data,
     }),
 };

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
@@ -41,6 +41,14 @@ export default function ChangePassword() {
   // The first field with an error gets the focus on a refused submit (react-hook-form's shouldFocusError).
   const form = useForm<ChangePasswordValues>({ defaultValues: { oldPassword: "", newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
   const [busy, setBusy] = useState(false);
+  const [signedOut, setSignedOut] = useState(false);
+  useEffect(() => {
+    if (!signedOut) return;
+    return () => {
+      useMemberCenter.getState().reset();
+      queryClient.removeQueries({ queryKey: ["account"] });
+    };
+  }, [signedOut, queryClient]);
   const username = useUserInfo((s) => s.username);
   const errors = form.formState.errors;
   const passwordField = (name: keyof ChangePasswordValues, label: string, autoComplete: "current-password" | "new-password") => (
@@ -61,12 +69,14 @@ export default function ChangePassword() {
         { url: "/api/account/changePassword", method: "post", data: { oldPassword: values.oldPassword, newPassword: values.newPassword } },
         { showSuccessMessage: true },
       );
-      // The server has revoked the session: leave the member center (first, so it does not
-      // go to its loading route), then forget the member, their menus and cached data.
+      // The server has revoked the session: the member's tokens go at once (no request goes
+      // out with them again), the member center's menus and cached data once this screen has
+      // left (the effect below). Cleared while the member center is still on screen (the way
+      // to `/` loads its code first), the member center would go to its loading route and ask
+      // the server for a signed-out member's data: a "Please log in first" over the success toast.
+      setSignedOut(true);
       void navigate("/", { replace: true });
       useUserInfo.getState().clear();
-      useMemberCenter.getState().reset();
-      queryClient.removeQueries({ queryKey: ["account"] });
     } catch {
       // The request layer has shown the server's message (e.g. a wrong old password).
       setBusy(false);

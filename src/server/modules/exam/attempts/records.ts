@@ -97,6 +97,7 @@ async function recordDetail(db: Queryable, userId: number, uuid: string): Promis
       passScore: sat.paper.passScore,
       pendingReview: pending.get(attempt.id) ?? 0,
       regradedAt: regradedAt(attempt),
+      answersShownAt: room?.review_policy === "closed" && !policyAllows ? Number(room.closes_at) : null,
     },
     // Each with the points the paper gave it (they add up to the paper's total).
     questions: sat.questions.flatMap((q) => (q.missing ? [] : [presentQuestion(q, reveal(q.id))])),
