@@ -143,7 +143,7 @@ function ReviewSession({ db, items: first, onDone }: { db: MemberDb; items: Sess
   return (
     <form onSubmit={check} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       {last && (
-        <p data-testid="review-last-due" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <CalendarClock aria-hidden className="size-4 shrink-0" />
           {inShortStep(last.card) ? t`The previous question comes back later in this session.` : t`The previous question comes back ${lastDue}.`}
         </p>

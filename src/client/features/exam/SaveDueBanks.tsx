@@ -34,7 +34,7 @@ export function SaveDueBanks({ db, count, className = "" }: { db: MemberDb; coun
   }
   return (
     <div className={`flex flex-wrap items-center gap-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200 ${className}`}>
-      <p data-testid="due-elsewhere" className="min-w-0 flex-1 basis-52">
+      <p className="min-w-0 flex-1 basis-52">
         {t`${plural(count, { one: "# due question is in a bank not saved on this device.", other: "# due questions are in banks not saved on this device." })}`}
         {!online && ` ${t`Go online to save it here.`}`}
         {state === "failed" && <span className="block text-red-700 dark:text-red-300">{t`The bank could not be downloaded. Try again when online.`}</span>}
