@@ -15,6 +15,7 @@ import {
   toOp,
   weakestQuestions,
 } from "../../src/client/offline/repository/index.ts";
+import { dueDays, formatDue, formatInterval } from "../../src/client/features/exam/reviewApi.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /** Spaced review on the device (fake-indexeddb): the queue, scheduling offline, the outbox, the merge. */
@@ -65,9 +66,11 @@ describe("the review queue on the device", () => {
     expect(outcome.graduated).toBe(false);
     // Exactly what ts-fsrs gives for this log.
     expect(outcome.card).toEqual(replayCard(1, [{ opId: expect.any(String) as unknown as string, questionId: 1, at: T0 + DAY, correct: false, grade: null, retention: 0.9 }]));
-    expect(new Date(outcome.card.due).toISOString()).toBe("2026-01-07T08:00:00.000Z");
+    // Wrong: its short relearning step (10 minutes), then due again.
+    expect(new Date(outcome.card.due).toISOString()).toBe("2026-01-06T08:10:00.000Z");
     queue = await readReviewQueue(db, T0 + DAY + 1);
     expect(queue.due.map((e) => e.questionId)).toEqual([2]);
+    expect((await readReviewQueue(db, T0 + DAY + 10 * 60_000)).due.map((e) => e.questionId)).toEqual([2, 1]);
     // Never-reviewed cards first, then the most overdue.
     expect((await readReviewQueue(db, T0 + 2 * DAY)).due.map((e) => e.questionId)).toEqual([2, 1]);
 
@@ -160,5 +163,66 @@ describe("the review queue on the device", () => {
       { week: "2025-12-29", answered: 1, correct: 0 },
       { week: "2026-01-05", answered: 3, correct: 2 },
     ]);
+  });
+
+  it("leaves a short answer waiting for a teacher out of mastery, the correct rate and the weakest questions", async () => {
+    const db = freshDb();
+    const short: ExamQuestion = { ...question(4, "short"), options: [], answer: undefined };
+    await saveDownloadedBank(db, { bank: { id: 7, title: "Maths", version: "v1", questionCount: 2 }, questions: [question(1), short] });
+    await answerPractice(db, { bankId: 7, question: short, answer: "my essay" }, at(T0));
+    await answerPractice(db, { bankId: 7, question: question(1), answer: "A" }, at(T0));
+    expect((await db.answers.toArray()).map((a) => [a.questionId, a.correct])).toEqual([
+      [4, null],
+      [1, true],
+    ]);
+    const { topics } = await deviceMastery(db, T0 + DAY);
+    expect(topics.map((t) => [t.type, t.answered, t.correct, t.mastery])).toEqual([
+      ["short", 0, 0, null],
+      ["single", 1, 1, 1],
+    ]);
+    // Not "the weakest" with 0: unknown, in the middle.
+    expect((await weakestQuestions(db, 7, "short", T0 + DAY)).map((w) => [w.question.id, w.recall])).toEqual([[4, 0.5]]);
+  });
+
+  it("a wrong answer in review: mastery 0 for it until it is answered right again, as the server counts", async () => {
+    const db = await withBank();
+    await answerPractice(db, { bankId: 7, question: question(1), answer: "A" }, at(T0 - 3 * DAY));
+    await answerPractice(db, { bankId: 7, question: question(2), answer: "A" }, at(T0 - 3 * DAY));
+    await recordReview(db, { bankId: 7, question: question(1), answer: "B", correct: false }, at(T0));
+    let [topic] = (await deviceMastery(db, T0 + 60_000)).topics;
+    expect(topic).toMatchObject({ answered: 3, correct: 2, mastery: 0.5 });
+    await recordReview(db, { bankId: 7, question: question(1), answer: "A", correct: true }, at(T0 + 2 * 60_000));
+    [topic] = (await deviceMastery(db, T0 + 3 * 60_000)).topics;
+    expect(topic).toMatchObject({ answered: 4, correct: 3 });
+    expect(topic!.mastery).toBeGreaterThan(0.95);
+  });
+});
+
+describe("the schedule as the review screen says it", () => {
+  const local = (day: number, hour: number, minute = 0) => new Date(2026, 0, day, hour, minute).getTime();
+  const MIN = 60_000;
+
+  it("says intervals as Anki does, in the language's own units", () => {
+    expect([10 * MIN, 3 * 3_600_000, DAY, 4 * DAY, 60 * DAY, 540 * DAY].map((ms) => formatInterval(ms, "en"))).toEqual(["10m", "3h", "1d", "4d", "2 mths", "1.5y"]);
+    expect([10 * MIN, DAY, 4 * DAY].map((ms) => formatInterval(ms, "zh-cn"))).toEqual(["10分钟", "1天", "4天"]);
+    // Never "0m": a step due at once still reads as a minute.
+    expect(formatInterval(1_000, "en")).toBe("1m");
+  });
+
+  it("says when: the time today, tomorrow, else the weekday and date", () => {
+    const now = local(5, 8);
+    expect(formatDue(local(5, 8, 10), now, "en")).toMatch(/^08:10/);
+    expect(formatDue(local(6, 7), now, "en")).toBe("tomorrow");
+    expect(formatDue(local(6, 7), now, "zh-cn")).toBe("明天");
+    expect(formatDue(local(9, 7), now, "en")).toBe("Fri, Jan 9");
+    expect(formatDue(local(9, 7), now, "zh-cn")).toBe("1月9日周五");
+  });
+
+  it("groups the session's cards by the local day they come back, earliest first", () => {
+    expect(dueDays([local(9, 8), local(6, 9), local(6, 8), local(9, 20)])).toEqual([
+      { day: local(6, 0), first: local(6, 8), count: 2 },
+      { day: local(9, 0), first: local(9, 8), count: 2 },
+    ]);
+    expect(dueDays([])).toEqual([]);
   });
 });

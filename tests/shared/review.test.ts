@@ -7,7 +7,10 @@ import {
   clampRetention,
   estimateSeconds,
   graduated,
+  inShortStep,
   isDue,
+  newCardState,
+  previewRatings,
   ratingOf,
   replayCard,
   replayCards,
@@ -41,15 +44,51 @@ describe("ratingOf: the rating from the result", () => {
 });
 
 describe("scheduling through ts-fsrs, fixed dates", () => {
-  it("a new card answered wrong is due the next day; right answers push it out further each time", () => {
+  it("a new card answered wrong takes the 10-minute learning step; right answers push it out further each time", () => {
     const first = replayCard(1, [log("a", T0, false)]);
-    expect(first).toMatchObject({ reps: 1, lapses: 0, state: State.Review, lastReview: T0, streak: 0 });
-    expect(iso(first.due)).toBe("2026-01-06T08:00:00.000Z");
+    expect(first).toMatchObject({ reps: 1, lapses: 0, state: State.Learning, lastReview: T0, streak: 0 });
+    expect(iso(first.due)).toBe("2026-01-05T08:10:00.000Z");
+    expect(inShortStep(first)).toBe(true);
     const second = replayCard(1, [log("a", T0, false), log("b", T0 + DAY, true)]);
-    expect(iso(second.due)).toBe("2026-01-09T08:00:00.000Z");
+    expect(second.state).toBe(State.Review);
+    expect(inShortStep(second)).toBe(false);
+    expect(iso(second.due)).toBe("2026-01-08T08:00:00.000Z");
     const third = replayCard(1, [log("a", T0, false), log("b", T0 + DAY, true), log("c", T0 + 4 * DAY, true)]);
     expect(third.due - third.lastReview!).toBeGreaterThan(second.due - second.lastReview!);
     expect(third).toMatchObject({ reps: 3, streak: 2, streakSince: T0 + DAY });
+  });
+
+  it("a right answer, hard or not, leaves the steps at once and is scheduled in days", () => {
+    for (const grade of ["hard", null, "easy"] as const) {
+      const card = replayCard(1, [log("a", T0, true, { grade })]);
+      expect(card.state).toBe(State.Review);
+      expect(card.due - T0).toBeGreaterThanOrEqual(DAY);
+    }
+  });
+
+  it("a lapse of a card in review takes the 10-minute relearning step; answered right then, it is back in review", () => {
+    const logs = [log("a", T0, true), log("b", T0 + 5 * DAY, false)];
+    const lapsed = replayCard(1, logs);
+    expect(lapsed).toMatchObject({ state: State.Relearning, lapses: 1 });
+    expect(lapsed.due - (T0 + 5 * DAY)).toBe(10 * 60_000);
+    const relearnt = replayCard(1, [...logs, log("c", T0 + 5 * DAY + 2 * 60_000, true)]);
+    expect(relearnt.state).toBe(State.Review);
+    expect(relearnt.due - relearnt.lastReview!).toBeGreaterThanOrEqual(DAY);
+  });
+
+  it("previews each rating's next due date exactly as reviewing with it would give, without reviewing", () => {
+    const card = replayCard(1, [log("a", T0, true)]);
+    const when = T0 + 3 * DAY;
+    const preview = previewRatings(card, when, DEFAULT_RETENTION);
+    expect(preview.again).toBe(replayCard(1, [log("a", T0, true), log("b", when, false)]).due);
+    expect(preview.hard).toBe(replayCard(1, [log("a", T0, true), log("b", when, true, { grade: "hard" })]).due);
+    expect(preview.good).toBe(replayCard(1, [log("a", T0, true), log("b", when, true)]).due);
+    expect(preview.easy).toBe(replayCard(1, [log("a", T0, true), log("b", when, true, { grade: "easy" })]).due);
+    expect(preview.again).toBe(when + 10 * 60_000);
+    expect(preview.again < preview.hard && preview.hard <= preview.good && preview.good < preview.easy).toBe(true);
+    // The card itself is untouched.
+    expect(card).toEqual(replayCard(1, [log("a", T0, true)]));
+    expect(previewRatings(newCardState(1), T0, DEFAULT_RETENTION).again).toBe(T0 + 10 * 60_000);
   });
 
   it("easy schedules later than good, good later than hard", () => {

@@ -1,4 +1,4 @@
-import { createEmptyCard, fsrs, Rating, State, type Card, type FSRS, type Grade } from "ts-fsrs";
+import { BasicLearningStepsStrategy, createEmptyCard, fsrs, Rating, State, StrategyMode, type Card, type FSRS, type Grade, type TLearningStepsStrategy } from "ts-fsrs";
 
 /**
  * Spaced review of the wrong book and favourites, the same on the device and on the
@@ -67,14 +67,36 @@ export function clampRetention(value: number): number {
 const schedulers = new Map<number, FSRS>();
 
 /**
- * The scheduler for a desired retention: no fuzz (the same logs give the same dates everywhere)
- * and no short-term steps (daily review: every review schedules in days).
+ * The short step of a question answered wrong: it comes back this long after (learning for a
+ * card never reviewed, relearning for one that was), so a review session asks it again.
+ */
+export const RELEARN_STEP = "10m";
+
+/**
+ * FSRS's learning steps, for a wrong answer only: Again takes the short step, while a right
+ * answer (Hard, Good or Easy) leaves the steps at once and is scheduled in days. A right answer
+ * the member found hard is not asked again in the same session: only a wrong one needs that.
+ */
+const againOnlySteps: TLearningStepsStrategy = (params, state, step) => {
+  const again = BasicLearningStepsStrategy(params, state, step)[Rating.Again];
+  return again ? { [Rating.Again]: again } : {};
+};
+
+/**
+ * The scheduler for a desired retention: no fuzz (the same logs give the same dates everywhere),
+ * short-term steps for wrong answers only (RELEARN_STEP), days for right ones.
  */
 export function schedulerFor(retention: number): FSRS {
   const key = clampRetention(retention);
   let scheduler = schedulers.get(key);
   if (!scheduler) {
-    scheduler = fsrs({ request_retention: key, enable_fuzz: false, enable_short_term: false });
+    scheduler = fsrs({
+      request_retention: key,
+      enable_fuzz: false,
+      enable_short_term: true,
+      learning_steps: [RELEARN_STEP],
+      relearning_steps: [RELEARN_STEP],
+    }).useStrategy(StrategyMode.LEARNING_STEPS, againOnlySteps);
     schedulers.set(key, scheduler);
   }
   return scheduler;
@@ -138,6 +160,25 @@ export function reviewCard(card: CardState, log: Pick<ReviewLogEntry, "at" | "co
     streak: log.correct ? card.streak + 1 : 0,
     streakSince: log.correct ? (card.streak > 0 ? card.streakSince : log.at) : null,
   };
+}
+
+/** What each rating of a review at `at` would do to a card: when it would be due next (ms). */
+export interface RatingPreview {
+  again: number;
+  hard: number;
+  good: number;
+  easy: number;
+}
+
+/** The next due time per rating (the intervals the rating buttons show), without reviewing. */
+export function previewRatings(card: CardState, at: number, retention: number): RatingPreview {
+  const due = (correct: boolean, grade: ReviewGrade | null) => reviewCard(card, { at, correct, grade, retention }).due;
+  return { again: due(false, null), hard: due(true, "hard"), good: due(true, null), easy: due(true, "easy") };
+}
+
+/** Whether a card is in a short step (learning or relearning after a wrong answer): asked again in the session. */
+export function inShortStep(card: CardState): boolean {
+  return card.reps > 0 && (card.state === State.Learning || card.state === State.Relearning);
 }
 
 /**

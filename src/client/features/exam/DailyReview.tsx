@@ -7,10 +7,12 @@ import { useOfflineDb } from "../../offline/index.ts";
 import { minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
 import { buttonClass } from "../../ui/Button.tsx";
+import { SaveDueBanks } from "./SaveDueBanks.tsx";
 
 /**
  * The daily review entry of the member's home: how many wrong-book and favourite questions are
- * due today across banks and about how long they take, read from the device (works offline).
+ * due today across banks and about how long they take, read from the device (works offline);
+ * due ones in banks not saved here (the menu's badge counts them) with the button that saves them.
  */
 export function DailyReview() {
   const { t } = useLingui();
@@ -26,12 +28,15 @@ export function DailyReview() {
         <h2 id="daily-review" className="font-semibold">
           <Trans>Daily review</Trans>
         </h2>
-        <p className="text-sm text-slate-700 dark:text-slate-300">
-          {due > 0
-            ? t`${plural(due, { one: "# question is due today", other: "# questions are due today" })}, about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}.`
-            : t`Nothing is due today. Well done!`}
-          {queue.dueElsewhere > 0 && ` ${t`${plural(queue.dueElsewhere, { one: "# more is in a bank not saved on this device.", other: "# more are in banks not saved on this device." })}`}`}
-        </p>
+        {/* The menu's badge counts due reviews in banks not saved here too: the card says where they are. */}
+        {(due > 0 || queue.dueElsewhere === 0) && (
+          <p className="text-sm text-slate-700 dark:text-slate-300">
+            {due > 0
+              ? t`${plural(due, { one: "# question is due today", other: "# questions are due today" })}, about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}.`
+              : t`Nothing is due today. Well done!`}
+          </p>
+        )}
+        {queue.dueElsewhere > 0 && <SaveDueBanks db={db} count={queue.dueElsewhere} className="mt-2" />}
       </div>
       {due > 0 && (
         <Link to="/exam/examTab/review" className={buttonClass("primary", "w-full sm:w-auto")}>

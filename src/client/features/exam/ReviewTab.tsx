@@ -2,19 +2,21 @@ import { Suspense, lazy, useMemo, useState, type FormEvent } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { BrainCircuit, CheckCircle2, CloudOff, Target, XCircle } from "lucide-react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { BrainCircuit, CalendarClock, CheckCircle2, CloudOff, Target, XCircle } from "lucide-react";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { answerMarks, gradeAnswer } from "../../../shared/exam/grading.ts";
-import { DEFAULT_RETENTION, type ReviewGrade } from "../../../shared/exam/review.ts";
+import { DEFAULT_RETENTION, inShortStep, newCardState, previewRatings, type CardState, type ReviewGrade } from "../../../shared/exam/review.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import { weakestTopic } from "../../../shared/exam/mastery.ts";
 import type { MasteryTopic } from "../../../shared/sync/review.ts";
 import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/index.ts";
 import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
+import { SaveDueBanks } from "./SaveDueBanks.tsx";
 import { AnswerAndAnalysis, QuestionView, TYPE_LABELS, emptyAnswer, isAnswered } from "./QuestionView.tsx";
-import { masteryQuery, minutesOf } from "./reviewApi.ts";
+import { dueDays, formatDue, formatInterval, masteryQuery, minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
 import { Button } from "../../ui/Button.tsx";
 
@@ -25,21 +27,49 @@ const RETENTIONS = [0.8, 0.85, 0.9, 0.95];
 interface SessionItem {
   question: QuestionRow;
   bankId: number;
+  /** Its card when the session started (null: never reviewed). */
+  card: CardState | null;
+  /** Asked again: it was answered wrong earlier in this session. */
+  again?: boolean;
 }
 
-/** One review session: each question answered, graded on the device, rated, scheduled (offline). */
-function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem[]; onDone(): void }) {
-  const { t } = useLingui();
+/** A rating button: its name and, under it, how long until the question comes back with it. */
+function RateButton({ label, interval, primary, disabled, onClick }: { label: string; interval: string; primary?: boolean; disabled: boolean; onClick(): void }) {
+  return (
+    <Button variant={primary ? "primary" : "secondary"} className="flex-col gap-0 py-1" disabled={disabled} onClick={onClick}>
+      <span>{label}</span>
+      <span className={`text-xs font-normal tabular-nums ${primary ? "text-white/90" : "text-slate-600 dark:text-slate-300"}`}>{interval}</span>
+    </Button>
+  );
+}
+
+/**
+ * One review session: each question answered, graded on the device, rated, scheduled (offline).
+ * Each rating button says when the question would come back with it; a question answered wrong
+ * takes FSRS's short relearning step and is asked again before the session ends, until it is
+ * answered right. The summary says when the session's questions come back.
+ */
+function ReviewSession({ db, items: first, onDone }: { db: MemberDb; items: SessionItem[]; onDone(): void }) {
+  const { t, i18n } = useLingui();
+  const retention = useReviewRetention(db) ?? DEFAULT_RETENTION;
+  const [items, setItems] = useState(first);
   const [index, setIndex] = useState(0);
   const [draft, setDraft] = useState<GivenAnswer | null>(null);
-  /** null: not checked yet; `graded` null: the device cannot grade it (the member says). */
-  const [checked, setChecked] = useState<{ graded: boolean | null } | null>(null);
+  /** null: not checked yet; `graded` null: the device cannot grade it (the member says); `at`: when checked (the intervals are from then). */
+  const [checked, setChecked] = useState<{ graded: boolean | null; at: number } | null>(null);
   const [verdict, setVerdict] = useState<boolean | null>(null);
   const [saving, setSaving] = useState(false);
   const [tally, setTally] = useState({ right: 0, wrong: 0, graduated: 0 });
+  /** Each question's card after its latest rating in this session. */
+  const [after, setAfter] = useState<Map<number, CardState>>(() => new Map());
+  /** The latest rating's card and when it was rated (the dates below are told from then). */
+  const [last, setLast] = useState<{ card: CardState; at: number } | null>(null);
+  const locale = i18n.locale;
 
   if (index >= items.length) {
     const { right, wrong } = tally;
+    const now = last?.at ?? 0;
+    const days = dueDays([...after.values()].map((card) => card.due));
     return (
       <section role="status" className="space-y-3 rounded-xl border border-emerald-200 bg-emerald-50 p-4 dark:border-emerald-900 dark:bg-emerald-950/40">
         <h2 className="flex items-center gap-2 text-lg font-semibold">
@@ -48,6 +78,25 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
         </h2>
         <p>{t`Right: ${right} · Wrong: ${wrong}`}</p>
         {tally.graduated > 0 && <p>{t`${plural(tally.graduated, { one: "# question left the wrong book: answered right enough times in a row.", other: "# questions left the wrong book: answered right enough times in a row." })}`}</p>}
+        {days.length > 0 && (
+          <div className="space-y-1">
+            <h3 className="font-medium">
+              <Trans>What comes next</Trans>
+            </h3>
+            <ul className="space-y-1 text-sm" aria-label={t`When these questions come back`}>
+              {days.slice(0, 5).map(({ day, first: when, count }) => {
+                const date = formatDue(when, now, locale);
+                const interval = formatInterval(when - now, locale);
+                return (
+                  <li key={day} className="flex items-center gap-2 tabular-nums">
+                    <CalendarClock aria-hidden className="size-4 shrink-0 text-emerald-700 dark:text-emerald-400" />
+                    <span>{t`${date} (in ${interval}): ${plural(count, { one: "# question", other: "# questions" })}`}</span>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        )}
         <Button variant="primary" onClick={onDone}>
           <Trans>Back to the review list</Trans>
         </Button>
@@ -55,17 +104,20 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
     );
   }
 
-  const { question, bankId } = items[index]!;
+  const { question, bankId, card: startCard, again } = items[index]!;
+  const card = after.get(question.id) ?? startCard;
   const position = index + 1;
   const total = items.length;
   const value = draft ?? emptyAnswer(question);
   const correct = checked ? (checked.graded ?? verdict) : null;
+  const preview = checked ? previewRatings(card ?? newCardState(question.id), checked.at, retention) : null;
+  const intervalOf = (due: number) => formatInterval(due - checked!.at, locale);
 
   function check(event: FormEvent) {
     event.preventDefault();
     if (!isAnswered(question, value) || checked) return;
     const graded = question.answer === undefined ? null : gradeAnswer({ type: question.type, answer: question.answer, score: question.score }, value).correct;
-    setChecked({ graded });
+    setChecked({ graded, at: Date.now() });
   }
 
   async function rate(grade: ReviewGrade | null) {
@@ -74,6 +126,10 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
     try {
       const outcome = await recordReview(db, { bankId, question, answer: value, correct, grade });
       setTally((n) => ({ right: n.right + (correct ? 1 : 0), wrong: n.wrong + (correct ? 0 : 1), graduated: n.graduated + (outcome.graduated ? 1 : 0) }));
+      setAfter((m) => new Map(m).set(question.id, outcome.card));
+      setLast({ card: outcome.card, at: checked!.at });
+      // Still in its short step (answered wrong): asked again after the others, however soon.
+      if (inShortStep(outcome.card)) setItems((list) => [...list, { question, bankId, card: outcome.card, again: true }]);
       setIndex((i) => i + 1);
       setDraft(null);
       setChecked(null);
@@ -83,12 +139,20 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
     }
   }
 
+  const lastDue = last ? formatDue(last.card.due, last.at, locale) : "";
   return (
     <form onSubmit={check} className="space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
+      {last && (
+        <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <CalendarClock aria-hidden className="size-4 shrink-0" />
+          {inShortStep(last.card) ? t`The previous question comes back later in this session.` : t`The previous question comes back ${lastDue}.`}
+        </p>
+      )}
       <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
         {t`Review ${position} of ${total}`}
+        {again && <span className="ms-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs text-amber-900 dark:bg-amber-900/40 dark:text-amber-200">{t`Again: answered wrong earlier`}</span>}
       </p>
-      <QuestionView key={question.id} question={question} value={value} onChange={setDraft} disabled={checked !== null} marks={checked ? answerMarks(question, value) : null} />
+      <QuestionView key={`${question.id}:${index}`} question={question} value={value} onChange={setDraft} disabled={checked !== null} marks={checked ? answerMarks(question, value) : null} />
       {checked && (
         <div role="status" className={`space-y-2 rounded-lg p-4 ${correct === false ? "bg-red-50 dark:bg-red-950/40" : correct === true ? "bg-emerald-50 dark:bg-emerald-950/40" : "bg-slate-50 dark:bg-slate-800"}`}>
           {correct !== null && (
@@ -120,21 +184,18 @@ function ReviewSession({ db, items, onDone }: { db: MemberDb; items: SessionItem
         <div className="space-y-2">
           <p className="text-sm text-slate-600 dark:text-slate-300">{t`How was it? (Good unless you say otherwise)`}</p>
           <div className="grid grid-cols-3 gap-2">
-            <Button disabled={saving} onClick={() => void rate("hard")}>
-              <Trans>Hard</Trans>
-            </Button>
-            <Button variant="primary" disabled={saving} onClick={() => void rate(null)}>
-              <Trans>Good</Trans>
-            </Button>
-            <Button disabled={saving} onClick={() => void rate("easy")}>
-              <Trans>Easy</Trans>
-            </Button>
+            <RateButton label={t`Hard`} interval={intervalOf(preview!.hard)} disabled={saving} onClick={() => void rate("hard")} />
+            <RateButton label={t`Good`} interval={intervalOf(preview!.good)} primary disabled={saving} onClick={() => void rate(null)} />
+            <RateButton label={t`Easy`} interval={intervalOf(preview!.easy)} disabled={saving} onClick={() => void rate("easy")} />
           </div>
         </div>
       ) : (
-        <Button variant="primary" disabled={saving} onClick={() => void rate(null)}>
-          <Trans>Next</Trans>
-        </Button>
+        <div className="space-y-2">
+          <p className="text-sm text-slate-600 dark:text-slate-300">{t`It comes back in a few minutes, again in this session.`}</p>
+          <div className="grid grid-cols-1 gap-2 sm:w-48">
+            <RateButton label={t`Next`} interval={intervalOf(preview!.again)} primary disabled={saving} onClick={() => void rate(null)} />
+          </div>
+        </div>
       )}
     </form>
   );
@@ -192,7 +253,7 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [topics, weeks, i18n.locale],
   );
-  const weakest = [...topics].filter((topic) => topic.mastery !== null).sort((a, b) => a.mastery! - b.mastery! || b.answered - a.answered)[0];
+  const weakest = weakestTopic(topics);
   const weakestLabel = weakest ? labelOf(weakest) : "";
 
   return (
@@ -250,6 +311,9 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
               );
             })}
           </ul>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            {t`Mastery: how likely you are to answer each question you have a result for right now (one whose latest answer was wrong counts 0). Correct rate: the share of all your answers that were right. Answers waiting for a teacher count in neither.`}
+          </p>
           {weakest && (
             <Button variant="primary" className="w-full sm:w-auto" onClick={() => onWeakest(weakest)}>
               <Target aria-hidden className="size-4" />
@@ -299,7 +363,7 @@ export default function ReviewTab() {
       return;
     }
     setWeakNote(null);
-    setSession(picked.map((p) => ({ question: p.question, bankId: p.bank.id })));
+    setSession(picked.map((p) => ({ question: p.question, bankId: p.bank.id, card: p.card })));
   }
 
   return (
@@ -316,22 +380,18 @@ export default function ReviewTab() {
           <p className="text-slate-600 dark:text-slate-300">{t`Nothing to review yet: questions you answer wrong or add to favourites appear here.`}</p>
         ) : (
           <>
-            <p role="status" className="text-base font-medium">
-              {due > 0
-                ? t`${plural(due, { one: "# question due", other: "# questions due" })} · about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}`
-                : t`Nothing is due today. Well done!`}
-            </p>
-            <p className="text-sm text-slate-600 dark:text-slate-400">{t`${plural(queue.queued, { one: "# question in your review queue", other: "# questions in your review queue" })}`}</p>
-            {queue.dueElsewhere > 0 && (
-              <p className="text-sm text-amber-800 dark:text-amber-300">
-                {t`${plural(queue.dueElsewhere, { one: "# due question is in a bank not saved on this device.", other: "# due questions are in banks not saved on this device." })}`}{" "}
-                <Link to="/exam/examTab/errorTopic" className="text-primary underline">
-                  <Trans>Save its bank</Trans>
-                </Link>
+            {/* Due only in banks not saved here: the note below says so (never "nothing is due" beside the menu's count). */}
+            {(due > 0 || queue.dueElsewhere === 0) && (
+              <p role="status" className="text-base font-medium">
+                {due > 0
+                  ? t`${plural(due, { one: "# question due", other: "# questions due" })} · about ${plural(minutesOf(queue.estimateSeconds), { one: "# minute", other: "# minutes" })}`
+                  : t`Nothing is due today. Well done!`}
               </p>
             )}
+            <p className="text-sm text-slate-600 dark:text-slate-400">{t`${plural(queue.queued, { one: "# question in your review queue", other: "# questions in your review queue" })}`}</p>
+            {queue.dueElsewhere > 0 && <SaveDueBanks db={db} count={queue.dueElsewhere} />}
             {due > 0 && (
-              <Button variant="primary" className="w-full sm:w-auto" onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id })))}>
+              <Button variant="primary" className="w-full sm:w-auto" onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id, card: e.card })))}>
                 <Trans>Start review</Trans>
               </Button>
             )}

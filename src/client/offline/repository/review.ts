@@ -7,14 +7,13 @@ import {
   isDue,
   replayCard,
   retrievability,
-  weekOf,
   MASTERY_WEEKS,
   type CardState,
   type ReviewGrade,
 } from "../../../shared/exam/review.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
-import { finishMastery, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
+import { addAnswer, addQuestion, emptyTopic, finishMastery, questionMastery, type LatestResult, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
 import type { ReviewState } from "../../../shared/sync/wire.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
 import { applyLocally } from "./practice.ts";
@@ -234,33 +233,42 @@ export async function dueReviewCount(db: MemberDb, now: number): Promise<number>
 
 /**
  * The questions of one topic (a bank's questions of one type) most likely to be forgotten: by
- * FSRS retrievability, lowest first (a question never reviewed but answered wrong counts as 0,
- * one answered right as 1), at most `limit`.
+ * mastery (src/shared/exam/mastery.ts), lowest first (a question without a graded result in the
+ * middle), at most `limit`.
  */
-export async function weakestQuestions(db: MemberDb, bankId: number, type: string, now: number, limit = 10): Promise<{ question: QuestionRow; bank: BankRow; recall: number }[]> {
+export async function weakestQuestions(db: MemberDb, bankId: number, type: string, now: number, limit = 10): Promise<{ question: QuestionRow; bank: BankRow; card: ReviewCardRow | null; recall: number }[]> {
   return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers], async () => {
     const bank = await db.banks.get(bankId);
     if (!bank) return [];
     const questions = (await db.questions.where("bankId").equals(bankId).toArray()).filter((q) => q.type === type);
     const cards = new Map((await db.reviewCards.bulkGet(questions.map((q) => q.id))).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
     const answers = await db.answers.where("bankId").equals(bankId).toArray();
-    const latest = new Map<number, { at: number; correct: boolean | null }>();
-    for (const a of answers) if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, a);
+    const latest = latestGraded(answers);
     return questions
       .map((question) => {
         const card = cards.get(question.id);
-        const recall = (card ? retrievability(card, now) : null) ?? (latest.get(question.id)?.correct === true ? 1 : latest.has(question.id) ? 0 : 0.5);
-        return { question, bank, recall };
+        // A question without a graded result (never answered, or waiting for a teacher) sits in the middle.
+        const recall = questionMastery(latest.get(question.id) ?? null, card ?? null, now) ?? 0.5;
+        return { question, bank, card: card ?? null, recall };
       })
       .sort((a, b) => a.recall - b.recall || a.question.position - b.question.position)
       .slice(0, limit);
   });
 }
 
+/** Each question's latest graded answer (an answer waiting for a teacher says nothing). */
+function latestGraded(answers: readonly { questionId: number; at: number; correct: boolean | null }[]): Map<number, LatestResult> {
+  const latest = new Map<number, LatestResult>();
+  for (const a of answers) {
+    if (a.correct === null) continue;
+    if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, { correct: a.correct, at: a.at });
+  }
+  return latest;
+}
+
 /**
  * Mastery by topic (bank) and question type from this device alone, for when the server cannot
- * be reached: the same rules as `GET /api/exam/review/mastery` (mean FSRS retrievability of the
- * answered or reviewed questions; correct rate per week), over the answers and reviews this
+ * be reached: the same rules as `GET /api/exam/review/mastery` (src/shared/exam/mastery.ts), over the answers and reviews this
  * device holds, for the banks saved on it.
  */
 export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery> {
@@ -272,18 +280,16 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
     const questions = new Map((await db.questions.where("id").anyOf(touched).toArray()).map((q) => [q.id, q]));
     const banks = new Map((await db.banks.toArray()).map((b) => [b.id, b]));
     const cards = new Map((await db.reviewCards.bulkGet(touched)).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
-    const latest = new Map<number, { at: number; correct: boolean | null }>();
-    for (const a of answers) if ((latest.get(a.questionId)?.at ?? -1) <= a.at) latest.set(a.questionId, a);
+    const latest = latestGraded(answers);
 
-    type Acc = MasteryAcc;
-    const topics = new Map<string, Acc>();
-    const topicOf = (bankId: number, type: string): Acc | null => {
+    const topics = new Map<string, MasteryAcc>();
+    const topicOf = (bankId: number, type: string): MasteryAcc | null => {
       const bank = banks.get(bankId);
       if (!bank) return null;
       const key = `${bankId}:${type}`;
       let topic = topics.get(key);
       if (!topic) {
-        topic = { bankId, title: bank.title, type, answered: 0, correct: 0, dueReviews: 0, mastery: null, weeks: [], sum: 0, count: 0, weekMap: new Map() };
+        topic = emptyTopic(bankId, bank.title, type);
         topics.set(key, topic);
       }
       return topic;
@@ -292,24 +298,13 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
       const question = questions.get(questionId);
       const topic = question ? topicOf(question.bankId, question.type) : null;
       if (!question || !topic) continue;
-      const card = cards.get(questionId);
-      const recall = card && card.reps > 0 ? retrievability(card, now) : null;
-      topic.sum += recall ?? (latest.get(questionId)?.correct === true ? 1 : 0);
-      topic.count += 1;
+      addQuestion(topic, latest.get(questionId) ?? null, cards.get(questionId) ?? null, now);
     }
     const since = now - MASTERY_WEEKS * 7 * 86_400_000;
     for (const a of answers) {
       const question = questions.get(a.questionId);
       const topic = question ? topics.get(`${question.bankId}:${question.type}`) : undefined;
-      if (!topic) continue;
-      topic.answered += 1;
-      if (a.correct === true) topic.correct += 1;
-      if (a.at < since) continue;
-      const week = weekOf(a.at);
-      const entry = topic.weekMap.get(week) ?? { answered: 0, correct: 0 };
-      entry.answered += 1;
-      if (a.correct === true) entry.correct += 1;
-      topic.weekMap.set(week, entry);
+      if (topic) addAnswer(topic, a.correct, a.at, since);
     }
     for (const d of queue.due) {
       const topic = topics.get(`${d.bank.id}:${d.question.type}`);

@@ -259,7 +259,9 @@ export interface TouchedRow {
   title: string;
   title_en: string;
   type: string;
+  /** The latest graded practice answer (one waiting for a teacher is not): right or not, and when. */
   latest_correct: boolean | null;
+  latest_at: string | number | null;
   due: string | number | null;
   stability: number | null;
   difficulty: number | null;
@@ -271,19 +273,22 @@ export interface TouchedRow {
   last_review: string | number | null;
 }
 
-/** Per question the member answered or reviewed in an open bank: its topic, its latest practice result, its card. */
+/** Per question the member answered or reviewed in an open bank: its topic, its latest graded practice result, its card. */
 export async function touchedQuestions(db: Queryable, userId: number): Promise<TouchedRow[]> {
   const { rows } = await sql<TouchedRow>`with touched as (
        select question_id from exam_practice_answer where user_id = ${userId}
        union select question_id from exam_review_log where user_id = ${userId}
      )
      select q.id as question_id, q.classify_id, b.title, b.title_en, q.type,
-            (select a.correct from exam_practice_answer a where a.user_id = ${userId} and a.question_id = q.id order by a.at desc, a.id desc limit 1) as latest_correct,
+            g.correct as latest_correct, g.at as latest_at,
             c.due, c.stability, c.difficulty, c.state, c.reps, c.lapses, c.scheduled_days, c.learning_steps, c.last_review
      from touched t
      join exam_question q on q.id = t.question_id
      join exam_classify b on b.id = q.classify_id and b.status = 'enable'
      left join exam_review_card c on c.user_id = ${userId} and c.question_id = q.id
+     left join lateral (select a.correct, a.at from exam_practice_answer a
+                        where a.user_id = ${userId} and a.question_id = q.id and a.correct is not null
+                        order by a.at desc, a.id desc limit 1) g on true
      where ${visibleTo("bank", sql.ref("q.classify_id"), userId)}`.execute(kyselyOf(db));
   return rows;
 }

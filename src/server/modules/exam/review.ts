@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { MASTERY_WEEKS, estimateSeconds, retrievability, weekOf, type CardState } from "../../../shared/exam/review.ts";
+import { addAnswer, addQuestion, emptyTopic } from "../../../shared/exam/mastery.ts";
+import { MASTERY_WEEKS, estimateSeconds, weekOf, type CardState } from "../../../shared/exam/review.ts";
 import { finishMastery, type DueCard, type DueList, type Mastery, type MasteryAcc } from "../../../shared/sync/review.ts";
 import { now } from "../../clock.ts";
 import type { Queryable } from "../../db/index.ts";
@@ -34,7 +35,8 @@ const DAY = 86_400_000;
 export { weekOf };
 
 export async function mastery(db: Queryable, userId: number, now: number, lang: string): Promise<Mastery> {
-  // Per question the member answered or reviewed: its topic, its latest practice result, its card.
+  // Per question the member answered or reviewed: its topic, its latest graded practice result, its card
+  // (the definitions of mastery and correct rate: src/shared/exam/mastery.ts).
   const rows = await touchedQuestions(db, userId);
   const since = now - WEEKS * 7 * DAY;
   const answers = await practiceAnswersByTopic(db, userId);
@@ -45,7 +47,7 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
     const key = `${bankId}:${type}`;
     let topic = topics.get(key);
     if (!topic) {
-      topic = { bankId, title, type, answered: 0, correct: 0, dueReviews: 0, mastery: null, weeks: [], sum: 0, count: 0, weekMap: new Map() };
+      topic = emptyTopic(bankId, title, type);
       topics.set(key, topic);
     }
     return topic;
@@ -68,22 +70,11 @@ export async function mastery(db: Queryable, userId: number, now: number, lang: 
           streakSince: null,
         }
       : null;
-    const recall = card ? retrievability(card, now) : null;
-    topic.sum += recall ?? (r.latest_correct === true ? 1 : 0);
-    topic.count += 1;
+    addQuestion(topic, r.latest_correct === null || r.latest_at === null ? null : { correct: r.latest_correct, at: Number(r.latest_at) }, card, now);
   }
   for (const a of answers) {
     const topic = topics.get(`${a.classify_id}:${a.type}`);
-    if (!topic) continue;
-    topic.answered += 1;
-    if (a.correct === true) topic.correct += 1;
-    const at = Number(a.at);
-    if (at < since) continue;
-    const week = weekOf(at);
-    const entry = topic.weekMap.get(week) ?? { answered: 0, correct: 0 };
-    entry.answered += 1;
-    if (a.correct === true) entry.correct += 1;
-    topic.weekMap.set(week, entry);
+    if (topic) addAnswer(topic, a.correct, Number(a.at), since);
   }
   for (const d of due.due) {
     const topic = topics.get(`${d.bankId}:${d.type}`);
