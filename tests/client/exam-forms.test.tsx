@@ -182,7 +182,11 @@ describe("the question editor's fill-in blanks", () => {
     await screen.findByRole("table", { name: "Questions" });
     await userEvent.click(screen.getByRole("button", { name: "Add" }));
     const dialog = await screen.findByRole("dialog", { name: /Add/ });
+    // The blank hint shows for a fill-in question only.
+    const hint = /marks each blank with ____/;
+    expect(within(dialog).queryByText(hint)).toBeNull();
     await userEvent.click(within(dialog).getByRole("radio", { name: "Fill in the blanks" }));
+    expect(within(dialog).getByText(hint)).toBeInTheDocument();
     const stem = within(dialog).getByLabelText("Question");
     const blanks = () => within(dialog).queryAllByRole("group", { name: /^Blank \d+: accepted answers$/ });
 

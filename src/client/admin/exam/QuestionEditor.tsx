@@ -124,9 +124,12 @@ export function StemEditor({ value, onChange, control, values, setValue }: Custo
         <textarea {...control} ref={area} rows={4} value={text} onChange={(e) => change(e.target.value)} className={`${controlClass(control["aria-invalid"] ? "x" : undefined)} py-2`} />
         <ImageButton label={t`Insert an image into the question`} onImage={insert} />
       </div>
-      <p className="text-xs text-slate-500 dark:text-slate-400">
-        <Trans>A fill-in question marks each blank with ____ (four underscores).</Trans>
-      </p>
+      {/* Only where it applies: on any other type the underscores would just be text. */}
+      {typeOf(values) === "fill" && (
+        <p className="text-xs text-slate-500 dark:text-slate-400">
+          <Trans>A fill-in question marks each blank with ____ (four underscores).</Trans>
+        </p>
+      )}
       <Thumbnails text={text} />
     </div>
   );
