@@ -477,6 +477,9 @@ describe.each(resources.map((def) => [def.rule, def] as const))("resource %s", (
     const res = (await t.app.inject({ method: "POST", url: `/admin/${rule}/sortable`, headers: root.headers, payload: { id: a, targetId: b } })).json();
     expect(res.code).toBe(1);
     expect([await weigh(a), await weigh(b)]).toEqual([9, 5]);
+    // Rows of equal weight list in the order they were made, as members and the menus see them.
+    await t.database.db.query(`update ${def.table} set weigh = 7 where id = any($1::int[])`, [ids]);
+    expect(await only({ field: "id", operator: "NOT NULL" }, "weigh,desc")).toEqual([...ids].sort((x, y) => x - y));
   });
 
   it("refuses unknown fields and operators, hostile orders and wrong-typed values with code 0, changing nothing", async () => {

@@ -138,7 +138,7 @@ export function condition(def: ResourceDef, item: SearchItem): RawBuilder<SqlBoo
   }
 }
 
-/** "field,asc|desc" (default the resource's), with `id` breaking ties. */
+/** "field,asc|desc" (default the resource's), with `id` breaking ties (ascending under a weight). */
 export function orderOf(def: ResourceDef, order: string | undefined): { column: string; dir: "asc" | "desc" }[] {
   const [name, dir] = order && order.trim() !== "" ? order.trim().split(",") : (def.defaultOrder ?? ["id", "desc"]);
   const field = name !== undefined && Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
@@ -147,7 +147,9 @@ export function orderOf(def: ResourceDef, order: string | undefined): { column: 
     throw new ApiError(msg`The list cannot be ordered this way`);
   }
   const result = [{ column: field.column, dir: direction as "asc" | "desc" }];
-  if (field.column !== "t.id") result.push({ column: "t.id", dir: direction as "asc" | "desc" });
+  // Rows of equal weight keep the order they were made in, as every member screen and the menus
+  // show them (`weigh desc, id`); any other ordering breaks its ties the same way it runs.
+  if (field.column !== "t.id") result.push({ column: "t.id", dir: field.column === "t.weigh" ? "asc" : (direction as "asc" | "desc") });
   return result;
 }
 
