@@ -72,6 +72,11 @@ describe("admin session", () => {
     const { token } = (await login(DEMO_ADMIN.username, DEMO_ADMIN.password)).json().data.userInfo;
     const zh = await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { batoken: token } });
     expect(zh.json().data.menus[0].title).toBe("控制台");
+    // English titles are English words, not 题库分类 rendered word for word.
+    const en = await t.app.inject({ method: "GET", url: "/admin/index/index", headers: { batoken: token, "think-lang": "en" } });
+    const titles = JSON.stringify(en.json().data.menus);
+    expect(titles).toContain('"title":"Question banks"');
+    expect(titles).not.toContain("Exam classify");
   });
 
   it("answers 409 for an expired token and refreshes it once with the refresh token", async () => {
