@@ -12,6 +12,7 @@ export const FIRST_SCREEN_FILES = [
   "src/client/app/RootLayout.tsx",
   "src/client/app/layouts/MainLinks.tsx",
   "src/client/app/layouts/MemberLayout.tsx",
+  "src/client/app/layouts/SiteFooter.tsx",
   "src/client/app/pages/MemberLoginPage.tsx",
   "src/client/app/pages/NoPermissionPage.tsx",
   "src/client/app/pages/NotFoundPage.tsx",

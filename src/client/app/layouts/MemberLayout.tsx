@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, Outlet, useLocation } from "react-router-dom";
 import { withCommonCatalog } from "../../i18n/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
+import { SiteFooter } from "./SiteFooter.tsx";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button } from "../../ui/Button.tsx";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
@@ -127,9 +128,7 @@ export default function MemberLayout() {
       <main className="mx-auto w-full max-w-5xl flex-1 px-4 py-6">
         <Outlet />
       </main>
-      <footer className="border-t border-slate-200 py-4 text-center text-xs text-slate-500 dark:border-slate-800">
-        <Trans>ExamHub — courses and exams, online and offline</Trans>
-      </footer>
+      <SiteFooter />
     </div>
   );
 }

@@ -1,0 +1,33 @@
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { render, screen } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SiteFooter } from "../../src/client/app/layouts/SiteFooter.tsx";
+import { defaultSiteConfig, useSiteConfig } from "../../src/client/stores/siteConfig.ts";
+
+beforeAll(() => {
+  i18n.loadAndActivate({ locale: "en", messages: {} });
+});
+afterEach(() => useSiteConfig.setState(defaultSiteConfig));
+
+const footer = () =>
+  render(
+    <I18nProvider i18n={i18n}>
+      <SiteFooter />
+    </I18nProvider>,
+  );
+
+describe("the member pages' footer", () => {
+  it("names the site as the back office set it, and shows its record number linked to the registry", () => {
+    useSiteConfig.getState().dataFill({ siteName: "Acme Training", recordNumber: "京ICP备12345678号" });
+    footer();
+    expect(screen.getByRole("contentinfo")).toHaveTextContent("Acme Training — courses and exams, online and offline");
+    expect(screen.getByRole("link", { name: "京ICP备12345678号" })).toHaveAttribute("href", "https://beian.miit.gov.cn/");
+  });
+
+  it("falls back to ExamHub and shows no record line while none is set", () => {
+    footer();
+    expect(screen.getByRole("contentinfo")).toHaveTextContent("ExamHub — courses and exams, online and offline");
+    expect(screen.queryByRole("link")).toBeNull();
+  });
+});
