@@ -48,12 +48,12 @@ export function validateRequired(value: unknown): MessageDescriptor | null {
 
 export function validateAccount(value: unknown): MessageDescriptor | null {
   const text = asText(value);
-  return text !== null && ACCOUNT_REGEX.test(text) ? null : msg`Please enter the correct account`;
+  return text !== null && ACCOUNT_REGEX.test(text) ? null : msg`A username is 3 to 15 letters, digits or underscores, starting with a letter`;
 }
 
 export function validatePassword(value: unknown): MessageDescriptor | null {
   const text = typeof value === "string" ? value : null;
-  return text !== null && PASSWORD_REGEX.test(text) ? null : msg`Please enter the correct password`;
+  return text !== null && PASSWORD_REGEX.test(text) ? null : msg`A password is 6 to 32 characters, without & < > " or '`;
 }
 
 export function validateMobile(value: unknown): MessageDescriptor | null {

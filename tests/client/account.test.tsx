@@ -171,7 +171,7 @@ describe("ChangePassword", () => {
     wrap(<ChangePassword />);
     save();
     await waitFor(() => expect(screen.getByLabelText("Old password")).toHaveAccessibleDescription("Required"));
-    expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password");
+    expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(`A password is 6 to 32 characters, without & < > " or '`);
     expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("Required");
     expect(screen.getByLabelText("Old password")).toHaveFocus();
     expect(request).not.toHaveBeenCalled();
@@ -183,14 +183,14 @@ describe("ChangePassword", () => {
     fill("New password", "abc<def1");
     fill("Confirm new password", "abc<def1");
     save();
-    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password"));
+    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(`A password is 6 to 32 characters, without & < > " or '`));
     expect(screen.getByLabelText("New password")).toHaveFocus();
     fill("New password", "good-one1");
     await waitFor(() => expect(screen.getByLabelText("New password")).not.toHaveAttribute("aria-invalid"));
     // The confirmation is checked again as the new password changes.
     expect(screen.getByLabelText("Confirm new password")).toHaveAccessibleDescription("The two passwords do not match");
     fill("New password", "short");
-    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password"));
+    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(`A password is 6 to 32 characters, without & < > " or '`));
     expect(request).not.toHaveBeenCalled();
   });
 

@@ -32,7 +32,7 @@ describe("RetrievePasswordDialog", () => {
     fill("Verification code", "123456");
     fill("New password", "abc<def1");
     fireEvent.click(screen.getByRole("button", { name: "Reset password" }));
-    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription("Please enter the correct password"));
+    await waitFor(() => expect(screen.getByLabelText("New password")).toHaveAccessibleDescription(`A password is 6 to 32 characters, without & < > " or '`));
     expect(screen.getByLabelText("New password")).toHaveFocus();
     expect(request).not.toHaveBeenCalled();
     expect(onOpenChange).not.toHaveBeenCalled();

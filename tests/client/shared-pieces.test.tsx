@@ -34,7 +34,7 @@ describe("ChannelChoice", () => {
 describe("ruled", () => {
   it("holds a field to a shared rule and refuses it with the rule's own message, in the words the translator gives", () => {
     const field = ruled(validatePassword, (m) => `[${i18n._(m)}]`);
-    expect(field.safeParse("abc<def1").error?.issues.map((issue) => issue.message)).toEqual(["[Please enter the correct password]"]);
+    expect(field.safeParse("abc<def1").error?.issues.map((issue) => issue.message)).toEqual(["[A password is 6 to 32 characters, without & < > \" or ']"]);
     expect(field.safeParse("good-one1").success).toBe(true);
   });
 });

@@ -67,9 +67,9 @@ describe("member login", () => {
   });
 
   it.each([
-    ["1abc", "member123456", "Please enter the correct account"],
-    ["member", "short", "Please enter the correct password"],
-    ["member", "has<angle>", "Please enter the correct password"],
+    ["1abc", "member123456", "A username is 3 to 15 letters, digits or underscores, starting with a letter"],
+    ["member", "short", `A password is 6 to 32 characters, without & < > " or '`],
+    ["member", "has<angle>", `A password is 6 to 32 characters, without & < > " or '`],
     ["member", "wrong-password", "Incorrect username or password"],
     ["nobody_at_all", "member123456", "Incorrect username or password"],
   ])("refuses %s / %s: %s", async (username, password, message) => {
@@ -263,7 +263,7 @@ describe("member account", () => {
   it("changes the password, ending every session", async () => {
     const other = (await login(OWNER.username, OWNER.password)).data.userInfo.token;
     expect((await post("/api/account/changePassword", { oldPassword: "nope-nope", newPassword: "brand-new-1" }, { "ba-user-token": other })).json().msg).toBe("The old password is wrong");
-    expect((await post("/api/account/changePassword", { oldPassword: OWNER.password, newPassword: "bad&" }, { "ba-user-token": other })).json().msg).toBe("Please enter the correct password");
+    expect((await post("/api/account/changePassword", { oldPassword: OWNER.password, newPassword: "bad&" }, { "ba-user-token": other })).json().msg).toBe(`A password is 6 to 32 characters, without & < > " or '`);
     const ok = (await post("/api/account/changePassword", { oldPassword: OWNER.password, newPassword: "brand-new-1" }, { "ba-user-token": other })).json();
     expect(ok.code).toBe(1);
     expect((await get("/api/account/profile", { "ba-user-token": other })).json().code).toBe(303);

@@ -180,14 +180,14 @@ describe("members", () => {
     const bad = await call({ headers: { ...root.headers, "think-lang": "en" } }, "POST", "/admin/user/user/add", { username: "x", password: "1", email: "not-an-email", gender: 7 });
     expect(bad.code).toBe(0);
     expect(bad.data.fields).toEqual({
-      username: "Please enter the correct account",
-      password: "Please enter the correct password",
+      username: "A username is 3 to 15 letters, digits or underscores, starting with a letter",
+      password: `A password is 6 to 32 characters, without & < > " or '`,
       email: "Please enter the correct email address",
       gender: "Please choose a gender",
     });
     const zh = await call({ headers: { ...root.headers, "think-lang": "zh-cn" } }, "POST", "/admin/user/user/add", { username: "x", password: "secret-123" });
     expect(Object.keys(zh.data.fields as object)).toEqual(["username"]);
-    expect((zh.data.fields as Record<string, string>).username).not.toBe("Please enter the correct account");
+    expect((zh.data.fields as Record<string, string>).username).not.toBe("A username is 3 to 15 letters, digits or underscores, starting with a letter");
     const email = `taken${serial++}@example.com`;
     await createMember(t.database.db, { email });
     const taken = await call({ headers: { ...root.headers, "think-lang": "en" } }, "POST", "/admin/user/user/add", { username: `crud_f${serial++}`, password: "secret-123", email });

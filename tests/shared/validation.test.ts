@@ -17,7 +17,7 @@ import {
 const messageOf = (result: { message?: string } | null) => result?.message ?? null;
 
 describe("account", () => {
-  const WRONG = "Please enter the correct account";
+  const WRONG = "A username is 3 to 15 letters, digits or underscores, starting with a letter";
   it.each([
     ["abc", null],
     ["a_1", null],
@@ -45,7 +45,7 @@ describe("account", () => {
 });
 
 describe("password", () => {
-  const WRONG = "Please enter the correct password";
+  const WRONG = `A password is 6 to 32 characters, without & < > " or '`;
   it.each([
     ["123456", null],
     ["a".repeat(32), null],

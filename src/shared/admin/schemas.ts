@@ -11,10 +11,10 @@ import { ACCOUNT_REGEX, MOBILE_REGEX, PASSWORD_REGEX } from "../validation.ts";
  * empty on edit keeps the old one.
  */
 
-const account = withMessage(z.string().regex(ACCOUNT_REGEX), msg`Please enter the correct account`);
-const password = withMessage(z.string().regex(PASSWORD_REGEX), msg`Please enter the correct password`);
+const account = withMessage(z.string().regex(ACCOUNT_REGEX), msg`A username is 3 to 15 letters, digits or underscores, starting with a letter`);
+const password = withMessage(z.string().regex(PASSWORD_REGEX), msg`A password is 6 to 32 characters, without & < > " or '`);
 /** Empty on edit: unchanged. */
-const newPassword = withMessage(z.union([z.literal(""), z.string().regex(PASSWORD_REGEX)]).optional(), msg`Please enter the correct password`);
+const newPassword = withMessage(z.union([z.literal(""), z.string().regex(PASSWORD_REGEX)]).optional(), msg`A password is 6 to 32 characters, without & < > " or '`);
 const nickname = withMessage(safeText(50).optional().default(""), msg`The nickname is at most 50 characters`);
 /** Empty text means "none" (stored as null: the column is unique). */
 const blankToNull = (value: unknown) => (typeof value === "string" && value.trim() === "" ? null : value);
