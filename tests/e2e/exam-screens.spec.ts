@@ -72,7 +72,9 @@ test.describe("the official exam screen", () => {
       await expect(page).toHaveTitle(new RegExp(`成绩：${ROOM}`));
       const review = exam.review;
       await expect(review.getByTestId("question-outcome").filter({ hasText: "未作答" })).toHaveCount(8);
-      await expect(review.getByTestId("question-outcome")).toHaveCount(10);
+      // The demo room shows which answers were right once it has closed: until then the 2 answered
+      // questions are not judged here.
+      await expect(review.getByTestId("question-outcome")).toHaveCount(8);
 
       // Records: the room, not the paper.
       await page.goto("/exam/examTab/testRecord");

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { ExamScreen, PracticeScreen, practiseSetLink, questionPosition } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
-import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
+import { expect, logInMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
 
 /**
  * The member's study loop on a phone (390 × 844, touch), one member signed in once for the whole
@@ -19,6 +19,8 @@ const KNOWLEDGE = 3;
 
 let context: BrowserContext;
 let page: Page;
+/** A server of this file's own: its member's practice positions, wrong book and mock attempts stay out of the other specs' demo member. */
+let own: RunningServer;
 /** The stem of the maths question answered wrong in the first test. */
 let wrongStem = "";
 
@@ -35,8 +37,9 @@ async function asMember<T>(url: string, body?: unknown): Promise<T> {
   );
 }
 
-test.beforeAll(async ({ browser, server }) => {
-  context = await browser.newContext({ ...PHONE, baseURL: server.url });
+test.beforeAll(async ({ browser }) => {
+  own = await startServer();
+  context = await browser.newContext({ ...PHONE, baseURL: own.url });
   page = await context.newPage();
   await logInMember(page);
   await expect(page).toHaveURL(/\/user\/course\/my_course$/);
@@ -49,6 +52,7 @@ test.beforeAll(async ({ browser, server }) => {
 
 test.afterAll(async () => {
   await context?.close();
+  await own?.stop();
 });
 
 test("practice: a wrong choice red and the right one green, the answer and grading on the way back, the app's own back", async () => {

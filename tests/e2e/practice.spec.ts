@@ -194,7 +194,7 @@ test.describe("official exam offline", () => {
       await exam.chooseFirst();
       await expect(exam.savedOnDeviceOnly).toBeVisible();
       // They wait in the member's one outbox, counted with every other change.
-      await expect(page.getByRole("status").filter({ hasText: "2 条待同步" })).toBeVisible();
+      await expect(new MemberShell(page).pendingSync).toHaveAccessibleName("2 条待同步");
       await page.close();
 
       // Later, online, the member opens the app anywhere: the answers go out on their own.
@@ -213,7 +213,7 @@ test.describe("official exam offline", () => {
         }, uuid);
       await expect.poll(saved, { timeout: 15_000 }).toBe(2);
       // Nothing waits any more, and nothing of the exam was kept in localStorage.
-      await expect(page.getByRole("status").filter({ hasText: "条待同步" })).toHaveCount(0);
+      await expect(new MemberShell(page).pendingSync).toHaveCount(0);
       expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("examhub.official.")))).toEqual([]);
       await context.close();
     } finally {
