@@ -21,6 +21,11 @@ import { createBankWithQuestions } from "../helpers/factories.ts";
  */
 
 const DAY = 86_400_000;
+/**
+ * The first practice, 10 days ago at 14:00 UTC whenever the test runs: "due" counts whole days,
+ * so the simulated days below must open at the same hours of the day on every run.
+ */
+const T0 = Math.floor(Date.now() / DAY) * DAY - 10 * DAY + 14 * 3_600_000;
 let t: TestApp;
 let baseURL = "";
 let memberId = 0;
@@ -102,7 +107,6 @@ describe("two devices reviewing the same cards offline", () => {
   });
 
   it("end with the server's cards, each review applied once, whatever order they sync in", async () => {
-    const T0 = Date.now() - 10 * DAY;
     for (const d of [a, b]) await saveBank(d.db, { id: bankId, classifyId: bankId, title: "Bank", version: "v1" }, questions);
     // Five questions answered wrong on device A, synced; device B pulls them.
     for (const [i, q] of questions.entries()) await answerPractice(a.db, { bankId, question: q, answer: "B" }, { now: () => T0 + i });
@@ -142,7 +146,7 @@ describe("two devices reviewing the same cards offline", () => {
   });
 
   it("lives on daily reviews for a week of simulated days, offline between syncs", async () => {
-    const start = Date.now() - 8 * DAY;
+    const start = T0 + 2 * DAY;
     let reviewed = 0;
     const dueByDay: number[][] = [];
     const queuedByDay: number[] = [];
