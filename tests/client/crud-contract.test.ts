@@ -15,14 +15,20 @@ import registry from "../../src/client/admin/screens.ts?raw";
 const modules = import.meta.glob<{ default: CrudDefinition }>("../../src/client/admin/*/*.{ts,tsx}");
 const registered = [...registry.matchAll(/definitionScreen\(\(\) => import\("\.\/([\w/.-]+)"\)\)/g)].map((m) => `../../src/client/admin/${m[1]}`);
 
+/**
+ * One file at a time: importing them all at once made Node 20 load a shared package through
+ * `import()` and `require()` together, and its loader then fails now and then with "Cannot read
+ * properties of undefined (reading 'getStatus')" (a race in its
+ * require(esm) loading, noted in Node's own source).
+ */
 async function definitions(): Promise<CrudDefinition[]> {
-  return Promise.all(
-    registered.map(async (file) => {
-      const load = modules[file];
-      if (!load) throw new Error(`screens.ts names ${file}, which the glob does not find`);
-      return (await load()).default;
-    }),
-  );
+  const out: CrudDefinition[] = [];
+  for (const file of registered) {
+    const load = modules[file];
+    if (!load) throw new Error(`screens.ts names ${file}, which the glob does not find`);
+    out.push((await load()).default);
+  }
+  return out;
 }
 
 /** The body keys a schema accepts: an object's shape, through the transforms and pipes a resource wraps it in. */
