@@ -1,6 +1,6 @@
 import { StrictMode, startTransition } from "react";
 import { createRoot } from "react-dom/client";
-import { activateLanguage, storedLanguage } from "./i18n/index.ts";
+import { activateLanguage, onLanguageChange, storedLanguage } from "./i18n/index.ts";
 import { nextTask } from "./browser/nextTask.ts";
 import { linkManifest, watchInstall } from "./pwa/install.ts";
 import "./styles.css";
@@ -55,4 +55,5 @@ async function start(): Promise<void> {
 // The browser's install offer can come before any screen is up, once: kept from the start.
 watchInstall();
 linkManifest(storedLanguage());
+onLanguageChange((language) => linkManifest(language));
 void start();

@@ -6,7 +6,11 @@ import userEvent from "@testing-library/user-event";
 import { Folder, SquareMenu } from "lucide-react";
 import type { ReactNode } from "react";
 import { MemoryRouter, Route, Routes, useLocation } from "react-router-dom";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { act } from "react";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type * as ApiModule from "../../src/client/api/index.ts";
+import { activateLanguage, changeLanguage } from "../../src/client/i18n/index.ts";
+import { useConfig } from "../../src/client/stores/config.ts";
 import { menuIcon, MENU_ICONS } from "../../src/client/admin/menuIcons.tsx";
 import { TabBar } from "../../src/client/admin/TabBar.tsx";
 import { authNodes, menuRoutes, type MenuRule } from "../../src/client/routing/menus.ts";
@@ -15,6 +19,13 @@ import { safeContactUrl } from "../../src/client/app/pages/NoPermissionPage.tsx"
 import { STORE_TAB_VIEW } from "../../src/client/stores/keys.ts";
 import { useMemberCenter } from "../../src/client/stores/memberCenter.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
+import "../../src/client/admin/session.ts";
+
+// /admin/index/index answers with the menus in the language of the request (its think-lang header).
+vi.mock("../../src/client/api/index.ts", async (real) => ({
+  ...(await real<typeof ApiModule>()),
+  request: async () => ({ code: 1, msg: "", data: { menus: adminMenus(useConfig.getState().lang.defaultLang) } }),
+}));
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 
@@ -87,8 +98,7 @@ describe("admin tab labels follow the language", () => {
     expect(JSON.parse(stored).state.tabs).toEqual([{ path: "/admin/dashboard", search: "" }]);
     expect(stored).not.toContain("控制台");
 
-    // The language switch reloads the page: the store comes back from storage and the menus
-    // arrive in English.
+    // A reload in English: the store comes back from storage and the menus arrive in English.
     useNavTabs.setState({ tabs: [], menus: [], routes: [], loaded: false });
     localStorage.setItem(STORE_TAB_VIEW, stored);
     await useNavTabs.persist.rehydrate();
@@ -98,6 +108,20 @@ describe("admin tab labels follow the language", () => {
     expect(tab).toHaveAttribute("aria-current", "page");
     expect(screen.getByRole("button", { name: "Close Dashboard" })).toBeInTheDocument();
     expect(screen.queryByText("控制台")).toBeNull();
+  });
+
+  it("shows the open tabs and menus in a language chosen on the page, without a reload", async () => {
+    await activateLanguage("zh-cn");
+    loadMenus(adminMenus("zh-cn"));
+    useNavTabs.getState().open({ path: "/admin/exam/question", search: "", addtab: true });
+    renderAt("/admin/exam/question", <TabBar />);
+    expect(screen.getByRole("link", { name: "题目" })).toHaveAttribute("aria-current", "page");
+
+    await act(() => changeLanguage("en"));
+    // The menus are asked for again in English (admin/session.ts), and the tab follows.
+    expect(await screen.findByRole("link", { name: "Questions" })).toHaveAttribute("aria-current", "page");
+    expect(screen.queryByText("题目")).toBeNull();
+    expect(useNavTabs.getState().menus.map((m) => m.title)).toEqual(["Dashboard", "Questions", "Docs"]);
   });
 
   it("drops a label stored by an older version and shows the current one", () => {

@@ -95,10 +95,15 @@ test.describe("app shell", () => {
     }
   });
 
-  test("switches language, remembers it across reloads", async ({ page }) => {
+  test("switches language without reloading the page, remembers it across reloads", async ({ page }) => {
     await page.goto("/");
+    // A mark on this document: a reload would drop it.
+    await page.evaluate(() => document.documentElement.setAttribute("data-same-document", "1"));
     await page.getByRole("combobox").selectOption("en");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
+    await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    await expect(page.locator("html")).toHaveAttribute("data-same-document", "1");
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest-en.webmanifest");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
     await expect(page.locator("html")).toHaveAttribute("lang", "en");

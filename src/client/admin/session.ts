@@ -1,5 +1,6 @@
 import { request } from "../api/index.ts";
 import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../routing/menus.ts";
+import { onLanguageChange } from "../i18n/index.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { useSiteConfig, type SiteConfig } from "../stores/siteConfig.ts";
@@ -35,6 +36,11 @@ export async function reloadAdminMenus(): Promise<void> {
   const { menus } = res.data;
   useNavTabs.getState().setMenus(menus, menuRoutes(menus, "admin"), authNodes(menus, "admin"));
 }
+
+// The menus (and the open tabs' labels) come translated by the server: asked for again in the new language.
+onLanguageChange(() => {
+  if (useNavTabs.getState().loaded) reloadAdminMenus().catch(() => undefined);
+});
 
 export async function logoutAdmin(): Promise<void> {
   const res = await request({ url: "/admin/index/logout", method: "post", data: { refreshToken: useAdminInfo.getState().getToken("refresh") } });

@@ -102,9 +102,10 @@ function DocumentTitle() {
   const { i18n } = useLingui();
   const handleTitle = [...matches].reverse().map((m) => (m.handle as { title?: RouteTitle } | undefined)?.title).find(Boolean);
   const title = screenTitle ?? (handleTitle === "dynamic" ? dynamic : handleTitle);
+  const locale = i18n.locale;
   useEffect(() => {
     document.title = documentTitle(title, i18n, siteName) || "ExamHub";
-  }, [title, i18n, siteName]);
+  }, [title, i18n, locale, siteName]);
   return null;
 }
 

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Outlet } from "react-router-dom";
 import { isServerAnswer } from "../api/http.ts";
+import { onLanguageChange } from "../i18n/index.ts";
 
 /**
  * One retry for a failed connection while the device is online; a refusal from the server, or a
@@ -18,6 +19,10 @@ export const queryClient = new QueryClient({
     mutations: { networkMode: "always" },
   },
 });
+
+// What the server wrote in the old language (names, messages) is asked for again in the new one;
+// the screens keep showing what they have until it comes.
+onLanguageChange(() => void queryClient.invalidateQueries());
 
 /**
  * The query cache's provider, as a layout route (router.tsx) around every screen that reads the

@@ -84,7 +84,7 @@ export function watchInstall(win: Window = window): () => void {
 const MANIFESTS: Record<Language, string> = { "zh-cn": "/manifest.webmanifest", en: "/manifest-en.webmanifest" };
 
 /**
- * Links the manifest in the member's language (a change of language reloads the page), so an
+ * Links the manifest in the member's language (again on a change of language), so an
  * English-speaking member installs "ExamHub — courses and exams", not its Chinese name. Both have
  * the same id: one app, whichever was read.
  */

@@ -2,12 +2,16 @@ import { useLingui } from "@lingui/react/macro";
 import { Languages } from "lucide-react";
 import { LANGUAGES, isLanguage, type Language } from "../../shared/constants.ts";
 import { changeLanguage } from "../i18n/index.ts";
+import { toast } from "./toast.ts";
 
 // Each language is named in its own words, whatever the interface language is.
 // eslint-disable-next-line lingui/no-unlocalized-strings
 const LABELS: Record<Language, string> = { "zh-cn": "简体中文", en: "English" };
 
-/** Language choice; choosing stores it and reloads (SPEC §1). `showLabel` shows the word "Language". */
+/**
+ * Language choice; choosing stores it and shows the page again in it, without reloading the
+ * document (SPEC §1, i18n/index.ts). `showLabel` shows the word "Language".
+ */
 export function LanguageSwitch({ showLabel = false }: { showLabel?: boolean }) {
   const { t, i18n } = useLingui();
   return (
@@ -18,7 +22,9 @@ export function LanguageSwitch({ showLabel = false }: { showLabel?: boolean }) {
         className="rounded-md border border-slate-300 bg-white px-2 py-1.5 focus-visible:outline-2 focus-visible:outline-primary dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100"
         value={i18n.locale}
         onChange={(e) => {
-          if (isLanguage(e.target.value)) changeLanguage(e.target.value);
+          if (!isLanguage(e.target.value)) return;
+          // Offline with the other language's messages not saved on the device: it stays as it is.
+          changeLanguage(e.target.value).catch(() => toast.error(t`The language could not be changed: its messages did not load. Try again when online.`));
         }}
       >
         {LANGUAGES.map((lang) => (

@@ -1,5 +1,6 @@
 import { useCallback } from "react";
 import { request } from "../api/index.ts";
+import { onLanguageChange } from "../i18n/index.ts";
 import { AreaLoading } from "../routing/AreaLoading.tsx";
 import { authNodes, firstRoute, menuRoutes, type MenuRule } from "../routing/menus.ts";
 import { useMemberCenter } from "../stores/memberCenter.ts";
@@ -23,6 +24,11 @@ export async function loadMemberCenter(): Promise<string | undefined> {
   useMemberCenter.getState().setMenus(menus, menuRoutes(menus, "user"), authNodes(menus, "user"));
   return firstRoute(menus, "user");
 }
+
+// The member center's menus come translated by the server: asked for again in the new language.
+onLanguageChange(() => {
+  if (useMemberCenter.getState().loaded) loadMemberCenter().catch(() => undefined);
+});
 
 export default function UserLoading() {
   const load = useCallback(() => loadMemberCenter(), []);
