@@ -26,7 +26,7 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const rules = dialog.getByRole("group", { name: "权限" });
   await rules.getByRole("button", { name: "展开 会员管理" }).click();
   // The Members menu's own branch (inside the Members directory's): its View button.
-  const membersMenu = rules.getByRole("treeitem").filter({ has: page.getByRole("button", { name: "收起 会员管理" }) }).last();
+  const membersMenu = rules.getByRole("treeitem").filter({ has: page.getByRole("button", { name: "收起 会员", exact: true }) }).last();
   await membersMenu.getByRole("checkbox", { name: "查看", exact: true }).check();
   await expect(rules.getByRole("checkbox", { name: "会员管理" }).first()).toHaveJSProperty("indeterminate", true);
   await crud.saveAndClose();
@@ -51,13 +51,13 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const viewer = await other.newPage();
   await logInAdmin(viewer, { username, password });
   const viewerMenu = new AdminCrud(viewer).menu;
-  await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
+  await expect(viewerMenu.getByRole("link", { name: "会员", exact: true })).toBeVisible();
   for (const hidden of ["管理员管理", "角色组管理", "菜单规则管理", "会员分组", "题目"]) await expect(viewerMenu.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
   await viewer.goto("/admin/auth/admin");
   await expect(viewer).toHaveURL(/\/admin\/401$/);
   await expect(viewer.getByRole("heading", { name: "您没有权限访问此页面，或文件无效。" })).toBeVisible();
   // Still inside the back office: its menu stays, and home is the dashboard, not the member side.
-  await expect(viewerMenu.getByRole("link", { name: "会员管理" })).toBeVisible();
+  await expect(viewerMenu.getByRole("link", { name: "会员", exact: true })).toBeVisible();
   await viewer.getByRole("link", { name: "返回首页" }).click();
   // (Home of the back office is the admin's first menu: this one has only the members screen.)
   await expect(viewer).toHaveURL(/\/admin\/user\/user$/);

@@ -17,7 +17,7 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await expect(page.getByTestId("dashboard-figures")).toContainText("会员");
   const crud = new AdminCrud(page);
   const dialog = crud.dialog;
-  await crud.open("/admin/user/user", "会员管理");
+  await crud.open("/admin/user/user", "会员");
 
   // Create through the form; a refused field is shown beside it first.
   await crud.openAdd();

@@ -107,7 +107,7 @@ test("a member's result keeps every question as sat, with the paper's points, af
       await dialog.getByLabel("Pass score").fill("6");
     });
     const paperRow = await findRow(staff, paperTitle);
-    await paperRow.getByRole("button", { name: /^Questions · \d+$/ }).click();
+    await paperRow.getByRole("button", { name: /^Compose questions · \d+$/ }).click();
     const composer = staff.getByRole("dialog");
     for (const [q, own] of [[single, "2"], [judge, "1"], [fill, "2"]] as const) {
       await pickRemote(staff, composer.getByLabel("Question", { exact: true }), q.stem);

@@ -63,7 +63,7 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     const paperId = Number((await paperRow.getByRole("cell").nth(1).innerText()).trim());
     const admin = await adminApi(request, base);
     expect((await admin.post("/admin/exam/paperRow/add", { paper_id: paperId, kind: "fixed", question_id: shortId, score: 10 })).code).toBe(1);
-    await paperRow.getByRole("button", { name: /^Questions · \d+$/ }).click();
+    await paperRow.getByRole("button", { name: /^Compose questions · \d+$/ }).click();
     await expect(dialog.getByTestId("composer-rows")).toContainText("简述加法交换律。");
     await expect(dialog.getByTestId("composer-total")).toHaveText("Questions add up to 10 of 10 points");
     await dialog.getByRole("button", { name: "Close", exact: true }).first().click();

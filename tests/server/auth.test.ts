@@ -77,6 +77,11 @@ describe("admin session", () => {
     const titles = JSON.stringify(en.json().data.menus);
     expect(titles).toContain('"title":"Question banks"');
     expect(titles).not.toContain("Exam classify");
+    // A directory and its screen are not named alike (会员管理 › 会员管理 before).
+    const pairs = (menus: { title: string; children?: { title: string }[] }[]): string[] => menus.flatMap((m) => (m.children ?? []).map((c) => `${m.title} › ${c.title}`));
+    expect(pairs(zh.json().data.menus)).toContain("会员管理 › 会员");
+    expect(pairs(en.json().data.menus)).toContain("Member management › Members");
+    for (const menus of [zh.json().data.menus, en.json().data.menus]) for (const pair of pairs(menus)) expect(pair.split(" › ")[0], pair).not.toBe(pair.split(" › ")[1]);
   });
 
   it("answers 409 for an expired token and refreshes it once with the refresh token", async () => {

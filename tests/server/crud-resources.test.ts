@@ -229,9 +229,9 @@ describe("the admin log", () => {
     const en = await call(root, "GET", `/admin/auth/adminLog/index?search[0][field]=id&search[0][val]=${id}&search[0][operator]=eq`);
     expect((en.data.list as { title: string }[])[0]!.title).toBe("Members / Add");
     const zh = await send<{ list: { title: string }[] }>(root, "GET", `/admin/auth/adminLog/index?search[0][field]=id&search[0][val]=${id}&search[0][operator]=eq`, undefined, { headers: { "think-lang": "zh-cn" } });
-    expect(zh.data.list[0]!.title).toBe("会员管理 / 添加");
+    expect(zh.data.list[0]!.title).toBe("会员 / 添加");
     const detail = await send<{ row: { title: string } }>(root, "GET", `/admin/auth/adminLog/edit?id=${id}`, undefined, { headers: { "think-lang": "zh-cn" } });
-    expect(detail.data.row.title).toBe("会员管理 / 添加");
+    expect(detail.data.row.title).toBe("会员 / 添加");
   });
 
   it("logs back-office logins and refused ones, never the password", async () => {

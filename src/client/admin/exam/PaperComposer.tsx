@@ -37,7 +37,7 @@ type RowValues = { kind: Kind; question_id: unknown; classify_id: unknown; quest
 const typedFields = z.object({ count: paperRowAdd.shape.count, score: paperRowAdd.shape.score });
 
 /**
- * A paper's composer (row action "Questions"): its rows in paper order with their subtotals and
+ * A paper's composer (row action "Compose questions"): its rows in paper order with their subtotals and
  * the running total against the paper's total score (and that a room cannot use the paper while
  * they differ); a fixed question picked from the bank (remote select over `exam/question`, its
  * points defaulting to the question's own score) or a draw rule (classify, type, difficulty or

@@ -96,7 +96,7 @@ export function PaperRowsTotal({ value, values }: CustomFieldProps) {
     <div className="space-y-1">
       <PaperTotals total={total} rowsTotal={rowsTotal} />
       <p className="text-xs text-slate-500 dark:text-slate-400">
-        <Trans>Compose the questions with the row action "Questions".</Trans>
+        <Trans>Compose the questions with the row action "Compose questions".</Trans>
       </p>
     </div>
   );

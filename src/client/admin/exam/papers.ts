@@ -27,7 +27,7 @@ const papers: CrudDefinition = {
   ]),
   schema: paperAdd,
   editSchema: paperEdit.omit({ id: true }),
-  rowActions: [{ key: "compose", label: msg`Questions`, icon: ListOrdered, action: "exam/paperRow/index", component: PaperComposer, size: "lg" }],
+  rowActions: [{ key: "compose", label: msg`Compose questions`, icon: ListOrdered, action: "exam/paperRow/index", component: PaperComposer, size: "lg" }],
 };
 
 export default papers;
