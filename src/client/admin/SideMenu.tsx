@@ -1,10 +1,12 @@
-import { createElement, useState, type ReactElement } from "react";
+import { createElement, useState, type MouseEvent, type ReactElement } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { Tooltip } from "radix-ui";
 import { ChevronRight, ExternalLink } from "lucide-react";
 import { Link, useLocation } from "react-router-dom";
 import { menuTarget, type MenuRule } from "../routing/menus.ts";
+import { menuProblem } from "../routing/navigation.ts";
 import { Button } from "../ui/Button.tsx";
+import { toast } from "../ui/toast.ts";
 import { menuIcon } from "./menuIcons.tsx";
 
 // The active entry's text is primary-strong on a light tint: 6.1:1 (primary itself was 4.48:1).
@@ -40,15 +42,32 @@ function WithTooltip({ title, collapsed, children }: { title: string; collapsed:
   );
 }
 
+/**
+ * A click on an entry that goes nowhere (SPEC §8's navigation messages): says why instead.
+ * Returns whether it was stopped.
+ */
+function useNavigationCheck(rule: MenuRule) {
+  const { i18n } = useLingui();
+  const { pathname, search } = useLocation();
+  return (event?: MouseEvent): boolean => {
+    const problem = menuProblem(rule, "admin", { pathname, search });
+    if (!problem) return false;
+    event?.preventDefault();
+    toast.message(i18n._(problem));
+    return true;
+  };
+}
+
 function Entry({ rule, collapsed, depth, onNavigate }: { rule: MenuRule; collapsed: boolean; depth: number; onNavigate?: () => void }) {
   const [open, setOpen] = useState(true);
+  const check = useNavigationCheck(rule);
   const children = (rule.children ?? []).filter((c) => c.type !== "button");
   const label = collapsed ? rule.title : undefined;
   if (rule.type === "menu_dir") {
     return (
       <li>
         <WithTooltip title={rule.title} collapsed={collapsed}>
-          <Button variant="bare" aria-expanded={open} aria-label={label} onClick={() => setOpen(!open)} className={itemClass(false, collapsed)}>
+          <Button variant="bare" aria-expanded={open} aria-label={label} onClick={() => check() || setOpen(!open)} className={itemClass(false, collapsed)}>
             <RuleIcon rule={rule} />
             {!collapsed && <span className="flex-1 truncate text-left">{rule.title}</span>}
             {!collapsed && <ChevronRight aria-hidden className={`size-4 transition-transform ${open ? "rotate-90" : ""}`} />}
@@ -69,7 +88,7 @@ function Entry({ rule, collapsed, depth, onNavigate }: { rule: MenuRule; collaps
     return (
       <li>
         <WithTooltip title={rule.title} collapsed={collapsed}>
-          <a href={target.to} target="_blank" rel="noopener noreferrer" aria-label={label} className={itemClass(false, collapsed)}>
+          <a href={target.to} target="_blank" rel="noopener noreferrer" aria-label={label} onClick={check} className={itemClass(false, collapsed)}>
             <ExternalLink aria-hidden className="size-5 shrink-0" />
             {!collapsed && <span className="truncate">{rule.title}</span>}
           </a>
@@ -90,10 +109,14 @@ function Entry({ rule, collapsed, depth, onNavigate }: { rule: MenuRule; collaps
  */
 function MenuLink({ rule, to, collapsed, onNavigate }: { rule: MenuRule; to: string; collapsed: boolean; onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  const check = useNavigationCheck(rule);
   const active = pathname === to || pathname.startsWith(`${to}/`);
   return (
     <WithTooltip title={rule.title} collapsed={collapsed}>
-      <Link to={to} aria-current={active ? "page" : undefined} aria-label={collapsed ? rule.title : undefined} onClick={onNavigate} className={itemClass(active, collapsed)}>
+      <Link to={to} aria-current={active ? "page" : undefined} aria-label={collapsed ? rule.title : undefined} onClick={(e) => {
+          check(e);
+          onNavigate?.();
+        }} className={itemClass(active, collapsed)}>
         <RuleIcon rule={rule} />
         {!collapsed && <span className="truncate">{rule.title}</span>}
       </Link>

@@ -1,8 +1,10 @@
-import { useEffect, useId, useRef } from "react";
+import { useEffect, useId, useRef, type MouseEvent } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { ExternalLink } from "lucide-react";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { menuTarget, type MenuRule } from "../routing/menus.ts";
+import { menuProblem } from "../routing/navigation.ts";
+import { toast } from "../ui/toast.ts";
 import { useMemberCenter } from "../stores/memberCenter.ts";
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -13,17 +15,26 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 function MenuLink({ rule }: { rule: MenuRule }) {
+  const { i18n } = useLingui();
+  const here = useLocation();
   const target = menuTarget(rule, "user");
+  // An entry that goes nowhere says why (SPEC §8's navigation messages).
+  const check = (event: MouseEvent) => {
+    const problem = menuProblem(rule, "user", here);
+    if (!problem) return;
+    event.preventDefault();
+    toast.message(i18n._(problem));
+  };
   if (target.kind === "external") {
     return (
-      <a href={target.to} target="_blank" rel="noopener noreferrer" className={linkClass({ isActive: false })}>
+      <a href={target.to} target="_blank" rel="noopener noreferrer" onClick={check} className={linkClass({ isActive: false })}>
         {rule.title}
         <ExternalLink aria-hidden className="size-3.5" />
       </a>
     );
   }
   return (
-    <NavLink to={target.to} className={linkClass}>
+    <NavLink to={target.to} onClick={check} className={linkClass}>
       {rule.title}
     </NavLink>
   );
