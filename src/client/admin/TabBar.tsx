@@ -5,6 +5,7 @@ import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { Button, buttonClass, selectedClass } from "../ui/Button.tsx";
+import { confirmLeave } from "../ui/leaveGuard.tsx";
 
 /**
  * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
@@ -32,9 +33,16 @@ export function TabBar() {
 
   if (tabs.length === 0) return null;
 
-  const onClose = (path: string) => {
+  // Closing the open page's tab leaves it: a form with unsaved changes asks first, before the tab goes.
+  const onClose = async (path: string) => {
+    if (path === pathname && !(await confirmLeave())) return;
     const next = close(path);
     if (path === pathname) void navigate(next ? next.path + next.search : "/admin");
+  };
+  const onCloseAll = async () => {
+    if (!(await confirmLeave())) return;
+    closeAll();
+    void navigate("/admin");
   };
 
   return (
@@ -56,7 +64,7 @@ export function TabBar() {
               >
                 {title}
               </Link>
-              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
+              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => void onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
                 <X aria-hidden className="size-3.5" />
               </Button>
             </li>
@@ -73,10 +81,7 @@ export function TabBar() {
               {t`Close other tabs`}
             </DropdownMenu.Item>
             <DropdownMenu.Item
-              onSelect={() => {
-                closeAll();
-                void navigate("/admin");
-              }}
+              onSelect={() => void onCloseAll()}
               className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
             >
               {t`Close all tabs`}
