@@ -262,8 +262,18 @@ describe("leaving a page with unsaved changes", () => {
     expect(useNavTabs.getState().tabs).toHaveLength(0);
   });
 
-  it("confirmLeave answers yes at once while nothing is unsaved", async () => {
+  it("confirmLeave goes at once while nothing is unsaved, and only after discard otherwise", async () => {
     renderPages();
-    await expect(confirmLeave()).resolves.toBe(true);
+    const leave = vi.fn();
+    confirmLeave(leave);
+    expect(leave).toHaveBeenCalledTimes(1);
+    await userEvent.type(screen.getByLabelText("Note"), "x");
+    confirmLeave(leave);
+    await userEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Keep editing" }));
+    await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+    expect(leave).toHaveBeenCalledTimes(1);
+    confirmLeave(leave);
+    await userEvent.click(within(await screen.findByRole("alertdialog")).getByRole("button", { name: "Discard" }));
+    expect(leave).toHaveBeenCalledTimes(2);
   });
 });

@@ -33,17 +33,22 @@ export function TabBar() {
 
   if (tabs.length === 0) return null;
 
-  // Closing the open page's tab leaves it: a form with unsaved changes asks first, before the tab goes.
-  const onClose = async (path: string) => {
-    if (path === pathname && !(await confirmLeave())) return;
-    const next = close(path);
-    if (path === pathname) void navigate(next ? next.path + next.search : "/admin");
+  const onClose = (path: string) => {
+    if (path !== pathname) {
+      close(path);
+      return;
+    }
+    // Closing the open page's tab leaves it: a form with unsaved changes asks first, before the tab goes.
+    confirmLeave(() => {
+      const next = close(path);
+      void navigate(next ? next.path + next.search : "/admin");
+    });
   };
-  const onCloseAll = async () => {
-    if (!(await confirmLeave())) return;
-    closeAll();
-    void navigate("/admin");
-  };
+  const onCloseAll = () =>
+    confirmLeave(() => {
+      closeAll();
+      void navigate("/admin");
+    });
 
   return (
     <nav aria-label={t`Open pages`} className="flex items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
@@ -64,7 +69,7 @@ export function TabBar() {
               >
                 {title}
               </Link>
-              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => void onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
+              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
                 <X aria-hidden className="size-3.5" />
               </Button>
             </li>
@@ -81,7 +86,7 @@ export function TabBar() {
               {t`Close other tabs`}
             </DropdownMenu.Item>
             <DropdownMenu.Item
-              onSelect={() => void onCloseAll()}
+              onSelect={onCloseAll}
               className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
             >
               {t`Close all tabs`}

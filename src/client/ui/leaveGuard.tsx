@@ -31,26 +31,29 @@ export const pageHasUnsavedChanges = (): boolean => dirtyForms.size > 0;
 
 /** The mounted LeaveGuard's question, for `confirmLeave`. */
 let askHost: ((answer: (leave: boolean) => void) => void) | null = null;
-/** Set for the navigation that follows a "discard" given to `confirmLeave`, so it is not asked twice. */
+/** Set while the step `confirmLeave` was answered "discard" for runs, so its navigation is not asked about twice. */
 let passing = false;
 
 /**
  * Before a step that leaves the page by more than a route change (closing the open page's tab):
- * true at once when nothing is unsaved, else the person's answer. After "discard" the navigation
- * that follows in the same task goes through without a second question.
+ * runs `leave` at once when nothing is unsaved, else once the person answers "discard"; the
+ * navigation `leave` starts then goes through without a second question.
  */
-export function confirmLeave(): Promise<boolean> {
+export function confirmLeave(leave: () => void): void {
   const host = askHost;
-  if (!pageHasUnsavedChanges() || !host) return Promise.resolve(true);
-  return new Promise((resolve) =>
-    host((leave) => {
-      if (leave) {
-        passing = true;
-        setTimeout(() => (passing = false), 0);
-      }
-      resolve(leave);
-    }),
-  );
+  if (!pageHasUnsavedChanges() || !host) {
+    leave();
+    return;
+  }
+  host((discard) => {
+    if (!discard) return;
+    passing = true;
+    try {
+      leave();
+    } finally {
+      passing = false;
+    }
+  });
 }
 
 /**
