@@ -6,7 +6,8 @@ import { expect, logInMember, serviceWorkerInControl, startServer, test, logInAd
 const DASHBOARD = /\/admin\/dashboard$/;
 
 /**
- * The question back office in the real app (zh-cn): staff write a single-choice question with an
+ * The question back office in the real app (zh-cn): Escape on an add form with typed work asks
+ * before throwing it away; staff write a single-choice question with an
  * image in its stem (uploaded, opened in the previewer, shown in the live preview) and find it in
  * the list; then import a small CSV through the dry-run dialog: a bad row is reported by its line
  * and nothing is imported, the corrected file imports.
@@ -22,10 +23,25 @@ test("staff write a question with an image and import questions through the dry 
   const dialog = crud.dialog;
   await crud.open("/admin/exam/question", "题目");
 
+  // An untouched add form closes at once on Escape.
+  await crud.openAdd();
+  await expect(dialog.getByLabel("题目", { exact: true })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+
   await crud.openAdd();
   await dialog.getByLabel("题库").click();
   await page.getByRole("option").nth(1).click();
   await dialog.getByLabel("题目", { exact: true }).fill(`${tag} 哪个是红色？`);
+  // Escape with typed work asks first; its focused answer (keep editing) keeps the text.
+  await page.keyboard.press("Escape");
+  const ask = page.getByRole("alertdialog");
+  await expect(ask).toBeVisible();
+  await expect(ask.getByRole("button").first()).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(ask).toHaveCount(0);
+  await expect(dialog.getByLabel("题目", { exact: true })).toHaveValue(`${tag} 哪个是红色？`);
   await dialog.getByTestId("question-image-input").first().setInputFiles({ name: "red.png", mimeType: "image/png", buffer: PNG });
   await expect(dialog.getByRole("button", { name: "预览第 1 张图片" }).first()).toBeVisible();
   for (const [key, text] of [["A", "蓝"], ["B", "红"], ["C", "绿"], ["D", "黄"]] as const) await dialog.getByLabel(`选项${key}`, { exact: true }).fill(text);

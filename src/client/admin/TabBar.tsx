@@ -5,6 +5,7 @@ import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { Button, buttonClass, selectedClass } from "../ui/Button.tsx";
+import { confirmLeave } from "../ui/leaveGuard.tsx";
 
 /**
  * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
@@ -33,9 +34,21 @@ export function TabBar() {
   if (tabs.length === 0) return null;
 
   const onClose = (path: string) => {
-    const next = close(path);
-    if (path === pathname) void navigate(next ? next.path + next.search : "/admin");
+    if (path !== pathname) {
+      close(path);
+      return;
+    }
+    // Closing the open page's tab leaves it: a form with unsaved changes asks first, before the tab goes.
+    confirmLeave(() => {
+      const next = close(path);
+      void navigate(next ? next.path + next.search : "/admin");
+    });
   };
+  const onCloseAll = () =>
+    confirmLeave(() => {
+      closeAll();
+      void navigate("/admin");
+    });
 
   return (
     <nav aria-label={t`Open pages`} className="flex items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
@@ -73,10 +86,7 @@ export function TabBar() {
               {t`Close other tabs`}
             </DropdownMenu.Item>
             <DropdownMenu.Item
-              onSelect={() => {
-                closeAll();
-                void navigate("/admin");
-              }}
+              onSelect={onCloseAll}
               className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
             >
               {t`Close all tabs`}

@@ -6,6 +6,7 @@ import { LOADER_HIDE_MS } from "../../shared/constants.ts";
 import { onceUntilFailed } from "../../shared/once.ts";
 import { useSiteConfig } from "../stores/siteConfig.ts";
 import { useConfig } from "../stores/config.ts";
+import { LeaveGuard } from "../ui/leaveGuard.tsx";
 import { LoadingOverlay } from "../ui/LoadingOverlay.tsx";
 import { Spinner } from "../ui/Spinner.tsx";
 import { afterFirstPaint } from "../ui/afterPaint.ts";
@@ -177,6 +178,7 @@ export function RootLayout() {
       <DocumentTitle />
       <ThemeSync />
       <Outlet />
+      <LeaveGuard />
       <LoadingOverlay />
       <Toasts />
       <ScrollRestoration />

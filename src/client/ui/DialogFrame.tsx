@@ -2,12 +2,14 @@ import { useLingui } from "@lingui/react/macro";
 import { X } from "lucide-react";
 import { Dialog } from "radix-ui";
 import type { ReactNode } from "react";
+import { DiscardScopeProvider, useDiscardScope } from "./discardGuard.tsx";
 
 const widths = { sm: "w-[min(92vw,26rem)]", lg: "w-[min(96vw,40rem)]", xl: "w-[min(96vw,64rem)]" } as const;
 
 /**
  * A modal dialog: overlay, centred panel, title and close button; the content is the caller's.
- * `size` "lg" for forms; a panel taller than the screen scrolls inside (phones).
+ * `size` "lg" for forms; a panel taller than the screen scrolls inside (phones). A form inside
+ * that reports unsaved changes (useDirtyForm) makes Escape, × and a click outside ask before closing.
  */
 export function DialogFrame({
   open,
@@ -23,20 +25,24 @@ export function DialogFrame({
   children: ReactNode;
 }) {
   const { t } = useLingui();
+  const discard = useDiscardScope(() => onOpenChange(false));
   return (
-    <ModalPanel
-      open={open}
-      onOpenChange={onOpenChange}
-      className={`fixed top-1/2 left-1/2 z-50 max-h-[92dvh] ${widths[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100`}
-    >
-      <div className="mb-4 flex items-center justify-between">
-        <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
-        <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
-          <X aria-hidden className="size-4" />
-        </Dialog.Close>
-      </div>
-      {children}
-    </ModalPanel>
+    <>
+      <ModalPanel
+        open={open}
+        onOpenChange={(next) => (next ? onOpenChange(true) : discard.scope.requestClose())}
+        className={`fixed top-1/2 left-1/2 z-50 max-h-[92dvh] ${widths[size]} -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900 dark:text-slate-100`}
+      >
+        <div className="mb-4 flex items-center justify-between">
+          <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
+          <Dialog.Close aria-label={t`Close`} className="rounded p-2 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <X aria-hidden className="size-4" />
+          </Dialog.Close>
+        </div>
+        <DiscardScopeProvider scope={discard.scope}>{children}</DiscardScopeProvider>
+      </ModalPanel>
+      {discard.confirm}
+    </>
   );
 }
 

@@ -25,6 +25,7 @@ import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { useConfirmDiscard, useDirtyForm } from "../../ui/discardGuard.tsx";
 import { DropDataConfirm } from "../DropDataConfirm.tsx";
 import { UploadFailure } from "../UploadFailure.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
@@ -265,6 +266,10 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
   const [done, setDone] = useState<string | null>(null);
   const baseId = useId();
   const generated = editing.status === "generated";
+  // Unsaved: the design differs from the one opened or last generated.
+  const dirty = useMemo(() => JSON.stringify(design) !== JSON.stringify(editing.design), [design, editing.design]);
+  useDirtyForm(dirty);
+  const discard = useConfirmDiscard(dirty);
 
   const set = (patch: Partial<GenDesign>) => {
     setDesign((d) => ({ ...d, ...patch }));
@@ -343,10 +348,11 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
         <h1 id={id("title")} className="text-xl font-semibold">
           {editing.status === "new" ? <Trans>New design</Trans> : <Trans>Design: {editingTitle}</Trans>}
         </h1>
-        <Button onClick={onClose}>
+        <Button onClick={() => discard.ask(onClose)}>
           <X className="size-4" aria-hidden />
           <Trans>Back to the designs</Trans>
         </Button>
+        {discard.confirm}
       </div>
 
       <div className="grid gap-4 rounded-lg border border-slate-200 p-4 sm:grid-cols-3 dark:border-slate-700">

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { fieldMessage } from "../../../shared/schema.ts";
 import { serverRefusal } from "../../api/index.ts";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
 import { ControlledField } from "../../ui/form/ControlledField.tsx";
 import { Switch } from "../../ui/Switch.tsx";
@@ -79,6 +80,8 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
   // The values a field's `when` looks at.
   const watched = useWatch({ control: form.control }) as Record<string, unknown>;
   const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onDone);
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
@@ -198,7 +201,7 @@ function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition;
         );
       })}
       <FormAlert text={formError} />
-      <FormFooter className="pt-2" busy={form.formState.isSubmitting} onCancel={onDone} />
+      <FormFooter className="pt-2" busy={form.formState.isSubmitting} onCancel={cancel} />
     </form>
   );
 }

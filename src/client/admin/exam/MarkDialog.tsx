@@ -13,6 +13,7 @@ import type { CrudRow } from "../crud/types.ts";
 import type { PageLeave } from "../../../shared/exam/pageLeaves.ts";
 import { PageLeaveList, PageLeaveSummary, pageLeavesOf } from "./PageLeaves.tsx";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 
 
 /** Each time the member left the exam page (the marking row as `edit` answers it). */
@@ -49,6 +50,8 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
   const form = useForm({ defaultValues: { score: done ? String(row.score) : "", comment: String(row.comment ?? "") }, resolver: zodResolver(schema) });
   const error = form.formState.errors.score?.message ?? null;
   const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onDone);
   const save = useMutation({
     mutationFn: ({ score, comment }: z.infer<typeof schema>) =>
       request({ url: crudUrl("exam/marking", "mark"), method: "post", data: { id: row.id, score: Number(score), comment: comment.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
@@ -114,7 +117,7 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
         {(control) => <textarea {...control} {...form.register("comment")} rows={3} maxLength={2000} disabled={done} className={`${controlClass()} py-2`} />}
       </FieldFrame>
       <FormAlert text={formError} />
-      <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} cancel={done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>} submit={done ? null : <Trans>Save mark</Trans>} />
+      <FormFooter className="pt-2" busy={save.isPending} onCancel={cancel} cancel={done ? <Trans>Close</Trans> : <Trans>Cancel</Trans>} submit={done ? null : <Trans>Save mark</Trans>} />
     </form>
   );
 }

@@ -17,6 +17,7 @@ import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow, ListData } from "../crud/types.ts";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS } from "./options.ts";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 
 /** The paper list's "questions add up to" cell: red while it differs from the paper's total. */
 export function rowsTotalCell(row: CrudRow) {
@@ -86,13 +87,15 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
   const [kind, count, score] = useWatch({ control: form.control, name: ["kind", "count", "score"] });
   const errors = form.formState.errors;
   const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
+  const close = useGuardedClose(onDone);
   const refresh = () => Promise.all([client.invalidateQueries({ queryKey: crudKeys.all("exam/paperRow") }), client.invalidateQueries({ queryKey: crudKeys.all("exam/paper") })]);
   const add = useMutation({
     mutationFn: (values: RowValues) => request({ url: crudUrl("exam/paperRow", "add"), method: "post", data: sent(values) }, { showCodeMessage: false, showSuccessMessage: true }),
     onSuccess: async () => {
-      form.clearErrors();
       setFormError(null);
-      form.setValue("question_id", null);
+      // The row is saved: what stays in the form (kind, figures) is the next row's start, not unsaved work.
+      form.reset({ ...form.getValues(), question_id: null });
       await refresh();
     },
     onError: (e) => {
@@ -231,7 +234,7 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
           </p>
         )}
         <FormAlert text={formError} />
-        <FormFooter busy={add.isPending} onCancel={onDone} cancel={<Trans>Close</Trans>} submit={<Trans>Add row</Trans>} />
+        <FormFooter busy={add.isPending} onCancel={close} cancel={<Trans>Close</Trans>} submit={<Trans>Add row</Trans>} />
       </form>
     </div>
   );

@@ -11,6 +11,7 @@ import { crudKeys, crudUrl } from "../crud/api.ts";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow } from "../crud/types.ts";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { useDirtyForm } from "../../ui/discardGuard.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { DataTable, FIGURES } from "../../ui/DataTable.tsx";
 
@@ -39,6 +40,7 @@ export function RoomOverrides({ row }: { row: CrudRow; onDone: () => void }) {
   const form = useForm<OverrideValues>({ defaultValues: EMPTY, resolver: sentSchemaResolver(roomOverrideAdd, sent) });
   const target = useWatch({ control: form.control, name: "target" });
   const [refusal, setRefusal] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
   // The form has one alert for every refusal, as the server words it, its own checks included.
   const checkError = Object.values(form.formState.errors)[0]?.message ?? null;
   const key = ["crud", "exam/room", "overrides", roomId];

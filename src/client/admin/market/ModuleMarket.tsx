@@ -15,6 +15,7 @@ import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { DropDataConfirm } from "../DropDataConfirm.tsx";
 import { UploadFailure } from "../UploadFailure.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 import { FormFooter } from "../../ui/FormFooter.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { reloadAdminMenus } from "../session.ts";
@@ -250,11 +251,24 @@ function settingsForm(module: ModuleRow, i18n: I18n) {
 
 function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClose: () => void; onSaved: () => Promise<void> }) {
   const { i18n } = useLingui();
+  const title = i18n.locale === "en" && module.titleEn ? module.titleEn : module.title;
+  return (
+    <DialogFrame open onOpenChange={(o) => !o && onClose()} title={<Trans>Settings of {title}</Trans>}>
+      <SettingsForm module={module} onClose={onClose} onSaved={onSaved} />
+    </DialogFrame>
+  );
+}
+
+/** Inside the dialog, so its unsaved changes make closing the dialog ask first. */
+function SettingsForm({ module, onClose, onSaved }: { module: ModuleRow; onClose: () => void; onSaved: () => Promise<void> }) {
+  const { i18n } = useLingui();
   const schema = useMemo(() => settingsForm(module, i18n), [module, i18n]);
   const form = useForm<Record<string, string>, unknown, Record<string, number>>({
     defaultValues: Object.fromEntries(Object.entries(module.values).map(([k, v]) => [k, String(v)])),
     resolver: zodResolver(schema),
   });
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onClose);
   const save = useMutation({
     mutationFn: (values: Record<string, number>) =>
       request({ url: "/admin/moduleStore/moduleStore/settings", method: "post", data: { name: module.name, values } }, { showSuccessMessage: true }),
@@ -263,25 +277,22 @@ function SettingsDialog({ module, onClose, onSaved }: { module: ModuleRow; onClo
       onClose();
     },
   });
-  const title = i18n.locale === "en" && module.titleEn ? module.titleEn : module.title;
   return (
-    <DialogFrame open onOpenChange={(o) => !o && onClose()} title={<Trans>Settings of {title}</Trans>}>
-      <form className="space-y-4" onSubmit={(e) => void form.handleSubmit((values) => save.mutate(values))(e)}>
-        {module.settings.map((s) => (
-          <Field
-            key={s.key}
-            label={i18n.locale === "en" && s.titleEn ? s.titleEn : s.title}
-            type="number"
-            min={s.min}
-            max={s.max}
-            step={1}
-            required
-            {...form.register(s.key)}
-            error={form.formState.errors[s.key]?.message}
-          />
-        ))}
-        <FormFooter busy={save.isPending} onCancel={onClose} />
-      </form>
-    </DialogFrame>
+    <form className="space-y-4" onSubmit={(e) => void form.handleSubmit((values) => save.mutate(values))(e)}>
+      {module.settings.map((s) => (
+        <Field
+          key={s.key}
+          label={i18n.locale === "en" && s.titleEn ? s.titleEn : s.title}
+          type="number"
+          min={s.min}
+          max={s.max}
+          step={1}
+          required
+          {...form.register(s.key)}
+          error={form.formState.errors[s.key]?.message}
+        />
+      ))}
+      <FormFooter busy={save.isPending} onCancel={cancel} />
+    </form>
   );
 }

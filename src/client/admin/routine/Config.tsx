@@ -23,6 +23,7 @@ import type { FormFieldKind } from "../crud/types.ts";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { LoadRetry } from "../../ui/LoadRetry.tsx";
+import { useDirtyForm } from "../../ui/discardGuard.tsx";
 
 /**
  * The config screen (`routine/config`): the site settings by group, each group a form of the
@@ -70,6 +71,7 @@ const FIELDS: Record<ConfigGroup, Field[]> = {
 
 export default function ConfigScreen() {
   const { t, i18n } = useLingui();
+  const [tab, setTab] = useState<ConfigGroup>("basic");
   const config = useQuery({
     queryKey: KEY,
     queryFn: async ({ signal }) => (await request<{ config: ConfigView }>({ url: "/admin/routine/config/index", method: "get", signal })).data.config,
@@ -89,7 +91,7 @@ export default function ConfigScreen() {
       ) : !config.data ? (
         <PageSpinner className="my-10" />
       ) : (
-        <Tabs.Root defaultValue="basic" className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+        <Tabs.Root value={tab} onValueChange={(group) => setTab(group as ConfigGroup)} className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
           <Tabs.List aria-label={t`Settings groups`} className="flex overflow-x-auto border-b border-slate-200 dark:border-slate-700">
             {CONFIG_GROUPS.map((group) => (
               <Tabs.Trigger
@@ -101,8 +103,9 @@ export default function ConfigScreen() {
               </Tabs.Trigger>
             ))}
           </Tabs.List>
+          {/* Every group's form stays mounted (the others hidden), so switching tabs keeps what was typed in each. */}
           {CONFIG_GROUPS.map((group) => (
-            <Tabs.Content key={group} value={group} className="p-4 outline-none sm:p-6">
+            <Tabs.Content key={group} value={group} forceMount hidden={group !== tab} className="p-4 outline-none sm:p-6">
               <GroupForm group={group} view={config.data} />
               {group === "mail" && <TestMail />}
             </Tabs.Content>
@@ -123,6 +126,7 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
   const defaultValues = Object.fromEntries(keys.map((k) => [k, k === "mail_password" ? "" : view[k as keyof ConfigView]]));
   const form = useForm<FieldValues>({ defaultValues, resolver: zodResolver(schema as never) as unknown as Resolver<FieldValues> });
   const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
   const save = useMutation({
     mutationFn: (values: FieldValues) => request({ url: "/admin/routine/config/edit", method: "post", data: values }, { showSuccessMessage: true, showCodeMessage: false }),
   });

@@ -10,6 +10,7 @@ import { request } from "../../api/index.ts";
 import { PACKAGE_MANAGERS, TaskStatus, terminalConfigBody, type PackageManager, type TerminalIndex } from "../../../shared/terminal.ts";
 import { Button } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { formatTime } from "../../../shared/time.ts";
 import { parseAnsi } from "./ansi.ts";
@@ -242,38 +243,44 @@ function ConfigDialog() {
   const { t } = useLingui();
   const open = useTerminal((s) => s.showConfig);
   const setOpen = useTerminal((s) => s.toggleConfigDialog);
+  return (
+    <DialogFrame open={open} onOpenChange={setOpen} title={t`Terminal settings`}>
+      <ConfigForm onDone={() => setOpen(false)} />
+    </DialogFrame>
+  );
+}
+
+/** Inside the dialog (mounted while it is open), so a port typed and not saved makes closing ask first. */
+function ConfigForm({ onDone }: { onDone: () => void }) {
+  const { t } = useLingui();
   const cleanup = useTerminal((s) => s.automaticCleanupTask);
   const setCleanup = useTerminal((s) => s.setAutomaticCleanupTask);
   const port = useTerminal((s) => s.port);
   // Checked as it is typed, so Save is off while the port is not one.
   const form = useForm<z.input<typeof portForm>, unknown, z.output<typeof portForm>>({ mode: "onChange", values: { port: String(port) }, resolver: zodResolver(portForm) });
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onDone);
   const valid = !form.formState.errors.port;
   const save = async (next: number) => {
     if (next !== port && !(await saveTerminalConfig({ port: next }))) return;
-    form.reset();
-    setOpen(false);
+    onDone();
   };
   return (
-    <DialogFrame open={open} onOpenChange={(o) => (form.reset(), setOpen(o))} title={t`Terminal settings`}>
-      <form className="space-y-4" onSubmit={(e) => void form.handleSubmit(({ port: next }) => save(next))(e)}>
-        <label className="flex min-h-11 items-center gap-3 text-sm">
-          <input type="checkbox" className="size-5 accent-primary" checked={cleanup === 1} onChange={(e) => setCleanup(e.target.checked ? 1 : 0)} />
-          <span>
-            <span className="block font-medium">{t`Clean up automatically`}</span>
-            <span className="block text-xs text-slate-500 dark:text-slate-400">{t`Successful tasks are removed when a new task is added.`}</span>
-          </span>
-        </label>
-        <Field
-          label={t`Install service port`}
-          inputMode="numeric"
-          {...form.register("port")}
-          error={valid ? null : t`Enter a port from 1 to 65535`}
-        />
-        <div className="flex justify-end gap-2">
-          <Button onClick={() => setOpen(false)}>{t`Cancel`}</Button>
-          <Button type="submit" variant="primary" disabled={!valid}>{t`Save`}</Button>
-        </div>
-      </form>
-    </DialogFrame>
+    <form className="space-y-4" onSubmit={(e) => void form.handleSubmit(({ port: next }) => save(next))(e)}>
+      <label className="flex min-h-11 items-center gap-3 text-sm">
+        <input type="checkbox" className="size-5 accent-primary" checked={cleanup === 1} onChange={(e) => setCleanup(e.target.checked ? 1 : 0)} />
+        <span>
+          <span className="block font-medium">{t`Clean up automatically`}</span>
+          <span className="block text-xs text-slate-500 dark:text-slate-400">{t`Successful tasks are removed when a new task is added.`}</span>
+        </span>
+      </label>
+      <Field label={t`Install service port`} inputMode="numeric" {...form.register("port")} error={valid ? null : t`Enter a port from 1 to 65535`} />
+      <div className="flex justify-end gap-2">
+        <Button onClick={cancel}>{t`Cancel`}</Button>
+        <Button type="submit" variant="primary" disabled={!valid}>
+          {t`Save`}
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -10,6 +10,7 @@ import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { formatCents } from "./cells.tsx";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 
 /** "12.3" / "-5" / "0.05" -> cents; null for anything else (at most 2 decimals). */
 export function yuanToCents(text: string): number | null {
@@ -45,6 +46,8 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
   const amount = useWatch({ control: form.control, name: column });
   const error = form.formState.errors[column]?.message ?? null;
   const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onDone);
   const current = Number(row[column] ?? 0);
   const change = changeOf(amount, money);
   const valid = change !== null && (money ? moneyAdjust.shape.money : scoreAdjust.shape.score).safeParse(change).success;
@@ -96,7 +99,7 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
         {(control) => <input {...control} {...form.register("memo")} maxLength={200} className={controlClass(form.formState.errors.memo)} />}
       </FieldFrame>
       <FormAlert text={formError} />
-      <FormFooter className="pt-2" busy={save.isPending} onCancel={onDone} />
+      <FormFooter className="pt-2" busy={save.isPending} onCancel={cancel} />
     </form>
   );
 }

@@ -12,6 +12,7 @@ import { request } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { useDirtyForm } from "../../ui/discardGuard.tsx";
 import { ruled, type Translate } from "../../ui/form/rules.ts";
 import { Button } from "../../ui/Button.tsx";
 
@@ -41,6 +42,7 @@ export default function ChangePassword() {
   // The first field with an error gets the focus on a refused submit (react-hook-form's shouldFocusError).
   const form = useForm<ChangePasswordValues>({ defaultValues: { oldPassword: "", newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
   const [busy, setBusy] = useState(false);
+  const saved = useDirtyForm(form.formState.isDirty);
   const [signedOut, setSignedOut] = useState(false);
   useEffect(() => {
     if (!signedOut) return;
@@ -75,6 +77,7 @@ export default function ChangePassword() {
       // to `/` loads its code first), the member center would go to its loading route and ask
       // the server for a signed-out member's data: a "Please log in first" over the success toast.
       setSignedOut(true);
+      saved();
       void navigate("/", { replace: true });
       useUserInfo.getState().clear();
     } catch {

@@ -15,6 +15,7 @@ import { sendUpload } from "../../api/upload.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
+import { useDirtyForm } from "../../ui/discardGuard.tsx";
 import type { Translate } from "../../ui/form/rules.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
@@ -136,6 +137,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     resolver: zodResolver(schema),
   });
   const values = useWatch({ control: form.control }) as ProfileValues;
+  useDirtyForm(form.formState.isDirty);
   const [saving, setSaving] = useState(false);
   const [preview, setPreview] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
@@ -192,6 +194,8 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
       const { token: _t, refresh_token: _r, ...saved } = res.data.userInfo ?? {};
       useUserInfo.getState().dataFill({ ...body, ...saved });
       queryClient.setQueryData<AccountProfile>(["account", "profile"], (old) => (old ? { ...old, userInfo: { ...old.userInfo, ...body, ...saved } } : old));
+      // What was saved is the form's new starting point: nothing left unsaved.
+      form.reset(body);
     } catch {
       // The request layer has shown the server's message.
     } finally {
