@@ -13,6 +13,7 @@ import { healthRoutes } from "./modules/health/routes.ts";
 import { adminAccessPlugin } from "./modules/admin/access.ts";
 import { memberAccessPlugin } from "./plugins/auth.ts";
 import { adminIndexRoutes } from "./modules/admin/index.ts";
+import { adminProfileRoutes } from "./modules/admin/profile.ts";
 import { dashboardRoutes } from "./modules/admin/dashboard.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
@@ -109,6 +110,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(healthRoutes);
   await app.register(refreshRoutes);
   await app.register(adminIndexRoutes);
+  await app.register(adminProfileRoutes);
   await app.register(dashboardRoutes);
   await app.register(userIndexRoutes);
   await app.register(captchaRoutes);

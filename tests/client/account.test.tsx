@@ -352,8 +352,11 @@ describe("Profile", () => {
     { file: { name: "cv.pdf", size: 10, type: "application/pdf" }, message: "Please choose an image file" },
     { file: { name: "me.png", size: 11 * 1024 * 1024, type: "image/png" }, message: "The size of the uploaded file exceeds the allowed range!" },
     { file: { name: "me.png", size: 1024, type: "image/png" }, message: null },
+    // The avatar's own limits, on top of the site's: a raster image of at most 2 MB.
+    { file: { name: "me.png", size: 3 * 1024 * 1024, type: "image/png" }, message: "The size of the uploaded file exceeds the allowed range!" },
+    { file: { name: "me.svg", size: 10, type: "image/svg+xml" }, message: "The type of uploaded file is not allowed!" },
   ])("avatar $file.name ($file.size bytes): $message", ({ file, message }) => {
-    const problem = checkAvatarFile(file, { maxsize: "10mb", mimetype: "jpg,png,pdf" });
+    const problem = checkAvatarFile(file, { maxsize: "10mb", mimetype: "jpg,png,pdf,svg" });
     expect(problem && i18n._(problem)).toBe(message);
   });
 });

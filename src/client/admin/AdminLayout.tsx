@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { Dialog, DropdownMenu } from "radix-ui";
-import { ChevronDown, GraduationCap, LayoutTemplate, Menu, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound, X } from "lucide-react";
+import { ChevronDown, GraduationCap, LayoutTemplate, Menu, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound, UserRoundCog, X } from "lucide-react";
 import { Link, Outlet, useLocation, useMatch } from "react-router-dom";
+import { fullUrl } from "../../shared/url.ts";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 import { useConfig } from "../stores/config.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
@@ -41,6 +42,9 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
   const layout = useConfig((s) => s.layout);
   const setLayout = useConfig((s) => s.setLayout);
   const name = useAdminInfo((s) => s.nickname || s.username);
+  const avatar = useAdminInfo((s) => s.avatar);
+  const cdnUrl = useSiteConfig((s) => s.cdnUrl);
+  const apiUrl = useSiteConfig((s) => s.apiUrl);
   // The terminal runs commands on the server: super admins only (the server checks too).
   const isSuper = useAdminInfo((s) => s.super);
   // The layout the layout button switches to.
@@ -70,12 +74,18 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
           aria-label={small ? t`Account: ${name}` : undefined}
           className={buttonClass("ghost", "ml-1 text-sm")}
         >
-          <UserRound aria-hidden className="size-4" />
+          {avatar ? <img src={fullUrl(avatar, cdnUrl, apiUrl)} alt="" className="size-6 rounded-full object-cover" /> : <UserRound aria-hidden className="size-4" />}
           <span className="max-w-32 truncate max-sm:sr-only">{name}</span>
           <ChevronDown aria-hidden className="size-4" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content align="end" sideOffset={4} className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+            <DropdownMenu.Item asChild className="flex min-h-11 cursor-pointer items-center gap-2 rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
+              <Link to="/admin/profile">
+                <UserRoundCog aria-hidden className="size-4" />
+                {t`My account`}
+              </Link>
+            </DropdownMenu.Item>
             <DropdownMenu.Item onSelect={() => void logoutAdmin()} className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm text-red-700 outline-none data-[highlighted]:bg-red-50 dark:text-red-400 dark:data-[highlighted]:bg-slate-800">
               {t`Log out`}
             </DropdownMenu.Item>

@@ -71,6 +71,8 @@ export const routes: RouteObject[] = [
             { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
             // A screen the admin's rules do not open: said inside the back office, with its menu as the way on.
             { path: "401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
+            // The admin's own account: every admin's, whatever their rules (no menu rule opens it).
+            { path: "profile", handle: { title: msg`My account` }, lazy: screen(() => import("../admin/profile/AdminProfile.tsx")) },
             { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
           ],
         },

@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { Coins, ScanFace, Wallet } from "lucide-react";
+import { AVATAR_TOPIC } from "../../../shared/avatar.ts";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
 import { declaredScreen } from "../crud/declared.ts";
@@ -29,7 +30,7 @@ const members: CrudDefinition = {
     { field: "classroom_ids", viaHook: true, label: msg`Classrooms`, kind: "multiSelect", tree: { path: "org/classroom", label: "name" }, initial: [] },
     { field: "email", label: msg`Email`, kind: "text" },
     { field: "mobile", label: msg`Mobile`, kind: "text" },
-    { field: "avatar", label: msg`Avatar URL`, kind: "text" },
+    { field: "avatar", label: msg`Avatar`, kind: "image", topic: AVATAR_TOPIC },
     { field: "gender", label: msg`Gender`, kind: "radio", options: GENDER_OPTIONS, initial: 0 },
     { field: "birthday", label: msg`Birthday`, kind: "date" },
     { field: "motto", label: msg`Signature`, kind: "textarea" },

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg, plural } from "@lingui/core/macro";
@@ -7,6 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImageUp, LoaderCircle, UserRound } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
+import { AVATAR_ACCEPT, AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
 import { checkUpload, parseSize, type UploadConfig } from "../../../shared/upload.ts";
 import { fullUrl } from "../../../shared/url.ts";
 import { validateRequired } from "../../../shared/validation.ts";
@@ -21,6 +22,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { serverMessage } from "./LogTable.tsx";
 import { Button } from "../../ui/Button.tsx";
+import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
 export const NICKNAME_MAX = 50;
@@ -86,11 +88,17 @@ function uploadConfig(upload: { maxsize: number | string; mimetype: string }): U
   return { maxsize, mimetype: upload.mimetype };
 }
 
-/** The client-side checks of a chosen avatar: SPEC §5 upload rules, then "is an image". */
+/**
+ * The client-side checks of a chosen avatar: SPEC §5 upload rules, then "is an image", then the
+ * avatar's own limits (src/shared/avatar.ts: the image types, the size), as the server checks.
+ */
 export function checkAvatarFile(file: { name: string; size: number; type: string }, upload: { maxsize: number | string; mimetype: string }): MessageDescriptor | null {
-  const problem = checkUpload({ name: file.name, size: file.size, type: file.type }, uploadConfig(upload));
+  const site = uploadConfig(upload);
+  const info = { name: file.name, size: file.size, type: file.type };
+  const problem = checkUpload(info, site);
   if (problem) return problem;
-  return file.type.startsWith("image/") ? null : msg`Please choose an image file`;
+  if (!file.type.startsWith("image/")) return msg`Please choose an image file`;
+  return checkUpload(info, avatarRules(site));
 }
 
 interface UploadedFile {
@@ -162,9 +170,8 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     setPreview(url);
   }
 
-  async function chooseAvatar(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.target.files?.[0];
-    event.target.value = ""; // choosing the same file again fires change again
+  async function chooseAvatar(files: File[]) {
+    const file = files[0];
     if (!file) return;
     const problem = checkAvatarFile(file, upload);
     setAvatarError(problem);
@@ -173,7 +180,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
     showPreview(URL.createObjectURL(file));
     setProgress(0);
     const body = new FormData();
-    body.append("topic", "avatar");
+    body.append("topic", AVATAR_TOPIC);
     body.append("file", file);
     try {
       const res = await sendUpload<{ file: UploadedFile }>("/api/ajax/upload", body, setProgress);
@@ -244,24 +251,17 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
           )}
         </div>
         <div className="space-y-2">
-          <label
-            className={`inline-flex min-h-11 items-center gap-2 rounded-md border border-slate-300 px-4 text-sm font-medium focus-within:ring-2 focus-within:ring-primary dark:border-slate-600 ${
-              uploading ? "cursor-not-allowed opacity-60" : "cursor-pointer hover:bg-slate-100 dark:hover:bg-slate-800"
-            }`}
+          <FileUploadButton
+            accept={AVATAR_ACCEPT}
+            disabled={uploading}
+            onFiles={(files) => void chooseAvatar(files)}
+            inputLabel={t`Change avatar`}
+            aria-invalid={avatarError ? true : undefined}
+            aria-describedby={avatarError ? `${ids}-avatar-error` : undefined}
           >
             <ImageUp aria-hidden className="size-4" />
             <Trans>Change avatar</Trans>
-            <input
-              type="file"
-              name="avatar"
-              accept="image/*"
-              className="sr-only"
-              disabled={uploading}
-              aria-invalid={avatarError ? true : undefined}
-              aria-describedby={avatarError ? `${ids}-avatar-error` : undefined}
-              onChange={(e) => void chooseAvatar(e)}
-            />
-          </label>
+          </FileUploadButton>
           {uploading && (
             <p role="status" className="text-sm text-slate-600 dark:text-slate-300">
               <Trans>Uploading… {progress}%</Trans>

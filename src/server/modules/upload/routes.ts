@@ -8,6 +8,7 @@ import { once } from "node:events";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyMultipart, { type MultipartFile } from "@fastify/multipart";
 import { msg } from "@lingui/core/macro";
+import { AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
 import { isAllowedFileType, parseSize, type UploadConfig } from "../../../shared/upload.ts";
 import { ApiError } from "../../errors.ts";
 import { siteConfig } from "../site/config.ts";
@@ -160,7 +161,9 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
     try {
       const topic = uploadTopic(form.topic, (req.query as Record<string, unknown> | undefined)?.topic);
       if (!topic) throw new ApiError(msg`Incorrect parameter!`);
-      const verdict = await judgeUpload(form.file, form.broken, rules);
+      let verdict = await judgeUpload(form.file, form.broken, rules);
+      // An avatar is also held to the avatar rules: an image a browser shows, of a small size.
+      if (!verdict.failure && topic === AVATAR_TOPIC) verdict = await judgeUpload(form.file, false, avatarRules(rules));
       if (verdict.failure || !form.file?.tmpPath) throw new ApiError(verdict.failure ?? TYPE_NOT_ALLOWED());
       const file = { ...form.file, tmpPath: form.file.tmpPath };
       const row = await storage.keep(file, topic, verdict, who, limits);
