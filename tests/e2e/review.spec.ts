@@ -149,6 +149,11 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
     expect(new Set(review.logs.map((l) => l.opId)).size).toBe(ratings);
     expect([...new Set(review.logs.map((l) => l.questionId))].sort()).toEqual(state.wrong.map((w) => w.questionId).sort());
     expect(review.logs.every((l) => l.at >= start + DAY)).toBe(true);
+    // Refresh, without a reload: the server's figures (every device's) replace the device's, chart included.
+    await mastery.getByRole("button", { name: "刷新" }).click();
+    await expect(mastery.getByText(/^离线：/)).toHaveCount(0);
+    await expect(mastery.locator("canvas")).toBeVisible();
+    await expect(mastery.getByRole("list", { name: "按知识点和题型的掌握度" }).getByRole("listitem").first()).toBeVisible();
     // A reload syncs nothing again.
     await page.reload();
     await expect(page.getByText("今天没有到期的题目，做得好！")).toBeVisible({ timeout: 15_000 });
