@@ -52,7 +52,9 @@ export function TabBar() {
 
   return (
     <nav aria-label={t`Open pages`} className="flex items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
-      <ul ref={listRef} className="flex min-w-0 flex-1 gap-1 overflow-x-auto py-1">
+      {/* The strip scrolls sideways (a swipe, a trackpad, the open tab kept in view) without a
+          scrollbar of its own: a native bar would take a row's height under a single line of tabs. */}
+      <ul ref={listRef} className="flex min-w-0 flex-1 gap-1 overflow-x-auto py-1 [scrollbar-width:none] [&::-webkit-scrollbar]:hidden">
         {tabs.map((tab) => {
           const active = tab.path === pathname;
           const title = titles.get(tab.path) ?? tab.path;

@@ -19,6 +19,7 @@ import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
 import { useMemo, useState, type HTMLAttributes, type ReactNode, type TableHTMLAttributes } from "react";
 import { Button } from "./Button.tsx";
 import { PlainTable, Table, TBody, Td, Th, THead, Tr } from "./Table.tsx";
+import { SMALL_SCREEN, useMediaQuery } from "./useMediaQuery.ts";
 
 const features = tableFeatures({
   rowSortingFeature,
@@ -34,9 +35,18 @@ export type { SortingState, RowSelectionState, ColumnVisibilityState };
 
 export interface DataCellContext<T extends RowData> {
   row: DataRow<T>;
-  /** The cell's place among the visible columns (0: the first one shown). */
+  /** The cell's place among the visible columns (0: the first one shown; in a card, its title). */
   index: number;
+  /** The cell is drawn in a row's card (`cards` on a small screen), not in a table row. */
+  card: boolean;
 }
+
+/**
+ * A column's place in a row's card: "title" heads the card, "subtitle" joins the muted line
+ * under it (label and value side by side), "actions" sits at the card's foot without a label,
+ * "hidden" is left out; any other column is a label above its value.
+ */
+export type CardPlace = "title" | "subtitle" | "actions" | "hidden";
 
 export interface DataColumn<T extends RowData> {
   /** Unique in the table: the key of sorting and column visibility. */
@@ -58,6 +68,8 @@ export interface DataColumn<T extends RowData> {
    * sort direction (text ascending, anything else descending).
    */
   value?: (row: T) => unknown;
+  /** Its place in a row's card (see `CardPlace`); without a title, the first column shown heads the card. */
+  card?: CardPlace;
 }
 
 /** A column of figures (`{ id, header, ...FIGURES, cell }`): right-aligned and in digits of one width, so that they line up. */
@@ -89,7 +101,8 @@ export type DataTableProps<T extends RowData> = Frame &
      * (a phone's cards): browsers drop the implicit roles of a table displayed otherwise.
      */
     explicitRoles?: boolean;
-    rowProps?: (row: T, tableRow: DataRow<T>) => HTMLAttributes<HTMLTableRowElement>;
+    /** A row's own attributes (a class, drag and drop), on its table row or its card. */
+    rowProps?: (row: T, tableRow: DataRow<T>) => HTMLAttributes<HTMLElement>;
     /** Shown instead of the rows while set (the first load, a failed one). */
     status?: TableMessage | null;
     /** Shown when there are no rows. */
@@ -103,6 +116,12 @@ export type DataTableProps<T extends RowData> = Frame &
     columnVisibility?: ColumnVisibilityState;
     /** Rows nested under a row (a tree): expanded and collapsed by the table. */
     subRows?: (row: T) => T[] | undefined;
+    /**
+     * On a small screen (useMediaQuery's SMALL_SCREEN), each row as a card in a list instead of
+     * a table row: a phone cannot show a wide list's columns side by side without squeezing its
+     * text to a few letters or pushing the row's buttons out of sight.
+     */
+    cards?: boolean;
   };
 
 const MESSAGE_CLASS = "px-3 py-8 text-center text-slate-500 dark:text-slate-400";
@@ -136,6 +155,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     selection,
     columnVisibility,
     subRows,
+    cards = false,
     frame,
     caption,
     busy,
@@ -176,6 +196,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const visibleColumns = table.getVisibleLeafColumns();
   const span = visibleColumns.length + (selection ? 1 : 0);
   const rows = table.getRowModel().rows;
+  const small = useMediaQuery(SMALL_SCREEN);
   const rowRole = explicitRoles ? "row" : undefined;
   const groupRole = explicitRoles ? "rowgroup" : undefined;
 
@@ -213,7 +234,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           )}
           {row.getVisibleCells().map((cell, index) => {
             const column = byId.get(cell.column.id)!;
-            const content = column.cell(row.original, { row, index });
+            const content = column.cell(row.original, { row, index, card: false });
             const className = typeof column.className === "function" ? column.className(row.original) : column.className;
             return column.rowHeader ? (
               <Th key={cell.id} scope="row" className={className} data-testid={column.testId}>
@@ -228,6 +249,29 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         </Tr>
       );
     });
+
+  if (cards && small)
+    return (
+      <CardList
+        caption={caption}
+        busy={busy}
+        rows={rows}
+        columns={visibleColumns.map((c) => byId.get(c.id)!)}
+        rowProps={rowProps}
+        status={status}
+        empty={empty}
+        skeleton={skeleton}
+        selection={
+          selection && {
+            allLabel: selection.allLabel,
+            label: selection.label,
+            allChecked: table.getIsAllPageRowsSelected(),
+            onAll: table.getToggleAllPageRowsSelectedHandler(),
+            disabled: data.length === 0,
+          }
+        }
+      />
+    );
 
   const parts = (
     <>
@@ -282,5 +326,126 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     <Table caption={caption} busy={busy} {...tableProps} role={role}>
       {parts}
     </Table>
+  );
+}
+
+const CARD_CLASS = "rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900";
+
+/**
+ * The rows of a DataTable as a list of cards (a phone): the title column heads each card (a
+ * tree's rows indented by depth), the subtitle columns share a muted line under it, the other
+ * columns are labels above values two to a line, and the actions column ends the card, its
+ * buttons always in view. A row's checkbox sits beside its title; the select-all checkbox,
+ * which a table keeps in its header, goes above the list with its label written out.
+ */
+function CardList<T extends RowData>({
+  caption,
+  busy,
+  rows,
+  columns,
+  rowProps,
+  status,
+  empty,
+  skeleton,
+  selection,
+}: {
+  caption?: ReactNode;
+  busy?: boolean;
+  rows: DataRow<T>[];
+  columns: DataColumn<T>[];
+  rowProps?: DataTableProps<T>["rowProps"];
+  status?: TableMessage | null;
+  empty?: TableMessage;
+  skeleton?: { rows: number; testId?: string };
+  selection?: { allLabel: string; label: (row: T) => string; allChecked: boolean; onAll: (e: unknown) => void; disabled: boolean };
+}) {
+  const shown = columns.filter((c) => c.card !== "hidden");
+  const title = shown.find((c) => c.card === "title") ?? shown.find((c) => c.card !== "actions" && c.card !== "subtitle") ?? shown[0];
+  const subtitles = shown.filter((c) => c !== title && c.card === "subtitle");
+  const actions = shown.filter((c) => c !== title && c.card === "actions");
+  const lines = shown.filter((c) => c !== title && !subtitles.includes(c) && !actions.includes(c));
+  // The title first: a cell that draws a tree's toggle in the first column draws it there.
+  const order = [title, ...subtitles, ...lines, ...actions].filter((c): c is DataColumn<T> => !!c);
+  const label = typeof caption === "string" ? caption : undefined;
+
+  const message = (m: TableMessage) => <div className={`${CARD_CLASS} ${m.className ?? MESSAGE_CLASS}`}>{m.content}</div>;
+  const classOf = (column: DataColumn<T>, row: T) => (typeof column.className === "function" ? column.className(row) : column.className) ?? "";
+
+  let body: ReactNode;
+  if (status) body = message(status);
+  else if (rows.length === 0 && skeleton)
+    body = Array.from({ length: skeleton.rows }, (_, i) => (
+      <div key={i} data-testid={skeleton.testId} className={`${CARD_CLASS} space-y-2`}>
+        <span className="block h-4 w-3/4 animate-pulse rounded bg-slate-200 dark:bg-slate-700" />
+        <span className="block h-4 w-1/2 animate-pulse rounded bg-slate-200 dark:bg-slate-700" />
+      </div>
+    ));
+  else if (rows.length === 0) body = empty ? message(empty) : null;
+  else
+    body = (
+      <ul aria-label={label} className="space-y-2">
+        {rows.map((row) => {
+          const extra = rowProps?.(row.original, row) ?? {};
+          const selected = !!selection && row.getIsSelected();
+          const cellOf = (column: DataColumn<T>) => column.cell(row.original, { row, index: order.indexOf(column), card: true });
+          return (
+            <li
+              key={row.id}
+              {...extra}
+              style={{ ...extra.style, marginInlineStart: row.depth ? `${row.depth * 1}rem` : undefined }}
+              className={`${CARD_CLASS} ${selected ? "border-primary/60 bg-primary/5 dark:bg-primary/10" : ""} ${extra.className ?? ""}`}
+            >
+              <div className="flex items-start gap-1">
+                {selection && (
+                  // The label widens the checkbox's touch target to 44 px without growing the box.
+                  <label className="-m-1.5 flex size-11 shrink-0 cursor-pointer items-center justify-center">
+                    <input type="checkbox" className="size-5 accent-primary" aria-label={selection.label(row.original)} checked={selected} onChange={row.getToggleSelectedHandler()} />
+                  </label>
+                )}
+                <div className="min-w-0 flex-1 pt-0.5">
+                  {title && <div className={`font-medium break-words ${classOf(title, row.original)}`}>{cellOf(title)}</div>}
+                  {subtitles.length > 0 && (
+                    <p className="mt-0.5 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600 dark:text-slate-300">
+                      {subtitles.map((column) => (
+                        <span key={column.id} className="inline-flex items-center gap-1">
+                          <span>{column.header}</span>
+                          <span className={classOf(column, row.original)}>{cellOf(column)}</span>
+                        </span>
+                      ))}
+                    </p>
+                  )}
+                </div>
+              </div>
+              {lines.length > 0 && (
+                <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-2 text-sm">
+                  {lines.map((column) => (
+                    <div key={column.id} className="min-w-0">
+                      <dt className="text-xs text-slate-600 dark:text-slate-300">{column.header}</dt>
+                      <dd className="break-words">{cellOf(column)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              )}
+              {actions.map((column) => (
+                <div key={column.id} className="mt-2 flex justify-end border-t border-slate-100 pt-2 dark:border-slate-800">
+                  {cellOf(column)}
+                </div>
+              ))}
+            </li>
+          );
+        })}
+      </ul>
+    );
+
+  return (
+    <div role={label ? "region" : undefined} aria-label={label} aria-busy={busy || undefined} className={`space-y-2 ${busy ? "opacity-60" : ""}`}>
+      {selection && (
+        <label className="flex min-h-11 w-fit cursor-pointer items-center gap-3 px-3 text-sm">
+          <input type="checkbox" className="size-5 accent-primary" checked={selection.allChecked} onChange={selection.onAll} disabled={selection.disabled} />
+          {selection.allLabel}
+        </label>
+      )}
+      {body}
+    </div>
   );
 }

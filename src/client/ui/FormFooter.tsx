@@ -6,7 +6,8 @@ import { Spinner } from "./Spinner.tsx";
 /**
  * The row that ends a form: an optional way out (Cancel, or the caller's word) and the submit
  * button, which shows a spinner and refuses a second press while `busy`. No `onCancel`, no way
- * out; `submit` null, no submit (a form that can only be read now).
+ * out; `submit` null, no submit (a form that can only be read now). In a dialog it stays in view
+ * at the panel's foot while the form scrolls (ui/DialogFrame).
  */
 export function FormFooter({
   busy = false,
@@ -22,7 +23,7 @@ export function FormFooter({
   className?: string;
 }) {
   return (
-    <div className={`flex flex-wrap justify-end gap-2 ${className}`}>
+    <div data-form-footer className={`flex flex-wrap justify-end gap-2 ${className}`}>
       {onCancel && <Button onClick={onCancel}>{cancel}</Button>}
       {submit !== null && (
         <Button type="submit" variant="primary" disabled={busy}>

@@ -55,6 +55,11 @@ export interface ColumnBehaviour {
   operator?: SearchOperator;
   /** Hidden until the admin shows it in the column menu. */
   hidden?: true;
+  /**
+   * Heads each row's card on a phone, where the list's columns cannot stand side by side; without
+   * it, the first text column shown other than the id does.
+   */
+  card?: "title";
   /** A "select" search whose choices are another resource's rows (`select=1`): `labelField` shown, `valueField` (default "id") sent. */
   remote?: { path: string; labelField: string; valueField?: string };
 }

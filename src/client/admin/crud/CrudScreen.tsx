@@ -31,6 +31,11 @@ function orderOf(sorting: SortingState): string {
   return first ? `${first.id},${first.desc ? "desc" : "asc"}` : "";
 }
 
+/** A column of words (not a number, date, tag or switch) other than the id: what can head a row's card. */
+function isTextColumn(column: CrudColumn): boolean {
+  return column.field !== "id" && (column.render ?? "text") === "text";
+}
+
 /** The row buttons' column: an id no field (an SQL column name) can have. */
 const ACTIONS_COLUMN = "$actions";
 
@@ -135,6 +140,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const confirmCount = confirmIds?.length ?? 0;
   const DeleteNotice = definition.deleteNotice;
 
+  // A phone's card is headed by the column the declaration names, else by the first text column shown.
+  const cardTitle = (definition.columns.find((c) => c.card === "title" && visibility[c.field] !== false) ?? definition.columns.find((c) => isTextColumn(c) && visibility[c.field] !== false))?.field;
   const dataColumns = useMemo<DataColumn<CrudRow>[]>(
     () =>
       definition.columns.map((column) => ({
@@ -142,8 +149,10 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         header: i18n._(column.label),
         value: (row: CrudRow) => row[column.field],
         sortable: !!column.sortable,
-        cell: (original, { row, index }) => (
-          <span className="inline-flex items-center gap-1" style={index === 0 && definition.tree ? { paddingInlineStart: `${row.depth * 1.25}rem` } : undefined}>
+        card: column.field === cardTitle ? "title" : column.field === "id" ? "subtitle" : undefined,
+        cell: (original, { row, index, card }) => (
+          // A card indents itself by depth; a table row indents its first cell.
+          <span className="inline-flex items-center gap-1" style={index === 0 && definition.tree && !card ? { paddingInlineStart: `${row.depth * 1.25}rem` } : undefined}>
             {index === 0 && definition.tree && (row.getCanExpand() ? (
               <Button variant="ghost" size="iconSm" onClick={row.getToggleExpandedHandler()} aria-expanded={row.getIsExpanded()} aria-label={row.getIsExpanded() ? t`Collapse` : t`Expand`}>
                 {row.getIsExpanded() ? <ChevronDown aria-hidden className="size-4" /> : <ChevronRight aria-hidden className="size-4" />}
@@ -155,16 +164,17 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
           </span>
         ),
       })),
-    [definition.columns, definition.tree, i18n, t],
+    [definition.columns, definition.tree, cardTitle, i18n, t],
   );
   const actionsColumn: DataColumn<CrudRow> = {
     id: ACTIONS_COLUMN,
     header: <Trans>Actions</Trans>,
     className: "whitespace-nowrap",
-    cell: (original, { row }) => {
+    card: "actions",
+    cell: (original, { row, card }) => {
       const rowId = original.id;
       return (
-        <span className="flex items-center gap-1">
+        <span className={`flex items-center gap-1 ${card ? "flex-wrap justify-end" : ""}`}>
           {canSort && (
             <Button
               variant="ghost"
@@ -229,13 +239,13 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
     const rowId = original.id;
     return {
       draggable: true,
-      onDragStart: (e: DragEvent<HTMLTableRowElement>) => {
+      onDragStart: (e: DragEvent<HTMLElement>) => {
         dragged.current = rowId;
         // Firefox starts a drag only with data set.
         e.dataTransfer?.setData("text/plain", String(rowId));
       },
-      onDragOver: (e: DragEvent<HTMLTableRowElement>) => e.preventDefault(),
-      onDrop: (e: DragEvent<HTMLTableRowElement>) => {
+      onDragOver: (e: DragEvent<HTMLElement>) => e.preventDefault(),
+      onDrop: (e: DragEvent<HTMLElement>) => {
         e.preventDefault();
         const from = dragged.current;
         dragged.current = null;
@@ -271,14 +281,16 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         )}
         {batchActions.length > 0 && <BatchActions path={path} actions={batchActions} ids={selectedIds} onDone={() => setSelection({})} />}
         {definition.toolbarActions && <ToolbarActions definition={definition} />}
-        <div className="ms-auto flex flex-wrap items-center gap-2">
+        {/* On a phone the search box takes the line the buttons leave, beside the column and search-form buttons. */}
+        <div className="ms-auto flex items-center gap-2 max-sm:w-full">
           {definition.quickSearch && (
             <form
               role="search"
               aria-label={t`Quick search`}
+              className="max-sm:min-w-0 max-sm:flex-1"
               onSubmit={(e) => void quick.handleSubmit(({ text }) => change({ quickSearch: text }))(e)}
             >
-              <input type="search" {...quick.register("text")} placeholder={i18n._(definition.quickSearch)} aria-label={i18n._(definition.quickSearch)} className={`${controlClass()} w-56 max-w-full`} />
+              <input type="search" {...quick.register("text")} placeholder={i18n._(definition.quickSearch)} aria-label={i18n._(definition.quickSearch)} className={`${controlClass()} w-56 max-w-full max-sm:w-full`} />
             </form>
           )}
           {offered.has("columns") && (
@@ -325,6 +337,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         sorting={{ state: sorting, onChange: (next: SortingState) => change({ order: orderOf(next) }) }}
         selection={canSelect ? { state: selection, onChange: setSelection, label: ({ id: rowId }) => t`Select row ${rowId}`, allLabel: t`Select all rows` } : undefined}
         rowProps={canSort ? rowProps : undefined}
+        cards
         status={status}
         empty={{ content: <Trans>No data</Trans> }}
       />

@@ -37,6 +37,8 @@ export interface CrudColumn {
   operator?: Operator;
   /** Hidden until the admin shows it in the column menu. */
   hidden?: boolean;
+  /** Heads each row's card on a phone (otherwise the first text column shown other than the id does). */
+  card?: "title";
   /** A "select" search whose choices are another resource's rows (`select=1`): `labelField` shown, `valueField` (default "id") sent. */
   remote?: { path: string; labelField: string; valueField?: string };
   /**

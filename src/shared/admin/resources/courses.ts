@@ -21,7 +21,7 @@ export const courseDecl = declareResource({
   columns: [
     ...standardColumns({ id: { sortable: true, hidden: true } }),
     { field: "cover" },
-    { field: "title", sortable: true, search: "text" },
+    { field: "title", sortable: true, search: "text", card: "title" },
     { field: "category_id", search: "select", remote: { path: "course/category", labelField: "title" } },
     { field: "price", sortable: true },
     { hook: "lesson_count", label: msg`Lessons`, render: "number" },

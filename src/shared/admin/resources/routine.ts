@@ -28,7 +28,7 @@ export const attachmentDecl = declareResource({
   columns: [
     ...standardColumns({ id: { sortable: true, hidden: true } }),
     { field: "url" },
-    { field: "name", sortable: true, search: "text" },
+    { field: "name", sortable: true, search: "text", card: "title" },
     { field: "size", sortable: true, search: "number" },
     { field: "mimetype", sortable: true, search: "text" },
     { field: "admin_username" },
