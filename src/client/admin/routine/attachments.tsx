@@ -1,7 +1,7 @@
 import { attachmentDecl } from "../../../shared/admin/resources/routine.ts";
 import { declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
-import { NameCell, PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attachmentCells.tsx";
+import { MimeCell, NameCell, PreviewCell, SizeCell, UploaderCell, UsesCell } from "./attachmentCells.tsx";
 
 /**
  * Attachments (`routine/attachment`): every upload, read-only; deleting a row removes its file
@@ -11,6 +11,7 @@ const attachments: CrudDefinition = {
   ...declaredScreen(attachmentDecl, {
     url: (row) => <PreviewCell row={row} />,
     name: (row) => <NameCell row={row} />,
+    mimetype: (row) => <MimeCell row={row} />,
     size: (row) => <SizeCell row={row} />,
     admin_username: (row) => <UploaderCell row={row} />,
     uses: (row) => <UsesCell row={row} />,
