@@ -2,6 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
 import { Button } from "../../ui/Button.tsx";
+import { formatTime } from "../../../shared/time.ts";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 import { suffixIconUrl } from "../crud/fields/upload.ts";
@@ -45,12 +46,23 @@ function Truncated({ value, width }: { value: unknown; width: string }) {
 
 /** The original file name (as it was uploaded, e.g. "pattern.webm"). */
 export function NameCell({ row }: { row: CrudRow }) {
-  return <Truncated value={row.name} width="max-w-56" />;
+  return <Truncated value={row.name} width="max-w-48" />;
 }
 
 /** The file's MIME type ("application/vnd.openxmlformats-officedocument..." is cut). */
 export function MimeCell({ row }: { row: CrudRow }) {
-  return <Truncated value={row.mimetype} width="max-w-36" />;
+  return <Truncated value={row.mimetype} width="max-w-32" />;
+}
+
+/** When the file was last uploaded: the date over the time, a narrower column than one line. */
+export function UploadedCell({ row }: { row: CrudRow }) {
+  const time = row.last_upload_time as number | string | null;
+  return (
+    <span className="block whitespace-nowrap tabular-nums">
+      {formatTime(time, "YYYY-MM-DD")}
+      <span className="block text-slate-600 dark:text-slate-300">{formatTime(time, "HH:mm:ss")}</span>
+    </span>
+  );
 }
 
 export function SizeCell({ row }: { row: CrudRow }) {

@@ -42,7 +42,8 @@ export const attachmentDecl = declareResource({
     { field: "mimetype", sortable: true, search: "text" },
     { field: "admin_username" },
     { field: "topic", render: "tag", search: "select" },
-    { field: "quote", render: "number", sortable: true },
+    // Shown on demand: the list must fit beside the side menu with its actions in view.
+    { field: "quote", render: "number", sortable: true, hidden: true },
     { hook: "uses", label: msg`Used by` },
     { field: "last_upload_time", render: "datetime", sortable: true, search: "datetime" },
     ...standardColumns({ create_time: { sortable: true, search: true, hidden: true } }),
