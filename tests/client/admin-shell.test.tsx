@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { i18n } from "@lingui/core";
 import { I18nProvider } from "@lingui/react";
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { Folder, SquareMenu } from "lucide-react";
 import type { ReactNode } from "react";
@@ -146,6 +146,47 @@ describe("admin tab labels follow the language", () => {
     expect(useNavTabs.getState().tabs.map((t) => t.path)).toEqual(["/admin/dashboard"]);
     // Closing the open page's tab goes to the tab beside it.
     expect(screen.getByTestId("where")).toHaveTextContent("/admin/dashboard");
+  });
+});
+
+describe("closing tabs in bulk", () => {
+  beforeEach(resetStores);
+  afterEach(resetStores);
+  const openAll = () => {
+    loadMenus(adminMenus("en"));
+    for (const path of ["/admin/dashboard", "/admin/exam/question", docs]) useNavTabs.getState().open({ path, search: path === "/admin/exam/question" ? "?page=2" : "", addtab: true });
+  };
+  const paths = () => useNavTabs.getState().tabs.map((t) => t.path);
+  const docs = `/admin/iframe/${encodeURIComponent("https://example.com/docs?a=1")}`;
+
+  it("closes the other tabs from a tab's context menu, showing that tab, then all of them from it", async () => {
+    openAll();
+    renderAt("/admin/dashboard", <TabBar />);
+    fireEvent.contextMenu(screen.getByRole("link", { name: "Questions" }));
+    await userEvent.click(await screen.findByRole("menuitem", { name: "Close other tabs" }));
+    expect(paths()).toEqual(["/admin/exam/question"]);
+    // The open page's tab was among those closed: the kept tab is shown, with its query.
+    expect(screen.getByTestId("where")).toHaveTextContent("/admin/exam/question");
+
+    fireEvent.contextMenu(screen.getByRole("link", { name: "Questions" }));
+    const menu = await screen.findByRole("menu");
+    // Nothing else to close.
+    expect(within(menu).getByRole("menuitem", { name: "Close other tabs" })).toHaveAttribute("aria-disabled", "true");
+    await userEvent.click(within(menu).getByRole("menuitem", { name: "Close all tabs" }));
+    expect(paths()).toEqual([]);
+    expect(screen.getByTestId("where")).toHaveTextContent(/^\/admin$/);
+  });
+
+  it("closes one tab from its context menu, and the others from the strip's menu", async () => {
+    openAll();
+    renderAt("/admin/exam/question", <TabBar />);
+    fireEvent.contextMenu(screen.getByRole("link", { name: "Dashboard" }));
+    await userEvent.click(await screen.findByRole("menuitem", { name: "Close Dashboard" }));
+    expect(paths()).toEqual(["/admin/exam/question", docs]);
+    await userEvent.click(screen.getByRole("button", { name: "Tab actions" }));
+    await userEvent.click(await screen.findByRole("menuitem", { name: "Close other tabs" }));
+    expect(paths()).toEqual(["/admin/exam/question"]);
+    expect(screen.getByTestId("where")).toHaveTextContent("/admin/exam/question");
   });
 });
 

@@ -1,7 +1,7 @@
 import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AxiosRequestConfig } from "axios";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
@@ -15,7 +15,7 @@ vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeo
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 
-let listed: { list: CrudRow[]; total: number } = { list: memberRows(10), total: 45 };
+let listed: { list: CrudRow[]; total: number; recycle?: boolean } = { list: memberRows(10), total: 45 };
 const calls = () => vi.mocked(request).mock.calls.map(([config]) => config as AxiosRequestConfig);
 const listCalls = () => calls().filter((c) => c.url === "/admin/user/user/index");
 const lastList = () => paramsOf(listCalls().at(-1)!);
@@ -147,6 +147,22 @@ describe("the list screen of a definition", () => {
     expect(paramsOf(sent)).toEqual({ ids: [2, 5] });
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(before));
     await waitFor(() => expect(screen.queryByRole("alertdialog")).toBeNull());
+  });
+
+  it("says where deleted rows go: the recycle bin when a rule keeps them, else nowhere", async () => {
+    for (const recycle of [true, false]) {
+      listed = { list: memberRows(10), total: 45, recycle };
+      const table = await shown();
+      await within(table).findByText("user1");
+      await userEvent.click(within(table).getByRole("checkbox", { name: "Select row 3" }));
+      await userEvent.click(screen.getByRole("button", { name: "Delete" }));
+      const dialog = await screen.findByRole("alertdialog");
+      expect(dialog.textContent).toContain("Delete 1 row?");
+      expect(dialog.textContent?.includes("recycle bin, where they can be restored")).toBe(recycle);
+      expect(dialog.textContent?.includes("cannot be undone")).toBe(!recycle);
+      await userEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+      cleanup();
+    }
   });
 
   it("hides every write button whose rule the admin lacks", async () => {

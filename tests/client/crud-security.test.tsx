@@ -7,7 +7,13 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { request } from "../../src/client/api/index.ts";
 import dataRecycleLog from "../../src/client/admin/security/dataRecycleLog.ts";
 import sensitiveData from "../../src/client/admin/security/sensitiveData.ts";
+import sensitiveDataLog from "../../src/client/admin/security/sensitiveDataLog.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
+// The screens whose labels the data-security screens read (loaded on demand in the app): loaded
+// up front here so their definitions are at hand within the queries' wait.
+import "../../src/client/admin/user/members.ts";
+import "../../src/client/admin/auth/groups.ts";
+import "../../src/client/admin/exam/questions.ts";
 import { envelope, renderScreen } from "./crud-example.tsx";
 import { chooseOption } from "../helpers/select.ts";
 
@@ -28,11 +34,26 @@ const resources = [
   { controller: "auth/group", title: "Groups", table: "admin_group", fields: ["name", "rules"], deletable: true, editable: true },
 ];
 
+const recycledQuestion = {
+  id: 9,
+  recycle_id: 3,
+  controller: "exam/question",
+  data_table: "exam_question",
+  row_id: 41,
+  title: "Which planet is largest?",
+  ip: "127.0.0.1",
+  create_time: 1_700_000_000,
+  data: { row: { id: 41, stem: "Which planet is largest?", difficulty: 2, analysis: "Jupiter" }, cascaded: [{ table: "exam_question_version", rows: [{ id: 1 }, { id: 2 }] }] },
+};
+const changes = [{ id: 5, controller: "user/user", rule_name: "Profiles", data_table: "member", id_value: 3, title: "bob", data_field: "mobile", before: null, after: "13800001111", is_rollback: false, admin_username: "admin", create_time: 1 }];
+
 beforeEach(() => {
   vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
     if (config.url === "/admin/security/dataRecycleLog/index") return envelope({ list: records, total: 2, remark: "" });
     if (config.url === "/admin/security/sensitiveData/index") return envelope({ list: [{ id: 1, name: "Profiles", controller: "user/user", data_fields: ["username"], status: "enable", create_time: 1 }], total: 1, remark: "" });
     if (config.url === "/admin/security/sensitiveData/resources") return envelope(resources);
+    if (config.url === "/admin/security/dataRecycleLog/edit") return envelope({ row: recycledQuestion });
+    if (config.url === "/admin/security/sensitiveDataLog/index") return envelope({ list: changes, total: 1, remark: "" });
     if (config.url === "/admin/security/sensitiveData/edit" && config.method === "get") return envelope({ row: { id: 1, name: "Profiles", controller: "user/user", data_fields: ["username"], status: "enable" } });
     return envelope({ count: 1 });
   }) as never);
@@ -67,22 +88,54 @@ describe("the recycle bin", () => {
   });
 });
 
+describe("a recycle-bin record's view", () => {
+  it("shows the deleted row's fields by the labels of the form it came from, and what went with it", async () => {
+    grant("security/dataRecycleLog", "index", "del");
+    renderScreen(dataRecycleLog);
+    const table = await screen.findByRole("table", { name: "Recycle bin" });
+    await within(table).findByText("bob");
+    await userEvent.click(within(table).getByRole("button", { name: "View row 7" }));
+    const dialog = await screen.findByRole("dialog");
+    const kept = await within(dialog).findByTestId("recycled-row");
+    // The question form's labels, once its definition has loaded.
+    await waitFor(() => expect(within(kept).getByText("Difficulty")).toBeTruthy());
+    expect(within(kept).getByText("Analysis")).toBeTruthy();
+    expect(within(kept).queryByText("analysis")).toBeNull();
+    expect(within(kept).getByText("Jupiter")).toBeTruthy();
+    expect(within(dialog).getByText("exam_question_version: 2 rows")).toBeTruthy();
+    expect(calls().find((c) => c.url === "/admin/security/dataRecycleLog/edit")).toMatchObject({ params: { id: 7 } });
+  });
+});
+
+describe("the sensitive data log", () => {
+  it("names the changed field by its label", async () => {
+    grant("security/sensitiveDataLog", "index");
+    renderScreen(sensitiveDataLog);
+    const table = await screen.findByRole("table", { name: "Sensitive data log" });
+    await within(table).findByText("bob");
+    expect(await within(table).findByText("Mobile")).toBeTruthy();
+    expect(within(table).queryByText("mobile")).toBeNull();
+  });
+});
+
 describe("a sensitive-data rule's form", () => {
   it("offers the chosen data's fields, checked as the rule has them, and sends the list", async () => {
     grant("security/sensitiveData", "index", "edit");
     renderScreen(sensitiveData);
     const table = await screen.findByRole("table", { name: "Sensitive data" });
     await within(table).findByText("Profiles");
-    expect(within(table).getByText("username")).toBeTruthy();
+    // The watched fields by their labels (the members form's), not their column names.
+    expect(await within(table).findByText("Username")).toBeTruthy();
+    expect(within(table).queryByText("username")).toBeNull();
     await userEvent.click(within(table).getByRole("button", { name: "Edit row 1" }));
     const dialog = await screen.findByRole("dialog");
-    const username = await within(dialog).findByRole("checkbox", { name: "username" });
+    const username = await within(dialog).findByRole("checkbox", { name: "Username" });
     expect(username).toHaveProperty("checked", true);
-    await userEvent.click(within(dialog).getByRole("checkbox", { name: "mobile" }));
+    await userEvent.click(await within(dialog).findByRole("checkbox", { name: "Mobile" }));
     // Another data offers its own fields.
     await chooseOption(within(dialog).getByLabelText("Data"), "Groups (auth/group)");
-    expect(within(dialog).queryByRole("checkbox", { name: "mobile" })).toBeNull();
-    expect(within(dialog).getByRole("checkbox", { name: "name" })).toBeTruthy();
+    expect(within(dialog).queryByRole("checkbox", { name: "Mobile" })).toBeNull();
+    expect(await within(dialog).findByRole("checkbox", { name: "Name" })).toBeTruthy();
     await chooseOption(within(dialog).getByLabelText("Data"), "Members (user/user)");
     await userEvent.click(within(dialog).getByRole("button", { name: "Save" }));
     await waitFor(() => expect(calls().some((c) => c.url === "/admin/security/sensitiveData/edit" && c.method === "post")).toBe(true));

@@ -117,7 +117,14 @@ describe("the paper composer's points", () => {
     const fixedRow: CrudRow = { id: 1, paper_id: 5, kind: "fixed", question_id: 3, question_stem: "Stop means?", count: 1, score: 4, subtotal: 4, weigh: 0 };
     api.request.mockImplementation(async (config) => {
       if (config.url === "/admin/exam/paperRow/index") return envelope({ list: [fixedRow], total: 1 });
-      if (config.url === "/admin/exam/question/index") return envelope({ list: [{ id: 9, stem: "What does a red octagon mean?", type: "single", score: 5 }], total: 1 });
+      if (config.url === "/admin/exam/question/index")
+        return envelope({
+          list: [
+            { id: 9, stem: "What does a red octagon mean?", type: "single", score: 5, classify_title: "交通标志", classify_title_en: "Road signs" },
+            { id: 14, stem: "What does a red octagon mean?", type: "judge", score: 2, classify_title: "复习", classify_title_en: "" },
+          ],
+          total: 2,
+        });
       if (config.url === "/admin/exam/paperRow/add") {
         added.push(config.data as Record<string, unknown>);
         return envelope({ id: 2 });
@@ -137,7 +144,13 @@ describe("the paper composer's points", () => {
 
     // Picking a question takes its own score (5) as the row's points.
     await userEvent.type(screen.getByRole("combobox", { name: "Question" }), "octagon");
-    await userEvent.click(await screen.findByRole("option", { name: "What does a red octagon mean?" }));
+    // The demo has questions of the same text: each suggestion says its id, type and bank (in the admin's language when it has one).
+    const suggestions = await screen.findAllByRole("option");
+    expect(suggestions.map((o) => o.textContent)).toEqual([
+      "What does a red octagon mean?#9 · Single choice · Road signs",
+      "What does a red octagon mean?#14 · True or false · 复习",
+    ]);
+    await userEvent.click(suggestions[0]!);
     expect(score).toHaveValue("5");
     expect(screen.getByTestId("composer-with-row")).toHaveTextContent("With this row: 9 of 12 points");
     // Staff may still give it other points; the total follows as they type.

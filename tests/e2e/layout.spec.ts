@@ -185,6 +185,40 @@ test.describe("the back office menu and tabs", () => {
     expect(new Set(icons).size).toBe(icons.length);
   });
 
+  test("closes other tabs and all tabs from a tab's menu; at 1440 px the attachments keep their actions in view", async ({ page, request }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // An upload with a long name (through the API: what is checked is its row on the screen).
+    const login = await (await request.post("/admin/index/login", { data: { username: "admin", password: "admin123456", keep: false } })).json();
+    const name = `quarterly-training-handout-with-a-very-long-descriptive-name-${Date.now()}.png`;
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const uploaded = await (await request.post("/admin/ajax/upload", { headers: { batoken: login.data.userInfo.token }, multipart: { file: { name, mimeType: "image/png", buffer: png } } })).json();
+    expect(uploaded.code, uploaded.msg).toBe(1);
+
+    await logInAdmin(page, { landing: DASHBOARD });
+    await expect(page.getByTestId("greeting")).toBeVisible();
+    const menu = page.getByRole("navigation", { name: "后台菜单" });
+    for (const title of ["管理员管理", "公司管理", "题目", "附件管理"]) await menu.getByRole("link", { name: title, exact: true }).click();
+    const bar = page.getByRole("navigation", { name: "已打开的页面" });
+    await expect(bar.getByTestId("admin-tab")).toHaveCount(5);
+
+    // The attachments list fits: a long name is cut (whole in its tooltip), the row's delete button is on screen.
+    const row = page.getByRole("row").filter({ hasText: name.slice(0, 20) });
+    await expect(row.getByTitle(name)).toBeVisible();
+    const del = row.getByRole("button", { name: /^删除第 \d+ 行$/ });
+    const box = (await del.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(1440);
+    await expect(del).toBeInViewport();
+
+    // A tab's context menu: close the others (the open page's tab among them: the kept one is shown), then all.
+    await bar.getByRole("link", { name: "公司管理" }).click({ button: "right" });
+    await page.getByRole("menuitem", { name: "关闭其他标签" }).click();
+    await expect(page).toHaveURL(/\/admin\/org\/company$/);
+    await expect(bar.getByTestId("admin-tab")).toHaveCount(1);
+    await bar.getByRole("link", { name: "公司管理" }).click({ button: "right" });
+    await page.getByRole("menuitem", { name: "关闭全部标签" }).click();
+    await expect(page.getByTestId("admin-tab")).toHaveCount(0);
+  });
+
   test("keeps the open page's tab in view when many are open, and labels tabs in the chosen language", async ({ page }) => {
     await logInAdmin(page, { landing: DASHBOARD });
     await expect(page.getByTestId("greeting")).toBeVisible();

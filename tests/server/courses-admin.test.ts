@@ -127,7 +127,7 @@ describe("categories, courses and lessons on the engine", () => {
     expect(added.code, added.msg).toBe(1);
     const id = added.data.id!;
     const row = (await get(`/admin/course/lesson/edit?id=${id}`)).data.row as Record<string, unknown>;
-    expect(row.video).toEqual({ url: "/storage/course/20260101/abc.mp4", type: "mp4", size: 1234, duration: 30 });
+    expect(row.video).toEqual({ url: "/storage/course/20260101/abc.mp4", type: "mp4", size: 1234, duration: 30, name: "" });
     expect(row.attachments).toEqual([{ name: "notes.pdf", url: "/storage/default/20260101/notes.pdf", size: 10 }]);
     expect(row.free_preview).toBe(true);
     expect(String(row.content)).not.toMatch(/onerror|<iframe/);
@@ -310,6 +310,26 @@ describe("lesson video files have a lifetime", () => {
   beforeAll(async () => {
     const category = (await post("/admin/course/category/add", { title: "视频" })).data.id!;
     courseId = (await post("/admin/course/course/add", { category_id: category, title: "Videos", price: 0 })).data.id!;
+  });
+
+  it("keeps the name a video was uploaded under through the lesson's save, for its form and the attachments screen", async () => {
+    const res = await upload("pattern.webm", Buffer.concat([media("pattern.webm"), randomBytes(64)]));
+    expect(res.code, res.msg).toBe(1);
+    const video = res.data.video;
+    expect(video).toMatchObject({ name: "pattern.webm", type: "webm" });
+    // Its stored file is named by its content, not by the name it came with.
+    expect(video.url).toMatch(/\/[0-9a-f]{40}\.webm$/);
+    const lessonId = (await post("/admin/course/lesson/add", { course_id: courseId, title: "Named", video })).data.id!;
+    const row = (await get(`/admin/course/lesson/edit?id=${lessonId}`)).data.row as { video: Video & { name: string } };
+    expect(row.video).toEqual({ url: video.url, type: "webm", size: video.size, duration: 0, name: "pattern.webm" });
+    // An edit that keeps the video keeps its name; removing the video forgets it.
+    expect((await post("/admin/course/lesson/edit", { id: lessonId, course_id: courseId, title: "Renamed", video: row.video })).code).toBe(1);
+    expect(((await get(`/admin/course/lesson/edit?id=${lessonId}`)).data.row as { video: { name: string } }).video.name).toBe("pattern.webm");
+    const list = await get(`/admin/routine/attachment/index?quickSearch=pattern.webm&limit=100`);
+    expect((list.data.list as { url: string; name: string }[]).find((r) => r.url === video.url)?.name).toBe("pattern.webm");
+    expect((await post("/admin/course/lesson/edit", { id: lessonId, course_id: courseId, title: "No video" })).code).toBe(1);
+    expect(await t.database.db.query("select video_url, video_name from lesson where id = $1", [lessonId]).then((r) => r.rows)).toEqual([{ video_url: "", video_name: "" }]);
+    expect((await del("course/lesson", [lessonId])).code).toBe(1);
   });
 
   it("records an uploaded MP4 and an HLS folder as attachment rows, listed on the attachments screen", async () => {

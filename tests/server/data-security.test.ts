@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers, type Method } from "../helpers/call.ts";
-import { createAccountLogs, createAdmin, createMember, type TestAdmin } from "../helpers/factories.ts";
+import { createAccountLogs, createAdmin, createBank, createMember, createQuestion, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * Data recycle and sensitive data on the CRUD engine: a delete of a resource with a recycle
@@ -97,6 +97,42 @@ describe("the recycle bin", () => {
   });
 });
 
+describe("what the recycle bin tells the screens", () => {
+  it("names a deleted question by its text (questions have no name), kept before or after this", async () => {
+    const added = await call("POST", "/admin/security/dataRecycle/add", { name: "Questions", controller: "exam/question" });
+    expect(added.code).toBe(1);
+    const bank = await createBank(t.database.db);
+    const question = await createQuestion(t.database.db, bank, { stem: "<p>Which  <b>planet</b> is&nbsp;largest?</p>" });
+    expect((await call("DELETE", `/admin/exam/question/del?ids[]=${question}`)).code).toBe(1);
+    const [logId] = await recycled("exam_question", question);
+    const listed = await call("GET", `/admin/security/dataRecycleLog/index?search[0][field]=id&search[0][operator]=eq&search[0][val]=${logId}`);
+    expect(listed.data).toMatchObject({ total: 1, list: [{ id: logId, title: "Which planet is largest?", controller: "exam/question" }] });
+
+    // A record kept before questions were named: named from its kept row in the list.
+    await q("update security_data_recycle_log set title = '' where id = $1", [logId]);
+    const again = await call("GET", `/admin/security/dataRecycleLog/index?search[0][field]=id&search[0][operator]=eq&search[0][val]=${logId}`);
+    expect(again.data).toMatchObject({ list: [{ id: logId, title: "Which planet is largest?" }] });
+
+    // The detail names the resource the rule watches (its form labels the kept row's fields).
+    const detail = await call("GET", `/admin/security/dataRecycleLog/edit?id=${logId}`);
+    expect(detail.data.row).toMatchObject({ controller: "exam/question", data: { row: { id: question, stem: "<p>Which  <b>planet</b> is&nbsp;largest?</p>" } } });
+  });
+
+  it("tells a list whether its deletes go to the recycle bin, following the rule's status", async () => {
+    const recycle = async (path: string) => ((await call("GET", `/admin/${path}/index`)).data as { recycle?: boolean }).recycle;
+    expect(await recycle("user/user")).toBe(true);
+    expect(await recycle("exam/paper")).toBe(false);
+    // Lists without deletes and selects' choices are not told.
+    expect(await recycle("auth/adminLog")).toBeUndefined();
+    expect(((await call("GET", "/admin/user/user/index?select=1")).data as { recycle?: boolean }).recycle).toBeUndefined();
+    const rule = (await q<{ id: number }>("select id from security_data_recycle where controller = 'user/user'"))[0]!;
+    await call("POST", "/admin/security/dataRecycle/edit", { id: rule.id, name: "会员", controller: "user/user", status: "disable" });
+    expect(await recycle("user/user")).toBe(false);
+    await call("POST", "/admin/security/dataRecycle/edit", { id: rule.id, name: "会员", controller: "user/user", status: "enable" });
+    expect(await recycle("user/user")).toBe(true);
+  });
+});
+
 describe("the sensitive data log", () => {
   it("logs each watched field an edit changes, and rolls it back", async () => {
     const member = await createMember(t.database.db, { username: `sec_s${serial++}` });
@@ -106,6 +142,9 @@ describe("the sensitive data log", () => {
       "select id, data_field, before, after from security_sensitive_data_log where data_table = 'member' and id_value = $1 order by data_field",
       [member.id],
     );
+    // The list names the resource the rule watches: the screen labels the field as its form does.
+    const listed = await call("GET", `/admin/security/sensitiveDataLog/index?search[0][field]=id_value&search[0][operator]=eq&search[0][val]=${member.id}`);
+    expect(listed.data).toMatchObject({ total: 2, list: [{ controller: "user/user" }, { controller: "user/user" }] });
     expect(logs.map(({ data_field, before, after }) => ({ data_field, before, after }))).toEqual([
       { data_field: "mobile", before: null, after: "13800001111" },
       { data_field: "username", before: member.username, after: `${member.username}x` },

@@ -196,6 +196,21 @@ describe("papers and their rows", () => {
   });
 });
 
+describe("the composer's question suggestions", () => {
+  it("carry each question's id, type and bank, so questions of the same text can be told apart", async () => {
+    const stem = `Same text ${randomUUID()}`;
+    const signs = await createBank(t.database.db, { title: "交通标志", titleEn: "Road signs" });
+    const review = await createBank(t.database.db, { title: "复习", titleEn: "" });
+    const first = await createQuestion(t.database.db, signs, { stem });
+    const second = await createQuestion(t.database.db, review, { stem, type: "judge", answer: "T" });
+    const picked = await adminCall<ListAnswer<Row>>("GET", `/admin/exam/question/index?select=1&quickSearch=${encodeURIComponent(stem)}&order=id,asc`);
+    expect(picked.data.list).toEqual([
+      expect.objectContaining({ id: first, type: "single", classify_id: signs, classify_title: "交通标志", classify_title_en: "Road signs", stem }),
+      expect.objectContaining({ id: second, type: "judge", classify_id: review, classify_title: "复习", classify_title_en: "", stem }),
+    ]);
+  });
+});
+
 describe("draw rules with a difficulty", () => {
   it("stores and returns the difficulty, refuses a rule its bank cannot fill at that difficulty, and an official sitting draws only it", async () => {
     const db = t.database.db;

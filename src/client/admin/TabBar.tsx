@@ -1,17 +1,22 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useLingui } from "@lingui/react/macro";
-import { DropdownMenu } from "radix-ui";
+import { ContextMenu, DropdownMenu } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { Button, buttonClass, selectedClass } from "../ui/Button.tsx";
 import { confirmLeave } from "../ui/leaveGuard.tsx";
 
+const MENU_CLASS = "z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100";
+const ITEM_CLASS =
+  "flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[disabled]:cursor-default data-[disabled]:opacity-50 data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
+
 /**
  * The admin tab bar (SPEC §2): one tab per open addtab route, persisted. The tabs are links to
  * pages (not ARIA tabs: there is no tab panel), in a navigation landmark, each followed by its
  * close button; the open page's tab is marked `aria-current` and kept scrolled into view. A tab's
- * label is its menu route's title, so it follows the language the menus were loaded in.
+ * label is its menu route's title, so it follows the language the menus were loaded in. The
+ * strip's menu and each tab's context menu close the other tabs or all of them.
  */
 export function TabBar() {
   const { t } = useLingui();
@@ -44,6 +49,15 @@ export function TabBar() {
       void navigate(next ? next.path + next.search : "/admin");
     });
   };
+  /** Keeps only `tab` open, showing it when the page open now was one of those closed (asking first if it holds unsaved work). */
+  const onCloseOthers = (tab: { path: string; search: string }) => {
+    if (tab.path === pathname) closeOthers(tab.path);
+    else
+      confirmLeave(() => {
+        closeOthers(tab.path);
+        void navigate(tab.path + tab.search);
+      });
+  };
   const onCloseAll = () =>
     confirmLeave(() => {
       closeAll();
@@ -59,22 +73,39 @@ export function TabBar() {
           const active = tab.path === pathname;
           const title = titles.get(tab.path) ?? tab.path;
           return (
-            <li
-              key={tab.path}
-              data-testid="admin-tab"
-              className={`flex shrink-0 items-center rounded-md text-sm ${active ? selectedClass : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}
-            >
-              <Link
-                aria-current={active ? "page" : undefined}
-                to={tab.path + tab.search}
-                className="flex min-h-9 items-center rounded-md px-3 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-1"
-              >
-                {title}
-              </Link>
-              <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
-                <X aria-hidden className="size-3.5" />
-              </Button>
-            </li>
+            <ContextMenu.Root key={tab.path}>
+              <ContextMenu.Trigger asChild>
+                <li
+                  data-testid="admin-tab"
+                  className={`flex shrink-0 items-center rounded-md text-sm ${active ? selectedClass : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"}`}
+                >
+                  <Link
+                    aria-current={active ? "page" : undefined}
+                    to={tab.path + tab.search}
+                    className="flex min-h-9 items-center rounded-md px-3 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-offset-1"
+                  >
+                    {title}
+                  </Link>
+                  <Button variant="bare" aria-label={t`Close ${title}`} onClick={() => onClose(tab.path)} className="mr-1 rounded p-1 hover:bg-black/10">
+                    <X aria-hidden className="size-3.5" />
+                  </Button>
+                </li>
+              </ContextMenu.Trigger>
+              {/* A tab's own menu (right click, or the context-menu key): this tab, the others, all. */}
+              <ContextMenu.Portal>
+                <ContextMenu.Content className={MENU_CLASS}>
+                  <ContextMenu.Item onSelect={() => onClose(tab.path)} className={ITEM_CLASS}>
+                    {t`Close ${title}`}
+                  </ContextMenu.Item>
+                  <ContextMenu.Item disabled={tabs.length < 2} onSelect={() => onCloseOthers(tab)} className={ITEM_CLASS}>
+                    {t`Close other tabs`}
+                  </ContextMenu.Item>
+                  <ContextMenu.Item onSelect={onCloseAll} className={ITEM_CLASS}>
+                    {t`Close all tabs`}
+                  </ContextMenu.Item>
+                </ContextMenu.Content>
+              </ContextMenu.Portal>
+            </ContextMenu.Root>
           );
         })}
       </ul>
@@ -83,14 +114,11 @@ export function TabBar() {
           <ChevronDown aria-hidden className="size-4" />
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
-          <DropdownMenu.Content align="end" className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
-            <DropdownMenu.Item onSelect={() => closeOthers(pathname)} className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800">
+          <DropdownMenu.Content align="end" className={MENU_CLASS}>
+            <DropdownMenu.Item onSelect={() => closeOthers(pathname)} className={ITEM_CLASS}>
               {t`Close other tabs`}
             </DropdownMenu.Item>
-            <DropdownMenu.Item
-              onSelect={onCloseAll}
-              className="flex min-h-9 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
-            >
+            <DropdownMenu.Item onSelect={onCloseAll} className={ITEM_CLASS}>
               {t`Close all tabs`}
             </DropdownMenu.Item>
           </DropdownMenu.Content>

@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import { logTitle, writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
 import { fillCompany, requireAccess, requireInScope, rowsOfInput } from "./scope.ts";
-import { keepDeleted, watchSensitive } from "./security.ts";
+import { keepDeleted, recycles, watchSensitive } from "./security.ts";
 import { ruleOf, type Action, type AnyTables, type CrudContext, type ResourceDef, type Row } from "./resource.ts";
 
 /**
@@ -224,7 +224,9 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
     const ctx = context(app.db, req);
     requireAccess(ctx, def, false);
     const { list, total } = await listRows(ctx, def, req.query);
-    return reply.success({ list, total, remark: "" });
+    // `recycle`: the screen's delete confirm says where deleted rows go (a select's choices need not know).
+    const picking = req.query.select === "1" || req.query.select === "true";
+    return reply.success({ list, total, remark: "", ...(def.del && !picking ? { recycle: await recycles(ctx, def) } : {}) });
   });
 
   api.get(url("edit"), { config: config("edit"), onRequest: reads, schema: { querystring: editQuery } }, async (req, reply) => {

@@ -13,8 +13,9 @@ import type { CrudContext, ResourceDef, Row } from "./resource.ts";
 
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const MAX_CASCADE_DEPTH = 4;
-/** Fields a row is named by in the logs' lists, in order of preference. */
-const LABEL_FIELDS = ["username", "name", "title", "nickname"] as const;
+/** Fields a row is named by in the logs' lists, in order of preference (a question has only its text, `stem`). */
+const LABEL_FIELDS = ["username", "name", "title", "nickname", "stem"] as const;
+const LABEL_LENGTH = 100;
 
 /** A deleted row and what its delete cascaded to, parents first. */
 export interface RecycledData {
@@ -28,8 +29,22 @@ interface Cascade {
   parentColumn: string;
 }
 
-const labelOf = (row: Row): string => {
-  for (const field of LABEL_FIELDS) if (typeof row[field] === "string" && row[field] !== "") return (row[field] as string).slice(0, 100);
+/** Text for a list cell: a rich-text value (a question's stem) without its tags and entities, spaces collapsed. */
+const plain = (value: string): string =>
+  value
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&nbsp;/g, " ")
+    .replace(/&(lt|gt|quot|#39|amp);/g, (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e] ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** What a kept row is called in the logs' lists (its `title` there), or "" when it has no name. */
+export const labelOf = (row: Row): string => {
+  for (const field of LABEL_FIELDS) {
+    const value = row[field];
+    const text = typeof value === "string" ? plain(value) : "";
+    if (text !== "") return text.slice(0, LABEL_LENGTH);
+  }
   return "";
 };
 
@@ -72,6 +87,14 @@ async function cascadedRows(ctx: CrudContext, table: string, parents: Row[], dep
     out.push({ table: cascade.table, rows: children }, ...(await cascadedRows(ctx, cascade.table, children, depth + 1)));
   }
   return out;
+}
+
+/** Whether a delete from the resource keeps its rows in the recycle bin now (an enabled recycle rule names it). */
+export async function recycles(ctx: Pick<CrudContext, "k">, def: ResourceDef): Promise<boolean> {
+  if (!def.del) return false;
+  const { rows } = await sql<{ id: number }>`
+    select id from security_data_recycle where controller = ${def.rule} and status = 'enable' limit 1`.execute(ctx.k);
+  return rows.length > 0;
 }
 
 /** Keeps `ids` of the resource's table (with what their delete cascades to) when it has an enabled recycle rule. Before the delete, in its transaction. */

@@ -511,6 +511,7 @@ export interface Lesson {
   status: Generated<string>;
   title: string;
   update_time: Generated<number>;
+  video_name: Generated<string | null>;
   video_size: Generated<number>;
   video_type: Generated<string>;
   video_url: Generated<string>;

@@ -59,17 +59,21 @@ export const courseAdd = z.object({
 export const courseEdit = courseAdd.extend({ id: withMessage(dbId, msg`Please choose a row`) });
 export type CourseAdd = z.infer<typeof courseAdd>;
 
-/** A lesson's video as the form edits it: where it is, its kind, its bytes and its length. */
+/**
+ * A lesson's video as the form edits it: where it is, its kind, its bytes, its length and the
+ * name it was uploaded under (its stored file is named by its content).
+ */
 export const lessonVideo = z
   .object({
     url: mediaUrl(500),
     type: z.enum(VIDEO_TYPES),
     size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     duration: z.number().int().min(0).max(MAX_LESSON_DURATION),
+    name: safeText(255).optional().default(""),
   })
   .refine((v) => (v.url === "") === (v.type === ""));
 export type LessonVideo = z.infer<typeof lessonVideo>;
-export const NO_VIDEO: LessonVideo = { url: "", type: "", size: 0, duration: 0 };
+export const NO_VIDEO: LessonVideo = { url: "", type: "", size: 0, duration: 0, name: "" };
 
 export const lessonAttachment = z.object({
   name: safeText(100).trim().min(1),
@@ -92,6 +96,4 @@ export const lessonEdit = lessonAdd.extend({ id: withMessage(dbId, msg`Please ch
 export type LessonAdd = z.infer<typeof lessonAdd>;
 
 /** What the lesson video upload answers: the video to put in the lesson's form. */
-export interface UploadedVideo extends LessonVideo {
-  name: string;
-}
+export type UploadedVideo = LessonVideo;

@@ -14,7 +14,9 @@ import { readVideoDuration, uploadLessonVideo, VIDEO_ACCEPT, videoProblem } from
 
 function asVideo(value: unknown): LessonVideo {
   const v = value as Partial<LessonVideo> | null;
-  return v && typeof v.url === "string" && v.url !== "" ? { url: v.url, type: v.type ?? "", size: Number(v.size) || 0, duration: Number(v.duration) || 0 } : NO_VIDEO;
+  return v && typeof v.url === "string" && v.url !== ""
+    ? { url: v.url, type: v.type ?? "", size: Number(v.size) || 0, duration: Number(v.duration) || 0, name: typeof v.name === "string" ? v.name : "" }
+    : NO_VIDEO;
 }
 
 /**
@@ -41,7 +43,7 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
     setProgress(0);
     try {
       const [uploaded, duration] = await Promise.all([uploadLessonVideo(file, setProgress, controller.signal), readVideoDuration(file)]);
-      onChange({ url: uploaded.url, type: uploaded.type, size: uploaded.size, duration: uploaded.type === "hls" ? uploaded.duration : duration });
+      onChange({ url: uploaded.url, type: uploaded.type, size: uploaded.size, duration: uploaded.type === "hls" ? uploaded.duration : duration, name: uploaded.name });
     } catch {
       // Refused or cut (the request layer said why) or cancelled: the field keeps its video.
     } finally {
@@ -50,7 +52,8 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
     }
   }
 
-  const name = video.url.split("/").pop() ?? "";
+  // The name it was uploaded under; a video from before names were kept (or a link) shows its file.
+  const name = video.name || (video.url.split("/").pop() ?? "");
   return (
     <div className="space-y-2">
       {video.url !== "" && (
@@ -58,7 +61,7 @@ export function LessonVideoField({ value, onChange, control }: CustomFieldProps)
           <div className="flex items-center gap-3">
             <Film aria-hidden className="size-5 shrink-0 text-slate-500 dark:text-slate-400" />
             <span className="rounded bg-slate-200 px-1.5 text-xs font-semibold uppercase dark:bg-slate-700">{video.type}</span>
-            <a href={video.url} target="_blank" rel="noopener noreferrer" className="min-w-0 flex-1 truncate text-primary underline">
+            <a href={video.url} target="_blank" rel="noopener noreferrer" title={name} className="min-w-0 flex-1 truncate text-primary underline">
               {name}
             </a>
             {video.size > 0 && <span className="shrink-0 text-sm tabular-nums text-slate-600 dark:text-slate-300">{formatBytes(video.size)}</span>}

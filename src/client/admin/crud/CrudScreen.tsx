@@ -368,7 +368,9 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         title={t`Delete`}
         description={
           <>
-            {t`Delete ${plural(confirmCount, { one: "# row", other: "# rows" })}? This cannot be undone here.`}
+            {list.data?.recycle
+              ? t`Delete ${plural(confirmCount, { one: "# row", other: "# rows" })}? They go to the recycle bin, where they can be restored.`
+              : t`Delete ${plural(confirmCount, { one: "# row", other: "# rows" })}? This cannot be undone here.`}
             {DeleteNotice && confirmIds && confirmIds.length > 0 && (
               <span className="mt-2 block">
                 <DeleteNotice ids={confirmIds} />

@@ -19,6 +19,7 @@ export function RemoteSelect({
   onChange,
   placeholder,
   fallbackLabel,
+  describe,
 }: {
   control: FieldControlProps;
   remote: { path: string; labelField: string; valueField?: string };
@@ -28,6 +29,8 @@ export function RemoteSelect({
   placeholder?: string;
   /** The current value's label when the source does not list it (the form's row names it). */
   fallbackLabel?: unknown;
+  /** A second line under each suggestion, telling rows of the same label apart (e.g. a question's id, type and bank). */
+  describe?: (row: CrudRow) => string;
 }) {
   const { t } = useLingui();
   const valueField = remote.valueField ?? "id";
@@ -120,6 +123,7 @@ export function RemoteSelect({
               onClick={() => pick(row)}
             >
               {labelOf(row)}
+              {describe && <span className="block text-xs text-slate-600 dark:text-slate-300">{describe(row)}</span>}
             </li>
           ))}
         </ul>

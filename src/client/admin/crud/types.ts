@@ -245,4 +245,6 @@ export interface ListData {
   list: CrudRow[];
   total: number;
   remark?: string;
+  /** A resource with deletes: whether they are kept in the recycle bin now (an enabled recycle rule). */
+  recycle?: boolean;
 }

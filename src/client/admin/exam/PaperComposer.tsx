@@ -13,6 +13,7 @@ import { sentSchemaResolver } from "../../ui/form/sentSchemaResolver.ts";
 import { Select } from "../../ui/Select.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
+import { rowLabel } from "../crud/fields/RemoteOptions.tsx";
 import { RemoteSelect } from "../crud/RemoteSelect.tsx";
 import type { CrudRow, ListData } from "../crud/types.ts";
 import { DIFFICULTY_OPTIONS, QUESTION_TYPE_OPTIONS } from "./options.ts";
@@ -46,6 +47,11 @@ const typedFields = z.object({ count: paperRowAdd.shape.count, score: paperRowAd
  * server refuses a draw rule its bank cannot fill at that type and difficulty (shown beside the
  * count).
  */
+/** What tells a suggested question from another of the same text: its id, type and bank ("#12 · Single choice · Road signs"). */
+export function suggestionDetails(question: CrudRow, type: string, bank: string): string {
+  return [`#${String(question.id ?? "")}`, type, bank].filter((part) => part !== "").join(" · ");
+}
+
 export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t, i18n } = useLingui();
   const client = useQueryClient();
@@ -194,6 +200,7 @@ export function PaperComposer({ row, onDone }: { row: CrudRow; onDone: () => voi
                   if (picked && picked.score !== undefined && picked.score !== null) form.setValue("score", String(Number(picked.score)));
                 }}
                 placeholder={t`Search the bank`}
+                describe={(q) => suggestionDetails(q, typeLabel(q.type), rowLabel(q, "classify_title", i18n.locale))}
               />
             )}
           </ControlledField>

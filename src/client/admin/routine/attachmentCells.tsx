@@ -2,6 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
 import { Button } from "../../ui/Button.tsx";
+import { formatTime } from "../../../shared/time.ts";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 import { suffixIconUrl } from "../crud/fields/upload.ts";
@@ -30,9 +31,38 @@ export function PreviewCell({ row }: { row: CrudRow }) {
   );
 }
 
-/** The original file name: wraps inside a readable width rather than one word a line. */
+/**
+ * A long text on one line, cut to a width with its whole value as the tooltip: long file names
+ * and types would otherwise widen the table until the actions column leaves the screen.
+ */
+function Truncated({ value, width }: { value: unknown; width: string }) {
+  const text = String(value ?? "");
+  return (
+    <span className={`block truncate ${width}`} title={text}>
+      {text}
+    </span>
+  );
+}
+
+/** The original file name (as it was uploaded, e.g. "pattern.webm"). */
 export function NameCell({ row }: { row: CrudRow }) {
-  return <span className="block max-w-72 min-w-36 break-all">{String(row.name ?? "")}</span>;
+  return <Truncated value={row.name} width="max-w-48" />;
+}
+
+/** The file's MIME type ("application/vnd.openxmlformats-officedocument..." is cut). */
+export function MimeCell({ row }: { row: CrudRow }) {
+  return <Truncated value={row.mimetype} width="max-w-32" />;
+}
+
+/** When the file was last uploaded: the date over the time, a narrower column than one line. */
+export function UploadedCell({ row }: { row: CrudRow }) {
+  const time = row.last_upload_time as number | string | null;
+  return (
+    <span className="block whitespace-nowrap tabular-nums">
+      {formatTime(time, "YYYY-MM-DD")}
+      <span className="block text-slate-600 dark:text-slate-300">{formatTime(time, "HH:mm:ss")}</span>
+    </span>
+  );
 }
 
 export function SizeCell({ row }: { row: CrudRow }) {
@@ -87,5 +117,5 @@ export function UsesCell({ row }: { row: CrudRow }) {
   if (lesson) parts.push(t`${plural(lesson, { one: "# lesson", other: "# lessons" })}`);
   if (question) parts.push(t`${plural(question, { one: "# question", other: "# questions" })}`);
   if (recycled) parts.push(t`${plural(recycled, { one: "# recycle bin record", other: "# recycle bin records" })}`);
-  return parts.length === 0 ? <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span className="block min-w-32">{parts.join(", ")}</span>;
+  return parts.length === 0 ? <span className="whitespace-nowrap text-slate-500 dark:text-slate-400">{t`Not used`}</span> : <span className="block max-w-48 min-w-32">{parts.join(", ")}</span>;
 }

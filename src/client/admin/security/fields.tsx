@@ -5,6 +5,7 @@ import { request } from "../../api/index.ts";
 import { Select } from "../../ui/Select.tsx";
 import { crudUrl } from "../crud/api.ts";
 import type { CustomFieldProps } from "../crud/types.ts";
+import { useFieldLabels } from "./labels.tsx";
 
 /** The back-office resources a data-security rule may name (`GET /admin/<path>/resources`). */
 function useWatchable(path: string) {
@@ -35,9 +36,10 @@ function controllerSelect(path: string, need: "deletable" | "editable") {
 export const RecycleControllerSelect = controllerSelect("security/dataRecycle", "deletable");
 export const SensitiveControllerSelect = controllerSelect("security/sensitiveData", "editable");
 
-/** Checkboxes of the fields the chosen resource's edit form has (what a sensitive-data rule may watch). */
+/** Checkboxes of the fields the chosen resource's edit form has (what a sensitive-data rule may watch), by their labels. */
 export function WatchedFields({ value, onChange, values, control }: CustomFieldProps) {
   const resources = useWatchable("security/sensitiveData").data ?? [];
+  const labelOf = useFieldLabels(values.controller);
   const chosen = resources.find((r) => r.controller === values.controller);
   const selected = Array.isArray(value) ? (value as string[]) : [];
   if (!chosen) {
@@ -57,7 +59,7 @@ export function WatchedFields({ value, onChange, values, control }: CustomFieldP
             checked={selected.includes(field)}
             onChange={(e) => onChange(e.target.checked ? [...selected, field] : selected.filter((f) => f !== field))}
           />
-          <code>{field}</code>
+          <span title={field}>{labelOf(field)}</span>
         </label>
       ))}
     </div>

@@ -135,7 +135,8 @@ export const questionResource: ResourceDef = {
   joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
   // Hidden questions (in use when deleted) are listed only when the admin searches by status.
   defaultSearch: [{ field: "status", operator: "ne", val: "hidden" }],
-  selectFields: ["id", "classify_id", "type", "stem", "score", "difficulty"],
+  // The composer's suggestions tell duplicates apart by id, type and bank.
+  selectFields: ["id", "classify_id", "classify_title", "classify_title_en", "type", "stem", "score", "difficulty"],
   editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "version", "create_time", "update_time"],
   add: questionAdd,
   edit: questionEdit,

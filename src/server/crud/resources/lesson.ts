@@ -1,4 +1,4 @@
-import { lessonAdd, lessonEdit, type LessonAdd } from "../../../shared/admin/courses.ts";
+import { lessonAdd, lessonEdit, NO_VIDEO, type LessonAdd } from "../../../shared/admin/courses.ts";
 import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
@@ -33,7 +33,7 @@ export const lessonResource: ResourceDef = {
   joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
   selectFields: ["id", "course_id", "title"],
   defaultOrder: ["weigh", "desc"],
-  editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
+  editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "video_name", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
   add: withSanitizedHtml(lessonAdd, ["content"]),
   edit: withSanitizedHtml(lessonEdit, ["content"]),
   del: true,
@@ -42,13 +42,14 @@ export const lessonResource: ResourceDef = {
   hooks: {
     async beforeWrite(_ctx, body) {
       const { id: _id, video, attachments, ...fields } = body as LessonAdd & { id?: number };
-      const v = video ?? { url: "", type: "", size: 0, duration: 0 };
+      const v = video ?? NO_VIDEO;
       return {
         ...fields,
         video_url: v.url,
         video_type: v.type,
         video_size: v.size,
         duration: v.duration,
+        video_name: v.url === "" ? "" : v.name,
         attachments: JSON.stringify(attachments ?? []),
       };
     },
@@ -66,8 +67,8 @@ export const lessonResource: ResourceDef = {
       await releaseLessonVideos(app, [before]);
     },
     async editRow(_ctx, row: Row) {
-      const { video_url, video_type, video_size, duration, ...rest } = row;
-      return { ...rest, video: { url: video_url, type: video_type, size: Number(video_size), duration } };
+      const { video_url, video_type, video_size, duration, video_name, ...rest } = row;
+      return { ...rest, video: { url: video_url, type: video_type, size: Number(video_size), duration, name: video_name ?? "" } };
     },
     async listRows(_ctx, rows) {
       return rows.map((row) => ({ ...row, video_size: Number(row.video_size) }));

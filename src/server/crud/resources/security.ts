@@ -1,4 +1,5 @@
 import { msg } from "@lingui/core/macro";
+import { sql } from "kysely";
 import { z } from "zod";
 import {
   dataRecycleAdd,
@@ -14,7 +15,7 @@ import { dataRecycleDecl, dataRecycleLogDecl, sensitiveDataDecl, sensitiveDataLo
 import { ApiError } from "../../errors.ts";
 import { scrub } from "../log.ts";
 import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts";
-import { restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
+import { labelOf, restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
 import { declared } from "./fields.ts";
@@ -112,7 +113,7 @@ function recycledLessons(table: unknown, data: unknown): unknown[] {
 
 export const dataRecycleLogResource: ResourceDef = {
   // A record's operator and rule are joined: the admin (`a`) and the recycle rule (`r`).
-  ...declared(dataRecycleLogDecl, { admin_username: "a.username", rule_name: "r.name" }),
+  ...declared(dataRecycleLogDecl, { admin_username: "a.username", rule_name: "r.name", controller: "r.controller" }),
   table: "security_data_recycle_log",
   joins: [
     { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
@@ -130,7 +131,20 @@ export const dataRecycleLogResource: ResourceDef = {
     },
   },
   hooks: {
-    editRow: withoutSecrets,
+    // The detail labels the kept row's fields as the form of the resource its rule names.
+    async editRow(ctx, row) {
+      const { rows } = await sql<{ controller: string }>`select controller from security_data_recycle where id = ${row.recycle_id ?? null}`.execute(ctx.k);
+      return { ...(await withoutSecrets(ctx, row)), controller: rows[0]?.controller ?? null };
+    },
+    // Records kept before questions were named by their text: named from the kept row now.
+    async listRows(ctx, rows) {
+      const unnamed = rows.filter((r) => r.title === "").map((r) => r.id);
+      if (unnamed.length === 0) return rows;
+      const { rows: kept } = await sql<{ id: number; row: Row | null }>`
+        select id, data->'row' as row from security_data_recycle_log where id in (${sql.join(unnamed)})`.execute(ctx.k);
+      const names = new Map(kept.map((k) => [k.id, k.row ? labelOf(k.row) : ""]));
+      return rows.map((r) => (r.title === "" ? { ...r, title: names.get(r.id as number) ?? "" } : r));
+    },
     // Purged for good: the videos of the lessons a record kept (deleted itself, or with its
     // course) are removed now, unless something else uses them (see lesson.ts).
     async afterDelete(app, rows) {
@@ -140,7 +154,7 @@ export const dataRecycleLogResource: ResourceDef = {
 };
 
 export const sensitiveDataLogResource: ResourceDef = {
-  ...declared(sensitiveDataLogDecl, { admin_username: "a.username", rule_name: "s.name" }),
+  ...declared(sensitiveDataLogDecl, { admin_username: "a.username", rule_name: "s.name", controller: "s.controller" }),
   table: "security_sensitive_data_log",
   joins: [
     { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },

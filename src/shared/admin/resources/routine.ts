@@ -1,5 +1,14 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS } from "../fields.ts";
+import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+
+/** The folders uploads are kept in (an upload's `topic`), as staff read them; a module's own topic shows as it is. */
+export const ATTACHMENT_TOPICS = [
+  { value: "default", label: msg`General` },
+  { value: "course", label: msg`Course` },
+  { value: "course/hls", label: msg`Lesson video (HLS)` },
+  { value: "question", label: msg`Question` },
+  { value: "avatar", label: msg`Avatar` },
+] as const satisfies readonly FieldOption[];
 
 /** Uploaded files (routine/attachment): who uploaded each, how often, and what uses it (from the list hook). */
 export const attachmentDecl = declareResource({
@@ -7,7 +16,7 @@ export const attachmentDecl = declareResource({
   title: msg`Attachments`,
   fields: {
     ...standardDecls("id"),
-    topic: { type: "text", label: msg`Topic` },
+    topic: { type: "text", label: msg`Topic`, options: ATTACHMENT_TOPICS },
     admin_id: { type: "int" },
     user_id: { type: "int" },
     admin_username: { type: "text", label: msg`Uploaded by` },
@@ -32,8 +41,9 @@ export const attachmentDecl = declareResource({
     { field: "size", sortable: true, search: "number" },
     { field: "mimetype", sortable: true, search: "text" },
     { field: "admin_username" },
-    { field: "topic", search: "text" },
-    { field: "quote", render: "number", sortable: true },
+    { field: "topic", render: "tag", search: "select" },
+    // Shown on demand: the list must fit beside the side menu with its actions in view.
+    { field: "quote", render: "number", sortable: true, hidden: true },
     { hook: "uses", label: msg`Used by` },
     { field: "last_upload_time", render: "datetime", sortable: true, search: "datetime" },
     ...standardColumns({ create_time: { sortable: true, search: true, hidden: true } }),

@@ -45,12 +45,16 @@ export const sensitiveDataDecl = declareResource({
   ],
 });
 
-/** A record's rule (`rule_name`, of the joined rule), who did it, from where and when. */
+/**
+ * A record's rule (`rule_name` and the resource it names, `controller`, of the joined rule: the
+ * screen labels the record's fields as that resource's form does), who did it, from where and when.
+ */
 const RECORD_FIELDS = {
   ...standardDecls("id"),
   admin_id: { type: "int" },
   admin_username: { type: "text", label: msg`Operator` },
   rule_name: { type: "text", label: msg`Rule` },
+  controller: { type: "text", operators: [] },
   data_table: { type: "text", label: msg`Table` },
   title: { type: "text", label: msg`Name` },
   ip: { type: "text", label: msg`IP` },
