@@ -270,7 +270,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
           </Button>
         )}
         {batchActions.length > 0 && <BatchActions path={path} actions={batchActions} ids={selectedIds} onDone={() => setSelection({})} />}
-        {definition.toolbarActions && <ToolbarActions definition={definition} />}
+        <ToolbarActions definition={definition} query={query} />
         <div className="ms-auto flex flex-wrap items-center gap-2">
           {definition.quickSearch && (
             <form
