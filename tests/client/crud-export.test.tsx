@@ -59,15 +59,15 @@ describe("the list's export button", () => {
     await userEvent.click(within(table).getByRole("button", { name: /Username/ }));
     await userEvent.click(screen.getByRole("button", { name: "Export" }));
     const menu = await screen.findByRole("menu");
-    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["CSV (.csv)", "Excel (.xlsx)"]);
-    await userEvent.click(within(menu).getByRole("menuitem", { name: "CSV (.csv)" }));
+    expect(within(menu).getAllByRole("menuitem").map((i) => i.textContent)).toEqual(["Export as .csv", "Export as .xlsx"]);
+    await userEvent.click(within(menu).getByRole("menuitem", { name: "Export as .csv" }));
     await waitFor(() => expect(clicked).toEqual([{ name: "user-user-2026-11-28.csv", href: "blob:export" }]));
     const sent = exportCalls().at(-1)!;
     expect(sent.responseType).toBe("blob");
     expect(paramsOf(sent)).toEqual({ format: "csv", quickSearch: "ann", order: "username,asc", tz: Intl.DateTimeFormat().resolvedOptions().timeZone });
 
     await userEvent.click(screen.getByRole("button", { name: "Export" }));
-    await userEvent.click(within(await screen.findByRole("menu")).getByRole("menuitem", { name: "Excel (.xlsx)" }));
+    await userEvent.click(within(await screen.findByRole("menu")).getByRole("menuitem", { name: "Export as .xlsx" }));
     await waitFor(() => expect(exportCalls()).toHaveLength(2));
     expect(paramsOf(exportCalls()[1]!)).toMatchObject({ format: "xlsx", quickSearch: "ann", order: "username,asc" });
   });
@@ -75,7 +75,7 @@ describe("the list's export button", () => {
   it("names the file by the resource and the day when the server gives no name", async () => {
     exported = () => ({ data: new Blob(["x"], { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }), headers: {}, status: 200 });
     const menu = await openExport();
-    await userEvent.click(within(menu).getByRole("menuitem", { name: "Excel (.xlsx)" }));
+    await userEvent.click(within(menu).getByRole("menuitem", { name: "Export as .xlsx" }));
     await waitFor(() => expect(clicked).toHaveLength(1));
     expect(clicked[0]!.name).toMatch(/^user-user-\d{4}-\d{2}-\d{2}\.xlsx$/);
   });
@@ -84,7 +84,7 @@ describe("the list's export button", () => {
     const refusal = { code: 0, msg: "The search matches 120000 rows; one export writes at most 100000. Narrow the search and export again.", time: 0, data: null };
     exported = () => ({ data: new Blob([JSON.stringify(refusal)], { type: "application/json; charset=utf-8" }), headers: {}, status: 200 });
     const menu = await openExport();
-    await userEvent.click(within(menu).getByRole("menuitem", { name: "CSV (.csv)" }));
+    await userEvent.click(within(menu).getByRole("menuitem", { name: "Export as .csv" }));
     await waitFor(() => expect(notifyRequestError).toHaveBeenCalledWith(refusal.msg));
     expect(clicked).toEqual([]);
   });

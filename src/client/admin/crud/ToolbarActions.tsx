@@ -37,10 +37,10 @@ function ExportMenu({ path, query }: { path: string; query: ListQuery }) {
       <DropdownMenu.Portal>
         <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
           <DropdownMenu.Item className={itemClass} onSelect={() => download.mutate("csv")}>
-            {t`CSV (.csv)`}
+            {t`Export as .csv`}
           </DropdownMenu.Item>
           <DropdownMenu.Item className={itemClass} onSelect={() => download.mutate("xlsx")}>
-            {t`Excel (.xlsx)`}
+            {t`Export as .xlsx`}
           </DropdownMenu.Item>
         </DropdownMenu.Content>
       </DropdownMenu.Portal>
