@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { expect, test, logInAdmin } from "./server.ts";
 
@@ -71,6 +72,17 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await expect(logRow).toContainText("+12.34");
   await expect(logRow).toContainText("E2E 充值");
   await expect(crud.addButton).toHaveCount(0);
+
+  // Export the log as the quick search shows it: a CSV of that one row, named by the list and the day.
+  await page.getByRole("button", { name: "导出", exact: true }).click();
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("menuitem", { name: "导出为 .csv" }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^user-moneyLog-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = (await readFile((await download.path())!, "utf8")).replace(/^\ufeff/, "").trim().split(/\r?\n/);
+  expect(csv).toHaveLength(2);
+  expect(csv[1]).toContain(username);
+  expect(csv[1]).toContain("12.34");
 
   // Delete it.
   await crud.open("/admin/user/user");

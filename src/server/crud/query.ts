@@ -155,8 +155,12 @@ export function orderOf(def: ResourceDef, order: string | undefined): { column: 
 
 const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
 
-/** `GET index`: the page of rows and the total, or a remote select's rows. */
-export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
+/**
+ * The rows a list request matches, before paging: its conditions (search, the resource's default
+ * search, company scope, quick search, a remote select's preload), its order and its fields. The
+ * list's page and the export of the whole list (export.ts) both read it.
+ */
+export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery) {
   const conditions: Expression<SqlBool>[] = (query.search ?? []).map((item) => condition(def, item));
   const preloading = query.initValue !== undefined && query.initValue !== "";
   for (const item of def.defaultSearch ?? []) {
@@ -175,8 +179,6 @@ export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQu
     conditions.push(condition(def, { field: query.initKey ?? "id", operator: "IN", val: query.initValue }));
   }
   const order = orderOf(def, query.order);
-  const limit = typeof query.limit === "number" ? query.limit : DEFAULT_LIST_LIMIT;
-  const page = typeof query.page === "number" ? query.page : 1;
   const names = select && def.selectFields ? def.selectFields : Object.keys(def.fields);
 
   const base = () => {
@@ -187,11 +189,48 @@ export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQu
     for (const c of conditions) q = q.where(c);
     return q;
   };
-  const counted = await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst();
-  let rowsQuery = base().select(names.map((name) => ref(def.fields[name]!.column).as(name)));
-  for (const o of order) rowsQuery = rowsQuery.orderBy(ref(o.column), o.dir);
-  const rows = (await rowsQuery.limit(limit).offset((page - 1) * limit).execute()) as Row[];
-  return { list: def.hooks?.listRows ? await def.hooks.listRows(ctx, rows) : rows, total: Number(counted?.total ?? 0) };
+  const count = async () => Number((await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst())?.total ?? 0);
+  const complete = (rows: Row[]): Promise<Row[]> | Row[] => (def.hooks?.listRows ? def.hooks.listRows(ctx, rows) : rows);
+  /** `limit` rows from `offset` in the list's order, completed by the resource's list hook. */
+  const rows = async (limit: number, offset: number): Promise<Row[]> => {
+    let rowsQuery = base().select(names.map((name) => ref(def.fields[name]!.column).as(name)));
+    for (const o of order) rowsQuery = rowsQuery.orderBy(ref(o.column), o.dir);
+    return complete((await rowsQuery.limit(limit).offset(offset).execute()) as Row[]);
+  };
+  /** The ids of the first `limit` matching rows, in the list's order. */
+  const ids = async (limit: number): Promise<number[]> => {
+    let idsQuery = base().select(sql<number>`t.id`.as("id"));
+    for (const o of order) idsQuery = idsQuery.orderBy(ref(o.column), o.dir);
+    return ((await idsQuery.limit(limit).execute()) as { id: number }[]).map((r) => Number(r.id));
+  };
+  /** The rows of these ids (found by `ids`) in that order, completed by the list hook; a row deleted since is left out. */
+  const rowsOf = async (wanted: readonly number[]): Promise<Row[]> => {
+    if (wanted.length === 0) return [];
+    let q = ctx.k.selectFrom(sql`${sql.table(def.table)}`.as("t"));
+    for (const join of def.joins ?? []) {
+      q = q.leftJoin(sql`${sql.table(join.table)}`.as(join.alias), (on) => on.on(sql<SqlBool>`${ref(join.on[0])} = ${ref(join.on[1])}`));
+    }
+    const found = (await q
+      .select(names.map((name) => ref(def.fields[name]!.column).as(name)))
+      .select(sql<number>`t.id`.as("__id"))
+      .where(sql<SqlBool>`t.id = any(${wanted}::int[])`)
+      .execute()) as Row[];
+    const byId = new Map<number, Row>(found.map(({ __id, ...row }) => [Number(__id), row]));
+    return complete(wanted.flatMap((id): Row[] => {
+      const row = byId.get(id);
+      return row ? [row] : [];
+    }));
+  };
+  return { count, rows, ids, rowsOf };
+}
+
+/** `GET index`: the page of rows and the total, or a remote select's rows. */
+export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
+  const source = listSource(ctx, def, query);
+  const limit = typeof query.limit === "number" ? query.limit : DEFAULT_LIST_LIMIT;
+  const page = typeof query.page === "number" ? query.page : 1;
+  const total = await source.count();
+  return { list: await source.rows(limit, (page - 1) * limit), total };
 }
 
 export type Tables = Kysely<AnyTables>;

@@ -2,13 +2,14 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { sql, type SqlBool } from "kysely";
-import { delQuery, editQuery, listQuery, sortableBody } from "../../shared/admin/crud.ts";
+import { delQuery, editQuery, exportQuery, listQuery, sortableBody } from "../../shared/admin/crud.ts";
 import { z } from "zod";
 import { fieldMessage, jsonBody } from "../../shared/schema.ts";
 import { pgState } from "../db/errors.ts";
 import type { Queryable } from "../db/index.ts";
 import { kyselyOf } from "../db/kysely.ts";
 import { ApiError } from "../errors.ts";
+import { sendExport } from "./export.ts";
 import { logTitle, writeAdminLog } from "./log.ts";
 import { listRows } from "./query.ts";
 import { fillCompany, requireAccess, requireInScope, rowsOfInput } from "./scope.ts";
@@ -227,6 +228,14 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
     // `recycle`: the screen's delete confirm says where deleted rows go (a select's choices need not know).
     const picking = req.query.select === "1" || req.query.select === "true";
     return reply.success({ list, total, remark: "", ...(def.del && !picking ? { recycle: await recycles(ctx, def) } : {}) });
+  });
+
+  // The whole list as a file: read like the list (its rule, its scope), so whoever may list may export.
+  api.get(`/admin/${opts.base}/exportList`, { config: config("index"), onRequest: reads, preValidation: nest, schema: { querystring: exportQuery } }, async (req, reply) => {
+    const def = resolve(req);
+    const ctx = context(app.db, req);
+    requireAccess(ctx, def, false);
+    return sendExport(ctx, def, req.query, reply);
   });
 
   api.get(url("edit"), { config: config("edit"), onRequest: reads, schema: { querystring: editQuery } }, async (req, reply) => {

@@ -1,5 +1,6 @@
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
+import { timeZone } from "../push.ts";
 import { dbId, dbIdParam, safeText, withMessage } from "../schema.ts";
 
 /**
@@ -49,6 +50,20 @@ export const listQuery = z.object({
   initValue: z.union([safeText(1000), z.array(safeText(200)).max(MAX_IDS)]).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
+
+/** Most rows one export of a list writes: a larger one is refused, asking for a narrower search. */
+export const MAX_EXPORT_ROWS = 100_000;
+export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
+
+/**
+ * `GET exportList` (the list's rule): the list's quick search, search and order as `GET index`
+ * takes them, every page of it, as a `format` file; `tz` the zone its times are written in.
+ */
+export const exportQuery = listQuery.pick({ quickSearch: true, order: true, search: true }).extend({
+  format: withMessage(z.enum(EXPORT_FORMATS), msg`Choose .xlsx or .csv`),
+  tz: timeZone.optional(),
+});
+export type ExportQuery = z.infer<typeof exportQuery>;
 
 /** `GET index` answers `{list, total, remark}`: `list` the page's rows, `total` all matching rows. */
 export interface ListAnswer<Row> {

@@ -29,6 +29,8 @@ export interface FieldDecl {
   label?: MessageDescriptor;
   /** Narrows the search operators the server allows on this field (default: all that fit its type). */
   operators?: readonly SearchOperator[];
+  /** An amount of money stored in cents (fen): read (and exported) in yuan. */
+  cents?: true;
 }
 
 /** An `enum` field whose values are its options' (so a label cannot go missing or name another value). */

@@ -280,7 +280,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
           </Button>
         )}
         {batchActions.length > 0 && <BatchActions path={path} actions={batchActions} ids={selectedIds} onDone={() => setSelection({})} />}
-        {definition.toolbarActions && <ToolbarActions definition={definition} />}
+        <ToolbarActions definition={definition} query={query} />
         {/* On a phone the search box takes the line the buttons leave, beside the column and search-form buttons. */}
         <div className="ms-auto flex items-center gap-2 max-sm:w-full">
           {definition.quickSearch && (

@@ -1,11 +1,14 @@
 import { useLingui } from "@lingui/react/macro";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { ChevronDown, Download } from "lucide-react";
+import { DropdownMenu } from "radix-ui";
 import { useState } from "react";
 import { checkAuth } from "../../routing/auth.tsx";
 import { useNavTabs } from "../../stores/navTabs.ts";
-import { Button } from "../../ui/Button.tsx";
+import { Button, buttonClass } from "../../ui/Button.tsx";
 import { DialogFrame } from "../../ui/DialogFrame.tsx";
-import { crudKeys } from "./api.ts";
+import { Spinner } from "../../ui/Spinner.tsx";
+import { crudKeys, downloadExport, type ExportFormat, type ListQuery } from "./api.ts";
 import type { CrudDefinition, CrudToolbarAction } from "./types.ts";
 
 /** The permission node of an action: a full rule path ("exam/question/import") or an action of the screen ("import"). */
@@ -15,8 +18,41 @@ function actionNode(path: string, action: string) {
   return { name: base, subNodeName: `/admin/${rule.replace(/^\/+/, "")}` };
 }
 
-/** A screen's extra toolbar buttons (those whose rules the admin holds), each opening its dialog; the list reloads after. */
-export function ToolbarActions({ definition }: { definition: CrudDefinition }) {
+const itemClass = "flex min-h-10 cursor-pointer items-center rounded px-3 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800";
+
+/**
+ * "Export" (a menu: CSV, Excel): the list as its search, quick search and order show it, every
+ * page, downloaded as a file (`GET exportList`, the list's own rule and company scope).
+ */
+function ExportMenu({ path, query }: { path: string; query: ListQuery }) {
+  const { t } = useLingui();
+  const download = useMutation({ mutationFn: (format: ExportFormat) => downloadExport(path, query, format) });
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className={buttonClass("secondary")} disabled={download.isPending} aria-busy={download.isPending || undefined}>
+        {download.isPending ? <Spinner className="size-4" /> : <Download aria-hidden className="size-4" />}
+        {t`Export`}
+        <ChevronDown aria-hidden className="size-4" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content align="start" sideOffset={4} className="z-50 min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100">
+          <DropdownMenu.Item className={itemClass} onSelect={() => download.mutate("csv")}>
+            {t`Export as .csv`}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className={itemClass} onSelect={() => download.mutate("xlsx")}>
+            {t`Export as .xlsx`}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
+/**
+ * A screen's extra toolbar buttons (those whose rules the admin holds), each opening its dialog
+ * (the list reloads after), and the export of the list as `query` shows it.
+ */
+export function ToolbarActions({ definition, query }: { definition: CrudDefinition; query: ListQuery }) {
   const { i18n } = useLingui();
   const nodes = useNavTabs((s) => s.authNode);
   const client = useQueryClient();
@@ -29,6 +65,7 @@ export function ToolbarActions({ definition }: { definition: CrudDefinition }) {
   const Component = open?.component;
   return (
     <>
+      <ExportMenu path={definition.path} query={query} />
       {actions.map((action) => {
         const Icon = action.icon;
         return (

@@ -13,7 +13,7 @@ export const courseDecl = declareResource({
     title: { type: "text", label: msg`Title` },
     cover: { type: "text", label: msg`Cover` },
     summary: { type: "text", label: msg`Summary` },
-    price: { type: "bigint", label: msg`Price` },
+    price: { type: "bigint", label: msg`Price`, cents: true },
     ...standardDecls("weigh", "status", "create_time", "update_time"),
   },
   quickSearch: { fields: ["id", "title", "summary"], label: msg`ID, title, summary` },

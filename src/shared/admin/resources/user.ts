@@ -15,7 +15,7 @@ export const memberDecl = declareResource({
     ...ACCOUNT_FIELDS,
     gender: { type: "int" },
     birthday: { type: "date" },
-    money: { type: "bigint", label: msg`Balance` },
+    money: { type: "bigint", label: msg`Balance`, cents: true },
     score: { type: "bigint", label: msg`Points` },
     group_id: { type: "int", label: msg`Group` },
     group_name: { type: "text" },
@@ -102,7 +102,8 @@ export const memberRuleDecl = declareResource({
  */
 function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "user/scoreLog", title: MessageDescriptor, column: C) {
   const money = column === "money";
-  const change = { [column]: { type: "bigint", label: money ? msg`Change` : msg`Points change` } } as Record<C, FieldDecl>;
+  const cents = money ? ({ cents: true } as const) : {};
+  const change = { [column]: { type: "bigint", label: money ? msg`Change` : msg`Points change`, ...cents } } as Record<C, FieldDecl>;
   return declareResource({
     rule,
     title,
@@ -112,8 +113,8 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
       username: { type: "text", label: msg`Member` },
       nickname: { type: "text" },
       ...change,
-      before: { type: "bigint", label: msg`Before` },
-      after: { type: "bigint", label: msg`After` },
+      before: { type: "bigint", label: msg`Before`, ...cents },
+      after: { type: "bigint", label: msg`After`, ...cents },
       memo: { type: "text", label: msg`Memo` },
       memo_key: { type: "text" },
       memo_params: { type: "text", operators: ["NULL", "NOT NULL"] },

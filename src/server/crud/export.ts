@@ -1,0 +1,219 @@
+import { PassThrough, Readable } from "node:stream";
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import type { FastifyReply } from "fastify";
+import type { CategoryTree } from "../../shared/admin/categoryTree.ts";
+import { courseCategoryTree } from "../../shared/admin/courses.ts";
+import { MAX_EXPORT_ROWS, type ExportQuery } from "../../shared/admin/crud.ts";
+import { STATUS_OPTIONS, type FieldOption, type ResourceDecl, type SharedFieldType } from "../../shared/admin/fields.ts";
+import { questionBankTree } from "../../shared/admin/questions.ts";
+import { declarations } from "../../shared/admin/resources/index.ts";
+import { wallClockIn } from "../../shared/time.ts";
+import { ApiError } from "../errors.ts";
+import type { Translate } from "../i18n/index.ts";
+import { listSource } from "./query.ts";
+import { loadExcel } from "./resources/excel.ts";
+import type { CrudContext, ResourceDef, Row } from "./resource.ts";
+
+/**
+ * A list as a file (`GET /admin/<rule>/exportList?format=csv|xlsx`, the list's rule): every row
+ * the list's search, quick search and order match (not only the page shown), through the list's
+ * own query (query.ts), so the company scope and the resource's default conditions hold as they
+ * do on screen. Columns and headers are the declaration's (shared/admin/resources/), in the
+ * admin's language, choices as their labels, times on the reader's clock. Rows are read in
+ * batches, each its own short query, written as they come: a long export never holds the
+ * embedded database, so other requests are answered between its batches.
+ */
+
+/** How many rows one query of an export reads; and the most rows one export may write. Tests lower them. */
+export const EXPORT_LIMITS = { batch: 1000, rows: MAX_EXPORT_ROWS };
+
+/** Column names that hold secrets (a password's hash, a salt, a token): never written, whatever a declaration lists. */
+const SECRET = /password|salt|token|secret/i;
+
+/** Times as the back office writes them (2026-11-27 17:45:46). */
+const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
+
+export interface ExportColumn {
+  /** The row's value to write. */
+  key: string;
+  header: MessageDescriptor | string;
+  type?: SharedFieldType;
+  /** Values shown as their labels (an enum, a status, a tag). */
+  options?: readonly FieldOption[];
+  /** Cents written as yuan (12.34). */
+  cents?: true;
+}
+
+/** A declared list's columns, in the screen's order (hidden ones too: they are part of the list). */
+function declaredColumns(decl: ResourceDecl): ExportColumn[] {
+  return decl.columns.flatMap((column): ExportColumn[] => {
+    if ("hook" in column) return [{ key: column.hook, header: column.label, ...(column.options ? { options: column.options } : {}) }];
+    const field = decl.fields[column.field]!;
+    const header = column.label ?? field.label;
+    if (!header) return [];
+    // A choice of another resource's row (a group, a company) is written as that row's name, which the list joins in beside it.
+    const name = column.remote && column.field.endsWith("_id") ? `${column.field.slice(0, -"_id".length)}_name` : null;
+    if (name && decl.fields[name]) return [{ key: name, header }];
+    return [{ key: column.field, header, type: field.type, ...(field.options ? { options: field.options } : {}), ...(field.cents ? { cents: true } : {}) }];
+  });
+}
+
+/** A category tree's columns, as its screen lists them (admin/crud/categoryTree.ts). */
+function treeColumns(tree: CategoryTree): ExportColumn[] {
+  return [
+    { key: "id", header: msg`ID`, type: "int" },
+    { key: "title", header: tree.labels.title },
+    { key: "title_en", header: tree.labels.title_en },
+    ...(tree.choice ? [{ key: tree.choice.field, header: tree.choice.label }] : []),
+    { key: "weigh", header: msg`Weight`, type: "int" },
+    { key: "status", header: msg`Status`, options: STATUS_OPTIONS },
+    { key: "create_time", header: msg`Created`, type: "time" },
+    { key: "update_time", header: msg`Updated`, type: "time" },
+  ];
+}
+
+const COLUMNS = new Map<string, ExportColumn[]>([
+  ...declarations.map((decl): [string, ExportColumn[]] => [decl.rule, declaredColumns(decl)]),
+  ...[courseCategoryTree, questionBankTree].map((tree): [string, ExportColumn[]] => [tree.rule, treeColumns(tree)]),
+]);
+
+/** The columns of a resource's export: its declaration's, else (a generated resource) its list fields by name; never a secret. */
+export function exportColumnsOf(def: ResourceDef): ExportColumn[] {
+  const declared = COLUMNS.get(def.rule);
+  const columns = declared ?? Object.entries(def.fields).map(([key, field]): ExportColumn => ({ key, header: key, type: field.type }));
+  return columns.filter((c) => !SECRET.test(c.key));
+}
+
+type Cell = string | number | Date | null;
+
+/** A hook's value (a list of groups, a count with details) as one cell's text. */
+function textOf(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (Array.isArray(value)) return value.map(textOf).filter((v) => v !== "").join(", ");
+  if (typeof value === "object") {
+    const named = value as { name?: unknown; title?: unknown };
+    if (typeof named.name === "string") return named.name;
+    if (typeof named.title === "string") return named.title;
+    return JSON.stringify(value);
+  }
+  return String(value);
+}
+
+/** One value as its cell: a label for a choice, a date for a time, a number for a number, else text. */
+function cellOf(column: ExportColumn, value: unknown, t: Translate, wallClock: (seconds: number) => Date): Cell {
+  if (value === null || value === undefined || value === "") return null;
+  if (column.options) {
+    const option = column.options.find((o) => String(o.value) === String(value));
+    if (option) return t(option.label);
+  }
+  if (typeof value === "boolean") return t(value ? msg`Yes` : msg`No`);
+  switch (column.type) {
+    case "time": {
+      const seconds = Number(value);
+      return Number.isFinite(seconds) && seconds > 0 ? wallClock(seconds) : null;
+    }
+    case "date":
+      return value instanceof Date ? value.toISOString().slice(0, 10) : String(value);
+    case "int":
+    case "bigint": {
+      const n = Number(value);
+      if (!Number.isSafeInteger(n)) return String(value);
+      return column.cents ? n / 100 : n;
+    }
+  }
+  if (typeof value === "number") return value;
+  return textOf(value);
+}
+
+/** A CSV text cell a spreadsheet program would run as a formula gets a leading ' (as the question export writes them). */
+const FORMULA = /^[=+\-@\t\r]/;
+
+function csvField(cell: Cell, column: ExportColumn | undefined): string {
+  if (cell === null) return "";
+  if (cell instanceof Date) return cell.toISOString().slice(0, 19).replace("T", " ");
+  if (typeof cell === "number") return column?.cents ? cell.toFixed(2) : String(cell);
+  const text = FORMULA.test(cell) ? `'${cell}` : cell;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvLine = (cells: readonly Cell[], columns: readonly ExportColumn[] = []) => `${cells.map((cell, i) => csvField(cell, columns[i])).join(",")}\r\n`;
+
+const MIME = { csv: "text/csv; charset=utf-8", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } as const;
+
+/** `<rule>-<yyyy-mm-dd>.<format>`, e.g. `user-user-2026-11-28.csv`, the day on the reader's clock. */
+export function exportFileName(def: ResourceDef, format: "csv" | "xlsx", day: Date): string {
+  return `${def.rule.replace(/[^A-Za-z0-9_]+/g, "-")}-${day.toISOString().slice(0, 10)}.${format}`;
+}
+
+/**
+ * Answers the export: refuses (code 0, nothing sent) a search the list would refuse or one that
+ * matches more than EXPORT_LIMITS.rows rows, else streams the file.
+ */
+export async function sendExport(ctx: CrudContext, def: ResourceDef, query: ExportQuery, reply: FastifyReply): Promise<unknown> {
+  const source = listSource(ctx, def, { quickSearch: query.quickSearch, order: query.order, search: query.search });
+  const total = await source.count();
+  const cap = EXPORT_LIMITS.rows;
+  if (total > cap) throw new ApiError(msg`The search matches ${total} rows; one export writes at most ${cap}. Narrow the search and export again.`);
+  const t = ctx.req.t;
+  const columns = exportColumnsOf(def);
+  const wallClock = wallClockIn(query.tz);
+  const headers = columns.map((c) => t(c.header));
+  const format = query.format;
+  // The matching rows' ids in the list's order, once (one sort); then their rows by id, batch
+  // after batch (paging by offset would sort the whole list again for every batch).
+  const ids = await source.ids(cap);
+  async function* batches(): AsyncGenerator<Cell[][]> {
+    for (let from = 0; from < ids.length; from += EXPORT_LIMITS.batch) {
+      // A turn of the event loop between batches: the database's answers and the writes of the file
+      // resolve as promises only, which would otherwise keep timers and other requests waiting until the end.
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      const rows: Row[] = await source.rowsOf(ids.slice(from, from + EXPORT_LIMITS.batch));
+      yield rows.map((row) => columns.map((c) => cellOf(c, row[c.key], t, wallClock)));
+    }
+  }
+  reply
+    .header("content-type", MIME[format])
+    .header("content-disposition", `attachment; filename="${exportFileName(def, format, wallClock(Math.floor(Date.now() / 1000)))}"`)
+    .header("cache-control", "no-store");
+  const failed = (error: unknown) => ctx.req.log.error({ err: error, rule: def.rule }, "list export failed");
+
+  if (format === "csv") {
+    // The BOM tells spreadsheet programs the text is UTF-8 (Chinese names read right in Excel).
+    async function* text(): AsyncGenerator<string> {
+      yield `\ufeff${csvLine(headers)}`;
+      for await (const cells of batches()) yield cells.map((row) => csvLine(row, columns)).join("");
+    }
+    const stream = Readable.from(text());
+    stream.on("error", failed);
+    return reply.send(stream);
+  }
+
+  const ExcelJS = await loadExcel();
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const write = async () => {
+    const sheet = workbook.addWorksheet(t(def.title).slice(0, 31).replace(/[*?:\\/[\]]/g, " ") || "export");
+    sheet.columns = columns.map((c, i) => ({
+      header: headers[i]!,
+      key: c.key,
+      width: c.type === "time" ? 20 : Math.min(40, Math.max(10, headers[i]!.length + 2)),
+      ...(c.type === "time" ? { style: { numFmt: DATE_TIME_FORMAT } } : c.cents ? { style: { numFmt: "0.00" } } : {}),
+    }));
+    // Text is written as text cells: a leading "=" never becomes a formula.
+    for await (const cells of batches()) {
+      for (const row of cells) sheet.addRow(row).commit();
+      // Lets the response drain what was zipped so far before the next batch.
+      if (out.writableNeedDrain) await new Promise((resolve) => out.once("drain", resolve).once("close", resolve));
+      // The reader went away (a closed tab): nothing more to read or write.
+      if (out.destroyed) return;
+    }
+    sheet.commit();
+    await workbook.commit();
+  };
+  void write().catch((error: unknown) => {
+    failed(error);
+    out.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply.send(out);
+}
