@@ -4,10 +4,12 @@ import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
+import { beforeEach } from "vitest";
 import { z } from "zod";
 import type { AxiosRequestConfig } from "axios";
 import { CrudScreen } from "../../src/client/admin/crud/CrudScreen.tsx";
 import type { CrudDefinition, CrudRow } from "../../src/client/admin/crud/types.ts";
+import { useListViews } from "../../src/client/stores/listViews.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
 
 /** An example definition (the members screen as the lead may write it), used by the crud tests. */
@@ -62,6 +64,9 @@ export const paramsOf = (config: AxiosRequestConfig) => (config.params ?? {}) as
 export function memberRows(count: number, from = 1): CrudRow[] {
   return Array.from({ length: count }, (_, i) => ({ id: from + i, username: `user${from + i}`, mobile: `1380000${String(from + i).padStart(4, "0")}`, status: i % 2 ? "disable" : "enable", create_time: 1_700_000_000 + i }));
 }
+
+// Every test opens its list as on a first visit: the columns and page size another test chose stay with it.
+beforeEach(() => useListViews.setState({ views: {} }));
 
 export function renderScreen(definition: CrudDefinition = members) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

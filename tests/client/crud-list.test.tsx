@@ -6,6 +6,7 @@ import userEvent from "@testing-library/user-event";
 import type { AxiosRequestConfig } from "axios";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { request } from "../../src/client/api/index.ts";
+import { useAdminInfo } from "../../src/client/stores/adminInfo.ts";
 import type { CrudRow } from "../../src/client/admin/crud/types.ts";
 import { envelope, grant, memberRows, members, paramsOf, renderScreen } from "./crud-example.tsx";
 import { chooseOption } from "../helpers/select.ts";
@@ -53,6 +54,34 @@ describe("the list screen of a definition", () => {
     await userEvent.click(screen.getByRole("checkbox", { name: "Mobile" }));
     expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toContain("Mobile");
     expect(within(table).getByText("13800000001")).toBeTruthy();
+  });
+
+  it("opens with the columns and page size this admin left it with, another admin with the screen's own", async () => {
+    useAdminInfo.setState({ id: 7 });
+    const first = renderScreen();
+    await screen.findByRole("table", { name: "Members" });
+    await userEvent.click(screen.getByRole("button", { name: "Columns" }));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Mobile" }));
+    await userEvent.click(screen.getByRole("checkbox", { name: "Status" }));
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "50");
+    await waitFor(() => expect(lastList()).toEqual({ page: 1, limit: 50 }));
+    first.unmount();
+
+    // The next visit, the same admin: as left.
+    renderScreen();
+    let table = await screen.findByRole("table", { name: "Members" });
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["", "ID", "Username", "Mobile", "Created", "Actions"]);
+    expect(screen.getByRole("combobox", { name: "Rows per page" })).toHaveValue("50");
+    await waitFor(() => expect(lastList()).toEqual({ page: 1, limit: 50 }));
+    cleanup();
+
+    // Another admin in the same browser: the screen's defaults.
+    useAdminInfo.setState({ id: 8 });
+    renderScreen();
+    table = await screen.findByRole("table", { name: "Members" });
+    expect(within(table).getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["", "ID", "Username", "Status", "Created", "Actions"]);
+    await waitFor(() => expect(lastList()).toEqual({ page: 1, limit: 10 }));
+    useAdminInfo.setState({ id: 0 });
   });
 
   it("sorts by a sortable column's header: asc, then desc, as order=field,dir", async () => {

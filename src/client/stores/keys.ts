@@ -6,3 +6,5 @@ export const STORE_TAB_VIEW = "storeTabViewConfig";
 export const STORE_SITE_CONFIG = "siteConfig";
 /** The terminal's persisted part (showDot, taskList, automaticCleanupTask). */
 export const STORE_TERMINAL = "storeTerminal";
+/** Each admin's list settings per screen (shown columns, page size). */
+export const STORE_LIST_VIEWS = "storeListViews";

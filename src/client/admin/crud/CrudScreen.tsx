@@ -5,6 +5,8 @@ import { useId, useMemo, useRef, useState, type DragEvent } from "react";
 import { useForm } from "react-hook-form";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
+import { useAdminInfo } from "../../stores/adminInfo.ts";
+import { listViewKey, useListViews } from "../../stores/listViews.ts";
 import { Button } from "../../ui/Button.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
@@ -91,9 +93,25 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   const rowActions = useRowActions(definition);
   const [acting, setActing] = useState<{ action: CrudRowAction; row: CrudRow } | null>(null);
 
-  const [query, setQuery] = useState<ListQuery>({ page: 1, limit: definition.pageSize ?? PAGE_SIZES[0], order: definition.defaultOrder ?? "", quickSearch: "", search: [] });
+  // The columns and page size this admin left this list with (stores/listViews.ts).
+  const viewKey = listViewKey(useAdminInfo((s) => s.id), definition.path);
+  const [saved] = useState(() => useListViews.getState().views[viewKey] ?? {});
+  const saveView = useListViews((s) => s.save);
+  const [query, setQuery] = useState<ListQuery>(() => ({
+    page: 1,
+    limit: saved.limit !== undefined && (PAGE_SIZES as readonly number[]).includes(saved.limit) ? saved.limit : (definition.pageSize ?? PAGE_SIZES[0]),
+    order: definition.defaultOrder ?? "",
+    quickSearch: "",
+    search: [],
+  }));
   const quick = useForm<{ text: string }>({ defaultValues: { text: "" } });
-  const [visibility, setVisibility] = useState<ColumnVisibilityState>(() => Object.fromEntries(definition.columns.map((c) => [c.field, !c.hidden])));
+  const [visibility, setVisibility] = useState<ColumnVisibilityState>(() =>
+    Object.fromEntries(definition.columns.map((c) => [c.field, typeof saved.columns?.[c.field] === "boolean" ? saved.columns[c.field]! : !c.hidden])),
+  );
+  const showColumn = (field: string, shown: boolean) => {
+    setVisibility((v) => ({ ...v, [field]: shown }));
+    saveView(viewKey, { columns: { ...useListViews.getState().views[viewKey]?.columns, [field]: shown } });
+  };
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [showSearch, setShowSearch] = useState(false);
   const [showColumns, setShowColumns] = useState(false);
@@ -307,7 +325,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                         type="checkbox"
                         className="size-4 accent-primary"
                         checked={visibility[column.field] !== false}
-                        onChange={(e) => setVisibility((v) => ({ ...v, [column.field]: e.target.checked }))}
+                        onChange={(e) => showColumn(column.field, e.target.checked)}
                       />
                       {i18n._(column.label)}
                     </label>
@@ -347,7 +365,14 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         {!definition.tree && (
           <label className="flex items-center gap-2 text-sm whitespace-nowrap">
             <Trans>Rows per page</Trans>
-            <select value={query.limit} onChange={(e) => change({ limit: Number(e.target.value) })} className={`${controlClass()} w-24`}>
+            <select
+              value={query.limit}
+              onChange={(e) => {
+                change({ limit: Number(e.target.value) });
+                saveView(viewKey, { limit: Number(e.target.value) });
+              }}
+              className={`${controlClass()} w-24`}
+            >
               {PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
                   {size}
