@@ -186,6 +186,7 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
   "/admin/routine/config/index": () => ["/admin/routine/config/index"],
+  "/admin/account/profile": () => ["/admin/account/profile"],
   "/admin/ajax/terminal": () => ["/admin/ajax/terminal?command=version.node&uuid=00000000-0000-4000-8000-000000000000"],
   // The code generator (super admins only) and the generated resources' routes.
   "/admin/crud/crud/index": () => ["/admin/crud/crud/index"],
@@ -196,17 +197,20 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/gen/:name/index": () => ["/admin/gen/book/index"],
   "/admin/gen/:name/edit": () => ["/admin/gen/book/edit?id=1"],
   "/admin/gen/:name/definition": () => ["/admin/gen/book/definition"],
+  "/admin/gen/:name/exportList": () => ["/admin/gen/book/exportList?format=csv"],
   // The module market (super admins only), the modules' screens and what members see of them.
   "/admin/moduleStore/moduleStore/index": () => ["/admin/moduleStore/moduleStore/index"],
   "/admin/mod/:module/:table/index": () => ["/admin/mod/notice/notice/index"],
   "/admin/mod/:module/:table/edit": () => ["/admin/mod/notice/notice/edit?id=1"],
   "/admin/mod/:module/:table/definition": () => ["/admin/mod/notice/notice/definition"],
+  "/admin/mod/:module/:table/exportList": () => ["/admin/mod/notice/notice/exportList?format=csv"],
   "/api/module/home": () => ["/api/module/home"],
-  // The CRUD engine's list and row of every registered resource.
+  // The CRUD engine's list, row and list export of every registered resource.
   ...Object.fromEntries(
     resources.flatMap((def) => [
       [`/admin/${def.rule}/index`, () => [`/admin/${def.rule}/index`]],
       [`/admin/${def.rule}/edit`, () => [`/admin/${def.rule}/edit?id=1`]],
+      [`/admin/${def.rule}/exportList`, () => [`/admin/${def.rule}/exportList?format=csv`, `/admin/${def.rule}/exportList?format=xlsx`]],
       // Its GET extra actions (e.g. the resources a data-security rule may name).
       ...Object.entries(def.actions ?? {})
         .filter(([, action]) => action.method === "GET")

@@ -218,6 +218,7 @@ describe("the admin log", () => {
     expect(detail.data.row).toMatchObject({ url: "/admin/user/user/add" });
     expect(t.app.adminRoutes.filter((r) => r.url.startsWith("/admin/auth/adminLog/")).map((r) => `${r.method} ${r.url} ${String(r.adminRule)}`).sort()).toEqual([
       "GET /admin/auth/adminLog/edit auth/adminLog/index",
+      "GET /admin/auth/adminLog/exportList auth/adminLog/index",
       "GET /admin/auth/adminLog/index auth/adminLog/index",
     ]);
   });
