@@ -24,7 +24,7 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const dialog = crud.dialog;
   await dialog.getByLabel("名称").fill(groupName);
   const rules = dialog.getByRole("group", { name: "权限" });
-  await rules.getByRole("button", { name: "展开 会员管理" }).click();
+  await rules.getByRole("button", { name: "展开 会员", exact: true }).click();
   // The Members menu's own branch (inside the Members directory's): its View button.
   const membersMenu = rules.getByRole("treeitem").filter({ has: page.getByRole("button", { name: "收起 会员", exact: true }) }).last();
   await membersMenu.getByRole("checkbox", { name: "查看", exact: true }).check();
