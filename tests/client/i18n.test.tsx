@@ -27,10 +27,12 @@ describe("language choice", () => {
     const reload = vi.fn();
     vi.spyOn(window, "location", "get").mockReturnValue({ ...window.location, reload } as Location);
     const changes: string[] = [];
+    // The phone menu closes once the page is in the new language.
+    const changed = vi.fn();
     const stop = onLanguageChange((language) => changes.push(language));
     render(
       <MessagesProvider i18n={i18n}>
-        <LanguageSwitch showLabel />
+        <LanguageSwitch showLabel onChanged={changed} />
       </MessagesProvider>,
     );
     expect(screen.getByText("语言")).toBeInTheDocument();
@@ -39,6 +41,7 @@ describe("language choice", () => {
     fireEvent.change(screen.getByRole("combobox"), { target: { value: "en" } });
     expect(await screen.findByText("Language")).toBeInTheDocument();
     expect(screen.getByRole("combobox")).toHaveValue("en");
+    expect(changed).toHaveBeenCalledOnce();
     expect(reload).not.toHaveBeenCalled();
     expect(JSON.parse(localStorage.getItem(STORE_CONFIG)!).state.lang.defaultLang).toBe("en");
     expect(storedLanguage()).toBe("en");

@@ -10,9 +10,10 @@ const LABELS: Record<Language, string> = { "zh-cn": "简体中文", en: "English
 
 /**
  * Language choice; choosing stores it and shows the page again in it, without reloading the
- * document (SPEC §1, i18n/index.ts). `showLabel` shows the word "Language".
+ * document (SPEC §1, i18n/index.ts). `showLabel` shows the word "Language"; `onChanged` runs once
+ * the page is in the new language (the phone menu closes, as the reload used to close it).
  */
-export function LanguageSwitch({ showLabel = false }: { showLabel?: boolean }) {
+export function LanguageSwitch({ showLabel = false, onChanged }: { showLabel?: boolean; onChanged?: () => void }) {
   const { t, i18n } = useLingui();
   return (
     <label className="flex min-h-11 items-center gap-2 text-sm text-slate-700 dark:text-slate-200">
@@ -24,7 +25,7 @@ export function LanguageSwitch({ showLabel = false }: { showLabel?: boolean }) {
         onChange={(e) => {
           if (!isLanguage(e.target.value)) return;
           // Offline with the other language's messages not saved on the device: it stays as it is.
-          changeLanguage(e.target.value).catch(() => toast.error(t`The language could not be changed: its messages did not load. Try again when online.`));
+          changeLanguage(e.target.value).then(onChanged, () => toast.error(t`The language could not be changed: its messages did not load. Try again when online.`));
         }}
       >
         {LANGUAGES.map((lang) => (

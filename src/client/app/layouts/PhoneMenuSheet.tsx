@@ -47,7 +47,7 @@ export default function PhoneMenuSheet({ open, onOpenChange, close }: { open: bo
             <MainLinks className={sheetLinkClass} onNavigate={close} />
           </nav>
           <div className="mt-3 border-t border-slate-200 px-3 pt-3 dark:border-slate-700">
-            <LanguageSwitch showLabel />
+            <LanguageSwitch showLabel onChanged={close} />
           </div>
           <InstallEntry />
           <div className="mt-2 border-t border-slate-200 pt-2 dark:border-slate-700">
