@@ -197,7 +197,12 @@ test.describe("the back office menu and tabs", () => {
     await logInAdmin(page, { landing: DASHBOARD });
     await expect(page.getByTestId("greeting")).toBeVisible();
     const menu = page.getByRole("navigation", { name: "后台菜单" });
-    for (const title of ["管理员管理", "公司管理", "题目", "附件管理"]) await menu.getByRole("link", { name: title, exact: true }).click();
+    // One page at a time: a click while the last page is still opening could be lost.
+    for (const title of ["管理员管理", "公司管理", "题目", "附件管理"]) {
+      const link = menu.getByRole("link", { name: title, exact: true });
+      await link.click();
+      await expect(link).toHaveAttribute("aria-current", "page");
+    }
     const bar = page.getByRole("navigation", { name: "已打开的页面" });
     await expect(bar.getByTestId("admin-tab")).toHaveCount(5);
 
