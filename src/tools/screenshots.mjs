@@ -8,12 +8,11 @@
 //
 // Needs Chromium at /usr/bin/chromium (or CHROMIUM_PATH) and a CJK font (Debian: fonts-noto-cjk).
 /* global Image, document, window -- used inside page.evaluate(), which runs in the browser */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "@playwright/test";
+import { startServer } from "./screenshotServer.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const outDir = path.join(root, "public", "screenshots");
@@ -23,40 +22,6 @@ const SHOTS = [
   { name: "desktop-zh-cn", viewport: { width: 1280, height: 800 }, thumbHeight: 320 },
   { name: "phone-zh-cn", viewport: { width: 390, height: 844 }, thumbHeight: 320 },
 ];
-
-async function startServer() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-shots-"));
-  const child = spawn(process.execPath, [path.join(root, "dist/server/main.js")], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, DATABASE_URL: "", LOG_LEVEL: "info" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (out += d));
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`the server did not start:\n${out}`));
-    }, 120_000);
-    child.stdout.on("data", () => {
-      const match = /Listening on (http:\/\/[\d.]+:\d+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.on("exit", (code) => reject(new Error(`the server exited with ${code}:\n${out}`)));
-  });
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((resolve) => (child.exitCode === null ? child.on("exit", resolve) : resolve()));
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The demo member's session, stored the way the app stores it after a login. */
 async function memberSession(browser, url) {
@@ -92,7 +57,7 @@ async function thumbnail(page, png, height) {
   return { ...webp, buffer: Buffer.from(webp.data.split(",")[1], "base64") };
 }
 
-const server = await startServer();
+const server = await startServer(root);
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--font-render-hinting=none"],

@@ -1,6 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import papers from "../../src/client/admin/exam/papers.ts";
+import questions from "../../src/client/admin/exam/questions.ts";
 import { activateLanguage, i18n, loadAdminCatalog } from "../../src/client/i18n/index.ts";
 import { useConfig } from "../../src/client/stores/config.ts";
 import { declarations } from "../../src/shared/admin/resources/index.ts";
@@ -28,5 +29,11 @@ describe("back-office wording in Chinese", () => {
     const compose = papers.rowActions!.find((a) => a.key === "compose")!;
     expect(i18n._(compose.label)).toBe("组卷");
     expect(i18n._(compose.label)).not.toBe(i18n._(msg`Questions`));
+  });
+
+  it("gives the questions' toolbar one button per name: the list's export menu and the bank's sheet differ", () => {
+    const labels = [i18n._(msg`Export`), ...questions.toolbarActions!.map((a) => i18n._(a.label))];
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain("导出题库");
   });
 });

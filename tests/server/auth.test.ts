@@ -81,6 +81,9 @@ describe("admin session", () => {
     const pairs = (menus: { title: string; children?: { title: string }[] }[]): string[] => menus.flatMap((m) => (m.children ?? []).map((c) => `${m.title} › ${c.title}`));
     expect(pairs(zh.json().data.menus)).toContain("会员管理 › 会员");
     expect(pairs(en.json().data.menus)).toContain("Member management › Members");
+    // The member screens say "Member", not "User", in English.
+    expect(pairs(en.json().data.menus)).toEqual(expect.arrayContaining(["Member management › Member groups", "Member management › Member rules"]));
+    expect(titles).not.toContain("User groups");
     for (const menus of [zh.json().data.menus, en.json().data.menus]) for (const pair of pairs(menus)) expect(pair.split(" › ")[0], pair).not.toBe(pair.split(" › ")[1]);
   });
 

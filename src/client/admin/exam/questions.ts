@@ -45,7 +45,7 @@ const questions: CrudDefinition = {
   batchActions: [{ name: "restore", label: msg`Restore`, confirm: msg`Bring the selected hidden questions back (as they were before they were hidden)?` }],
   toolbarActions: [
     { key: "import", label: msg`Import`, icon: Upload, action: "import", size: "lg", component: ImportDialog },
-    { key: "export", label: msg`Export`, icon: Download, action: "export", component: ExportDialog },
+    { key: "export", label: msg`Export a bank`, icon: Download, action: "export", component: ExportDialog },
   ],
 };
 
