@@ -6,12 +6,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImageUp, UserRound } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
-import { z } from "zod";
 import { adminOwnProfile } from "../../../shared/admin/profile.ts";
 import { AVATAR_ACCEPT, AVATAR_MAX_BYTES, AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
 import { checkUpload } from "../../../shared/upload.ts";
 import { fullUrl } from "../../../shared/url.ts";
-import { validatePassword, validateRequired } from "../../../shared/validation.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { loadingPath, targetFromLocation } from "../../routing/routeState.ts";
 import { useAdminInfo } from "../../stores/adminInfo.ts";
@@ -20,7 +18,7 @@ import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { controlClass, Field } from "../../ui/form/Field.tsx";
 import { ControlledField } from "../../ui/form/ControlledField.tsx";
-import { ruled, type Translate } from "../../ui/form/rules.ts";
+import { changePasswordSchema, type ChangePasswordValues } from "../../ui/form/rules.ts";
 import { sentSchemaResolver } from "../../ui/form/sentSchemaResolver.ts";
 import { FormAlert, FormFooter } from "../../ui/FormFooter.tsx";
 import { LoadRetry } from "../../ui/LoadRetry.tsx";
@@ -150,22 +148,6 @@ export function OwnProfileForm({ profile }: { profile: OwnProfile }) {
   );
 }
 
-/** Old password required; the new one follows SPEC §5; the confirmation matches it. */
-export function ownPasswordSchema(translate: Translate) {
-  return z
-    .object({
-      oldPassword: ruled(validateRequired, translate),
-      newPassword: ruled(validatePassword, translate),
-      confirmPassword: ruled(validateRequired, translate),
-    })
-    .superRefine((values, ctx) => {
-      if (values.confirmPassword && values.confirmPassword !== values.newPassword) {
-        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: translate(msg`The two passwords do not match`) });
-      }
-    });
-}
-type PasswordValues = z.infer<ReturnType<typeof ownPasswordSchema>>;
-
 /**
  * The admin's own password. On success the server has ended every session of the admin (as a
  * member's change does): the stored tokens go and the login page opens, where the new password
@@ -174,8 +156,8 @@ type PasswordValues = z.infer<ReturnType<typeof ownPasswordSchema>>;
 export function OwnPasswordForm({ username }: { username: string }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
-  const [schema] = useState(() => ownPasswordSchema((m) => i18n._(m)));
-  const form = useForm<PasswordValues>({ defaultValues: { oldPassword: "", newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
+  const [schema] = useState(() => changePasswordSchema((m) => i18n._(m)));
+  const form = useForm<ChangePasswordValues>({ defaultValues: { oldPassword: "", newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
   const [formError, setFormError] = useState<string | null>(null);
   const errors = form.formState.errors;
 
@@ -199,7 +181,7 @@ export function OwnPasswordForm({ username }: { username: string }) {
     useNavTabs.getState().reset();
   });
 
-  const passwordField = (name: keyof PasswordValues, label: string, autoComplete: "current-password" | "new-password") => (
+  const passwordField = (name: keyof ChangePasswordValues, label: string, autoComplete: "current-password" | "new-password") => (
     <Field label={label} type="password" autoComplete={autoComplete} error={errors[name]?.message} {...form.register(name, name === "newPassword" ? { deps: ["confirmPassword"] } : {})} />
   );
   return (

@@ -1,37 +1,17 @@
 import { useEffect, useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
 import { LoaderCircle } from "lucide-react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
-import { z } from "zod";
-import { validatePassword, validateRequired } from "../../../shared/validation.ts";
 import { request } from "../../api/index.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
 import { useDirtyForm } from "../../ui/discardGuard.tsx";
-import { ruled, type Translate } from "../../ui/form/rules.ts";
+import { changePasswordSchema, type ChangePasswordValues } from "../../ui/form/rules.ts";
 import { Button } from "../../ui/Button.tsx";
-
-/** Old password required; the new one follows SPEC §5 (6-32 characters, none of & < > " '); the confirmation matches it. */
-export function changePasswordSchema(translate: Translate) {
-  return z
-    .object({
-      oldPassword: ruled(validateRequired, translate),
-      newPassword: ruled(validatePassword, translate),
-      confirmPassword: ruled(validateRequired, translate),
-    })
-    .superRefine((values, ctx) => {
-      if (values.confirmPassword && values.confirmPassword !== values.newPassword) {
-        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: translate(msg`The two passwords do not match`) });
-      }
-    });
-}
-
-export type ChangePasswordValues = z.infer<ReturnType<typeof changePasswordSchema>>;
 
 /** `/user/account/changePassword`: on success the server ends the session, so the member logs in again. */
 export default function ChangePassword() {
