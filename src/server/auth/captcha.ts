@@ -1,10 +1,14 @@
 import { randomInt } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
+import type * as napiCanvasModule from "@napi-rs/canvas";
+import type { SKRSContext2D } from "@napi-rs/canvas";
 import { UUID_LENGTH } from "../../shared/constants.ts";
 import type { Queryable } from "../db/index.ts";
 import { captchaExpiry, claimCaptcha, deleteCaptcha, deleteCaptchasExpiredBefore, saveCaptcha, takeCaptcha, type CaptchaRow } from "./repository.ts";
+import { lazyRequire } from "../lazy.ts";
+
+const napiCanvas = lazyRequire<typeof napiCanvasModule>("@napi-rs/canvas");
 
 /**
  * The click captcha (API.md "clickCaptcha"): a PNG drawn here with 2 target and 2 decoy
@@ -77,7 +81,7 @@ function ensureFont(): void {
   if (fontReady) return;
   const require = createRequire(import.meta.url);
   const dir = path.join(path.dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf");
-  const key = GlobalFonts.registerFromPath(path.join(dir, "DejaVuSans-Bold.ttf"), FONT_FAMILY);
+  const key = napiCanvas().GlobalFonts.registerFromPath(path.join(dir, "DejaVuSans-Bold.ttf"), FONT_FAMILY);
   if (!key) throw new Error(`Could not load the captcha font from ${dir}`);
   fontReady = true;
 }
@@ -228,7 +232,7 @@ export async function drawClickCaptcha(
   height = CAPTCHA_HEIGHT,
 ): Promise<{ text: string[]; png: Buffer; answer: CaptchaBox[] }> {
   ensureFont();
-  const canvas = createCanvas(width, height);
+  const canvas = napiCanvas().createCanvas(width, height);
   const ctx = canvas.getContext("2d");
   const chars = pickCharacters(CAPTCHA_TARGETS + CAPTCHA_DECOYS);
   const shapes = chars.map((char) => shapeGlyph(ctx, char));

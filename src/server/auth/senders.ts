@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type nodemailerModule from "nodemailer";
 import type { Queryable } from "../db/index.ts";
 import { insertOutboxMessage } from "./repository.ts";
+import { lazyRequire } from "../lazy.ts";
+
+const nodemailer = lazyRequire<typeof nodemailerModule>("nodemailer");
 
 /** A message to a person: an email, or a text message to a mobile number. */
 export interface OutgoingMessage {
@@ -44,7 +47,7 @@ export interface SmtpSettings {
 
 /** Email through an SMTP server (nodemailer); text messages still go to the table sender. */
 export function smtpSender(smtp: SmtpSettings, fallback: MessageSender): MessageSender {
-  const transport = nodemailer.createTransport({
+  const transport = nodemailer().createTransport({
     host: smtp.host,
     port: smtp.port,
     secure: smtp.secure,

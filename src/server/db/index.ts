@@ -1,14 +1,14 @@
 import type { AppConfig } from "../config.ts";
 import type { Database } from "./database.ts";
 import { openFilePGlite, openMemoryPGlite } from "./pglite.ts";
-import { openPostgres } from "./postgres.ts";
 
 export type { Database, PreparedSql, Queryable, QueryResult, Sql } from "./database.ts";
 export { prepared } from "./database.ts";
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite under DATA_DIR. */
 export async function openDatabase(config: AppConfig): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databasePoolSize);
+  // The PostgreSQL driver is loaded only when it is used: the embedded default never reads it.
+  if (config.databaseUrl) return (await import("./postgres.ts")).openPostgres(config.databaseUrl, config.databasePoolSize);
   if (config.inMemory) return (await openMemoryPGlite()).db;
   return openFilePGlite(config.dataDir);
 }

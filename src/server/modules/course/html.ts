@@ -1,4 +1,7 @@
-import sanitizeHtml from "sanitize-html";
+import type sanitizeHtmlModule from "sanitize-html";
+import { lazyRequire } from "../../lazy.ts";
+
+const sanitizeHtml = lazyRequire<typeof sanitizeHtmlModule>("sanitize-html");
 
 /**
  * Rich text of course introductions and lesson content. Everything written goes through
@@ -8,7 +11,7 @@ import sanitizeHtml from "sanitize-html";
  * or site-relative) and images (http/https or site-relative). No scripts, styles, event
  * handlers, iframes or forms.
  */
-const OPTIONS: sanitizeHtml.IOptions = {
+const OPTIONS: sanitizeHtmlModule.IOptions = {
   allowedTags: [
     "p", "br", "hr", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "del", "ins", "mark", "small", "sub", "sup",
     "blockquote", "ul", "ol", "li", "dl", "dt", "dd", "pre", "code", "kbd", "span", "div", "figure", "figcaption",
@@ -31,7 +34,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   transformTags: {
     // Links that open elsewhere never get a handle on this window.
     a: (tagName, attribs) => {
-      const out: sanitizeHtml.Attributes = { ...attribs };
+      const out: sanitizeHtmlModule.Attributes = { ...attribs };
       if (out.target && out.target !== "_blank") delete out.target;
       if (out.target === "_blank") out.rel = "noopener noreferrer";
       return { tagName, attribs: out };
@@ -42,7 +45,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
 /** Safe HTML for rich text; '' for anything that is not a string. */
 export function sanitizeRichText(html: unknown): string {
   if (typeof html !== "string" || html === "") return "";
-  return sanitizeHtml(html, OPTIONS).trim();
+  return sanitizeHtml()(html, OPTIONS).trim();
 }
 
 /** A media or attachment URL the client may load: a /storage/ path or an absolute http(s) URL; else ''. */

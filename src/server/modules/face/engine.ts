@@ -1,10 +1,13 @@
+import type * as napiCanvasModule from "@napi-rs/canvas";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { imageSize } from "image-size";
 import { faceHumanConfig } from "../../../shared/exam/face.ts";
+import { lazyRequire } from "../../lazy.ts";
+
+const napiCanvas = lazyRequire<typeof napiCanvasModule>("@napi-rs/canvas");
 
 /**
  * The server's face check: `@vladmandic/human`'s Node build on the WASM backend
@@ -150,7 +153,7 @@ export function analyseImage(bytes: Uint8Array): Promise<Analysis> {
     const human = await engine();
     let image;
     try {
-      image = await loadImage(Buffer.from(bytes));
+      image = await napiCanvas().loadImage(Buffer.from(bytes));
     } catch {
       throw new BadImageError("not an image");
     }
@@ -158,7 +161,7 @@ export function analyseImage(bytes: Uint8Array): Promise<Analysis> {
     const scale = Math.min(1, MAX_SIDE / Math.max(image.width, image.height));
     const width = Math.max(1, Math.round(image.width * scale));
     const height = Math.max(1, Math.round(image.height * scale));
-    const canvas = createCanvas(width, height);
+    const canvas = napiCanvas().createCanvas(width, height);
     const ctx = canvas.getContext("2d");
     ctx.drawImage(image, 0, 0, width, height);
     const rgba = ctx.getImageData(0, 0, width, height).data;

@@ -1,9 +1,12 @@
 import type { FastifyBaseLogger } from "fastify";
-import webpush from "web-push";
+import type webpushModule from "web-push";
 import type { PushMessage } from "../../../shared/push.ts";
 import type { Queryable } from "../../db/index.ts";
 import { deleteSubscription, insertVapidKeys, memberSubscriptions, storedVapidKeys } from "./repository.ts";
 import type { PushTransport } from "./transport.ts";
+import { lazyRequire } from "../../lazy.ts";
+
+const webpush = lazyRequire<typeof webpushModule>("web-push");
 
 /**
  * VAPID keys and sending. The key pair is made on the first start and kept in
@@ -23,7 +26,7 @@ export async function vapidKeys(db: Queryable): Promise<VapidKeys> {
   if (hit) return hit;
   let row = await storedVapidKeys(db);
   if (!row) {
-    const keys = webpush.generateVAPIDKeys();
+    const keys = webpush().generateVAPIDKeys();
     await insertVapidKeys(db, keys.publicKey, keys.privateKey, Math.floor(Date.now() / 1000));
     row = (await storedVapidKeys(db))!;
   }
@@ -60,7 +63,7 @@ export async function sendToMember(deps: PushDeps, userId: number, message: Push
   for (const row of rows) {
     let status: number;
     try {
-      const details = webpush.generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, {
+      const details = webpush().generateRequestDetails({ endpoint: row.endpoint, keys: { p256dh: row.p256dh, auth: row.auth } }, payload, {
         vapidDetails: { subject: deps.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
         TTL: 12 * 60 * 60,
         urgency: "normal",
