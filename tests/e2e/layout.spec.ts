@@ -255,6 +255,36 @@ test.describe("the back office menu and tabs", () => {
   });
 });
 
+test.describe("the layout settings", () => {
+  test("a primary colour chosen there colours the primary buttons and marks the open page's menu entry, after a reload too", async ({ page }) => {
+    await logInAdmin(page, { lang: "en", landing: DASHBOARD });
+    await page.goto("/admin/auth/admin");
+    const add = page.getByRole("button", { name: "Add", exact: true });
+    await expect(add).toHaveCSS("background-color", "rgb(37, 99, 235)");
+
+    // Found by its icon and by the drawer's structure: its words are new to the catalogs, which a
+    // production build shows by message id until they are translated.
+    await page.locator("header button:has(svg.lucide-palette)").click();
+    const drawer = page.getByRole("dialog");
+    const colours = drawer.locator('input[type="color"]');
+    // The light theme's come first: the primary colour, the menu background, the menu text.
+    await colours.nth(0).fill("#7c3aed");
+    // Unreadable menu text is refused, and says so.
+    await colours.nth(2).fill("#f1f5f9");
+    await expect(drawer.getByRole("alert")).toBeVisible();
+    await expect(colours.nth(2)).toHaveAttribute("aria-invalid", "true");
+    await page.keyboard.press("Escape");
+    await expect(drawer).toBeHidden();
+
+    await page.reload();
+    const entry = page.getByRole("navigation", { name: "Back office menu" }).locator('[aria-current="page"]');
+    await expect(add).toHaveCSS("background-color", "rgb(124, 58, 237)");
+    await expect(entry).toHaveCSS("box-shadow", /rgb\(124, 58, 237\)/);
+    await expect(entry).toHaveCSS("color", "rgb(29, 78, 216)");
+    await expect(page.getByRole("navigation", { name: "Back office menu" }).getByRole("link", { name: "Dashboard", exact: true })).toHaveCSS("color", "rgb(51, 65, 85)");
+  });
+});
+
 test.describe("login page and error pages", () => {
   test("the login page's hero says what the member gets and loads no full-size screenshots", async ({ page }) => {
     const images: { url: string; bytes: number }[] = [];

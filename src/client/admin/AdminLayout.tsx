@@ -1,7 +1,7 @@
-import { useState } from "react";
+import { useLayoutEffect, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { Dialog, DropdownMenu } from "radix-ui";
-import { ChevronDown, GraduationCap, LayoutTemplate, Menu, Moon, PanelLeftClose, PanelLeftOpen, Sun, UserRound, UserRoundCog, X } from "lucide-react";
+import { ChevronDown, GraduationCap, LayoutTemplate, Menu, Moon, Palette, PanelLeftClose, PanelLeftOpen, Sun, UserRound, UserRoundCog, X } from "lucide-react";
 import { Link, Outlet, useLocation, useMatch } from "react-router-dom";
 import { fullUrl } from "../../shared/url.ts";
 import { useAdminInfo } from "../stores/adminInfo.ts";
@@ -13,6 +13,7 @@ import { ModalPanel } from "../ui/DialogFrame.tsx";
 import { LanguageSwitch } from "../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../ui/OfflineBanner.tsx";
 import { SMALL_SCREEN, useMediaQuery } from "../ui/useMediaQuery.ts";
+import { LayoutSettings } from "./LayoutSettings.tsx";
 import { logoutAdmin } from "./session.ts";
 import { SideMenu } from "./SideMenu.tsx";
 import { TabBar } from "./TabBar.tsx";
@@ -37,8 +38,16 @@ function MenuButton({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () 
   );
 }
 
+/**
+ * The header's own colours (layout settings): its buttons and links take the header's text
+ * colour, and a tint of it on hover, over whatever look their component gives them.
+ */
+const HEADER_CLASS =
+  "flex h-14 items-center gap-1 border-b border-slate-200 bg-(--header-bg) px-2 text-(--header-color) dark:border-slate-700 [&_:is(button,a)]:text-(--header-color) [&_:is(button,a):hover]:bg-current/10";
+
 function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => void }) {
   const { t } = useLingui();
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const layout = useConfig((s) => s.layout);
   const setLayout = useConfig((s) => s.setLayout);
   const name = useAdminInfo((s) => s.nickname || s.username);
@@ -50,8 +59,9 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
   // The layout the layout button switches to.
   const mode = layout.layoutMode === "Default" ? "Classic" : "Default";
   return (
-    <header className="flex h-14 items-center gap-1 border-b border-slate-200 bg-white px-2 dark:border-slate-700 dark:bg-slate-900">
-      <MenuButton small={small} onOpenDrawer={onOpenDrawer} />
+    <header className={HEADER_CLASS}>
+      {/* The rail has no wider form to open. */}
+      {(small || layout.layoutMode !== "Rail") && <MenuButton small={small} onOpenDrawer={onOpenDrawer} />}
       <div className="flex-1" />
       {/* The layout choice is about the side menu, which a small screen shows as a drawer. */}
       {!small && (
@@ -64,6 +74,10 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
           <LayoutTemplate aria-hidden className="size-5" />
         </Button>
       )}
+      <Button variant="ghost" size="icon" aria-label={t`Layout settings`} aria-haspopup="dialog" onClick={() => setSettingsOpen(true)}>
+        <Palette aria-hidden className="size-5" />
+      </Button>
+      <LayoutSettings open={settingsOpen} onOpenChange={setSettingsOpen} />
       {isSuper && <TerminalButton />}
       <Button variant="ghost" size="icon" aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
         {layout.isDark ? <Sun aria-hidden className="size-5" /> : <Moon aria-hidden className="size-5" />}
@@ -122,7 +136,7 @@ function MenuDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open
     <ModalPanel
       open={open}
       onOpenChange={onOpenChange}
-      className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col bg-white shadow-xl outline-none dark:bg-slate-900 dark:text-slate-100"
+      className="fixed inset-y-0 left-0 z-50 flex w-[min(18rem,85vw)] flex-col bg-(--menu-bg) text-(--menu-color) shadow-xl outline-none"
     >
       <Dialog.Title className="sr-only">{t`Back office menu`}</Dialog.Title>
       <div className="flex items-center justify-between pr-2">
@@ -138,15 +152,19 @@ function MenuDrawer({ open, onOpenChange }: { open: boolean; onOpenChange: (open
 
 /**
  * The back office (SPEC §2, §3): side menu from the admin's rules (260 px, 64 px collapsed; a
- * drawer on small screens), Default or Classic layout, dark mode, tab bar. Until the admin's data
- * is loaded only the loading screen shows.
+ * drawer on small screens), the layout mode, colours and tab bar of the layout settings, dark
+ * mode. Until the admin's data is loaded only the loading screen shows.
  */
 export default function AdminLayout() {
   const loaded = useNavTabs((s) => s.loaded);
   const menus = useNavTabs((s) => s.menus);
   const mode = useConfig((s) => s.layout.layoutMode);
-  const collapsed = useConfig((s) => s.layout.menuCollapse);
+  const collapsed = useConfig((s) => s.layout.menuCollapse || s.layout.layoutMode === "Rail");
+  const showTabs = useConfig((s) => s.layout.showTabs);
   const width = useConfig((s) => s.menuWidth());
+  const adminId = useAdminInfo((s) => s.id);
+  // This admin's layout settings, before the frame is painted with another's.
+  useLayoutEffect(() => useConfig.getState().loadAdminLayout(adminId), [adminId]);
   const small = useMediaQuery(SMALL_SCREEN);
   // The drawer is open on the page it was opened on: choosing a page (or going back) closes it.
   const { pathname } = useLocation();
@@ -175,7 +193,7 @@ export default function AdminLayout() {
       ) : (
         <aside
           style={{ width }}
-          className={`flex shrink-0 flex-col bg-white transition-[width] dark:bg-slate-900 ${
+          className={`flex shrink-0 flex-col bg-(--menu-bg) text-(--menu-color) transition-[width] ${
             floating ? "m-3 mr-0 rounded-xl shadow-sm" : "border-r border-slate-200 dark:border-slate-700"
           }`}
         >
@@ -187,7 +205,7 @@ export default function AdminLayout() {
         <Header small={small} onOpenDrawer={() => setDrawerOpen(true)} />
         <SuperAdminTerminal />
         <OfflineBanner />
-        <TabBar />
+        {showTabs && <TabBar />}
         {/* The screen's scroll area: focusable, so a keyboard can scroll a screen without controls (the dashboard's chart). */}
         <main tabIndex={0} className="flex-1 overflow-auto bg-slate-50 p-4 outline-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-inset dark:bg-slate-950">
           <Outlet />

@@ -9,12 +9,13 @@ import { Button } from "../ui/Button.tsx";
 import { toast } from "../ui/toast.ts";
 import { menuIcon } from "./menuIcons.tsx";
 
-// The active entry's text is primary-strong on a light tint: 6.1:1 (primary itself was 4.48:1).
+// The menu's colours are the layout settings' (CSS custom properties; each text/background pair
+// at least 4.5:1): the open page's entry in its own pair, marked by a bar of the primary colour.
 const itemClass = (active: boolean, collapsed: boolean) =>
   `flex min-h-11 w-full items-center gap-3 rounded-md ${collapsed ? "justify-center px-0" : "px-3"} text-sm outline-none focus-visible:ring-2 focus-visible:ring-primary ${
     active
-      ? "bg-blue-50 font-medium text-primary-strong dark:bg-slate-800 dark:text-blue-300"
-      : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+      ? "bg-(--menu-active-bg) font-medium text-(--menu-active-color) shadow-[inset_3px_0_0_var(--color-primary)]"
+      : "text-(--menu-color) hover:bg-current/10"
   }`;
 
 function RuleIcon({ rule }: { rule: MenuRule }) {
@@ -74,7 +75,7 @@ function Entry({ rule, collapsed, depth, onNavigate }: { rule: MenuRule; collaps
           </Button>
         </WithTooltip>
         {open && children.length > 0 && (
-          <ul className={collapsed ? "" : "ml-3 border-l border-slate-200 pl-2 dark:border-slate-700"}>
+          <ul className={collapsed ? "" : "ml-3 border-l border-current/20 pl-2"}>
             {children.map((c) => (
               <Entry key={c.id} rule={c} collapsed={collapsed} depth={depth + 1} onNavigate={onNavigate} />
             ))}

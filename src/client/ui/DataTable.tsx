@@ -1,4 +1,6 @@
 import {
+  columnOrderingFeature,
+  columnSizingFeature,
   columnVisibilityFeature,
   createExpandedRowModel,
   functionalUpdate,
@@ -8,6 +10,8 @@ import {
   tableFeatures,
   useTable,
   type ColumnDef,
+  type ColumnOrderState,
+  type ColumnSizingState,
   type ColumnVisibilityState,
   type ExpandedState,
   type Row,
@@ -15,8 +19,9 @@ import {
   type RowSelectionState,
   type SortingState,
 } from "@tanstack/react-table";
+import { useLingui } from "@lingui/react/macro";
 import { ArrowDown, ArrowUp, ArrowUpDown } from "lucide-react";
-import { useMemo, useState, type HTMLAttributes, type ReactNode, type TableHTMLAttributes } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type HTMLAttributes, type KeyboardEvent, type PointerEvent, type ReactNode, type TableHTMLAttributes } from "react";
 import { Button } from "./Button.tsx";
 import { PlainTable, Table, TBody, Td, Th, THead, Tr } from "./Table.tsx";
 import { SMALL_SCREEN, useMediaQuery } from "./useMediaQuery.ts";
@@ -24,6 +29,8 @@ import { SMALL_SCREEN, useMediaQuery } from "./useMediaQuery.ts";
 const features = tableFeatures({
   rowSortingFeature,
   columnVisibilityFeature,
+  columnOrderingFeature,
+  columnSizingFeature,
   rowSelectionFeature,
   rowExpandingFeature,
   expandedRowModel: createExpandedRowModel(),
@@ -31,7 +38,15 @@ const features = tableFeatures({
 
 /** A row as TanStack Table holds it: its data (`original`), depth, parent, selection and expansion. */
 export type DataRow<T extends RowData> = Row<typeof features, T>;
-export type { SortingState, RowSelectionState, ColumnVisibilityState };
+export type { SortingState, RowSelectionState, ColumnVisibilityState, ColumnOrderState, ColumnSizingState };
+
+/** The narrowest and widest a column can be made (px, its padding included). */
+export const COLUMN_WIDTH_MIN = 48;
+export const COLUMN_WIDTH_MAX = 1200;
+/** A cell's padding across (Th/Td's px-3): a column's width less this is its content's. */
+const CELL_PADDING = 24;
+/** One press of an arrow key on a column's resize handle. */
+const RESIZE_STEP = 16;
 
 export interface DataCellContext<T extends RowData> {
   row: DataRow<T>;
@@ -70,6 +85,8 @@ export interface DataColumn<T extends RowData> {
   value?: (row: T) => unknown;
   /** Its place in a row's card (see `CardPlace`); without a title, the first column shown heads the card. */
   card?: CardPlace;
+  /** `false`: no resize handle (with `columnSizing` given), for a column of buttons. */
+  resizable?: boolean;
 }
 
 /** A column of figures (`{ id, header, ...FIGURES, cell }`): right-aligned and in digits of one width, so that they line up. */
@@ -114,6 +131,14 @@ export type DataTableProps<T extends RowData> = Frame &
     /** A first column of checkboxes; the labels name each row and the header's select-all. */
     selection?: { state: RowSelectionState; onChange: (next: RowSelectionState) => void; label: (row: T) => string; allLabel: string };
     columnVisibility?: ColumnVisibilityState;
+    /** The columns' order by id (columns not named follow, in their own order). A card keeps it too. */
+    columnOrder?: ColumnOrderState;
+    /**
+     * Column widths by id (px) and resize handles on the headers (drag, or the arrow keys on the
+     * focused handle); `done` is false while a drag goes on. A column not in the state takes the
+     * width its content gives it. Cards (a phone) have no widths.
+     */
+    columnSizing?: { state: ColumnSizingState; onChange: (next: ColumnSizingState, done: boolean) => void };
     /** Rows nested under a row (a tree): expanded and collapsed by the table. */
     subRows?: (row: T) => T[] | undefined;
     /**
@@ -154,6 +179,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     sorting,
     selection,
     columnVisibility,
+    columnOrder,
+    columnSizing,
     subRows,
     cards = false,
     frame,
@@ -169,6 +196,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
         ...(column.value ? { accessorFn: column.value } : {}),
         enableSorting: !!column.sortable,
         enableHiding: true,
+        minSize: COLUMN_WIDTH_MIN,
+        maxSize: COLUMN_WIDTH_MAX,
       })),
     [columns],
   );
@@ -186,6 +215,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
       ...(sorting ? { sorting: sorting.state } : {}),
       ...(selection ? { rowSelection: selection.state } : {}),
       ...(columnVisibility ? { columnVisibility } : {}),
+      ...(columnOrder ? { columnOrder } : {}),
+      ...(columnSizing ? { columnSizing: columnSizing.state } : {}),
     },
     onExpandedChange: (updater) => setExpanded((old) => functionalUpdate(updater, old)),
     onSortingChange: sorting ? (updater) => sorting.onChange(functionalUpdate(updater, sorting.state)) : undefined,
@@ -198,6 +229,20 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
   const rows = table.getRowModel().rows;
   const small = useMediaQuery(SMALL_SCREEN);
   const rowRole = explicitRoles ? "row" : undefined;
+  /** The width the admin gave a column, if any (its column's size once set). */
+  const widthOf = (id: string): number | undefined => (columnSizing && columnSizing.state[id] !== undefined ? table.getColumn(id)?.getSize() : undefined);
+  /**
+   * A sized column's content in a box of its width: a table cell's own width is only a minimum
+   * to the browser, so a column made narrower than its text would not shrink without it.
+   */
+  const fitted = (id: string, content: ReactNode) => {
+    const width = widthOf(id);
+    return width === undefined ? content : (
+      <div style={{ width: width - CELL_PADDING }} className="overflow-hidden break-words">
+        {content}
+      </div>
+    );
+  };
   const groupRole = explicitRoles ? "rowgroup" : undefined;
 
   const message = (m: TableMessage) => (
@@ -234,7 +279,7 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
           )}
           {row.getVisibleCells().map((cell, index) => {
             const column = byId.get(cell.column.id)!;
-            const content = column.cell(row.original, { row, index, card: false });
+            const content = fitted(cell.column.id, column.cell(row.original, { row, index, card: false }));
             const className = typeof column.className === "function" ? column.className(row.original) : column.className;
             return column.rowHeader ? (
               <Th key={cell.id} scope="row" className={className} data-testid={column.testId}>
@@ -293,15 +338,33 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
             {visibleColumns.map((tableColumn) => {
               const column = byId.get(tableColumn.id)!;
               const state = tableColumn.getIsSorted();
+              const resizable = !!columnSizing && column.resizable !== false;
+              const width = widthOf(column.id);
+              const heading =
+                sorting && tableColumn.getCanSort() ? (
+                  <Button variant="bare" onClick={tableColumn.getToggleSortingHandler()} className="inline-flex max-w-full items-center gap-1 rounded hover:text-primary">
+                    {column.header}
+                    <SortIcon state={state} />
+                  </Button>
+                ) : (
+                  column.header
+                );
               return (
-                <Th key={column.id} className={column.headerClassName} aria-sort={state === "asc" ? "ascending" : state === "desc" ? "descending" : undefined}>
-                  {sorting && tableColumn.getCanSort() ? (
-                    <Button variant="bare" onClick={tableColumn.getToggleSortingHandler()} className="inline-flex items-center gap-1 rounded hover:text-primary">
-                      {column.header}
-                      <SortIcon state={state} />
-                    </Button>
-                  ) : (
-                    column.header
+                <Th
+                  key={column.id}
+                  className={`${column.headerClassName ?? ""}${resizable ? " relative" : ""}`.trim() || undefined}
+                  aria-sort={state === "asc" ? "ascending" : state === "desc" ? "descending" : undefined}
+                  // The header's name is its heading alone, not the resize handle's label too.
+                  aria-label={resizable && typeof column.header === "string" ? column.header : undefined}
+                  style={width === undefined ? undefined : { width }}
+                >
+                  {width === undefined ? heading : <div style={{ width: width - CELL_PADDING }} className="overflow-hidden text-ellipsis">{heading}</div>}
+                  {resizable && (
+                    <ResizeHandle
+                      name={typeof column.header === "string" ? column.header : column.id}
+                      width={width}
+                      onResize={(next, done) => columnSizing.onChange({ ...columnSizing.state, [column.id]: next }, done)}
+                    />
                   )}
                 </Th>
               );
@@ -326,6 +389,69 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     <Table caption={caption} busy={busy} {...tableProps} role={role}>
       {parts}
     </Table>
+  );
+}
+
+const clampWidth = (width: number) => Math.round(Math.min(COLUMN_WIDTH_MAX, Math.max(COLUMN_WIDTH_MIN, width)));
+
+/**
+ * The grip at a header's end edge that sets its column's width: dragged with a mouse, a pen or a
+ * finger, or focused and moved with the arrow keys (a splitter, as ARIA has it). A column never
+ * resized starts from the width it is drawn at.
+ */
+function ResizeHandle({ name, width, onResize }: { name: string; width: number | undefined; onResize: (width: number, done: boolean) => void }) {
+  const { t } = useLingui();
+  const drag = useRef<{ x: number; width: number; last: number } | null>(null);
+  const ref = useRef<HTMLSpanElement>(null);
+  // A splitter says its value: the width set, or the one the column is drawn at (read after layout).
+  useLayoutEffect(() => {
+    if (ref.current) ref.current.setAttribute("aria-valuenow", String(drawnWidth(ref.current)));
+  });
+  const drawnWidth = (handle: HTMLElement) => width ?? Math.round(handle.parentElement?.getBoundingClientRect().width ?? COLUMN_WIDTH_MIN);
+  const onPointerDown = (e: PointerEvent<HTMLElement>) => {
+    if (e.button !== 0) return;
+    e.preventDefault();
+    const start = drawnWidth(e.currentTarget);
+    drag.current = { x: e.clientX, width: start, last: start };
+    e.currentTarget.setPointerCapture?.(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    d.last = clampWidth(d.width + e.clientX - d.x);
+    onResize(d.last, false);
+  };
+  const onPointerUp = (e: PointerEvent<HTMLElement>) => {
+    const d = drag.current;
+    if (!d) return;
+    drag.current = null;
+    e.currentTarget.releasePointerCapture?.(e.pointerId);
+    onResize(d.last, true);
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const step = e.key === "ArrowRight" ? RESIZE_STEP : e.key === "ArrowLeft" ? -RESIZE_STEP : 0;
+    if (!step) return;
+    e.preventDefault();
+    onResize(clampWidth(drawnWidth(e.currentTarget) + step), true);
+  };
+  const style: CSSProperties = { touchAction: "none" };
+  return (
+    <span
+      ref={ref}
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={t`Column width: ${name}`}
+      aria-valuemin={COLUMN_WIDTH_MIN}
+      aria-valuemax={COLUMN_WIDTH_MAX}
+      tabIndex={0}
+      style={style}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      onKeyDown={onKeyDown}
+      className="absolute inset-y-0 end-0 z-10 w-3 cursor-col-resize outline-none after:absolute after:inset-y-2 after:start-1/2 after:w-0.5 after:-translate-x-1/2 after:rounded after:bg-slate-300 hover:after:bg-primary focus-visible:after:bg-primary focus-visible:after:w-1 dark:after:bg-slate-600"
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { plural } from "@lingui/core/macro";
-import { ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, Search, Trash2 } from "lucide-react";
-import { useId, useMemo, useRef, useState, type DragEvent } from "react";
+import { ArrowDown, ArrowUp, ChevronDown, ChevronRight, Columns3, Eye, GripVertical, Pencil, Plus, RefreshCw, RotateCcw, Search, Trash2 } from "lucide-react";
+import { useEffect, useId, useMemo, useRef, useState, type DragEvent } from "react";
 import { useForm } from "react-hook-form";
 import { formatTime } from "../../../shared/time.ts";
 import { Auth, useAuth, type AuthNode } from "../../routing/auth.tsx";
@@ -12,7 +12,17 @@ import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { controlClass } from "../../ui/form/Field.tsx";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { DataTable, type ColumnVisibilityState, type DataColumn, type DataRow, type RowSelectionState, type SortingState } from "../../ui/DataTable.tsx";
+import {
+  COLUMN_WIDTH_MAX,
+  COLUMN_WIDTH_MIN,
+  DataTable,
+  type ColumnSizingState,
+  type ColumnVisibilityState,
+  type DataColumn,
+  type DataRow,
+  type RowSelectionState,
+  type SortingState,
+} from "../../ui/DataTable.tsx";
 import { PAGE_SIZES, useCrudDelete, useCrudList, useCrudSort, type ListQuery } from "./api.ts";
 import { BatchActions } from "./BatchActions.tsx";
 import { CrudFormDialog } from "./CrudForm.tsx";
@@ -36,6 +46,20 @@ function orderOf(sorting: SortingState): string {
 /** A column of words (not a number, date, tag or switch) other than the id: what can head a row's card. */
 function isTextColumn(column: CrudColumn): boolean {
   return column.field !== "id" && (column.render ?? "text") === "text";
+}
+
+/** The fields in the order an admin left them: those still declared, then any new ones in their declared place. */
+export function orderedFields(fields: string[], saved: unknown): string[] {
+  const kept = Array.isArray(saved) ? saved.filter((f, i): f is string => typeof f === "string" && fields.includes(f) && saved.indexOf(f) === i) : [];
+  return [...kept, ...fields.filter((f) => !kept.includes(f))];
+}
+
+/** The widths an admin gave columns still declared, within what a column can be. */
+function keptWidths(fields: string[], saved: unknown): ColumnSizingState {
+  if (!saved || typeof saved !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(saved).filter(([f, w]) => fields.includes(f) && typeof w === "number" && w >= COLUMN_WIDTH_MIN && w <= COLUMN_WIDTH_MAX),
+  ) as ColumnSizingState;
 }
 
 /** The row buttons' column: an id no field (an SQL column name) can have. */
@@ -112,6 +136,32 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
     setVisibility((v) => ({ ...v, [field]: shown }));
     saveView(viewKey, { columns: { ...useListViews.getState().views[viewKey]?.columns, [field]: shown } });
   };
+  const fields = definition.columns.map((c) => c.field);
+  const [order, setOrder] = useState<string[]>(() => orderedFields(fields, saved.order));
+  const [widths, setWidths] = useState<ColumnSizingState>(() => keptWidths(fields, saved.widths));
+  // The column menu's move button pressed last, focused again once the list is redrawn (a moved
+  // row's button can lose focus as its element moves, or be disabled at the top or the bottom).
+  const movedButton = useRef<{ field: string; step: -1 | 1 } | null>(null);
+  const moveColumn = (field: string, step: -1 | 1) => {
+    const from = order.indexOf(field);
+    const to = from + step;
+    if (from < 0 || to < 0 || to >= order.length) return;
+    const next = [...order];
+    [next[from], next[to]] = [next[to]!, next[from]!];
+    movedButton.current = { field, step };
+    setOrder(next);
+    saveView(viewKey, { order: next });
+  };
+  const resizeColumn = (next: ColumnSizingState, done: boolean) => {
+    setWidths(next);
+    if (done) saveView(viewKey, { widths: next });
+  };
+  const resetColumns = () => {
+    useListViews.getState().resetColumns(viewKey);
+    setVisibility(Object.fromEntries(definition.columns.map((c) => [c.field, !c.hidden])));
+    setOrder(fields);
+    setWidths({});
+  };
   const [selection, setSelection] = useState<RowSelectionState>({});
   const [showSearch, setShowSearch] = useState(false);
   const [showColumns, setShowColumns] = useState(false);
@@ -121,6 +171,15 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
   // The row being dragged: a ref, as the drop may come before a re-render.
   const dragged = useRef<number | null>(null);
   const columnsPanel = useId();
+  useEffect(() => {
+    const moved = movedButton.current;
+    if (!moved) return;
+    movedButton.current = null;
+    const panel = document.getElementById(columnsPanel);
+    const button = (step: number) => panel?.querySelector<HTMLButtonElement>(`[data-move="${CSS.escape(moved.field)}:${step}"]`);
+    const same = button(moved.step);
+    (same && !same.disabled ? same : button(-moved.step))?.focus();
+  }, [order, columnsPanel]);
 
   // A tree lists all its rows (no pages), so branches stay whole.
   const list = useCrudList(path, query, !!definition.tree);
@@ -189,6 +248,7 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
     header: <Trans>Actions</Trans>,
     className: "whitespace-nowrap",
     card: "actions",
+    resizable: false,
     cell: (original, { row, card }) => {
       const rowId = original.id;
       return (
@@ -317,19 +377,30 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
                 <Columns3 aria-hidden className="size-4" />
               </Button>
               {showColumns && (
-                <fieldset id={columnsPanel} className="absolute end-0 z-20 mt-1 min-w-48 space-y-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-800">
+                <fieldset id={columnsPanel} className="absolute end-0 z-20 mt-1 min-w-64 space-y-1 rounded-md border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-800">
                   <legend className="sr-only">{t`Columns`}</legend>
-                  {definition.columns.map((column) => (
-                    <label key={column.field} className="flex min-h-9 items-center gap-2 px-1">
-                      <input
-                        type="checkbox"
-                        className="size-4 accent-primary"
-                        checked={visibility[column.field] !== false}
-                        onChange={(e) => showColumn(column.field, e.target.checked)}
-                      />
-                      {i18n._(column.label)}
-                    </label>
-                  ))}
+                  {order.map((field, index) => {
+                    const column = definition.columns.find((c) => c.field === field)!;
+                    const label = i18n._(column.label);
+                    return (
+                      <div key={field} className="flex items-center gap-1">
+                        <label className="flex min-h-9 flex-1 items-center gap-2 px-1">
+                          <input type="checkbox" className="size-4 accent-primary" checked={visibility[field] !== false} onChange={(e) => showColumn(field, e.target.checked)} />
+                          {label}
+                        </label>
+                        <Button variant="ghost" size="iconSm" data-move={`${field}:-1`} aria-label={t`Move ${label} up`} disabled={index === 0} onClick={() => moveColumn(field, -1)}>
+                          <ArrowUp aria-hidden className="size-4" />
+                        </Button>
+                        <Button variant="ghost" size="iconSm" data-move={`${field}:1`} aria-label={t`Move ${label} down`} disabled={index === order.length - 1} onClick={() => moveColumn(field, 1)}>
+                          <ArrowDown aria-hidden className="size-4" />
+                        </Button>
+                      </div>
+                    );
+                  })}
+                  <Button size="sm" onClick={resetColumns} className="mt-1 w-full">
+                    <RotateCcw aria-hidden className="size-4" />
+                    {t`Reset columns`}
+                  </Button>
                 </fieldset>
               )}
             </div>
@@ -352,6 +423,8 @@ export function CrudScreen({ definition }: { definition: CrudDefinition }) {
         rowKey={(row) => row.id}
         subRows={definition.tree ? (row) => (Array.isArray(row.children) ? (row.children as CrudRow[]) : undefined) : undefined}
         columnVisibility={visibility}
+        columnOrder={order}
+        columnSizing={{ state: widths, onChange: resizeColumn }}
         sorting={{ state: sorting, onChange: (next: SortingState) => change({ order: orderOf(next) }) }}
         selection={canSelect ? { state: selection, onChange: setSelection, label: ({ id: rowId }) => t`Select row ${rowId}`, allLabel: t`Select all rows` } : undefined}
         rowProps={canSort ? rowProps : undefined}
