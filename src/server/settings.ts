@@ -50,6 +50,9 @@ const defaults: SiteSettings = {
   terminal_port: DEFAULT_TERMINAL_PORT,
 };
 
+/** Every key of the site settings: code reads them, so none may be taken by an item added on the config screen. */
+export const SETTING_KEYS = Object.keys(defaults) as (keyof SiteSettings)[];
+
 /** Several settings in one query, each falling back to its default. */
 export async function getSettings<K extends keyof SiteSettings>(db: Queryable, keys: readonly K[]): Promise<Pick<SiteSettings, K>> {
   const rows = await settingRows(db, keys);

@@ -35,6 +35,8 @@ beforeEach(() => {
           upload_mode: "local",
           upload_maxsize: "10mb",
           upload_mimetype: "jpg,png",
+          upload_rate_per_minute: 10,
+          upload_quota_mib: 100,
           user_login_captcha: false,
           admin_login_captcha: true,
           mail_host: "",
@@ -155,7 +157,7 @@ describe("the config screen's groups", () => {
     // Saving a group sends only its own values and leaves the other group's typing in place.
     await userEvent.click(within(screen.getByRole("form", { name: "Upload" })).getByRole("button", { name: "Save" }));
     await waitFor(() => expect(callsTo("/admin/routine/config/edit")).toHaveLength(1));
-    expect(callsTo("/admin/routine/config/edit")[0]!.data).toEqual({ upload_mode: "local", upload_maxsize: "20mb", upload_mimetype: "jpg,png" });
+    expect(callsTo("/admin/routine/config/edit")[0]!.data).toEqual({ upload_mode: "local", upload_maxsize: "20mb", upload_mimetype: "jpg,png", upload_rate_per_minute: 10, upload_quota_mib: 100 });
     await userEvent.click(screen.getByRole("tab", { name: "Basic" }));
     expect((screen.getByLabelText("Site name") as HTMLInputElement).value).toBe("Exam Centre");
     expect(pageHasUnsavedChanges()).toBe(true);

@@ -23,6 +23,9 @@ describe("the member pages' footer", () => {
     footer();
     expect(screen.getByRole("contentinfo")).toHaveTextContent("Acme Training — courses and exams, online and offline");
     expect(screen.getByRole("link", { name: "京ICP备12345678号" })).toHaveAttribute("href", "https://beian.miit.gov.cn/");
+    // In a new tab, without giving the registry a handle on this page.
+    expect(screen.getByRole("link", { name: "京ICP备12345678号" })).toHaveAttribute("target", "_blank");
+    expect(screen.getByRole("link", { name: "京ICP备12345678号" }).getAttribute("rel")).toContain("noopener");
   });
 
   it("falls back to ExamHub and shows no record line while none is set", () => {

@@ -28,7 +28,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function multipart(filename: string, data: Buffer, topic = "default") {
+function multipart(filename: string, data: Buffer, topic = "default", headers: Record<string, string> = admin.headers) {
   const boundary = `----rt${randomBytes(6).toString("hex")}`;
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="topic"\r\n\r\n${topic}\r\n`),
@@ -36,11 +36,17 @@ function multipart(filename: string, data: Buffer, topic = "default") {
     data,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  return { payload, headers: { ...admin.headers, "content-type": `multipart/form-data; boundary=${boundary}` } };
+  return { payload, headers: { ...headers, "content-type": `multipart/form-data; boundary=${boundary}` } };
 }
 
 async function upload(filename: string, data: Buffer, topic?: string) {
   const res = await t.app.inject({ method: "POST", url: "/admin/ajax/upload", ...multipart(filename, data, topic) });
+  return res.json<{ code: number; msg: string; data: { file: { id: number; url: string } } }>();
+}
+
+/** A member's upload (the member limits apply to these only). */
+async function memberUpload(headers: Record<string, string>, data: Buffer) {
+  const res = await t.app.inject({ method: "POST", url: "/api/ajax/upload", ...multipart("member.txt", data, "default", headers) });
   return res.json<{ code: number; msg: string; data: { file: { id: number; url: string } } }>();
 }
 
@@ -147,8 +153,10 @@ describe("config", () => {
     expect((await post("/admin/routine/config/edit", { upload_maxsize: "2kb", site_name: "Exam Centre" })).code).toBe(1);
     const refused = await upload("big.txt", big);
     expect(refused).toMatchObject({ code: 0, msg: "The size of the uploaded file exceeds the allowed range!" });
-    const site = await get("/api/index/index", { "think-lang": "en" });
-    expect(site.data.siteConfig).toMatchObject({ siteName: "Exam Centre", upload: { maxsize: 2048 } });
+    const res = await t.app.inject({ method: "GET", url: "/api/index/index", headers: { "think-lang": "en" } });
+    expect(res.json().data.siteConfig).toMatchObject({ siteName: "Exam Centre", upload: { maxsize: 2048 } });
+    // No HTTP cache may keep the old name.
+    expect(res.headers["cache-control"]).toBe("no-store");
     expect((await post("/admin/routine/config/edit", { upload_maxsize: "10mb", site_name: "ExamHub" })).code).toBe(1);
     expect((await upload("big.txt", big)).code).toBe(1);
   });
@@ -161,9 +169,50 @@ describe("config", () => {
     expect((await upload("plain.txt", text())).code).toBe(1);
   });
 
+  it("edits the member upload rate and quota (whole numbers within bounds) and applies them to the next upload", async () => {
+    const view = (await get("/admin/routine/config/index")).data.config;
+    expect(view).toMatchObject({ upload_rate_per_minute: 10, upload_quota_mib: 100 });
+    for (const body of [{ upload_rate_per_minute: 0 }, { upload_rate_per_minute: 2.5 }, { upload_rate_per_minute: 1001 }, { upload_quota_mib: "5" }, { upload_quota_mib: 0 }, { upload_quota_mib: 1024 * 1024 + 1 }]) {
+      expect((await post("/admin/routine/config/edit", body)).code, JSON.stringify(body)).toBe(0);
+    }
+    expect((await post("/admin/routine/config/edit", { upload_rate_per_minute: 2.5 })).msg).toBe("Please enter a whole number of uploads from 1 to 1000");
+    expect((await post("/admin/routine/config/edit", { upload_quota_mib: 0 })).msg).toBe("Please enter a whole number of MiB from 1 to 1048576");
+    expect((await get("/admin/routine/config/index")).data.config).toMatchObject({ upload_rate_per_minute: 10, upload_quota_mib: 100 });
+
+    const member = await createMember(t.database.db);
+    const headers = { "ba-user-token": member.token, "think-lang": "en" };
+    expect((await post("/admin/routine/config/edit", { upload_rate_per_minute: 2, upload_quota_mib: 1 })).code).toBe(1);
+    expect((await get("/admin/routine/config/index")).data.config).toMatchObject({ upload_rate_per_minute: 2, upload_quota_mib: 1 });
+    expect((await memberUpload(headers, text(100))).code).toBe(1);
+    expect((await memberUpload(headers, text(100))).code).toBe(1);
+    expect(await memberUpload(headers, text(100))).toMatchObject({ code: 0, msg: "You can upload at most 2 files a minute: please wait a moment and try again" });
+    // A larger rate applies at once; the 1 MiB quota then refuses a file that does not fit.
+    expect((await post("/admin/routine/config/edit", { upload_rate_per_minute: 100 })).code).toBe(1);
+    expect((await memberUpload(headers, text(300_000))).code).toBe(1);
+    expect((await memberUpload(headers, text(300_000))).msg).toMatch(/^Not enough upload space: this file needs 585\.9 KB and .* of your 1 MB is left$/);
+    expect((await post("/admin/routine/config/edit", { upload_quota_mib: 10 })).code).toBe(1);
+    expect((await memberUpload(headers, text(300_000))).code).toBe(1);
+    expect((await post("/admin/routine/config/edit", { upload_rate_per_minute: 10, upload_quota_mib: 100 })).code).toBe(1);
+  });
+
+  it("shows where files are stored: the local disk, or the S3 bucket the environment set, never its keys", async () => {
+    expect((await get("/admin/routine/config/index")).data.storage).toEqual({ kind: "local" });
+    const s3 = { bucket: "exam-files", region: "eu-west-1", endpoint: "https://s3.example.com", prefix: "site-a/", forcePathStyle: true, credentials: { accessKeyId: "AKIDKEYID", secretAccessKey: "very-secret-key" } };
+    const other = await createTestApp({ config: { s3 } });
+    try {
+      const boss = await createAdmin(other.database.db);
+      const res = await other.app.inject({ method: "GET", url: "/admin/routine/config/index", headers: boss.headers });
+      expect(res.json().data.storage).toEqual({ kind: "s3", bucket: "exam-files", region: "eu-west-1", endpoint: "https://s3.example.com", prefix: "site-a/" });
+      expect(res.body).not.toContain("very-secret-key");
+      expect(res.body).not.toContain("AKIDKEYID");
+    } finally {
+      await other.close();
+    }
+  });
+
   it("sends a test email through the configured sender (the outbox without a mail server)", async () => {
     const res = await post("/admin/routine/config/sendTestMail", { to: "ops@example.com" });
-    expect(res).toMatchObject({ code: 1, msg: "No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)" });
+    expect(res).toMatchObject({ code: 1, msg: "No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)", data: { delivery: "outbox" } });
     const { rows } = await t.database.db.query<{ target: string; subject: string }>("select target, subject from outbox_message where target = 'ops@example.com'");
     expect(rows).toEqual([{ target: "ops@example.com", subject: "Test email from ExamHub" }]);
     expect((await post("/admin/routine/config/sendTestMail", { to: "not an address" })).code).toBe(0);
@@ -174,7 +223,7 @@ describe("config", () => {
     try {
       const boss = await createAdmin(other.database.db);
       const res = await other.app.inject({ method: "POST", url: "/admin/routine/config/sendTestMail", payload: { to: "a@example.com" }, headers: { ...boss.headers, "think-lang": "zh-cn" } });
-      expect(res.json()).toMatchObject({ code: 1, msg: "测试邮件已发送" });
+      expect(res.json()).toMatchObject({ code: 1, msg: "测试邮件已发送", data: { delivery: "sent" } });
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatchObject({ channel: "email", target: "a@example.com" });
       const plain = await createAdmin(other.database.db, { isSuper: false });

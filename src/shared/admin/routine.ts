@@ -16,6 +16,10 @@ export type ConfigGroup = (typeof CONFIG_GROUPS)[number];
 /** The largest upload the config may allow (the multipart parser streams it to disk). */
 export const MAX_UPLOAD_BYTES = 1024 ** 3;
 
+/** Bounds of the member upload limits: at least one upload a minute and 1 MiB (0 would refuse every upload with a misleading message), at most 1000 a minute and 1 TiB. */
+export const MAX_UPLOADS_PER_MINUTE = 1000;
+export const MAX_UPLOAD_QUOTA_MIB = 1024 * 1024;
+
 const sizeText = z.string().max(20).refine((value) => {
   try {
     const bytes = parseSize(value);
@@ -35,6 +39,8 @@ export const configValues = z.object({
   upload_mode: withMessage(z.literal("local"), msg`Please choose the storage mode`),
   upload_maxsize: withMessage(sizeText, msg`Please enter a size from 1kb to 1gb, such as 10mb`),
   upload_mimetype: withMessage(typeList, msg`Please enter file types separated by commas, such as jpg,png,pdf or *`),
+  upload_rate_per_minute: withMessage(z.number().int().min(1).max(MAX_UPLOADS_PER_MINUTE), msg`Please enter a whole number of uploads from 1 to 1000`),
+  upload_quota_mib: withMessage(z.number().int().min(1).max(MAX_UPLOAD_QUOTA_MIB), msg`Please enter a whole number of MiB from 1 to 1048576`),
   user_login_captcha: withMessage(z.boolean(), msg`Please choose on or off`),
   admin_login_captcha: withMessage(z.boolean(), msg`Please choose on or off`),
   mail_host: withMessage(host, msg`Please enter the correct server address`),
@@ -50,17 +56,30 @@ export type ConfigValues = z.infer<typeof configValues>;
 /** The keys of each group. */
 export const CONFIG_KEYS: Record<ConfigGroup, readonly (keyof ConfigValues)[]> = {
   basic: ["site_name", "record_number"],
-  upload: ["upload_mode", "upload_maxsize", "upload_mimetype"],
+  upload: ["upload_mode", "upload_maxsize", "upload_mimetype", "upload_rate_per_minute", "upload_quota_mib"],
   login: ["user_login_captcha", "admin_login_captcha"],
   mail: ["mail_host", "mail_port", "mail_secure", "mail_user", "mail_password", "mail_from"],
 };
 
-/** `POST edit`: any of the values (one group at a time from the screen); at least one. */
-export const configEdit = configValues.partial().strict().refine((body) => Object.keys(body).length > 0, { message: "empty" });
+/**
+ * `POST edit`: any of the values (one group at a time from the screen); at least one. Other keys
+ * are the values of items added on the screen (configItems.ts), checked by the server against
+ * each item's type and rules; a key that is neither is refused.
+ */
+export const configEdit = configValues
+  .partial()
+  .catchall(z.unknown())
+  .refine((body) => Object.keys(body).length > 0, { message: "empty" });
 export type ConfigEdit = z.infer<typeof configEdit>;
 
 /** What `GET index` answers: the values, the mail password replaced by whether it is set. */
 export type ConfigView = Omit<ConfigValues, "mail_password"> & { mail_password_set: boolean };
+
+/**
+ * Where uploaded files go, as the server's environment set it (STORAGE, S3_*): shown read-only
+ * beside the upload settings. Never a credential.
+ */
+export type StorageView = { kind: "local" } | { kind: "s3"; bucket: string; region: string; endpoint: string; prefix: string };
 
 export const testMailBody = z.object({
   to: withMessage(z.email().max(100), msg`Please enter the correct email address`),

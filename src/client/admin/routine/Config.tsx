@@ -5,10 +5,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
 import { Select } from "../../ui/Select.tsx";
-import { Eraser, Send } from "lucide-react";
+import { Eraser, ListPlus, Send, SquarePlus } from "lucide-react";
+import { z } from "zod";
 import { useState } from "react";
 import { useForm, type FieldValues, type Resolver } from "react-hook-form";
-import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
+import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView, type StorageView } from "../../../shared/admin/routine.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Auth, useAuth } from "../../routing/auth.tsx";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
@@ -17,6 +18,7 @@ import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { ControlledField } from "../../ui/form/ControlledField.tsx";
 import { Switch } from "../../ui/Switch.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { toast } from "../../ui/toast.ts";
 import { actionNode } from "../crud/CrudScreen.tsx";
 import { fieldErrorsOf } from "../crud/api.ts";
 import type { FormFieldKind } from "../crud/types.ts";
@@ -24,15 +26,29 @@ import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { LoadRetry } from "../../ui/LoadRetry.tsx";
 import { useDirtyForm } from "../../ui/discardGuard.tsx";
+import { itemValueProblem, type ConfigGroupView, type ConfigItemView } from "../../../shared/admin/configItems.ts";
+import { AddGroupDialog, AddItemDialog, DeleteGroupButton, DeleteItemButton, ItemControl } from "./ConfigItems.tsx";
 
 /**
  * The config screen (`routine/config`): the site settings by group, each group a form of the
  * engine's field kinds checked with the shared schema (src/shared/admin/routine.ts) and saved
- * on its own; changes apply on the server at once. The mail password is write-only.
+ * on its own; changes apply on the server at once. The mail password is write-only. Groups and
+ * items added here (configItems.ts) are tabs and fields beside the built-in ones, each checked
+ * by its type and rules.
  */
 
 const PATH = "routine/config";
 const KEY = ["admin", "routine", "config"] as const;
+
+interface ConfigAnswer {
+  config: ConfigView;
+  storage?: StorageView;
+  groups?: ConfigGroupView[];
+  items?: ConfigItemView[];
+}
+
+const BUILTIN_GROUPS: ConfigGroupView[] = CONFIG_GROUPS.map((name) => ({ name, title: name, builtin: true }));
+const isBuiltinGroup = (name: string): name is ConfigGroup => (CONFIG_GROUPS as readonly string[]).includes(name);
 
 type Kind = Extract<FormFieldKind, "text" | "number" | "switch" | "select" | "password">;
 interface Field {
@@ -51,9 +67,17 @@ const FIELDS: Record<ConfigGroup, Field[]> = {
     { key: "record_number", label: msg`Record number`, kind: "text", hint: msg`The ICP record number shown at the foot of the site; leave empty for none` },
   ],
   upload: [
-    { key: "upload_mode", label: msg`Storage`, kind: "select", options: [{ value: "local", label: msg`This server (local)` }] },
+    {
+      key: "upload_mode",
+      label: msg`Upload mode`,
+      kind: "select",
+      hint: msg`Files are sent to this server, which keeps them where the note above says`,
+      options: [{ value: "local", label: msg`Through this server` }],
+    },
     { key: "upload_maxsize", label: msg`Largest file`, kind: "text", hint: msg`Such as 10mb, 512kb or 1gb` },
     { key: "upload_mimetype", label: msg`Allowed file types`, kind: "text", hint: msg`Extensions or MIME types separated by commas (jpg,png,image/*), or * for all` },
+    { key: "upload_rate_per_minute", label: msg`Member uploads a minute`, kind: "number", hint: msg`How many files a member may upload in any minute; admins are not limited` },
+    { key: "upload_quota_mib", label: msg`Member upload space (MiB)`, kind: "number", hint: msg`Storage each member's uploads may take; a file stored twice counts once` },
   ],
   login: [
     { key: "user_login_captcha", label: msg`Captcha for member login`, kind: "switch" },
@@ -71,59 +95,134 @@ const FIELDS: Record<ConfigGroup, Field[]> = {
 
 export default function ConfigScreen() {
   const { t, i18n } = useLingui();
-  const [tab, setTab] = useState<ConfigGroup>("basic");
+  const client = useQueryClient();
+  const [tab, setTab] = useState<string>("basic");
+  const [adding, setAdding] = useState<"group" | "item" | null>(null);
   const config = useQuery({
     queryKey: KEY,
-    queryFn: async ({ signal }) => (await request<{ config: ConfigView }>({ url: "/admin/routine/config/index", method: "get", signal })).data.config,
+    queryFn: async ({ signal }) => (await request<ConfigAnswer>({ url: "/admin/routine/config/index", method: "get", signal })).data,
   });
+  const groups = config.data?.groups ?? BUILTIN_GROUPS;
+  const items = config.data?.items ?? [];
+  const groupTitle = (group: ConfigGroupView) => (group.builtin && isBuiltinGroup(group.name) ? i18n._(GROUP_TITLES[group.name]) : group.title);
+  const reload = () => client.invalidateQueries({ queryKey: KEY });
+  const current = groups.some((g) => g.name === tab) ? tab : "basic";
   return (
     <section className="space-y-4" aria-labelledby="config-title">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 id="config-title" className="text-xl font-semibold">
           <Trans>Config</Trans>
         </h1>
-        <Auth node={actionNode(PATH, "edit")}>
-          <ClearCache />
-        </Auth>
+        <div className="flex flex-wrap gap-2">
+          <Auth node={actionNode(PATH, "add")}>
+            <Button onClick={() => setAdding("group")} disabled={!config.data}>
+              <SquarePlus className="size-4" aria-hidden />
+              <Trans>Add group</Trans>
+            </Button>
+            <Button onClick={() => setAdding("item")} disabled={!config.data}>
+              <ListPlus className="size-4" aria-hidden />
+              <Trans>Add item</Trans>
+            </Button>
+          </Auth>
+          <Auth node={actionNode(PATH, "edit")}>
+            <ClearCache />
+          </Auth>
+        </div>
       </div>
       {config.isError ? (
         <LoadRetry className="space-y-3 py-10 text-center" message={<Trans>The settings could not be loaded.</Trans>} onRetry={() => void config.refetch()} />
       ) : !config.data ? (
         <PageSpinner className="my-10" />
       ) : (
-        <Tabs.Root value={tab} onValueChange={(group) => setTab(group as ConfigGroup)} className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+        <Tabs.Root value={current} onValueChange={setTab} className="rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
           <Tabs.List aria-label={t`Settings groups`} className="flex overflow-x-auto border-b border-slate-200 dark:border-slate-700">
-            {CONFIG_GROUPS.map((group) => (
+            {groups.map((group) => (
               <Tabs.Trigger
-                key={group}
-                value={group}
+                key={group.name}
+                value={group.name}
                 className="min-h-11 shrink-0 border-b-2 border-transparent px-4 text-slate-600 outline-none hover:text-primary focus-visible:ring-2 focus-visible:ring-primary data-[state=active]:border-primary data-[state=active]:font-medium data-[state=active]:text-primary dark:text-slate-300"
               >
-                {i18n._(GROUP_TITLES[group])}
+                {groupTitle(group)}
               </Tabs.Trigger>
             ))}
           </Tabs.List>
           {/* Every group's form stays mounted (the others hidden), so switching tabs keeps what was typed in each. */}
-          {CONFIG_GROUPS.map((group) => (
-            <Tabs.Content key={group} value={group} forceMount hidden={group !== tab} className="p-4 outline-none sm:p-6">
-              <GroupForm group={group} view={config.data} />
-              {group === "mail" && <TestMail />}
-            </Tabs.Content>
-          ))}
+          {groups.map((group) => {
+            const own = items.filter((item) => item.group === group.name);
+            return (
+              <Tabs.Content key={group.name} value={group.name} forceMount hidden={group.name !== current} className="p-4 outline-none sm:p-6">
+                {group.name === "upload" && config.data.storage && <StorageNote storage={config.data.storage} />}
+                {/* A new or deleted item makes a new form (its fields and schema change). */}
+                <GroupForm key={own.map((item) => item.name).join(",")} group={group} title={groupTitle(group)} view={config.data.config} items={own} onItemDeleted={reload} />
+                {group.name === "mail" && <TestMail />}
+                {!group.builtin && own.length === 0 && (
+                  <Auth node={actionNode(PATH, "del")}>
+                    <div className="mt-6 max-w-2xl border-t border-slate-200 pt-4 dark:border-slate-700">
+                      <DeleteGroupButton
+                        group={group}
+                        onDeleted={async () => {
+                          setTab("basic");
+                          await reload();
+                        }}
+                      />
+                    </div>
+                  </Auth>
+                )}
+              </Tabs.Content>
+            );
+          })}
         </Tabs.Root>
       )}
+      <AddGroupDialog
+        open={adding === "group"}
+        onOpenChange={(open) => setAdding(open ? "group" : null)}
+        onAdded={async (name) => {
+          setAdding(null);
+          await reload();
+          setTab(name);
+        }}
+      />
+      <AddItemDialog
+        open={adding === "item"}
+        onOpenChange={(open) => setAdding(open ? "item" : null)}
+        groups={groups}
+        groupTitle={groupTitle}
+        group={current}
+        onAdded={async (group) => {
+          setAdding(null);
+          await reload();
+          setTab(group);
+        }}
+      />
     </section>
   );
 }
 
-function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
+function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { group: ConfigGroupView; title: string; view: ConfigView; items: ConfigItemView[]; onItemDeleted: () => Promise<unknown> }) {
   const { t, i18n } = useLingui();
   const client = useQueryClient();
   const canEdit = useAuth(actionNode(PATH, "edit"));
-  const fields = FIELDS[group];
-  const keys = CONFIG_KEYS[group];
-  const schema = configValues.pick(Object.fromEntries(keys.map((k) => [k, true])) as Record<keyof ConfigValues, true>);
-  const defaultValues = Object.fromEntries(keys.map((k) => [k, k === "mail_password" ? "" : view[k as keyof ConfigView]]));
+  const group = groupView.name;
+  const builtin = isBuiltinGroup(group);
+  const fields = builtin ? FIELDS[group] : [];
+  const keys: readonly string[] = [...(builtin ? CONFIG_KEYS[group] : []), ...items.map((item) => item.name)];
+  const builtinKeys = builtin ? CONFIG_KEYS[group] : [];
+  // The built-in keys by the shared schema; an added item by its type and rules (as the server checks them).
+  const schema = configValues.pick(Object.fromEntries(builtinKeys.map((k) => [k, true])) as Record<keyof ConfigValues, true>).extend(
+    Object.fromEntries(
+      items.map((item) => [
+        item.name,
+        z.unknown().superRefine((value, ctx) => {
+          const problem = itemValueProblem(item, value);
+          if (problem) ctx.addIssue({ code: "custom", message: i18n._(problem) });
+        }),
+      ]),
+    ),
+  );
+  const defaultValues = Object.fromEntries([
+    ...builtinKeys.map((k) => [k, k === "mail_password" ? "" : view[k as keyof ConfigView]]),
+    ...items.map((item) => [item.name, item.value]),
+  ]);
   const form = useForm<FieldValues>({ defaultValues, resolver: zodResolver(schema as never) as unknown as Resolver<FieldValues> });
   const [formError, setFormError] = useState<string | null>(null);
   useDirtyForm(form.formState.isDirty);
@@ -146,14 +245,14 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
     } catch (error) {
       const refusal = serverRefusal(error);
       if (!refusal) return;
-      const byField = Object.entries(fieldErrorsOf(refusal.data) ?? {}).filter(([name]) => (keys as readonly string[]).includes(name));
+      const byField = Object.entries(fieldErrorsOf(refusal.data) ?? {}).filter(([name]) => keys.includes(name));
       for (const [name, message] of byField) form.setError(name, { type: "server", message }, { shouldFocus: true });
       if (byField.length === 0) setFormError(refusal.msg);
     }
   });
 
   return (
-    <form noValidate onSubmit={(e) => void submit(e)} className="max-w-2xl space-y-4" aria-label={i18n._(GROUP_TITLES[group])}>
+    <form noValidate onSubmit={(e) => void submit(e)} className="max-w-2xl space-y-4" aria-label={title}>
       {fields.map((field) => {
         return (
           <ControlledField key={field.key} form={form} name={field.key} label={i18n._(field.label)} hint={field.hint ? i18n._(field.hint) : undefined}>
@@ -196,11 +295,72 @@ function GroupForm({ group, view }: { group: ConfigGroup; view: ConfigView }) {
           </ControlledField>
         );
       })}
+      {items.map((item) => (
+        <div key={item.name} className="flex items-start gap-2">
+          <div className="min-w-0 flex-1">
+            <ControlledField form={form} name={item.name} label={item.title} hint={item.tip || undefined}>
+              {(control, f, error) => (
+                <ItemControl item={item} control={control} name={f.name} value={f.value} onChange={f.onChange} onBlur={f.onBlur} inputRef={f.ref} error={error} readOnly={!canEdit} />
+              )}
+            </ControlledField>
+          </div>
+          <Auth node={actionNode(PATH, "del")}>
+            <div className="pt-6">
+              <DeleteItemButton item={item} onDeleted={onItemDeleted} />
+            </div>
+          </Auth>
+        </div>
+      ))}
+      {keys.length === 0 && (
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          <Trans>No items in this group yet: add one with "Add item".</Trans>
+        </p>
+      )}
       <FormAlert text={formError} />
-      <Auth node={actionNode(PATH, "edit")}>
-        <FormFooter busy={form.formState.isSubmitting} />
-      </Auth>
+      {keys.length > 0 && (
+        <Auth node={actionNode(PATH, "edit")}>
+          <FormFooter busy={form.formState.isSubmitting} />
+        </Auth>
+      )}
     </form>
+  );
+}
+
+/** Where uploads go, as the server's environment set it: not a setting of this screen. */
+function StorageNote({ storage }: { storage: StorageView }) {
+  const bucket = storage.kind === "s3" ? storage.bucket : "";
+  return (
+    <div role="note" className="mb-4 max-w-2xl rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-200">
+      {storage.kind === "s3" ? (
+        <>
+          <p>
+            <Trans>Uploaded files are stored in S3 bucket {bucket}, set by the server's environment (STORAGE=s3).</Trans>
+          </p>
+          <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+            <dt className="text-slate-500 dark:text-slate-400">
+              <Trans>Endpoint</Trans>
+            </dt>
+            <dd className="break-all">{storage.endpoint || <Trans>AWS (by region)</Trans>}</dd>
+            <dt className="text-slate-500 dark:text-slate-400">
+              <Trans>Region</Trans>
+            </dt>
+            <dd>{storage.region}</dd>
+            {storage.prefix && (
+              <>
+                <dt className="text-slate-500 dark:text-slate-400">
+                  <Trans>Key prefix</Trans>
+                </dt>
+                <dd className="break-all">{storage.prefix}</dd>
+              </>
+            )}
+          </dl>
+        </>
+      ) : (
+        <p>
+          <Trans>Uploaded files are stored on this server's disk (the storage folder of its data directory). The server's environment can set S3 storage instead (STORAGE=s3).</Trans>
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -209,8 +369,19 @@ function TestMail() {
   const { t } = useLingui();
   const [to, setTo] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // The server's answer stays under the form: "sent", or that without a mail server the email
+  // only reached the outbox table (a notice, not a success: nothing left the server).
+  const [outcome, setOutcome] = useState<{ text: string; outbox: boolean } | null>(null);
   const send = useMutation({
-    mutationFn: (address: string) => request({ url: "/admin/routine/config/sendTestMail", method: "post", data: { to: address } }, { showSuccessMessage: true }),
+    mutationFn: (address: string) => request<{ delivery?: string }>({ url: "/admin/routine/config/sendTestMail", method: "post", data: { to: address } }),
+    onMutate: () => setOutcome(null),
+    onSuccess: (res) => {
+      const outbox = res.data?.delivery === "outbox";
+      const text = res.msg || t`Operation successful`;
+      setOutcome({ text, outbox });
+      if (outbox) toast.message(text);
+      else toast.success(text);
+    },
   });
   return (
     <Auth node={actionNode(PATH, "edit")}>
@@ -235,6 +406,9 @@ function TestMail() {
             </div>
           )}
         </FieldFrame>
+        <p role="status" className={outcome?.outbox ? "text-sm text-amber-700 dark:text-amber-300" : "text-sm text-slate-600 dark:text-slate-300"}>
+          {outcome?.text}
+        </p>
       </form>
     </Auth>
   );

@@ -1,14 +1,38 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { clearCacheBody, configEdit, configValues, testMailBody, type ConfigValues, type ConfigView } from "../../../shared/admin/routine.ts";
+import { clearCacheBody, configEdit, configValues, testMailBody, type ConfigValues, type ConfigView, type StorageView } from "../../../shared/admin/routine.ts";
 import { jsonBody } from "../../../shared/schema.ts";
+import {
+  configGroupAdd,
+  configGroupDel,
+  configItemAdd,
+  configItemDel,
+  emptyValue,
+  itemShapeProblem,
+  itemValueProblem,
+  type ConfigGroupView,
+  type ConfigItemView,
+} from "../../../shared/admin/configItems.ts";
 import { logTitle, writeAdminLog } from "../../crud/log.ts";
 import { ApiError } from "../../errors.ts";
-import { getSettings } from "../../settings.ts";
+import { getCountSetting, getSettings, SETTING_KEYS } from "../../settings.ts";
 import { forgetCourseMedia } from "../course/mediaAccess.ts";
 import { forgetMailSettings } from "./mail.ts";
-import { saveSiteSetting } from "./repository.ts";
+import {
+  configGroupExists,
+  configGroupRows,
+  configItemRows,
+  configItemsForUpdate,
+  deleteConfigGroup,
+  deleteConfigItem,
+  insertConfigGroup,
+  insertConfigItem,
+  saveConfigItemValue,
+  saveSiteSetting,
+  siteSettingExists,
+  type ConfigItemRow,
+} from "./repository.ts";
 
 /**
  * The back office's config screen (`/admin/routine/config/index|edit`, site settings by group,
@@ -21,6 +45,20 @@ import { saveSiteSetting } from "./repository.ts";
 const KEYS = Object.keys(configValues.shape) as (keyof ConfigValues)[];
 const title = logTitle(msg`Config`);
 
+/** Names an added item may not take: every key code reads, and what the screen's answer uses itself. */
+const RESERVED = new Set<string>([...SETTING_KEYS, ...KEYS, "mail_password_set"]);
+
+const itemView = (row: ConfigItemRow): ConfigItemView => ({
+  name: row.name,
+  group: row.group,
+  title: row.title,
+  type: row.type as ConfigItemView["type"],
+  value: row.value as ConfigItemView["value"],
+  options: Array.isArray(row.options) ? (row.options as ConfigItemView["options"]) : [],
+  rules: Array.isArray(row.rules) ? (row.rules as ConfigItemView["rules"]) : [],
+  tip: row.tip,
+});
+
 export async function routineRoutes(app: FastifyInstance): Promise<void> {
   const { db, config } = app;
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -30,22 +68,109 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
     if (type !== "config") forgetCourseMedia(db);
   };
 
+  // The environment's storage: the bucket and where it is, never the keys.
+  const storage: StorageView = config.s3
+    ? { kind: "s3", bucket: config.s3.bucket, region: config.s3.region, endpoint: config.s3.endpoint ?? "", prefix: config.s3.prefix }
+    : { kind: "local" };
+
   api.get("/admin/routine/config/index", { config: { adminRule: "routine/config/index" } }, async (_req, reply) => {
     const { mail_password, ...values } = await getSettings(db, KEYS);
-    const view: ConfigView = { ...values, site_name: values.site_name || config.siteName, mail_password_set: mail_password !== "" };
-    return reply.success({ config: view });
+    // The upload limits as they apply (a stored value that is not a count falls back to its default).
+    const [rate, quota] = await Promise.all([getCountSetting(db, "upload_rate_per_minute"), getCountSetting(db, "upload_quota_mib")]);
+    const view: ConfigView = {
+      ...values,
+      site_name: values.site_name || config.siteName,
+      upload_rate_per_minute: rate,
+      upload_quota_mib: quota,
+      mail_password_set: mail_password !== "",
+    };
+    const groups: ConfigGroupView[] = (await configGroupRows(db)).map(({ name, title, builtin }) => ({ name, title, builtin }));
+    const items = (await configItemRows(db)).map(itemView);
+    return reply.success({ config: view, storage, groups, items });
   });
 
   api.post("/admin/routine/config/edit", { config: { adminRule: "routine/config/edit" }, schema: { body: jsonBody(configEdit) } }, async (req, reply) => {
-    const changes = Object.entries(req.body).filter(([key, value]) => value !== undefined && !(key === "mail_password" && value === ""));
+    const builtin = new Set<string>(KEYS);
+    const entries = Object.entries(req.body).filter(([, value]) => value !== undefined);
+    const changes = entries.filter(([key, value]) => builtin.has(key) && !(key === "mail_password" && value === ""));
+    const added = entries.filter(([key]) => !builtin.has(key));
     await db.transaction(async (tx) => {
+      // Added items' values: each checked against its item's type and rules, all or nothing.
+      if (added.length > 0) {
+        const items = new Map((await configItemsForUpdate(tx, added.map(([key]) => key))).map((row) => [row.name, itemView(row)]));
+        const fields: Record<string, string> = {};
+        let first: ApiError | null = null;
+        for (const [key, value] of added) {
+          const item = items.get(key);
+          const problem = item ? itemValueProblem(item, value) : msg`There is no setting named ${key}`;
+          if (problem) {
+            fields[key] = req.t(problem);
+            first ??= new ApiError(problem);
+          }
+        }
+        if (first) throw new ApiError(first.msgDescriptor, 0, { fields });
+      }
       for (const [key, value] of changes) {
         await saveSiteSetting(tx, key, value);
+      }
+      for (const [key, value] of added) {
+        await saveConfigItemValue(tx, key, value);
       }
       await writeAdminLog(tx, req, { title }, "edit");
     });
     clearCaches("config");
     return reply.success(null, msg`Updated successfully`);
+  });
+
+  api.post("/admin/routine/config/addGroup", { config: { adminRule: "routine/config/add" }, schema: { body: jsonBody(configGroupAdd) } }, async (req, reply) => {
+    const { name, title: groupTitle } = req.body;
+    await db.transaction(async (tx) => {
+      if (!(await insertConfigGroup(tx, name, groupTitle))) throw new ApiError(msg`A group named ${name} already exists`, 0, { fields: { name: req.t(msg`A group named ${name} already exists`) } });
+      await writeAdminLog(tx, req, { title }, "add");
+    });
+    return reply.success(null, msg`Added successfully`);
+  });
+
+  api.post("/admin/routine/config/delGroup", { config: { adminRule: "routine/config/del" }, schema: { body: jsonBody(configGroupDel) } }, async (req, reply) => {
+    await db.transaction(async (tx) => {
+      const outcome = await deleteConfigGroup(tx, req.body.name);
+      if (outcome === "missing") throw new ApiError(msg`There is no such group`);
+      if (outcome === "builtin") throw new ApiError(msg`A built-in group cannot be deleted`);
+      if (outcome === "used") throw new ApiError(msg`The group still has items: delete them first`);
+      await writeAdminLog(tx, req, { title }, "del");
+    });
+    return reply.success(null, msg`Deleted successfully`);
+  });
+
+  api.post("/admin/routine/config/add", { config: { adminRule: "routine/config/add" }, schema: { body: jsonBody(configItemAdd) } }, async (req, reply) => {
+    const item = req.body;
+    const refuse = (field: string, message: ReturnType<typeof itemShapeProblem> & object): never => {
+      throw new ApiError(message, 0, { fields: { [field]: req.t(message) } });
+    };
+    const name = item.name;
+    if (RESERVED.has(name)) refuse("name", msg`${name} is a built-in setting: please choose another name`);
+    const shape = itemShapeProblem(item);
+    if (shape) refuse(item.type === "select" ? "options" : "rules", shape);
+    const value = item.value ?? emptyValue(item.type);
+    const problem = itemValueProblem(item, value, true);
+    if (problem) refuse("value", problem);
+    await db.transaction(async (tx) => {
+      if (await siteSettingExists(tx, name)) refuse("name", msg`${name} is a built-in setting: please choose another name`);
+      if (!(await configGroupExists(tx, item.group))) refuse("group", msg`There is no such group`);
+      if (!(await insertConfigItem(tx, { ...item, value }))) refuse("name", msg`An item named ${name} already exists`);
+      await writeAdminLog(tx, req, { title }, "add");
+    });
+    return reply.success(null, msg`Added successfully`);
+  });
+
+  api.post("/admin/routine/config/del", { config: { adminRule: "routine/config/del" }, schema: { body: jsonBody(configItemDel) } }, async (req, reply) => {
+    const name = req.body.name;
+    if (RESERVED.has(name)) throw new ApiError(msg`Built-in settings cannot be deleted`);
+    await db.transaction(async (tx) => {
+      if (!(await deleteConfigItem(tx, name))) throw new ApiError(msg`There is no such item`);
+      await writeAdminLog(tx, req, { title }, "del");
+    });
+    return reply.success(null, msg`Deleted successfully`);
   });
 
   api.post("/admin/routine/config/sendTestMail", { config: { adminRule: "routine/config/edit", rateLimit: { max: 5, timeWindow: "1 minute" } }, schema: { body: jsonBody(testMailBody) } }, async (req, reply) => {
@@ -66,9 +191,9 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
     }
     // Without a mail server the message only reached the outbox table: saying "sent" would mislead.
     if (delivery === "outbox") {
-      return reply.success({ sender: app.sender.name }, msg`No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)`);
+      return reply.success({ sender: app.sender.name, delivery: "outbox" }, msg`No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)`);
     }
-    return reply.success({ sender: app.sender.name }, msg`The test email was sent`);
+    return reply.success({ sender: app.sender.name, delivery: "sent" }, msg`The test email was sent`);
   });
 
   api.post("/admin/ajax/clearCache", { config: { adminRule: "routine/config/edit" }, schema: { body: jsonBody(clearCacheBody) } }, async (req, reply) => {

@@ -56,6 +56,9 @@ export async function userIndexRoutes(app: FastifyInstance): Promise<void> {
     const required = (typeof v === "string" || typeof v === "number") && Number(v) === 1;
     if (required && !member) throw needLogin();
     const menus = member ? ruleTree(await memberRules(app, member), req.lang) : [];
+    // The site config follows the back office's config at once and the member's data is theirs:
+    // no HTTP cache may keep this answer (the service worker does not either).
+    reply.header("cache-control", "no-store");
     return reply.success({
       siteConfig: await siteConfig(config, db),
       userInfo: member ? memberInfo(member, memberToken(req) ?? "", "") : null,
