@@ -154,6 +154,27 @@ export interface Company {
   weigh: Generated<number>;
 }
 
+export interface ConfigGroup {
+  builtin: Generated<boolean>;
+  create_time: Generated<number>;
+  name: string;
+  title: string;
+  weigh: Generated<number>;
+}
+
+export interface ConfigItem {
+  create_time: Generated<number>;
+  group_name: string;
+  id: Generated<number>;
+  name: string;
+  options: Generated<Json>;
+  rules: Generated<Json>;
+  tip: Generated<string>;
+  title: string;
+  type: string;
+  value: Json;
+}
+
 export interface Course {
   category_id: number;
   cover: Generated<string>;
@@ -824,6 +845,8 @@ export interface DB {
   classroom: Classroom;
   classroom_member: ClassroomMember;
   company: Company;
+  config_group: ConfigGroup;
+  config_item: ConfigItem;
   course: Course;
   course_category: CourseCategory;
   course_enrolment: CourseEnrolment;
