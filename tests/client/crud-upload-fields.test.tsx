@@ -172,3 +172,65 @@ describe("rich text field", () => {
     editRow = {};
   });
 });
+
+describe("rich text images", () => {
+  async function openEditor() {
+    const dialog = await openAdd();
+    await within(dialog).findByRole("toolbar", { name: "Formatting" }, { timeout: 5000 });
+    return { dialog, editor: within(dialog).getByRole("textbox", { name: "Introduction" }) };
+  }
+
+  /** A paste event carrying these files and this HTML, as a browser's clipboard gives them. */
+  function paste(target: HTMLElement, files: File[], html = "") {
+    const event = new Event("paste", { bubbles: true, cancelable: true });
+    const data = { files, types: [...(files.length ? ["Files"] : []), ...(html ? ["text/html"] : [])], getData: (type: string) => (type === "text/html" ? html : "") };
+    Object.defineProperty(event, "clipboardData", { value: data });
+    target.dispatchEvent(event);
+    return event;
+  }
+
+  it("uploads the chosen image to the editor's topic and inserts it, then sends it", async () => {
+    const { dialog, editor } = await openEditor();
+    const button = within(dialog).getByRole("button", { name: "Insert image" });
+    // Keyboard reachable: Tab from the link tool lands on it.
+    within(dialog).getByRole("button", { name: "Link" }).focus();
+    await userEvent.tab();
+    expect(document.activeElement).toBe(button);
+    await userEvent.upload(within(dialog).getByTestId("richtext-image-input"), png("diagram.png"));
+    await waitFor(() => expect(editor.querySelector("img")?.getAttribute("src")).toBe("/storage/editor/20260101/f1.png"));
+    expect(editor.querySelector("img")!.getAttribute("alt")).toBe("diagram");
+    expect((callsTo("/admin/ajax/upload")[0]!.data as FormData).get("topic")).toBe("editor");
+    const data = await save(dialog);
+    expect(data.intro).toContain(`<img src="/storage/editor/20260101/f1.png" alt="diagram">`);
+  });
+
+  it("refuses a file that is not an image, or too large, before sending it, and says why", async () => {
+    const { dialog, editor } = await openEditor();
+    const input = within(dialog).getByTestId("richtext-image-input");
+    await userEvent.upload(input, new File(["%PDF"], "notes.pdf", { type: "application/pdf" }), { applyAccept: false });
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Please choose an image");
+    await userEvent.upload(input, png("huge.png", 2 * 1024 * 1024));
+    expect(await within(dialog).findByText("The size of the uploaded file exceeds the allowed range!")).toBeTruthy();
+    expect(callsTo("/admin/ajax/upload")).toHaveLength(0);
+    expect(editor.querySelector("img")).toBeNull();
+  });
+
+  it("uploads a pasted image file instead of embedding it, and never keeps a pasted data: image", async () => {
+    const { dialog, editor } = await openEditor();
+    await userEvent.click(editor);
+    // HTML from another page with an image inlined as a data: URI: the text stays, the image does not.
+    paste(editor, [], `<p>copied text</p><img src="data:image/png;base64,iVBORw0KGgo=" alt="inline">`);
+    await waitFor(() => expect(editor.textContent).toContain("copied text"));
+    expect(editor.innerHTML).not.toContain("data:");
+    expect(callsTo("/admin/ajax/upload")).toHaveLength(0);
+    // An image file (a screenshot copied): uploaded, and its stored address inserted.
+    const pasted = paste(editor, [png("clip.png")]);
+    expect(pasted.defaultPrevented).toBe(true);
+    await waitFor(() => expect(editor.querySelector("img")?.getAttribute("src")).toBe("/storage/editor/20260101/f1.png"));
+    expect(callsTo("/admin/ajax/upload")).toHaveLength(1);
+    const data = await save(dialog);
+    expect(data.intro).not.toContain("data:");
+    expect(data.intro).toContain("copied text");
+    expect(data.intro).toContain(`src="/storage/editor/20260101/f1.png"`);
+  });
+});

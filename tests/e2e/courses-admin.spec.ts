@@ -49,7 +49,12 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   await crud.save();
   await expect(dialog.getByLabel("价格", { exact: true })).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("价格", { exact: true }).fill("0");
-  await crud.saveAndClose();
+  // Saved, the new course's form stays open (as its edit form) for its lessons.
+  await crud.save();
+  await expect(page.getByRole("dialog", { name: /^编辑 · / })).toBeVisible();
+  await expect(dialog.getByRole("textbox", { name: "标题", exact: true })).toHaveValue(courseTitle);
+  await crud.cancel();
+  await expect(dialog).toBeHidden();
   const courseRow = crud.row(courseTitle);
   await expect(courseRow).toContainText("免费");
   await expect(courseRow.getByRole("img", { name: `${courseTitle} 的封面` })).toBeVisible();

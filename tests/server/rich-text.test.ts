@@ -24,6 +24,23 @@ describe("rich text sanitising", () => {
     expect(clean).toContain(">link</a>");
   });
 
+  it("keeps images of stored files (the editor's uploads) and drops data: and javascript: images", () => {
+    const html =
+      `<p>a</p><img src="/storage/editor/20261128/0123456789abcdef0123456789abcdef01234567.png" alt="diagram">` +
+      `<img src="data:image/png;base64,iVBORw0KGgo=" alt="inline">` +
+      `<img src="DATA:image/svg+xml;base64,PHN2Zz48L3N2Zz4=">` +
+      `<img src="javascript:alert(1)" alt="js">` +
+      `<img src=" javascript:alert(2)">` +
+      `<img src="https://cdn.example.com/x.png" alt="web">`;
+    const clean = sanitizeRichText(html);
+    expect(clean).toContain(`<img src="/storage/editor/20261128/0123456789abcdef0123456789abcdef01234567.png" alt="diagram" />`);
+    expect(clean).toContain(`<img src="https://cdn.example.com/x.png" alt="web" />`);
+    expect(clean).not.toMatch(/data:|javascript:|base64/i);
+    // An image whose address was refused goes whole (no broken image on the member's page).
+    expect(clean.match(/<img/g)).toHaveLength(2);
+    expect(clean).not.toContain(`alt="inline"`);
+  });
+
   it("keeps the formatting the editor makes", () => {
     const html =
       `<h2>Title</h2><p><strong>bold</strong> <em>it</em> <u>u</u> <s>s</s> <code>c</code></p>` +

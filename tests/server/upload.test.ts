@@ -10,6 +10,7 @@ import { INLINE_TYPES, STORAGE_CSP } from "../../src/server/modules/upload/servi
 import { imageSize, sanitizeFileName } from "../../src/server/modules/upload/sniff.ts";
 import { formatStorageSize } from "../../src/server/modules/upload/storage.ts";
 import { getCountSetting, getSetting, setSetting } from "../../src/server/settings.ts";
+import { RICH_TEXT_IMAGE_TOPIC } from "../../src/shared/richTextImage.ts";
 import type { FastifyInstance } from "fastify";
 import { buildApp } from "../../src/server/app.ts";
 import { createTestApp, LogCapture, testConfig, type TestApp } from "../helpers/app.ts";
@@ -259,6 +260,20 @@ describe("uploads", () => {
     expect(body).toMatchObject({ code: 1, data: { file: { size: MAX } } });
     expect(statSync(path.join(dataDir, body.data.file.url)).size).toBe(MAX);
     expect(ms).toBeLessThan(10_000);
+  });
+
+  it("takes only images on the rich-text editor's topic, within the site's size", async () => {
+    const image = png(4, 3);
+    const ok = (await upload([{ name: "topic", value: RICH_TEXT_IMAGE_TOPIC }, filePart("diagram.png", image, "image/png")], { area: "admin" })).json();
+    expect(ok.code, ok.msg).toBe(1);
+    expect(ok.data.file.url).toMatch(/^\/storage\/editor\/\d{8}\/[0-9a-f]{40}\.png$/);
+    await storesNothing(async () => {
+      // The site lets a PDF through on another topic; the editor's images do not include it.
+      const pdf = Buffer.from("%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n");
+      expect((await upload([{ name: "topic", value: RICH_TEXT_IMAGE_TOPIC }, filePart("notes.pdf", pdf, "application/pdf")], { area: "admin" })).json()).toMatchObject({ code: 0, msg: TYPE });
+      expect((await upload([{ name: "topic", value: RICH_TEXT_IMAGE_TOPIC }, filePart("fake.png", Buffer.from("just some text"), "image/png")], { area: "admin" })).json()).toMatchObject({ code: 0, msg: TYPE });
+    });
+    expect((await upload([{ name: "topic", value: "default" }, filePart("notes.pdf", Buffer.from("%PDF-1.4\n%%EOF\n"), "application/pdf")], { area: "admin" })).json().code).toBe(1);
   });
 
   it("rejects a disallowed extension", async () => {

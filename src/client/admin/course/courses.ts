@@ -8,7 +8,7 @@ import { categoryCell, categoryTitle, coverCell, priceCell } from "./cells.tsx";
 import { CourseLessons } from "./CourseLessons.tsx";
 import { MoneyField } from "./MoneyField.tsx";
 
-/** Courses (course/course): category, cover, price (cents, typed as money), summary, rich-text introduction; the edit form lists the lessons. */
+/** Courses (course/course): category, cover, price (cents, typed as money), summary, rich-text introduction; the edit form lists the lessons, adds, edits and deletes them. */
 const courses: CrudDefinition = {
   ...declaredScreen(courseDecl, { cover: coverCell, category_id: categoryCell, price: priceCell }),
   form: declaredForm(courseDecl, [
@@ -22,7 +22,11 @@ const courses: CrudDefinition = {
     { field: "status", kind: "radio", initial: "enable" },
     ...assignmentFields,
     { field: "id", label: msg`Lessons`, kind: "custom", component: CourseLessons, only: "edit" },
+    // The add form says where its lessons will be added: in this form, once saved.
+    { field: "lessons", display: true, label: msg`Lessons`, kind: "custom", component: CourseLessons, only: "add" },
   ]),
+  // Saving a new course keeps its form open (as the course's edit form), to add its lessons.
+  editAfterAdd: true,
   schema: courseAdd,
   editSchema: courseEdit.omit({ id: true }),
 };

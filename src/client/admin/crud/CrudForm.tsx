@@ -49,15 +49,21 @@ function sentValuesResolver(schema: z.ZodType, fields: CrudFormField[], editing:
   };
 }
 
-/** The add form (`id` null) or the edit form of one row, in a dialog. */
-export function CrudFormDialog({ definition, id, onClose }: { definition: CrudDefinition; id: number | null; onClose: () => void }) {
+/**
+ * The add form (`id` null) or the edit form of one row, in a dialog. `preset` gives an add form
+ * values of its own (a lesson added from its course's form starts in that course). With the
+ * definition's `editAfterAdd`, a saved add form turns into the new row's edit form.
+ */
+export function CrudFormDialog({ definition, id: openedId, preset, onClose }: { definition: CrudDefinition; id: number | null; preset?: Record<string, unknown>; onClose: () => void }) {
   const { t, i18n } = useLingui();
+  const [id, setId] = useState(openedId);
   const row = useCrudRow(definition.path, id);
   const title = id === null ? t`Add` : t`Edit`;
+  const done = (added?: number) => (id === null && definition.editAfterAdd && added !== undefined ? setId(added) : onClose());
   return (
     <DialogFrame open onOpenChange={(open) => !open && onClose()} size="lg" title={`${title} · ${i18n._(definition.title)}`}>
       {id === null ? (
-        <CrudForm definition={definition} id={null} row={null} onDone={onClose} />
+        <CrudForm definition={definition} id={null} row={null} preset={preset} onDone={done} />
       ) : row.isError ? (
         <LoadRetry message={<Trans>The row could not be loaded.</Trans>} onRetry={() => void row.refetch()} />
       ) : !row.data ? (
@@ -69,26 +75,40 @@ export function CrudFormDialog({ definition, id, onClose }: { definition: CrudDe
   );
 }
 
-function CrudForm({ definition, id, row, onDone }: { definition: CrudDefinition; id: number | null; row: Record<string, unknown> | null; onDone: () => void }) {
+function CrudForm({
+  definition,
+  id,
+  row,
+  preset,
+  onDone,
+}: {
+  definition: CrudDefinition;
+  id: number | null;
+  row: Record<string, unknown> | null;
+  preset?: Record<string, unknown>;
+  /** After a save (with the new row's id, after an add) or on cancel. */
+  onDone: (added?: number) => void;
+}) {
   const { t, i18n } = useLingui();
   const editing = id !== null;
   const fields = useMemo(() => (definition.form ?? []).filter((f) => !f.only || f.only === (editing ? "edit" : "add")), [definition.form, editing]);
   const schema = editing ? (definition.editSchema ?? definition.schema) : definition.schema;
-  const defaultValues = useMemo(() => Object.fromEntries(fields.map((f) => [f.field, initialValue(f, row)])), [fields, row]);
+  const defaultValues = useMemo(() => Object.fromEntries(fields.map((f) => [f.field, row === null && preset && f.field in preset ? preset[f.field] : initialValue(f, row)])), [fields, row, preset]);
   const form = useForm<FieldValues>({ defaultValues, resolver: schema ? sentValuesResolver(schema, fields, editing) : undefined });
   const save = useCrudSave(definition.path);
   // The values a field's `when` looks at.
   const watched = useWatch({ control: form.control }) as Record<string, unknown>;
   const [formError, setFormError] = useState<string | null>(null);
   useDirtyForm(form.formState.isDirty);
-  const cancel = useGuardedClose(onDone);
+  const cancel = useGuardedClose(() => onDone());
 
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     try {
-      await save.mutateAsync({ id, values: outgoingValues(fields, values, editing) });
+      const res = await save.mutateAsync({ id, values: outgoingValues(fields, values, editing) });
       void definition.afterChange?.();
-      onDone();
+      const added = (res as { data?: { id?: unknown } } | undefined)?.data?.id;
+      onDone(typeof added === "number" ? added : undefined);
     } catch (error) {
       const refusal = serverRefusal(error);
       if (!refusal) return; // Network trouble: the request layer said so; the form keeps its values.

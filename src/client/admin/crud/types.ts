@@ -231,6 +231,11 @@ export interface CrudDefinition {
    * of them are in use and will be hidden instead). Inline content only: it sits in a paragraph.
    */
   deleteNotice?: ComponentType<{ ids: number[] }>;
+  /**
+   * After the add form saves, it stays open as the new row's edit form (a part of the form works
+   * only on a saved row, such as a course's lessons), instead of closing.
+   */
+  editAfterAdd?: boolean;
 }
 
 /** One `search[]` item of the list request. */

@@ -31,6 +31,8 @@ const OPTIONS: sanitizeHtmlModule.IOptions = {
   allowedSchemesByTag: { img: ["http", "https"] },
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
+  // An image whose address was refused (data:, javascript:...) would show as a broken image: it goes.
+  exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
   transformTags: {
     // Links that open elsewhere never get a handle on this window.
     a: (tagName, attribs) => {

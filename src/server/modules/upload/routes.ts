@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fastifyMultipart, { type MultipartFile } from "@fastify/multipart";
 import { msg } from "@lingui/core/macro";
 import { AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
+import { RICH_TEXT_IMAGE_TOPIC, richTextImageRules } from "../../../shared/richTextImage.ts";
 import { isAllowedFileType, parseSize, type UploadConfig } from "../../../shared/upload.ts";
 import { ApiError } from "../../errors.ts";
 import { siteConfig } from "../site/config.ts";
@@ -164,6 +165,8 @@ export async function uploadRoutes(app: FastifyInstance): Promise<void> {
       let verdict = await judgeUpload(form.file, form.broken, rules);
       // An avatar is also held to the avatar rules: an image a browser shows, of a small size.
       if (!verdict.failure && topic === AVATAR_TOPIC) verdict = await judgeUpload(form.file, false, avatarRules(rules));
+      // An image for rich text is held to the image types (the editor's image button, paste and drop).
+      if (!verdict.failure && topic === RICH_TEXT_IMAGE_TOPIC) verdict = await judgeUpload(form.file, false, richTextImageRules(rules));
       if (verdict.failure || !form.file?.tmpPath) throw new ApiError(verdict.failure ?? TYPE_NOT_ALLOWED());
       const file = { ...form.file, tmpPath: form.file.tmpPath };
       const row = await storage.keep(file, topic, verdict, who, limits);
