@@ -262,18 +262,20 @@ export default tseslint.config(
     },
   },
   {
-    // SQL lives in the data layer: src/server/db (the seam, migrations, Kysely) and each module's
-    // repository file (src/server/modules/account/repository.ts, or a file named after one with ".repository" before its extension, beside it,
-    // where a folder holds several unrelated ones, as crud/resources/); route handlers and services
-    // call those functions.
+    // SQL lives in the data layer and goes through the typed Kysely instance (`kyselyOf(q)`, its
+    // `sql` template where a statement needs raw SQL) or, for a prepared hot statement, the seam's
+    // `runPrepared`. Only src/server/db (the seam, migrations, Kysely's driver) calls `.query(`.
+    // Each module's statements stay in its repository file (src/server/modules/account/repository.ts,
+    // or a file named after one with ".repository" before its extension, beside it, where a folder
+    // holds several unrelated ones, as crud/resources/); route handlers and services call those.
     files: ["src/server/**/*.ts"],
-    ignores: ["src/server/db/**", "src/server/**/repository.ts", "src/server/**/*.repository.ts"],
+    ignores: ["src/server/db/**"],
     rules: {
       "no-restricted-syntax": [
         "error",
         {
           selector: 'CallExpression[callee.property.name="query"]',
-          message: "SQL lives in the data layer: put this statement in the module's repository.ts (typed Kysely) and call it.",
+          message: "SQL goes through the typed Kysely instance (kyselyOf(q), its sql template) in the module's repository file, or runPrepared for a prepared statement: only src/server/db calls .query().",
         },
       ],
     },

@@ -137,13 +137,27 @@ describe("lint walls", () => {
     expect(await problems(CLIENT_JSX, translated)).toEqual([]);
   });
 
-  it("keeps SQL in the data layer: a route file runs no query, its repository may", async () => {
-    const code = 'import type { Queryable } from "../../db/index.ts";\nexport async function probe(db: Queryable) {\n  return db.query("select 1");\n}\n';
-    const found = await problems("src/server/modules/account/routes.ts", code);
-    expect(found).toEqual([expect.stringMatching(/^no-restricted-syntax: SQL lives in the data layer/)]);
-    expect(await problems("src/server/modules/account/repository.ts", code)).toEqual([]);
-    // A folder of unrelated files keeps each one's statements beside it, in a repository file named after it.
-    expect(await problems("src/server/crud/resources/rooms.repository.ts", code)).toEqual([]);
+  it("keeps SQL on the typed data layer: only the db/ seam calls .query(, repositories use Kysely or a prepared statement", async () => {
+    const text = 'import type { Queryable } from "../../db/index.ts";\nexport async function probe(db: Queryable) {\n  return db.query("select 1");\n}\n';
+    const refused = [expect.stringMatching(/^no-restricted-syntax: SQL goes through the typed Kysely instance/)];
+    expect(await problems("src/server/modules/account/routes.ts", text)).toEqual(refused);
+    // Not in a repository file either, nor in a folder's repository files (crud/resources/).
+    expect(await problems("src/server/modules/account/repository.ts", text)).toEqual(refused);
+    expect(await problems("src/server/crud/resources/rooms.repository.ts", text)).toEqual(refused);
+    // Nor with a prepared statement handed to it: that goes through runPrepared.
+    const preparedText = 'import { prepared, type Queryable } from "../../db/index.ts";\nconst ONE = prepared("probe.one", "select 1 as one");\nexport async function probe(db: Queryable) {\n  return db.query(ONE);\n}\n';
+    expect(await problems("src/server/modules/account/repository.ts", preparedText)).toEqual(refused);
+    // What a repository does instead: typed Kysely (its sql template too), or runPrepared.
+    const typed =
+      'import { sql } from "kysely";\nimport { prepared, runPrepared, type Queryable } from "../../db/index.ts";\nimport { kyselyOf } from "../../db/kysely.ts";\n' +
+      'const ONE = prepared<{ one: number }, [id: number]>("probe.one", "select 1 as one where $1 > 0");\n' +
+      'export async function probe(db: Queryable, id: number) {\n  const k = kyselyOf(db);\n' +
+      '  const row = await k.selectFrom("member").select("id").where("id", "=", id).executeTakeFirst();\n' +
+      '  const raw = await sql<{ n: number }>`select ${id}::int as n`.execute(k);\n' +
+      '  return [row, raw.rows, (await runPrepared(db, ONE, [id])).rows];\n}\n';
+    expect(await problems("src/server/modules/account/repository.ts", typed)).toEqual([]);
+    // The seam itself runs the text.
+    expect(await problems("src/server/db/errors.ts", text.replaceAll("../../db/", "./"))).toEqual([]);
   });
 
   it("has screens draw buttons, tables and the filled primary look with ui/", async () => {

@@ -1,5 +1,5 @@
 import { sql, type Insertable } from "kysely";
-import { prepared, type Queryable } from "../db/index.ts";
+import { prepared, runPrepared, type PreparedStatement, type Queryable } from "../db/index.ts";
 import { kyselyOf, type DB } from "../db/kysely.ts";
 import type { AdminRow, MemberRow } from "../plugins/auth.ts";
 import type { Side, TokenType } from "./tokens.ts";
@@ -20,15 +20,16 @@ export type AccountByToken<T> = T & { status: string | null; token_expire_time__
 // The columns of AdminRow and MemberRow, named: the account's password hash never rides along
 // with a request, and a prepared statement's result stays the same when a migration adds a column.
 // Every authenticated request runs one of these: prepared, so PostgreSQL plans it once per connection.
-const ACCOUNT_BY_TOKEN = {
-  admin: prepared(
+type ByToken = [tokenHash: string, type: TokenType];
+const ACCOUNT_BY_TOKEN: { [K in keyof AccountOf]: PreparedStatement<AccountByToken<AccountOf[K]>, ByToken> } = {
+  admin: prepared<AccountByToken<AdminRow>, ByToken>(
     "auth.admin",
     `select a.id, a.username, a.nickname, a.avatar, a.email, a.mobile, a.motto, a.is_super, a.is_company, a.company_id, a.last_login_time, a.status,
        t.expire_time as token_expire_time__
      from token t left join admin a on a.id = t.user_id
      where t.token_hash = $1 and t.type = $2 and t.rotated_at is null`,
   ),
-  member: prepared(
+  member: prepared<AccountByToken<MemberRow>, ByToken>(
     "auth.member",
     `select a.id, a.group_id, a.company_id, a.duty_id, a.username, a.nickname, a.email, a.mobile, a.avatar, a.gender, a.birthday, a.money, a.score,
        a.motto, a.last_login_time, a.last_login_ip, a.join_time, a.status,
@@ -36,7 +37,7 @@ const ACCOUNT_BY_TOKEN = {
      from token t left join member a on a.id = t.user_id
      where t.token_hash = $1 and t.type = $2 and t.rotated_at is null`,
   ),
-} as const;
+};
 
 interface AccountOf {
   admin: AdminRow;
@@ -50,7 +51,7 @@ export async function accountByToken<K extends AccountKind>(
   tokenHash: string,
   type: TokenType,
 ): Promise<AccountByToken<AccountOf[K]> | undefined> {
-  const { rows } = await q.query<AccountByToken<AccountOf[K]>>(ACCOUNT_BY_TOKEN[table], [tokenHash, type]);
+  const { rows } = await runPrepared(q, ACCOUNT_BY_TOKEN[table], [tokenHash, type]);
   return rows[0];
 }
 

@@ -2,8 +2,8 @@ import type { AppConfig } from "../config.ts";
 import type { Database } from "./database.ts";
 import { openFilePGlite, openMemoryPGlite } from "./pglite.ts";
 
-export type { Database, PreparedSql, Queryable, QueryResult, Sql } from "./database.ts";
-export { prepared } from "./database.ts";
+export type { Database, PreparedSql, PreparedStatement, Queryable, QueryResult, Sql } from "./database.ts";
+export { prepared, runPrepared } from "./database.ts";
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite under DATA_DIR. */
 export async function openDatabase(config: AppConfig): Promise<Database> {

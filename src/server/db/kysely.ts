@@ -77,9 +77,18 @@ class QueryableDialect implements Dialect {
   }
 }
 
+/** One builder per Queryable: a Kysely instance costs about as much to make as a query to compile. */
+const builders = new WeakMap<Queryable, Kysely<unknown>>();
+
 /** A Kysely query builder whose queries run on `q` (the database, or a transaction's Queryable). */
 export function kyselyOf<Tables = DB>(q: Queryable): Kysely<Tables> {
-  return new Kysely<Tables>({ dialect: new QueryableDialect(q) });
+  let builder = builders.get(q);
+  if (!builder) {
+    builder = new Kysely<unknown>({ dialect: new QueryableDialect(q) });
+    builders.set(q, builder);
+  }
+  // The tables are types only: the same instance serves any of them.
+  return builder as unknown as Kysely<Tables>;
 }
 
 /** Compiles without a connection: the text of an SQL piece, never run. */

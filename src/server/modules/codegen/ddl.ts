@@ -1,25 +1,29 @@
 import { createHash } from "node:crypto";
+import { sql, type RawBuilder } from "kysely";
 import { DECIMAL_DIGITS, GEN_RESERVED_COLUMNS, STRING_LENGTH, tableOf, type GenDesign, type GenField, type GeneratePlan } from "../../../shared/admin/codegen.ts";
 import { isSafeText } from "../../../shared/schema.ts";
 import type { Queryable } from "../../db/index.ts";
+import { fixedText } from "../../db/kysely.ts";
 import { relationExists, tableColumns, tableIndexNames, tableUniqueConstraints } from "./repository.ts";
 
 /**
- * The SQL of a design: what creates its table, or changes an existing one to fit it. Names are
- * checked against the strict pattern again here and double-quoted; defaults and comments are
- * literals with their quotes doubled (text with NUL or unpaired surrogates never gets here).
+ * The SQL of a design: what creates its table, or changes an existing one to fit it, as Kysely
+ * `sql` pieces compiled to the plan's text (DDL takes no parameters: the admin confirms that text
+ * and it is what runs). Names are checked against the strict pattern again here and quoted as
+ * identifiers (`sql.id`); defaults and comments are literals (`sql.lit`, quotes doubled; text with
+ * NUL or unpaired surrogates never gets here); types come from the fixed list of `sqlType`.
  */
 
 const IDENT = /^[a-z_][a-z0-9_]{0,62}$/;
 
-export function ident(name: string): string {
+function ident(name: string): RawBuilder<unknown> {
   if (!IDENT.test(name)) throw new Error(`not a plain name: ${JSON.stringify(name).slice(0, 80)}`);
-  return `"${name}"`;
+  return sql.id(name);
 }
 
-export function literal(text: string): string {
+function literal(text: string): RawBuilder<unknown> {
   if (!isSafeText(text)) throw new Error("unsafe text in a literal");
-  return `'${text.replaceAll("'", "''")}'`;
+  return sql.lit(text);
 }
 
 /** The column type as PostgreSQL's `format_type` names it (so an existing column compares equal). */
@@ -44,7 +48,7 @@ export function sqlType(field: Pick<GenField, "type" | "length">): string {
 }
 
 /** The column default: the field's default, or its type's zero. */
-export function defaultSql(field: Pick<GenField, "type" | "default">): string {
+function defaultSql(field: Pick<GenField, "type" | "default">): RawBuilder<unknown> {
   const v = field.default;
   switch (field.type) {
     case "string":
@@ -54,15 +58,17 @@ export function defaultSql(field: Pick<GenField, "type" | "default">): string {
     case "int":
     case "bigint":
     case "datetime":
-      return v === "" ? "0" : String(Number.parseInt(v, 10));
+      return sql.lit(v === "" ? 0 : Number.parseInt(v, 10));
     case "decimal":
-      return v === "" ? "0" : /^-?\d{1,20}(\.\d{1,2})?$/.test(v) ? v : "0";
+      // Written as typed (two decimals at most): a JS number would print 0.1 + 0.2's digits.
+      return sql.raw(v !== "" && /^-?\d{1,20}(\.\d{1,2})?$/.test(v) ? v : "0");
     case "bool":
-      return v === "1" || v === "true" ? "true" : "false";
+      return sql.lit(v === "1" || v === "true");
   }
 }
 
-const columnSql = (field: GenField) => `${ident(field.name)} ${sqlType(field)} not null default ${defaultSql(field)}`;
+const typeSql = (field: Pick<GenField, "type" | "length">) => sql.raw(sqlType(field));
+const columnSql = (field: GenField) => sql`${ident(field.name)} ${typeSql(field)} not null default ${defaultSql(field)}`;
 
 /** An index's name: `<table>_<column>_key` (unique: the engine names the field of a clash) or `_idx`, shortened to PostgreSQL's 63. */
 export function indexName(table: string, column: string, unique: boolean): string {
@@ -94,11 +100,11 @@ export async function tableState(db: Queryable, table: string): Promise<TableSta
   };
 }
 
-const MANAGED: Record<(typeof GEN_RESERVED_COLUMNS)[number], string> = {
-  id: '"id" serial primary key',
-  weigh: '"weigh" integer not null default 0',
-  create_time: '"create_time" bigint not null default extract(epoch from now())::bigint',
-  update_time: '"update_time" bigint not null default 0',
+const MANAGED: Record<(typeof GEN_RESERVED_COLUMNS)[number], RawBuilder<unknown>> = {
+  id: sql`"id" serial primary key`,
+  weigh: sql`"weigh" integer not null default 0`,
+  create_time: sql`"create_time" bigint not null default extract(epoch from now())::bigint`,
+  update_time: sql`"update_time" bigint not null default 0`,
 };
 
 /**
@@ -111,62 +117,62 @@ const MANAGED: Record<(typeof GEN_RESERVED_COLUMNS)[number], string> = {
  */
 export function planOf(design: GenDesign, state: TableState, before: GenDesign | null, table = tableOf(design)): GeneratePlan {
   const t = ident(table);
-  const statements: string[] = [];
+  const pieces: RawBuilder<unknown>[] = [];
   const drops: string[] = [];
   const wantedIndexes = new Map<string, { column: string; unique: boolean }>();
   for (const field of design.fields) {
     if (field.index !== "none") wantedIndexes.set(indexName(table, field.name, field.index === "unique"), { column: field.name, unique: field.index === "unique" });
   }
   const comments = (changed: (field: GenField) => boolean) => {
-    for (const field of design.fields) if (changed(field)) statements.push(`comment on column ${t}.${ident(field.name)} is ${literal(field.comment)}`);
+    for (const field of design.fields) if (changed(field)) pieces.push(sql`comment on column ${t}.${ident(field.name)} is ${literal(field.comment)}`);
   };
 
   if (!state.exists) {
     const columns = [MANAGED.id, ...design.fields.map(columnSql), MANAGED.weigh, MANAGED.create_time, MANAGED.update_time];
-    statements.push(`create table ${t} (\n  ${columns.join(",\n  ")}\n)`);
-    statements.push(`comment on table ${t} is ${literal(design.title)}`);
+    pieces.push(sql`create table ${t} (\n  ${sql.join(columns, sql`,\n  `)}\n)`);
+    pieces.push(sql`comment on table ${t} is ${literal(design.title)}`);
     comments((f) => f.comment !== "");
   } else {
     const wanted = new Set<string>([...GEN_RESERVED_COLUMNS, ...design.fields.map((f) => f.name)]);
     for (const name of state.indexes) {
       if (wantedIndexes.has(name)) continue;
-      statements.push(state.constraints.has(name) ? `alter table ${t} drop constraint ${ident(name)}` : `drop index ${ident(name)}`);
+      pieces.push(state.constraints.has(name) ? sql`alter table ${t} drop constraint ${ident(name)}` : sql`drop index ${ident(name)}`);
     }
     for (const column of state.columns.keys()) {
       if (wanted.has(column)) continue;
       drops.push(column);
-      statements.push(`alter table ${t} drop column ${ident(column)}`);
+      pieces.push(sql`alter table ${t} drop column ${ident(column)}`);
     }
     for (const managed of GEN_RESERVED_COLUMNS) {
-      if (!state.columns.has(managed)) statements.push(`alter table ${t} add column ${MANAGED[managed]}`);
+      if (!state.columns.has(managed)) pieces.push(sql`alter table ${t} add column ${MANAGED[managed]}`);
     }
     const old = new Map((before?.fields ?? []).map((f) => [f.name, f]));
     for (const field of design.fields) {
       const c = ident(field.name);
       const type = state.columns.get(field.name);
       if (type === undefined) {
-        statements.push(`alter table ${t} add column ${columnSql(field)}`);
-        if (field.comment !== "") statements.push(`comment on column ${t}.${c} is ${literal(field.comment)}`);
+        pieces.push(sql`alter table ${t} add column ${columnSql(field)}`);
+        if (field.comment !== "") pieces.push(sql`comment on column ${t}.${c} is ${literal(field.comment)}`);
         continue;
       }
       const prev = old.get(field.name);
       const retyped = type !== sqlType(field);
       if (retyped) {
-        statements.push(`alter table ${t} alter column ${c} drop default`);
-        statements.push(`alter table ${t} alter column ${c} type ${sqlType(field)} using ${c}::${sqlType(field)}`);
+        pieces.push(sql`alter table ${t} alter column ${c} drop default`);
+        pieces.push(sql`alter table ${t} alter column ${c} type ${typeSql(field)} using ${c}::${typeSql(field)}`);
       }
       if (retyped || !prev || prev.default !== field.default || prev.type !== field.type) {
-        statements.push(`alter table ${t} alter column ${c} set default ${defaultSql(field)}`);
-        statements.push(`update ${t} set ${c} = default where ${c} is null`);
-        statements.push(`alter table ${t} alter column ${c} set not null`);
+        pieces.push(sql`alter table ${t} alter column ${c} set default ${defaultSql(field)}`);
+        pieces.push(sql`update ${t} set ${c} = default where ${c} is null`);
+        pieces.push(sql`alter table ${t} alter column ${c} set not null`);
       }
-      if (!prev || prev.comment !== field.comment) statements.push(`comment on column ${t}.${c} is ${literal(field.comment)}`);
+      if (!prev || prev.comment !== field.comment) pieces.push(sql`comment on column ${t}.${c} is ${literal(field.comment)}`);
     }
-    if (!before || before.title !== design.title) statements.push(`comment on table ${t} is ${literal(design.title)}`);
+    if (!before || before.title !== design.title) pieces.push(sql`comment on table ${t} is ${literal(design.title)}`);
   }
   for (const [name, { column, unique }] of wantedIndexes) {
     if (state.indexes.has(name)) continue;
-    statements.push(unique ? `alter table ${t} add constraint ${ident(name)} unique (${ident(column)})` : `create index ${ident(name)} on ${t} (${ident(column)})`);
+    pieces.push(unique ? sql`alter table ${t} add constraint ${ident(name)} unique (${ident(column)})` : sql`create index ${ident(name)} on ${t} (${ident(column)})`);
   }
-  return { table, exists: state.exists, statements, drops };
+  return { table, exists: state.exists, statements: pieces.map(fixedText), drops };
 }

@@ -1,6 +1,8 @@
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, type DB } from "../../db/kysely.ts";
+
+const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
 
 /**
  * The code generator's rows and catalogue reads (ddl.ts, design.ts and routes.ts call these; no
@@ -23,58 +25,48 @@ export interface DesignDbRow {
 
 /** Whether a relation of this name exists (`to_regclass`). */
 export async function relationExists(q: Queryable, table: string): Promise<boolean> {
-  const { rows } = await q.query<{ ok: boolean }>("select to_regclass($1) is not null as ok", [table]);
+  const { rows } = await sql<{ ok: boolean }>`select to_regclass(${table}) is not null as ok`.execute(kyselyOf(q));
   return rows[0]?.ok === true;
 }
 
 /** The table's columns in order, each with its `format_type`. */
 export async function tableColumns(q: Queryable, table: string): Promise<{ name: string; type: string }[]> {
-  const { rows } = await q.query<{ name: string; type: string }>(
-    "select a.attname as name, format_type(a.atttypid, a.atttypmod) as type from pg_attribute a where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped order by a.attnum",
-    [table],
-  );
+  const { rows } = await sql<{ name: string; type: string }>`select a.attname as name, format_type(a.atttypid, a.atttypmod) as type
+    from pg_attribute a where a.attrelid = to_regclass(${table}) and a.attnum > 0 and not a.attisdropped order by a.attnum`.execute(kyselyOf(q));
   return rows;
 }
 
 /** The names of the table's indexes other than its primary key's. */
 export async function tableIndexNames(q: Queryable, table: string): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>(
-    "select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid where x.indrelid = to_regclass($1) and not x.indisprimary",
-    [table],
-  );
+  const { rows } = await sql<{ name: string }>`select i.relname as name from pg_index x join pg_class i on i.oid = x.indexrelid
+    where x.indrelid = to_regclass(${table}) and not x.indisprimary`.execute(kyselyOf(q));
   return rows.map((r) => r.name);
 }
 
 /** The names of the table's unique constraints. */
 export async function tableUniqueConstraints(q: Queryable, table: string): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>("select conname as name from pg_constraint where conrelid = to_regclass($1) and contype = 'u'", [table]);
+  const { rows } = await sql<{ name: string }>`select conname as name from pg_constraint where conrelid = to_regclass(${table}) and contype = 'u'`.execute(kyselyOf(q));
   return rows.map((r) => r.name);
 }
 
 /** The tables and views of the current schema, and `crud_design`. */
 export async function schemaTableNames(q: Queryable): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>(
-    "select table_name as name from information_schema.tables where table_schema = current_schema() union select 'crud_design'",
-  );
+  const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()
+    union select 'crud_design'`.execute(kyselyOf(q));
   return rows.map((r) => r.name);
 }
 
 /** Whether the current schema has a table (or view) of this name. */
 export async function schemaHasTable(q: Queryable, table: string): Promise<boolean> {
-  const { rows } = await q.query<{ ok: boolean }>(
-    "select exists (select 1 from information_schema.tables where table_schema = current_schema() and table_name = $1) as ok",
-    [table],
-  );
+  const { rows } = await sql<{ ok: boolean }>`select exists (
+    select 1 from information_schema.tables where table_schema = current_schema() and table_name = ${table}) as ok`.execute(kyselyOf(q));
   return rows[0]?.ok === true;
 }
 
 /** The first column of the table's primary key ("" when it has none). */
 export async function primaryKeyColumn(q: Queryable, table: string): Promise<string> {
-  const { rows } = await q.query<{ name: string }>(
-    `select a.attname as name from pg_index x join pg_attribute a on a.attrelid = x.indrelid and a.attnum = any(x.indkey)
-     where x.indrelid = to_regclass($1) and x.indisprimary order by a.attnum limit 1`,
-    [table],
-  );
+  const { rows } = await sql<{ name: string }>`select a.attname as name from pg_index x join pg_attribute a on a.attrelid = x.indrelid and a.attnum = any(x.indkey)
+     where x.indrelid = to_regclass(${table}) and x.indisprimary order by a.attnum limit 1`.execute(kyselyOf(q));
   return rows[0]?.name ?? "";
 }
 
@@ -88,19 +80,16 @@ export interface ColumnInfo {
 
 /** The table's columns in order: type, nullability, default expression and comment. */
 export async function tableColumnInfo(q: Queryable, table: string): Promise<ColumnInfo[]> {
-  const { rows } = await q.query<ColumnInfo>(
-    `select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable,
+  const { rows } = await sql<ColumnInfo>`select a.attname as name, format_type(a.atttypid, a.atttypmod) as type, not a.attnotnull as nullable,
        pg_get_expr(d.adbin, d.adrelid) as def, col_description(a.attrelid, a.attnum) as comment
      from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
-     where a.attrelid = to_regclass($1) and a.attnum > 0 and not a.attisdropped order by a.attnum`,
-    [table],
-  );
+     where a.attrelid = to_regclass(${table}) and a.attnum > 0 and not a.attisdropped order by a.attnum`.execute(kyselyOf(q));
   return rows;
 }
 
-/** Runs one statement of a generate's plan (DDL built by ddl.ts). */
+/** Runs one statement of a generate's plan (DDL built by ddl.ts; DDL takes no parameters). */
 export async function runPlannedStatement(q: Queryable, statement: string): Promise<void> {
-  await q.query(statement);
+  await sql.raw(statement).execute(kyselyOf(q));
 }
 
 /** Drops a generated table (its name quoted as an identifier). */
@@ -112,14 +101,12 @@ export async function dropTableIfExists(q: Queryable, table: string): Promise<vo
 
 /** One generate (or import, or delete) at a time: names and tables are checked and changed without a race. */
 export async function lockDesigns(q: Queryable): Promise<void> {
-  await q.query("lock table crud_design in exclusive mode");
+  await sql`lock table crud_design in exclusive mode`.execute(kyselyOf(q));
 }
 
 export async function designById(q: Queryable, id: number, lock = false): Promise<DesignDbRow | undefined> {
-  const { rows } = lock
-    ? await q.query<DesignDbRow>("select * from crud_design where id = $1 for update", [id])
-    : await q.query<DesignDbRow>("select * from crud_design where id = $1", [id]);
-  return rows[0];
+  const query = kyselyOf(q).selectFrom("crud_design").selectAll().where("id", "=", id).$castTo<DesignDbRow>();
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** The id of the design of this name, if any. */
@@ -130,20 +117,17 @@ export async function designIdNamed(q: Queryable, name: string): Promise<number 
 
 /** The stored design of a generated screen. */
 export async function generatedDesign(q: Queryable, name: string): Promise<{ design: unknown } | undefined> {
-  const { rows } = await q.query<{ design: unknown }>("select design from crud_design where name = $1 and status = 'generated'", [name]);
-  return rows[0];
+  return kyselyOf(q).selectFrom("crud_design").select("design").where("name", "=", name).where("status", "=", "generated").executeTakeFirst();
 }
 
 /** Every generated design, by id. */
 export async function generatedDesigns(q: Queryable): Promise<{ name: string; design: unknown }[]> {
-  const { rows } = await q.query<{ name: string; design: unknown }>("select name, design from crud_design where status = 'generated' order by id");
-  return rows;
+  return kyselyOf(q).selectFrom("crud_design").select(["name", "design"]).where("status", "=", "generated").orderBy("id").execute();
 }
 
 /** The latest 500 designs, newest first. */
 export async function latestDesigns(q: Queryable): Promise<DesignDbRow[]> {
-  const { rows } = await q.query<DesignDbRow>("select * from crud_design order by id desc limit 500");
-  return rows;
+  return kyselyOf(q).selectFrom("crud_design").selectAll().orderBy("id", "desc").limit(500).$castTo<DesignDbRow>().execute();
 }
 
 export interface DesignWrite {
@@ -156,10 +140,19 @@ export interface DesignWrite {
 
 /** Saves a design again as generated. */
 export async function updateGeneratedDesign(q: Queryable, id: number, d: DesignWrite): Promise<void> {
-  await q.query(
-    "update crud_design set name = $2, table_name = $3, title = $4, status = 'generated', design = $5::jsonb, admin_id = $6, update_time = extract(epoch from now())::bigint where id = $1",
-    [id, d.name, d.table, d.title, JSON.stringify(d.design), d.adminId],
-  );
+  await kyselyOf(q)
+    .updateTable("crud_design")
+    .set({
+      name: d.name,
+      table_name: d.table,
+      title: d.title,
+      status: "generated",
+      design: sql`${JSON.stringify(d.design)}::jsonb`,
+      admin_id: d.adminId,
+      update_time: nowSeconds,
+    })
+    .where("id", "=", id)
+    .execute();
 }
 
 /** Stores a new design (generated, or an imported draft); answers its id. */
@@ -180,33 +173,44 @@ export async function deleteDesign(q: Queryable, id: number): Promise<void> {
 
 /** `x like` pattern of the names under `base`: %, _ and \ lose their meaning. */
 const under = (base: string) => `${base.replace(/[\\%_]/g, "\\$&")}/%`;
+/** The rule named `base` or any rule under it. */
+const atOrUnder =
+  (base: string) =>
+  (eb: ExpressionBuilder<DB, "admin_rule">) =>
+    eb.or([eb("name", "=", base), eb("name", "like", under(base))]);
 
 /** The first rule named `base` or under it, if any. */
 export async function firstRuleAtOrUnder(q: Queryable, base: string): Promise<string | undefined> {
-  const { rows } = await q.query<{ name: string }>("select name from admin_rule where name = $1 or name like $2 order by name limit 1", [base, under(base)]);
-  return rows[0]?.name;
+  const row = await kyselyOf(q).selectFrom("admin_rule").select("name").where(atOrUnder(base)).orderBy("name").limit(1).executeTakeFirst();
+  return row?.name;
 }
 
 /** Saves a design's menu rule (enabled again if disabled); answers its id. */
 export async function upsertMenuRule(q: Queryable, rule: { title: string; titleEn: string; name: string; component: string }): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values (0, 'menu', $1, $2, $3, $3, 'table', 'tab', $4, 35)
-     on conflict (name) do update set title = excluded.title, title_en = excluded.title_en, component = excluded.component, status = 'enable',
-       update_time = extract(epoch from now())::bigint
-     returning id`,
-    [rule.title, rule.titleEn, rule.name, rule.component],
-  );
-  return rows[0]!.id;
+  const row = await kyselyOf(q)
+    .insertInto("admin_rule")
+    .values({ pid: 0, type: "menu", title: rule.title, title_en: rule.titleEn, name: rule.name, path: rule.name, icon: "table", menu_type: "tab", component: rule.component, weigh: 35 })
+    .onConflict((oc) =>
+      oc.column("name").doUpdateSet((eb) => ({
+        title: eb.ref("excluded.title"),
+        title_en: eb.ref("excluded.title_en"),
+        component: eb.ref("excluded.component"),
+        status: "enable",
+        update_time: nowSeconds,
+      })),
+    )
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Saves a button rule under the menu `menuId` (an existing one of this name moves under it). */
 export async function upsertButtonRule(q: Queryable, menuId: number, title: string, titleEn: string, name: string): Promise<void> {
-  await q.query(
-    `insert into admin_rule (pid, type, title, title_en, name) values ($1, 'button', $2, $3, $4)
-     on conflict (name) do update set pid = excluded.pid`,
-    [menuId, title, titleEn, name],
-  );
+  await kyselyOf(q)
+    .insertInto("admin_rule")
+    .values({ pid: menuId, type: "button", title, title_en: titleEn, name })
+    .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ pid: eb.ref("excluded.pid") })))
+    .execute();
 }
 
 export async function deleteRuleNamed(q: Queryable, name: string): Promise<void> {
@@ -215,17 +219,19 @@ export async function deleteRuleNamed(q: Queryable, name: string): Promise<void>
 
 /** Removes the rule `base` and every rule under it. */
 export async function deleteRulesAtOrUnder(q: Queryable, base: string): Promise<void> {
-  await q.query("delete from admin_rule where name = $1 or name like $2", [base, under(base)]);
+  await kyselyOf(q).deleteFrom("admin_rule").where(atOrUnder(base)).execute();
 }
 
 /* ---- security rules of a design ---- */
 
 export async function upsertRecycleRule(q: Queryable, name: string, controller: string, table: string): Promise<void> {
-  await q.query(
-    `insert into security_data_recycle (name, controller, data_table) values ($1, $2, $3)
-     on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, status = 'enable'`,
-    [name, controller, table],
-  );
+  await kyselyOf(q)
+    .insertInto("security_data_recycle")
+    .values({ name, controller, data_table: table })
+    .onConflict((oc) =>
+      oc.column("controller").doUpdateSet((eb) => ({ name: eb.ref("excluded.name"), data_table: eb.ref("excluded.data_table"), status: "enable" })),
+    )
+    .execute();
 }
 
 export async function deleteRecycleRule(q: Queryable, controller: string): Promise<void> {
@@ -233,11 +239,18 @@ export async function deleteRecycleRule(q: Queryable, controller: string): Promi
 }
 
 export async function upsertSensitiveRule(q: Queryable, name: string, controller: string, table: string, fields: unknown): Promise<void> {
-  await q.query(
-    `insert into security_sensitive_data (name, controller, data_table, data_fields) values ($1, $2, $3, $4::jsonb)
-     on conflict (controller) do update set name = excluded.name, data_table = excluded.data_table, data_fields = excluded.data_fields, status = 'enable'`,
-    [name, controller, table, JSON.stringify(fields)],
-  );
+  await kyselyOf(q)
+    .insertInto("security_sensitive_data")
+    .values({ name, controller, data_table: table, data_fields: sql`${JSON.stringify(fields)}::jsonb` })
+    .onConflict((oc) =>
+      oc.column("controller").doUpdateSet((eb) => ({
+        name: eb.ref("excluded.name"),
+        data_table: eb.ref("excluded.data_table"),
+        data_fields: eb.ref("excluded.data_fields"),
+        status: "enable",
+      })),
+    )
+    .execute();
 }
 
 export async function deleteSensitiveRule(q: Queryable, controller: string): Promise<void> {

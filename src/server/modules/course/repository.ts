@@ -249,9 +249,8 @@ export interface ProgressOp {
  * (op time, op id), completion sticky and dated by its earliest op, last_watched the latest.
  */
 export async function mergeLessonProgress(q: Queryable, op: ProgressOp): Promise<void> {
-  await q.query(
-    `insert into lesson_progress (user_id, lesson_id, position, completed, completed_at, last_watched, at, op_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)
+  await sql`insert into lesson_progress (user_id, lesson_id, position, completed, completed_at, last_watched, at, op_id)
+     values (${op.userId}, ${op.lessonId}, ${op.position}, ${op.completed}, ${op.completed ? op.at : null}, ${Math.floor(op.at / 1000)}, ${op.at}, ${op.opId})
      on conflict (user_id, lesson_id) do update set
        position = case when (excluded.at, excluded.op_id collate "C") > (lesson_progress.at, lesson_progress.op_id collate "C")
                        then excluded.position else lesson_progress.position end,
@@ -260,9 +259,7 @@ export async function mergeLessonProgress(q: Queryable, op: ProgressOp): Promise
        at = greatest(lesson_progress.at, excluded.at),
        completed = lesson_progress.completed or excluded.completed,
        completed_at = least(lesson_progress.completed_at, excluded.completed_at),
-       last_watched = greatest(lesson_progress.last_watched, excluded.last_watched)`,
-    [op.userId, op.lessonId, op.position, op.completed, op.completed ? op.at : null, Math.floor(op.at / 1000), op.at, op.opId],
-  );
+       last_watched = greatest(lesson_progress.last_watched, excluded.last_watched)`.execute(kyselyOf(q));
 }
 
 /** Flips `points_awarded` of a completed lesson once: true for the one call that flipped it. */

@@ -1,6 +1,6 @@
 import { sql, type Expression, type RawBuilder } from "kysely";
 import type { QuestionVersion } from "../../../shared/admin/questions.ts";
-import type { Queryable } from "../../db/index.ts";
+import { prepared, runPrepared, type Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 import { paperVisibleTo, visibleTo } from "../org/visibility.ts";
 import { memberExtras } from "./overrides.ts";
@@ -330,10 +330,12 @@ export async function withheldRows(db: Queryable, ids?: readonly number[]): Prom
   return query.execute();
 }
 
-/** Whether an exam withholds the question now. Every review op asks (sync/handlers/review.ts): its text goes straight through the seam. */
+/** Whether question `$1` is withheld now: every review op asks (sync/handlers/review.ts), so it is prepared. */
+const WITHHELD = prepared<{ withheld: number }, [questionId: number]>("exam.withheld", "select 1 as withheld from exam_withheld_question where question_id = $1 limit 1");
+
+/** Whether an exam withholds the question now. */
 export async function isWithheld(db: Queryable, questionId: number): Promise<boolean> {
-  const { rows } = await db.query("select 1 from exam_withheld_question where question_id = $1 limit 1", [questionId]);
-  return rows.length > 0;
+  return (await runPrepared(db, WITHHELD, [questionId])).rows.length > 0;
 }
 
 /** Whether a paper is kept for official exams now (paperWithheld). */

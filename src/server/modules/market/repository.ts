@@ -17,34 +17,41 @@ export interface InstalledRow {
   settings: Record<string, number>;
 }
 
+const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
+
 /* ---- module_install ---- */
 
 /** One install (or uninstall) at a time. */
 export async function lockInstalls(q: Queryable): Promise<void> {
-  await q.query("lock table module_install in exclusive mode");
+  await sql`lock table module_install in exclusive mode`.execute(kyselyOf(q));
 }
 
+const installs = (q: Queryable) =>
+  kyselyOf(q).selectFrom("module_install").select(["name", "version", "source", "status", "manifest", "settings"]).$castTo<InstalledRow>();
+
 export async function installedRows(q: Queryable): Promise<InstalledRow[]> {
-  const { rows } = await q.query<InstalledRow>("select name, version, source, status, manifest, settings from module_install order by install_time, name");
-  return rows;
+  return installs(q).orderBy("install_time").orderBy("name").execute();
 }
 
 export async function installedRow(q: Queryable, name: string, lock = false): Promise<InstalledRow | null> {
-  const { rows } = lock
-    ? await q.query<InstalledRow>("select name, version, source, status, manifest, settings from module_install where name = $1 for update", [name])
-    : await q.query<InstalledRow>("select name, version, source, status, manifest, settings from module_install where name = $1", [name]);
-  return rows[0] ?? null;
+  const query = installs(q).where("name", "=", name);
+  return (await (lock ? query.forUpdate() : query).executeTakeFirst()) ?? null;
 }
 
 /** Which of these modules are installed and enabled. */
 export async function enabledModuleNames(q: Queryable, names: string[]): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>("select name from module_install where name = any($1) and status = 'enabled'", [names]);
+  const rows = await kyselyOf(q)
+    .selectFrom("module_install")
+    .select("name")
+    .where(sql<boolean>`name = any(${names})`)
+    .where("status", "=", "enabled")
+    .execute();
   return rows.map((r) => r.name);
 }
 
 /** The installed modules whose manifest requires `name`. */
 export async function dependantModules(q: Queryable, name: string): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>("select name from module_install where manifest->'requires'->'modules' ? $1", [name]);
+  const rows = await kyselyOf(q).selectFrom("module_install").select("name").where(sql<boolean>`manifest->'requires'->'modules' ? ${name}`).execute();
   return rows.map((r) => r.name);
 }
 
@@ -59,10 +66,19 @@ export interface InstallWrite {
 }
 
 export async function insertInstall(q: Queryable, i: InstallWrite): Promise<void> {
-  await q.query(
-    "insert into module_install (name, version, title, source, status, manifest, settings, admin_id) values ($1, $2, $3, $4, 'enabled', $5::jsonb, $6::jsonb, $7)",
-    [i.name, i.version, i.title, i.source, JSON.stringify(i.manifest), JSON.stringify(i.settings), i.adminId],
-  );
+  await kyselyOf(q)
+    .insertInto("module_install")
+    .values({
+      name: i.name,
+      version: i.version,
+      title: i.title,
+      source: i.source,
+      status: "enabled",
+      manifest: sql`${JSON.stringify(i.manifest)}::jsonb`,
+      settings: sql`${JSON.stringify(i.settings)}::jsonb`,
+      admin_id: i.adminId,
+    })
+    .execute();
 }
 
 export async function deleteInstall(q: Queryable, name: string): Promise<void> {
@@ -70,59 +86,70 @@ export async function deleteInstall(q: Queryable, name: string): Promise<void> {
 }
 
 export async function setInstallStatus(q: Queryable, name: string, status: "enabled" | "disabled"): Promise<void> {
-  await q.query("update module_install set status = $2, update_time = extract(epoch from now())::bigint where name = $1", [name, status]);
+  await kyselyOf(q).updateTable("module_install").set({ status, update_time: nowSeconds }).where("name", "=", name).execute();
 }
 
 export async function saveInstallSettings(q: Queryable, name: string, settings: Record<string, number>): Promise<void> {
-  await q.query("update module_install set settings = $2::jsonb, update_time = extract(epoch from now())::bigint where name = $1", [name, JSON.stringify(settings)]);
+  await kyselyOf(q)
+    .updateTable("module_install")
+    .set({ settings: sql`${JSON.stringify(settings)}::jsonb`, update_time: nowSeconds })
+    .where("name", "=", name)
+    .execute();
 }
 
 /* ---- a module's rules ---- */
 
 /** Adds a module's menu folder rule; answers its id. */
 export async function insertMenuFolderRule(q: Queryable, f: { title: string; titleEn: string; name: string; icon: string }): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values (0, 'menu_dir', $1, $2, $3, $3, $4, null, '', 30)
-     returning id`,
-    [f.title, f.titleEn, f.name, f.icon],
-  );
-  return rows[0]!.id;
+  const row = await kyselyOf(q)
+    .insertInto("admin_rule")
+    .values({ pid: 0, type: "menu_dir", title: f.title, title_en: f.titleEn, name: f.name, path: f.name, icon: f.icon, menu_type: null, component: "", weigh: 30 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Adds a table's menu rule under the folder `pid`; answers its id. */
 export async function insertTableMenuRule(q: Queryable, pid: number, m: { title: string; titleEn: string; name: string; icon: string; component: string }): Promise<number> {
-  const { rows } = await q.query<{ id: number }>(
-    `insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh)
-     values ($1, 'menu', $2, $3, $4, $4, $5, 'tab', $6, 0)
-     returning id`,
-    [pid, m.title, m.titleEn, m.name, m.icon, m.component],
-  );
-  return rows[0]!.id;
+  const row = await kyselyOf(q)
+    .insertInto("admin_rule")
+    .values({ pid, type: "menu", title: m.title, title_en: m.titleEn, name: m.name, path: m.name, icon: m.icon, menu_type: "tab", component: m.component, weigh: 0 })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Sets the status of the rule `name` and of the rules matching the `like` pattern `under`. */
 export async function setRuleTreeStatus(q: Queryable, name: string, under: string, status: "enable" | "disable"): Promise<void> {
-  await q.query("update admin_rule set status = $3, update_time = extract(epoch from now())::bigint where name = $1 or name like $2", [name, under, status]);
+  await kyselyOf(q)
+    .updateTable("admin_rule")
+    .set({ status, update_time: nowSeconds })
+    .where((eb) => eb.or([eb("name", "=", name), eb("name", "like", under)]))
+    .execute();
 }
 
 /** Removes the rule `name` and the rules matching the `like` pattern `under`. */
 export async function deleteRuleTree(q: Queryable, name: string, under: string): Promise<void> {
-  await q.query("delete from admin_rule where name = $1 or name like $2", [name, under]);
+  await kyselyOf(q)
+    .deleteFrom("admin_rule")
+    .where((eb) => eb.or([eb("name", "=", name), eb("name", "like", under)]))
+    .execute();
 }
 
 /* ---- a module's own tables ---- */
 
-/** Runs one statement of a table's plan (DDL built by codegen/ddl.ts). */
+/**
+ * Runs one statement of a table's plan (DDL built by codegen/ddl.ts from a checked design: its
+ * names quoted as identifiers, its comments as literals; DDL takes no parameters).
+ */
 export async function runPlannedStatement(q: Queryable, statement: string): Promise<void> {
-  await q.query(statement);
+  await sql.raw(statement).execute(kyselyOf(q));
 }
 
 /** The current schema's tables whose name matches the `like` pattern. */
 export async function tablesLike(q: Queryable, pattern: string): Promise<string[]> {
-  const { rows } = await q.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = current_schema() and table_name like $1", [
-    pattern,
-  ]);
+  const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables
+    where table_schema = current_schema() and table_name like ${pattern}`.execute(kyselyOf(q));
   return rows.map((r) => r.name);
 }
 

@@ -39,7 +39,7 @@ export async function deleteSubscription(q: Queryable, id: number): Promise<void
 
 /** The devices the member subscribed (in no particular order). */
 export async function subscribedDevices(q: Queryable, userId: number): Promise<string[]> {
-  const { rows } = await q.query<{ device: string }>("select device from push_subscription where user_id = $1", [userId]);
+  const rows = await kyselyOf(q).selectFrom("push_subscription").select("device").where("user_id", "=", userId).execute();
   return rows.map((r) => r.device);
 }
 
@@ -48,12 +48,12 @@ export async function reminderPreference(q: Queryable, userId: number): Promise<
 }
 
 export async function hasSubscription(q: Queryable, userId: number): Promise<boolean> {
-  return (await q.query("select 1 from push_subscription where user_id = $1 limit 1", [userId])).rows.length > 0;
+  return (await kyselyOf(q).selectFrom("push_subscription").select("id").where("user_id", "=", userId).limit(1).executeTakeFirst()) !== undefined;
 }
 
 /** Locks the member row: one member's subscribes run one at a time. */
 export async function lockMember(q: Queryable, userId: number): Promise<void> {
-  await q.query("select 1 from member where id = $1 for update", [userId]);
+  await kyselyOf(q).selectFrom("member").select("id").where("id", "=", userId).forUpdate().execute();
 }
 
 export interface Subscription {
@@ -68,57 +68,90 @@ export interface Subscription {
  * from whoever held it before (an endpoint is one browser's: whoever subscribes with it last holds it).
  */
 export async function saveSubscription(q: Queryable, userId: number, s: Subscription, at: number): Promise<void> {
-  await q.query("delete from push_subscription where endpoint = $1 and not (user_id = $2 and device = $3)", [s.endpoint, userId, s.device]);
-  await q.query(
-    `insert into push_subscription (user_id, device, endpoint, p256dh, auth, create_time, update_time) values ($1, $2, $3, $4, $5, $6, $6)
-     on conflict (user_id, device) do update set endpoint = excluded.endpoint, p256dh = excluded.p256dh, auth = excluded.auth, update_time = excluded.update_time`,
-    [userId, s.device, s.endpoint, s.p256dh, s.auth, at],
-  );
+  const k = kyselyOf(q);
+  await k
+    .deleteFrom("push_subscription")
+    .where("endpoint", "=", s.endpoint)
+    .where((eb) => eb.not(eb.and([eb("user_id", "=", userId), eb("device", "=", s.device)])))
+    .execute();
+  await k
+    .insertInto("push_subscription")
+    .values({ user_id: userId, device: s.device, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, create_time: at, update_time: at })
+    .onConflict((oc) =>
+      oc.columns(["user_id", "device"]).doUpdateSet((eb) => ({
+        endpoint: eb.ref("excluded.endpoint"),
+        p256dh: eb.ref("excluded.p256dh"),
+        auth: eb.ref("excluded.auth"),
+        update_time: eb.ref("excluded.update_time"),
+      })),
+    )
+    .execute();
 }
 
 /** Keeps the member's `max` latest subscriptions (`device`'s first); answers how many it removed. */
 export async function trimSubscriptions(q: Queryable, userId: number, device: string, max: number): Promise<number> {
-  const { rowCount } = await q.query(
-    `delete from push_subscription where user_id = $1 and id not in (
-       select id from push_subscription where user_id = $1 order by (device = $2) desc, update_time desc, id desc limit $3)`,
-    [userId, device, max],
-  );
-  return rowCount ?? 0;
+  const k = kyselyOf(q);
+  const kept = k
+    .selectFrom("push_subscription")
+    .select("id")
+    .where("user_id", "=", userId)
+    .orderBy(sql`device = ${device}`, "desc")
+    .orderBy("update_time", "desc")
+    .orderBy("id", "desc")
+    .limit(max);
+  const result = await k.deleteFrom("push_subscription").where("user_id", "=", userId).where("id", "not in", kept).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
-export async function saveReminderPreference(q: Queryable, userId: number, hour: number, timeZone: string | null, lang: string, at: number): Promise<void> {
-  await q.query(
-    `insert into push_preference (user_id, hour, time_zone, lang, update_time) values ($1, $2, $3, $4, $5)
-     on conflict (user_id) do update set hour = excluded.hour, time_zone = excluded.time_zone, lang = excluded.lang, update_time = excluded.update_time`,
-    [userId, hour, timeZone, lang, at],
-  );
+export async function saveReminderPreference(q: Queryable, userId: number, hour: number, timeZone: string, lang: string, at: number): Promise<void> {
+  await kyselyOf(q)
+    .insertInto("push_preference")
+    .values({ user_id: userId, hour, time_zone: timeZone, lang, update_time: at })
+    .onConflict((oc) =>
+      oc.column("user_id").doUpdateSet((eb) => ({
+        hour: eb.ref("excluded.hour"),
+        time_zone: eb.ref("excluded.time_zone"),
+        lang: eb.ref("excluded.lang"),
+        update_time: eb.ref("excluded.update_time"),
+      })),
+    )
+    .execute();
 }
 
 /** Removes the member's subscription of this device; answers how many rows went. */
 export async function deleteDeviceSubscription(q: Queryable, userId: number, device: string): Promise<number> {
-  const { rowCount } = await q.query("delete from push_subscription where user_id = $1 and device = $2", [userId, device]);
-  return rowCount ?? 0;
+  const result = await kyselyOf(q).deleteFrom("push_subscription").where("user_id", "=", userId).where("device", "=", device).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /* ---- reminders ---- */
 
 /** Claims a reminder by writing its `push_sent` row: true for the one caller whose insert lands. */
 export async function claimReminder(q: Queryable, userId: number, kind: "daily" | "room", ref: string, at: number): Promise<boolean> {
-  return (await q.query("insert into push_sent (user_id, kind, ref, sent_at) values ($1, $2, $3, $4) on conflict do nothing returning user_id", [userId, kind, ref, at])).rows
-    .length > 0;
+  const claimed = await kyselyOf(q)
+    .insertInto("push_sent")
+    .values({ user_id: userId, kind, ref, sent_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .returning("user_id")
+    .execute();
+  return claimed.length > 0;
 }
 
 /** Enabled members with a subscription, and when (and in which language) they want reminders. */
 export async function dailyReminderMembers(q: Queryable): Promise<{ user_id: number; hour: number; time_zone: string; lang: string }[]> {
-  const { rows } = await q.query<{ user_id: number; hour: number; time_zone: string; lang: string }>(
-    `select p.user_id, p.hour, p.time_zone, p.lang from push_preference p join member m on m.id = p.user_id and m.status = 'enable'
-     where exists (select 1 from push_subscription s where s.user_id = p.user_id) order by p.user_id`,
-  );
-  return rows;
+  return kyselyOf(q)
+    .selectFrom("push_preference as p")
+    .innerJoin("member as m", (join) => join.onRef("m.id", "=", "p.user_id").on("m.status", "=", "enable"))
+    .select(["p.user_id", "p.hour", "p.time_zone", "p.lang"])
+    .where(({ exists, selectFrom }) => exists(selectFrom("push_subscription as s").select("s.id").whereRef("s.user_id", "=", "p.user_id")))
+    .orderBy("p.user_id")
+    .$castTo<{ user_id: number; hour: number; time_zone: string; lang: string }>()
+    .execute();
 }
 
 export async function dailyReminderSent(q: Queryable, userId: number, day: string): Promise<boolean> {
-  return (await q.query("select 1 from push_sent where user_id = $1 and kind = 'daily' and ref = $2", [userId, day])).rows.length > 0;
+  const sent = await kyselyOf(q).selectFrom("push_sent").select("user_id").where("user_id", "=", userId).where("kind", "=", "daily").where("ref", "=", day).executeTakeFirst();
+  return sent !== undefined;
 }
 
 export interface RoomReminderRow {

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 import type { Json } from "../../db/schema.generated.ts";
+import { saveSetting } from "../../settings.repository.ts";
 
 /** A JSON value as a jsonb parameter. */
 const json = (value: unknown) => sql<Json>`${JSON.stringify(value)}::jsonb`;
@@ -10,11 +11,7 @@ const json = (value: unknown) => sql<Json>`${JSON.stringify(value)}::jsonb`;
 
 /** Saves one site setting (its JSON value), replacing the one stored. */
 export async function saveSiteSetting(q: Queryable, key: string, value: unknown): Promise<void> {
-  await kyselyOf(q)
-    .insertInto("site_setting")
-    .values({ key, value: json(value) })
-    .onConflict((c) => c.column("key").doUpdateSet({ value: (eb) => eb.ref("excluded.value") }))
-    .execute();
+  await saveSetting(q, key, JSON.stringify(value));
 }
 
 export interface ConfigGroupRow {

@@ -1,4 +1,6 @@
+import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
+import { kyselyOf } from "../../db/kysely.ts";
 
 /** The upload module's rows (storage.ts calls these; no SQL lives beside it). */
 
@@ -27,17 +29,15 @@ export interface FileUse {
 
 /** The member's uploads accepted since `since` (ms), and the bytes of the distinct files they store. */
 export async function memberUploadFigures(q: Queryable, userId: number, since: number): Promise<{ recent: number; used: number }> {
-  const { rows } = await q.query<{ recent: number; used: number }>(
-    `select (select count(*)::int from member_upload_event where user_id = $1 and at > $2) as recent,
-            (select coalesce(sum(size), 0)::bigint from member_upload where user_id = $1) as used`,
-    [userId, since],
-  );
+  const { rows } = await sql<{ recent: number; used: number }>`select
+       (select count(*)::int from member_upload_event where user_id = ${userId} and at > ${since}) as recent,
+       (select coalesce(sum(size), 0)::bigint from member_upload where user_id = ${userId}) as used`.execute(kyselyOf(q));
   return rows[0]!;
 }
 
 /** A transaction-scoped advisory lock on a storage key. */
 export async function advisoryXactLock(q: Queryable, key: string): Promise<void> {
-  await q.query("select pg_advisory_xact_lock(hashtextextended($1, 0))", [key]);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(kyselyOf(q));
 }
 
 /**
@@ -45,8 +45,7 @@ export async function advisoryXactLock(q: Queryable, key: string): Promise<void>
  * folder: any URL under it counts. Rich text counts when it contains the URL.
  */
 export async function fileUseRows(q: Queryable, urls: string[], folders: (string | null)[]): Promise<(FileUse & { url: string })[]> {
-  const { rows } = await q.query<FileUse & { url: string }>(
-    `select u.url,
+  const { rows } = await sql<FileUse & { url: string }>`select u.url,
        (select count(*)::int from attachment where url = u.url or starts_with(url, u.folder)) as attachment,
        (select count(*)::int from admin where avatar = u.url) as admin,
        (select count(*)::int from member where avatar = u.url) as member,
@@ -55,30 +54,31 @@ export async function fileUseRows(q: Queryable, urls: string[], folders: (string
           or (jsonb_typeof(attachments) = 'array' and exists (select 1 from jsonb_array_elements(attachments) e where jsonb_typeof(e) = 'object' and e->>'url' = u.url))) as lesson,
        (select count(*)::int from exam_question where strpos(stem, u.url) > 0 or strpos(analysis, u.url) > 0 or strpos(options::text, u.url) > 0) as question,
        (select count(*)::int from security_data_recycle_log where strpos(data::text, coalesce(u.folder, u.url)) > 0) as recycled
-     from unnest($1::text[], $2::text[]) as u(url, folder)`,
-    [urls, folders],
-  );
+     from unnest(${urls}::text[], ${folders}::text[]) as u(url, folder)`.execute(kyselyOf(q));
   return rows;
 }
 
 /** Whether an upload of this content and topic has its attachment row already. */
 export async function attachmentExists(q: Queryable, sha1: string, topic: string): Promise<boolean> {
-  return (await q.query<{ url: string }>("select url from attachment where sha1 = $1 and topic = $2", [sha1, topic])).rows.length > 0;
+  return (await kyselyOf(q).selectFrom("attachment").select("url").where("sha1", "=", sha1).where("topic", "=", topic).executeTakeFirst()) !== undefined;
 }
 
 /** Locks the member row: one member's uploads take turns. */
 export async function lockMember(q: Queryable, userId: number): Promise<void> {
-  await q.query("select id from member where id = $1 for update", [userId]);
+  await kyselyOf(q).selectFrom("member").select("id").where("id", "=", userId).forUpdate().execute();
 }
 
 /** Whether the member already stores this content under this topic. */
 export async function memberHoldsUpload(q: Queryable, userId: number, sha1: string, topic: string): Promise<boolean> {
-  const held = await q.query("select 1 from member_upload u join attachment a on a.id = u.attachment_id where u.user_id = $1 and a.sha1 = $2 and a.topic = $3", [
-    userId,
-    sha1,
-    topic,
-  ]);
-  return held.rows.length > 0;
+  const held = await kyselyOf(q)
+    .selectFrom("member_upload as u")
+    .innerJoin("attachment as a", "a.id", "u.attachment_id")
+    .select("u.attachment_id")
+    .where("u.user_id", "=", userId)
+    .where("a.sha1", "=", sha1)
+    .where("a.topic", "=", topic)
+    .executeTakeFirst();
+  return held !== undefined;
 }
 
 export interface AttachmentWrite {
@@ -104,14 +104,12 @@ export interface AttachmentWrite {
  * tells which.
  */
 export async function upsertAttachment(q: Queryable, a: AttachmentWrite): Promise<AttachmentRow & { inserted: boolean }> {
-  const { rows } = await q.query<AttachmentRow & { inserted: boolean }>(
-    `insert into attachment (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time, lesson_video)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $13, $11, $11, $12)
+  const { rows } = await sql<AttachmentRow & { inserted: boolean }>`insert into attachment
+       (topic, admin_id, user_id, url, width, height, name, size, mimetype, sha1, storage, create_time, last_upload_time, lesson_video)
+     values (${a.topic}, ${a.adminId}, ${a.userId}, ${a.url}, ${a.width}, ${a.height}, ${a.name}, ${a.size}, ${a.mimetype ?? null}, ${a.sha1}, ${a.storage}, ${a.at}, ${a.at}, ${a.lessonVideo})
      on conflict (sha1, topic) do update set quote = attachment.quote + 1, last_upload_time = excluded.last_upload_time,
        lesson_video = attachment.lesson_video and excluded.lesson_video
-     returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`,
-    [a.topic, a.adminId, a.userId, a.url, a.width, a.height, a.name, a.size, a.mimetype, a.sha1, a.at, a.lessonVideo, a.storage],
-  );
+     returning id, url, width, height, size, mimetype, (xmax = 0) as inserted`.execute(kyselyOf(q));
   return rows[0]!;
 }
 
@@ -120,26 +118,35 @@ export async function upsertAttachment(q: Queryable, a: AttachmentWrite): Promis
  * forgets the member's events older than `keepSince` (ms).
  */
 export async function recordMemberUpload(q: Queryable, userId: number, attachmentId: number, size: number, seconds: number, now: number, keepSince: number): Promise<void> {
-  await q.query(
-    `insert into member_upload (user_id, attachment_id, size, create_time, last_upload_time) values ($1, $2, $3, $4, $4)
-     on conflict (user_id, attachment_id) do update set uploads = member_upload.uploads + 1, last_upload_time = excluded.last_upload_time`,
-    [userId, attachmentId, size, seconds],
-  );
-  await q.query("insert into member_upload_event (user_id, at) values ($1, $2)", [userId, now]);
-  await q.query("delete from member_upload_event where user_id = $1 and at < $2", [userId, keepSince]);
+  const k = kyselyOf(q);
+  await k
+    .insertInto("member_upload")
+    .values({ user_id: userId, attachment_id: attachmentId, size, create_time: seconds, last_upload_time: seconds })
+    .onConflict((oc) =>
+      oc.columns(["user_id", "attachment_id"]).doUpdateSet((eb) => ({
+        uploads: eb("member_upload.uploads", "+", 1),
+        last_upload_time: eb.ref("excluded.last_upload_time"),
+      })),
+    )
+    .execute();
+  await k.insertInto("member_upload_event").values({ user_id: userId, at: now }).execute();
+  await k.deleteFrom("member_upload_event").where("user_id", "=", userId).where("at", "<", keepSince).execute();
 }
 
 /** Whether a lesson video's row of this URL (or under its HLS folder) was uploaded again after `since` (epoch seconds). */
 export async function lessonVideoUploadedSince(q: Queryable, url: string, folder: string | null, since: number): Promise<boolean> {
-  const { rows } = await q.query("select 1 from attachment where lesson_video and (url = $1 or starts_with(url, $2)) and last_upload_time > $3 limit 1", [
-    url,
-    folder,
-    since,
-  ]);
-  return rows.length > 0;
+  const row = await kyselyOf(q)
+    .selectFrom("attachment")
+    .select("id")
+    .where("lesson_video", "=", true)
+    .where(sql<boolean>`(url = ${url} or starts_with(url, ${folder}))`)
+    .where("last_upload_time", ">", since)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Removes the lesson video rows of this URL (or under its HLS folder). */
 export async function deleteLessonVideoRows(q: Queryable, url: string, folder: string | null): Promise<void> {
-  await q.query("delete from attachment where lesson_video and (url = $1 or starts_with(url, $2))", [url, folder]);
+  await kyselyOf(q).deleteFrom("attachment").where("lesson_video", "=", true).where(sql<boolean>`(url = ${url} or starts_with(url, ${folder}))`).execute();
 }

@@ -1,7 +1,7 @@
 import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
-import { sql } from "kysely";
-import { prepared, type Queryable } from "../../../db/index.ts";
-import { kyselyOf } from "../../../db/kysely.ts";
+import { sql, type RawBuilder } from "kysely";
+import { prepared, runPrepared, type Queryable } from "../../../db/index.ts";
+import { fixedText, kyselyOf } from "../../../db/kysely.ts";
 import { visibleTo } from "../../org/visibility.ts";
 import { memberExtras } from "../overrides.ts";
 import type { MemberRoomTerms } from "../repository.ts";
@@ -10,8 +10,8 @@ import type { AttemptRow } from "./attempt.ts";
 /**
  * The statements of official exams (official.ts): the start, the in-time save and submission,
  * the answer op. These are the product's hottest paths (every taker starts, then saves every few
- * seconds), so each statement is the one the path always ran, as plain parameterised text: the
- * save's merge stays a prepared statement, and none of them adds a round trip.
+ * seconds), so each statement is the one the path always ran, typed on Kysely: the save's merge
+ * stays a prepared statement, and none of them adds a round trip.
  */
 
 /** A room as a start reads it. */
@@ -30,12 +30,12 @@ export async function visibleRoom(q: Queryable, roomId: number, memberId: number
 
 /** Locks the member's row: one start at a time per member. */
 export async function lockMember(q: Queryable, memberId: number): Promise<void> {
-  await q.query("select id from member where id = $1 for update", [memberId]);
+  await kyselyOf(q).selectFrom("member").select("id").where("id", "=", memberId).forUpdate().execute();
 }
 
 /** Every attempt of the member in the room, first first. */
 export async function memberRoomAttempts(q: Queryable, memberId: number, roomId: number): Promise<AttemptRow[]> {
-  return (await q.query<AttemptRow>("select * from exam_attempt where user_id = $1 and room_id = $2 order by id", [memberId, roomId])).rows;
+  return kyselyOf(q).selectFrom("exam_attempt").selectAll().where("user_id", "=", memberId).where("room_id", "=", roomId).orderBy("id").$castTo<AttemptRow>().execute();
 }
 
 export interface NewOfficialAttempt {
@@ -55,39 +55,52 @@ export interface NewOfficialAttempt {
 
 /** The attempt and what it sits (its snapshot), in one statement. */
 export async function insertOfficialAttempt(q: Queryable, a: NewOfficialAttempt): Promise<AttemptRow> {
-  const inserted = await q.query<AttemptRow>(
-    `with a as (
+  const inserted = await sql<AttemptRow>`with a as (
        insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, questions, answers, started_at, deadline, status, last_seen_at)
-       values ($1, $2, 'official', $3, $4, $5, '{}', $6, $7, 'open', $8) returning *
-     ), s as (insert into exam_attempt_snapshot (attempt_id, paper, questions) select id, $9::jsonb, $10::jsonb from a)
-     select * from a`,
-    [a.uuid, a.userId, a.paperId, a.roomId, a.questions, a.startedAt, a.deadline, a.lastSeenAt, a.snapshotPaper, a.snapshotQuestions],
-  );
+       values (${a.uuid}, ${a.userId}, 'official', ${a.paperId}, ${a.roomId}, ${a.questions}, '{}', ${a.startedAt}, ${a.deadline}, 'open', ${a.lastSeenAt}) returning *
+     ), s as (insert into exam_attempt_snapshot (attempt_id, paper, questions) select id, ${a.snapshotPaper}::jsonb, ${a.snapshotQuestions}::jsonb from a)
+     select * from a`.execute(kyselyOf(q));
   return inserted.rows[0]!;
 }
 
 /** The server heard from the device (ms) for an open attempt resumed. */
 export async function touchAttempt(q: Queryable, attemptId: number, nowMs: number): Promise<void> {
-  await q.query("update exam_attempt set last_seen_at = $1 where id = $2", [nowMs, attemptId]);
+  await kyselyOf(q).updateTable("exam_attempt").set({ last_seen_at: nowMs }).where("id", "=", attemptId).execute();
 }
 
 /** The member's official attempt by its uuid, locked, or undefined. */
 export async function lockOfficialAttempt(q: Queryable, memberId: number, uuid: string): Promise<AttemptRow | undefined> {
-  return (await q.query<AttemptRow>("select * from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update", [memberId, uuid])).rows[0];
+  return kyselyOf(q)
+    .selectFrom("exam_attempt")
+    .selectAll()
+    .where("user_id", "=", memberId)
+    .where("uuid", "=", uuid)
+    .where("kind", "=", "official")
+    .forUpdate()
+    .$castTo<AttemptRow>()
+    .executeTakeFirst();
 }
 
 /** Writes an attempt's merged answers and their times (read-modify-write under the row lock). */
 export async function saveAttemptAnswers(q: Queryable, attemptId: number, answers: Record<string, unknown>, times: Record<string, number>, nowMs: number): Promise<void> {
-  await q.query("update exam_attempt set answers = $1, answer_times = $2, last_seen_at = $3 where id = $4", [JSON.stringify(answers), JSON.stringify(times), nowMs, attemptId]);
+  await kyselyOf(q)
+    .updateTable("exam_attempt")
+    .set({ answers: JSON.stringify(answers), answer_times: JSON.stringify(times), last_seen_at: nowMs })
+    .where("id", "=", attemptId)
+    .execute();
 }
 
 /** What an answer op needs of the member's official attempt, locked, or undefined. */
 export async function lockAnswerState(q: Queryable, memberId: number, uuid: string): Promise<Pick<AttemptRow, "status" | "questions" | "answers" | "answer_times"> | undefined> {
-  const { rows } = await q.query<Pick<AttemptRow, "status" | "questions" | "answers" | "answer_times">>(
-    "select status, questions, answers, answer_times from exam_attempt where user_id = $1 and uuid = $2 and kind = 'official' for update",
-    [memberId, uuid],
-  );
-  return rows[0];
+  return kyselyOf(q)
+    .selectFrom("exam_attempt")
+    .select(["status", "questions", "answers", "answer_times"])
+    .where("user_id", "=", memberId)
+    .where("uuid", "=", uuid)
+    .where("kind", "=", "official")
+    .forUpdate()
+    .$castTo<Pick<AttemptRow, "status" | "questions" | "answers" | "answer_times">>()
+    .executeTakeFirst();
 }
 
 /**
@@ -99,10 +112,20 @@ export async function lockAnswerState(q: Queryable, memberId: number, uuid: stri
  * result, so of two answers the later still wins). `saved` counts the answers to questions of
  * the attempt, as the read-modify-write did. Null when no such open attempt is in time (the
  * caller then finds out why under the row lock; nothing was changed).
+ *
+ * Its values are the parameters of the prepared text (`sql.raw("$1")`…) or a submission's own values.
  */
-const MERGE_IN_TIME = `with given as (
-     select i.key, i.value as answer, least(coalesce((($3::jsonb) ->> i.key)::numeric, $4), $4) as made_at
-     from jsonb_each($2::jsonb) as i
+interface MergeValues {
+  memberId: RawBuilder<unknown>;
+  answers: RawBuilder<unknown>;
+  times: RawBuilder<unknown>;
+  now: RawBuilder<unknown>;
+  uuid: RawBuilder<unknown>;
+  graceMs: RawBuilder<unknown>;
+}
+const mergeInTimeSql = (v: MergeValues, returning: RawBuilder<unknown>): RawBuilder<unknown> => sql`with given as (
+     select i.key, i.value as answer, least(coalesce(((${v.times}::jsonb) ->> i.key)::numeric, ${v.now}), ${v.now}) as made_at
+     from jsonb_each(${v.answers}::jsonb) as i
    )
    update exam_attempt a set
      answers = a.answers || coalesce((select jsonb_object_agg(g.key, g.answer) from given g
@@ -111,13 +134,28 @@ const MERGE_IN_TIME = `with given as (
      answer_times = a.answer_times || coalesce((select jsonb_object_agg(g.key, g.made_at) from given g
        where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
          and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
-     last_seen_at = $4
-   where a.user_id = $1 and a.uuid = $5 and a.kind = 'official' and a.status = 'open' and $4 <= a.deadline * 1000 + $6
-   returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved`;
+     last_seen_at = ${v.now}
+   where a.user_id = ${v.memberId} and a.uuid = ${v.uuid} and a.kind = 'official' and a.status = 'open' and ${v.now} <= a.deadline * 1000 + ${v.graceMs}
+   returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved${returning}`;
+type MergeParams = [memberId: number, answers: string, times: string, now: number, uuid: string, graceMs: number];
+const valuesOf = ([memberId, answers, times, now, uuid, graceMs]: MergeParams): MergeValues => ({
+  memberId: sql`${memberId}`,
+  answers: sql`${answers}`,
+  times: sql`${times}`,
+  now: sql`${now}`,
+  uuid: sql`${uuid}`,
+  graceMs: sql`${graceMs}`,
+});
 /** A save: prepared (planned once per connection) and answering only the count, not the attempt's row (its questions, every answer). */
-const MERGE_SAVE = prepared("official.save.merge", MERGE_IN_TIME);
-/** A submission: the attempt's row too, to grade it (`select *`-like, so never prepared: see `prepared`). */
-const MERGE_SUBMIT = `${MERGE_IN_TIME}, a.*`;
+const MERGE_SAVE = prepared<{ saved: number }, MergeParams>(
+  "official.save.merge",
+  fixedText(
+    mergeInTimeSql(
+      { memberId: sql.raw("$1"), answers: sql.raw("$2"), times: sql.raw("$3"), now: sql.raw("$4"), uuid: sql.raw("$5"), graceMs: sql.raw("$6") },
+      sql``,
+    ),
+  ),
+);
 
 /** The answers a save or submission brings: question id -> answer, and when each was made (ms, the device's word). */
 export interface GivenAnswers {
@@ -129,12 +167,13 @@ export interface GivenAnswers {
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers): Promise<{ saved: number } | null>;
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers, withRow: true): Promise<{ saved: number; attempt: AttemptRow } | null>;
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers, withRow = false): Promise<{ saved: number; attempt?: AttemptRow } | null> {
-  const params = [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), Date.now(), body.uuid, SUBMIT_GRACE_SECONDS * 1000];
+  const params: MergeParams = [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), Date.now(), body.uuid, SUBMIT_GRACE_SECONDS * 1000];
   if (!withRow) {
-    const { rows } = await db.query<{ saved: number }>(MERGE_SAVE, params);
+    const { rows } = await runPrepared(db, MERGE_SAVE, params);
     return rows[0] ? { saved: rows[0].saved } : null;
   }
-  const { rows } = await db.query<AttemptRow & { saved: number }>(MERGE_SUBMIT, params);
+  // A submission: the attempt's row too, to grade it (`select *`-like, so never prepared: see `prepared`).
+  const { rows } = await mergeInTimeSql(valuesOf(params), sql`, a.*`).$castTo<AttemptRow & { saved: number }>().execute(kyselyOf(db));
   const row = rows[0];
   if (!row) return null;
   const { saved, ...attempt } = row;

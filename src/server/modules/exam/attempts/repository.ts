@@ -192,16 +192,14 @@ export async function lockHeldAttempt(q: Queryable, memberId: number, uuid: stri
  * later return), while the attempt holds fewer than `max`. False when it was full.
  */
 export async function insertPageLeave(q: Queryable, attemptId: number, leave: PageLeave, receivedAt: number, max: number): Promise<boolean> {
-  // Raw text for its conditional insert (a count and an existence test in one statement) whose row count answers "full".
-  const { rowCount } = await q.query(
-    `insert into exam_attempt_leave (attempt_id, left_at, back_at, received_at)
-     select $1, $2, $3, $4
-     where (select count(*) from exam_attempt_leave where attempt_id = $1) < $5
-        or exists (select 1 from exam_attempt_leave where attempt_id = $1 and left_at = $2)
-     on conflict (attempt_id, left_at) do update set back_at = greatest(exam_attempt_leave.back_at, excluded.back_at)`,
-    [attemptId, leave.leftAt, leave.backAt, receivedAt, max],
-  );
-  return rowCount > 0;
+  // A conditional insert (a count and an existence test in one statement) whose returned row answers "not full".
+  const { rows } = await sql`insert into exam_attempt_leave (attempt_id, left_at, back_at, received_at)
+     select ${attemptId}, ${leave.leftAt}, ${leave.backAt}, ${receivedAt}
+     where (select count(*) from exam_attempt_leave where attempt_id = ${attemptId}) < ${max}
+        or exists (select 1 from exam_attempt_leave where attempt_id = ${attemptId} and left_at = ${leave.leftAt})
+     on conflict (attempt_id, left_at) do update set back_at = greatest(exam_attempt_leave.back_at, excluded.back_at)
+     returning attempt_id`.execute(kyselyOf(q));
+  return rows.length > 0;
 }
 
 /** Per attempt: how many leaves and their total time (ms). */
