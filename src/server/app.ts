@@ -18,6 +18,7 @@ import { dashboardRoutes } from "./modules/admin/dashboard.ts";
 import { refreshRoutes } from "./modules/common/refresh.ts";
 import { userIndexRoutes } from "./modules/user/index.ts";
 import { checkInRoutes } from "./modules/user/checkIn.ts";
+import { invitationRoutes } from "./modules/user/invitation.ts";
 import { codeRoutes } from "./modules/common/codes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { fileRoutes } from "./modules/upload/index.ts";
@@ -115,6 +116,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(userIndexRoutes);
   await app.register(captchaRoutes);
   await app.register(checkInRoutes);
+  await app.register(invitationRoutes);
   await app.register(codeRoutes);
   await app.register(accountRoutes);
   await app.register(fileRoutes);

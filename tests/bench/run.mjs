@@ -13,6 +13,7 @@ import { faceBench } from "./face.mjs";
 import { firstLoadBench } from "./first-load.mjs";
 import { lighthouseBench } from "./lighthouse.mjs";
 import { membersBench } from "./members.mjs";
+import { membersImportBench } from "./members-import.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { takersBench } from "./takers.mjs";
 import { root, startServer, stop } from "./server.mjs";
@@ -226,6 +227,9 @@ try {
 
   console.log("\n# Question import: 2,000 and 20,000 questions (.xlsx, dry run then import; server peak memory)");
   await questionsImportBench();
+
+  console.log("\n# Member import: 10,000 members (.xlsx, dry run then import with invitations, export, round trip; tests/bench/members-import.mjs)");
+  await membersImportBench();
 
   console.log("\n# Face check per snapshot (server side, @vladmandic/human on the WASM backend, 640 px at most)");
   await faceBench();

@@ -12,6 +12,8 @@ export interface OutgoingMessage {
   target: string;
   subject: string;
   body: string;
+  /** The body holds a secret (an invitation link): kept out of the server log. */
+  secret?: boolean;
 }
 
 /** The outside edge: how messages leave the system. */
@@ -30,7 +32,8 @@ export function tableSender(db: Queryable, log: FastifyBaseLogger): MessageSende
     name: "table",
     async send(message) {
       await insertOutboxMessage(db, message);
-      log.info({ channel: message.channel, target: message.target, subject: message.subject, body: message.body }, "message written to the outbox (no provider configured)");
+      const body = message.secret ? "(not logged: it holds a secret link)" : message.body;
+      log.info({ channel: message.channel, target: message.target, subject: message.subject, body }, "message written to the outbox (no provider configured)");
       return "outbox";
     },
   };

@@ -67,6 +67,8 @@ export interface ResourceHooks {
    * `beforeDelete` answered; failures are the hook's to log.
    */
   afterDelete?(app: FastifyInstance, rows: Row[], cascaded: Row[]): Promise<void>;
+  /** After an add has committed, with the new row's id and the body (e.g. emailing an invitation); failures are the hook's to log. */
+  afterAdd?(app: FastifyInstance, req: FastifyRequest, id: number, body: Row): Promise<void>;
   /** After an edit has committed, with the row as it was before (e.g. removing a replaced file); failures are the hook's to log. */
   afterEdit?(app: FastifyInstance, before: Row): Promise<void>;
   /** After two rows swapped places (`sortable`), in the same transaction (e.g. a content version that follows the order). */
@@ -105,6 +107,12 @@ export interface ExtraAction {
    */
   prepare?(ctx: CrudContext, input: unknown): Promise<unknown>;
   run(ctx: CrudContext, input: unknown, prepared?: unknown): Promise<unknown>;
+  /**
+   * A POST's work once its transaction has committed (e.g. emails, which a rollback would not
+   * take back), given what `run` answered; answers what the client gets instead (e.g. without
+   * the secrets the emails carry).
+   */
+  committed?(app: FastifyInstance, req: FastifyRequest, result: unknown): Promise<unknown>;
   /** A GET that answers with its own reply instead of the envelope (a file download); `run` is then unused. */
   send?(ctx: CrudContext, input: unknown, reply: FastifyReply): Promise<unknown>;
 }

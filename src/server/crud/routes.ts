@@ -259,6 +259,7 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
         requireAccess(ctx, def, true);
         return write(ctx, def, body, null);
       });
+      await def.hooks?.afterAdd?.(app, req, id, body);
       return reply.success({ id }, msg`Added successfully`);
     });
   }
@@ -334,7 +335,7 @@ export function mountResourceWith(app: FastifyInstance, opts: MountOptions, stat
           await check(ctx);
           return action.run(ctx, req.body, prepared);
         });
-        return reply.success(result, action.done);
+        return reply.success(action.committed ? await action.committed(app, req, result) : result, action.done);
       });
     }
   }

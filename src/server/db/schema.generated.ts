@@ -608,6 +608,15 @@ export interface MemberFace {
   user_id: number;
 }
 
+export interface MemberInvitation {
+  create_time: Generated<number>;
+  expire_time: number;
+  id: Generated<number>;
+  token_hash: string;
+  used_time: number | null;
+  user_id: number;
+}
+
 export interface MemberUpload {
   attachment_id: number;
   create_time: number;
@@ -883,6 +892,7 @@ export interface DB {
   login_guard: LoginGuard;
   member: Member;
   member_face: MemberFace;
+  member_invitation: MemberInvitation;
   member_upload: MemberUpload;
   member_upload_event: MemberUploadEvent;
   module_install: ModuleInstall;

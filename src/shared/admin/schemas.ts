@@ -58,7 +58,10 @@ export const memberAdd = z.object({
   nickname,
   email,
   mobile,
-  password,
+  /** Required on add unless `invite` (the server says so beside the field). */
+  password: newPassword,
+  /** Add only: email the member a link to set their own password instead of giving one. */
+  invite: withMessage(z.boolean().optional().default(false), msg`Please choose whether to send an invitation`),
   group_id: withMessage(z.preprocess((v) => (v === 0 || v === "" ? null : v), dbId.nullable().optional().default(null)), msg`Please choose a member group`),
   gender: withMessage(z.union([z.literal(0), z.literal(1), z.literal(2)]).optional().default(0), msg`Please choose a gender`),
   birthday: withMessage(

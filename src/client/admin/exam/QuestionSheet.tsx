@@ -19,7 +19,7 @@ import { DataTable } from "../../ui/DataTable.tsx";
  * nothing) and the export dialog. Files travel as base64 in JSON.
  */
 
-interface SheetFile {
+export interface SheetFile {
   name: string;
   type: string;
   data: string;
@@ -37,7 +37,7 @@ interface ImportReport {
 const MAX_BYTES = 10 * 1024 * 1024;
 
 /** Saves a file the server sent. */
-function save(file: SheetFile) {
+export function save(file: SheetFile) {
   const bytes = Uint8Array.from(atob(file.data), (c) => c.charCodeAt(0));
   const url = URL.createObjectURL(new Blob([bytes], { type: file.type }));
   const a = document.createElement("a");
@@ -49,7 +49,7 @@ function save(file: SheetFile) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-async function base64Of(file: File): Promise<string> {
+export async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let text = "";
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

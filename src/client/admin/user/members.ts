@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { Coins, ScanFace, Wallet } from "lucide-react";
+import { Coins, Download, MailPlus, ScanFace, Upload, Wallet } from "lucide-react";
 import { AVATAR_TOPIC } from "../../../shared/avatar.ts";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
@@ -9,6 +9,7 @@ import { companyField } from "../org/fields.ts";
 import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
 import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
 import { FacePhotoDialog } from "./FacePhotoDialog.tsx";
+import { InviteDialog, MemberExportDialog, MemberImportDialog } from "./MemberSheet.tsx";
 import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 
 /** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
@@ -23,7 +24,9 @@ const members: CrudDefinition = {
   form: [
     { field: "username", label: msg`Username`, kind: "text" },
     { field: "nickname", label: msg`Nickname`, kind: "text" },
-    { field: "password", viaHook: true, label: msg`Password`, kind: "password" },
+    // A new member is given a first password, or emailed a link to set their own.
+    { field: "invite", viaHook: true, label: msg`Send an invitation email instead of a password`, kind: "switch", boolean: true, only: "add", initial: false },
+    { field: "password", viaHook: true, label: msg`Password`, kind: "password", when: (v) => !v.invite },
     { field: "group_id", label: msg`Group`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
     companyField(),
     { field: "duty_id", label: msg`Duty`, kind: "remoteSelect", remote: { path: "org/duty", labelField: "name" } },
@@ -42,6 +45,11 @@ const members: CrudDefinition = {
     { key: "money", label: msg`Adjust balance`, icon: Wallet, action: "user/moneyLog/add", component: AdjustMoney },
     { key: "score", label: msg`Adjust points`, icon: Coins, action: "user/scoreLog/add", component: AdjustScore },
     { key: "face", label: msg`Face photo`, icon: ScanFace, action: "face", component: FacePhotoDialog },
+    { key: "invite", label: msg`Resend invitation`, icon: MailPlus, action: "invite", component: InviteDialog },
+  ],
+  toolbarActions: [
+    { key: "import", label: msg`Import`, icon: Upload, action: "import", size: "lg", component: MemberImportDialog },
+    { key: "export", label: msg`Export`, icon: Download, action: "export", component: MemberExportDialog },
   ],
 };
 

@@ -1,5 +1,10 @@
+import { msg } from "@lingui/core/macro";
+import { z } from "zod";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
-import type { ResourceDef } from "../resource.ts";
+import { dbId, withMessage } from "../../../shared/schema.ts";
+import { ApiError } from "../../errors.ts";
+import { NO_PASSWORD_HASH, createInvitations, sendInvitations, type Invitation } from "../../modules/user/invitation.ts";
+import type { ExtraAction, ResourceDef } from "../resource.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
 import { withPassword } from "./accounts.ts";
 import { requireInScope } from "../scope.ts";
@@ -8,6 +13,28 @@ import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
 import { declared } from "./fields.ts";
 import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.ts";
+import { memberSheetActions } from "./memberSheet.ts";
+import { inviteesOf } from "../../modules/user/invitation.repository.ts";
+
+/** `POST invite {id}`: emails the member a new invitation link (older links stop working). */
+const inviteAction: ExtraAction = {
+  method: "POST",
+  input: z.object({ id: withMessage(dbId, msg`Please choose a row`) }),
+  done: msg`The invitation was sent`,
+  async run(ctx, input) {
+    const { id } = input as { id: number };
+    const [member] = await inviteesOf(ctx.tx, [id]);
+    if (!member) throw new ApiError(msg`The row does not exist`);
+    if (!member.email) throw new ApiError(msg`The member has no email: add one before sending an invitation`);
+    if (member.status !== "enable") throw new ApiError(msg`The member is disabled: enable them before sending an invitation`);
+    return { invitations: await createInvitations(ctx.tx, [id]) };
+  },
+  async committed(app, req, result) {
+    const sent = await sendInvitations(app, req, (result as { invitations: Invitation[] }).invitations);
+    if (sent === 0) throw new ApiError(msg`The invitation could not be sent: please check the mail settings`);
+    return { sent };
+  },
+};
 
 /** Members (`/admin/user/user/...`): profile, group, status, password reset; never the password hash. */
 export const memberResource: ResourceDef = {
@@ -26,9 +53,15 @@ export const memberResource: ResourceDef = {
   touch: true,
   company: { column: "t.company_id", fill: "company_id" },
   hooks: {
-    async beforeWrite(_ctx, body) {
-      const { id: _id, password, classroom_ids: _classrooms, ...fields } = body as MemberAdd & { id?: number };
-      return withPassword({ ...fields }, password);
+    async beforeWrite(ctx, body, existing) {
+      const { id: _id, password, invite, classroom_ids: _classrooms, ...fields } = body as MemberAdd & { id?: number };
+      if (existing) return withPassword({ ...fields }, password);
+      // A new member has a first password, or is invited to set one (by the email they are sent).
+      const field = (name: string, message: Parameters<typeof ctx.req.t>[0]) => new ApiError(message, 0, { fields: { [name]: ctx.req.t(message) } });
+      if (invite && password) throw field("password", msg`Give a first password or send an invitation, not both`);
+      if (invite && !fields.email) throw field("email", msg`An invitation is sent by email: please enter the member's email`);
+      if (!invite && !password) throw field("password", msg`A password is 6 to 32 characters, without & < > " or '`);
+      return invite ? { ...fields, password_hash: NO_PASSWORD_HASH } : withPassword({ ...fields }, password);
     },
     async afterWrite(ctx, id, body, existing) {
       const data = body as MemberAdd;
@@ -38,10 +71,21 @@ export const memberResource: ResourceDef = {
       await requireInScope(ctx, classroomResource, wanted);
       await setMemberClassrooms(ctx.tx, id, wanted);
     },
+    async afterAdd(app, req, id, body) {
+      if (!(body as MemberAdd).invite) return;
+      try {
+        const invitations = await app.db.transaction((tx) => createInvitations(tx, [id]));
+        await sendInvitations(app, req, invitations);
+      } catch (error) {
+        // The member is there: staff can send the invitation again from the list.
+        req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: id }, "invitation not sent");
+      }
+    },
     async editRow(ctx, row) {
       return { ...row, classroom_ids: await classroomIdsOfMember(ctx.tx, row.id) };
     },
   },
   // Staff enrol the member's reference photo for face checks.
-  actions: { face: memberFaceAction },
+  // Spreadsheets in and out; an invitation sent again.
+  actions: { face: memberFaceAction, ...memberSheetActions, invite: inviteAction },
 };

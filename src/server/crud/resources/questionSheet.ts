@@ -1,4 +1,3 @@
-import { PassThrough } from "node:stream";
 import { Worker } from "node:worker_threads";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
@@ -11,7 +10,7 @@ import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { bankExists, nextQuestionTime } from "./exam.repository.ts";
-import { loadExcel } from "./excel.ts";
+import { writeSheet } from "./excel.ts";
 import { insertQuestionRows, questionsOfBank, questionTypeRows } from "./questionSheet.repository.ts";
 import { actAs } from "../../modules/exam/versions.ts";
 
@@ -90,10 +89,6 @@ type Refusal = MessageDescriptor;
 const refuse = (message: Refusal): never => {
   throw new ApiError(message);
 };
-
-/** Marks a CSV text cell that a spreadsheet program would run as a formula (export); sheet-worker.mjs reads it back. */
-const CSV_GUARDED = /^[=+\-@\t\r']/;
-const guardCsv = (text: string) => (CSV_GUARDED.test(text) ? `'${text}` : text);
 
 type Cells = (string | { formula: true })[];
 type Reason = "notSheet" | "tooLarge" | "noSheet" | "notUtf8" | "csvQuotes" | "busy";
@@ -340,34 +335,7 @@ export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId
     return [q.type, q.stem, ...OPTION_KEYS.map((_, i) => q.options[i]?.text ?? ""), answerCell(q.type, q.answer), ref, q.analysis, String(q.difficulty), String(Number(q.score)), q.status];
   });
   if (classifyId === null) lines.push(...templateRows(t));
-  const head = headers(t);
-  const Excel = await loadExcel();
-  if (format === "csv") {
-    const workbook = new Excel.Workbook();
-    const sheet = workbook.addWorksheet("questions");
-    sheet.addRow(head);
-    for (const line of lines) sheet.addRow(line.map(guardCsv));
-    const out = new PassThrough();
-    const chunks: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];
-    out.on("data", (c: Buffer) => chunks.push(c));
-    await workbook.csv.write(out, { map: (v: unknown) => v } as never);
-    return Buffer.concat(chunks);
-  }
-  const out = new PassThrough();
-  const chunks: Buffer[] = [];
-  out.on("data", (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => {
-    out.on("end", resolve);
-    out.on("error", reject);
-  });
-  const workbook = new Excel.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: true, useStyles: false });
-  const sheet = workbook.addWorksheet("questions");
-  sheet.addRow(head).commit();
-  for (const line of lines) sheet.addRow(line).commit();
-  sheet.commit();
-  await workbook.commit();
-  await done;
-  return Buffer.concat(chunks);
+  return writeSheet("questions", headers(t), lines, format);
 }
 
 function templateRows(t: Translate): string[][] {

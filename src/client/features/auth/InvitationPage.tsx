@@ -1,0 +1,90 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useEffect, useState, type FormEvent } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { validatePassword } from "../../../shared/validation.ts";
+import { request, serverRefusal } from "../../api/index.ts";
+import { Button, buttonClass } from "../../ui/Button.tsx";
+import { Field } from "../../ui/form/Field.tsx";
+import { FormAlert } from "../../ui/FormFooter.tsx";
+import { Spinner } from "../../ui/Spinner.tsx";
+
+type State = { kind: "loading" } | { kind: "refused"; message: string } | { kind: "open"; username: string; nickname: string };
+
+/**
+ * `/invitation?token=`: a member staff created sets their first password from the link in
+ * their invitation email (no captcha, no code: the single-use link is the proof), then logs in.
+ * A used or expired link says so, and who can send a new one.
+ */
+export default function InvitationPage() {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const [state, setState] = useState<State>({ kind: "loading" });
+  const [password, setPassword] = useState("");
+  const [again, setAgain] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    request<{ username: string; nickname: string }>({ url: "/api/user/invitation", method: "get", params: { token } }, { showCodeMessage: false, showErrorMessage: false }).then(
+      (res) => live && setState({ kind: "open", ...res.data }),
+      (e: unknown) => live && setState({ kind: "refused", message: serverRefusal(e)?.msg ?? t`The invitation could not be checked: try again` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [token, t]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const invalid = validatePassword(password);
+    if (invalid) return setError(i18n._(invalid));
+    if (password !== again) return setError(t`The two passwords are not the same`);
+    setError(null);
+    setBusy(true);
+    try {
+      await request({ url: "/api/user/invitation", method: "post", data: { token, password } }, { showCodeMessage: false, showSuccessMessage: true });
+      void navigate("/", { replace: true });
+    } catch (e) {
+      setError(serverRefusal(e)?.msg ?? t`The password could not be set: try again`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="mx-auto max-w-sm space-y-4 py-12">
+      <h1 className="text-xl font-semibold">
+        <Trans>Set your password</Trans>
+      </h1>
+      {state.kind === "loading" && <Spinner className="size-6" />}
+      {state.kind === "refused" && (
+        <>
+          <p role="alert" className="text-red-700 dark:text-red-300">
+            {state.message}
+          </p>
+          <Link to="/" className={buttonClass("primary")}>
+            <Trans>Go to the login page</Trans>
+          </Link>
+        </>
+      )}
+      {state.kind === "open" && (
+        <form onSubmit={(e) => void submit(e)} noValidate className="space-y-3">
+          <p>
+            <Trans>
+              Welcome, {state.nickname || state.username}. Your username is <strong>{state.username}</strong>: choose the password you will log in with.
+            </Trans>
+          </p>
+          <Field label={t`New password`} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+          <Field label={t`Confirm password`} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} />
+          <FormAlert text={error} />
+          <Button variant="primary" type="submit" className="w-full" disabled={busy}>
+            <Trans>Set password</Trans>
+          </Button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { msg, plural } from "@lingui/core/macro";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { jsonBody } from "../../../shared/schema.ts";
+import { validatePassword } from "../../../shared/validation.ts";
+import { clearLoginFailures } from "../../auth/login.ts";
+import { hashPassword } from "../../auth/password.ts";
+import type { Queryable } from "../../db/index.ts";
+import { ApiError } from "../../errors.ts";
+import { deleteMemberSessions, setPasswordHash } from "../account/repository.ts";
+import { getSettings } from "../../settings.ts";
+import { inviteesOf, insertInvitations, openInvitation, spendInvitation } from "./invitation.repository.ts";
+
+/**
+ * Invitations: a member staff created (one by one or by import) gets an email with a link to
+ * set their first password, no captcha and no code: the link itself is the proof. The link is
+ * single use, expires after INVITATION_TTL_SECONDS, and a newer invitation closes the older
+ * ones. Only the token's SHA-256 is stored; the token is in the email and nowhere else (not in
+ * the admin log, not in the server log, not in any answer).
+ */
+
+/** The password hash of a member who has none yet (invited): no password verifies against it. */
+export const NO_PASSWORD_HASH = "!invited";
+
+/** How long an invitation link works. */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
+/** The member-side page the link opens (src/client/app/router.tsx). */
+export const INVITATION_PATH = "/invitation";
+
+const now = () => Math.floor(Date.now() / 1000);
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export interface Invitation {
+  userId: number;
+  token: string;
+}
+
+/** Opens an invitation for each member, in the caller's transaction: their tokens, to send once it has committed. */
+export async function createInvitations(tx: Queryable, userIds: readonly number[]): Promise<Invitation[]> {
+  const unique = [...new Set(userIds)];
+  const list = unique.map((userId) => ({ userId, token: randomBytes(32).toString("base64url") }));
+  const t0 = now();
+  await insertInvitations(
+    tx,
+    list.map((i) => ({ userId: i.userId, tokenHash: hashToken(i.token) })),
+    t0,
+    t0 + INVITATION_TTL_SECONDS,
+  );
+  return list;
+}
+
+/** The address the admin reached the server by: the link in the email opens the same site. */
+export function siteOrigin(req: FastifyRequest): string {
+  return `${req.protocol}://${req.host}`;
+}
+
+/**
+ * Emails the invitations (after their transaction committed: an email is not undone by a
+ * rollback). A failure of one does not stop the others; answers how many were sent.
+ */
+export async function sendInvitations(app: FastifyInstance, req: FastifyRequest, invitations: readonly Invitation[]): Promise<number> {
+  if (invitations.length === 0) return 0;
+  const people = new Map((await inviteesOf(app.db, invitations.map((i) => i.userId))).map((m) => [m.id, m]));
+  const { site_name } = await getSettings(app.db, ["site_name"]);
+  const site = site_name || app.config.siteName;
+  const origin = siteOrigin(req);
+  const t = req.t;
+  const days = INVITATION_TTL_SECONDS / 86400;
+  let sent = 0;
+  for (const invitation of invitations) {
+    const member = people.get(invitation.userId);
+    if (!member?.email) continue;
+    const name = member.nickname || member.username;
+    const username = member.username;
+    const link = `${origin}${INVITATION_PATH}?token=${invitation.token}`;
+    try {
+      await app.sender.send({
+        channel: "email",
+        target: member.email,
+        subject: t(msg`You are invited to ${site}`),
+        body: t(
+          msg`Hello ${name}, an account was made for you on ${site} (username: ${username}). Open this link to set your password: ${link} It works once, for ${plural(days, { one: "# day", other: "# days" })}.`,
+        ),
+        secret: true,
+      });
+      sent++;
+    } catch (error) {
+      // The mail server's words may name hosts and users: logged without the message itself.
+      req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: member.id }, "invitation email failed");
+    }
+  }
+  return sent;
+}
+
+const EXPIRED = msg`This invitation link has expired or has already been used: ask the staff who invited you to send a new one`;
+const tokenField = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/);
+
+/** `GET/POST /api/user/invitation`: the member side of an invitation (public: the token is the proof). */
+export async function invitationRoutes(app: FastifyInstance): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const limit = { max: 20, timeWindow: "1 minute" };
+
+  api.get(
+    "/api/user/invitation",
+    { config: { auth: "public", rateLimit: limit }, schema: { querystring: z.object({ token: z.string().max(200).optional() }) } },
+    async (req, reply) => {
+      const token = tokenField.safeParse(req.query.token);
+      const open = token.success ? await openInvitation(app.db, hashToken(token.data), now()) : undefined;
+      if (!open) throw new ApiError(EXPIRED);
+      return reply.success({ username: open.username, nickname: open.nickname });
+    },
+  );
+
+  const body = jsonBody(z.object({ token: z.string().max(200), password: z.string().max(64) }));
+  api.post("/api/user/invitation", { config: { auth: "public", rateLimit: limit }, schema: { body } }, async (req, reply) => {
+    const { token, password } = req.body;
+    const invalid = validatePassword(password);
+    if (invalid) throw new ApiError(invalid, 0, { fields: { password: req.t(invalid) } });
+    const parsed = tokenField.safeParse(token);
+    if (!parsed.success) throw new ApiError(EXPIRED);
+    const hash = await hashPassword(password);
+    const username = await app.db.transaction(async (tx) => {
+      const t0 = now();
+      const open = await openInvitation(tx, hashToken(parsed.data), t0, true);
+      if (!open) throw new ApiError(EXPIRED);
+      await spendInvitation(tx, open.id, t0);
+      await setPasswordHash(tx, open.user_id, hash, true);
+      await clearLoginFailures(tx, "member", open.username);
+      await deleteMemberSessions(tx, open.user_id);
+      return open.username;
+    });
+    return reply.success({ username }, msg`Your password is set: please log in`);
+  });
+}

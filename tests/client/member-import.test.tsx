@@ -1,0 +1,109 @@
+import type * as ApiModule from "../../src/client/api/index.ts";
+import { i18n } from "@lingui/core";
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { AxiosRequestConfig } from "axios";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { ApiError, request } from "../../src/client/api/index.ts";
+import { InviteDialog, MemberImportDialog } from "../../src/client/admin/user/MemberSheet.tsx";
+import { envelope } from "./crud-example.tsx";
+
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
+
+beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
+afterEach(() => vi.mocked(request).mockReset());
+
+const calls = () => vi.mocked(request).mock.calls.map((c) => c[0] as AxiosRequestConfig);
+const sent = () => calls().filter((c) => c.url === "/admin/user/user/import").map((c) => c.data as { name: string; data: string; confirm: boolean });
+
+const clean = {
+  add: 1,
+  update: 1,
+  unchanged: 3,
+  errorCount: 0,
+  errors: [],
+  preview: [
+    { line: 2, username: "ann", nickname: "Ann", action: "add", password: "invite" },
+    { line: 3, username: "bob", nickname: "Bob", action: "update", password: "kept" },
+  ],
+  imported: 0,
+};
+
+function renderWith(node: React.ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={client}>{node}</QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+const file = () => new File(["username,nickname\nann,Ann\n"], "members.csv", { type: "text/csv" });
+
+describe("the member import dialog", () => {
+  it("checks the file first (a dry run), shows what would change, then imports on confirm", async () => {
+    vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
+      const body = config.data as { confirm: boolean };
+      return envelope(body.confirm ? { ...clean, imported: 2, invited: 1 } : clean);
+    }) as never);
+    const onDone = vi.fn();
+    renderWith(<MemberImportDialog onDone={onDone} />);
+    expect(screen.queryByRole("button", { name: /^Import/ })).toBeNull();
+    await userEvent.upload(screen.getByLabelText(/File \(\.xlsx or UTF-8 \.csv/), file());
+    await userEvent.click(screen.getByRole("button", { name: "Check the file" }));
+    expect((await screen.findByTestId("member-import-counts")).textContent).toBe("To add: 1; to update: 1; unchanged: 3; rows with problems: 0.");
+    const rows = within(screen.getByRole("table")).getAllByRole("row").slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual(["2annAnnAddInvitation email", "3bobBobUpdateKept"]);
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]).toMatchObject({ name: "members.csv", confirm: false });
+    expect(atob(sent()[0]!.data)).toBe("username,nickname\nann,Ann\n");
+
+    await userEvent.click(screen.getByRole("button", { name: "Import: add 1, update 1" }));
+    expect((await screen.findByRole("status")).textContent).toContain("2 members imported; invitations sent: 1.");
+    expect(sent().map((b) => b.confirm)).toEqual([false, true]);
+    await userEvent.click(screen.getByRole("button", { name: "Close" }));
+    expect(onDone).toHaveBeenCalled();
+  });
+
+  it("lists every bad row and offers no import", async () => {
+    vi.mocked(request).mockImplementation((async () =>
+      envelope({ ...clean, add: 0, update: 0, unchanged: 0, preview: [], errorCount: 2, errors: [{ line: 3, message: "Row 3: duty X does not exist" }, { line: 5, message: "Row 5: the username ann is also in row 2" }] })) as never);
+    renderWith(<MemberImportDialog onDone={vi.fn()} />);
+    await userEvent.upload(screen.getByLabelText(/File \(\.xlsx or UTF-8 \.csv/), file());
+    await userEvent.click(screen.getByRole("button", { name: "Check the file" }));
+    const list = await screen.findByTestId("import-errors");
+    expect(within(list).getAllByRole("listitem").map((li) => li.textContent)).toEqual(["Row 3: duty X does not exist", "Row 5: the username ann is also in row 2"]);
+    expect(screen.queryByRole("button", { name: /^Import/ })).toBeNull();
+  });
+
+  it("shows the server's refusal of a bad file", async () => {
+    vi.mocked(request).mockImplementation((async () => {
+      throw new ApiError({ code: 0, msg: "The file is not a spreadsheet (.xlsx or .csv)" });
+    }) as never);
+    renderWith(<MemberImportDialog onDone={vi.fn()} />);
+    await userEvent.upload(screen.getByLabelText(/File \(\.xlsx or UTF-8 \.csv/), file());
+    await userEvent.click(screen.getByRole("button", { name: "Check the file" }));
+    expect(await screen.findByText("The file is not a spreadsheet (.xlsx or .csv)")).toBeTruthy();
+    expect(screen.queryByTestId("member-import-counts")).toBeNull();
+  });
+});
+
+describe("the resend invitation dialog", () => {
+  it("sends the member's invitation again", async () => {
+    vi.mocked(request).mockImplementation((async () => envelope({ sent: 1 })) as never);
+    const onDone = vi.fn();
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", nickname: "Ann", email: "ann@example.com" }} onDone={onDone} />);
+    expect(screen.getByText(/Email Ann \(ann@example.com\) a link/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect(calls()[0]).toMatchObject({ url: "/admin/user/user/invite", method: "post", data: { id: 9 } });
+    expect(onDone).toHaveBeenCalled();
+  });
+
+  it("says a member without an email cannot be invited", () => {
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "" }} onDone={vi.fn()} />);
+    expect(screen.getByText("ann has no email: add one before sending an invitation.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
+  });
+});

@@ -1,0 +1,324 @@
+import ExcelJS from "exceljs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../src/server/auth/password.ts";
+import { memberSheetHeaders } from "../../src/server/crud/resources/memberSheet.ts";
+import { INVITATION_TTL_SECONDS } from "../../src/server/modules/user/invitation.ts";
+import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { call, type Caller } from "../helpers/call.ts";
+import { createAdmin, createClassroom, createCompany, createDuty, createMember, type TestAdmin } from "../helpers/factories.ts";
+
+/**
+ * Members as spreadsheets and invitations: the template, a dry run listing what would be added,
+ * updated or left as it is and every bad row by its line, the all-or-nothing import, export ->
+ * import changing nothing, a company admin kept inside their company, bad files refused, and
+ * the invitation link (emailed through the outbox): single use, expiring, sent again from the
+ * member list by whoever holds the rule.
+ */
+
+let t: TestApp;
+let root: TestAdmin;
+const q = <T>(text: string, params: unknown[] = []) => t.database.db.query<T & Record<string, unknown>>(text, params).then((r) => r.rows);
+
+const HEADER = memberSheetHeaders("en");
+type Row = Partial<Record<"username" | "nickname" | "email" | "mobile" | "company" | "duty" | "classrooms" | "group" | "password" | "invite", string>>;
+const FIELDS = ["username", "nickname", "email", "mobile", "company", "duty", "classrooms", "group", "password", "invite"] as const;
+const cells = (r: Row) => FIELDS.map((f) => r[f] ?? "");
+
+async function xlsx(rows: (string | { formula: string })[][], header: string[] = HEADER): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  const ws = wb.addWorksheet("m");
+  ws.addRow(header);
+  for (const r of rows) ws.addRow(r);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+const sheet = (rows: Row[]) => xlsx(rows.map(cells));
+const csv = (rows: Row[]) => Buffer.from(`\ufeff${[HEADER, ...rows.map(cells)].map((r) => r.join(",")).join("\n")}\n`);
+
+interface Report {
+  add: number;
+  update: number;
+  unchanged: number;
+  errorCount: number;
+  errors: { line: number; message: string }[];
+  preview: { line: number; username: string; action: string; password: string }[];
+  imported: number;
+  invited?: number;
+}
+async function importFile(who: Caller, name: string, data: Buffer, confirm = false) {
+  const res = await t.app.inject({ method: "POST", url: "/admin/user/user/import", headers: { ...who.headers, "think-lang": "en" }, payload: { name, data: data.toString("base64"), confirm } });
+  expect(res.statusCode).toBe(200);
+  return res.json<{ code: number; msg: string; data: Report }>();
+}
+const memberCount = async () => (await q<{ n: number }>("select count(*)::int as n from member"))[0]!.n;
+const outbox = (email: string) => q<{ subject: string; body: string }>("select subject, body from outbox_message where target = $1 order by id", [email]);
+const tokenOf = (body: string) => /[?&]token=([A-Za-z0-9_-]+)/.exec(body)?.[1] ?? "";
+
+let company: number;
+let duty: number;
+let room1: number;
+let room2: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  root = await createAdmin(t.database.db);
+  const db = t.database.db;
+  company = await createCompany(db, { name: "Acme" });
+  duty = await createDuty(db, { name: "Driver" });
+  room1 = await createClassroom(db, { name: "Room one", companyId: company });
+  room2 = await createClassroom(db, { name: "Room two", companyId: company });
+  await db.query("insert into user_group (name) values ('Staff')");
+});
+afterAll(() => t.close());
+
+describe("member import", () => {
+  it("gives the template in the admin's language: the header row and example rows", async () => {
+    const res = await call<{ name: string; data: string }>(t.app, root, "GET", "/admin/user/user/template?format=csv", undefined, { headers: { "think-lang": "en" } });
+    expect(res.code).toBe(1);
+    const text = Buffer.from(res.data.data, "base64").toString("utf8").replace(/^\ufeff/, "");
+    expect(text.split("\n")[0]).toBe(HEADER.map((h) => (h.includes(",") ? `"${h}"` : h)).join(","));
+    // The template's own rows check out (a new member with a password, one with an invitation).
+    const dry = await importFile(root, "template.csv", Buffer.from(res.data.data, "base64"));
+    expect(dry.data).toMatchObject({ add: 2, update: 0, errorCount: 0 });
+  });
+
+  it("lists every bad row with its reason and imports nothing", async () => {
+    await createMember(t.database.db, { username: "taken1", email: "taken@example.com" });
+    const before = await memberCount();
+    const file = await sheet([
+      { username: "good1", password: "secret1" },
+      { username: "baddy", duty: "Pilot", password: "secret1" },
+      { username: "good1", password: "secret1" },
+      { username: "mail1", email: "TAKEN@example.com", password: "secret1" },
+      { username: "mail2", email: "not-an-email", password: "secret1" },
+      { username: "tel1", mobile: "12345", password: "secret1" },
+      { username: "9bad", password: "secret1" },
+      { username: "pw1", password: "a<b" },
+      { username: "nopass" },
+      { username: "both1", email: "both@example.com", password: "secret1", invite: "yes" },
+      { username: "noemail", invite: "yes" },
+      { username: "nocomp", company: "Nowhere", password: "secret1" },
+      { username: "noroom", classrooms: "Room one; Room nine", password: "secret1" },
+      { username: "nogroup", group: "Ghosts", password: "secret1" },
+    ]);
+    const dry = await importFile(root, "bad.xlsx", file);
+    expect(dry.code).toBe(1);
+    const messages = dry.data.errors.map((e) => e.message);
+    expect(messages).toEqual([
+      "Row 3: duty Pilot does not exist",
+      "Row 4: the username good1 is also in row 2",
+      "Row 5: the email TAKEN@example.com is used by another member",
+      "Row 6: Please enter the correct email address",
+      "Row 7: Please enter the correct mobile number",
+      "Row 8: A username is 3 to 15 letters, digits or underscores, starting with a letter",
+      `Row 9: A password is 6 to 32 characters, without & < > " or '`,
+      "Row 10: a new member needs a first password or an invitation",
+      "Row 11: give a first password or send an invitation, not both",
+      "Row 12: an invitation is sent by email: the email is empty",
+      "Row 13: company Nowhere does not exist",
+      "Row 14: classroom Room nine does not exist",
+      "Row 15: member group Ghosts does not exist",
+    ]);
+    expect(dry.data.errorCount).toBe(13);
+    expect(dry.data.add).toBe(1);
+    const real = await importFile(root, "bad.xlsx", file, true);
+    expect(real.code).toBe(0);
+    expect(real.msg).toBe("Nothing was imported: correct the rows listed and try again");
+    expect(real.data.errors).toHaveLength(13);
+    expect(await memberCount()).toBe(before);
+  });
+
+  it("adds and updates in one go (a password only when given), names looked up, the admin log written without the file", async () => {
+    const old = await createMember(t.database.db, { username: "upd1", password: "keepme1", email: "upd1@example.com" });
+    const file = await sheet([
+      { username: "new1", nickname: "New One", email: "new1@example.com", mobile: "13800001111", company: "Acme", duty: "Driver", classrooms: "Room one;Room two", group: "Staff", password: "first-pass1" },
+      { username: "upd1", nickname: "Updated", email: "upd1@example.com", company: "Acme", classrooms: "Room two" },
+    ]);
+    const dry = await importFile(root, "ok.xlsx", file);
+    expect(dry.data).toMatchObject({ add: 1, update: 1, unchanged: 0, errorCount: 0, imported: 0 });
+    expect(dry.data.preview.map((p) => [p.username, p.action, p.password])).toEqual([
+      ["new1", "add", "set"],
+      ["upd1", "update", "kept"],
+    ]);
+    expect(await q("select 1 from member where username = 'new1'")).toHaveLength(0);
+    const done = await importFile(root, "ok.xlsx", file, true);
+    expect(done.code, done.msg).toBe(1);
+    expect(done.data.imported).toBe(2);
+    const [added] = await q<{ id: number; nickname: string; mobile: string; company_id: number; duty_id: number; group_name: string; password_hash: string }>(
+      "select m.id, m.nickname, m.mobile, m.company_id, m.duty_id, g.name as group_name, m.password_hash from member m left join user_group g on g.id = m.group_id where username = 'new1'",
+    );
+    expect(added).toMatchObject({ nickname: "New One", mobile: "13800001111", company_id: company, duty_id: duty, group_name: "Staff" });
+    expect(await verifyPassword("first-pass1", added!.password_hash)).toBe(true);
+    const rooms = async (id: number) => (await q<{ classroom_id: number }>("select classroom_id from classroom_member where user_id = $1 order by classroom_id", [id])).map((r) => r.classroom_id);
+    expect(await rooms(added!.id)).toEqual([room1, room2]);
+    const [updated] = await q<{ nickname: string; company_id: number; password_hash: string }>("select nickname, company_id, password_hash from member where id = $1", [old.id]);
+    expect(updated).toMatchObject({ nickname: "Updated", company_id: company });
+    expect(await verifyPassword("keepme1", updated!.password_hash)).toBe(true);
+    expect(await rooms(old.id)).toEqual([room2]);
+    const logs = await q<{ title: string; data: string }>("select title, data from admin_log where url = '/admin/user/user/import' order by id desc limit 1");
+    expect(logs[0]!.title).toBe("Members / import");
+    expect(logs[0]!.data).not.toContain(file.toString("base64").slice(0, 40));
+    expect(logs[0]!.data).not.toContain("first-pass1");
+  });
+
+  it("exports members in the import's layout: importing the export changes nothing (xlsx and csv)", async () => {
+    for (const format of ["xlsx", "csv"] as const) {
+      const res = await call<{ name: string; data: string }>(t.app, root, "GET", `/admin/user/user/export?format=${format}`, undefined, { headers: { "think-lang": "en" } });
+      expect(res.code).toBe(1);
+      const total = await memberCount();
+      const dry = await importFile(root, res.data.name, Buffer.from(res.data.data, "base64"));
+      expect(dry.data, JSON.stringify(dry.data.errors)).toMatchObject({ add: 0, update: 0, unchanged: total, errorCount: 0 });
+    }
+  });
+
+  it("refuses bad files with a clear message, changing nothing", async () => {
+    const before = await memberCount();
+    const cases: [string, Buffer, string][] = [
+      ["a.xlsx", Buffer.from("PK\u0003\u0004 not really a zip"), "The file is not a spreadsheet (.xlsx or .csv)"],
+      ["a.txt", Buffer.from("username\nabc"), "Choose an .xlsx or .csv file"],
+      ["a.xlsx", Buffer.from("hello"), "The file is not a spreadsheet (.xlsx or .csv)"],
+      ["a.csv", await xlsx([["", ""], ["", ""]]).then(() => Buffer.from(`${HEADER.join(",")}\n,,,\n,,\n`)), "The file has no members"],
+      ["a.xlsx", await xlsx([["bob", "Bob"]], ["bob", "Bob"]), 'The first row must be the template\'s header row: the column "bob" is not one of the template\'s'],
+      ["a.xlsx", await xlsx([["Bob"]], ["Nickname"]), "The first row must be the template's header row, with a username column at least"],
+    ];
+    for (const [name, data, message] of cases) {
+      const res = await importFile(root, name, data, true);
+      expect(res, name).toMatchObject({ code: 0, msg: message });
+    }
+    const empty = await t.app.inject({ method: "POST", url: "/admin/user/user/import", headers: { ...root.headers, "think-lang": "en" }, payload: { name: "a.csv", data: "", confirm: true } });
+    expect(empty.json()).toMatchObject({ code: 0, msg: "The file is empty" });
+    expect(await memberCount()).toBe(before);
+  });
+
+  it("reads a UTF-8 CSV with Chinese names and refuses formula cells", async () => {
+    await t.database.db.query("insert into duty (name) values ('司机')");
+    const ok = await importFile(root, "cn.csv", csv([{ username: "cnuser1", nickname: "张三", duty: "司机", password: "secret1" }]));
+    expect(ok.data).toMatchObject({ add: 1, errorCount: 0 });
+    const formula = await importFile(root, "f.xlsx", await xlsx([["fx1", { formula: "1+1" }, "", "", "", "", "", "", "secret1"]]));
+    expect(formula.data.errors.map((e) => e.message)).toEqual(["Row 2: formulas are not accepted: type the value itself"]);
+  });
+});
+
+describe("member import by a company admin", () => {
+  let boss: TestAdmin;
+  let other: number;
+  let sub: number;
+  beforeAll(async () => {
+    const db = t.database.db;
+    sub = await createCompany(db, { name: "Acme Sub", pid: company });
+    other = await createCompany(db, { name: "Other Co" });
+    await createClassroom(db, { name: "Their room", companyId: other });
+    await createMember(db, { username: "theirs1", companyId: other });
+    await createMember(db, { username: "mine1", companyId: sub });
+    boss = await createAdmin(db, { companyId: company });
+    const group = (await db.query<{ id: number }>("insert into admin_group (name, rules) values ('all rules', '*') returning id")).rows[0]!.id;
+    await db.query("insert into admin_group_access (uid, group_id) values ($1, $2)", [boss.id, group]);
+  });
+
+  it("imports only into their companies and updates only their members", async () => {
+    const before = await memberCount();
+    const bad = await importFile(
+      boss,
+      "scope.xlsx",
+      await sheet([
+        { username: "scoped1", company: "Other Co", password: "secret1" },
+        { username: "theirs1", nickname: "Mine now", password: "secret1" },
+        { username: "scoped2", classrooms: "Their room", password: "secret1" },
+      ]),
+      true,
+    );
+    expect(bad.code).toBe(0);
+    expect(bad.data.errors.map((e) => e.message)).toEqual([
+      "Row 2: you may import members only into your own company (Other Co is not under it)",
+      "Row 3: the username theirs1 is used by a member outside your company",
+      "Row 4: classroom Their room does not exist",
+    ]);
+    expect(await memberCount()).toBe(before);
+
+    const good = await importFile(boss, "scope.xlsx", await sheet([{ username: "scoped3", password: "secret1" }, { username: "mine1", nickname: "Still mine", company: "Acme Sub" }]), true);
+    expect(good.code, good.msg).toBe(1);
+    expect(good.data).toMatchObject({ add: 1, update: 1 });
+    // No company named: theirs.
+    expect((await q<{ company_id: number }>("select company_id from member where username = 'scoped3'"))[0]!.company_id).toBe(company);
+  });
+
+  it("exports only their companies' members", async () => {
+    const res = await call<{ data: string }>(t.app, boss, "GET", "/admin/user/user/export?format=csv");
+    const text = Buffer.from(res.data.data, "base64").toString("utf8");
+    expect(text).toContain("mine1");
+    expect(text).not.toContain("theirs1");
+    const theirs = (await q<{ id: number }>("select id from member where username = 'theirs1'"))[0]!.id;
+    expect((await call(t.app, boss, "GET", `/admin/user/user/export?ids[]=${theirs}`)).code).toBe(0);
+  });
+});
+
+describe("invitations", () => {
+  const open = (token: string) => call<{ username: string }>(t.app, { headers: { "think-lang": "en" } }, "GET", `/api/user/invitation?token=${token}`);
+  const setPassword = (token: string, password: string) => call<{ username: string }>(t.app, { headers: { "think-lang": "en" } }, "POST", "/api/user/invitation", { token, password });
+  const hashOf = async (username: string) => (await q<{ password_hash: string }>("select password_hash from member where username = $1", [username]))[0]!.password_hash;
+
+  it("an imported member with an invitation gets a single-use link by email and sets their password with it", async () => {
+    const res = await importFile(root, "inv.xlsx", await sheet([{ username: "invited1", nickname: "Ivy", email: "ivy@example.com", invite: "yes" }]), true);
+    expect(res.code, res.msg).toBe(1);
+    expect(res.data).toMatchObject({ add: 1, invited: 1 });
+    expect(JSON.stringify(res.data)).not.toMatch(/token/i);
+    // No password works before the link is used.
+    expect(await verifyPassword("", await hashOf("invited1"))).toBe(false);
+    const [mail] = await outbox("ivy@example.com");
+    const token = tokenOf(mail!.body);
+    expect(token).not.toBe("");
+    expect(mail!.body).toContain("/invitation?token=");
+    // Only the token's hash is kept, and neither the admin log nor the answer holds it.
+    expect(await q("select 1 from member_invitation where token_hash = $1", [token])).toHaveLength(0);
+    expect(await q("select 1 from admin_log where data::text like $1", [`%${token}%`])).toHaveLength(0);
+
+    expect(await open(token)).toMatchObject({ code: 1, data: { username: "invited1" } });
+    expect((await setPassword(token, "a<b")).code).toBe(0);
+    const set = await setPassword(token, "my-own-pass1");
+    expect(set).toMatchObject({ code: 1, data: { username: "invited1" } });
+    expect(await verifyPassword("my-own-pass1", await hashOf("invited1"))).toBe(true);
+    // Single use.
+    const again = await setPassword(token, "another-pass1");
+    expect(again.code).toBe(0);
+    expect(again.msg).toMatch(/expired or has already been used/);
+    expect((await open(token)).code).toBe(0);
+    expect(await verifyPassword("my-own-pass1", await hashOf("invited1"))).toBe(true);
+  });
+
+  it("a link expires; staff send a new one from the member list (the old one stops working)", async () => {
+    const added = await call<{ id: number }>(t.app, root, "POST", "/admin/user/user/add", { username: "invited2", email: "inv2@example.com", invite: true }, { headers: { "think-lang": "en" } });
+    expect(added.code, added.msg).toBe(1);
+    const first = tokenOf((await outbox("inv2@example.com"))[0]!.body);
+    expect((await open(first)).code).toBe(1);
+    // Past its time: refused.
+    await q("update member_invitation set expire_time = extract(epoch from now())::bigint - 1 where user_id = $1", [added.data.id]);
+    expect((await setPassword(first, "late-pass1")).code).toBe(0);
+    expect((await open(first)).code).toBe(0);
+
+    const resent = await call(t.app, root, "POST", "/admin/user/user/invite", { id: added.data.id }, { headers: { "think-lang": "en" } });
+    expect(resent).toMatchObject({ code: 1, msg: "The invitation was sent" });
+    const mails = await outbox("inv2@example.com");
+    expect(mails).toHaveLength(2);
+    const second = tokenOf(mails[1]!.body);
+    const [fresh] = await q<{ create_time: number; expire_time: number }>("select create_time, expire_time from member_invitation where user_id = $1 and used_time is null", [added.data.id]);
+    expect(Number(fresh!.expire_time) - Number(fresh!.create_time)).toBe(INVITATION_TTL_SECONDS);
+    expect((await setPassword(second, "fresh-pass1")).code).toBe(1);
+    expect(await verifyPassword("fresh-pass1", await hashOf("invited2"))).toBe(true);
+  });
+
+  it("an add needs a password or an invitation (which needs an email); resending needs its rule", async () => {
+    const none = await call<{ fields?: Record<string, string> }>(t.app, root, "POST", "/admin/user/user/add", { username: "nopw1" }, { headers: { "think-lang": "en" } });
+    expect(none.code).toBe(0);
+    expect(none.data.fields?.password).toBeTruthy();
+    const noMail = await call<{ fields?: Record<string, string> }>(t.app, root, "POST", "/admin/user/user/add", { username: "nopw2", invite: true }, { headers: { "think-lang": "en" } });
+    expect(noMail.data.fields?.email).toBe("An invitation is sent by email: please enter the member's email");
+    expect(await q("select 1 from member where username in ('nopw1', 'nopw2')")).toHaveLength(0);
+
+    const member = await createMember(t.database.db, { email: "viewer@example.com" });
+    const viewer = await createAdmin(t.database.db, { isSuper: false });
+    const rules = await q<{ id: number }>("select id from admin_rule where name in ('user/user', 'user/user/index')");
+    const group = (await q<{ id: number }>("insert into admin_group (name, rules) values ('viewers', $1) returning id", [rules.map((r) => r.id).join(",")]))[0]!.id;
+    await q("insert into admin_group_access (uid, group_id) values ($1, $2)", [viewer.id, group]);
+    expect((await call(t.app, viewer, "POST", "/admin/user/user/invite", { id: member.id })).code).toBe(401);
+    expect(await outbox("viewer@example.com")).toHaveLength(0);
+  });
+});
