@@ -49,7 +49,7 @@ const members: CrudDefinition = {
   ],
   toolbarActions: [
     { key: "import", label: msg`Import`, icon: Upload, action: "import", size: "lg", component: MemberImportDialog },
-    { key: "export", label: msg`Export`, icon: Download, action: "export", component: MemberExportDialog },
+    { key: "export", label: msg`Export for import`, icon: Download, action: "export", component: MemberExportDialog },
   ],
 };
 
