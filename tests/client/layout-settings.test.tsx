@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import fs from "node:fs";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LayoutSettings } from "../../src/client/admin/LayoutSettings.tsx";
-import { contrastRatio } from "../../src/client/ui/contrast.ts";
+import { contrastRatio } from "../../src/shared/contrast.ts";
 import { cleanLayout, defaultLayout, LAYOUT_COLOUR_VARS, LAYOUT_COLOURS, useConfig } from "../../src/client/stores/config.ts";
 import { STORE_CONFIG } from "../../src/client/stores/keys.ts";
 

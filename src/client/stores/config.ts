@@ -9,7 +9,7 @@ import {
   resolveLanguage,
   type Language,
 } from "../../shared/constants.ts";
-import { AA_CONTRAST, contrastRatio, isHexColour } from "../ui/contrast.ts";
+import { AA_CONTRAST, contrastRatio, isHexColour } from "../../shared/contrast.ts";
 import { STORE_CONFIG } from "./keys.ts";
 
 /**

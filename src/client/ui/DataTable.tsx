@@ -403,11 +403,11 @@ function ResizeHandle({ name, width, onResize }: { name: string; width: number |
   const { t } = useLingui();
   const drag = useRef<{ x: number; width: number; last: number } | null>(null);
   const ref = useRef<HTMLSpanElement>(null);
+  const drawnWidth = (handle: HTMLElement) => width ?? Math.round(handle.parentElement?.getBoundingClientRect().width ?? COLUMN_WIDTH_MIN);
   // A splitter says its value: the width set, or the one the column is drawn at (read after layout).
   useLayoutEffect(() => {
     if (ref.current) ref.current.setAttribute("aria-valuenow", String(drawnWidth(ref.current)));
   });
-  const drawnWidth = (handle: HTMLElement) => width ?? Math.round(handle.parentElement?.getBoundingClientRect().width ?? COLUMN_WIDTH_MIN);
   const onPointerDown = (e: PointerEvent<HTMLElement>) => {
     if (e.button !== 0) return;
     e.preventDefault();

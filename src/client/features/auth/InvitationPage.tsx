@@ -25,6 +25,9 @@ export default function InvitationPage() {
   const [again, setAgain] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The greeting's words (an open invitation's member).
+  const username = state.kind === "open" ? state.username : "";
+  const name = state.kind === "open" ? state.nickname || state.username : "";
 
   useEffect(() => {
     let live = true;
@@ -74,7 +77,7 @@ export default function InvitationPage() {
         <form onSubmit={(e) => void submit(e)} noValidate className="space-y-3">
           <p>
             <Trans>
-              Welcome, {state.nickname || state.username}. Your username is <strong>{state.username}</strong>: choose the password you will log in with.
+              Welcome, {name}. Your username is <strong>{username}</strong>: choose the password you will log in with.
             </Trans>
           </p>
           <Field label={t`New password`} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
