@@ -24,10 +24,10 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await crud.openAdd();
   await dialog.getByLabel("用户名").fill(username);
   await dialog.getByLabel("昵称").fill("E2E 会员");
-  await dialog.getByLabel("密码").fill("1");
+  await dialog.getByLabel("密码", { exact: true }).fill("1");
   await crud.save();
-  await expect(dialog.getByLabel("密码")).toHaveAttribute("aria-invalid", "true");
-  await dialog.getByLabel("密码").fill("secret-123");
+  await expect(dialog.getByLabel("密码", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await dialog.getByLabel("密码", { exact: true }).fill("secret-123");
   await dialog.getByLabel("男").check();
   await dialog.getByLabel("生日").fill("2001-02-03");
   await crud.saveAndClose();

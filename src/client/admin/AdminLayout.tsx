@@ -74,9 +74,12 @@ function Header({ small, onOpenDrawer }: { small: boolean; onOpenDrawer: () => v
           <LayoutTemplate aria-hidden className="size-5" />
         </Button>
       )}
-      <Button variant="ghost" size="icon" aria-label={t`Layout settings`} aria-haspopup="dialog" onClick={() => setSettingsOpen(true)}>
-        <Palette aria-hidden className="size-5" />
-      </Button>
+      {/* Only on a computer: a phone's header has no room for it (the page would widen past the screen). */}
+      {!small && (
+        <Button variant="ghost" size="icon" aria-label={t`Layout settings`} aria-haspopup="dialog" onClick={() => setSettingsOpen(true)}>
+          <Palette aria-hidden className="size-5" />
+        </Button>
+      )}
       <LayoutSettings open={settingsOpen} onOpenChange={setSettingsOpen} />
       {isSuper && <TerminalButton />}
       <Button variant="ghost" size="icon" aria-label={layout.isDark ? t`Light mode` : t`Dark mode`} aria-pressed={layout.isDark} onClick={() => setLayout("isDark", !layout.isDark)}>
