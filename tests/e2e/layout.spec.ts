@@ -91,7 +91,8 @@ test.describe("the member header on a phone", () => {
     await menu.getByRole("link", { name: "考试" }).click();
     await expect(page).toHaveURL(/\/exam\/myTest$/);
     await expect(menu).toBeHidden();
-    // The page's heading sits right under the one-row header.
+    // The page's heading sits right under the one-row header (once the page has drawn it).
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     const heading = (await page.getByRole("heading", { level: 1 }).boundingBox())!;
     expect(heading.y).toBeLessThan(120);
 
