@@ -27,8 +27,8 @@ export async function companySubtree(q: Queryable, root: number): Promise<Set<nu
   return new Set(rows.map((r) => r.id));
 }
 
-export interface MemberNow {
-  id: number;
+/** A member's own columns that a sheet's row sets. */
+interface MemberColumns {
   username: string;
   nickname: string;
   email: string | null;
@@ -36,6 +36,10 @@ export interface MemberNow {
   company_id: number | null;
   duty_id: number | null;
   group_id: number | null;
+}
+
+export interface MemberNow extends MemberColumns {
+  id: number;
   classroom_ids: number[];
 }
 
@@ -58,14 +62,7 @@ export async function membersByContact(q: Queryable, emails: readonly string[], 
   return rows;
 }
 
-export interface MemberWrite {
-  username: string;
-  nickname: string;
-  email: string | null;
-  mobile: string | null;
-  company_id: number | null;
-  duty_id: number | null;
-  group_id: number | null;
+export interface MemberWrite extends MemberColumns {
   password_hash: string;
 }
 

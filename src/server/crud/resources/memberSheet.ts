@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
-import { dbIdParam, isSafeText, withMessage } from "../../../shared/schema.ts";
+import { dbIdParam, isSafeText } from "../../../shared/schema.ts";
 import { MOBILE_REGEX, validateAccount, validateMobile, validatePassword } from "../../../shared/validation.ts";
 import { hashPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
@@ -23,7 +23,8 @@ import {
   type MemberWrite,
   type Named,
 } from "./memberSheet.repository.ts";
-import { MAX_IMPORT_BYTES, readSheetCells } from "./questionSheet.ts";
+import { readSheetCells } from "./questionSheet.ts";
+import { SHEET_IMPORT_BODY_LIMIT, sheetFile, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
 
 /**
  * Members as spreadsheets (`/admin/user/user/template|export|import`): one member per row after
@@ -44,8 +45,7 @@ import { MAX_IMPORT_BYTES, readSheetCells } from "./questionSheet.ts";
 const FIELDS = ["username", "nickname", "email", "mobile", "company", "duty", "classrooms", "group", "password", "invite"] as const;
 type Field = (typeof FIELDS)[number];
 
-/** Most rows listed as bad (the count is exact), rows of the dry run's preview. */
-const MAX_LISTED_ERRORS = 500;
+/** Rows of the dry run's preview. */
 const PREVIEW_ROWS = 20;
 
 function headers(t: Translate): Record<Field, string> {
@@ -83,10 +83,6 @@ const NO = new Set(["", "no", "n", "false", "0", "否", "不", "不发送", "×"
 /** Classroom names in a cell: separated by ";" (or "；", "、", a line break). */
 const splitNames = (cell: string) => [...new Set(cell.split(/[;；、\n]/).map((s) => s.trim()).filter(Boolean))];
 
-export interface SheetError {
-  line: number;
-  message: string;
-}
 type Action = "add" | "update" | "unchanged";
 export interface PreviewRow {
   line: number;
@@ -157,13 +153,7 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
   }
   if (!columns.has("username")) refuse(msg`The first row must be the template's header row, with a username column at least`);
 
-  const errors: SheetError[] = [];
-  let errorCount = 0;
-  const bad = (line: number, reason: MessageDescriptor | string) => {
-    errorCount++;
-    const text = t(reason);
-    if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, message: t(msg`Row ${line}: ${text}`) });
-  };
+  const { found, bad } = sheetErrors(t);
 
   // First pass: each row on its own.
   interface Parsed {
@@ -182,7 +172,7 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
     if (text.every((c) => c.trim() === "")) continue;
     parsed.push({ line, cell: (f) => (columns.has(f) ? (text[columns.get(f)!] ?? "").trim() : "") });
   }
-  if (parsed.length === 0 && errorCount === 0) refuse(msg`The file has no members`);
+  if (parsed.length === 0 && found.errorCount === 0) refuse(msg`The file has no members`);
 
   // What the rows name, looked up at once.
   const usernames = [...new Set(parsed.map((p) => p.cell("username")))];
@@ -296,7 +286,7 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
     rows.push({ line, action, id: member?.id ?? null, values, keep, password, invite, classrooms: roomIds });
     if (preview.length < PREVIEW_ROWS) preview.push({ line, username, nickname: nickname || (member?.nickname ?? ""), action, password: invite ? "invite" : password !== "" ? "set" : "kept" });
   }
-  return { rows, counts, errors, errorCount, preview, hashes: new Map() };
+  return { rows, counts, ...found, preview, hashes: new Map() };
 }
 
 /**
@@ -358,68 +348,38 @@ async function writeMemberSheet(ctx: CrudContext, format: "xlsx" | "csv", mode: 
   return writeSheet("members", FIELDS.map((f) => head[f]), lines, format);
 }
 
-const format = withMessage(z.enum(["xlsx", "csv"]).optional().default("xlsx"), msg`Choose .xlsx or .csv`);
-const mime = (fmt: string) => (fmt === "csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-
-/** Base64 of at most MAX_IMPORT_BYTES bytes. */
-const base64 = z
-  .string()
-  .max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/);
-
-interface ImportInput {
-  name: string;
-  data: string;
-  confirm: boolean;
-}
-
 const report = (plan: MemberPlan) => ({ ...plan.counts, errorCount: plan.errorCount, errors: plan.errors, preview: plan.preview });
 
 export const memberSheetActions: Record<string, ExtraAction> = {
   /** `GET template?format=`: the header row and two example rows. */
-  template: {
-    method: "GET",
-    rule: "user/user/import",
-    input: z.object({ format }),
-    async run(ctx, input) {
-      const { format: fmt } = input as { format: "xlsx" | "csv" };
-      const data = await writeMemberSheet(ctx, fmt, "template", null);
-      return { name: `members-template.${fmt}`, type: mime(fmt), data: data.toString("base64") };
-    },
-  },
+  template: sheetTemplateAction("user/user/import", (fmt) => `members-template.${fmt}`, (ctx, fmt) => writeMemberSheet(ctx, fmt, "template", null)),
   /** `GET export?format=&ids[]=`: the members the admin reaches (or these), in the import's layout. */
   export: {
     method: "GET",
-    input: z.object({ format, ids: z.array(dbIdParam).max(10_000).optional(), id: dbIdParam.optional() }),
+    input: z.object({ format: sheetFormat, ids: z.array(dbIdParam).max(10_000).optional(), id: dbIdParam.optional() }),
     async run(ctx, input) {
-      const { format: fmt, ids, id } = input as { format: "xlsx" | "csv"; ids?: number[]; id?: number };
+      const { format: fmt, ids, id } = input as { format: SheetFormat; ids?: number[]; id?: number };
       const only = ids || id !== undefined ? [...(ids ?? []), ...(id === undefined ? [] : [id])] : null;
-      const data = await writeMemberSheet(ctx, fmt, "export", only);
-      return { name: `members.${fmt}`, type: mime(fmt), data: data.toString("base64") };
+      return sheetFile(`members.${fmt}`, fmt, await writeMemberSheet(ctx, fmt, "export", only));
     },
   },
   /** `POST import {name, data, confirm}`: a dry run (confirm false) or the import, all or nothing. */
   import: {
     method: "POST",
-    bodyLimit: Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 64 * 1024,
-    input: z.object({
-      name: withMessage(z.string().min(1).max(255), msg`Choose an .xlsx or .csv file`),
-      data: withMessage(base64, msg`The file is too large (at most 10 MB)`),
-      confirm: z.boolean().optional().default(false),
-    }),
+    bodyLimit: SHEET_IMPORT_BODY_LIMIT,
+    input: z.object(sheetImportFields),
     async prepare(ctx, input) {
-      const { name, data, confirm } = input as ImportInput;
-      const file = Buffer.from(data, "base64");
+      const { name, data, confirm } = input as SheetImportInput;
       // The file (first passwords and all) is not the admin log's: the log keeps its size.
+      const file = Buffer.from(data, "base64");
       (input as { data: string }).data = `(${file.length} bytes)`;
-      if (file.length === 0) refuse(msg`The file is empty`);
-      if (file.length > MAX_IMPORT_BYTES) refuse(msg`The file is too large (at most 10 MB)`);
+      uploadedSheet(file);
       const plan = await readMemberSheet(ctx, { name, data: file });
       if (confirm && plan.errorCount === 0) await hashFirstPasswords(plan);
       return plan;
     },
     async run(ctx, input, prepared) {
-      const { confirm } = input as ImportInput;
+      const { confirm } = input as SheetImportInput;
       const plan = prepared as MemberPlan;
       const answer = report(plan);
       if (!confirm) return { ...answer, imported: 0 };

@@ -11,6 +11,7 @@ import type { Translate } from "../../i18n/index.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { bankExists, nextQuestionTime } from "./exam.repository.ts";
 import { writeSheet } from "./excel.ts";
+import { SHEET_IMPORT_BODY_LIMIT, sheetFile, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
 import { insertQuestionRows, questionsOfBank, questionTypeRows } from "./questionSheet.repository.ts";
 import { actAs } from "../../modules/exam/versions.ts";
 
@@ -30,13 +31,9 @@ import { actAs } from "../../modules/exam/versions.ts";
 
 /** Most questions one file may hold. */
 export const MAX_IMPORT_ROWS = 20_000;
-/** Most bytes of an uploaded file (after base64 decoding). */
-export const MAX_IMPORT_BYTES = 10 * 1024 * 1024;
 /** Most bytes the .xlsx zip may inflate to, and most entries it may have. */
 export const MAX_UNZIPPED_BYTES = 64 * 1024 * 1024;
 const MAX_ZIP_ENTRIES = 200;
-/** Most bad rows listed in an answer (the count is always exact). */
-const MAX_LISTED_ERRORS = 500;
 /** Rows of the dry run's preview. */
 const PREVIEW_ROWS = 20;
 
@@ -76,10 +73,6 @@ function answerCell(type: QuestionType, answer: unknown): string {
 
 const JUDGE: Record<string, "T" | "F"> = { t: "T", true: "T", yes: "T", "对": "T", "正确": "T", "是": "T", "√": "T", "✓": "T", f: "F", false: "F", no: "F", "错": "F", "错误": "F", "否": "F", "×": "F", "✗": "F" };
 
-export interface SheetError {
-  line: number;
-  message: string;
-}
 export interface SheetRow {
   line: number;
   question: QuestionAdd;
@@ -240,13 +233,7 @@ export async function readQuestionSheet(
   if (ext === "xlsx" && !(file.data[0] === 0x50 && file.data[1] === 0x4b && file.data[2] === 0x03 && file.data[3] === 0x04)) refuse(msg`The file is not a spreadsheet (.xlsx or .csv)`);
   const { names, defaults } = await typeNames(db);
   const rows: SheetRow[] = [];
-  const errors: SheetError[] = [];
-  let errorCount = 0;
-  const bad = (line: number, reason: MessageDescriptor | string) => {
-    errorCount++;
-    const text = t(reason);
-    if (errors.length < MAX_LISTED_ERRORS) errors.push({ line, message: t(msg`Row ${line}: ${text}`) });
-  };
+  const { found, bad } = sheetErrors(t);
   let sawHeader = false;
   const source = await readSheetCells(ext, file.data);
   let n = 0;
@@ -324,7 +311,7 @@ export async function readQuestionSheet(
     rows.push({ line, question: parsed.data });
   }
   if (!sawHeader) refuse(msg`The file has no rows`);
-  return { rows, errors, errorCount };
+  return { rows, ...found };
 }
 
 /** A bank's questions as a spreadsheet (the import's layout, the request's language for the header). */
@@ -349,8 +336,6 @@ function templateRows(t: Translate): string[][] {
   ];
 }
 
-const format = withMessage(z.enum(["xlsx", "csv"]).optional().default("xlsx"), msg`Choose .xlsx or .csv`);
-
 /** Inserts the rows (500 per statement), after the bank's newest update_time so its version changes. */
 async function insertQuestions(tx: Queryable, classifyId: number, rows: SheetRow[]): Promise<void> {
   const time = await nextQuestionTime(tx, [classifyId]);
@@ -364,59 +349,31 @@ async function requireBankExists(ctx: CrudContext, id: number): Promise<void> {
 }
 
 const fileName = (id: number | null, fmt: string) => (id === null ? `questions-template.${fmt}` : `questions-bank-${id}.${fmt}`);
-const mime = (fmt: string) => (fmt === "csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
 
-/** Base64 of at most MAX_IMPORT_BYTES bytes. */
-const base64 = z
-  .string()
-  .max(Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 4)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/);
-
-interface ImportInput {
+interface ImportInput extends SheetImportInput {
   classify_id: number;
-  name: string;
-  data: string;
-  confirm: boolean;
 }
 
 export const questionSheetActions: Record<string, ExtraAction> = {
-  template: {
-    method: "GET",
-    rule: "exam/question/import",
-    input: z.object({ format }),
-    async run(ctx, input) {
-      const { format: fmt } = input as { format: "xlsx" | "csv" };
-      const data = await writeQuestionSheet(ctx.tx, ctx.req.t, null, fmt);
-      return { name: fileName(null, fmt), type: mime(fmt), data: data.toString("base64") };
-    },
-  },
+  template: sheetTemplateAction("exam/question/import", (fmt) => fileName(null, fmt), (ctx, fmt) => writeQuestionSheet(ctx.tx, ctx.req.t, null, fmt)),
   export: {
     method: "GET",
-    input: z.object({ classify_id: withMessage(dbIdParam, msg`Please choose a question bank`), format }),
+    input: z.object({ classify_id: withMessage(dbIdParam, msg`Please choose a question bank`), format: sheetFormat }),
     async run(ctx, input) {
-      const { classify_id, format: fmt } = input as { classify_id: number; format: "xlsx" | "csv" };
+      const { classify_id, format: fmt } = input as { classify_id: number; format: SheetFormat };
       await requireBankExists(ctx, classify_id);
-      const data = await writeQuestionSheet(ctx.tx, ctx.req.t, classify_id, fmt);
-      return { name: fileName(classify_id, fmt), type: mime(fmt), data: data.toString("base64") };
+      return sheetFile(fileName(classify_id, fmt), fmt, await writeQuestionSheet(ctx.tx, ctx.req.t, classify_id, fmt));
     },
   },
   import: {
     method: "POST",
-    bodyLimit: Math.ceil(MAX_IMPORT_BYTES / 3) * 4 + 64 * 1024,
-    input: z.object({
-      classify_id: withMessage(dbId, msg`Please choose a question bank`),
-      name: withMessage(z.string().min(1).max(255), msg`Choose an .xlsx or .csv file`),
-      data: withMessage(base64, msg`The file is too large (at most 10 MB)`),
-      confirm: z.boolean().optional().default(false),
-    }),
+    bodyLimit: SHEET_IMPORT_BODY_LIMIT,
+    input: z.object({ classify_id: withMessage(dbId, msg`Please choose a question bank`), ...sheetImportFields }),
     // The file is read before the transaction opens (crud/resource.ts, ExtraAction.prepare).
     async prepare(ctx, input) {
       const { classify_id, name, data } = input as ImportInput;
       await requireBankExists(ctx, classify_id);
-      const file = Buffer.from(data, "base64");
-      if (file.length === 0) refuse(msg`The file is empty`);
-      if (file.length > MAX_IMPORT_BYTES) refuse(msg`The file is too large (at most 10 MB)`);
-      return readQuestionSheet(ctx.tx, ctx.req.t, { name, data: file }, classify_id);
+      return readQuestionSheet(ctx.tx, ctx.req.t, { name, data: uploadedSheet(Buffer.from(data, "base64")) }, classify_id);
     },
     async run(ctx, input, prepared) {
       const { classify_id, confirm } = input as ImportInput;
