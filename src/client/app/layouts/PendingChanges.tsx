@@ -1,12 +1,12 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Popover } from "radix-ui";
-import { CloudUpload, X } from "lucide-react";
+import { CloudUpload } from "lucide-react";
 import { formatTime } from "../../../shared/time.ts";
 import { pendingActions, syncNow, useOfflineQuery, useSyncStatus } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Button } from "../../ui/Button.tsx";
 import { OP_LABELS } from "./RejectedChanges.tsx";
+import { SyncPopover } from "./SyncPopover.tsx";
 
 const NONE = { total: 0, actions: [] };
 
@@ -26,64 +26,43 @@ export function PendingChanges() {
   const errorText = lastError ? t`Last sync error (${errorAt}): ${reason}` : null;
   const label = t`${plural(pending, { one: "# change waiting to sync", other: "# changes waiting to sync" })}`;
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        aria-label={label}
-        className="inline-flex min-h-8 items-center gap-1 rounded bg-amber-100 px-2 py-0.5 text-xs whitespace-nowrap text-amber-900 outline-none focus-visible:ring-2 focus-visible:ring-primary"
-      >
-        <CloudUpload aria-hidden className="size-3.5" />
-        {/* A phone shows the count and a word; the full text is the button's name. */}
-        <span aria-hidden className="sm:hidden">
-          {t`${pending} to sync`}
-        </span>
-        <span aria-hidden className="hidden sm:inline">
-          {label}
-        </span>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          aria-label={t`Changes waiting to sync`}
-          className="z-50 w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <div className="mb-2 flex items-start justify-between gap-2">
-            <p className="text-slate-700 dark:text-slate-200">
-              {online ? (
-                <Trans>These changes are saved on this device and will be sent to the server shortly.</Trans>
-              ) : (
-                <Trans>These changes are saved on this device and will be sent when you are back online.</Trans>
-              )}
-            </p>
-            <Popover.Close aria-label={t`Close`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X aria-hidden className="size-4" />
-            </Popover.Close>
-          </div>
-          <ul className="max-h-72 space-y-1 overflow-y-auto" aria-label={t`Waiting to sync`}>
-            {actions.map((a) => {
-              const latest = formatTime(a.at, "MM-DD HH:mm");
-              return (
-                <li key={a.kind} className="flex items-baseline justify-between gap-2 rounded border border-slate-200 px-2 py-1.5 dark:border-slate-700">
-                  <span className="font-medium">
-                    {i18n._(OP_LABELS[a.kind])} × {a.count}
-                  </span>
-                  <span className="text-xs text-slate-500 dark:text-slate-400">{t`latest ${latest}`}</span>
-                </li>
-              );
-            })}
-          </ul>
-          {errorText && (
-            <p role="status" className="mt-2 rounded bg-red-50 p-2 text-xs text-red-800 dark:bg-red-950/40 dark:text-red-300">
-              {errorText}
-            </p>
-          )}
-          {online && (
-            <Button size="sm" className="mt-2 w-full" disabled={state === "syncing"} onClick={() => void syncNow()}>
-              <Trans>Sync now</Trans>
-            </Button>
-          )}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <SyncPopover
+      label={label}
+      short={t`${pending} to sync`}
+      icon={CloudUpload}
+      tone="amber"
+      title={t`Changes waiting to sync`}
+      intro={
+        online ? (
+          <Trans>These changes are saved on this device and will be sent to the server shortly.</Trans>
+        ) : (
+          <Trans>These changes are saved on this device and will be sent when you are back online.</Trans>
+        )
+      }
+    >
+      <ul className="max-h-72 space-y-1 overflow-y-auto" aria-label={t`Waiting to sync`}>
+        {actions.map((a) => {
+          const latest = formatTime(a.at, "MM-DD HH:mm");
+          return (
+            <li key={a.kind} className="flex items-baseline justify-between gap-2 rounded border border-slate-200 px-2 py-1.5 dark:border-slate-700">
+              <span className="font-medium">
+                {i18n._(OP_LABELS[a.kind])} × {a.count}
+              </span>
+              <span className="text-xs text-slate-500 dark:text-slate-400">{t`latest ${latest}`}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {errorText && (
+        <p role="status" className="mt-2 rounded bg-red-50 p-2 text-xs text-red-800 dark:bg-red-950/40 dark:text-red-300">
+          {errorText}
+        </p>
+      )}
+      {online && (
+        <Button size="sm" className="mt-2 w-full" disabled={state === "syncing"} onClick={() => void syncNow()}>
+          <Trans>Sync now</Trans>
+        </Button>
+      )}
+    </SyncPopover>
   );
 }

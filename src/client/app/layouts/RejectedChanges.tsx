@@ -1,12 +1,12 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { Popover } from "radix-ui";
-import { TriangleAlert, X } from "lucide-react";
+import { TriangleAlert } from "lucide-react";
 import type { OpType } from "../../../shared/sync/ops.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { discardRejected, rejectedOps, retrySetAside, syncNow, useOfflineDb, useOfflineQuery, type OutboxRow } from "../../offline/index.ts";
 import { Button } from "../../ui/Button.tsx";
+import { SyncPopover } from "./SyncPopover.tsx";
 
 export const OP_LABELS: Record<OpType, MessageDescriptor> = {
   "practice.answer": msg`Practice answer`,
@@ -44,68 +44,47 @@ export function RejectedChanges() {
     void retrySetAside(db, id).then(() => syncNow());
   };
   return (
-    <Popover.Root>
-      <Popover.Trigger
-        aria-label={t`${plural(count, { one: "# change not accepted by the server", other: "# changes not accepted by the server" })}`}
-        className="inline-flex min-h-8 items-center gap-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900 outline-none focus-visible:ring-2 focus-visible:ring-primary"
-      >
-        <TriangleAlert aria-hidden className="size-3.5" />
-        {/* A phone shows the count only; the full text is the button's name. */}
-        <span aria-hidden className="sm:hidden">{count}</span>
-        <span aria-hidden className="hidden sm:inline">
-          {t`${plural(count, { one: "# change not accepted by the server", other: "# changes not accepted by the server" })}`}
-        </span>
-      </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          aria-label={t`Changes the server did not accept`}
-          className="z-50 w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <div className="mb-2 flex items-start justify-between gap-2">
-            <p className="text-slate-700 dark:text-slate-200">
-              <Trans>The server did not accept these changes made on this device. They will not be sent again; dismiss them once you have read why.</Trans>
-            </p>
-            <Popover.Close aria-label={t`Close`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X aria-hidden className="size-4" />
-            </Popover.Close>
-          </div>
-          <ul className="max-h-72 space-y-2 overflow-y-auto">
-            {rows.map((row) => (
-              <li key={row.id} className="flex items-start justify-between gap-2 rounded border border-slate-200 p-2 dark:border-slate-700">
-                <div>
-                  <p className="font-medium">{OP_LABELS[row.type] ? i18n._(OP_LABELS[row.type]) : row.type}</p>
-                  <p className="text-xs text-slate-500 dark:text-slate-400">{formatTime(row.at)}</p>
-                  {row.setAside ? (
-                    <p className="text-xs text-red-800 dark:text-red-300">
-                      <SetAsideReason reason={row.msg ?? ""} />
-                    </p>
-                  ) : row.msg ? (
-                    <p className="text-xs text-red-800 dark:text-red-300"><RejectionReason reason={row.msg} /></p>
-                  ) : null}
-                </div>
-                <div className="flex shrink-0 flex-col gap-1">
-                  {row.setAside ? (
-                    <Button size="sm" onClick={() => sendAgain(row.id)}>
-                      <Trans>Send again</Trans>
-                    </Button>
-                  ) : null}
-                  <Button size="sm" onClick={() => dismiss([row.id])}>
-                    <Trans>Dismiss</Trans>
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-          {count > 1 ? (
-            <Button size="sm" onClick={() => dismiss(rows.map((r) => r.id))} className="mt-2 w-full">
-              <Trans>Dismiss all</Trans>
-            </Button>
-          ) : null}
-        </Popover.Content>
-      </Popover.Portal>
-    </Popover.Root>
+    <SyncPopover
+      label={t`${plural(count, { one: "# change not accepted by the server", other: "# changes not accepted by the server" })}`}
+      short={count}
+      icon={TriangleAlert}
+      tone="red"
+      title={t`Changes the server did not accept`}
+      intro={<Trans>The server did not accept these changes made on this device. They will not be sent again; dismiss them once you have read why.</Trans>}
+    >
+      <ul className="max-h-72 space-y-2 overflow-y-auto">
+        {rows.map((row) => (
+          <li key={row.id} className="flex items-start justify-between gap-2 rounded border border-slate-200 p-2 dark:border-slate-700">
+            <div>
+              <p className="font-medium">{OP_LABELS[row.type] ? i18n._(OP_LABELS[row.type]) : row.type}</p>
+              <p className="text-xs text-slate-500 dark:text-slate-400">{formatTime(row.at)}</p>
+              {row.setAside ? (
+                <p className="text-xs text-red-800 dark:text-red-300">
+                  <SetAsideReason reason={row.msg ?? ""} />
+                </p>
+              ) : row.msg ? (
+                <p className="text-xs text-red-800 dark:text-red-300"><RejectionReason reason={row.msg} /></p>
+              ) : null}
+            </div>
+            <div className="flex shrink-0 flex-col gap-1">
+              {row.setAside ? (
+                <Button size="sm" onClick={() => sendAgain(row.id)}>
+                  <Trans>Send again</Trans>
+                </Button>
+              ) : null}
+              <Button size="sm" onClick={() => dismiss([row.id])}>
+                <Trans>Dismiss</Trans>
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      {count > 1 ? (
+        <Button size="sm" onClick={() => dismiss(rows.map((r) => r.id))} className="mt-2 w-full">
+          <Trans>Dismiss all</Trans>
+        </Button>
+      ) : null}
+    </SyncPopover>
   );
 }
 
