@@ -3,7 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { classroomAdd, classroomEdit, classroomMembersBody, classroomMembersQuery, companyAdd, companyEdit, dutyAdd, dutyEdit, type ClassroomAdd } from "../../../shared/admin/org.ts";
 import { classroomDecl, companyDecl, dutyDecl, headTeacherDecl } from "../../../shared/admin/resources/org.ts";
 import { ApiError } from "../../errors.ts";
-import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts";
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
@@ -122,11 +122,22 @@ async function classroomLinks(ctx: Pick<CrudContext, "tx">, id: number): Promise
   return { course_ids: rows.flatMap((r) => (r.course_id ? [r.course_id] : [])), room_ids: rows.flatMap((r) => (r.room_id ? [r.room_id] : [])) };
 }
 
-/** The members a bulk action names, each one the acting admin may see (a company admin: their company's). */
-async function scopedMembers(ctx: CrudContext, ids: number[]): Promise<number[]> {
-  const unique = [...new Set(ids)];
-  await requireInScope(ctx, memberResource, unique);
-  return unique;
+/**
+ * `POST {id, user_ids}`: adds members to a classroom or removes them (`write`, answering how
+ * many changed), each one a member the acting admin may see (a company admin: their company's).
+ */
+function classroomMembersAction(done: MessageDescriptor, write: (tx: CrudContext["tx"], id: number, userIds: number[]) => Promise<number>): ExtraAction {
+  return {
+    method: "POST",
+    input: classroomMembersBody,
+    done,
+    async run(ctx, input) {
+      const { id, user_ids } = input as { id: number; user_ids: number[] };
+      const ids = [...new Set(user_ids)];
+      await requireInScope(ctx, memberResource, ids);
+      return { count: await write(ctx.tx, id, ids) };
+    },
+  };
 }
 
 /**
@@ -190,25 +201,7 @@ export const classroomResource: ResourceDef = {
         return { list: await classroomMembers(ctx.tx, id, 2000) };
       },
     },
-    addMembers: {
-      method: "POST",
-      input: classroomMembersBody,
-      done: msg`Members added`,
-      async run(ctx, input) {
-        const { id, user_ids } = input as { id: number; user_ids: number[] };
-        const ids = await scopedMembers(ctx, user_ids);
-        return { count: await addClassroomMembers(ctx.tx, id, ids) };
-      },
-    },
-    removeMembers: {
-      method: "POST",
-      input: classroomMembersBody,
-      done: msg`Members removed`,
-      async run(ctx, input) {
-        const { id, user_ids } = input as { id: number; user_ids: number[] };
-        const ids = await scopedMembers(ctx, user_ids);
-        return { count: await removeClassroomMembers(ctx.tx, id, ids) };
-      },
-    },
+    addMembers: classroomMembersAction(msg`Members added`, addClassroomMembers),
+    removeMembers: classroomMembersAction(msg`Members removed`, removeClassroomMembers),
   },
 };

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 import type { AttemptRow } from "../exam/attempts/attempt.ts";
+import { officialAttemptQuery } from "../exam/attempts/official.repository.ts";
 
 /** The face module's rows (checks.ts, missed.ts and rules.ts call these; no SQL lives beside them). */
 
@@ -83,14 +84,7 @@ export async function startCheckPassed(q: Queryable, attemptId: number): Promise
 
 /** The member's official attempt of this uuid. */
 export async function officialAttemptByUuid(q: Queryable, memberId: number, uuid: string): Promise<FaceAttemptRow | undefined> {
-  return kyselyOf(q)
-    .selectFrom("exam_attempt")
-    .selectAll()
-    .where("user_id", "=", memberId)
-    .where("uuid", "=", uuid)
-    .where("kind", "=", "official")
-    .$castTo<FaceAttemptRow>()
-    .executeTakeFirst();
+  return officialAttemptQuery(q, memberId, uuid).$castTo<FaceAttemptRow>().executeTakeFirst();
 }
 
 /** The attempt, locked for the rest of the transaction. */

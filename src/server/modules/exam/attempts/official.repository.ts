@@ -68,17 +68,13 @@ export async function touchAttempt(q: Queryable, attemptId: number, nowMs: numbe
   await kyselyOf(q).updateTable("exam_attempt").set({ last_seen_at: nowMs }).where("id", "=", attemptId).execute();
 }
 
+/** The query of the member's official attempt by its uuid (every column). */
+export const officialAttemptQuery = (q: Queryable, memberId: number, uuid: string) =>
+  kyselyOf(q).selectFrom("exam_attempt").selectAll().where("user_id", "=", memberId).where("uuid", "=", uuid).where("kind", "=", "official");
+
 /** The member's official attempt by its uuid, locked, or undefined. */
 export async function lockOfficialAttempt(q: Queryable, memberId: number, uuid: string): Promise<AttemptRow | undefined> {
-  return kyselyOf(q)
-    .selectFrom("exam_attempt")
-    .selectAll()
-    .where("user_id", "=", memberId)
-    .where("uuid", "=", uuid)
-    .where("kind", "=", "official")
-    .forUpdate()
-    .$castTo<AttemptRow>()
-    .executeTakeFirst();
+  return officialAttemptQuery(q, memberId, uuid).forUpdate().$castTo<AttemptRow>().executeTakeFirst();
 }
 
 /** Writes an attempt's merged answers and their times (read-modify-write under the row lock). */
