@@ -3,7 +3,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { Trash2 } from "lucide-react";
-import { useState, type ReactElement, type Ref } from "react";
+import { useState, type FormEvent, type ReactElement, type ReactNode, type Ref } from "react";
 import {
   CONFIG_ITEM_TYPES,
   RULES_BY_TYPE,
@@ -126,64 +126,56 @@ export function ItemControl({
   }
 }
 
-/** Deletes an added item, after asking (its value goes with it). */
-export function DeleteItemButton({ item, onDeleted }: { item: ConfigItemView; onDeleted: () => Promise<unknown> }) {
-  const { t } = useLingui();
+/**
+ * Deleting after asking: `ask` opens the confirmation that `dialog(title, description)` draws,
+ * whose Delete posts `{name}` to `url`, then `onDeleted`; a refused delete leaves it open unless
+ * `closeOnError`.
+ */
+function useConfirmedDelete(url: string, name: string, onDeleted: () => Promise<unknown>, closeOnError = false) {
   const [open, setOpen] = useState(false);
   const del = useMutation({
-    mutationFn: () => request({ url: "/admin/routine/config/del", method: "post", data: { name: item.name } }, { showSuccessMessage: true }),
+    mutationFn: () => request({ url, method: "post", data: { name } }, { showSuccessMessage: true }),
     onSuccess: async () => {
       setOpen(false);
       await onDeleted();
     },
+    onError: () => {
+      if (closeOnError) setOpen(false);
+    },
   });
+  const dialog = (title: ReactNode, description: ReactNode) => (
+    <ConfirmDialog open={open} onOpenChange={setOpen} title={title} description={description} confirmLabel={<Trans>Delete</Trans>} busy={del.isPending} onConfirm={() => del.mutate()} />
+  );
+  return { ask: () => setOpen(true), dialog };
+}
+
+/** Deletes an added item, after asking (its value goes with it). */
+export function DeleteItemButton({ item, onDeleted }: { item: ConfigItemView; onDeleted: () => Promise<unknown> }) {
+  const { t } = useLingui();
+  const { ask, dialog } = useConfirmedDelete("/admin/routine/config/del", item.name, onDeleted);
   const itemTitle = item.title;
   const itemName = item.name;
   return (
     <>
-      <Button variant="bare" aria-label={t`Delete the item ${itemTitle}`} className="rounded p-2 text-slate-500 hover:bg-red-50 hover:text-red-700 dark:hover:bg-red-950" onClick={() => setOpen(true)}>
+      <Button variant="bare" aria-label={t`Delete the item ${itemTitle}`} className="rounded p-2 text-slate-500 hover:bg-red-50 hover:text-red-700 dark:hover:bg-red-950" onClick={ask}>
         <Trash2 className="size-4" aria-hidden />
       </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={<Trans>Delete the item {itemTitle}?</Trans>}
-        description={<Trans>Its value is deleted with it. Code or pages that read {itemName} get nothing.</Trans>}
-        confirmLabel={<Trans>Delete</Trans>}
-        busy={del.isPending}
-        onConfirm={() => del.mutate()}
-      />
+      {dialog(<Trans>Delete the item {itemTitle}?</Trans>, <Trans>Its value is deleted with it. Code or pages that read {itemName} get nothing.</Trans>)}
     </>
   );
 }
 
 /** Deletes an added group that has no items left. */
 export function DeleteGroupButton({ group, onDeleted }: { group: ConfigGroupView; onDeleted: () => Promise<unknown> }) {
-  const [open, setOpen] = useState(false);
-  const del = useMutation({
-    mutationFn: () => request({ url: "/admin/routine/config/delGroup", method: "post", data: { name: group.name } }, { showSuccessMessage: true }),
-    onSuccess: async () => {
-      setOpen(false);
-      await onDeleted();
-    },
-    onError: () => setOpen(false),
-  });
+  const { ask, dialog } = useConfirmedDelete("/admin/routine/config/delGroup", group.name, onDeleted, true);
   const groupTitle = group.title;
   return (
     <>
-      <Button onClick={() => setOpen(true)}>
+      <Button onClick={ask}>
         <Trash2 className="size-4" aria-hidden />
         <Trans>Delete this group</Trans>
       </Button>
-      <ConfirmDialog
-        open={open}
-        onOpenChange={setOpen}
-        title={<Trans>Delete the group {groupTitle}?</Trans>}
-        description={<Trans>Only a group without items can be deleted.</Trans>}
-        confirmLabel={<Trans>Delete</Trans>}
-        busy={del.isPending}
-        onConfirm={() => del.mutate()}
-      />
+      {dialog(<Trans>Delete the group {groupTitle}?</Trans>, <Trans>Only a group without items can be deleted.</Trans>)}
     </>
   );
 }
@@ -196,6 +188,38 @@ function refusalOf(error: unknown): { fields: Errors; message: string | null } |
   if (!refusal) return null;
   const fields = fieldErrorsOf(refusal.data) ?? {};
   return { fields, message: Object.keys(fields).length > 0 ? null : refusal.msg };
+}
+
+/**
+ * An add dialog's form: its fields' errors and its one message, and `onSubmit`, which shows the
+ * problems `check` finds in the body or else posts it to `url` and, once added, calls `onAdded`;
+ * `dirty` keeps the dialog from closing on unsaved input.
+ */
+function useAddForm<B>(url: string, dirty: boolean, check: () => { body: B; found: Errors }, onAdded: (body: B) => Promise<unknown>) {
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const markSaved = useDirtyForm(dirty);
+  const add = useMutation({ mutationFn: (body: B) => request({ url, method: "post", data: body }, { showSuccessMessage: true, showCodeMessage: false }) });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const { body, found } = check();
+    setErrors(found);
+    setFormError(null);
+    if (Object.keys(found).length > 0) return;
+    add.mutate(body, {
+      onSuccess: async () => {
+        markSaved();
+        await onAdded(body);
+      },
+      onError: (error) => {
+        const refusal = refusalOf(error);
+        if (!refusal) return;
+        setErrors(refusal.fields);
+        setFormError(refusal.message);
+      },
+    });
+  };
+  return { errors, formError, onSubmit, busy: add.isPending };
 }
 
 export function AddGroupDialog({ open, onOpenChange, onAdded }: { open: boolean; onOpenChange: (open: boolean) => void; onAdded: (name: string) => Promise<unknown> }) {
@@ -211,47 +235,26 @@ function AddGroupForm({ onCancel, onAdded }: { onCancel: () => void; onAdded: (n
   const { i18n } = useLingui();
   const [name, setName] = useState("");
   const [title, setTitle] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const markSaved = useDirtyForm(name !== "" || title !== "");
-  const add = useMutation({ mutationFn: (body: { name: string; title: string }) => request({ url: "/admin/routine/config/addGroup", method: "post", data: body }, { showSuccessMessage: true, showCodeMessage: false }) });
+  const check = () => {
+    const body = { name: name.trim(), title: title.trim() };
+    const parsed = configGroupAdd.safeParse(body);
+    const found: Errors = {};
+    for (const issue of parsed.error?.issues ?? []) {
+      const key = String(issue.path[0]);
+      const message = fieldMessage(configGroupAdd, issue.path as (string | number)[]);
+      if (message && !found[key]) found[key] = i18n._(message);
+    }
+    return { body, found };
+  };
+  const { errors, formError, onSubmit, busy } = useAddForm("/admin/routine/config/addGroup", name !== "" || title !== "", check, (body) => onAdded(body.name));
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const body = { name: name.trim(), title: title.trim() };
-        const parsed = configGroupAdd.safeParse(body);
-        const found: Errors = {};
-        for (const issue of parsed.error?.issues ?? []) {
-          const key = String(issue.path[0]);
-          const message = fieldMessage(configGroupAdd, issue.path as (string | number)[]);
-          if (message && !found[key]) found[key] = i18n._(message);
-        }
-        setErrors(found);
-        setFormError(null);
-        if (Object.keys(found).length > 0) return;
-        add.mutate(body, {
-          onSuccess: async () => {
-            markSaved();
-            await onAdded(body.name);
-          },
-          onError: (error) => {
-            const refusal = refusalOf(error);
-            if (!refusal) return;
-            setErrors(refusal.fields);
-            setFormError(refusal.message);
-          },
-        });
-      }}
-    >
+    <form noValidate className="space-y-4" onSubmit={onSubmit}>
       <NameField value={name} onChange={setName} error={errors.name} />
       <FieldFrame label={<Trans>Title</Trans>} hint={<Trans>The tab's name on this screen</Trans>} error={errors.title}>
         {(control) => <input {...control} value={title} onChange={(e) => setTitle(e.target.value)} autoComplete="off" className={controlClass(errors.title)} />}
       </FieldFrame>
       <FormAlert text={formError} />
-      <FormFooter busy={add.isPending} submit={<Trans>Add</Trans>} onCancel={onCancel} />
+      <FormFooter busy={busy} submit={<Trans>Add</Trans>} onCancel={onCancel} />
     </form>
   );
 }
@@ -321,10 +324,6 @@ function AddItemForm({
   const [value, setValue] = useState<string | number | boolean | null>("");
   const [rules, setRules] = useState<ConfigItemRule[]>([]);
   const [tip, setTip] = useState("");
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const markSaved = useDirtyForm(name !== "" || title !== "" || optionsText !== "" || tip !== "" || (value !== "" && value !== null && value !== false));
-  const add = useMutation({ mutationFn: (body: Record<string, unknown>) => request({ url: "/admin/routine/config/add", method: "post", data: body }, { showSuccessMessage: true, showCodeMessage: false }) });
   const options = optionsOf(optionsText);
 
   const chooseType = (next: ConfigItemType) => {
@@ -333,7 +332,7 @@ function AddItemForm({
     setRules((current) => current.filter((rule) => RULES_BY_TYPE[next].includes(rule)));
   };
 
-  const submit = () => {
+  const check = () => {
     const body = { name: name.trim(), group, title: title.trim(), type, value, options: type === "select" ? options : [], rules, tip: tip.trim() };
     const found: Errors = {};
     if (!/^[a-z_][a-z0-9_]*$/.test(body.name) || body.name.length > 40) found.name = t`Please enter an item name of lowercase letters, digits and _ (at most 40, not starting with a digit)`;
@@ -342,33 +341,14 @@ function AddItemForm({
     if (shape) found[type === "select" ? "options" : "rules"] = i18n._(shape);
     const problem = shape ? null : itemValueProblem(body, value, true);
     if (problem) found.value = i18n._(problem);
-    setErrors(found);
-    setFormError(null);
-    if (Object.keys(found).length > 0) return;
-    add.mutate(body, {
-      onSuccess: async () => {
-        markSaved();
-        await onAdded(group);
-      },
-      onError: (error) => {
-        const refusal = refusalOf(error);
-        if (!refusal) return;
-        setErrors(refusal.fields);
-        setFormError(refusal.message);
-      },
-    });
+    return { body, found };
   };
+  const dirty = name !== "" || title !== "" || optionsText !== "" || tip !== "" || (value !== "" && value !== null && value !== false);
+  const { errors, formError, onSubmit, busy } = useAddForm("/admin/routine/config/add", dirty, check, (body) => onAdded(body.group));
 
   const valueItem: ConfigItemView = { name: "value", group, title, type, value, options, rules, tip };
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
+    <form noValidate className="space-y-4" onSubmit={onSubmit}>
       <FieldFrame label={<Trans>Group</Trans>} error={errors.group}>
         {(control) => <Select control={control} value={group} onChange={setGroup} options={groups.map((g) => ({ value: g.name, label: groupTitle(g) }))} />}
       </FieldFrame>
@@ -421,7 +401,7 @@ function AddItemForm({
         {(control) => <input {...control} value={tip} onChange={(e) => setTip(e.target.value)} autoComplete="off" className={controlClass(errors.tip)} />}
       </FieldFrame>
       <FormAlert text={formError} />
-      <FormFooter busy={add.isPending} submit={<Trans>Add</Trans>} onCancel={onCancel} />
+      <FormFooter busy={busy} submit={<Trans>Add</Trans>} onCancel={onCancel} />
     </form>
   );
 }
