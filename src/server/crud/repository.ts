@@ -9,6 +9,12 @@ import { kyselyOf, type DB } from "../db/kysely.ts";
  */
 export const idIn = (column: string, ids: readonly unknown[]) => sql<boolean>`${sql.ref(column)} = any(${ids}::int[])`;
 
+/** A text column of the row of this id (a name or title a list or the admin log shows), or undefined. */
+export async function textById<T extends keyof DB & string>(q: Queryable, table: T, column: keyof DB[T] & string, id: unknown): Promise<string | undefined> {
+  const { rows } = await sql<{ text: string }>`select ${sql.ref(column)} as text from ${sql.table(table)} where id = ${id}`.execute(kyselyOf(q));
+  return rows[0]?.text;
+}
+
 /**
  * How many rows of `table` hold each of these ids in `column` (ids without rows are left out): a
  * list's "in use" figures (a course's lessons, a classroom's members, the rooms using a face rule).

@@ -1,19 +1,12 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { countsPer } from "../repository.ts";
+import { countsPer, textById } from "../repository.ts";
 
 /** How many exam rooms use each of these face rules (unused rules are left out). */
 export const roomsPerFaceRule = (q: Queryable, ruleIds: readonly number[]) => countsPer(q, "exam_room", "face_rule_id", ruleIds);
 
-export async function usernameOf(q: Queryable, memberId: unknown): Promise<string | undefined> {
-  const row = await kyselyOf(q)
-    .selectFrom("member")
-    .select("username")
-    .where("id", "=", memberId as number)
-    .executeTakeFirst();
-  return row?.username;
-}
+export const usernameOf = (q: Queryable, memberId: unknown) => textById(q, "member", "username", memberId);
 
 export async function memberExists(q: Queryable, memberId: number): Promise<boolean> {
   const row = await kyselyOf(q).selectFrom("member").select(sql`1`.as("one")).where("id", "=", memberId).executeTakeFirst();

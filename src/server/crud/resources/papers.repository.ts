@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
-import { idIn } from "../repository.ts";
+import { idIn, textById } from "../repository.ts";
 
 const one = sql`1`.as("one");
 
@@ -73,11 +73,4 @@ export async function questionStemVersion(q: Queryable, id: unknown): Promise<{ 
     .executeTakeFirst();
 }
 
-export async function bankTitle(q: Queryable, id: unknown): Promise<string | undefined> {
-  const row = await kyselyOf(q)
-    .selectFrom("exam_classify")
-    .select("title")
-    .where("id", "=", id as number)
-    .executeTakeFirst();
-  return row?.title;
-}
+export const bankTitle = (q: Queryable, id: unknown) => textById(q, "exam_classify", "title", id);
