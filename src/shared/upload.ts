@@ -3,6 +3,21 @@ import type { MessageDescriptor } from "@lingui/core";
 
 /** Upload checks of SPEC §5, shared by the client (before sending) and the server. */
 
+/**
+ * What still uses an uploaded file, by where (the attachments list shows it): attachment rows,
+ * avatars, courses, lessons, questions, and records of the recycle bin (a deleted row, such as a
+ * lesson with its video, that may be restored).
+ */
+export interface FileUse {
+  attachment: number;
+  admin: number;
+  member: number;
+  course: number;
+  lesson: number;
+  question: number;
+  recycled: number;
+}
+
 export interface UploadFileInfo {
   name?: string;
   size?: number;

@@ -3,6 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import type { ReactNode } from "react";
 import { Button } from "../../ui/Button.tsx";
 import { formatTime } from "../../../shared/time.ts";
+import type { FileUse } from "../../../shared/upload.ts";
 import { formatBytes } from "../../ui/format.ts";
 import { previewImages } from "../../ui/previewer/previewImages.tsx";
 import { suffixIconUrl } from "../crud/fields/upload.ts";
@@ -92,16 +93,8 @@ export function UploaderCell({ row }: { row: CrudRow }) {
   );
 }
 
-interface Uses {
-  attachment: number;
-  admin: number;
-  member: number;
-  course: number;
-  lesson: number;
-  question: number;
-  /** Recycle-bin records of deleted rows (a lesson with its video) that may be restored. */
-  recycled?: number;
-}
+/** A file's uses as the list answers them (`recycled` missing from an older answer). */
+type Uses = Omit<FileUse, "recycled"> & Partial<Pick<FileUse, "recycled">>;
 
 /** Where the file is used (what keeps it on disk when its row is deleted). */
 export function UsesCell({ row }: { row: CrudRow }) {

@@ -20,10 +20,10 @@ export async function adminGroupRules(q: Queryable, adminId: number): Promise<st
   return rows.map((r) => r.rules);
 }
 
-/** Every enabled rule, by weigh (desc) then id. */
-export async function enabledRules(q: Queryable): Promise<RuleRow[]> {
+/** Every enabled rule of a side (the back office's `admin_rule`, the member side's `user_rule`), by weigh (desc) then id. */
+export async function enabledRules(q: Queryable, table: "admin_rule" | "user_rule" = "admin_rule"): Promise<RuleRow[]> {
   return kyselyOf(q)
-    .selectFrom("admin_rule")
+    .selectFrom(table)
     .select(["id", "pid", "type", "title", "title_en", "name", "path", "icon", "menu_type", "url", "component", "keepalive", "extend", "weigh"])
     .where("status", "=", "enable")
     .orderBy("weigh", "desc")

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
+import type { FileUse } from "../../../shared/upload.ts";
 
 /** The upload module's rows (storage.ts calls these; no SQL lives beside it). */
 
@@ -13,19 +14,6 @@ export interface AttachmentRow {
   mimetype: string;
 }
 
-/**
- * What still uses an uploaded file, by where: attachment rows, avatars, courses, lessons,
- * questions, and records of the recycle bin (a deleted row that may be restored).
- */
-export interface FileUse {
-  attachment: number;
-  admin: number;
-  member: number;
-  course: number;
-  lesson: number;
-  question: number;
-  recycled: number;
-}
 
 /** The member's uploads accepted since `since` (ms), and the bytes of the distinct files they store. */
 export async function memberUploadFigures(q: Queryable, userId: number, since: number): Promise<{ recent: number; used: number }> {

@@ -19,9 +19,9 @@ import {
   recordMemberUpload,
   upsertAttachment,
   type AttachmentRow,
-  type FileUse,
 } from "./repository.ts";
 import { fileStore, keyOf, type FileStore } from "./store.ts";
+import type { FileUse } from "../../../shared/upload.ts";
 
 /**
  * Where uploads are kept: one file per (sha1, topic) at <topic>/<yyyymmdd>/<sha1>.<ext> (a
@@ -32,7 +32,8 @@ import { fileStore, keyOf, type FileStore } from "./store.ts";
 
 const STALE_TEMP_MS = 86_400_000;
 
-export type { AttachmentRow, FileUse } from "./repository.ts";
+export type { AttachmentRow } from "./repository.ts";
+export type { FileUse };
 
 function dayFolder(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");

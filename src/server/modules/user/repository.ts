@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 import type { MemberRow } from "../../plugins/auth.ts";
-import type { RuleRow } from "../admin/rules.ts";
+import { enabledRules } from "../admin/repository.ts";
 
 /** The member side's start, login and registration rows (checkIn.ts and index.ts call these). */
 
@@ -65,15 +65,7 @@ export async function insertMember(q: Queryable, m: NewMember): Promise<MemberRo
 }
 
 /** The member side's enabled menu rules, heaviest first. */
-export async function enabledMemberRules(q: Queryable): Promise<RuleRow[]> {
-  return kyselyOf(q)
-    .selectFrom("user_rule")
-    .select(["id", "pid", "type", "title", "title_en", "name", "path", "icon", "menu_type", "url", "component", "keepalive", "extend", "weigh"])
-    .where("status", "=", "enable")
-    .orderBy("weigh", "desc")
-    .orderBy("id")
-    .execute();
-}
+export const enabledMemberRules = (q: Queryable) => enabledRules(q, "user_rule");
 
 /** The rule list of an enabled user group ("*" = all; comma-separated ids otherwise). */
 export async function enabledGroupRules(q: Queryable, groupId: number): Promise<string | undefined> {
