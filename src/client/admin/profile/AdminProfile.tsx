@@ -3,7 +3,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ImageUp, UserRound } from "lucide-react";
+import { ImageUp } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { adminOwnProfile } from "../../../shared/admin/profile.ts";
@@ -26,6 +26,7 @@ import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { fieldErrorsOf } from "../crud/api.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { useUploader, useUploadRules } from "../crud/fields/upload.ts";
+import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 
 /** `GET /admin/account/profile`. */
 export interface OwnProfile {
@@ -100,13 +101,7 @@ export function OwnProfileForm({ profile }: { profile: OwnProfile }) {
         <Trans>Profile</Trans>
       </h2>
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
-        {avatarSrc ? (
-          <img src={avatarSrc} alt={t`Avatar`} className="size-24 shrink-0 rounded-full border border-slate-200 object-cover dark:border-slate-700" />
-        ) : (
-          <span className="flex size-24 shrink-0 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
-            <UserRound aria-hidden className="size-10 text-slate-500 dark:text-slate-400" />
-          </span>
-        )}
+        <AvatarCircle src={avatarSrc} alt={t`Avatar`} size="lg" />
         <div className="space-y-2">
           <FileUploadButton
             accept={AVATAR_ACCEPT}

@@ -1,7 +1,8 @@
+
 import { Suspense, lazy, useId, useState, type ReactNode } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { Coins, Star, UserRound, Wallet } from "lucide-react";
+import { Coins, Star, Wallet } from "lucide-react";
 import { Link } from "react-router-dom";
 import { WELCOME_BACK, greetingFor } from "../../../shared/greeting.ts";
 import { fullUrl } from "../../../shared/url.ts";
@@ -9,6 +10,7 @@ import { request } from "../../api/index.ts";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button } from "../../ui/Button.tsx";
+import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { DataTable } from "../../ui/DataTable.tsx";
 import { formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
@@ -75,13 +77,7 @@ export default function Overview() {
     <div className="space-y-6">
       <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <div className="flex items-center gap-4">
-          {avatarSrc ? (
-            <img src={avatarSrc} alt="" className="size-16 shrink-0 rounded-full border border-slate-200 object-cover dark:border-slate-700" />
-          ) : (
-            <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
-              <UserRound aria-hidden className="size-8 text-slate-500 dark:text-slate-400" />
-            </span>
-          )}
+          <AvatarCircle src={avatarSrc} alt="" size="md" />
           <div className="min-w-0">
             <h1 className="text-xl font-semibold break-words">
               {i18n._(greetingFor(new Date().getHours()))}, {name}

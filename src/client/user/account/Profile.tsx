@@ -1,10 +1,11 @@
+
 import { useEffect, useId, useRef, useState } from "react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ImageUp, LoaderCircle, UserRound } from "lucide-react";
+import { ImageUp, LoaderCircle } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { z } from "zod";
 import { AVATAR_ACCEPT, AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
@@ -23,6 +24,7 @@ import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
 import { serverMessage } from "./LogTable.tsx";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
+import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 
 export const NICKNAME_MAX = 50;
@@ -237,13 +239,7 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
 
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center">
         <div className="relative size-24 shrink-0">
-          {avatarSrc ? (
-            <img src={avatarSrc} alt={t`Avatar`} className="size-24 rounded-full border border-slate-200 object-cover dark:border-slate-700" />
-          ) : (
-            <span className="flex size-24 items-center justify-center rounded-full bg-slate-100 dark:bg-slate-800">
-              <UserRound aria-hidden className="size-10 text-slate-500 dark:text-slate-400" />
-            </span>
-          )}
+          <AvatarCircle src={avatarSrc} alt={t`Avatar`} size="lg" />
           {uploading && (
             <span className="absolute inset-0 flex items-center justify-center rounded-full bg-black/50">
               <LoaderCircle aria-hidden className="size-8 animate-spin text-white" />
