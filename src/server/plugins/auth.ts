@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from "fastify";
 import fp from "fastify-plugin";
 import { msg } from "@lingui/core/macro";
+import type { AdminProfileRow } from "../../shared/admin/profile.ts";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_USER_TOKEN } from "../../shared/constants.ts";
 import { MAX_TOKEN_LENGTH, hashToken, type TokenType } from "../auth/tokens.ts";
 import { accountByToken } from "../auth/repository.ts";
@@ -8,19 +9,11 @@ import { now } from "../clock.ts";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
 
-export interface AdminRow {
-  id: number;
-  username: string;
-  nickname: string;
-  avatar: string;
-  email: string | null;
-  mobile: string | null;
-  motto: string;
+export interface AdminRow extends AdminProfileRow {
   is_super: boolean;
   is_company: boolean;
   /** The company of a company-scoped admin (is_company). */
   company_id: number | null;
-  last_login_time: number | null;
   status: string;
 }
 

@@ -6,6 +6,18 @@ import { adminAdd, memberAdd } from "./schemas.ts";
 /** An avatar is a file of the site's storage (an upload) or a web address; empty for none. */
 export const isAvatarUrl = (value: string): boolean => value === "" || value.startsWith("/storage/") || /^https?:\/\/[^\s]+$/i.test(value);
 
+/** An admin's account as their own profile shows it (`GET /admin/account/profile`), and the start of the server's admin row. */
+export interface AdminProfileRow {
+  id: number;
+  username: string;
+  nickname: string;
+  avatar: string;
+  email: string | null;
+  mobile: string | null;
+  motto: string;
+  last_login_time: number | null;
+}
+
 /**
  * What an admin may change of their own account (`POST /admin/account/profile`): the fields a
  * person keeps up themself, never their username, groups, status or company — those stay with

@@ -2,7 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { courseAdd, courseEdit } from "../../../shared/admin/courses.ts";
 import { courseDecl } from "../../../shared/admin/resources/courses.ts";
 import { assignmentFields } from "../org/fields.ts";
-import { declaredForm, declaredScreen } from "../crud/declared.ts";
+import { WEIGH_AND_STATUS, declaredForm, declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { categoryCell, categoryTitle, coverCell, priceCell } from "./cells.tsx";
 import { CourseLessons } from "./CourseLessons.tsx";
@@ -18,8 +18,7 @@ const courses: CrudDefinition = {
     { field: "price", kind: "custom", component: MoneyField, initial: 0, hint: msg`In yuan, e.g. 19.90; 0 makes the course free` },
     { field: "summary", kind: "textarea" },
     { field: "introduction", label: msg`Introduction`, kind: "richText" },
-    { field: "weigh", kind: "number", initial: 0, hint: msg`Higher comes first` },
-    { field: "status", kind: "radio", initial: "enable" },
+    ...WEIGH_AND_STATUS,
     ...assignmentFields,
     { field: "id", label: msg`Lessons`, kind: "custom", component: CourseLessons, only: "edit" },
     // The add form says where its lessons will be added: in this form, once saved.

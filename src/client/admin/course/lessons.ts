@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { lessonAdd, lessonEdit, NO_VIDEO } from "../../../shared/admin/courses.ts";
 import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
-import { declaredForm, declaredScreen } from "../crud/declared.ts";
+import { WEIGH_AND_STATUS, declaredForm, declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 import { AttachmentsField } from "./AttachmentsField.tsx";
 import { durationCell } from "./cells.tsx";
@@ -17,8 +17,7 @@ const lessons: CrudDefinition = {
     { field: "content", label: msg`Content`, kind: "richText" },
     { field: "attachments", label: msg`Attachments`, kind: "custom", component: AttachmentsField, initial: [] },
     { field: "free_preview", kind: "switch", boolean: true, hint: msg`Everyone may watch it, without enrolling` },
-    { field: "weigh", kind: "number", initial: 0, hint: msg`Higher comes first` },
-    { field: "status", kind: "radio", initial: "enable" },
+    ...WEIGH_AND_STATUS,
   ]),
   schema: lessonAdd,
   editSchema: lessonEdit.omit({ id: true }),

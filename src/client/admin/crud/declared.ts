@@ -1,4 +1,5 @@
 import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 import type { ReactNode } from "react";
 import type { FieldDecl, ResourceDecl } from "../../../shared/admin/fields.ts";
 import type { CrudColumn, CrudDefinition, CrudFormField, CrudRow } from "./types.ts";
@@ -48,6 +49,12 @@ export function declaredScreen<F extends string>(
 
 /** A form field of a declared field: its label (unless given) and, for choices, its options (unless given). */
 export type DeclaredFormField<F extends string> = { field: F; label?: MessageDescriptor } & Omit<CrudFormField, "field" | "label">;
+
+/** A reorderable resource's last form fields: its weigh (higher comes first) and its status (a new row enabled). */
+export const WEIGH_AND_STATUS = [
+  { field: "weigh", kind: "number", initial: 0, hint: msg`Higher comes first` },
+  { field: "status", kind: "radio", initial: "enable" },
+] as const satisfies readonly DeclaredFormField<"weigh" | "status">[];
 
 /**
  * The add/edit form's fields, those of the declaration taking its label and options; a field

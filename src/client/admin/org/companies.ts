@@ -1,7 +1,7 @@
 import { msg } from "@lingui/core/macro";
 import { companyAdd, companyEdit } from "../../../shared/admin/org.ts";
 import { companyDecl } from "../../../shared/admin/resources/org.ts";
-import { declaredForm, declaredScreen } from "../crud/declared.ts";
+import { WEIGH_AND_STATUS, declaredForm, declaredScreen } from "../crud/declared.ts";
 import type { CrudDefinition } from "../crud/types.ts";
 
 /** Companies (org/company): a tree by parent, reordered by weigh. */
@@ -11,8 +11,7 @@ const companies: CrudDefinition = {
   form: declaredForm(companyDecl, [
     { field: "pid", label: msg`Parent company`, kind: "treeSelect", tree: { path: "org/company", label: "name" } },
     { field: "name", kind: "text" },
-    { field: "weigh", kind: "number", initial: 0, hint: msg`Higher comes first` },
-    { field: "status", kind: "radio", initial: "enable" },
+    ...WEIGH_AND_STATUS,
   ]),
   schema: companyAdd,
   editSchema: companyEdit.omit({ id: true }),

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ImageUp } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
 import { Navigate, useLocation, useNavigate } from "react-router-dom";
-import { adminOwnProfile } from "../../../shared/admin/profile.ts";
+import { adminOwnProfile, type AdminProfileRow } from "../../../shared/admin/profile.ts";
 import { AVATAR_ACCEPT, AVATAR_MAX_BYTES, AVATAR_TOPIC, avatarRules } from "../../../shared/avatar.ts";
 import { checkUpload } from "../../../shared/upload.ts";
 import { fullUrl } from "../../../shared/url.ts";
@@ -29,16 +29,7 @@ import { useUploader, useUploadRules } from "../crud/fields/upload.ts";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 
 /** `GET /admin/account/profile`. */
-export interface OwnProfile {
-  id: number;
-  username: string;
-  nickname: string;
-  avatar: string;
-  email: string | null;
-  mobile: string | null;
-  motto: string;
-  last_login_time: number | null;
-}
+export type OwnProfile = AdminProfileRow;
 
 const KEY = ["admin", "account", "profile"] as const;
 const notImage = msg`Please choose an image`;
