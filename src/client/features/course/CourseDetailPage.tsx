@@ -10,6 +10,7 @@ import { formatPrice, type CourseDetail, type LessonProgress, type LessonSummary
 import { useCourseLessonProgress } from "../../offline/index.ts";
 import { mergeLessonProgress, useOfflineDb } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
+import { IconText } from "../../ui/IconText.tsx";
 import { formatClock } from "../../ui/format.ts";
 import { RichText } from "../../ui/RichText.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -218,10 +219,7 @@ function EnrolActions({ detail, started }: { detail: CourseDetail; started: bool
         </Button>
       )}
       {!online && (
-        <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
-          <WifiOff aria-hidden className="size-4" />
-          {t`Connect to the internet to enrol.`}
-        </span>
+        <IconText icon={WifiOff}>{t`Connect to the internet to enrol.`}</IconText>
       )}
     </div>
   );

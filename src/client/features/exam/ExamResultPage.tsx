@@ -19,6 +19,7 @@ import { DataTable } from "../../ui/DataTable.tsx";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
 import { QuestionStem, answerText, isAnswered, useAnswerLabels, type AnswerLabels } from "./QuestionView.tsx";
+import { TitledSection } from "../../ui/TitledSection.tsx";
 
 // chart.js is large: its own chunk, loaded once a history shows.
 const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
@@ -227,10 +228,7 @@ function Review({ view }: { view: ResultView }) {
   const outcomes = view.questions.map((q) => questionOutcome(q, view.answers[String(q.id)], view.results[String(q.id)]));
   const shownAt = formatTime(view.answersShownAt ?? null, "YYYY-MM-DD HH:mm");
   return (
-    <section aria-labelledby="review-title" className="space-y-3">
-      <h2 id="review-title" className="text-lg font-semibold">
-        <Trans>Review</Trans>
-      </h2>
+    <TitledSection id="review-title" title={<Trans>Review</Trans>}>
       {outcomes.includes("hidden") && (
         <p className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <EyeOff aria-hidden className="size-4 shrink-0" />
@@ -274,7 +272,7 @@ function Review({ view }: { view: ResultView }) {
           );
         })}
       </ol>
-    </section>
+    </TitledSection>
   );
 }
 

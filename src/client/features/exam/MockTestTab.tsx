@@ -14,6 +14,7 @@ import { drawQuestions, listCachedPapers, parsePaper, readCachedPaper, writeCach
 import { ExamIntroDialog, type ExamIntroFigure } from "./ExamIntro.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
+import { TitledSection } from "../../ui/TitledSection.tsx";
 
 /** A paper made ready on this device: its questions drawn, nothing started yet (the introduction shows it). */
 interface Prepared {
@@ -220,10 +221,7 @@ export default function MockTestTab() {
   };
 
   return (
-    <section aria-labelledby="mock-papers-title" className="space-y-3">
-      <h2 id="mock-papers-title" className="text-lg font-semibold">
-        <Trans>Mock exams</Trans>
-      </h2>
+    <TitledSection id="mock-papers-title" title={<Trans>Mock exams</Trans>}>
       {catalog.isError && (
         <p role="status" className="flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
           <CloudOff aria-hidden className="size-4 shrink-0" />
@@ -293,6 +291,6 @@ export default function MockTestTab() {
           onStart={() => start(intro)}
         />
       )}
-    </section>
+    </TitledSection>
   );
 }

@@ -2,16 +2,17 @@ import { useState } from "react";
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { CalendarClock, CheckCircle2, Clock, History, XCircle } from "lucide-react";
+import { CalendarClock, Clock, History } from "lucide-react";
 import { Link } from "react-router-dom";
 import { attemptTitle, type Catalog, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
+import { IconText } from "../../ui/IconText.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { examQueries } from "./api.ts";
 import { AttemptsLeft, EnterOfficialButton } from "./OfficialIntro.tsx";
-import { RECORDS_PAGE_SIZE, examRecordsQuery } from "./RecordsTab.tsx";
+import { PassMark, RECORDS_PAGE_SIZE, examRecordsQuery } from "./RecordsTab.tsx";
 import { Button } from "../../ui/Button.tsx";
 
 type Room = Catalog["rooms"][number];
@@ -63,10 +64,9 @@ function RoomRow({ room, nowSec }: { room: Room; nowSec: number }) {
       {open ? (
         <EnterOfficialButton room={room} disabled={!online} />
       ) : (
-        <p className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
-          <CalendarClock aria-hidden className="size-4" />
+        <IconText icon={CalendarClock} as="p">
           {t`Opens ${from}`}
-        </p>
+        </IconText>
       )}
     </li>
   );
@@ -90,18 +90,7 @@ function AttemptRow({ record }: { record: ExamRecordRow }) {
       ) : (
         <span className="text-sm tabular-nums">{score === null ? t`Not graded yet` : t`Score ${score} / ${total}`}</span>
       )}
-      {record.passed === true && (
-        <span className="inline-flex items-center gap-1 text-sm text-emerald-700 dark:text-emerald-300">
-          <CheckCircle2 aria-hidden className="size-4" />
-          {t`Passed`}
-        </span>
-      )}
-      {record.passed === false && (
-        <span className="inline-flex items-center gap-1 text-sm text-red-700 dark:text-red-300">
-          <XCircle aria-hidden className="size-4" />
-          {t`Not passed`}
-        </span>
-      )}
+      <PassMark passed={record.passed} />
       <span className="text-sm text-slate-600 tabular-nums dark:text-slate-300">{when}</span>
     </li>
   );

@@ -5,11 +5,13 @@ import type { ReactNode } from "react";
 import { BookOpenCheck, Clock, FileText, Timer, type LucideIcon } from "lucide-react";
 import { Link } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
+import { IconText } from "../../ui/IconText.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { examQueries, flattenBanks } from "./api.ts";
 import { DailyReview } from "./DailyReview.tsx";
 import { buttonClass } from "../../ui/Button.tsx";
+import { TitledSection } from "../../ui/TitledSection.tsx";
 
 /** A mock paper or an official exam in its list: its icon, its title linking to it, then what the caller adds. */
 function ExamRow({ icon: Icon, to, title, children }: { icon: LucideIcon; to: string; title: string; children: ReactNode }) {
@@ -67,30 +69,21 @@ export default function MyTestPage() {
         )}
       </section>
 
-      <section aria-labelledby="papers-title" className="space-y-3">
-        <h2 id="papers-title" className="text-lg font-semibold">
-          <Trans>Mock exams</Trans>
-        </h2>
+      <TitledSection id="papers-title" title={<Trans>Mock exams</Trans>}>
         <ul className="space-y-2">
           {catalog.data.papers.map(({ id, title, totalScore, passScore, duration }) => {
             const minutes = Math.round(duration / 60);
             return (
               <ExamRow key={id} icon={FileText} to={`/exam/examTab/mockTest?paper=${id}`} title={title}>
                 <span className="text-sm text-slate-600 dark:text-slate-300">{t`Total ${totalScore}, pass ${passScore}`}</span>
-                <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
-                  <Timer aria-hidden className="size-4" />
-                  {t`${minutes} min`}
-                </span>
+                <IconText icon={Timer}>{t`${minutes} min`}</IconText>
               </ExamRow>
             );
           })}
         </ul>
-      </section>
+      </TitledSection>
 
-      <section aria-labelledby="rooms-title" className="space-y-3">
-        <h2 id="rooms-title" className="text-lg font-semibold">
-          <Trans>Official exams</Trans>
-        </h2>
+      <TitledSection id="rooms-title" title={<Trans>Official exams</Trans>}>
         {catalog.data.rooms.length === 0 ? (
           <p className="text-slate-600 dark:text-slate-300">{t`No official exam is open for you.`}</p>
         ) : (
@@ -104,7 +97,7 @@ export default function MyTestPage() {
             ))}
           </ul>
         )}
-      </section>
+      </TitledSection>
     </div>
   );
 }

@@ -11,7 +11,9 @@ import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { attemptTitle, type ExamRecordRow } from "../../../shared/exam/catalog.ts";
 import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper } from "./papers.ts";
+import { IconText } from "../../ui/IconText.tsx";
 import { LoadRetry } from "../../ui/LoadRetry.tsx";
+import { TitledSection } from "../../ui/TitledSection.tsx";
 
 export type { ExamRecordRow };
 
@@ -34,19 +36,18 @@ type LocalPending = UnsentSubmission;
 const rowClass = "flex flex-wrap items-center gap-x-4 gap-y-1 rounded-lg border border-slate-200 bg-white px-4 py-3 dark:border-slate-700 dark:bg-slate-900";
 const linkClass = "min-w-0 flex-1 font-medium text-primary underline-offset-2 hover:underline";
 
-function PassMark({ passed }: { passed: boolean | null }) {
+/** Passed or not, for a graded attempt (nothing while it is not graded). */
+export function PassMark({ passed }: { passed: boolean | null }) {
   const { t } = useLingui();
   if (passed === null) return null;
   return passed ? (
-    <span className="inline-flex items-center gap-1 text-sm text-emerald-700 dark:text-emerald-300">
-      <CheckCircle2 aria-hidden className="size-4" />
+    <IconText icon={CheckCircle2} tone="good">
       {t`Passed`}
-    </span>
+    </IconText>
   ) : (
-    <span className="inline-flex items-center gap-1 text-sm text-red-700 dark:text-red-300">
-      <XCircle aria-hidden className="size-4" />
+    <IconText icon={XCircle} tone="bad">
       {t`Not passed`}
-    </span>
+    </IconText>
   );
 }
 
@@ -88,15 +89,11 @@ export default function RecordsTab() {
                   <PassMark passed={passed} />
                   <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
                   {rejected === null ? (
-                    <span className="inline-flex items-center gap-1 text-sm text-slate-600 dark:text-slate-300">
-                      <CloudUpload aria-hidden className="size-4" />
-                      {t`Waiting to sync`}
-                    </span>
+                    <IconText icon={CloudUpload}>{t`Waiting to sync`}</IconText>
                   ) : (
-                    <span className="inline-flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
-                      <AlertTriangle aria-hidden className="size-4" />
+                    <IconText icon={AlertTriangle} tone="warn">
                       {rejected ? t`Not accepted by the server: ${rejected}` : t`Not accepted by the server`}
-                    </span>
+                    </IconText>
                   )}
                 </li>
               );
@@ -105,10 +102,7 @@ export default function RecordsTab() {
         </section>
       )}
 
-      <section aria-labelledby="records-title" className="space-y-2">
-        <h2 id="records-title" className="text-lg font-semibold">
-          <Trans>Exam records</Trans>
-        </h2>
+      <TitledSection id="records-title" title={<Trans>Exam records</Trans>} className="space-y-2">
         {records.isPending ? (
           <PageSpinner className="my-12" />
         ) : records.isError ? (
@@ -133,10 +127,9 @@ export default function RecordsTab() {
                     <PassMark passed={r.passed} />
                     <span className="text-sm text-slate-600 dark:text-slate-300">{when}</span>
                     {pendingReview > 0 && (
-                      <span className="inline-flex items-center gap-1 text-sm text-amber-800 dark:text-amber-200">
-                        <Hourglass aria-hidden className="size-4" />
+                      <IconText icon={Hourglass} tone="warn">
                         {t`Late answers waiting for review: ${pendingReview}`}
-                      </span>
+                      </IconText>
                     )}
                   </li>
                 );
@@ -145,7 +138,7 @@ export default function RecordsTab() {
             <Pager page={page} pageCount={pageCountOf(total, RECORDS_PAGE_SIZE)} onPage={setPage} className="pt-2" />
           </>
         )}
-      </section>
+      </TitledSection>
     </div>
   );
 }

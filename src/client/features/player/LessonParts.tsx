@@ -4,6 +4,7 @@ import type { LessonDetail } from "../../../shared/course/types.ts";
 import { recordLessonProgress, type LessonProgressRow, type MemberDb } from "../../offline/index.ts";
 import { formatBytes } from "../../ui/format.ts";
 import { Button } from "../../ui/Button.tsx";
+import { TitledSection } from "../../ui/TitledSection.tsx";
 
 type Lesson = LessonDetail["lesson"];
 
@@ -36,10 +37,7 @@ export function MarkDone({ lesson, db, local }: { lesson: Lesson; db: MemberDb |
 /** The lesson's files to download; `href` turns a stored path into the URL to fetch. */
 export function LessonAttachments({ files, href }: { files: Lesson["attachments"]; href: (url: string) => string }) {
   return (
-    <section aria-labelledby="lesson-attachments" className="space-y-2">
-      <h2 id="lesson-attachments" className="text-lg font-semibold">
-        <Trans>Attachments</Trans>
-      </h2>
+    <TitledSection id="lesson-attachments" title={<Trans>Attachments</Trans>} className="space-y-2">
       <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-700 dark:bg-slate-900">
         {files.map((file) => (
           <li key={file.url}>
@@ -55,6 +53,6 @@ export function LessonAttachments({ files, href }: { files: Lesson["attachments"
           </li>
         ))}
       </ul>
-    </section>
+    </TitledSection>
   );
 }
