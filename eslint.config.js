@@ -179,7 +179,7 @@ const designSystem = {
 };
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "locales/**", "coverage/**", "test-results/**", "playwright-report/**"] },
+  { ignores: ["dist/**", ".tsbuild/**", "node_modules/**", "locales/**", "coverage/**", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

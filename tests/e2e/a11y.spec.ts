@@ -2,7 +2,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { menuRoutes, type MenuRule } from "../../src/client/routing/menus.ts";
 import { HEADER_ADMIN_TOKEN } from "../../src/shared/constants.ts";
-import { expect, test } from "./server.ts";
+import { expect, signIn, test, useLanguage } from "./server.ts";
 
 /**
  * axe-core over the main member pages and the back office's dashboard, in both languages, and
@@ -20,30 +20,6 @@ async function seriousViolations(page: Page, include?: string): Promise<string[]
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-async function useLanguage(page: Page, lang: "zh-cn" | "en") {
-  await page.addInitScript((lang) => {
-    if (!localStorage.getItem("storeConfig")) localStorage.setItem("storeConfig", JSON.stringify({ state: { lang: { defaultLang: lang } }, version: 0 }));
-  }, lang);
-}
-
-/** Logs in through the API and stores the session the way the app does after its login form. */
-async function session(page: Page, area: "member" | "admin") {
-  const res =
-    area === "member"
-      ? await page.request.post("/api/user/checkIn", { data: { tab: "login", username: "member", password: "member123456", keep: false } })
-      : await page.request.post("/admin/index/login", { data: { username: "admin", password: "admin123456", keep: false } });
-  const body = await res.json();
-  expect(body.code, body.msg).toBe(1);
-  const key = area === "member" ? "userInfo" : "adminInfo";
-  await page.addInitScript(
-    ({ key, info }) => {
-      if (!localStorage.getItem(key)) localStorage.setItem(key, JSON.stringify({ state: info, version: 0 }));
-    },
-    { key, info: body.data.userInfo },
-  );
-  return body.data.userInfo.token as string;
-}
-
 for (const lang of ["zh-cn", "en"] as const) {
   test.describe(`accessibility (axe), ${lang}`, () => {
     test.beforeEach(async ({ page }) => useLanguage(page, lang));
@@ -55,7 +31,7 @@ for (const lang of ["zh-cn", "en"] as const) {
     });
 
     test("the member's exam list, course catalogue and member center overview", async ({ page }) => {
-      await session(page, "member");
+      await signIn(page, "member");
       await page.goto("/exam/myTest");
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       await expect(page.getByRole("heading", { level: 2 }).first()).toBeVisible();
@@ -73,7 +49,7 @@ for (const lang of ["zh-cn", "en"] as const) {
     });
 
     test("the back office dashboard", async ({ page }) => {
-      await session(page, "admin");
+      await signIn(page, "admin");
       await page.goto("/admin/dashboard");
       await expect(page.getByTestId("greeting")).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
@@ -91,7 +67,7 @@ test("every back-office screen and its add dialog (zh-cn)", async ({ page }) => 
   // About 35 screens and 20 dialogs: minutes on a 2-core machine shared with other test runs.
   test.setTimeout(600_000);
   await useLanguage(page, "zh-cn");
-  const token = await session(page, "admin");
+  const token = await signIn(page, "admin");
   const res = await page.request.get("/admin/index/index", { headers: { [HEADER_ADMIN_TOKEN]: token } });
   const menus = ((await res.json()) as { data: { menus: MenuRule[] } }).data.menus;
   // Outside pages (a link, or an iframe of another site) are not the back office's own screens.

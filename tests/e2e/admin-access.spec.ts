@@ -1,5 +1,5 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, test, logInAdmin } from "./server.ts";
+import { expect, test, logInAdmin, openAdmin } from "./server.ts";
 
 /**
  * Access control in the real app: a super admin makes a group that grants only
@@ -13,7 +13,7 @@ test("a group grants only its rules: its admin sees those menus, 401 elsewhere; 
   const groupName = `只读会员组${suffix}`;
   const username = `ea${suffix}`;
   const password = "viewer-pass1";
-  await logInAdmin(page, { username: "admin", password: "admin123456" });
+  await openAdmin(page);
   const crud = new AdminCrud(page);
   const menu = crud.menu;
 

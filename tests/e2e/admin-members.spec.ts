@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, test, logInAdmin } from "./server.ts";
+import { expect, test, openAdmin } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
 
@@ -13,7 +13,7 @@ const DASHBOARD = /\/admin\/dashboard$/;
 
 test("a super admin creates, edits, finds, credits and deletes a member", async ({ page }) => {
   const username = `e2e${Date.now().toString(36)}`;
-  await logInAdmin(page, { landing: DASHBOARD });
+  await openAdmin(page, { landing: DASHBOARD });
   // The dashboard shows real figures.
   await expect(page.getByTestId("dashboard-figures")).toContainText("会员");
   const crud = new AdminCrud(page);

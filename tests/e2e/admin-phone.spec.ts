@@ -1,5 +1,5 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInAdmin, test } from "./server.ts";
+import { expect, openAdmin, test } from "./server.ts";
 
 /**
  * A back-office list on a phone (390 × 844, touch), in zh-cn: the questions are cards whose
@@ -9,7 +9,7 @@ import { expect, logInAdmin, test } from "./server.ts";
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
 test("the questions list is cards on a phone, the edit button opens the form, the tab strip has no scrollbar", async ({ page }) => {
-  await logInAdmin(page, { landing: /\/admin\/dashboard$/ });
+  await openAdmin(page, { landing: /\/admin\/dashboard$/ });
   // Pages opened one after another, so the strip of open pages is wider than the screen.
   for (const path of ["/admin/auth/admin", "/admin/auth/group", "/admin/user/user"]) {
     await page.goto(path);

@@ -1,7 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, test, logInAdmin } from "./server.ts";
-
-const DASHBOARD = /\/admin\/dashboard$/;
+import { expect, test, openAdmin } from "./server.ts";
 
 /**
  * Data security in the browser: a watched field's edit is rolled back from its log (the recycle
@@ -33,8 +31,7 @@ test("a watched field's edit is rolled back from the sensitive data log", async 
   const id = added.data.id as number;
   expect((await admin.post("/admin/user/user/edit", { id, username: `${username}x`, mobile: "13900001111", password: "" })).code).toBe(1);
 
-  await logInAdmin(page, { lang: "en", landing: DASHBOARD });
-  await page.goto("/admin/security/sensitiveDataLog");
+  await openAdmin(page, { lang: "en", path: "/admin/security/sensitiveDataLog" });
   await page.getByRole("searchbox", { name: "ID, name, field, admin" }).fill(`${username}x`);
   await page.getByRole("searchbox", { name: "ID, name, field, admin" }).press("Enter");
   const table = page.getByRole("table", { name: "Sensitive data log" });

@@ -1,5 +1,5 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, test, logInAdmin } from "./server.ts";
+import { expect, test, openAdmin } from "./server.ts";
 
 /**
  * The code generator in the real app: a super admin designs a resource, previews its
@@ -8,8 +8,7 @@ import { expect, test, logInAdmin } from "./server.ts";
  */
 
 test("a super admin generates a resource and adds a row on its new screen", async ({ page }) => {
-  await logInAdmin(page);
-  await page.goto("/admin/crud/crud");
+  await openAdmin(page, { path: "/admin/crud/crud" });
   await expect(page.getByRole("heading", { name: "代码生成" })).toBeVisible();
   await page.getByRole("button", { name: "新建设计" }).click();
 

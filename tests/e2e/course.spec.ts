@@ -3,6 +3,9 @@ import { CoursePage, Player } from "./pages/course.ts";
 import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec reads lessons and plays saved videos offline.
+test.use({ serviceWorkers: "allow" });
+
 const videoTime = (page: Page) => page.locator("video").evaluate((v: HTMLVideoElement) => v.currentTime);
 
 /** The paid demo course's own media files (the free courses use copies under /storage/course/demo/). */

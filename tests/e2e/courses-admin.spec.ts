@@ -1,8 +1,6 @@
 import path from "node:path";
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInMember, root, test, logInAdmin } from "./server.ts";
-
-const DASHBOARD = /\/admin\/dashboard$/;
+import { expect, logInMember, root, signIn, test } from "./server.ts";
 
 /**
  * The courses back office in the real app (zh-cn): a super admin creates a category, a course
@@ -21,7 +19,7 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   const categoryName = `E2E 分类 ${tag}`;
   const courseTitle = `E2E 课程 ${tag}`;
   const lessonTitle = `E2E 课时 ${tag}`;
-  await logInAdmin(page, { landing: DASHBOARD });
+  await signIn(page, "admin");
   const crud = new AdminCrud(page);
   const dialog = crud.dialog;
 

@@ -1,9 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { ExamScreen } from "./pages/exam.ts";
-import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
-
-const DASHBOARD = /\/admin\/dashboard$/;
+import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
 
 /**
  * Exam integrity in the real app: what a member sat does not change behind them. Staff (back office,
@@ -64,8 +62,7 @@ test("a member's result keeps every question as sat, with the paper's points, af
     const sat = [single, judge, fill];
 
     // Staff: a bank (exam only), three questions with their own scores (2, 1, 2).
-    await logInAdmin(staff, { lang: "en", landing: DASHBOARD });
-    await staff.goto("/admin/exam/classify");
+    await openAdmin(staff, { lang: "en", path: "/admin/exam/classify" });
     await addThroughForm(staff, async (dialog) => {
       await dialog.getByLabel("Title", { exact: true }).fill(bankTitle);
       await dialog.getByRole("radio", { name: "Exam-only bank (answers stay on the server)" }).check();

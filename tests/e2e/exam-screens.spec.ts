@@ -3,6 +3,9 @@ import type { Page } from "@playwright/test";
 import { ExamScreen, questionPosition } from "./pages/exam.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec reads a result offline.
+test.use({ serviceWorkers: "allow" });
+
 /** A member API call made by the page (its token, its cookies). */
 async function memberApi<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ code: number; msg: string; data: T }> {
   return page.evaluate(

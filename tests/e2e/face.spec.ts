@@ -6,6 +6,9 @@ import { faceCanvas, type FacePicture } from "../helpers/faces.ts";
 import { ExamScreen } from "./pages/exam.ts";
 import { expect, logInMember, startServer, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): its browsers with a fake camera load the face model as members' do (not yet measured without the worker).
+test.use({ serviceWorkers: "allow" });
+
 /**
  * Face checks in the real app with Chromium's fake camera. The camera is fed from a
  * .y4m video written here from the library's sample photo (@napi-rs/canvas, no ffmpeg): the

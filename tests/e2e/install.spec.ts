@@ -2,6 +2,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec the install offer and hint are those of a worker-backed app.
+test.use({ serviceWorkers: "allow" });
+
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/screenshots");
 const PHONE = { width: 390, height: 844 };
 const IPHONE_SAFARI = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";

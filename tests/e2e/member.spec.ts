@@ -1,6 +1,9 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { expect, logInMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec saves banks for offline use and reads them offline.
+test.use({ serviceWorkers: "allow" });
+
 /** A member API call made with the page's stored token (what a second device of the member did). */
 async function memberCall<T>(page: Page, method: "GET" | "POST", url: string, data?: unknown): Promise<T> {
   return page.evaluate(

@@ -1,5 +1,5 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInAdmin, logInMember, startServer, test } from "./server.ts";
+import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
 
 /**
  * The module market in the real app: a super admin installs the bundled notice board,
@@ -13,8 +13,7 @@ test("a super admin installs the notice board, adds a notice, and a member sees 
   const server = await startServer();
   try {
     const admin = await browser.newPage({ baseURL: server.url });
-    await logInAdmin(admin);
-    await admin.goto("/admin/moduleStore/moduleStore");
+    await openAdmin(admin, { path: "/admin/moduleStore/moduleStore" });
     await expect(admin.getByRole("heading", { name: "模块市场" })).toBeVisible();
     const card = admin.locator('[data-module="notice"]');
     await expect(card).toContainText("未安装");

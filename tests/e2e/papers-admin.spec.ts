@@ -1,9 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { ExamScreen } from "./pages/exam.ts";
-import { expect, logInMember, startServer, test, logInAdmin } from "./server.ts";
-
-const DASHBOARD = /\/admin\/dashboard$/;
+import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
 
 /**
  * Papers, rooms and marking in the real app, on a server of its own (its room withholds a demo
@@ -49,10 +47,9 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     expect(shortId).toBeGreaterThan(0);
 
     // Staff: a paper through its form, its question row (the bank picker belongs to the questions screen), the composer's total.
-    await logInAdmin(staff, { lang: "en", landing: DASHBOARD });
+    await openAdmin(staff, { lang: "en", path: "/admin/exam/paper" });
     const crud = new AdminCrud(staff, "en");
     const dialog = crud.dialog;
-    await crud.open("/admin/exam/paper");
     await crud.openAdd();
     await dialog.getByLabel("Title").fill(paperTitle);
     await dialog.getByLabel("Total score").fill("10");

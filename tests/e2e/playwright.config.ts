@@ -19,6 +19,12 @@ export default defineConfig({
   outputDir: "../../test-results",
   use: {
     browserName: "chromium",
+    // No service worker unless a spec asks for one: registering it and precaching the app shell
+    // cost every new browser context 1.7-2.7 CPU-s. The specs about the worker (offline, install,
+    // push, updates) opt in with `test.use({ serviceWorkers: "allow" })`, which contexts they make
+    // themselves with browser.newContext() follow too. With "block", Playwright's stub of
+    // navigator.serviceWorker.register() resolves without registering anything.
+    serviceWorkers: "block",
     // A failed test keeps its trace (every action with the page's DOM before and after), without
     // the trace's screencast: its frames kept Chromium's compositor drawing all through every test,
     // about half of Chromium's CPU time on these 2 cores (navigation.spec.ts: 83 → 48 CPU-s).

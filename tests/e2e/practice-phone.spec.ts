@@ -3,6 +3,9 @@ import { ExamScreen, PracticeScreen, practiseSetLink, questionPosition } from ".
 import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec reads the exams home offline.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * The member's study loop on a phone (390 × 844, touch), one member signed in once for the whole
  * file: practice in Chinese (grading marks, the way back, the app's own back), the maths bank's

@@ -3,6 +3,9 @@ import { ExamScreen, PracticeScreen, questionPosition } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec practises and takes mock exams offline.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * What the server holds for the member, read in a session of the test's own: the app's token
  * may expire at any moment in the short-lived-token test, and refreshing it behind the app's

@@ -1,5 +1,8 @@
 import { expect, serviceWorkerInControl, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec shows push notifications through the service worker.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * The service worker's side of the push reminders, in Chromium: a push message is
  * delivered to the app's registration through the DevTools protocol (what the browser does when

@@ -4,6 +4,9 @@ import { MemberShell } from "./pages/memberShell.ts";
 import { ReviewScreen } from "./pages/review.ts";
 import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec reviews offline, from the service worker's cached shell.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * Spaced review on a phone, offline: each rating button says when the question would come back
  * (FSRS's intervals in the language's units), a question answered wrong comes back in the same

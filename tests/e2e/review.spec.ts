@@ -3,6 +3,9 @@ import { PracticeScreen } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
 import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec reviews offline, from the service worker's cached shell.
+test.use({ serviceWorkers: "allow" });
+
 /**
  * Spaced review in Chromium, on a server of its own whose clock the test moves (the
  * test-only E2E_CLOCK_FILE) together with the page's (Playwright's clock): answer 5 questions

@@ -131,7 +131,7 @@ export const test = base.extend<object, { server: RunningServer }>({
 export { expect } from "@playwright/test";
 
 // The login forms are page objects (pages/login.ts); every spec imports them from here.
-export { logInAdmin, logInMember } from "./pages/login.ts";
+export { logInAdmin, logInMember, openAdmin, signIn, useLanguage } from "./pages/login.ts";
 
 /**
  * Waits until the service worker controls the page, so what follows can go offline. The first
@@ -148,8 +148,12 @@ export async function questionOnScreen(page: Page): Promise<void> {
 }
 
 export async function serviceWorkerInControl(page: Page): Promise<void> {
+  // The config blocks service workers: a spec that needs one opts in, and one that forgot is told so.
   await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
+    const blocked = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('no service worker after 60 s: a spec that needs one says test.use({ serviceWorkers: "allow" })')), 60_000),
+    );
+    await Promise.race([navigator.serviceWorker.ready, blocked]);
   });
   try {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 5_000 });

@@ -1,5 +1,8 @@
 import { expect, logInMember, test } from "./server.ts";
 
+// The service worker stays on here (the config blocks it): this spec installs the service worker and goes offline.
+test.use({ serviceWorkers: "allow" });
+
 test.describe("app shell", () => {
   test("renders, installs a service worker that takes control, and loads offline", async ({ page, context }) => {
     await page.goto("/");

@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, logInAdmin } from "./server.ts";
+import { expect, openAdmin, test } from "./server.ts";
 
 /**
  * The terminal panel in the real app: a super admin opens it from the header, runs
@@ -13,7 +13,7 @@ test("a super admin runs version.node in the terminal panel and sees its output 
   page.on("request", (req) => {
     if (req.url().includes("/admin/ajax/terminal")) streams.push({ url: req.url(), token: req.headers()["batoken"] });
   });
-  await logInAdmin(page);
+  await openAdmin(page);
 
   await page.getByRole("button", { name: "终端", exact: true }).click();
   const panel = page.getByRole("dialog", { name: "终端", exact: true });
@@ -69,7 +69,7 @@ test("a super admin runs version.node in the terminal panel and sees its output 
 });
 
 test("output that arrives while the panel is closed shows the dot; opening the panel clears it", async ({ page }) => {
-  await logInAdmin(page);
+  await openAdmin(page);
   // The stream is held until the panel has been closed, so its output arrives while it is closed.
   let release!: () => void;
   const closed = new Promise<void>((resolve) => (release = resolve));
@@ -95,7 +95,7 @@ test("output that arrives while the panel is closed shows the dot; opening the p
 });
 
 test("migrate.run starts the server's own entry with --migrate: the embedded database is locked by the running server, and it says so", async ({ page }) => {
-  await logInAdmin(page);
+  await openAdmin(page);
   const data = await page.evaluate(async () => {
     const token = (JSON.parse(localStorage.getItem("adminInfo")!) as { state: { token: string } }).state.token;
     const res = await fetch(`/admin/ajax/terminal?command=migrate.run&uuid=${crypto.randomUUID()}&extend=`, { headers: { batoken: token, "think-lang": "en" } });
