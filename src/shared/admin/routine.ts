@@ -34,7 +34,10 @@ const typeList = z.string().max(500).regex(/^\s*(\*|[A-Za-z0-9.+\-/*]+)(\s*,\s*[
 const host = z.string().max(255).regex(/^$|^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/);
 const blankOrEmail = z.union([z.literal(""), z.email().max(100)]);
 /** The SMS provider's address: http or https ("" while none is set). */
-const blankOrHttpUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(500)]);
+const blankOrHttpUrl = z
+  .string()
+  .max(500)
+  .refine((text) => text === "" || /^https?:\/\/[^\s/?#]+/i.test(text));
 /** Extra request headers, one `Name: value` a line. */
 export const SMS_HEADER_LINE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+:[^\r\n]*$/;
 const headerLines = z
