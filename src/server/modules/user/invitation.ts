@@ -52,6 +52,32 @@ export async function createInvitations(tx: Queryable, userIds: readonly number[
   return list;
 }
 
+/** Invitations opened per transaction by `inviteAfterCommit`. */
+export const INVITATION_CHUNK = 1000;
+
+/**
+ * Opens and sends invitations for members already committed (an import's thousands): each chunk
+ * of INVITATION_CHUNK in its own short transaction, then sent, so the database answers others
+ * in between and the members' own transaction stays short. A chunk that fails stops the rest
+ * (logged; staff send those from the member list); answers how many were sent.
+ */
+export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<number> {
+  const unique = [...new Set(userIds)];
+  let sent = 0;
+  for (let i = 0; i < unique.length; i += INVITATION_CHUNK) {
+    const chunk = unique.slice(i, i + INVITATION_CHUNK);
+    let invitations: Invitation[];
+    try {
+      invitations = await app.db.transaction((tx) => createInvitations(tx, chunk));
+    } catch (error) {
+      req.log.warn({ err: { code: (error as { code?: unknown }).code }, members: unique.length - i }, "invitations not opened: staff can send them from the member list");
+      break;
+    }
+    sent += await sendInvitations(app, req, invitations);
+  }
+  return sent;
+}
+
 /** The address the admin reached the server by: the link in the email opens the same site. */
 export function siteOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
