@@ -40,6 +40,9 @@ export class SmsFailure extends Error {
   }
 }
 
+/** No answer at all: the connection's error code (ECONNREFUSED, ENOTFOUND...). */
+const unreachable = (code: string) => new SmsFailure(msg`The SMS provider could not be reached (${code})`, code);
+
 export interface SmsRequest {
   url: string;
   method: string;
@@ -80,8 +83,7 @@ function post(req: SmsRequest, timeoutMs: number, agents: { http: HttpAgent; htt
       if (error instanceof SmsFailure) return reject(error);
       // request-filtering-agent's refusal names the address: a clear reason without it.
       if (/is not allowed/.test(error.message)) return reject(new SmsFailure(msg`The SMS provider's address is not public: only public addresses may be used`, "not public"));
-      const code = (error as { code?: string }).code ?? "error";
-      reject(new SmsFailure(msg`The SMS provider could not be reached (${code})`, code));
+      reject(unreachable((error as { code?: string }).code ?? "error"));
     });
     started.on("response", (res) => {
       res.on("error", () => undefined);
@@ -111,7 +113,7 @@ export function settingsSmsSender(db: Queryable, log: FastifyBaseLogger, fallbac
     try {
       await post(smsRequest(s, message.target, message.body), s.sms_timeout * 1000, agents);
     } catch (error) {
-      const failure = error instanceof SmsFailure ? error : new SmsFailure(msg`The SMS provider could not be reached (${"error"})`, "error");
+      const failure = error instanceof SmsFailure ? error : unreachable("error");
       // Kept where staff can read it: the code is not lost.
       await insertOutboxMessages(db, [{ ...message, status: "failed", error: failure.detail }]);
       log.warn({ channel: "mobile", target: message.target, reason: failure.detail }, "text message not taken by the SMS provider: kept in the outbox as failed");
