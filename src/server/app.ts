@@ -32,6 +32,7 @@ import { marketRoutes } from "./modules/market/routes.ts";
 import { faceRoutes } from "./modules/face/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
+import { settingsSmsSender } from "./modules/routine/sms.ts";
 import { routineRoutes } from "./modules/routine/index.ts";
 import { terminalRoutes } from "./modules/terminal/routes.ts";
 import { pushRoutes } from "./modules/push/index.ts";
@@ -54,6 +55,8 @@ export interface AppDeps {
   logStream?: DestinationStream;
   /** Replaces the message sender (tests). */
   sender?: MessageSender;
+  /** Tests only: the SMS provider may be a local test double (never set from configuration). */
+  smsAllowLocal?: boolean;
   /** Called for every route as it is added (tests enumerate the route table with it). */
   onRoute?: (route: RouteOptions) => void;
   /** Replaces the HTTP POST to the push services (tests fake their answers). */
@@ -97,7 +100,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("pushTransport", deps.pushTransport ?? fetchTransport);
   if (!deps.db) app.addHook("onClose", async () => db.close());
   const table = tableSender(db, app.log);
-  app.decorate("sender", deps.sender ?? settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table));
+  app.decorate("sender", deps.sender ?? settingsSmsSender(db, app.log, settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table), { allowLocal: deps.smsAllowLocal }));
 
   // gzip for text (a 1,000-question bank is ~630 KiB of JSON); media and images are left alone.
   await app.register(compress, { global: true, threshold: 1024, encodings: ["gzip", "deflate"] });

@@ -24,6 +24,15 @@ export interface SiteSettings {
   mail_user: string;
   mail_password: string;
   mail_from: string;
+  /** Text messages through an HTTP provider (off, or "" url: the outbox table); see modules/routine/sms.ts. */
+  sms_enabled: boolean;
+  sms_url: string;
+  sms_method: "POST" | "PUT" | "GET";
+  sms_headers: string;
+  /** Write-only: sent as `Authorization: Bearer`, never answered nor logged. */
+  sms_token: string;
+  sms_body: string;
+  sms_timeout: number;
   /** The terminal's package manager and the port it reports (POST /admin/ajax/changeTerminalConfig). */
   terminal_package_manager: PackageManager;
   terminal_port: number;
@@ -46,6 +55,13 @@ const defaults: SiteSettings = {
   mail_user: "",
   mail_password: "",
   mail_from: "",
+  sms_enabled: false,
+  sms_url: "",
+  sms_method: "POST",
+  sms_headers: "",
+  sms_token: "",
+  sms_body: '{"mobile": "{mobile}", "text": "{text}"}',
+  sms_timeout: 10,
   terminal_package_manager: DEFAULT_PACKAGE_MANAGER,
   terminal_port: DEFAULT_TERMINAL_PORT,
 };

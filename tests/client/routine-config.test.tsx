@@ -35,9 +35,16 @@ const view = {
   upload_rate_per_minute: 10,
   upload_quota_mib: 100,
   mail_password_set: true,
+  sms_enabled: false,
+  sms_url: "",
+  sms_method: "POST",
+  sms_headers: "",
+  sms_body: '{"mobile": "{mobile}", "text": "{text}"}',
+  sms_timeout: 10,
+  sms_token_set: false,
 };
 let storage: Record<string, string> = { kind: "local" };
-const builtinGroups = ["basic", "upload", "login", "mail"].map((name) => ({ name, title: name, builtin: true }));
+const builtinGroups = ["basic", "upload", "login", "mail", "sms"].map((name) => ({ name, title: name, builtin: true }));
 let groups: { name: string; title: string; builtin: boolean }[] = builtinGroups;
 let items: Record<string, unknown>[] = [];
 const OUTBOX_MSG = "No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)";
@@ -50,6 +57,7 @@ beforeEach(() => {
     if (config.url === `${BASE}/index`) return envelope({ config: view, storage, groups, items });
     if (config.url === `${BASE}/edit`) return answerEdit(config);
     if (config.url === `${BASE}/sendTestMail`) return { ...envelope({ sender: "outbox", delivery: "outbox" }), msg: OUTBOX_MSG };
+    if (config.url === `${BASE}/sendTestSms`) throw new ApiError({ code: 0, msg: "The test text message was not sent: The SMS provider answered HTTP 401" });
     return envelope(null);
   }) as never);
 });
@@ -130,6 +138,58 @@ describe("the config screen", () => {
     await userEvent.click(screen.getByRole("button", { name: "Clear cache" }));
     await waitFor(() => expect(callsTo("/admin/ajax/clearCache")).toHaveLength(1));
     expect(callsTo("/admin/ajax/clearCache")[0]!.data).toEqual({ type: "all" });
+  });
+
+  it("sets the SMS provider: a write-only token, the templates as typed, and a test text message that says why it failed", async () => {
+    renderConfig();
+    await userEvent.click(await screen.findByRole("tab", { name: "SMS" }));
+    const form = screen.getByRole("form", { name: "SMS" });
+    const token = within(form).getByLabelText("Bearer token");
+    expect((token as HTMLInputElement).value).toBe("");
+    expect(token.getAttribute("placeholder")).toBe("Not set");
+    const url = within(form).getByLabelText("Provider address");
+    await userEvent.type(url, "ftp://sms.example.com");
+    await userEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(url.getAttribute("aria-invalid")).toBe("true"));
+    expect(within(form).getByText("Please enter an http or https address")).toBeTruthy();
+    expect(callsTo(`${BASE}/edit`)).toHaveLength(0);
+
+    await userEvent.clear(url);
+    await userEvent.type(url, "https://sms.example.com/send");
+    await userEvent.click(within(form).getByRole("switch", { name: "Send text messages through the provider" }));
+    await userEvent.type(within(form).getByLabelText("Request headers"), "X-App: exam");
+    const timeout = within(form).getByLabelText("Timeout (seconds)");
+    await userEvent.clear(timeout);
+    await userEvent.type(timeout, "5");
+    await userEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(callsTo(`${BASE}/edit`)).toHaveLength(1));
+    // The token left empty is not sent (the stored one is kept); the body template goes as typed.
+    expect(callsTo(`${BASE}/edit`)[0]!.data).toEqual({
+      sms_enabled: true,
+      sms_url: "https://sms.example.com/send",
+      sms_method: "POST",
+      sms_headers: "X-App: exam",
+      sms_body: '{"mobile": "{mobile}", "text": "{text}"}',
+      sms_timeout: 5,
+    });
+    await userEvent.type(token, "tok-123");
+    await userEvent.click(within(form).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(callsTo(`${BASE}/edit`)).toHaveLength(2));
+    expect(callsTo(`${BASE}/edit`)[1]!.data).toMatchObject({ sms_token: "tok-123" });
+    await waitFor(() => expect((token as HTMLInputElement).value).toBe(""));
+
+    const mobile = screen.getByLabelText("Send a test text message to");
+    await userEvent.type(mobile, "12345");
+    await userEvent.click(screen.getByRole("button", { name: "Send a test text message" }));
+    expect(await screen.findByText("Please enter the correct mobile number")).toBeTruthy();
+    expect(callsTo(`${BASE}/sendTestSms`)).toHaveLength(0);
+    await userEvent.clear(mobile);
+    await userEvent.type(mobile, "13800138000");
+    await userEvent.click(screen.getByRole("button", { name: "Send a test text message" }));
+    await waitFor(() => expect(callsTo(`${BASE}/sendTestSms`)).toHaveLength(1));
+    expect(callsTo(`${BASE}/sendTestSms`)[0]!.data).toEqual({ mobile: "13800138000" });
+    // The provider's refusal stays under the form, in words staff can act on.
+    await waitFor(() => expect(screen.getByRole("status")).toHaveTextContent("The SMS provider answered HTTP 401"));
   });
 
   it("edits the member upload rate and quota as whole numbers, and shows the environment's S3 storage read-only", async () => {

@@ -144,8 +144,6 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/health": () => ["/api/health"],
   "/api/index/index": () => ["/api/index/index"],
   "/api/user/checkIn": () => ["/api/user/checkIn"],
-  // An invitation's page: who the link is for, never more (a wrong token is refused).
-  "/api/user/invitation": () => ["/api/user/invitation?token=keyprobe-not-a-real-token"],
   "/api/common/clickCaptcha": () => ["/api/common/clickCaptcha?id=keyprobe"],
   "/api/account/overview": () => ["/api/account/overview"],
   "/api/account/profile": () => ["/api/account/profile"],

@@ -47,6 +47,7 @@ describe("config groups", () => {
       ["upload", true],
       ["login", true],
       ["mail", true],
+      ["sms", true],
     ]);
     expect(await post("addGroup", { name: "contact", title: "Contact" })).toMatchObject({ code: 1, msg: "Added successfully" });
     expect((await index()).data.groups.at(-1)).toEqual({ name: "contact", title: "Contact", builtin: false });

@@ -48,12 +48,17 @@ export async function sendCode(
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   await insertCode(db, { channel, target, event, code_hash: hashCode(target, code), create_time: t0, expire_time: t0 + CODE_TTL_SECONDS });
   const minutes = CODE_TTL_SECONDS / 60;
-  await sender.send({
-    channel,
-    target,
-    subject: t(msg`Your verification code`),
-    body: t(msg`Your verification code is ${code}. It is valid for ${plural(minutes, { one: "# minute", other: "# minutes" })}. If you did not ask for it, ignore this message.`),
-  });
+  try {
+    await sender.send({
+      channel,
+      target,
+      subject: t(msg`Your verification code`),
+      body: t(msg`Your verification code is ${code}. It is valid for ${plural(minutes, { one: "# minute", other: "# minutes" })}. If you did not ask for it, ignore this message.`),
+    });
+  } catch {
+    // The sender logged why (an SMS provider's failure is kept in the outbox, marked failed).
+    throw new ApiError(msg`The code could not be sent: please try again in a minute`);
+  }
 }
 
 /** Checks and uses up a code (single use; 5 wrong tries spend it). Throws a clear ApiError. */

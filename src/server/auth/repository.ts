@@ -403,6 +403,23 @@ export async function spendCode(q: Queryable, id: number): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Outbox
 
-export async function insertOutboxMessage(q: Queryable, m: { channel: string; target: string; subject: string; body: string }): Promise<void> {
-  await kyselyOf(q).insertInto("outbox_message").values({ channel: m.channel, target: m.target, subject: m.subject, body: m.body }).execute();
+export interface OutboxRow {
+  channel: string;
+  target: string;
+  subject: string;
+  body: string;
+  /** "failed" (with `error`): a provider did not take it; default "kept" (no provider). */
+  status?: "kept" | "failed";
+  error?: string;
+}
+
+/** Writes the messages, 1,000 rows a statement (an import's thousands of invitations in a few). */
+export async function insertOutboxMessages(q: Queryable, rows: readonly OutboxRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 1000) {
+    const part = rows.slice(i, i + 1000);
+    await kyselyOf(q)
+      .insertInto("outbox_message")
+      .values(part.map((m) => ({ channel: m.channel, target: m.target, subject: m.subject, body: m.body, status: m.status ?? "kept", error: m.error ?? "" })))
+      .execute();
+  }
 }

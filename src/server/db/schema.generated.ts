@@ -659,7 +659,9 @@ export interface OutboxMessage {
   body: string;
   channel: string;
   create_time: Generated<number>;
+  error: Generated<string>;
   id: Generated<number>;
+  status: Generated<string>;
   subject: Generated<string>;
   target: string;
 }

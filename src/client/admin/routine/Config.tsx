@@ -1,21 +1,33 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Tabs } from "radix-ui";
 import { Select } from "../../ui/Select.tsx";
-import { Eraser, ListPlus, Send, SquarePlus } from "lucide-react";
+import { Eraser, ListPlus, MessageSquareText, Send, SquarePlus, type LucideIcon } from "lucide-react";
 import { z } from "zod";
 import { useState } from "react";
-import { useForm, type FieldValues, type Resolver } from "react-hook-form";
-import { CONFIG_GROUPS, CONFIG_KEYS, configValues, testMailBody, type ConfigGroup, type ConfigValues, type ConfigView, type StorageView } from "../../../shared/admin/routine.ts";
+import { useForm, type FieldValues } from "react-hook-form";
+import {
+  CONFIG_GROUPS,
+  CONFIG_KEYS,
+  configValues,
+  SECRET_KEYS,
+  SMS_METHODS,
+  testMailBody,
+  testSmsBody,
+  type ConfigGroup,
+  type ConfigValues,
+  type ConfigView,
+  type StorageView,
+} from "../../../shared/admin/routine.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Auth, useAuth } from "../../routing/auth.tsx";
 import { useSiteConfig } from "../../stores/siteConfig.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { ControlledField } from "../../ui/form/ControlledField.tsx";
+import { sentSchemaResolver } from "../../ui/form/sentSchemaResolver.ts";
 import { Switch } from "../../ui/Switch.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { toast } from "../../ui/toast.ts";
@@ -50,16 +62,25 @@ interface ConfigAnswer {
 const BUILTIN_GROUPS: ConfigGroupView[] = CONFIG_GROUPS.map((name) => ({ name, title: name, builtin: true }));
 const isBuiltinGroup = (name: string): name is ConfigGroup => (CONFIG_GROUPS as readonly string[]).includes(name);
 
-type Kind = Extract<FormFieldKind, "text" | "number" | "switch" | "select" | "password">;
+type Kind = Extract<FormFieldKind, "text" | "textarea" | "number" | "switch" | "select" | "password">;
 interface Field {
   key: keyof ConfigValues;
   label: MessageDescriptor;
   kind: Kind;
   hint?: MessageDescriptor;
-  options?: { value: string; label: MessageDescriptor }[];
+  /** A label as words to translate, or as it is (an HTTP method's name). */
+  options?: { value: string; label: MessageDescriptor | string }[];
 }
 
-const GROUP_TITLES: Record<ConfigGroup, MessageDescriptor> = { basic: msg`Basic`, upload: msg`Upload`, login: msg`Login`, mail: msg`Mail` };
+const GROUP_TITLES: Record<ConfigGroup, MessageDescriptor> = { basic: msg`Basic`, upload: msg`Upload`, login: msg`Login`, mail: msg`Mail`, sms: msg`SMS` };
+
+// The SMS templates' placeholders, as values of the hints (braces in a message would be its own placeholders).
+const MOBILE = "{mobile}";
+const TEXT = "{text}";
+const JSON_START = "{ [";
+
+type SecretKey = keyof typeof SECRET_KEYS;
+const isSecret = (key: string): key is SecretKey => key in SECRET_KEYS;
 
 const FIELDS: Record<ConfigGroup, Field[]> = {
   basic: [
@@ -90,6 +111,15 @@ const FIELDS: Record<ConfigGroup, Field[]> = {
     { key: "mail_user", label: msg`User name`, kind: "text" },
     { key: "mail_password", label: msg`Password`, kind: "password" },
     { key: "mail_from", label: msg`Sender address`, kind: "text", hint: msg`Default: the user name` },
+  ],
+  sms: [
+    { key: "sms_enabled", label: msg`Send text messages through the provider`, kind: "switch", hint: msg`Off, or without an address: mobile codes are only kept in the outbox table` },
+    { key: "sms_url", label: msg`Provider address`, kind: "text", hint: msg`An http or https address on the internet (not this network); ${MOBILE} and ${TEXT} may be used in it` },
+    { key: "sms_method", label: msg`Request method`, kind: "select", options: SMS_METHODS.map((m) => ({ value: m, label: m })), hint: msg`GET sends no body: put ${MOBILE} and ${TEXT} in the address` },
+    { key: "sms_headers", label: msg`Request headers`, kind: "textarea", hint: msg`One a line, such as X-Api-Key: abc. Shown here: put a secret in the token below` },
+    { key: "sms_token", label: msg`Bearer token`, kind: "password", hint: msg`Sent as Authorization: Bearer; never shown again once saved` },
+    { key: "sms_body", label: msg`Body template`, kind: "textarea", hint: msg`${MOBILE} and ${TEXT} are filled in: JSON-escaped when the template starts with ${JSON_START}, else form-encoded` },
+    { key: "sms_timeout", label: msg`Timeout (seconds)`, kind: "number" },
   ],
 };
 
@@ -155,6 +185,7 @@ export default function ConfigScreen() {
                 {/* A new or deleted item makes a new form (its fields and schema change). */}
                 <GroupForm key={own.map((item) => item.name).join(",")} group={group} title={groupTitle(group)} view={config.data.config} items={own} onItemDeleted={reload} />
                 {group.name === "mail" && <TestMail />}
+                {group.name === "sms" && <TestSms />}
                 {!group.builtin && own.length === 0 && (
                   <Auth node={actionNode(PATH, "del")}>
                     <div className="mt-6 max-w-2xl border-t border-slate-200 pt-4 dark:border-slate-700">
@@ -220,10 +251,11 @@ function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { gr
     ),
   );
   const defaultValues = Object.fromEntries([
-    ...builtinKeys.map((k) => [k, k === "mail_password" ? "" : view[k as keyof ConfigView]]),
+    ...builtinKeys.map((k) => [k, isSecret(k) ? "" : view[k as keyof ConfigView]]),
     ...items.map((item) => [item.name, item.value]),
   ]);
-  const form = useForm<FieldValues>({ defaultValues, resolver: zodResolver(schema as never) as unknown as Resolver<FieldValues> });
+  // A refused value shows its field's own words (withMessage), as the server would answer.
+  const form = useForm<FieldValues>({ defaultValues, resolver: sentSchemaResolver<FieldValues>(schema, (values) => values) });
   const [formError, setFormError] = useState<string | null>(null);
   useDirtyForm(form.formState.isDirty);
   const save = useMutation({
@@ -233,14 +265,15 @@ function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { gr
   const submit = form.handleSubmit(async (values) => {
     setFormError(null);
     const body = { ...values };
-    if (body.mail_password === "") delete body.mail_password;
+    // A secret left empty keeps the stored one.
+    for (const key of Object.keys(SECRET_KEYS)) if (body[key] === "") delete body[key];
     try {
       await save.mutateAsync(body);
       // The app's own copy of the site config follows at once (upload checks, page titles).
       const site = useSiteConfig.getState();
       if (group === "basic") site.dataFill({ siteName: String(values.site_name), recordNumber: String(values.record_number) });
       if (group === "upload") site.dataFill({ upload: { ...site.upload, mode: String(values.upload_mode), maxsize: String(values.upload_maxsize), mimetype: String(values.upload_mimetype) } });
-      form.reset({ ...values, ...(group === "mail" ? { mail_password: "" } : {}) });
+      form.reset({ ...values, ...Object.fromEntries(builtinKeys.filter(isSecret).map((k) => [k, ""])) });
       await client.invalidateQueries({ queryKey: KEY });
     } catch (error) {
       const refusal = serverRefusal(error);
@@ -260,6 +293,21 @@ function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { gr
               switch (field.kind) {
                 case "switch":
                   return <Switch control={control} ref={f.ref} checked={f.value === true} disabled={!canEdit} onToggle={() => f.onChange(!f.value)} />;
+                case "textarea":
+                  return (
+                    <textarea
+                      {...control}
+                      name={f.name}
+                      ref={f.ref}
+                      readOnly={!canEdit}
+                      rows={3}
+                      spellCheck={false}
+                      value={String(f.value ?? "")}
+                      onChange={(e) => f.onChange(e.target.value)}
+                      onBlur={f.onBlur}
+                      className={`${controlClass(error)} font-mono text-sm`}
+                    />
+                  );
                 case "select":
                   return (
                     <Select
@@ -270,7 +318,7 @@ function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { gr
                       onChange={f.onChange}
                       onBlur={f.onBlur}
                       disabled={!canEdit}
-                      options={(field.options ?? []).map((o) => ({ value: o.value, label: i18n._(o.label) }))}
+                      options={(field.options ?? []).map((o) => ({ value: o.value, label: typeof o.label === "string" ? o.label : i18n._(o.label) }))}
                     />
                   );
                 default:
@@ -286,7 +334,7 @@ function GroupForm({ group: groupView, title, view, items, onItemDeleted }: { gr
                       value={f.value === null || f.value === undefined || Number.isNaN(f.value) ? "" : String(f.value)}
                       onChange={(e) => f.onChange(field.kind === "number" ? (e.target.value === "" ? null : Number(e.target.value)) : e.target.value)}
                       onBlur={f.onBlur}
-                      placeholder={field.kind === "password" ? (view.mail_password_set ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
+                      placeholder={isSecret(field.key) ? (view[SECRET_KEYS[field.key]] ? t`Set: leave empty to keep it` : t`Not set`) : undefined}
                       className={controlClass(error)}
                     />
                   );
@@ -367,22 +415,72 @@ function StorageNote({ storage }: { storage: StorageView }) {
 /** Sends a test email through the mail settings as saved. */
 function TestMail() {
   const { t } = useLingui();
+  return (
+    <TestSend
+      url="/admin/routine/config/sendTestMail"
+      field="to"
+      type="email"
+      check={(value) => testMailBody.safeParse({ to: value }).success}
+      invalid={t`Please enter the correct email address`}
+      label={t`Send a test email to`}
+      button={t`Send a test email`}
+      icon={Send}
+    />
+  );
+}
+
+/** Sends a test text message through the SMS settings as saved; a provider's failure is shown with its reason. */
+function TestSms() {
+  const { t } = useLingui();
+  return (
+    <TestSend
+      url="/admin/routine/config/sendTestSms"
+      field="mobile"
+      type="tel"
+      check={(value) => testSmsBody.safeParse({ mobile: value }).success}
+      invalid={t`Please enter the correct mobile number`}
+      label={t`Send a test text message to`}
+      button={t`Send a test text message`}
+      icon={MessageSquareText}
+    />
+  );
+}
+
+interface TestSendProps {
+  url: string;
+  field: "to" | "mobile";
+  type: "email" | "tel";
+  check: (value: string) => boolean;
+  invalid: string;
+  label: string;
+  button: string;
+  icon: LucideIcon;
+}
+
+/** A test message to an address the admin types, through the settings as saved. */
+function TestSend({ url, field, type, check, invalid, label, button, icon: Icon }: TestSendProps) {
+  const { t } = useLingui();
   const [to, setTo] = useState("");
   const [error, setError] = useState<string | null>(null);
-  // The server's answer stays under the form: "sent", or that without a mail server the email
-  // only reached the outbox table (a notice, not a success: nothing left the server).
-  const [outcome, setOutcome] = useState<{ text: string; outbox: boolean } | null>(null);
+  // The server's answer stays under the form: "sent"; that without a provider the message only
+  // reached the outbox table (a notice, not a success: nothing left the server); or why it failed.
+  const [outcome, setOutcome] = useState<{ text: string; tone: "sent" | "outbox" | "failed" } | null>(null);
   const send = useMutation({
-    mutationFn: (address: string) => request<{ delivery?: string }>({ url: "/admin/routine/config/sendTestMail", method: "post", data: { to: address } }),
+    mutationFn: (address: string) => request<{ delivery?: string }>({ url, method: "post", data: { [field]: address } }),
     onMutate: () => setOutcome(null),
     onSuccess: (res) => {
       const outbox = res.data?.delivery === "outbox";
       const text = res.msg || t`Operation successful`;
-      setOutcome({ text, outbox });
+      setOutcome({ text, tone: outbox ? "outbox" : "sent" });
       if (outbox) toast.message(text);
       else toast.success(text);
     },
+    onError: (e) => {
+      const refusal = serverRefusal(e);
+      if (refusal) setOutcome({ text: refusal.msg, tone: "failed" });
+    },
   });
+  const toneClass = { sent: "text-slate-600 dark:text-slate-300", outbox: "text-amber-700 dark:text-amber-300", failed: "text-red-700 dark:text-red-300" };
   return (
     <Auth node={actionNode(PATH, "edit")}>
       <form
@@ -390,23 +488,31 @@ function TestMail() {
         className="mt-6 max-w-2xl space-y-2 border-t border-slate-200 pt-4 dark:border-slate-700"
         onSubmit={(e) => {
           e.preventDefault();
-          const ok = testMailBody.safeParse({ to: to.trim() }).success;
-          setError(ok ? null : t`Please enter the correct email address`);
+          const ok = check(to.trim());
+          setError(ok ? null : invalid);
           if (ok) send.mutate(to.trim());
         }}
       >
-        <FieldFrame label={t`Send a test email to`} hint={t`Uses the saved settings: save your changes first`} error={error}>
+        <FieldFrame label={label} hint={t`Uses the saved settings: save your changes first`} error={error}>
           {(control) => (
             <div className="flex flex-wrap gap-2">
-              <input {...control} type="email" autoComplete="email" value={to} onChange={(e) => setTo(e.target.value)} className={`${controlClass(error)} min-w-0 flex-1`} />
+              <input
+                {...control}
+                type={type}
+                autoComplete={type === "email" ? "email" : "tel"}
+                inputMode={type === "tel" ? "tel" : undefined}
+                value={to}
+                onChange={(e) => setTo(e.target.value)}
+                className={`${controlClass(error)} min-w-0 flex-1`}
+              />
               <Button type="submit" disabled={send.isPending}>
-                {send.isPending ? <Spinner className="size-4" /> : <Send className="size-4" aria-hidden />}
-                <Trans>Send a test email</Trans>
+                {send.isPending ? <Spinner className="size-4" /> : <Icon className="size-4" aria-hidden />}
+                {button}
               </Button>
             </div>
           )}
         </FieldFrame>
-        <p role="status" className={outcome?.outbox ? "text-sm text-amber-700 dark:text-amber-300" : "text-sm text-slate-600 dark:text-slate-300"}>
+        <p role="status" className={`text-sm ${toneClass[outcome?.tone ?? "sent"]}`}>
           {outcome?.text}
         </p>
       </form>

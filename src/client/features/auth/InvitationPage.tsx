@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router-dom";
+import { Link, useLocation, useNavigate } from "react-router-dom";
 import { validatePassword } from "../../../shared/validation.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
@@ -10,16 +10,26 @@ import { Spinner } from "../../ui/Spinner.tsx";
 
 type State = { kind: "loading" } | { kind: "refused"; message: string } | { kind: "open"; username: string; nickname: string };
 
+/** The link's token: in the fragment (`#token=`), or in the query string of links sent before it moved there. */
+function tokenOf(hash: string, search: string): { token: string; inQuery: boolean } {
+  const fromHash = new URLSearchParams(hash.replace(/^#/, "")).get("token");
+  if (fromHash) return { token: fromHash, inQuery: false };
+  const fromQuery = new URLSearchParams(search).get("token");
+  return { token: fromQuery ?? "", inQuery: fromQuery !== null };
+}
+
 /**
- * `/invitation?token=`: a member staff created sets their first password from the link in
+ * `/invitation#token=`: a member staff created sets their first password from the link in
  * their invitation email (no captcha, no code: the single-use link is the proof), then logs in.
- * A used or expired link says so, and who can send a new one.
+ * A used or expired link says so, and who can send a new one. The token is in the fragment, which
+ * no server sees (not its log, not a Referer), and is checked with a POST; an older link's
+ * `?token=` is read once and the address rewritten to the fragment.
  */
 export default function InvitationPage() {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const token = params.get("token") ?? "";
+  const location = useLocation();
+  const { token, inQuery } = tokenOf(location.hash, location.search);
   const [state, setState] = useState<State>({ kind: "loading" });
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
@@ -29,9 +39,14 @@ export default function InvitationPage() {
   const username = state.kind === "open" ? state.username : "";
   const name = state.kind === "open" ? state.nickname || state.username : "";
 
+  // An older link (?token=): the address bar, history and the next Referer lose it at once.
+  useEffect(() => {
+    if (inQuery) void navigate({ pathname: location.pathname, search: "", hash: `token=${token}` }, { replace: true });
+  }, [inQuery, token, location.pathname, navigate]);
+
   useEffect(() => {
     let live = true;
-    request<{ username: string; nickname: string }>({ url: "/api/user/invitation", method: "get", params: { token } }, { showCodeMessage: false, showErrorMessage: false }).then(
+    request<{ username: string; nickname: string }>({ url: "/api/user/invitation/check", method: "post", data: { token } }, { showCodeMessage: false, showErrorMessage: false }).then(
       (res) => live && setState({ kind: "open", ...res.data }),
       (e: unknown) => live && setState({ kind: "refused", message: serverRefusal(e)?.msg ?? t`The invitation could not be checked: try again` }),
     );

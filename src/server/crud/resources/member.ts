@@ -3,7 +3,7 @@ import { z } from "zod";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
 import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
-import { NO_PASSWORD_HASH, createInvitations, sendInvitations, type Invitation } from "../../modules/user/invitation.ts";
+import { NO_PASSWORD_HASH, createInvitations, inviteAfterCommit, sendInvitations, type Invitation } from "../../modules/user/invitation.ts";
 import type { ExtraAction, ResourceDef } from "../resource.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
 import { withPassword } from "./accounts.ts";
@@ -73,13 +73,8 @@ export const memberResource: ResourceDef = {
     },
     async afterAdd(app, req, id, body) {
       if (!(body as MemberAdd).invite) return;
-      try {
-        const invitations = await app.db.transaction((tx) => createInvitations(tx, [id]));
-        await sendInvitations(app, req, invitations);
-      } catch (error) {
-        // The member is there: staff can send the invitation again from the list.
-        req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: id }, "invitation not sent");
-      }
+      // The member is there: a failure is logged, and staff can send the invitation again from the list.
+      await inviteAfterCommit(app, req, [id]);
     },
     async editRow(ctx, row) {
       return { ...row, classroom_ids: await classroomIdsOfMember(ctx.tx, row.id) };

@@ -103,15 +103,20 @@ export async function updateMembers(q: Queryable, rows: readonly (MemberWrite & 
   }
 }
 
-/** Puts each member in exactly their classrooms (members not named keep theirs); arrays travel as one parameter each. */
-export async function setClassroomsOf(q: Queryable, members: ReadonlyMap<number, readonly number[]>): Promise<void> {
+/**
+ * Puts each member in exactly their classrooms (members not named keep theirs); arrays travel as
+ * one parameter each. Only the members of `existing` can have classrooms to leave (`undefined`:
+ * any of them).
+ */
+export async function setClassroomsOf(q: Queryable, members: ReadonlyMap<number, readonly number[]>, existing?: ReadonlySet<number>): Promise<void> {
   if (members.size === 0) return;
   const k = kyselyOf(q);
-  const ids = [...members.keys()];
+  const ids = [...members.keys()].filter((id) => !existing || existing.has(id));
   const pairs = [...members].flatMap(([user, rooms]) => rooms.map((room) => [user, room] as const));
   const users = pairs.map((p) => p[0]);
   const rooms = pairs.map((p) => p[1]);
-  await sql`
+  if (ids.length > 0)
+    await sql`
     delete from classroom_member cm where cm.user_id = any(${ids}::int[])
       and not exists (select 1 from unnest(${users}::int[], ${rooms}::int[]) as w(u, c) where w.u = cm.user_id and w.c = cm.classroom_id)`.execute(k);
   if (pairs.length > 0) await sql`insert into classroom_member (classroom_id, user_id) select c, u from unnest(${users}::int[], ${rooms}::int[]) as w(u, c) on conflict do nothing`.execute(k);

@@ -6,7 +6,7 @@ import { MOBILE_REGEX, validateAccount, validateMobile, validatePassword } from 
 import { hashPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
 import { translator, type Translate } from "../../i18n/index.ts";
-import { NO_PASSWORD_HASH, createInvitations, sendInvitations, type Invitation } from "../../modules/user/invitation.ts";
+import { NO_PASSWORD_HASH, inviteAfterCommit } from "../../modules/user/invitation.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { isCompanyAdmin } from "../scope.ts";
 import { writeSheet } from "./excel.ts";
@@ -302,8 +302,11 @@ async function hashFirstPasswords(plan: MemberPlan): Promise<void> {
   }
 }
 
-/** Writes the plan's adds and updates and their classrooms; answers the invitations to send. */
-async function applyPlan(ctx: CrudContext, plan: MemberPlan): Promise<Invitation[]> {
+/**
+ * Writes the plan's adds and updates and their classrooms, all or nothing; answers the members
+ * to invite (their invitations are opened once this has committed, in chunks: inviteAfterCommit).
+ */
+async function applyPlan(ctx: CrudContext, plan: MemberPlan): Promise<number[]> {
   const tx = ctx.tx;
   const hash = (r: PlannedRow) => (r.password ? plan.hashes.get(r.password)! : "");
   const adds = plan.rows.filter((r) => r.action === "add");
@@ -325,9 +328,9 @@ async function applyPlan(ctx: CrudContext, plan: MemberPlan): Promise<Invitation
   );
   const rooms = new Map<number, number[]>();
   for (const r of [...adds, ...updates]) if (r.classrooms !== null) rooms.set(r.id ?? ids.get(r.values.username)!, r.classrooms);
-  await setClassroomsOf(tx, rooms);
-  const invited = plan.rows.filter((r) => r.invite).map((r) => r.id ?? ids.get(r.values.username)!);
-  return createInvitations(tx, invited);
+  // A new member has no classrooms to take away.
+  await setClassroomsOf(tx, rooms, new Set(updates.map((r) => r.id!)));
+  return plan.rows.filter((r) => r.invite).map((r) => r.id ?? ids.get(r.values.username)!);
 }
 
 /** Members as a sheet: the import's layout, the request's language for the header; `ids` only these. */
@@ -384,13 +387,13 @@ export const memberSheetActions: Record<string, ExtraAction> = {
       const answer = report(plan);
       if (!confirm) return { ...answer, imported: 0 };
       if (plan.errorCount > 0) throw new ApiError(msg`Nothing was imported: correct the rows listed and try again`, 0, answer);
-      const invitations = await applyPlan(ctx, plan);
-      return { ...answer, imported: plan.counts.add + plan.counts.update, invitations };
+      const invite = await applyPlan(ctx, plan);
+      return { ...answer, imported: plan.counts.add + plan.counts.update, invite };
     },
     async committed(app, req, result) {
-      const { invitations, ...answer } = result as { invitations?: Invitation[] };
-      if (!invitations) return answer;
-      return { ...answer, invited: await sendInvitations(app, req, invitations) };
+      const { invite, ...answer } = result as { invite?: number[] };
+      if (!invite) return answer;
+      return { ...answer, invited: await inviteAfterCommit(app, req, invite) };
     },
   },
 };

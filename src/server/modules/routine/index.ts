@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { msg } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { clearCacheBody, configEdit, configValues, testMailBody, type ConfigValues, type ConfigView, type StorageView } from "../../../shared/admin/routine.ts";
+import { clearCacheBody, configEdit, configValues, SECRET_KEYS, testMailBody, testSmsBody, type ConfigValues, type ConfigView, type StorageView } from "../../../shared/admin/routine.ts";
 import { jsonBody } from "../../../shared/schema.ts";
 import {
   configGroupAdd,
@@ -19,6 +19,7 @@ import { ApiError } from "../../errors.ts";
 import { getCountSetting, getSettings, SETTING_KEYS } from "../../settings.ts";
 import { forgetCourseMedia } from "../course/mediaAccess.ts";
 import { forgetMailSettings } from "./mail.ts";
+import { SmsFailure } from "./sms.ts";
 import {
   configGroupExists,
   configGroupRows,
@@ -46,7 +47,7 @@ const KEYS = Object.keys(configValues.shape) as (keyof ConfigValues)[];
 const title = logTitle(msg`Config`);
 
 /** Names an added item may not take: every key code reads, and what the screen's answer uses itself. */
-const RESERVED = new Set<string>([...SETTING_KEYS, ...KEYS, "mail_password_set"]);
+const RESERVED = new Set<string>([...SETTING_KEYS, ...KEYS, ...Object.values(SECRET_KEYS)]);
 
 const itemView = (row: ConfigItemRow): ConfigItemView => ({
   name: row.name,
@@ -74,7 +75,7 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
     : { kind: "local" };
 
   api.get("/admin/routine/config/index", { config: { adminRule: "routine/config/index" } }, async (_req, reply) => {
-    const { mail_password, ...values } = await getSettings(db, KEYS);
+    const { mail_password, sms_token, ...values } = await getSettings(db, KEYS);
     // The upload limits as they apply (a stored value that is not a count falls back to its default).
     const [rate, quota] = await Promise.all([getCountSetting(db, "upload_rate_per_minute"), getCountSetting(db, "upload_quota_mib")]);
     const view: ConfigView = {
@@ -83,6 +84,7 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
       upload_rate_per_minute: rate,
       upload_quota_mib: quota,
       mail_password_set: mail_password !== "",
+      sms_token_set: sms_token !== "",
     };
     const groups: ConfigGroupView[] = (await configGroupRows(db)).map(({ name, title, builtin }) => ({ name, title, builtin }));
     const items = (await configItemRows(db)).map(itemView);
@@ -92,7 +94,8 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
   api.post("/admin/routine/config/edit", { config: { adminRule: "routine/config/edit" }, schema: { body: jsonBody(configEdit) } }, async (req, reply) => {
     const builtin = new Set<string>(KEYS);
     const entries = Object.entries(req.body).filter(([, value]) => value !== undefined);
-    const changes = entries.filter(([key, value]) => builtin.has(key) && !(key === "mail_password" && value === ""));
+    // A secret left empty keeps the stored one (the screen never has it).
+    const changes = entries.filter(([key, value]) => builtin.has(key) && !(key in SECRET_KEYS && value === ""));
     const added = entries.filter(([key]) => !builtin.has(key));
     await db.transaction(async (tx) => {
       // Added items' values: each checked against its item's type and rules, all or nothing.
@@ -194,6 +197,24 @@ export async function routineRoutes(app: FastifyInstance): Promise<void> {
       return reply.success({ sender: app.sender.name, delivery: "outbox" }, msg`No mail server is set: the test email was not sent but kept in the outbox table (outbox_message)`);
     }
     return reply.success({ sender: app.sender.name, delivery: "sent" }, msg`The test email was sent`);
+  });
+
+  // The SMS settings as saved: "sent" (the provider answered 2xx), "outbox" (none is set), or
+  // the provider's failure in words staff can act on (never the token nor the answer's body).
+  api.post("/admin/routine/config/sendTestSms", { config: { adminRule: "routine/config/edit", rateLimit: { max: 5, timeWindow: "1 minute" } }, schema: { body: jsonBody(testSmsBody) } }, async (req, reply) => {
+    const { site_name } = await getSettings(db, ["site_name"]);
+    const site = site_name || config.siteName;
+    let delivery: void | "outbox";
+    try {
+      delivery = await app.sender.send({ channel: "mobile", target: req.body.mobile, subject: req.t(msg`Test text message`), body: req.t(msg`This is a test text message from ${site}.`) });
+    } catch (error) {
+      if (error instanceof SmsFailure) throw new ApiError(msg`The test text message was not sent: ${req.t(error.reason)}`);
+      throw new ApiError(msg`The test text message could not be sent: please check the SMS settings`);
+    }
+    if (delivery === "outbox") {
+      return reply.success({ delivery: "outbox" }, msg`No SMS provider is set: the test text message was not sent but kept in the outbox table (outbox_message)`);
+    }
+    return reply.success({ delivery: "sent" }, msg`The test text message was sent`);
   });
 
   api.post("/admin/ajax/clearCache", { config: { adminRule: "routine/config/edit" }, schema: { body: jsonBody(clearCacheBody) } }, async (req, reply) => {

@@ -1,6 +1,6 @@
 import { getSettings } from "../../settings.ts";
 import type { Queryable } from "../../db/index.ts";
-import { smtpSender, type MessageSender } from "../../auth/senders.ts";
+import { sendEach, smtpSender, type MessageSender } from "../../auth/senders.ts";
 
 /**
  * Email through the mail server of the site settings (the config screen) when one is set, else
@@ -18,21 +18,30 @@ export function forgetMailSettings(): void {
 }
 
 export function settingsMailSender(db: Queryable, fallback: MessageSender): MessageSender {
+  /** The sender email goes through now: the settings' mail server, or the fallback. */
+  const current = async (): Promise<MessageSender> => {
+    const s = await getSettings(db, MAIL_KEYS);
+    if (!s.mail_host) return fallback;
+    const key = JSON.stringify(s);
+    if (cached?.key !== key) {
+      const from = s.mail_from || s.mail_user || `no-reply@${s.mail_host}`;
+      cached = {
+        key,
+        sender: smtpSender({ host: s.mail_host, port: s.mail_port, secure: s.mail_secure, ...(s.mail_user ? { user: s.mail_user, pass: s.mail_password } : {}), from }, fallback),
+      };
+    }
+    return cached.sender;
+  };
   return {
     name: "settings",
     async send(message) {
       if (message.channel !== "email") return fallback.send(message);
-      const s = await getSettings(db, MAIL_KEYS);
-      if (!s.mail_host) return fallback.send(message);
-      const key = JSON.stringify(s);
-      if (cached?.key !== key) {
-        const from = s.mail_from || s.mail_user || `no-reply@${s.mail_host}`;
-        cached = {
-          key,
-          sender: smtpSender({ host: s.mail_host, port: s.mail_port, secure: s.mail_secure, ...(s.mail_user ? { user: s.mail_user, pass: s.mail_password } : {}), from }, fallback),
-        };
-      }
-      return cached.sender.send(message);
+      return (await current()).send(message);
+    },
+    async sendMany(messages, onError) {
+      const emails = messages.filter((m) => m.channel === "email");
+      const others = messages.filter((m) => m.channel !== "email");
+      return (await sendEach(await current(), emails, onError)) + (await sendEach(fallback, others, onError));
     },
   };
 }

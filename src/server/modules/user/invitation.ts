@@ -11,6 +11,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteMemberSessions, setPasswordHash } from "../account/repository.ts";
 import { getSettings } from "../../settings.ts";
+import { sendEach, type OutgoingMessage } from "../../auth/senders.ts";
 import { inviteesOf, insertInvitations, openInvitation, spendInvitation } from "./invitation.repository.ts";
 
 /**
@@ -51,6 +52,32 @@ export async function createInvitations(tx: Queryable, userIds: readonly number[
   return list;
 }
 
+/** Invitations opened per transaction by `inviteAfterCommit`. */
+export const INVITATION_CHUNK = 1000;
+
+/**
+ * Opens and sends invitations for members already committed (an import's thousands): each chunk
+ * of INVITATION_CHUNK in its own short transaction, then sent, so the database answers others
+ * in between and the members' own transaction stays short. A chunk that fails stops the rest
+ * (logged; staff send those from the member list); answers how many were sent.
+ */
+export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<number> {
+  const unique = [...new Set(userIds)];
+  let sent = 0;
+  for (let i = 0; i < unique.length; i += INVITATION_CHUNK) {
+    const chunk = unique.slice(i, i + INVITATION_CHUNK);
+    let invitations: Invitation[];
+    try {
+      invitations = await app.db.transaction((tx) => createInvitations(tx, chunk));
+    } catch (error) {
+      req.log.warn({ err: { code: (error as { code?: unknown }).code }, members: unique.length - i }, "invitations not opened: staff can send them from the member list");
+      break;
+    }
+    sent += await sendInvitations(app, req, invitations);
+  }
+  return sent;
+}
+
 /** The address the admin reached the server by: the link in the email opens the same site. */
 export function siteOrigin(req: FastifyRequest): string {
   return `${req.protocol}://${req.host}`;
@@ -68,50 +95,58 @@ export async function sendInvitations(app: FastifyInstance, req: FastifyRequest,
   const origin = siteOrigin(req);
   const t = req.t;
   const days = INVITATION_TTL_SECONDS / 86400;
-  let sent = 0;
+  const messages: (OutgoingMessage & { member: number })[] = [];
   for (const invitation of invitations) {
     const member = people.get(invitation.userId);
     if (!member?.email) continue;
     const name = member.nickname || member.username;
     const username = member.username;
-    const link = `${origin}${INVITATION_PATH}?token=${invitation.token}`;
-    try {
-      await app.sender.send({
-        channel: "email",
-        target: member.email,
-        subject: t(msg`You are invited to ${site}`),
-        body: t(
-          msg`Hello ${name}, an account was made for you on ${site} (username: ${username}). Open this link to set your password: ${link} It works once, for ${plural(days, { one: "# day", other: "# days" })}.`,
-        ),
-        secret: true,
-      });
-      sent++;
-    } catch (error) {
-      // The mail server's words may name hosts and users: logged without the message itself.
-      req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: member.id }, "invitation email failed");
-    }
+    const link = invitationLink(origin, invitation.token);
+    messages.push({
+      member: member.id,
+      channel: "email",
+      target: member.email,
+      subject: t(msg`You are invited to ${site}`),
+      body: t(
+        msg`Hello ${name}, an account was made for you on ${site} (username: ${username}). Open this link to set your password: ${link} It works once, for ${plural(days, { one: "# day", other: "# days" })}.`,
+      ),
+      secret: true,
+    });
   }
-  return sent;
+  // All at once: without a mail server they are written to the outbox in a few statements.
+  return sendEach(app.sender, messages, (message, error) => {
+    // The mail server's words may name hosts and users: logged without the message itself.
+    req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: (message as { member?: number }).member }, "invitation email failed");
+  });
+}
+
+/**
+ * The link in the invitation: the token is in the fragment, which browsers never send to a
+ * server (not in its log, not in a Referer); the page reads it and posts it.
+ */
+export function invitationLink(origin: string, token: string): string {
+  return `${origin}${INVITATION_PATH}#token=${token}`;
 }
 
 const EXPIRED = msg`This invitation link has expired or has already been used: ask the staff who invited you to send a new one`;
 const tokenField = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/);
 
-/** `GET/POST /api/user/invitation`: the member side of an invitation (public: the token is the proof). */
+/**
+ * `POST /api/user/invitation/check` and `POST /api/user/invitation`: the member side of an
+ * invitation (public: the token is the proof). The token travels only in request bodies, never in
+ * a URL the server logs: the link carries it in its fragment (`invitationLink`).
+ */
 export async function invitationRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const limit = { max: 20, timeWindow: "1 minute" };
 
-  api.get(
-    "/api/user/invitation",
-    { config: { auth: "public", rateLimit: limit }, schema: { querystring: z.object({ token: z.string().max(200).optional() }) } },
-    async (req, reply) => {
-      const token = tokenField.safeParse(req.query.token);
-      const open = token.success ? await openInvitation(app.db, hashToken(token.data), now()) : undefined;
-      if (!open) throw new ApiError(EXPIRED);
-      return reply.success({ username: open.username, nickname: open.nickname });
-    },
-  );
+  const check = jsonBody(z.object({ token: z.string().max(200) }));
+  api.post("/api/user/invitation/check", { config: { auth: "public", rateLimit: limit }, schema: { body: check } }, async (req, reply) => {
+    const token = tokenField.safeParse(req.body.token);
+    const open = token.success ? await openInvitation(app.db, hashToken(token.data), now()) : undefined;
+    if (!open) throw new ApiError(EXPIRED);
+    return reply.success({ username: open.username, nickname: open.nickname });
+  });
 
   const body = jsonBody(z.object({ token: z.string().max(200), password: z.string().max(64) }));
   api.post("/api/user/invitation", { config: { auth: "public", rateLimit: limit }, schema: { body } }, async (req, reply) => {
