@@ -192,7 +192,7 @@ describe("channels", () => {
       expect(of(run2, plain)).toEqual([{ kind: "room_open", channels: [] }]);
       expect(mail.sent.map((m) => [m.target, m.subject, m.body])).toEqual([["sub@example.com", "ExamHub: Exam room open", "Exam room “Resit” is open: you can sit it now."]]);
       const { rows } = await db().query<{ channels: string }>("select channels from notice where user_id = $1 order by id", [subscribed.id]);
-      expect(rows.map((r) => r.channels)).toEqual(["push", "push,email"]);
+      expect(rows.map((r) => r.channels)).toEqual(["app,push", "app,push,email"]);
     } finally {
       await setSetting(db(), "mail_host", "");
     }

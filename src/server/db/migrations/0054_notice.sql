@@ -9,8 +9,8 @@ create table notice (
   -- room_open / room_closing: the room id; result: the attempt id (and `@regraded_at` once regraded).
   ref text not null,
   data jsonb not null default '{}',
-  -- Where it went besides the app: a comma list of 'push', 'email' ('' when only in the app).
-  channels text not null default '',
+  -- Where it went: 'app' (always: the row is the in-app notice), then 'push' and 'email' when sent so.
+  channels text not null default 'app',
   read_at bigint,
   create_time bigint not null,
   unique (user_id, kind, ref)

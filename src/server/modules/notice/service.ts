@@ -82,7 +82,7 @@ async function deliver(app: FastifyInstance, notices: NewNotice[], nowSeconds: n
           app.log.warn({ notice: n.id, err: { message: (error as Error).name } }, "notice email not sent");
         }
       }
-      if (channels.length > 0) await setChannels(app.db, n.id, channels.join(","));
+      if (channels.length > 0) await setChannels(app.db, n.id, ["app", ...channels].join(","));
     }
     made.push({ id: n.id, userId: n.user_id, kind: n.kind, channels });
   }
