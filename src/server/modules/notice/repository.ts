@@ -22,24 +22,28 @@ export interface NewNotice {
 /** SQL true when the member `m` has not turned `kind` off. */
 const kindOn = (kind: NoticeKind) => sql`not exists (select 1 from notice_preference np where np.user_id = m.id and not np.${sql.ref(kind)})`;
 
-/** SQL true when `m` may sit room `r`: an enabled member of its group (or every group), open to their organisation. */
-const mayEnter = sql`m.status = 'enable' and (r.user_group_id is null or r.user_group_id = m.group_id) and ${visibleTo("room", sql.ref("r.id"), sql.ref("m.id"))}`;
-
 const notYet = (kind: NoticeKind, ref: ReturnType<typeof sql>) => sql`not exists (select 1 from notice n where n.user_id = m.id and n.kind = ${kind} and n.ref = ${ref})`;
 
 /**
- * Rooms open now (start reached, end not) for members who may sit them and have no attempt in
- * them yet; a member assigned after the room opened is found by the next tick.
+ * A room kind's insert: the pairs of an enabled room matching `roomWhere` and an enabled member of
+ * its group (or every group) that have no such notice yet are found first (materialized: in the
+ * steady state, when every pair has its notice, the tick is this one anti-join), then the costlier
+ * checks run on what is left: the room open to the member's organisation, the attempt rule
+ * (`attemptWhere` over `a`), the member's switch.
  */
-export async function insertRoomOpen(q: Queryable, now: number, batch: number): Promise<NewNotice[]> {
-  const { rows } = await sql<NewNotice>`insert into notice (user_id, kind, ref, data, create_time)
-    select m.id, 'room_open', r.id::text,
-      jsonb_build_object('roomId', r.id, 'title', r.title, 'startTime', r.start_time, 'endTime', r.end_time), ${now}
-    from exam_room r join member m on ${mayEnter}
-    where r.status = 'enable' and r.start_time <= ${now} and r.end_time > ${now}
-      and not exists (select 1 from exam_attempt a where a.room_id = r.id and a.user_id = m.id)
-      and ${notYet("room_open", sql`r.id::text`)} and ${kindOn("room_open")}
-    order by r.id, m.id
+async function insertRoomKind(q: Queryable, kind: "room_open" | "room_closing", roomWhere: ReturnType<typeof sql>, attemptWhere: ReturnType<typeof sql>, now: number, batch: number): Promise<NewNotice[]> {
+  const { rows } = await sql<NewNotice>`with pending as materialized (
+      select r.id as room_id, r.title, r.start_time, r.end_time, m.id as user_id
+      from exam_room r join member m on m.status = 'enable' and (r.user_group_id is null or r.user_group_id = m.group_id)
+      where r.status = 'enable' and ${roomWhere} and ${notYet(kind, sql`r.id::text`)}
+    )
+    insert into notice (user_id, kind, ref, data, create_time)
+    select p.user_id, ${kind}, p.room_id::text,
+      jsonb_build_object('roomId', p.room_id, 'title', p.title, 'startTime', p.start_time, 'endTime', p.end_time), ${now}
+    from pending p join member m on m.id = p.user_id
+    where ${visibleTo("room", sql.ref("p.room_id"), sql.ref("m.id"))}
+      and not exists (select 1 from exam_attempt a where a.room_id = p.room_id and a.user_id = m.id and ${attemptWhere})
+      and ${kindOn(kind)}
     limit ${batch}
     on conflict do nothing
     returning id, user_id, kind, data`.execute(kyselyOf(q));
@@ -47,24 +51,21 @@ export async function insertRoomOpen(q: Queryable, now: number, batch: number): 
 }
 
 /**
+ * Rooms open now (start reached, end not) for members who may sit them and have no attempt in
+ * them yet; a member assigned after the room opened is found by the next tick.
+ */
+export function insertRoomOpen(q: Queryable, now: number, batch: number): Promise<NewNotice[]> {
+  return insertRoomKind(q, "room_open", sql`r.start_time <= ${now} and r.end_time > ${now}`, sql`true`, now, batch);
+}
+
+/**
  * Rooms open now that close within `within` seconds (or within the second half of a shorter room,
  * so its opening and closing notices never come together), for members who may sit them and have
  * not submitted an attempt.
  */
-export async function insertRoomClosing(q: Queryable, now: number, within: number, batch: number): Promise<NewNotice[]> {
-  const { rows } = await sql<NewNotice>`insert into notice (user_id, kind, ref, data, create_time)
-    select m.id, 'room_closing', r.id::text,
-      jsonb_build_object('roomId', r.id, 'title', r.title, 'startTime', r.start_time, 'endTime', r.end_time), ${now}
-    from exam_room r join member m on ${mayEnter}
-    where r.status = 'enable' and r.start_time <= ${now} and r.end_time > ${now}
-      and r.end_time - ${now} <= least(${within}, (r.end_time - r.start_time) / 2)
-      and not exists (select 1 from exam_attempt a where a.room_id = r.id and a.user_id = m.id and a.status <> 'open')
-      and ${notYet("room_closing", sql`r.id::text`)} and ${kindOn("room_closing")}
-    order by r.id, m.id
-    limit ${batch}
-    on conflict do nothing
-    returning id, user_id, kind, data`.execute(kyselyOf(q));
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+export function insertRoomClosing(q: Queryable, now: number, within: number, batch: number): Promise<NewNotice[]> {
+  const closing = sql`r.start_time <= ${now} and r.end_time > ${now} and r.end_time - ${now} <= least(${within}, (r.end_time - r.start_time) / 2)`;
+  return insertRoomKind(q, "room_closing", closing, sql`a.status <> 'open'`, now, batch);
 }
 
 /**
@@ -85,7 +86,6 @@ export async function insertResults(q: Queryable, now: number, since: number, ba
     left join exam_room r on r.id = a.room_id
     where a.kind = 'official' and a.status <> 'open' and not a.needs_review and a.score is not null
       and ${notYet("result", ref)} and ${kindOn("result")}
-    order by a.id
     limit ${batch}
     on conflict do nothing
     returning id, user_id, kind, data`.execute(kyselyOf(q));

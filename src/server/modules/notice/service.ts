@@ -16,10 +16,15 @@ import { insertResults, insertRoomClosing, insertRoomOpen, recipients, setChanne
  * member has an address and email on. The in-app notice is the row itself.
  *
  * Limits: a tick makes at most BATCH notices of each kind (the rest wait for the next minute, so
- * 10 000 members of a room opening get theirs within 20 minutes); the room kinds look at the rooms
- * open now against every enabled member (an index probe per pair and tick: cheap for thousands of
- * members, about half a second a tick for a few open rooms and 100 000 members); results are
- * found through partial indexes on when they were published, within the last RESULT_WINDOW.
+ * 10 000 members of a room opening get theirs within 20 minutes). The room kinds pair every room
+ * open now with every enabled member of its group and keep the pairs without a notice (one
+ * anti-join on the unique key), then check organisation, attempts and switches on those only.
+ * Measured on the embedded database (PGlite, in memory, on a loaded 2-core machine), 20 000
+ * members and 3 rooms open to all: a tick that makes 500 notices took 0.4-1.5 s, a tick with
+ * nothing left to make 0.6 s (it grows with members x open rooms; PostgreSQL runs it beside the
+ * requests, PGlite holds them for that long). Results are found through partial indexes on when
+ * they were published, within the last RESULT_WINDOW (a late answer's decision later than that
+ * after the submission is not announced).
  * Sending is one push / email at a time: a slow push service slows that tick, never doubles it.
  */
 
