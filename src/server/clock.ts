@@ -1,3 +1,4 @@
+import type { FastifyInstance } from "fastify";
 import { readFileSync } from "node:fs";
 
 /**
@@ -27,4 +28,33 @@ export function useOffsetFile(offsetFile: string): void {
     }
     return Date.now() + offset;
   };
+}
+
+/**
+ * Runs `job` every `everyMs` in this process (first after `firstMs`), never two at once here (a
+ * slow run skips the ticks it overlaps; other processes run their own: the jobs claim their work
+ * in the database). Failures are logged by `name`; stopped with the HTTP server (app.close()),
+ * before the database closes. The push reminders and the notices run on it.
+ */
+export function everyMinute(app: FastifyInstance, name: string, everyMs: number, firstMs: number, job: () => Promise<void>): void {
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      await job();
+    } catch (error) {
+      app.log.warn({ err: { message: (error as Error).message } }, `${name} failed`);
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(() => void tick(), firstMs);
+  const timer = setInterval(() => void tick(), everyMs);
+  first.unref();
+  timer.unref();
+  app.server.once("close", () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  });
 }

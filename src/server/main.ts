@@ -11,6 +11,7 @@ import { S3Store } from "./modules/upload/s3.ts";
 import { fileStore } from "./modules/upload/store.ts";
 import { useOffsetFile } from "./clock.ts";
 import { startReminders } from "./modules/push/reminders.ts";
+import { startNotices } from "./modules/notice/service.ts";
 
 /**
  * The process: config from the environment, build, listen, and a clean shutdown on
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
   }
   // The push reminders' job: once a minute, in this process (the database claims each reminder once).
   startReminders(app);
+  // The notices to members (rooms open, closing soon, results): once a minute, each made once in the database.
+  startNotices(app);
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const where = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;

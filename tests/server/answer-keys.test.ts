@@ -171,6 +171,9 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/exam/review/due": () => ["/api/exam/review/due"],
   "/api/exam/review/mastery": () => ["/api/exam/review/mastery"],
   "/api/push/config": () => ["/api/push/config?device=device-1234"],
+  // Notices: a room's title and times, a score; never a question.
+  "/api/notice/list": () => ["/api/notice/list"],
+  "/api/notice/preference": () => ["/api/notice/preference"],
   "/api/user/face": () => ["/api/user/face"],
   // The face library's model and WASM files (static, the same for everyone).
   "/face-models/*": () => ["/face-models/blazeface.json"],

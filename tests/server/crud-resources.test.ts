@@ -221,6 +221,12 @@ describe("the admin log", () => {
       "GET /admin/auth/adminLog/exportList auth/adminLog/index",
       "GET /admin/auth/adminLog/index auth/adminLog/index",
     ]);
+    // The log of notices sent to members (0054) is read-only the same way.
+    expect(t.app.adminRoutes.filter((r) => r.url.startsWith("/admin/user/notice/")).map((r) => `${r.method} ${r.url} ${String(r.adminRule)}`).sort()).toEqual([
+      "GET /admin/user/notice/edit user/notice/index",
+      "GET /admin/user/notice/exportList user/notice/index",
+      "GET /admin/user/notice/index user/notice/index",
+    ]);
   });
 
   it("shows each row's title in the reader's language, though it is stored in English", async () => {

@@ -162,6 +162,8 @@ beforeAll(async () => {
   seed("GET /api/account/integral", { query: { page: 1, limit: 10 } });
   seed("POST /api/user/checkIn", { body: { tab: "login", username: "nobody_here", password: "wrong-pass1", keep: 1 } });
   seed("POST /admin/index/login", { body: { username: "nobody_here", password: "wrong-pass1", keep: true } });
+  seed("POST /api/notice/read", { body: { id: 1 } });
+  seed("POST /api/notice/preference", { body: { room_open: true, room_closing: false, result: true, push: true, email: false } });
   seed("GET /api/ajax/area", { query: { province: "11", city: "1101" } });
   seed("GET /api/ajax/buildSuffixSvg", { query: { suffix: "pdf", background: "#ff0000" } });
 }, 120_000);

@@ -76,6 +76,13 @@ const pairs: Record<string, () => Promise<Pair>> = {
   }),
   "user/moneyLog": () => accountLogs("user_money_log", "money"),
   "user/scoreLog": () => accountLogs("user_score_log", "score"),
+  "user/notice": async () => {
+    const row = async (company: number) => {
+      const member = await createMember(t.database.db, { companyId: company });
+      return (await t.database.db.query<{ id: number }>("insert into notice (user_id, kind, ref, create_time) values ($1, 'room_open', '1', 1) returning id", [member.id])).rows[0]!.id;
+    };
+    return { mine: await row(companies.sub), theirs: await row(companies.b) };
+  },
   "auth/adminLog": async () => {
     const row = async (company: number) => {
       const writer = await createAdmin(t.database.db, { companyId: company });

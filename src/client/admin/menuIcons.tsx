@@ -1,4 +1,5 @@
 import {
+  Bell,
   BookOpen,
   BookOpenText,
   BriefcaseBusiness,
@@ -111,6 +112,7 @@ const BY_RULE_NAME: Record<string, LucideIcon> = {
   "user/rule": ListChecks,
   "user/moneyLog": Wallet,
   "user/scoreLog": Coins,
+  "user/notice": Bell,
   course: BookOpen,
   "course/category": FolderTree,
   "course/course": BookOpenText,

@@ -27,6 +27,7 @@ export const adminScreens: ScreenRegistry = {
   "user/rule": definitionScreen(() => import("./user/rules.ts")),
   "user/moneyLog": definitionScreen(() => import("./user/moneyLog.ts")),
   "user/scoreLog": definitionScreen(() => import("./user/scoreLog.ts")),
+  "user/notice": definitionScreen(() => import("./user/notices.ts")),
   "course/category": definitionScreen(() => import("./course/categories.ts")),
   "course/course": definitionScreen(() => import("./course/courses.ts")),
   "course/lesson": definitionScreen(() => import("./course/lessons.ts")),

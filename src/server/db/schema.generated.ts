@@ -645,6 +645,27 @@ export interface ModuleInstall {
   version: string;
 }
 
+export interface Notice {
+  channels: Generated<string>;
+  create_time: number;
+  data: Generated<Json>;
+  id: Generated<number>;
+  kind: string;
+  read_at: number | null;
+  ref: string;
+  user_id: number;
+}
+
+export interface NoticePreference {
+  email: Generated<boolean>;
+  push: Generated<boolean>;
+  result: Generated<boolean>;
+  room_closing: Generated<boolean>;
+  room_open: Generated<boolean>;
+  update_time: number;
+  user_id: number;
+}
+
 export interface OrgAccess {
   bank_id: number | null;
   classroom_id: number | null;
@@ -898,6 +919,8 @@ export interface DB {
   member_upload: MemberUpload;
   member_upload_event: MemberUploadEvent;
   module_install: ModuleInstall;
+  notice: Notice;
+  notice_preference: NoticePreference;
   org_access: OrgAccess;
   outbox_message: OutboxMessage;
   push_preference: PushPreference;

@@ -17,6 +17,8 @@ import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 const MemberSync = lazy(withCommonCatalog(() => import("./MemberSync.tsx")));
 // The account menu (Radix DropdownMenu and its popper) is for signed-in members only.
 const AccountDropdown = lazy(withCommonCatalog(() => import("./AccountDropdown.tsx")));
+// The notices' bell (Radix Popover): signed-in members only.
+const NoticeBell = lazy(withCommonCatalog(() => import("./NoticeBell.tsx")));
 // The phone menu's sheet (Radix Dialog) loads when its button is first pointed at or used.
 const loadPhoneMenu = withCommonCatalog(() => import("./PhoneMenuSheet.tsx"));
 const PhoneMenuSheet = lazy(loadPhoneMenu);
@@ -116,6 +118,11 @@ export default function MemberLayout() {
               </Suspense>
             ) : null}
             <OnlineIndicator />
+            {memberId ? (
+              <Suspense fallback={null}>
+                <NoticeBell memberId={memberId} />
+              </Suspense>
+            ) : null}
             <div className="hidden items-center gap-3 sm:flex">
               <LanguageSwitch />
               <AccountMenu />

@@ -15,6 +15,7 @@ import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { DataTable } from "../../ui/DataTable.tsx";
 import { formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
 import { ModuleBlocks } from "./ModuleBlocks.tsx";
+import { NoticeSettings } from "./NoticeSettings.tsx";
 import { Reminders } from "./Reminders.tsx";
 
 // chart.js is large: its own chunk, loaded once the overview shows.
@@ -136,6 +137,7 @@ export default function Overview() {
         )}
       </section>
 
+      <NoticeSettings />
       <Reminders />
     </div>
   );

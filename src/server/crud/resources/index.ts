@@ -11,6 +11,7 @@ import { adminGroupResource } from "./group.ts";
 import { memberResource } from "./member.ts";
 import { memberGroupResource } from "./memberGroup.ts";
 import { memberRuleResource } from "./memberRule.ts";
+import { noticeLogResource } from "./noticeLog.ts";
 import { lateAnswerResource, markingResource } from "./marking.ts";
 import { paperResource, paperRowResource } from "./papers.ts";
 import { roomResource } from "./rooms.ts";
@@ -33,6 +34,7 @@ export const resources: readonly ResourceDef[] = [
   memberRuleResource,
   moneyLogResource,
   scoreLogResource,
+  noticeLogResource,
   dataRecycleResource,
   dataRecycleLogResource,
   sensitiveDataResource,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { msg, plural } from "@lingui/core/macro";
-import { now as clockNow } from "../../clock.ts";
+import { now as clockNow, everyMinute } from "../../clock.ts";
 import { translator } from "../../i18n/index.ts";
 import { getSettings } from "../../settings.ts";
 import { dueList } from "../exam/review.ts";
@@ -87,27 +87,9 @@ export async function runReminders(app: FastifyInstance, now = clockNow()): Prom
 
 /** Runs the job once a minute in this process (not in tests: they call `runReminders` with a fixed clock). */
 export function startReminders(app: FastifyInstance, everyMs = 60_000): void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const run = await runReminders(app);
-      const sent = run.daily.length + run.rooms.length;
-      if (sent > 0) app.log.info({ daily: run.daily.length, rooms: run.rooms.length }, "push reminders sent");
-    } catch (error) {
-      app.log.warn({ err: { message: (error as Error).message } }, "push reminders failed");
-    } finally {
-      running = false;
-    }
-  };
-  const first = setTimeout(() => void tick(), 5_000);
-  const timer = setInterval(() => void tick(), everyMs);
-  first.unref();
-  timer.unref();
-  // Stopped with the HTTP server (app.close() on SIGTERM), before the database closes.
-  app.server.once("close", () => {
-    clearTimeout(first);
-    clearInterval(timer);
+  everyMinute(app, "push reminders", everyMs, 5_000, async () => {
+    const run = await runReminders(app);
+    const sent = run.daily.length + run.rooms.length;
+    if (sent > 0) app.log.info({ daily: run.daily.length, rooms: run.rooms.length }, "push reminders sent");
   });
 }

@@ -6,7 +6,7 @@ import { faceReviewDecl, faceRuleDecl } from "./face.ts";
 import { classroomDecl, companyDecl, dutyDecl, headTeacherDecl } from "./org.ts";
 import { attachmentDecl } from "./routine.ts";
 import { dataRecycleDecl, dataRecycleLogDecl, sensitiveDataDecl, sensitiveDataLogDecl } from "./security.ts";
-import { memberDecl, memberGroupDecl, memberRuleDecl, moneyLogDecl, scoreLogDecl } from "./user.ts";
+import { memberDecl, memberGroupDecl, memberRuleDecl, moneyLogDecl, noticeLogDecl, scoreLogDecl } from "./user.ts";
 
 /**
  * Every resource declared once here: its server resource and its screen are both made of it
@@ -14,5 +14,5 @@ import { memberDecl, memberGroupDecl, memberRuleDecl, moneyLogDecl, scoreLogDecl
  * categoryTree.ts. A picker (`picker`) is a server resource only: other screens' selects read it.
  */
 export const declarations: readonly ResourceDecl[] = [courseDecl, lessonDecl, paperDecl, paperRowDecl, roomDecl, markingDecl, lateAnswerDecl, faceRuleDecl, faceReviewDecl, companyDecl, dutyDecl, classroomDecl, attachmentDecl, adminLogDecl, questionTypeDecl, questionDecl,
-  adminDecl, adminGroupDecl, adminRuleDecl, memberDecl, memberGroupDecl, memberRuleDecl, moneyLogDecl, scoreLogDecl,
+  adminDecl, adminGroupDecl, adminRuleDecl, memberDecl, memberGroupDecl, memberRuleDecl, moneyLogDecl, scoreLogDecl, noticeLogDecl,
   dataRecycleDecl, sensitiveDataDecl, dataRecycleLogDecl, sensitiveDataLogDecl, headTeacherDecl];

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
 import type { MEMBER_RULE_TYPES } from "../members.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
@@ -137,3 +137,37 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
 
 export const moneyLogDecl = accountLogDecl("user/moneyLog", msg`Balance log`, "money");
 export const scoreLogDecl = accountLogDecl("user/scoreLog", msg`Points log`, "score");
+
+/** The notices sent to members (user/notice): read-only, who got which notice, through which channels, when. */
+export const noticeLogDecl = declareResource({
+  rule: "user/notice",
+  title: msg`Notice log`,
+  fields: {
+    ...standardDecls("id"),
+    user_id: { type: "int", label: msg`Member ID` },
+    username: { type: "text", label: msg`Member` },
+    kind: enumField(
+      [
+        { value: "room_open", label: msg`Exam room open` },
+        { value: "room_closing", label: msg`Exam room closing soon` },
+        { value: "result", label: msg`Exam result` },
+      ],
+      msg`Kind`,
+    ),
+    ref: { type: "text", label: msg`Reference` },
+    channels: { type: "text", label: msg`Channels` },
+    read_at: { type: "time", label: msg`Read at` },
+    create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+  },
+  quickSearch: { fields: ["id", "user_id", "username", "ref"], label: msg`ID, member ID, username, reference` },
+  columns: [
+    ...standardColumns({ id: { sortable: true } }),
+    { field: "user_id", render: "number", search: "number", hidden: true },
+    { field: "username", search: "text" },
+    { field: "kind", render: "tag", search: "select" },
+    { field: "ref", search: "text" },
+    { field: "channels", search: "text" },
+    { field: "read_at", render: "datetime", search: "datetime" },
+    ...standardColumns({ create_time: { sortable: true, search: true } }),
+  ],
+});
