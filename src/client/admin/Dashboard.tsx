@@ -48,16 +48,20 @@ function DueThisWeek({ rooms }: { rooms: DueRoom[] }) {
         </p>
       ) : (
         <ul className="divide-y divide-slate-200 dark:divide-slate-700">
-          {rooms.map((room) => (
+          {rooms.map((room) => {
+            const closes = formatTime(room.endTime, "MM-DD HH:mm");
+            const notPassed = i18n.number(room.notPassed);
+            return (
             <li key={room.id}>
               <Link to={reportLink(room)} className="flex flex-wrap items-baseline justify-between gap-2 py-2 hover:text-primary">
                 <span className="font-medium break-words">{room.title}</span>
                 <span className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
-                  {t`closes ${formatTime(room.endTime, "MM-DD HH:mm")}`} · {t`${i18n.number(room.notPassed)} not passed yet`}
+                  {t`closes ${closes}`} · {t`${notPassed} not passed yet`}
                 </span>
               </Link>
             </li>
-          ))}
+            );
+          })}
         </ul>
       )}
     </div>

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from "react";
 import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
+import { msg, plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { Download } from "lucide-react";
@@ -83,6 +83,7 @@ export default function ProgressReport() {
   });
 
   const data = report.data;
+  const groupName = data?.group.name ?? "";
   const chosen = data?.targets.find((x) => x.key === data.target);
   const statuses: readonly ProgressStatus[] = chosen?.kind === "course" ? COURSE_STATUSES : ROOM_STATUSES;
 
@@ -157,12 +158,12 @@ export default function ProgressReport() {
         <PageSpinner />
       ) : data.targets.length === 0 ? (
         <p className="text-sm text-slate-600 dark:text-slate-300">
-          <Trans>No room or course is assigned to {data.group.name}.</Trans>
+          <Trans>No room or course is assigned to {groupName}.</Trans>
         </p>
       ) : (
         <>
           <DataTable
-            caption={t`Rooms and courses assigned to ${data.group.name}`}
+            caption={t`Rooms and courses assigned to ${groupName}`}
             data={data.targets}
             rowKey={(x) => x.key}
             rowProps={(x) => ({ className: x.key === data.target ? "bg-primary/5" : "", "data-testid": `target-${x.key}` })}
@@ -172,9 +173,9 @@ export default function ProgressReport() {
                 header: t`Room or course`,
                 rowHeader: true,
                 cell: (x) => (
-                  <button type="button" className="text-left text-primary underline-offset-2 hover:underline" onClick={() => update({ target: x.key, status: "" })}>
+                  <Button variant="ghost" size="sm" className="text-left text-primary" onClick={() => update({ target: x.key, status: "" })}>
                     {x.kind === "room" ? t`Exam` : t`Course`}: {x.title}
-                  </button>
+                  </Button>
                 ),
               },
               { id: "ends", header: t`Ends`, className: "whitespace-nowrap tabular-nums", cell: (x) => (x.endsAt ? formatTime(x.endsAt, "YYYY-MM-DD HH:mm") : "–") },
@@ -219,7 +220,7 @@ export default function ProgressReport() {
               { id: "last", header: t`Last activity`, className: "whitespace-nowrap tabular-nums", cell: (r) => (r.lastAt ? formatTime(r.lastAt, "YYYY-MM-DD HH:mm") : "–") },
             ]}
           />
-          <Pager page={page} pageCount={pageCountOf(data.total, PAGE_SIZE)} onPage={(p) => update({ page: String(p) })} summary={t`${data.total} members`} />
+          <Pager page={page} pageCount={pageCountOf(data.total, PAGE_SIZE)} onPage={(p) => update({ page: String(p) })} summary={t`${plural(data.total, { one: "# member", other: "# members" })}`} />
         </>
       )}
     </section>

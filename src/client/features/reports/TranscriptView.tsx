@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download, Flame } from "lucide-react";
@@ -64,6 +65,9 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
   if (query.isPending) return <PageSpinner />;
   if (!query.data) return <LoadRetry message={<Trans>The transcript could not be loaded.</Trans>} onRetry={() => void query.refetch()} />;
   const data = query.data;
+  const days = data.review.days;
+  const reviews = data.review.reviews;
+  const lastOn = day(data.review.lastAt);
   return (
     <div className="space-y-5" data-testid="transcript">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -120,6 +124,9 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
           <ul className="grid gap-2 sm:grid-cols-2">
             {data.courses.map((c) => {
               const percent = c.lessonsTotal > 0 ? Math.round((c.lessonsDone / c.lessonsTotal) * 100) : 0;
+              const done = c.lessonsDone;
+              const total = c.lessonsTotal;
+              const completedOn = day(c.completedAt);
               return (
                 <li key={c.id} className={card}>
                   <div className="flex items-start justify-between gap-2">
@@ -130,8 +137,8 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
                     <div className="h-2 rounded bg-primary" style={{ width: `${percent}%` }} />
                   </div>
                   <p className="mt-1 text-sm text-slate-600 tabular-nums dark:text-slate-300">
-                    {t`${c.lessonsDone} of ${c.lessonsTotal} lessons`}
-                    {c.completedAt !== null ? ` · ${t`Completed on ${day(c.completedAt)}`}` : ""}
+                    {t`${done} of ${total} lessons`}
+                    {c.completedAt !== null ? ` · ${t`Completed on ${completedOn}`}` : ""}
                   </p>
                 </li>
               );
@@ -143,8 +150,8 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
         <div className={`${card} flex items-center gap-3`}>
           <Flame aria-hidden className="size-6 text-orange-500" />
           <p className="text-sm">
-            {t`Review streak: ${i18n.number(data.review.days)} days`} · {t`${i18n.number(data.review.reviews)} reviews`}
-            {data.review.lastAt ? ` · ${t`last on ${day(data.review.lastAt)}`}` : ""}
+            {t`Review streak: ${plural(days, { one: "# day", other: "# days" })}`} · {t`${plural(reviews, { one: "# review", other: "# reviews" })}`}
+            {data.review.lastAt ? ` · ${t`last on ${lastOn}`}` : ""}
           </p>
         </div>
       </Section>
