@@ -37,6 +37,7 @@ import { routineRoutes } from "./modules/routine/index.ts";
 import { terminalRoutes } from "./modules/terminal/routes.ts";
 import { pushRoutes } from "./modules/push/index.ts";
 import { noticeRoutes } from "./modules/notice/index.ts";
+import { reportRoutes } from "./modules/report/routes.ts";
 import { fetchTransport, type PushTransport } from "./modules/push/transport.ts";
 import type { CommandTable } from "./modules/terminal/commands.ts";
 
@@ -134,6 +135,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(routineRoutes);
   await app.register(pushRoutes);
   await app.register(noticeRoutes);
+  await app.register(reportRoutes);
   await app.register(terminalRoutes, {
     projectDir: config.projectDir ?? process.cwd(),
     timeoutMs: (config.terminalTimeoutSeconds ?? 15 * 60) * 1000,

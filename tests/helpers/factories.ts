@@ -451,3 +451,34 @@ export async function assign(db: Queryable, target: "course" | "room" | "bank", 
     for (const other of ids ?? []) await db.query(`insert into org_access (${column}, ${by}) values ($1, $2)`, [id, other]);
   }
 }
+
+export interface AttemptSpec {
+  /** Unix seconds it started (a minute ago unless told). */
+  startedAt?: number;
+  /** `open` (being sat), `submitted` (default) or `expired`. */
+  status?: "open" | "submitted" | "expired";
+  score?: number | null;
+  /** Null: waiting for marking. */
+  passed?: boolean | null;
+}
+
+/** An official attempt of `memberId` in room `roomId` as it stands after grading (no answers: reports read only the outcome). */
+export async function createAttempt(db: Queryable, roomId: number, memberId: number, spec: AttemptSpec = {}): Promise<number> {
+  const startedAt = spec.startedAt ?? Math.floor(Date.now() / 1000) - 60;
+  const status = spec.status ?? "submitted";
+  const { rows } = await db.query<{ id: number }>(
+    `insert into exam_attempt (uuid, user_id, kind, paper_id, room_id, score, passed, started_at, submitted_at, status)
+     values ($1, $2, 'official', (select paper_id from exam_room where id = $3), $3, $4, $5, $6, $7, $8) returning id`,
+    [next("attempt-"), memberId, roomId, status === "open" ? null : (spec.score ?? 0), status === "open" ? null : spec.passed === undefined ? false : spec.passed, startedAt, status === "submitted" ? startedAt + 30 : null, status],
+  );
+  return rows[0]!.id;
+}
+
+/** A member's progress in a lesson: watched (position), completed or not; `at` in Unix seconds (now unless told). */
+export async function createLessonProgress(db: Queryable, memberId: number, lessonId: number, options: { completed?: boolean; at?: number } = {}): Promise<void> {
+  const at = options.at ?? Math.floor(Date.now() / 1000);
+  await db.query(
+    `insert into lesson_progress (user_id, lesson_id, position, completed, completed_at, last_watched, at, op_id) values ($1, $2, 10, $3, $4, $5, $6, $7)`,
+    [memberId, lessonId, options.completed ?? false, options.completed ? at * 1000 : null, at, at * 1000, next("op-")],
+  );
+}

@@ -175,6 +175,9 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/api/notice/list": () => ["/api/notice/list"],
   "/api/notice/preference": () => ["/api/notice/preference"],
   "/api/user/face": () => ["/api/user/face"],
+  // Reports: the member's transcript (scores and progress, never a question's content).
+  "/api/user/transcript": () => ["/api/user/transcript"],
+  "/api/user/transcript/export": () => ["/api/user/transcript/export?format=csv"],
   // The face library's model and WASM files (static, the same for everyone).
   "/face-models/*": () => ["/face-models/blazeface.json"],
   "/face-wasm/*": () => ["/face-wasm/tfjs-backend-wasm.wasm"],
@@ -186,6 +189,11 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/admin/index/login": () => ["/admin/index/login"],
   "/admin/index/index": () => ["/admin/index/index"],
   "/admin/dashboard/index": () => ["/admin/dashboard/index"],
+  "/admin/user/user/transcript": (ctx) => [`/admin/user/user/transcript?id=${ctx.memberId}`],
+  "/admin/user/user/transcriptExport": (ctx) => [`/admin/user/user/transcriptExport?id=${ctx.memberId}&format=csv`],
+  "/admin/reports/progress/index": () => ["/admin/reports/progress/index?group=classroom&id=1"],
+  "/admin/reports/progress/groups": () => ["/admin/reports/progress/groups?group=classroom"],
+  "/admin/reports/progress/export": () => ["/admin/reports/progress/export?group=classroom&id=1&format=csv"],
   "/admin/ajax/area": () => ["/admin/ajax/area"],
   "/admin/ajax/buildSuffixSvg": () => ["/admin/ajax/buildSuffixSvg?suffix=pdf"],
   "/admin/routine/config/index": () => ["/admin/routine/config/index"],

@@ -1,9 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { BookOpen, ClipboardList, FileQuestion, Users } from "lucide-react";
+import { BookOpen, CalendarClock, ClipboardList, FileQuestion, Users } from "lucide-react";
+import { Link } from "react-router-dom";
 import type { DashboardFigures } from "../../shared/admin/members.ts";
 import { WELCOME_BACK, greetingFor } from "../../shared/greeting.ts";
+import type { DueRoom } from "../../shared/reports.ts";
+import { formatTime } from "../../shared/time.ts";
 import { request } from "../api/index.ts";
 import { useAdminInfo } from "../stores/adminInfo.ts";
 import { DataTable } from "../ui/DataTable.tsx";
@@ -23,6 +26,44 @@ function Figure({ label, value, icon: Icon }: { label: string; value: number | u
         <p className="text-sm text-slate-600 dark:text-slate-300">{label}</p>
         <p className="text-2xl font-semibold tabular-nums">{value === undefined ? "–" : i18n.number(value)}</p>
       </div>
+    </div>
+  );
+}
+
+/** The progress report of the room's group, the room chosen (none: the report's own page). */
+const reportLink = (room: DueRoom) => (room.group ? `/admin/reports/progress?group=${room.group.kind}&id=${room.group.id}&target=room-${room.id}` : "/admin/reports/progress");
+
+/** "Due this week" (本周到期): rooms closing within 7 days and how many assigned members have not passed, each a link to its progress report. */
+function DueThisWeek({ rooms }: { rooms: DueRoom[] }) {
+  const { t, i18n } = useLingui();
+  return (
+    <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900" data-testid="due-this-week">
+      <h2 className="mb-3 flex items-center gap-2 font-semibold">
+        <CalendarClock aria-hidden className="size-5 text-primary" />
+        <Trans>Due this week</Trans>
+      </h2>
+      {rooms.length === 0 ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          <Trans>No exam room closes in the next 7 days.</Trans>
+        </p>
+      ) : (
+        <ul className="divide-y divide-slate-200 dark:divide-slate-700">
+          {rooms.map((room) => {
+            const closes = formatTime(room.endTime, "MM-DD HH:mm");
+            const notPassed = i18n.number(room.notPassed);
+            return (
+            <li key={room.id}>
+              <Link to={reportLink(room)} className="flex flex-wrap items-baseline justify-between gap-2 py-2 hover:text-primary">
+                <span className="font-medium break-words">{room.title}</span>
+                <span className="text-sm text-slate-600 tabular-nums dark:text-slate-300">
+                  {t`closes ${closes}`} · {t`${notPassed} not passed yet`}
+                </span>
+              </Link>
+            </li>
+            );
+          })}
+        </ul>
+      )}
     </div>
   );
 }
@@ -65,6 +106,7 @@ export default function Dashboard() {
             <Figure label={t`Questions`} value={data?.questions} icon={FileQuestion} />
             <Figure label={t`Exam attempts today`} value={data?.attemptsToday} icon={ClipboardList} />
           </div>
+          {data && <DueThisWeek rooms={data.dueThisWeek ?? []} />}
           <div className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900">
             <h2 className="mb-3 font-semibold">
               <Trans>New members in the last 7 days</Trans>

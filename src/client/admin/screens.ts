@@ -9,6 +9,7 @@ import { definitionScreen } from "./crud/definitionScreen.tsx";
  */
 export const adminScreens: ScreenRegistry = {
   dashboard: lazy(() => import("./Dashboard.tsx")),
+  "reports/progress": lazy(() => import("./reports/ProgressReport.tsx")),
   "auth/admin": definitionScreen(() => import("./auth/admins.ts")),
   "auth/group": definitionScreen(() => import("./auth/groups.ts")),
   "auth/rule": definitionScreen(() => import("./auth/rules.ts")),

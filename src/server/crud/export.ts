@@ -1,7 +1,7 @@
 import { PassThrough, Readable } from "node:stream";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import type { FastifyReply } from "fastify";
+import type { FastifyBaseLogger, FastifyReply } from "fastify";
 import type { CategoryTree } from "../../shared/admin/categoryTree.ts";
 import { courseCategoryTree } from "../../shared/admin/courses.ts";
 import { MAX_EXPORT_ROWS, type ExportQuery } from "../../shared/admin/crud.ts";
@@ -141,11 +141,6 @@ const csvLine = (cells: readonly Cell[], columns: readonly ExportColumn[] = []) 
 
 const MIME = { csv: "text/csv; charset=utf-8", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } as const;
 
-/** `<rule>-<yyyy-mm-dd>.<format>`, e.g. `user-user-2026-11-28.csv`, the day on the reader's clock. */
-export function exportFileName(def: ResourceDef, format: "csv" | "xlsx", day: Date): string {
-  return `${def.rule.replace(/[^A-Za-z0-9_]+/g, "-")}-${day.toISOString().slice(0, 10)}.${format}`;
-}
-
 /**
  * Answers the export: refuses (code 0, nothing sent) a search the list would refuse or one that
  * matches more than EXPORT_LIMITS.rows rows, else streams the file.
@@ -155,28 +150,54 @@ export async function sendExport(ctx: CrudContext, def: ResourceDef, query: Expo
   const total = await source.count();
   const cap = EXPORT_LIMITS.rows;
   if (total > cap) throw new ApiError(msg`The search matches ${total} rows; one export writes at most ${cap}. Narrow the search and export again.`);
-  const t = ctx.req.t;
-  const columns = exportColumnsOf(def);
-  const wallClock = wallClockIn(query.tz);
-  const headers = columns.map((c) => t(c.header));
-  const format = query.format;
   // The matching rows' ids in the list's order, once (one sort); then their rows by id, batch
   // after batch (paging by offset would sort the whole list again for every batch).
   const ids = await source.ids(cap);
+  async function* rows(): AsyncGenerator<Row[]> {
+    for (let from = 0; from < ids.length; from += EXPORT_LIMITS.batch) yield await source.rowsOf(ids.slice(from, from + EXPORT_LIMITS.batch));
+  }
+  return sendRows(reply, { t: ctx.req.t, log: ctx.req.log, format: query.format, tz: query.tz, title: def.title, name: def.rule, columns: exportColumnsOf(def), rows: rows() });
+}
+
+export interface RowsFile {
+  t: Translate;
+  log: FastifyBaseLogger;
+  format: "csv" | "xlsx";
+  /** The reader's time zone (times are written on its clock). */
+  tz?: string | undefined;
+  /** The sheet's name. */
+  title: MessageDescriptor | string;
+  /** The file's name before its day, e.g. `user/user` (`user-user-2026-11-28.csv`). */
+  name: string;
+  columns: readonly ExportColumn[];
+  /** The rows, batch after batch. */
+  rows: AsyncIterable<Row[]>;
+}
+
+/**
+ * Streams rows as a CSV (UTF-8 with a BOM, formula-like text guarded) or XLSX file (text cells
+ * never formulas): the writer of every list export and of the reports (modules/report).
+ */
+export function sendRows(reply: FastifyReply, file: RowsFile): FastifyReply {
+  const { t, columns, format } = file;
+  const wallClock = wallClockIn(file.tz);
+  const headers = columns.map((c) => t(c.header));
   async function* batches(): AsyncGenerator<Cell[][]> {
-    for (let from = 0; from < ids.length; from += EXPORT_LIMITS.batch) {
+    let first = true;
+    for await (const rows of file.rows) {
       // A turn of the event loop between batches: the database's answers and the writes of the file
       // resolve as promises only, which would otherwise keep timers and other requests waiting until the end.
-      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
-      const rows: Row[] = await source.rowsOf(ids.slice(from, from + EXPORT_LIMITS.batch));
+      if (!first) await new Promise((resolve) => setImmediate(resolve));
+      first = false;
       yield rows.map((row) => columns.map((c) => cellOf(c, row[c.key], t, wallClock)));
     }
   }
+  const day = wallClock(Math.floor(Date.now() / 1000)).toISOString().slice(0, 10);
   reply
     .header("content-type", MIME[format])
-    .header("content-disposition", `attachment; filename="${exportFileName(def, format, wallClock(Math.floor(Date.now() / 1000)))}"`)
+    .header("content-disposition", `attachment; filename="${file.name.replace(/[^A-Za-z0-9_]+/g, "-")}-${day}.${format}"`)
     .header("cache-control", "no-store");
-  const failed = (error: unknown) => ctx.req.log.error({ err: error, rule: def.rule }, "list export failed");
+  const failed = (error: unknown) => file.log.error({ err: error, export: file.name }, "export failed");
 
   if (format === "csv") {
     // The BOM tells spreadsheet programs the text is UTF-8 (Chinese names read right in Excel).
@@ -189,11 +210,11 @@ export async function sendExport(ctx: CrudContext, def: ResourceDef, query: Expo
     return reply.send(stream);
   }
 
-  const ExcelJS = await loadExcel();
   const out = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const write = async () => {
-    const sheet = workbook.addWorksheet(t(def.title).slice(0, 31).replace(/[*?:\\/[\]]/g, " ") || "export");
+    const ExcelJS = await loadExcel();
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const sheet = workbook.addWorksheet(t(file.title).slice(0, 31).replace(/[*?:\\/[\]]/g, " ") || "export");
     sheet.columns = columns.map((c, i) => ({
       header: headers[i]!,
       key: c.key,

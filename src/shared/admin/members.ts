@@ -1,3 +1,4 @@
+import type { DueRoom } from "../reports.ts";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
 import { dbId, safeText, withMessage } from "../schema.ts";
@@ -66,4 +67,6 @@ export interface DashboardFigures {
   attemptsToday: number;
   /** New members per day, oldest first: the last 7 days including today (UTC days, "YYYY-MM-DD"). */
   newMembers: { day: string; count: number }[];
+  /** Rooms whose window closes within 7 days, soonest first, with how many assigned members have not passed (reports). */
+  dueThisWeek: DueRoom[];
 }

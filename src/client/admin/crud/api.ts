@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiCode } from "../../../shared/constants.ts";
-import { ApiError, notifyRequestError, request } from "../../api/index.ts";
+import { request } from "../../api/index.ts";
+import { downloadFile } from "../../api/download.ts";
 import type { CrudRow, ListData, Operator, SearchItem, SearchKind } from "./types.ts";
 
 /** The controller URL of a resource's action: "auth/admin" + "index" -> "/admin/auth/admin/index". */
@@ -158,9 +158,6 @@ export function fieldErrorsOf(data: unknown): Record<string, string> | null {
 
 export type ExportFormat = "csv" | "xlsx";
 
-/** Longest an export may take to arrive (a large list is written while it downloads). */
-const EXPORT_TIMEOUT_MS = 5 * 60_000;
-
 /**
  * The query of `GET exportList`: the list's search, quick search and order without its page (the
  * export holds every page), the file's format and the zone its times are written in.
@@ -170,43 +167,13 @@ export function exportParams(query: ListQuery, format: ExportFormat): Record<str
   return { ...params, format, tz: Intl.DateTimeFormat().resolvedOptions().timeZone };
 }
 
-/** The file's name: the server's (`user-user-2026-11-28.csv`), else the resource and today's date. */
-function fileNameOf(disposition: unknown, path: string, format: ExportFormat): string {
-  const named = typeof disposition === "string" ? /filename="([^"]+)"/.exec(disposition)?.[1] : undefined;
-  if (named) return named;
-  const now = new Date();
-  const day = `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
-  return `${path.replace(/[^A-Za-z0-9_]+/g, "-")}-${day}.${format}`;
-}
-
 /**
  * Downloads the list as the admin's search shows it (every page) as a CSV or .xlsx file. A
  * refusal (too many rows, no permission) arrives as the envelope instead of the file: its message
  * is shown as any request's is, and the promise rejects with it. An expired token is renewed by
  * an ordinary request (the blob answer bypasses the request layer's renewal) and the export asked once more.
  */
-export async function downloadExport(path: string, query: ListQuery, format: ExportFormat, retried = false): Promise<string> {
-  const res = (await request(
-    { url: crudUrl(path, "exportList"), method: "get", params: exportParams(query, format), responseType: "blob", timeout: EXPORT_TIMEOUT_MS },
-    { reductDataFormat: false, cancelDuplicateRequest: false },
-  )) as unknown as { data: Blob; headers: Record<string, unknown>; status: number };
-  if (res.data.type.includes("json")) {
-    const body = JSON.parse(await res.data.text()) as { code: number; msg?: string; data?: unknown };
-    if (body.code === ApiCode.TOKEN_EXPIRED && !retried) {
-      await request({ url: crudUrl(path, "index"), method: "get", params: { page: 1, limit: 1 } }, { cancelDuplicateRequest: false, showErrorMessage: false, showCodeMessage: false });
-      return downloadExport(path, query, format, true);
-    }
-    if (body.msg) notifyRequestError(body.msg);
-    throw ApiError.fromEnvelope(body, res.status);
-  }
-  const name = fileNameOf(res.headers["content-disposition"], path, format);
-  const url = URL.createObjectURL(res.data);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  return name;
+export async function downloadExport(path: string, query: ListQuery, format: ExportFormat): Promise<string> {
+  return downloadFile(crudUrl(path, "exportList"), exportParams(query, format), path, format, crudUrl(path, "index"));
 }
+

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { Coins, Download, MailPlus, ScanFace, Upload, Wallet } from "lucide-react";
+import { Coins, Download, GraduationCap, MailPlus, ScanFace, Upload, Wallet } from "lucide-react";
 import { AVATAR_TOPIC } from "../../../shared/avatar.ts";
 import { memberAdd, memberEdit } from "../../../shared/admin/schemas.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
@@ -10,6 +10,7 @@ import { AdjustMoney, AdjustScore } from "./AdjustDialog.tsx";
 import { avatarCell, groupCell, moneyCell } from "./cells.tsx";
 import { FacePhotoDialog } from "./FacePhotoDialog.tsx";
 import { InviteDialog, MemberExportDialog, MemberImportDialog } from "./MemberSheet.tsx";
+import { TranscriptDialog } from "./TranscriptDialog.tsx";
 import { GENDER_OPTIONS, STATUS_OPTIONS } from "./options.ts";
 
 /** Members (`user/user`): profile, group, status, password; balance and points adjusted from each row. */
@@ -46,6 +47,7 @@ const members: CrudDefinition = {
     { key: "score", label: msg`Adjust points`, icon: Coins, action: "user/scoreLog/add", component: AdjustScore },
     { key: "face", label: msg`Face photo`, icon: ScanFace, action: "face", component: FacePhotoDialog },
     { key: "invite", label: msg`Resend invitation`, icon: MailPlus, action: "invite", component: InviteDialog },
+    { key: "transcript", label: msg`Transcript`, icon: GraduationCap, action: "transcript", component: TranscriptDialog, size: "xl" },
   ],
   toolbarActions: [
     { key: "import", label: msg`Import`, icon: Upload, action: "import", size: "lg", component: MemberImportDialog },

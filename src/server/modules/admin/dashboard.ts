@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { DashboardFigures } from "../../../shared/admin/members.ts";
+import { dueThisWeek, reachOf } from "../report/service.ts";
 import { dashboardCounts, newMembersPerDay } from "./repository.ts";
 
 const DAY = 86_400;
@@ -24,6 +25,7 @@ export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
       courses: Number(totals.courses),
       questions: Number(totals.questions),
       attemptsToday: Number(totals.attempts),
+      dueThisWeek: await dueThisWeek(app.db, reachOf(admin), now),
       newMembers: Array.from({ length: 7 }, (_, i) => ({ day: new Date((first + i * DAY) * 1000).toISOString().slice(0, 10), count: counts.get(i) ?? 0 })),
     };
     return reply.success(figures);

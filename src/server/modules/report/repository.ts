@@ -1,0 +1,291 @@
+import { sql, type RawBuilder } from "kysely";
+import type { ReportGroup } from "../../../shared/reports.ts";
+import type { Queryable } from "../../db/index.ts";
+import { kyselyOf } from "../../db/kysely.ts";
+
+/**
+ * The reports' rows (issue 41), aggregated in SQL: a member's transcript, the progress of a
+ * classroom, company or duty in the rooms and courses assigned to it, the rooms due this week.
+ * Statuses are the same CASE everywhere (`ROOM_STATUS`, `COURSE_STATUS`), so counts and member
+ * rows never disagree.
+ */
+
+/** The reach of a company admin (their company and those under it), or null: everyone. */
+export type Reach = number | null;
+
+const inReach = (column: RawBuilder<unknown>, reach: Reach) => (reach === null ? sql`true` : sql`${column} in (select company_subtree(${reach}::int))`);
+
+// ---------------------------------------------------------------- transcript
+
+export interface TranscriptMemberRow {
+  id: number;
+  username: string;
+  nickname: string;
+  group_id: number | null;
+}
+
+/** The member, if they exist and (for a company admin) belong to the admin's companies. */
+export async function transcriptMember(db: Queryable, memberId: number, reach: Reach): Promise<TranscriptMemberRow | undefined> {
+  const { rows } = await sql<TranscriptMemberRow>`select m.id, m.username, m.nickname, m.group_id from member m
+     where m.id = ${memberId} and ${inReach(sql`m.company_id`, reach)}`.execute(kyselyOf(db));
+  return rows[0];
+}
+
+export interface TranscriptRoomRow {
+  id: number;
+  title: string;
+  best_score: string | null;
+  pass_score: string;
+  passed: boolean;
+  last_at: string;
+  attempts_used: number;
+  attempts_allowed: number;
+}
+
+/** Every official room the member sat (attempts of a deleted room are left out: it has no title). */
+export async function transcriptRooms(db: Queryable, member: TranscriptMemberRow): Promise<TranscriptRoomRow[]> {
+  const { rows } = await sql<TranscriptRoomRow>`select r.id, r.title, max(a.score) as best_score, r.pass_score, bool_or(a.passed is true) as passed,
+            max(coalesce(a.submitted_at, a.started_at)) as last_at, count(*)::int as attempts_used,
+            case when r.attempts_allowed = 0 then 0 else r.attempts_allowed + coalesce((select max(o.extra_attempts) from exam_room_override o
+              where o.room_id = r.id and (o.user_id = ${member.id} or o.user_group_id = ${member.group_id}::int)), 0) end::int as attempts_allowed
+     from exam_attempt a join exam_room r on r.id = a.room_id
+     where a.user_id = ${member.id} and a.kind = 'official'
+     group by r.id order by max(coalesce(a.submitted_at, a.started_at)) desc, r.id`.execute(kyselyOf(db));
+  return rows;
+}
+
+export interface TranscriptCourseRow {
+  id: number;
+  title: string;
+  lessons_done: number;
+  lessons_total: number;
+  completed_ms: string | null;
+}
+
+/** Every course the member joined or studied a lesson of, with lessons done of its enabled lessons. */
+export async function transcriptCourses(db: Queryable, memberId: number): Promise<TranscriptCourseRow[]> {
+  const { rows } = await sql<TranscriptCourseRow>`with mine as (
+       select course_id from course_enrolment where user_id = ${memberId}
+       union select l.course_id from lesson_progress p join lesson l on l.id = p.lesson_id where p.user_id = ${memberId}),
+     done as (select l.course_id, count(*)::int as n, max(p.completed_at) as at from lesson_progress p join lesson l on l.id = p.lesson_id
+       where p.user_id = ${memberId} and p.completed and l.status = 'enable' group by l.course_id)
+     select c.id, c.title, coalesce(d.n, 0) as lessons_done,
+            (select count(*) from lesson l where l.course_id = c.id and l.status = 'enable')::int as lessons_total, d.at as completed_ms
+     from mine join course c on c.id = mine.course_id left join done d on d.course_id = c.id
+     order by c.weigh desc, c.id`.execute(kyselyOf(db));
+  return rows;
+}
+
+/** The UTC days (days since the epoch, newest first) the member reviewed on, and their reviews. */
+export async function reviewDays(db: Queryable, memberId: number): Promise<{ days: number[]; reviews: number; lastAt: number | null }> {
+  const k = kyselyOf(db);
+  const days = await sql<{ day: string }>`select distinct (at / 86400000)::bigint as day from exam_review_log
+     where user_id = ${memberId} order by day desc limit 3660`.execute(k);
+  const total = await sql<{ n: number; last: string | null }>`select count(*)::int as n, max(at) as last from exam_review_log where user_id = ${memberId}`.execute(k);
+  const last = total.rows[0]?.last;
+  return { days: days.rows.map((r) => Number(r.day)), reviews: total.rows[0]?.n ?? 0, lastAt: last === null || last === undefined ? null : Math.floor(Number(last) / 1000) };
+}
+
+// ---------------------------------------------------------------- progress
+
+export interface GroupRow {
+  id: number;
+  name: string;
+  /** The classroom's period end (Unix seconds, 0: none); 0 for a company or duty. */
+  end_time: number;
+}
+
+/** The classroom, company or duty, if it exists and (a company admin) is theirs: a classroom or company of their reach; a duty is shared. */
+export async function reportGroup(db: Queryable, kind: ReportGroup, id: number, reach: Reach): Promise<GroupRow | undefined> {
+  const k = kyselyOf(db);
+  const query =
+    kind === "classroom"
+      ? sql<GroupRow>`select id, name, end_time::int as end_time from classroom where id = ${id} and ${reach === null ? sql`true` : sql`company_id in (select company_subtree(${reach}::int))`}`
+      : kind === "company"
+        ? sql<GroupRow>`select id, name, 0 as end_time from company where id = ${id} and ${inReach(sql`id`, reach)}`
+        : sql<GroupRow>`select id, name, 0 as end_time from duty where id = ${id}`;
+  return (await query.execute(k)).rows[0];
+}
+
+/** SQL of the group's members (ids and member groups), inside the admin's reach. */
+function groupMembers(kind: ReportGroup, id: number, reach: Reach): RawBuilder<unknown> {
+  const where =
+    kind === "classroom"
+      ? sql`m.id in (select cm.user_id from classroom_member cm where cm.classroom_id = ${id})`
+      : kind === "company"
+        ? sql`m.company_id in (select company_subtree(${id}::int))`
+        : sql`m.duty_id = ${id}`;
+  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)}`;
+}
+
+/** The org_access rows naming the group (a company: it or a company above it, whose content its members see too). */
+function namesGroup(kind: ReportGroup, id: number): RawBuilder<unknown> {
+  return kind === "classroom" ? sql`oa.classroom_id = ${id}` : kind === "company" ? sql`oa.company_id in (select company_path(${id}::int))` : sql`oa.duty_id = ${id}`;
+}
+
+export interface TargetRow {
+  kind: "room" | "course";
+  id: number;
+  title: string;
+  end_time: number;
+  user_group_id: number | null;
+}
+
+/** The rooms (a company admin: their companies' rooms) and courses (shared) assigned to the group, rooms by their end, then courses. */
+export async function groupTargets(db: Queryable, kind: ReportGroup, id: number, reach: Reach): Promise<TargetRow[]> {
+  const names = namesGroup(kind, id);
+  const { rows } = await sql<TargetRow>`select * from (
+       select 'room' as kind, r.id, r.title, r.end_time::bigint as end_time, r.user_group_id, 0 as ord from exam_room r
+         where exists (select 1 from org_access oa where oa.room_id = r.id and ${names}) and ${inReach(sql`r.company_id`, reach)}
+       union all
+       select 'course', c.id, c.title, 0, null, 1 from course c
+         where exists (select 1 from org_access oa where oa.course_id = c.id and ${names})) t
+     order by ord, end_time, id`.execute(kyselyOf(db));
+  return rows.map((r) => ({ ...r, end_time: Number(r.end_time) }));
+}
+
+/** One member's status in a room: passed, else in progress (an open or unmarked attempt), else failed (finished attempts), else not started. */
+const ROOM_STATUS = sql`case when att.passed then 'passed' when att.pending then 'in_progress' when att.n > 0 then 'failed' else 'not_started' end`;
+/** One member's status in a course: completed (every enabled lesson done), in progress (any lesson opened), not started. */
+const COURSE_STATUS = sql`case when tot.total > 0 and coalesce(lp.done, 0) >= tot.total then 'completed' when lp.user_id is not null then 'in_progress' else 'not_started' end`;
+
+export interface StatusRow {
+  id: number;
+  username: string;
+  nickname: string;
+  status: string;
+  overdue: boolean;
+  best_score: string | null;
+  attempts: number;
+  lessons_done: number;
+  last_at: string | null;
+}
+
+/**
+ * SQL of every group member's status in one room: `members` the group's members, the room's
+ * member group (if it has one) narrowing them; overdue: the room's window ended without a pass.
+ */
+function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number): RawBuilder<StatusRow> {
+  return sql<StatusRow>`with r as (select id, end_time, user_group_id from exam_room where id = ${roomId}),
+     m as (${members}),
+     att as (select a.user_id, count(*)::int as n, max(a.score) as best, bool_or(a.passed is true) as passed,
+               bool_or(a.status = 'open' or (a.status = 'submitted' and a.passed is null)) as pending, max(coalesce(a.submitted_at, a.started_at)) as last_at
+             from exam_attempt a where a.room_id = ${roomId} and a.kind = 'official' and a.user_id in (select id from m) group by a.user_id)
+     select m.id, m.username, m.nickname, ${ROOM_STATUS} as status,
+            (r.end_time < ${now} and not coalesce(att.passed, false)) as overdue,
+            att.best as best_score, coalesce(att.n, 0) as attempts, 0 as lessons_done, att.last_at
+     from m cross join r left join att on att.user_id = m.id
+     where r.user_group_id is null or m.group_id = r.user_group_id`;
+}
+
+/** SQL of every group member's status in one course; overdue: `endsAt` (the classroom's period) passed without completion. */
+function courseStatuses(members: RawBuilder<unknown>, courseId: number, endsAt: number, now: number): RawBuilder<StatusRow> {
+  const ended = endsAt > 0 && endsAt < now;
+  return sql<StatusRow>`with m as (${members}),
+     tot as (select count(*)::int as total from lesson where course_id = ${courseId} and status = 'enable'),
+     lp as (select p.user_id, count(*) filter (where p.completed)::int as done, max(p.last_watched) as last_at from lesson_progress p
+              join lesson l on l.id = p.lesson_id and l.status = 'enable'
+            where l.course_id = ${courseId} and p.user_id in (select id from m) group by p.user_id)
+     select m.id, m.username, m.nickname, ${COURSE_STATUS} as status,
+            (${ended ? sql`true` : sql`false`} and ${COURSE_STATUS} <> 'completed') as overdue,
+            null::numeric as best_score, 0 as attempts, coalesce(lp.done, 0) as lessons_done, lp.last_at
+     from m cross join tot left join lp on lp.user_id = m.id`;
+}
+
+export interface TargetSpec {
+  kind: "room" | "course";
+  id: number;
+  /** Courses: the classroom's period end (0: none). */
+  endsAt: number;
+}
+
+function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number): RawBuilder<StatusRow> {
+  const members = groupMembers(group, groupId, reach);
+  return target.kind === "room" ? roomStatuses(members, target.id, now) : courseStatuses(members, target.id, target.endsAt, now);
+}
+
+export interface CountRow {
+  status: string;
+  n: number;
+  overdue: number;
+}
+
+/** The target's members by status (and how many of each are overdue). */
+export async function statusCounts(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number): Promise<CountRow[]> {
+  const { rows } = await sql<CountRow>`select s.status, count(*)::int as n, count(*) filter (where s.overdue)::int as overdue
+     from (${statuses(group, groupId, reach, target, now)}) s group by s.status`.execute(kyselyOf(db));
+  return rows;
+}
+
+export interface StatusFilter {
+  status?: string;
+  overdue?: boolean;
+}
+
+const filtered = (filter: StatusFilter) =>
+  sql`${filter.status === undefined ? sql`true` : sql`s.status = ${filter.status}`} and ${filter.overdue === undefined ? sql`true` : sql`s.overdue = ${filter.overdue}`}`;
+
+/** A page of the target's members (overdue first, then not started ... passed, then by username) and how many match. */
+export async function statusRows(
+  db: Queryable,
+  group: ReportGroup,
+  groupId: number,
+  reach: Reach,
+  target: TargetSpec,
+  now: number,
+  filter: StatusFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: StatusRow[]; total: number }> {
+  const k = kyselyOf(db);
+  const { rows } = await sql<StatusRow & { total: number }>`select s.*, count(*) over ()::int as total from (${statuses(group, groupId, reach, target, now)}) s
+     where ${filtered(filter)}
+     order by s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id
+     limit ${page.limit} offset ${page.offset}`.execute(k);
+  if (rows.length > 0 || page.offset === 0) return { rows, total: rows[0]?.total ?? 0 };
+  const counted = await sql<{ n: number }>`select count(*)::int as n from (${statuses(group, groupId, reach, target, now)}) s where ${filtered(filter)}`.execute(k);
+  return { rows, total: counted.rows[0]?.n ?? 0 };
+}
+
+// ---------------------------------------------------------------- due this week
+
+export interface DueRoomRow {
+  id: number;
+  title: string;
+  end_time: string;
+  not_passed: number;
+  classroom_id: number | null;
+  company_id: number | null;
+  duty_id: number | null;
+}
+
+/**
+ * Enabled rooms whose window closes in [now, until), soonest first, with how many members they are
+ * assigned to (open to all: every member; a member group narrows them) have not passed; a company
+ * admin sees their companies' rooms and members only. With one group each room is assigned to
+ * (for the link to the progress report).
+ */
+export async function dueRooms(db: Queryable, now: number, until: number, reach: Reach, limit: number): Promise<DueRoomRow[]> {
+  const { rows } = await sql<DueRoomRow>`select r.id, r.title, r.end_time,
+       (select count(*) from member m where ${inReach(sql`m.company_id`, reach)}
+          and (r.user_group_id is null or m.group_id = r.user_group_id)
+          and (not exists (select 1 from org_access oa where oa.room_id = r.id)
+            or m.company_id in (select company_subtree(oa.company_id) from org_access oa where oa.room_id = r.id and oa.company_id is not null)
+            or m.duty_id in (select oa.duty_id from org_access oa where oa.room_id = r.id and oa.duty_id is not null)
+            or m.id in (select cm.user_id from org_access oa join classroom cr on cr.id = oa.classroom_id and cr.status = 'enable'
+                          join classroom_member cm on cm.classroom_id = cr.id where oa.room_id = r.id))
+          and not exists (select 1 from exam_attempt a where a.room_id = r.id and a.user_id = m.id and a.kind = 'official' and a.passed is true))::int as not_passed,
+       g.classroom_id, g.company_id, g.duty_id
+     from exam_room r
+     left join lateral (select oa.classroom_id, oa.company_id, oa.duty_id from org_access oa where oa.room_id = r.id order by oa.id limit 1) g on true
+     where r.status = 'enable' and r.end_time >= ${now} and r.end_time < ${until} and ${inReach(sql`r.company_id`, reach)}
+     order by r.end_time, r.id limit ${limit}`.execute(kyselyOf(db));
+  return rows;
+}
+
+/** The classrooms (of the admin's reach), companies (of it) or duties to pick from, by name. */
+export async function groupOptions(db: Queryable, kind: ReportGroup, reach: Reach): Promise<{ id: number; name: string }[]> {
+  const table = sql.table(kind);
+  const scoped = kind === "duty" ? sql`true` : inReach(kind === "company" ? sql`id` : sql`company_id`, reach);
+  const { rows } = await sql<{ id: number; name: string }>`select id, name from ${table} where ${scoped} order by name, id limit 1000`.execute(kyselyOf(db));
+  return rows;
+}
