@@ -146,6 +146,21 @@ export interface Certificate {
   wording: Generated<string>;
 }
 
+export interface CertificateRow {
+  course_id: number | null;
+  id: number | null;
+  issued_at: number | null;
+  member_name: string | null;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+  room_id: number | null;
+  score: Numeric | null;
+  serial: string | null;
+  state: string | null;
+  title: string | null;
+  user_id: number | null;
+}
+
 export interface CertificateTemplate {
   accent_color: Generated<string>;
   course_id: number | null;
@@ -887,6 +902,7 @@ export interface DB {
   attachment: Attachment;
   captcha: Captcha;
   certificate: Certificate;
+  certificate_row: CertificateRow;
   certificate_template: CertificateTemplate;
   classroom: Classroom;
   classroom_member: ClassroomMember;

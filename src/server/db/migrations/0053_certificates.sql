@@ -49,6 +49,12 @@ create unique index certificate_member_room on certificate (user_id, room_id) wh
 create unique index certificate_member_course on certificate (user_id, course_id) where course_id is not null;
 create index certificate_user on certificate (user_id, issued_at desc);
 
+-- The back office's list: each certificate with its state, searchable.
+create view certificate_row as
+select c.id, c.serial, c.user_id, c.member_name, c.title, c.room_id, c.course_id, c.score, c.issued_at, c.revoked_at, c.revoked_reason,
+  case when c.revoked_at is null then 'valid' else 'revoked' end as state
+from certificate c;
+
 -- Back office: templates and certificates under "Exams".
 insert into admin_rule (pid, type, title, title_en, name, path, icon, menu_type, component, weigh) values
   ((select id from admin_rule where name = 'exam'), 'menu', '证书模板', 'Certificate templates', 'exam/certificateTemplate', 'exam/certificateTemplate', '', 'tab', 'exam/certificateTemplate', 0),
