@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import jsQR from "jsqr";
 import { inflateSync } from "node:zlib";
-import { PDFDict, PDFDocument, PDFName, PDFRawStream } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, type PDFRawStream } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListAnswer } from "../../src/shared/admin/crud.ts";
-import type { CertificateVerification, MemberCertificate } from "../../src/shared/certificate.ts";
+import type { MemberCertificate } from "../../src/shared/certificate.ts";
 import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers } from "../helpers/call.ts";

@@ -12,4 +12,5 @@ export const userScreens: ScreenRegistry = {
   "course/index": lazy(() => import("../features/course/CataloguePage.tsx")),
   "course/my_course": lazy(() => import("../features/course/MyCoursesPage.tsx")),
   "exam/my_exam": lazy(() => import("../features/exam/MyExamsPage.tsx")),
+  "exam/certificate": lazy(() => import("../features/certificate/MyCertificatesPage.tsx")),
 };
