@@ -24,7 +24,8 @@ const certificateTemplates: CrudDefinition = {
       label: msg`Wording`,
       kind: "textarea",
       initial: "",
-      hint: msg`{name}: the member's name, {title}: the room's or course's title, {date}: the day it is issued, {score}: the exam score`,
+      // Quoted: literal braces, not message placeholders.
+      hint: msg`'{name}': the member's name, '{title}': the room's or course's title, '{date}': the day it is issued, '{score}': the exam score`,
     },
     { field: "signature", label: msg`Signature image (PNG or JPEG)`, kind: "image", topic: "certificate" },
     { field: "text_color", kind: "text", initial: "#1f2937" },
