@@ -58,13 +58,18 @@ function chunks(): Chunk[] {
   return chunkList;
 }
 
-/** The chunk holding a code point (the last listed wins, so ASCII comes from the latin chunk), or undefined. */
+const chunkCache = new Map<number, Chunk | undefined>();
+
+/** The chunk holding a code point (the last listed wins, so ASCII comes from the latin chunk), or undefined; remembered per code point. */
 function chunkOf(codePoint: number): Chunk | undefined {
+  if (chunkCache.has(codePoint)) return chunkCache.get(codePoint);
   const list = chunks();
-  for (let i = list.length - 1; i >= 0; i--) {
-    if (list[i]!.ranges.some(([a, b]) => codePoint >= a && codePoint <= b)) return list[i];
+  let found: Chunk | undefined;
+  for (let i = list.length - 1; i >= 0 && !found; i--) {
+    if (list[i]!.ranges.some(([a, b]) => codePoint >= a && codePoint <= b)) found = list[i];
   }
-  return undefined;
+  chunkCache.set(codePoint, found);
+  return found;
 }
 
 const fileCache = new Map<string, Buffer>();
