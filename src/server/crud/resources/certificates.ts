@@ -8,7 +8,8 @@ import { dbIdParam, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { certificatePdf, sendPdf } from "../../modules/certificate/content.ts";
 import { certificateById, REGRADE_REASON, revokeCertificate } from "../../modules/certificate/repository.ts";
-import type { ResourceDef, Row } from "../resource.ts";
+import type { CrudContext, ResourceDef, Row } from "../resource.ts";
+import { usernameOf } from "./face.repository.ts";
 import { otherTemplateOf, targetExists, targetTitles } from "./certificates.repository.ts";
 import { declared } from "./fields.ts";
 
@@ -74,6 +75,9 @@ export const certificateTemplateResource: ResourceDef = {
   },
 };
 
+/** A revocation's reason as staff read it: a regrade's in their language. */
+const reasonText = (ctx: CrudContext, r: Row) => (r.revoked_reason === REGRADE_REASON && r.revoked_at !== null ? ctx.req.t(msg`A regrade made the attempt fail`) : r.revoked_reason);
+
 const certificateId = z.object({ id: withMessage(dbIdParam, msg`Please choose a certificate`) });
 
 export const certificateResource: ResourceDef = {
@@ -96,7 +100,11 @@ export const certificateResource: ResourceDef = {
   company: { column: "m.company_id" },
   hooks: {
     async listRows(ctx, rows) {
-      return rows.map((r) => ({ ...r, revoked_reason: r.revoked_reason === REGRADE_REASON && r.revoked_at !== null ? ctx.req.t(msg`A regrade made the attempt fail`) : r.revoked_reason }));
+      return rows.map((r) => ({ ...r, revoked_reason: reasonText(ctx, r) }));
+    },
+    // The row of `GET edit` names its member, as the list does.
+    async editRow(ctx, row) {
+      return { ...row, username: (await usernameOf(ctx.tx, row.user_id)) ?? "", revoked_reason: reasonText(ctx, row) };
     },
   },
   actions: {
