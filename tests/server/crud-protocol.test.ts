@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resources } from "../../src/server/crud/resources/index.ts";
 import type { ResourceDef } from "../../src/server/crud/resource.ts";
+import { newSerial } from "../../src/server/modules/certificate/issue.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { createAdmin, createBank, createCourse, createCourseCategory, createMember, type TestAdmin } from "../helpers/factories.ts";
 
@@ -249,6 +250,34 @@ const fixtures: Record<string, Fixture> = {
       await t.database.db.query("update exam_room set face_rule_id = $1 where id = $2", [rule, exam.room]);
       const ids: number[] = [];
       for (const n of [1, 2, 3]) ids.push(await exam.attempt(`${tag}fv${n}`));
+      return ids;
+    },
+  },
+  "exam/certificateTemplate": (() => {
+    const courses: number[] = [];
+    return {
+      text: "title",
+      marker: (n: number) => `${tag}ct${n}`,
+      async prepare() {
+        for (const n of [1, 2, 3]) courses[n] = (await createCourse(t.database.db, { title: `${tag}ctc${n}` })).id;
+      },
+      body: (n: number) => ({ course_id: courses[n], title: `${tag}ct${n}`, wording: "{name}", text_color: "#000000", accent_color: "#111111", status: "enable" }),
+    };
+  })(),
+  "exam/certificate": {
+    text: "username",
+    marker: (n) => `${tag}ce${n}`,
+    // Three members' certificates.
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}ce${n}` });
+        const { rows } = await t.database.db.query<{ id: number }>(
+          "insert into certificate (serial, user_id, title, member_name, text_color, accent_color, issued_at) values ($1, $2, 'T', 'N', '#000000', '#000000', $3) returning id",
+          [newSerial(), member.id, 1_700_000_000 + n],
+        );
+        ids.push(rows[0]!.id);
+      }
       return ids;
     },
   },

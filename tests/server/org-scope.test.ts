@@ -123,6 +123,16 @@ const pairs: Record<string, () => Promise<Pair>> = {
     };
     return { mine: await attempt(companies.sub), theirs: await attempt(companies.b) };
   },
+  "exam/certificate": async () => {
+    const certificate = async (company: number) => {
+      const member = await createMember(t.database.db, { companyId: company });
+      return (await t.database.db.query<{ id: number }>(
+        "insert into certificate (serial, user_id, title, member_name, text_color, accent_color, issued_at) values ($1, $2, 't', 'n', '#000000', '#000000', 1) returning id",
+        [`SCOPE${company}${member.id}`.replace(/[^23456789A-HJ-NP-Z]/g, "Z").padEnd(16, "Z"), member.id],
+      )).rows[0]!.id;
+    };
+    return { mine: await certificate(companies.sub), theirs: await certificate(companies.b) };
+  },
   "exam/lateAnswer": async () => {
     const late = async (company: number) => {
       const e = await exam(company);
@@ -175,7 +185,7 @@ function writes(def: ResourceDef, id: number, body?: Record<string, unknown>): [
   if (def.del) list.push(["del", "DELETE", `/admin/${def.rule}/del?ids[]=${id}`]);
   if (def.sortable) list.push(["sortable", "POST", `/admin/${def.rule}/sortable`, { id, targetId: id + 1 }]);
   for (const [name, action] of Object.entries(def.actions ?? {}))
-    if (action.method === "POST" && !ROWLESS.has(`${def.rule}/${name}`)) list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted", image: "data:image/jpeg;base64,AAAA", questionIds: [id], override_id: id }]);
+    if (action.method === "POST" && !ROWLESS.has(`${def.rule}/${name}`)) list.push([name, "POST", `/admin/${def.rule}/${name}`, { id, ids: [id], user_ids: [id], score: 0, comment: "", decision: "accepted", image: "data:image/jpeg;base64,AAAA", questionIds: [id], override_id: id, reason: "scope probe" }]);
   return list;
 }
 

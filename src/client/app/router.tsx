@@ -112,6 +112,8 @@ export const routes: RouteObject[] = [
           ]),
           // A member staff created sets their first password from their invitation email's link.
           { path: "/invitation", handle: { title: msg`Set your password` }, lazy: memberScreen(() => import("../features/auth/InvitationPage.tsx")) },
+          // A certificate's public check (its PDF's QR code): four facts, no login.
+          { path: "/verify/:serial", handle: { title: msg`Certificate check` }, lazy: memberScreen(() => import("../features/certificate/VerifyPage.tsx")) },
           { path: "/401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
           { path: "/404", handle: { title: "pagesTitle.notFound" }, lazy: screen(() => import("./pages/NotFoundPage.tsx")) },
         ],

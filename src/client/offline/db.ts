@@ -177,6 +177,19 @@ export interface ReviewSettingRow {
   opId: string;
 }
 
+/** A certificate the member downloaded on this device: its PDF opens with no network. */
+export interface CertificateRow {
+  serial: string;
+  title: string;
+  kind: "room" | "course";
+  issuedAt: number;
+  score: number | null;
+  /** The PDF's bytes. */
+  pdf: ArrayBuffer;
+  /** When it was downloaded (ms, this device's clock). */
+  savedAt: number;
+}
+
 export type OutboxStatus = "pending" | "rejected";
 
 /**
@@ -227,6 +240,7 @@ export class MemberDb extends Dexie {
   reviewLogs!: EntityTable<ReviewLogRow, "opId">;
   reviewCards!: EntityTable<ReviewCardRow, "questionId">;
   reviewSettings!: EntityTable<ReviewSettingRow, "key">;
+  certificates!: EntityTable<CertificateRow, "serial">;
 
   /** `options`: Dexie's (tests open a second device's database on its own IndexedDB). */
   constructor(readonly memberId: number, options?: DexieOptions) {
@@ -258,6 +272,10 @@ export class MemberDb extends Dexie {
       reviewLogs: "opId, questionId, at",
       reviewCards: "questionId, due",
       reviewSettings: "key",
+    });
+    // Certificates downloaded on this device (their PDFs open offline).
+    this.version(6).stores({
+      certificates: "serial, issuedAt",
     });
   }
 }

@@ -1,5 +1,6 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
+import { storedCertificates } from "./repository/certificates.ts";
 import { deviceMastery, readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
@@ -72,4 +73,9 @@ export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled:
 /** The member's desired retention on this device. */
 export function useReviewRetention(db: MemberDb | undefined): number | undefined {
   return useMemberDbQuery(db, async (d) => reviewRetention(d), []);
+}
+
+/** The certificates downloaded on this device (without their PDFs), newest first. */
+export function useStoredCertificates(db: MemberDb | undefined) {
+  return useMemberDbQuery(db, storedCertificates, []);
 }

@@ -39,6 +39,7 @@ export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
   useBank,
   useBankAnswers,
+  useStoredCertificates,
   useBankQuestions,
   useCourseLessonProgress,
   useDeviceMastery,
@@ -96,9 +97,11 @@ export {
   reviewRetention,
   setReviewRetention,
   weakestQuestions,
+  saveCertificate,
+  storedCertificatePdf,
 } from "./repository/index.ts";
 export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome } from "./repository/index.ts";
-export type { ReviewCardRow, ReviewLogRow } from "./db.ts";
+export type { CertificateRow, ReviewCardRow, ReviewLogRow } from "./db.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.
 const { send, pull, pullReview } = createSyncTransport((config, options) => request<unknown>(config, options));

@@ -13,4 +13,5 @@ export const userScreens: ScreenRegistry = {
   "course/my_course": lazy(() => import("../features/course/MyCoursesPage.tsx")),
   "exam/my_exam": lazy(() => import("../features/exam/MyExamsPage.tsx")),
   "learning/transcript": lazy(() => import("../features/reports/TranscriptPage.tsx")),
+  "exam/certificate": lazy(() => import("../features/certificate/MyCertificatesPage.tsx")),
 };

@@ -125,6 +125,56 @@ export interface Captcha {
   width: number;
 }
 
+export interface Certificate {
+  accent_color: string;
+  attempt_id: number | null;
+  course_id: number | null;
+  id: Generated<number>;
+  issued_at: number;
+  member_name: string;
+  revoked_at: number | null;
+  revoked_by: number | null;
+  revoked_reason: Generated<string>;
+  room_id: number | null;
+  score: Numeric | null;
+  serial: string;
+  signature: Generated<string>;
+  template_id: number | null;
+  text_color: string;
+  title: string;
+  user_id: number;
+  wording: Generated<string>;
+}
+
+export interface CertificateRow {
+  course_id: number | null;
+  id: number | null;
+  issued_at: number | null;
+  member_name: string | null;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+  room_id: number | null;
+  score: Numeric | null;
+  serial: string | null;
+  state: string | null;
+  title: string | null;
+  user_id: number | null;
+}
+
+export interface CertificateTemplate {
+  accent_color: Generated<string>;
+  course_id: number | null;
+  create_time: Generated<number>;
+  id: Generated<number>;
+  room_id: number | null;
+  signature: Generated<string>;
+  status: Generated<string>;
+  text_color: Generated<string>;
+  title: string;
+  update_time: Generated<number>;
+  wording: Generated<string>;
+}
+
 export interface Classroom {
   company_id: number | null;
   create_time: Generated<number>;
@@ -874,6 +924,9 @@ export interface DB {
   app_meta: AppMeta;
   attachment: Attachment;
   captcha: Captcha;
+  certificate: Certificate;
+  certificate_row: CertificateRow;
+  certificate_template: CertificateTemplate;
   classroom: Classroom;
   classroom_member: ClassroomMember;
   company: Company;

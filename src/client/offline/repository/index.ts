@@ -4,6 +4,7 @@
  * (directly or inside `useOfflineQuery`) and never touch a Dexie table themselves (lint).
  */
 export * from "./banks.ts";
+export * from "./certificates.ts";
 export * from "./lessons.ts";
 export * from "./mockAttempts.ts";
 export * from "./official.ts";

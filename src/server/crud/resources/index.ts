@@ -4,6 +4,7 @@ import { adminResource } from "./admin.ts";
 import { adminLogResource } from "./adminLog.ts";
 import { examClassifyResource, questionResource, questionTypeResource } from "./exam.ts";
 import { attachmentResource } from "./attachment.ts";
+import { certificateResource, certificateTemplateResource } from "./certificates.ts";
 import { courseCategoryResource, courseResource } from "./course.ts";
 import { faceReviewResource, faceRuleResource } from "./face.ts";
 import { lessonResource } from "./lesson.ts";
@@ -50,6 +51,8 @@ export const resources: readonly ResourceDef[] = [
   lateAnswerResource,
   faceRuleResource,
   faceReviewResource,
+  certificateTemplateResource,
+  certificateResource,
   examClassifyResource,
   questionTypeResource,
   questionResource,

@@ -1,6 +1,7 @@
 import { isLessonComplete, LESSON_COMPLETE_POINTS } from "../../../shared/course/types.ts";
 import type { OpOf } from "../../../shared/sync/ops.ts";
 import type { Queryable } from "../../db/index.ts";
+import { lessonCompleted } from "../certificate/issue.ts";
 import { memos } from "../account/memos.ts";
 import { awardPoints } from "../account/repository.ts";
 import { claimLessonPoints, mergeLessonProgress, progressLesson } from "./repository.ts";
@@ -41,5 +42,7 @@ export async function applyLessonProgress(tx: Queryable, userId: number, op: OpO
   if (awarded && LESSON_COMPLETE_POINTS > 0) {
     await awardPoints(tx, userId, LESSON_COMPLETE_POINTS, memos.lessonCompleted(lesson.title));
   }
+  // The lesson's first completion as an enrolled member: the course's certificate once every lesson is done.
+  if (awarded) await lessonCompleted(tx, userId, lesson.course_id);
   return "applied";
 }

@@ -6,6 +6,7 @@ import { gradeAttempt, type AttemptGrade } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
 import { satIds, satQuestions, snapshotOf } from "./snapshot.ts";
 import { recordMissedChecks } from "../../face/missed.ts";
+import { attemptGraded } from "../../certificate/issue.ts";
 import { closeOpenAttempt, expiredOpenAttempts } from "./repository.ts";
 
 /**
@@ -73,6 +74,8 @@ export async function finish(db: Queryable, attempt: AttemptRow, status: "submit
   await queueMarks(db, attempt.id, graded.results);
   // Scheduled face checks the device never sent count as failures now (modules/face/missed.ts).
   if (closed) await recordMissedChecks(db, attempt, endedAt);
+  // A pass (with nothing left for a marker) issues the room's certificate (certificate/issue.ts).
+  if (closed) await attemptGraded(db, attempt.id);
   return { score: graded.score, passed: graded.passed };
 }
 

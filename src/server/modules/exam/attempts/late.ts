@@ -1,6 +1,7 @@
 import type { Database, Queryable } from "../../../db/index.ts";
 import { gradeHeld, type AttemptRow } from "./attempt.ts";
 import { queueMarks } from "./marks.ts";
+import { attemptGraded } from "../../certificate/issue.ts";
 import { addLateArrivals, decideLate, lockAttempt, lockLateAnswer, pendingLateCounts, roomLatePolicy, setAttemptAnswers, setAttemptGrade, upsertLateAnswer } from "./repository.ts";
 
 /**
@@ -113,6 +114,7 @@ export async function decideLateAnswerIn(tx: Queryable, lateAnswerId: number, de
     if (attempt.status !== "open") {
       await setAttemptGrade(tx, attempt.id, graded);
       await queueMarks(tx, attempt.id, graded.results);
+      await attemptGraded(tx, attempt.id);
     }
     return { outcome: "decided" as const, score: graded.score, passed: graded.passed };
   }

@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import type { GradeResult } from "../../../../shared/exam/grading.ts";
 import type { Queryable } from "../../../db/index.ts";
+import { attemptGraded } from "../../certificate/issue.ts";
 import { ApiError } from "../../../errors.ts";
 import { gradeHeld } from "./attempt.ts";
 import { satQuestions, snapshotOf } from "./snapshot.ts";
@@ -58,6 +59,7 @@ export async function markAnswer(
   if (!(await giveMark(tx, mark.id, input, adminId, Date.now()))) throw new ApiError(msg`This answer has already been marked`);
   const graded = await gradeHeld(tx, attempt);
   await setAttemptGrade(tx, attempt.id, graded);
+  await attemptGraded(tx, attempt.id);
   return { score: graded.score, passed: graded.passed, needsReview: graded.needsReview };
 }
 

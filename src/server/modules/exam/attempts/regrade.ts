@@ -3,6 +3,7 @@ import type { RegradeAttempt, RegradeCandidate, RegradeCandidates, RegradeChange
 import type { Queryable } from "../../../db/index.ts";
 import { ApiError } from "../../../errors.ts";
 import type { QuestionRow } from "../questions.ts";
+import { attemptGraded } from "../../certificate/issue.ts";
 import { nowSeconds } from "./attempt.ts";
 import { gradeAttempt } from "./grading.ts";
 import { givenMarks, queueMarks } from "./marks.ts";
@@ -193,6 +194,8 @@ export async function applyRegrade(tx: Queryable, roomId: number, questionIds: r
     await queueMarks(tx, attemptId, grade.results);
     const decided = Object.entries(grade.results).filter(([, r]) => r.correct !== null).map(([id]) => Number(id));
     if (decided.length > 0) await dropPendingMarks(tx, attemptId, decided);
+    // A pass issues (or restores) the room's certificate; a fail revokes one this attempt earned (certificate/issue.ts).
+    await attemptGraded(tx, attemptId);
   }
   return { ...outcome, regradedAt: at };
 }
