@@ -3,6 +3,7 @@ import { z } from "zod";
 import { EXPORT_FORMATS } from "./admin/crud.ts";
 import { timeZone } from "./push.ts";
 import { dbIdParam, dbIntParam, withMessage } from "./schema.ts";
+import type { MemberCertificate } from "./certificate.ts";
 
 /**
  * Reports (issue 41): a member's transcript (every official room sat, every course taken, the
@@ -45,11 +46,8 @@ export interface Transcript {
   rooms: TranscriptRoom[];
   courses: TranscriptCourse[];
   review: ReviewStreak;
-  /**
-   * Extension point: the certificates the member holds (issued by the certificates module);
-   * joined in when that module lands, an empty list until then.
-   */
-  certificates: unknown[];
+  /** The member's certificates, newest first, revoked ones included (marked). */
+  certificates: MemberCertificate[];
 }
 
 export const REPORT_GROUPS = ["classroom", "company", "duty"] as const;

@@ -10,6 +10,7 @@ import { request } from "../../src/client/api/index.ts";
 import { TranscriptView, memberTranscript } from "../../src/client/features/reports/TranscriptView.tsx";
 import type { Transcript } from "../../src/shared/reports.ts";
 import { envelope } from "./crud-example.tsx";
+import { MemoryRouter } from "react-router-dom";
 
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
 
@@ -20,7 +21,9 @@ function wrap(node: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={client}>{node}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <MemoryRouter>{node}</MemoryRouter>
+      </QueryClientProvider>
     </I18nProvider>,
   );
 }
@@ -33,7 +36,7 @@ const transcript: Transcript = {
   ],
   courses: [{ id: 5, title: "Basics", lessonsDone: 1, lessonsTotal: 4, completedAt: null }],
   review: { days: 1, reviews: 12, lastAt: 1_790_000_000 },
-  certificates: [],
+  certificates: [{ serial: "ABCDEFGHJKLMNPQR", title: "Safety certificate", kind: "room", issuedAt: 1_790_000_000, score: 85.5, revoked: true }],
 };
 
 describe("the transcript", () => {
@@ -55,5 +58,9 @@ describe("the transcript", () => {
     expect(course).toHaveAttribute("aria-valuenow", "25");
     expect(screen.getByTestId("transcript-courses")).toHaveTextContent("1 of 4 lessons");
     expect(screen.getByTestId("transcript-review")).toHaveTextContent("Review streak: 1 day · 12 reviews");
+    const certificate = within(screen.getByTestId("transcript-certificates")).getByRole("listitem");
+    expect(certificate).toHaveTextContent("Safety certificate");
+    expect(certificate).toHaveTextContent("Revoked");
+    expect(within(certificate).getByRole("link", { name: "ABCDEFGHJKLMNPQR" })).toHaveAttribute("href", "/verify/ABCDEFGHJKLMNPQR");
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListAnswer } from "../../src/shared/admin/crud.ts";
 import type { MemberCertificate } from "../../src/shared/certificate.ts";
 import type { OfficialStart } from "../../src/shared/exam/official.ts";
+import type { Transcript } from "../../src/shared/reports.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers } from "../helpers/call.ts";
 import { createAdmin, createBank, createCompany, createCourse, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
@@ -211,6 +212,10 @@ describe("the PDF and the verification page", () => {
     expect((await adminCall(root, "POST", "/admin/exam/certificate/revoke", { id, reason: "again" })).code).toBe(0);
     const after = (await verify(cert!.serial)).json();
     expect(after.data).toMatchObject({ valid: false, name: m.username });
+    // The member's transcript (theirs and staff's view of it) lists it, marked revoked.
+    const transcript = await memberCall<Transcript>(m, "GET", "/api/user/transcript");
+    expect(transcript.data.certificates).toEqual([{ serial: cert!.serial, title: "安全证书 Safety", kind: "room", issuedAt: cert!.issuedAt, score: 10, revoked: true }]);
+    expect((await adminCall<Transcript>(root, "GET", `/admin/user/user/transcript?id=${m.id}`)).data.certificates).toEqual(transcript.data.certificates);
     expect(after.data.revokedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect((await download(m, cert!.serial)).json()).toMatchObject({ code: 0 });
     // Staff still download it.

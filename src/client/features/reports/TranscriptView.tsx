@@ -3,6 +3,8 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { Download, Flame } from "lucide-react";
+import { Link } from "react-router-dom";
+import { verifyPath } from "../../../shared/certificate.ts";
 import type { Transcript } from "../../../shared/reports.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { request } from "../../api/index.ts";
@@ -155,7 +157,30 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
           </p>
         </div>
       </Section>
-      {/* Extension point: the certificates section (the certificates module) joins here. */}
+      <Section title={t`Certificates`} testId="transcript-certificates">
+        {data.certificates.length === 0 ? (
+          <Empty>
+            <Trans>No certificates yet.</Trans>
+          </Empty>
+        ) : (
+          <ul className="grid gap-2 sm:grid-cols-2">
+            {data.certificates.map((c) => (
+              <li key={c.serial} className={card}>
+                <div className="flex items-start justify-between gap-2">
+                  <p className="font-medium break-words">{c.title}</p>
+                  <span className={badge(!c.revoked)}>{c.revoked ? t`Revoked` : t`Valid`}</span>
+                </div>
+                <p className="mt-1 text-sm text-slate-600 tabular-nums dark:text-slate-300">
+                  {day(c.issuedAt)} ·{" "}
+                  <Link className="text-primary underline" to={verifyPath(c.serial)}>
+                    {c.serial}
+                  </Link>
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
+import type { MemberCertificate } from "../../../shared/certificate.ts";
 
 /** The certificates' rows (issue.ts, routes.ts and the back office's resources call these). */
 
@@ -141,6 +142,18 @@ export async function certificateOfRoom(q: Queryable, userId: number, roomId: nu
 /** The member's certificates, newest first. */
 export async function certificatesOf(q: Queryable, userId: number): Promise<CertificateRow[]> {
   return (await kyselyOf(q).selectFrom("certificate").select(CERTIFICATE_COLUMNS).where("user_id", "=", userId).orderBy("issued_at", "desc").orderBy("id", "desc").execute()) as CertificateRow[];
+}
+
+/** The member's certificates as they see them (their list, their transcript). */
+export async function memberCertificates(q: Queryable, userId: number): Promise<MemberCertificate[]> {
+  return (await certificatesOf(q, userId)).map((c) => ({
+    serial: c.serial,
+    title: c.title,
+    kind: c.room_id === null && c.course_id !== null ? "course" : "room",
+    issuedAt: c.issued_at,
+    score: c.score,
+    revoked: c.revoked_at !== null,
+  }));
 }
 
 /** Revokes a valid certificate: true when it was valid. */

@@ -6,7 +6,7 @@ import { SERIAL_PATTERN, type CertificateVerification, type MemberCertificate } 
 import { dayIn } from "../../../shared/time.ts";
 import { ApiError } from "../../errors.ts";
 import { certificatePdf, sendPdf } from "./content.ts";
-import { certificateBySerial, certificatesOf } from "./repository.ts";
+import { certificateBySerial, memberCertificates } from "./repository.ts";
 
 const UNKNOWN = msg`No certificate has this number`;
 /** A serial as typed or scanned (case and spaces forgiven), or null when it cannot be one. */
@@ -44,10 +44,7 @@ export async function certificateRoutes(app: FastifyInstance): Promise<void> {
   );
 
   api.get("/api/certificate/list", { config: { auth: "member" } }, async (req, reply) => {
-    const rows = await certificatesOf(db, req.member!.id);
-    return reply.success<{ list: MemberCertificate[] }>({
-      list: rows.map((c) => ({ serial: c.serial, title: c.title, kind: c.room_id === null && c.course_id !== null ? "course" : "room", issuedAt: c.issued_at, score: c.score, revoked: c.revoked_at !== null })),
-    });
+    return reply.success<{ list: MemberCertificate[] }>({ list: await memberCertificates(db, req.member!.id) });
   });
 
   api.get("/api/certificate/download", { config: { auth: "member" }, schema: { querystring: z.object({ serial: serialParam }) } }, async (req, reply) => {

@@ -50,6 +50,14 @@ function transcriptRows(req: FastifyRequest, transcript: Transcript): Row[] {
       attempts: null,
       at: c.completedAt,
     })),
+    ...transcript.certificates.map((c) => ({
+      section: t(msg`Certificate`),
+      title: `${c.title} (${c.serial})`,
+      result: c.score,
+      status: t(c.revoked ? msg`Revoked` : msg`Valid`),
+      attempts: null,
+      at: c.issuedAt,
+    })),
   ];
 }
 

@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import type { ReportGroup, ProgressCounts, ProgressMemberRow, ProgressQuery, ProgressReport, ProgressStatus, ProgressTarget, Transcript, DueRoom } from "../../../shared/reports.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
+import { memberCertificates } from "../certificate/repository.ts";
 import type { AdminRow } from "../../plugins/auth.ts";
 import {
   dueRooms,
@@ -40,7 +41,7 @@ export function streakOf(days: readonly number[], today: number): number {
 export async function transcriptOf(db: Queryable, memberId: number, reach: Reach, now: number): Promise<Transcript> {
   const member = await transcriptMember(db, memberId, reach);
   if (!member) throw new ApiError(msg`The member does not exist`);
-  const [rooms, courses, review] = [await transcriptRooms(db, member), await transcriptCourses(db, member.id), await reviewDays(db, member.id)];
+  const [rooms, courses, review, certificates] = [await transcriptRooms(db, member), await transcriptCourses(db, member.id), await reviewDays(db, member.id), await memberCertificates(db, member.id)];
   return {
     member: { id: member.id, username: member.username, nickname: member.nickname },
     rooms: rooms.map((r) => ({
@@ -61,8 +62,7 @@ export async function transcriptOf(db: Queryable, memberId: number, reach: Reach
       completedAt: c.lessons_total > 0 && c.lessons_done >= c.lessons_total && c.completed_ms !== null ? Math.floor(Number(c.completed_ms) / 1000) : null,
     })),
     review: { days: streakOf(review.days, Math.floor(now / DAY)), reviews: review.reviews, lastAt: review.lastAt },
-    // Extension point: certificates (issue 41's certificates section) join here.
-    certificates: [],
+    certificates,
   };
 }
 
