@@ -17,15 +17,39 @@
 // and, in the sheets, the number of rows, of cells per row and every row and cell address. Only
 // what passes goes to exceljs's streaming reader, which would otherwise build an object for
 // every element (63 MB of `<row/>` kept it busy for 21 s).
+import { createRequire } from "node:module";
 import { Readable } from "node:stream";
 import { parentPort } from "node:worker_threads";
 import yauzl from "yauzl";
 
 const BATCH = 1000;
+
+/**
+ * exceljs (4.4) turns each inflated chunk of an .xlsx part into text on its own
+ * (utils/browser-buffer-decode.js: one TextDecoder, without `stream`), so a character whose UTF-8
+ * bytes a chunk's end cut in two came back as two U+FFFD: about one Chinese name in 3,000 read
+ * wrong, and importing an export "changed" those members. Its bufferToString is replaced, before
+ * the rest of exceljs takes it (parse-sax.js), by one that keeps a cut character's first bytes for
+ * the next chunk; each file starts a fresh decoder (every part of a good file ends on a whole
+ * character).
+ */
+let decoder = new TextDecoder("utf-8");
+const newDecoder = () => {
+  decoder = new TextDecoder("utf-8");
+};
+function decodeChunksWhole() {
+  const decode = createRequire(import.meta.url)("exceljs/lib/utils/browser-buffer-decode.js");
+  if (typeof decode.bufferToString !== "function") throw new Error("exceljs: utils/browser-buffer-decode.js has no bufferToString");
+  decode.bufferToString = (chunk) => (typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true }));
+}
+
 /** exceljs, loaded by the first file that gets past the checks. */
 let excel;
 const loadExcel = async () => {
-  excel ??= import("exceljs").then((module) => module.default ?? module);
+  excel ??= Promise.resolve()
+    .then(decodeChunksWhole)
+    .then(() => import("exceljs"))
+    .then((module) => module.default ?? module);
   return excel;
 };
 
@@ -238,6 +262,7 @@ async function readCsv(data, limits, { emit }) {
 parentPort.on("message", async ({ id, kind, data: bytes, limits }) => {
   const data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = sender(id);
+  newDecoder();
   try {
     const sheets = kind === "xlsx" ? await readXlsx(data, limits, out) : await readCsv(data, limits, out);
     out.flush();
