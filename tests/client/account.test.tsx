@@ -20,6 +20,7 @@ import { LogTable, signedAmount, type AccountLogRow, type LogTableProps } from "
 import { ProfileForm, checkAvatarFile, profileSchema, type AccountProfile, type ProfileValues } from "../../src/client/user/account/Profile.tsx";
 import { MemberCenterLayout } from "../../src/client/user/MemberCenterLayout.tsx";
 import { pageItems } from "../../src/client/ui/Pager.tsx";
+import { DEFAULT_NOTICE_PREFERENCE } from "../../src/shared/notice.ts";
 
 // The request layer is mocked only to prove that invalid forms never reach the network.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -414,6 +415,7 @@ describe("Overview", () => {
     wrap(<Overview />, "/user/account/overview", [
       [["account", "overview"], overview],
       [["module", "home"], []],
+      [["notice", "preference"], DEFAULT_NOTICE_PREFERENCE],
     ]);
     expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(/, Ada$/);
     expect(screen.getByRole("link", { name: "Balance 12.50" })).toHaveAttribute("href", "/user/account/balance");
@@ -442,6 +444,7 @@ describe("Overview", () => {
     wrap(<Overview />, "/user/account/overview", [
       [["account", "overview"], { days: [], score: [], money: [] }],
       [["module", "home"], blocks],
+      [["notice", "preference"], { ...DEFAULT_NOTICE_PREFERENCE, email: false }],
     ]);
     const notices = screen.getByRole("region", { name: "Notices" });
     expect(notices).toHaveTextContent("Exam on Friday");
@@ -449,6 +452,10 @@ describe("Overview", () => {
     const checkIn = screen.getByRole("region", { name: "Daily check-in" });
     expect(checkIn).toHaveTextContent("Check in once a day for 7 points.");
     expect(within(checkIn).getByRole("button", { name: "Checked in today" })).toBeDisabled();
+    // The member's own notice switches, as the server last said.
+    const settings = screen.getByRole("region", { name: "Notice settings" });
+    expect(within(settings).getByRole("checkbox", { name: "Also by email (when I have an email address)" })).not.toBeChecked();
+    expect(within(settings).getByRole("checkbox", { name: "My exam result is published" })).toBeChecked();
     expect(request).not.toHaveBeenCalled();
   });
 });

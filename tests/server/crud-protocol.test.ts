@@ -281,6 +281,23 @@ const fixtures: Record<string, Fixture> = {
       return ids;
     },
   },
+  "user/notice": {
+    text: "username",
+    marker: (n) => `${tag}no${n}`,
+    // Three members' notices (the tick's rows, written here as it writes them).
+    async seed() {
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) {
+        const member = await createMember(t.database.db, { username: `${tag}no${n}` });
+        const { rows } = await t.database.db.query<{ id: number }>(
+          "insert into notice (user_id, kind, ref, data, create_time) values ($1, 'room_open', $2, '{}', $3) returning id",
+          [member.id, String(n), 1_700_000_000 + n],
+        );
+        ids.push(Number(rows[0]!.id));
+      }
+      return ids;
+    },
+  },
   "exam/lateAnswer": {
     text: "username",
     marker: (n) => `${tag}la${n}`,

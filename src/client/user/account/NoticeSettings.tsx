@@ -46,7 +46,7 @@ export function NoticeSettings() {
     <section aria-labelledby={`${id}-title`} className="space-y-3 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <h2 id={`${id}-title`} className="flex items-center gap-2 text-lg font-semibold">
         <Megaphone aria-hidden className="size-5 text-primary dark:text-blue-400" />
-        <Trans>Notices</Trans>
+        <Trans>Notice settings</Trans>
       </h2>
       {!online && (
         <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -26,7 +26,7 @@ const BATCH = 1000;
 
 /**
  * exceljs (4.4) turns each inflated chunk of an .xlsx part into text on its own
- * (utils/browser-buffer-decode.js: one TextDecoder, without `stream`), so a character whose UTF-8
+ * (node_modules/exceljs/lib/utils/browser-buffer-decode.js: one TextDecoder, without `stream`), so a character whose UTF-8
  * bytes a chunk's end cut in two came back as two U+FFFD: about one Chinese name in 3,000 read
  * wrong, and importing an export "changed" those members. Its bufferToString is replaced, before
  * the rest of exceljs takes it (parse-sax.js), by one that keeps a cut character's first bytes for

@@ -23,8 +23,8 @@ import {
  * an enabled template. What the certificate says is fixed then (a snapshot).
  *
  * - An official attempt: `attemptGraded` runs whenever its grade is written once it is closed —
- *   on submit or expiry (attempt.ts finish), a marker's mark (marks.ts), a late answer's decision
- *   (late.ts) and a regrade (regrade.ts). It issues when the attempt has passed and nothing waits
+ *   on submit or expiry (exam/attempts/attempt.ts finish), a marker's mark (exam/attempts/marks.ts), a late answer's decision
+ *   (exam/attempts/late.ts) and a regrade (exam/attempts/regrade.ts). It issues when the attempt has passed and nothing waits
  *   for a marker (a provisional pass issues nothing until marking settles it).
  * - A regrade (or a mark) that makes the attempt a certificate came from fail revokes the
  *   certificate, reason "regrade" and no admin, unless another finished attempt of the member in
