@@ -60,7 +60,7 @@ export default function VerifyPage() {
           )}
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
             <dt className="text-gray-600 dark:text-gray-300">
-              <Trans>Name</Trans>
+              <Trans>Certificate holder</Trans>
             </dt>
             <dd className="font-medium">{state.name}</dd>
             <dt className="text-gray-600 dark:text-gray-300">
