@@ -5,19 +5,10 @@ import { dayIn } from "../../../shared/time.ts";
 import { siteOrigin } from "../user/invitation.ts";
 import { scoreText } from "./issue.ts";
 import { renderCertificate } from "./pdf.ts";
+import type { CertificateRow } from "./repository.ts";
 
-/** What the PDF of a certificate (or a template's preview) is drawn from. */
-export interface Printable {
-  serial: string;
-  title: string;
-  member_name: string;
-  wording: string;
-  signature: string;
-  text_color: string;
-  accent_color: string;
-  score: number | null;
-  issued_at: number;
-}
+/** What the PDF of a certificate (or a template's preview) is drawn from: the issued row's snapshot. */
+export type Printable = Pick<CertificateRow, "serial" | "title" | "member_name" | "wording" | "signature" | "text_color" | "accent_color" | "score" | "issued_at">;
 
 /** The signature image's bytes, read through the server's own `/storage/` route (local folder or S3 alike); null when it cannot be read. */
 async function signatureBytes(app: FastifyInstance, url: string): Promise<Uint8Array | null> {
