@@ -324,7 +324,7 @@ function ScoreHistory({ paperId, passScore, totalScore }: { paperId: number; pas
           data={points}
           rowKey={(p) => p.id}
           columns={[
-            { id: "submitted", header: t`Submitted`, cell: (p) => p.label },
+            { id: "submitted", header: t`Submitted at`, cell: (p) => p.label },
             { id: "score", header: t`Score`, className: "tabular-nums", cell: (p) => p.score },
           ]}
         />

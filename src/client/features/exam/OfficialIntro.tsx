@@ -76,7 +76,7 @@ export function EnterOfficialButton({ room, disabled }: { room: Room; disabled?:
               ? t`${attemptsLeft} of ${attemptsAllowed}, includes ${plural(extraAttempts, { one: "# extra attempt", other: "# extra attempts" })}`
               : t`${attemptsLeft} of ${attemptsAllowed}`,
         },
-        { label: t`Face check`, value: room.faceCheck ? t`Required` : t`Not required` },
+        { label: t`Face check`, value: room.faceCheck ? t({ message: "Required", context: "face check" }) : t`Not required` },
       ]}
     />
   );

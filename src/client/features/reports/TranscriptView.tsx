@@ -148,7 +148,7 @@ export function TranscriptView({ source }: { source: TranscriptSource }) {
           </ul>
         )}
       </Section>
-      <Section title={t`Review`} testId="transcript-review">
+      <Section title={t`Spaced review`} testId="transcript-review">
         <div className={`${card} flex items-center gap-3`}>
           <Flame aria-hidden className="size-6 text-orange-500" />
           <p className="text-sm">

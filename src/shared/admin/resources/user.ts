@@ -150,7 +150,7 @@ export const noticeLogDecl = declareResource({
       [
         { value: "room_open", label: msg`Exam room open` },
         { value: "room_closing", label: msg`Exam room closing soon` },
-        { value: "result", label: msg`Exam result` },
+        { value: "result", label: msg`Result published` },
       ],
       msg`Kind`,
     ),
