@@ -1,13 +1,17 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Eye } from "lucide-react";
-import { useState } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMemo, useState } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { controlClass, FieldFrame } from "../../ui/form/Field.tsx";
 import { FormAlert, FormFooter } from "../../ui/FormFooter.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
-import { crudKeys, crudUrl } from "../crud/api.ts";
+import { crudKeys, crudUrl, fieldErrorsOf } from "../crud/api.ts";
+import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
 import type { CrudRow, CustomFieldProps } from "../crud/types.ts";
 
 /** Fetches a PDF of the back office (with the admin's token) and opens it in a new tab, or downloads it. */
@@ -77,19 +81,29 @@ export function CertificateDownload({ row, onDone }: { row: CrudRow; onDone: () 
 export function CertificateRevoke({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t } = useLingui();
   const client = useQueryClient();
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const schema = useMemo(() => z.object({ reason: z.string().trim().min(1, { error: () => t`Please give the reason (at most 200 characters)` }).max(200) }), [t]);
+  const form = useForm({ defaultValues: { reason: "" }, resolver: zodResolver(schema) });
+  const [formError, setFormError] = useState<string | null>(null);
+  useDirtyForm(form.formState.isDirty);
+  const cancel = useGuardedClose(onDone);
   const revoked = row.state === "revoked";
   const serial = String(row.serial);
   const name = String(row.member_name);
   const why = String(row.revoked_reason ?? "");
   const revoke = useMutation({
-    mutationFn: () => request({ url: crudUrl("exam/certificate", "revoke"), method: "post", data: { id: row.id, reason: reason.trim() } }, { showCodeMessage: false, showSuccessMessage: true }),
+    mutationFn: ({ reason }: z.output<typeof schema>) =>
+      request({ url: crudUrl("exam/certificate", "revoke"), method: "post", data: { id: row.id, reason } }, { showCodeMessage: false, showSuccessMessage: true }),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: crudKeys.all("exam/certificate") });
       onDone();
     },
-    onError: (e) => setError(serverRefusal(e)?.msg ?? null),
+    onError: (e) => {
+      const refusal = serverRefusal(e);
+      if (!refusal) return;
+      const fields = fieldErrorsOf(refusal.data);
+      if (fields?.reason) form.setError("reason", { type: "server", message: fields.reason });
+      else setFormError(refusal.msg);
+    },
   });
   if (revoked) {
     return (
@@ -103,23 +117,22 @@ export function CertificateRevoke({ row, onDone }: { row: CrudRow; onDone: () =>
       </div>
     );
   }
+  const error = form.formState.errors.reason?.message ?? null;
   return (
     <form
       noValidate
       className="space-y-4 text-sm"
       onSubmit={(e) => {
-        e.preventDefault();
-        if (!reason.trim()) return setError(t`Please give the reason (at most 200 characters)`);
-        setError(null);
-        revoke.mutate();
+        setFormError(null);
+        void form.handleSubmit((values) => revoke.mutate(values))(e);
       }}
     >
       <p>{t`Revoke certificate ${serial} of ${name}? Its public check will say it is revoked. This cannot be undone.`}</p>
       <FieldFrame label={t`Reason`} error={error}>
-        {(control) => <textarea {...control} value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={200} className={`${controlClass(error)} py-2`} />}
+        {(control) => <textarea {...control} {...form.register("reason")} rows={3} maxLength={200} className={`${controlClass(error)} py-2`} />}
       </FieldFrame>
-      <FormAlert text={null} />
-      <FormFooter busy={revoke.isPending} onCancel={onDone} submit={<Trans>Revoke</Trans>} />
+      <FormAlert text={formError} />
+      <FormFooter busy={revoke.isPending} onCancel={cancel} submit={<Trans>Revoke</Trans>} />
     </form>
   );
 }
