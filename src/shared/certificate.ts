@@ -1,5 +1,5 @@
 /**
- * Certificates (issue 41) as both sides see them: the serial's alphabet and shape, the public
+ * Certificates as both sides see them: the serial's alphabet and shape, the public
  * verification answer, the member's list, and how a template's wording is filled in.
  */
 

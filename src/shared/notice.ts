@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dbId } from "./schema.ts";
 
 /**
- * Notices to members (issue 41): the kinds, what a notice carries (facts, rendered in the
+ * Notices to members: the kinds, what a notice carries (facts, rendered in the
  * reader's language by whoever shows it), and the member endpoints' bodies.
  */
 

@@ -6,7 +6,7 @@ import { dbIdParam, dbIntParam, withMessage } from "./schema.ts";
 import type { MemberCertificate } from "./certificate.ts";
 
 /**
- * Reports (issue 41): a member's transcript (every official room sat, every course taken, the
+ * Reports: a member's transcript (every official room sat, every course taken, the
  * review streak) and the progress of a classroom, company or duty in the rooms and courses
  * assigned to it. Wire shapes shared by the server and both apps.
  */

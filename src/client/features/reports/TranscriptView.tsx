@@ -50,7 +50,7 @@ const badge = (good: boolean) =>
   `inline-block rounded px-2 py-0.5 text-xs font-medium ${good ? "bg-green-100 text-green-800 dark:bg-green-900/40 dark:text-green-300" : "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200"}`;
 
 /**
- * A transcript (reports, issue 41): every official room sat (best score, passed, last date,
+ * A transcript (reports): every official room sat (best score, passed, last date,
  * attempts used of allowed), every course (lessons done of total, completed), the review streak,
  * and its export as CSV or .xlsx. Cards rather than a table, so a phone shows it whole.
  */

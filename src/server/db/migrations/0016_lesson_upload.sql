@@ -1,4 +1,4 @@
--- Lesson video upload (issue 14): POST /admin/course/lesson/upload needs a button rule of its own,
+-- Lesson video upload: POST /admin/course/lesson/upload needs a button rule of its own,
 -- given to every group that may already add or edit lessons.
 insert into admin_rule (pid, type, title, title_en, name)
 values ((select id from admin_rule where name = 'course/lesson'), 'button', '上传视频', 'Upload video', 'course/lesson/upload');

@@ -1,4 +1,4 @@
--- Spaced review of the wrong book and favourites (issue 18). Each `review.answer` op is one log
+-- Spaced review of the wrong book and favourites. Each `review.answer` op is one log
 -- row (once per op id); a card is the FSRS replay of its logs in (at, op_id) order, kept in
 -- exam_review_card so due lists and mastery read it without replaying.
 

@@ -1,4 +1,4 @@
--- Web Push reminders (issue 18). The server's VAPID key pair, made on first start and kept here
+-- Web Push reminders. The server's VAPID key pair, made on first start and kept here
 -- (one row; the private key never leaves the database except to sign a push).
 create table push_vapid (
   id smallint primary key default 1 check (id = 1),

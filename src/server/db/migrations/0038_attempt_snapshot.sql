@@ -1,4 +1,4 @@
--- What each attempt sat (issue 37): a copy of every question as the attempt was given it (id,
+-- What each attempt sat: a copy of every question as the attempt was given it (id,
 -- bank, type, stem, options in the order given, answer key, analysis, difficulty) with the points
 -- the paper gives it (`score`), in the order given, and the paper's grading rules at the start
 -- (total, pass mark: the room's for an official attempt, partial credit). Grading, the member's

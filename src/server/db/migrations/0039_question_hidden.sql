@@ -1,4 +1,4 @@
--- A question in use cannot be deleted, only hidden (issue 37). A question a paper row names
+-- A question in use cannot be deleted, only hidden. A question a paper row names
 -- (fixed) or an attempt sat is kept when staff delete it: its status becomes 'hidden' (the status
 -- it had is kept in `hidden_status` for its restore, when in `hidden_at`). Everything that offers
 -- questions reads `status = 'enable'`, so a hidden question leaves practice (the bank's content

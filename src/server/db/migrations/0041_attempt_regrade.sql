@@ -1,4 +1,4 @@
--- Regrading a room (issue 37): staff may let the current row of questions an attempt sat count
+-- Regrading a room: staff may let the current row of questions an attempt sat count
 -- in place of the version in its snapshot (modules/exam/attempts/regrade.ts). An attempt so
 -- regraded carries when (seconds, like submitted_at); the member's record says so. Null: graded
 -- only with what was sat.

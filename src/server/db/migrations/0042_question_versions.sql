@@ -1,4 +1,4 @@
--- Question versions (issue 37, after Moodle 4's question bank). A question keeps its id; each
+-- Question versions (after Moodle 4's question bank). A question keeps its id; each
 -- change to what a member reads or how it is graded (type, stem, options, answer, analysis) makes
 -- a new version: `exam_question.version` counts up and `exam_question_version` keeps every
 -- version as it was (with its bank, difficulty and default score then, who made it and when).

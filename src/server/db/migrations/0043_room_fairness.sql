@@ -1,4 +1,4 @@
--- Fairness, as rooms opt in (issue 37).
+-- Fairness, as rooms opt in.
 --
 -- Shuffle: a room may give each attempt its questions in its own random order (fixed papers too).
 -- The order is drawn once at the start and kept in the attempt's questions and snapshot.

@@ -1,4 +1,4 @@
--- Page leaves of official exams (issue 37): each time the exam page was hidden while an attempt
+-- Page leaves of official exams: each time the exam page was hidden while an attempt
 -- was open and shown again, when it left and came back (ms on the server's clock as the device
 -- measured it), sent by the device as `official.leave` sync ops
 -- (src/server/modules/exam/attempts/leaves.ts). One row per leave: a leave sent again (another op

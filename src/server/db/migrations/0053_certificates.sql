@@ -1,4 +1,4 @@
--- Certificates (issue 41). A template belongs to one exam room or one course; a certificate is
+-- Certificates. A template belongs to one exam room or one course; a certificate is
 -- issued from it once per member and room/course (modules/certificate/issue.ts) and keeps what it
 -- said when issued (title, name, wording, colours, signature): later edits of the template or the
 -- member never change one. Its serial is random (unambiguous alphabet) and unique; the public

@@ -1,4 +1,4 @@
--- Notices to members (issue 41): an exam room opened for them, a room closing soon that they
+-- Notices to members: an exam room opened for them, a room closing soon that they
 -- have not sat, a result published. One row per member, kind and ref: the unique key is the
 -- claim, so with several server processes each notice is made (and sent) once. The row keeps the
 -- facts (room, times, score) as data, rendered in the reader's language when read.

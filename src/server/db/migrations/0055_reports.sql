@@ -1,4 +1,4 @@
--- Reports (issue 41): a member's transcript for staff (a button of the members list), the progress
+-- Reports: a member's transcript for staff (a button of the members list), the progress
 -- report under a new "Reports" menu, and the index the reports' per-room aggregates read
 -- (a room's official attempts by member: with 20,000 attempts in a room the report reads only its own).
 

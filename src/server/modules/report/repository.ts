@@ -4,7 +4,7 @@ import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 
 /**
- * The reports' rows (issue 41), aggregated in SQL: a member's transcript, the progress of a
+ * The reports' rows, aggregated in SQL: a member's transcript, the progress of a
  * classroom, company or duty in the rooms and courses assigned to it, the rooms due this week.
  * Statuses are the same CASE everywhere (`ROOM_STATUS`, `COURSE_STATUS`), so counts and member
  * rows never disagree.

@@ -10,7 +10,7 @@ import { groupOptions } from "./repository.ts";
 import { progressReport, progressRows, reachOf, transcriptOf } from "./service.ts";
 
 /**
- * Reports (issue 41; API.md "Reports"):
+ * Reports (API.md "Reports"):
  * - the member's own transcript (`GET /api/user/transcript`, `.../export`);
  * - a member's transcript for staff (`GET /admin/user/user/transcript?id=`, `transcriptExport`; rule
  *   `user/user/transcript`; a company admin reaches their companies' members only);
