@@ -12,6 +12,7 @@ import autocannon from "autocannon";
 import { faceBench } from "./face.mjs";
 import { firstLoadBench } from "./first-load.mjs";
 import { lighthouseBench } from "./lighthouse.mjs";
+import { memberFeelBench } from "./member-feel.mjs";
 import { membersBench } from "./members.mjs";
 import { membersImportBench } from "./members-import.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
@@ -241,6 +242,16 @@ try {
       await firstLoadBench(shellServer.url);
     } finally {
       await stop(shellServer.child);
+    }
+  }
+
+  console.log("\n# What a member feels on the practice page (Chromium, 390 px, service worker on; tests/bench/member-feel.mjs)");
+  {
+    const feelServer = await startServer(["dist/server/main.js"], dataDir);
+    try {
+      await memberFeelBench(feelServer.url);
+    } finally {
+      await stop(feelServer.child);
     }
   }
 
