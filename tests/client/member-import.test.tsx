@@ -101,9 +101,23 @@ describe("the resend invitation dialog", () => {
     expect(onDone).toHaveBeenCalled();
   });
 
-  it("says a member without an email cannot be invited", () => {
-    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "" }} onDone={vi.fn()} />);
-    expect(screen.getByText("ann has no email: add one before sending an invitation.")).toBeTruthy();
+  it("offers a text message to a member with a mobile and no email, and shows the server's refusal when no SMS provider is set", async () => {
+    const refusal = "The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile";
+    vi.mocked(request).mockImplementation((async () => {
+      throw new ApiError({ code: 0, msg: refusal });
+    }) as never);
+    const onDone = vi.fn();
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "", mobile: "13800138000" }} onDone={onDone} />);
+    expect(screen.getByText(/Text ann \(13800138000\) a link to set their password\? ann has no email, so it goes by text message/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect(calls()[0]).toMatchObject({ url: "/admin/user/user/invite", method: "post", data: { id: 9 } });
+    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it("says a member with neither an email nor a mobile cannot be invited", () => {
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "", mobile: null }} onDone={vi.fn()} />);
+    expect(screen.getByRole("alert").textContent).toBe("The invitation cannot be delivered: ann has neither an email nor a mobile. Add one before sending an invitation.");
     expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
   });
 });

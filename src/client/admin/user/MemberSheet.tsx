@@ -11,8 +11,9 @@ import { SheetExport, SheetImport, type SheetReport } from "../crud/SheetDialogs
 /**
  * Members as spreadsheets (`/admin/user/user/template|import|export`): the import dialog
  * (template, file -> dry run counting the members to add, update and leave as they are, listing
- * every bad row -> confirm, all or nothing), the export dialog, and the row action that emails a
- * member a new invitation link (`invite`).
+ * every bad row -> confirm, all or nothing), the export dialog, and the row action that sends a
+ * member a new invitation link (`invite`: by email, or by text message to a mobile when the
+ * member has no email and an SMS provider is set; the server says when neither can be used).
  */
 
 interface ImportRow {
@@ -20,7 +21,7 @@ interface ImportRow {
   username: string;
   nickname: string;
   action: "add" | "update" | "unchanged";
-  password: "set" | "kept" | "invite";
+  password: "set" | "kept" | "invite" | "inviteSms";
 }
 
 interface ImportReport extends SheetReport<ImportRow> {
@@ -33,14 +34,14 @@ interface ImportReport extends SheetReport<ImportRow> {
 export function MemberImportDialog({ onDone }: { onDone: () => void }) {
   const { t } = useLingui();
   const actionLabel = { add: t`Add`, update: t`Update`, unchanged: t`Unchanged` };
-  const passwordLabel = { set: t`Set from the file`, kept: t`Kept`, invite: t`Invitation email` };
+  const passwordLabel = { set: t`Set from the file`, kept: t`Kept`, invite: t`Invitation email`, inviteSms: t`Invitation text message` };
   return (
     <SheetImport<ImportRow, ImportReport>
       rule="user/user"
       extra={{}}
       note={
         <Trans>
-          A row whose username is a member&apos;s updates that member (their password only when the row gives one); any other row adds a member, with a first password or an invitation email.
+          A row whose username is a member&apos;s updates that member (their password only when the row gives one); any other row adds a member, with a first password or an invitation: by email, or by text message to a member with a mobile and no email when an SMS provider is set.
         </Trans>
       }
       confirmLabel={({ add, update }) =>
@@ -93,7 +94,11 @@ export function MemberExportDialog({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** Emails the member a new link to set their password (`POST invite {id}`); older links stop working. */
+/**
+ * Sends the member a new link to set their password (`POST invite {id}`): by email, else by text
+ * message to their mobile (the server refuses, saying why, when no SMS provider is set); older
+ * links stop working.
+ */
 export function InviteDialog({ row, onDone }: { row: CrudRow; onDone: () => void }) {
   const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
@@ -104,19 +109,26 @@ export function InviteDialog({ row, onDone }: { row: CrudRow; onDone: () => void
   });
   const name = String(row.nickname || row.username || row.id);
   const email = String(row.email ?? "");
-  if (email === "") {
+  const mobile = String(row.mobile ?? "");
+  if (email === "" && mobile === "") {
     return (
-      <p className="text-sm">
-        <Trans>{name} has no email: add one before sending an invitation.</Trans>
+      <p role="alert" className="text-sm">
+        <Trans>The invitation cannot be delivered: {name} has neither an email nor a mobile. Add one before sending an invitation.</Trans>
       </p>
     );
   }
   return (
     <div className="space-y-4 text-sm">
       <p>
-        <Trans>
-          Email {name} ({email}) a link to set their password? The link works once and expires; links sent before stop working.
-        </Trans>
+        {email !== "" ? (
+          <Trans>
+            Email {name} ({email}) a link to set their password? The link works once and expires; links sent before stop working.
+          </Trans>
+        ) : (
+          <Trans>
+            Text {name} ({mobile}) a link to set their password? {name} has no email, so it goes by text message through the SMS provider. The link works once and expires; links sent before stop working.
+          </Trans>
+        )}
       </p>
       <FormAlert text={error} />
       <Button variant="primary" disabled={sendIt.isPending} onClick={() => sendIt.mutate()}>

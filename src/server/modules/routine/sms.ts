@@ -102,6 +102,12 @@ export interface SmsSenderOptions {
   allowLocal?: boolean;
 }
 
+/** Whether text messages reach a provider now (switched on, with a URL); else they only reach the outbox table. */
+export async function smsProviderSet(db: Queryable): Promise<boolean> {
+  const s = await getSettings(db, ["sms_enabled", "sms_url"]);
+  return s.sms_enabled && s.sms_url !== "";
+}
+
 /** Text messages through the settings' provider; everything else (and SMS while none is set) through `fallback`. */
 export function settingsSmsSender(db: Queryable, log: FastifyBaseLogger, fallback: MessageSender, options: SmsSenderOptions = {}): MessageSender {
   const filter = { allowPrivateIPAddress: options.allowLocal === true, allowMetaIPAddress: options.allowLocal === true, keepAlive: false };
