@@ -46,6 +46,18 @@ export async function sendEach(sender: MessageSender, messages: readonly Outgoin
 
 const logged = (message: OutgoingMessage) => (message.secret ? "(not logged: it holds a secret link)" : message.body);
 
+/** Browser tests only: told every message the table sender keeps (main.ts, E2E_OUTBOX_FILE). */
+let outboxObserver: ((message: OutgoingMessage) => void) | null = null;
+
+/**
+ * Browser tests only (never set in production): `observer` is told each message the table sender
+ * writes to the outbox, secret links included, so a test can open an invitation from the outbox
+ * while the server holds its embedded database.
+ */
+export function setOutboxObserver(observer: ((message: OutgoingMessage) => void) | null): void {
+  outboxObserver = observer;
+}
+
 /**
  * The default sender (no provider configured): the message is written to the outbox_message
  * table and to the log, so the demo works without a provider.
@@ -55,11 +67,13 @@ export function tableSender(db: Queryable, log: FastifyBaseLogger): MessageSende
     name: "table",
     async send(message) {
       await insertOutboxMessages(db, [message]);
+      outboxObserver?.(message);
       log.info({ channel: message.channel, target: message.target, subject: message.subject, body: logged(message) }, "message written to the outbox (no provider configured)");
       return "outbox";
     },
     async sendMany(messages) {
       await insertOutboxMessages(db, messages);
+      if (outboxObserver) messages.forEach(outboxObserver);
       // One line for the lot (thousands of lines would only slow the import and fill the log).
       const first = messages[0];
       if (first) log.info({ channel: first.channel, count: messages.length, subject: first.subject, body: logged(first) }, "messages written to the outbox (no provider configured)");
