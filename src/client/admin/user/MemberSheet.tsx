@@ -1,9 +1,10 @@
-import { Trans, useLingui } from "@lingui/react/macro";
+import { Plural, Trans, useLingui } from "@lingui/react/macro";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FormAlert } from "../../ui/FormFooter.tsx";
+import { toast } from "../../ui/toast.ts";
 import { crudUrl } from "../crud/api.ts";
 import type { CrudRow } from "../crud/types.ts";
 import { SheetExport, SheetImport, type SheetReport } from "../crud/SheetDialogs.tsx";
@@ -28,7 +29,9 @@ interface ImportReport extends SheetReport<ImportRow> {
   add: number;
   update: number;
   unchanged: number;
+  /** The invitations handed on, and of those the ones only kept in the outbox table (no mail server or SMS provider is set). */
   invited?: number;
+  kept?: number;
 }
 
 export function MemberImportDialog({ onDone }: { onDone: () => void }) {
@@ -65,16 +68,28 @@ export function MemberImportDialog({ onDone }: { onDone: () => void }) {
         { id: "action", header: t`Change`, cell: (r) => actionLabel[r.action] },
         { id: "password", header: t`Password`, cell: (r) => passwordLabel[r.password] },
       ]}
-      done={({ imported, invited = 0 }) => (
-        <div role="status" className="space-y-2">
-          <p className="font-medium text-green-700 dark:text-green-300">
-            <Trans>{imported} members imported; invitations sent: {invited}.</Trans>
-          </p>
-          <Button onClick={onDone}>
-            <Trans>Close</Trans>
-          </Button>
-        </div>
-      )}
+      done={({ imported, invited = 0, kept = 0 }) => {
+        const sent = invited - kept;
+        return (
+          <div role="status" className="space-y-2">
+            <p className="font-medium text-green-700 dark:text-green-300">
+              <Trans>{imported} members imported; invitations sent: {sent}.</Trans>
+            </p>
+            {kept > 0 && (
+              <p className="text-amber-700 dark:text-amber-300" data-testid="member-import-kept">
+                <Plural
+                  value={kept}
+                  one="# invitation was not sent: no mail server or SMS provider is set, so it was only kept in the outbox table (outbox_message)."
+                  other="# invitations were not sent: no mail server or SMS provider is set, so they were only kept in the outbox table (outbox_message)."
+                />
+              </p>
+            )}
+            <Button onClick={onDone}>
+              <Trans>Close</Trans>
+            </Button>
+          </div>
+        );
+      }}
     />
   );
 }
@@ -103,8 +118,13 @@ export function InviteDialog({ row, onDone }: { row: CrudRow; onDone: () => void
   const { t } = useLingui();
   const [error, setError] = useState<string | null>(null);
   const sendIt = useMutation({
-    mutationFn: () => request({ url: crudUrl("user/user", "invite"), method: "post", data: { id: row.id } }, { showCodeMessage: false, showSuccessMessage: true }),
-    onSuccess: () => onDone(),
+    mutationFn: () => request<{ sent: number; kept: number }>({ url: crudUrl("user/user", "invite"), method: "post", data: { id: row.id } }, { showCodeMessage: false }),
+    onSuccess: (res) => {
+      // Only kept in the outbox table: a notice, not a success (nothing left the server).
+      if (res.data?.kept > 0) toast.message(t`No mail server or SMS provider is set: the invitation was not sent but kept in the outbox table (outbox_message)`);
+      else toast.success(res.msg || t`The invitation was sent`);
+      onDone();
+    },
     onError: (e) => setError(serverRefusal(e)?.msg ?? t`The invitation could not be sent: try again`),
   });
   const name = String(row.nickname || row.username || row.id);

@@ -36,11 +36,12 @@ const inviteAction: ExtraAction = {
   },
   async committed(app, req, result) {
     const { channel, invitations } = result as { channel: InvitationChannel; invitations: Invitation[] };
-    const sent = await sendInvitations(app, req, invitations);
-    if (sent === 0) {
+    // `kept`: no mail server or SMS provider is set, and it only reached the outbox table (the dialog says so).
+    const { sent, kept } = await sendInvitations(app, req, invitations);
+    if (sent + kept === 0) {
       throw new ApiError(channel === "mobile" ? msg`The invitation could not be sent: please check the SMS settings` : msg`The invitation could not be sent: please check the mail settings`);
     }
-    return { sent };
+    return { sent, kept };
   },
 };
 

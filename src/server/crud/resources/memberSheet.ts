@@ -398,7 +398,9 @@ export const memberSheetActions: Record<string, ExtraAction> = {
     async committed(app, req, result) {
       const { invite, ...answer } = result as { invite?: number[] };
       if (!invite) return answer;
-      return { ...answer, invited: await inviteAfterCommit(app, req, invite) };
+      // `invited`: the invitations handed on; `kept`: of those, the ones only kept in the outbox table.
+      const { sent, kept } = await inviteAfterCommit(app, req, invite);
+      return { ...answer, invited: sent + kept, kept };
     },
   },
 };

@@ -6,7 +6,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-f
 import type { FastifyBaseLogger } from "fastify";
 import type { Queryable } from "../../db/index.ts";
 import { insertOutboxMessages } from "../../auth/repository.ts";
-import { sendEach, type MessageSender, type OutgoingMessage } from "../../auth/senders.ts";
+import { addDeliveries, sendEach, type MessageSender, type OutgoingMessage } from "../../auth/senders.ts";
 import { getSettings, type SiteSettings } from "../../settings.ts";
 
 /**
@@ -132,7 +132,7 @@ export function settingsSmsSender(db: Queryable, log: FastifyBaseLogger, fallbac
     async sendMany(messages, onError) {
       const texts = messages.filter((m) => m.channel === "mobile");
       const others = messages.filter((m) => m.channel !== "mobile");
-      return (await sendEach(fallback, others, onError)) + (await sendEach({ name: "sms", send }, texts, onError));
+      return addDeliveries(await sendEach(fallback, others, onError), await sendEach({ name: "sms", send }, texts, onError));
     },
   };
 }

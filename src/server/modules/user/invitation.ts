@@ -12,7 +12,7 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteMemberSessions, setPasswordHash } from "../account/repository.ts";
 import { getSettings } from "../../settings.ts";
-import { sendEach, type OutgoingMessage } from "../../auth/senders.ts";
+import { addDeliveries, sendEach, type Delivery, type OutgoingMessage } from "../../auth/senders.ts";
 import { inviteesOf, insertInvitations, openInvitation, spendInvitation } from "./invitation.repository.ts";
 
 /**
@@ -86,11 +86,12 @@ export const INVITATION_CHUNK = 1000;
  * Opens and sends invitations for members already committed (an import's thousands): each chunk
  * of INVITATION_CHUNK in its own short transaction, then sent, so the database answers others
  * in between and the members' own transaction stays short. A chunk that fails stops the rest
- * (logged; staff send those from the member list); answers how many were sent.
+ * (logged; staff send those from the member list); answers how many were sent, and how many
+ * only kept in the outbox table (no mail server or SMS provider is set).
  */
-export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<number> {
+export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<Delivery> {
   const unique = [...new Set(userIds)];
-  let sent = 0;
+  let done: Delivery = { sent: 0, kept: 0 };
   for (let i = 0; i < unique.length; i += INVITATION_CHUNK) {
     const chunk = unique.slice(i, i + INVITATION_CHUNK);
     let invitations: Invitation[];
@@ -100,9 +101,9 @@ export async function inviteAfterCommit(app: FastifyInstance, req: FastifyReques
       req.log.warn({ err: { code: (error as { code?: unknown }).code }, members: unique.length - i }, "invitations not opened: staff can send them from the member list");
       break;
     }
-    sent += await sendInvitations(app, req, invitations);
+    done = addDeliveries(done, await sendInvitations(app, req, invitations));
   }
-  return sent;
+  return done;
 }
 
 /** The address the admin reached the server by: the link in the email opens the same site. */
@@ -114,10 +115,11 @@ export function siteOrigin(req: FastifyRequest): string {
  * Sends the invitations (after their transaction committed: a message is not undone by a
  * rollback): by email, or by text message to a member with a mobile and no email (through the
  * SMS provider; should it have been switched off since, the outbox table keeps it as it keeps
- * codes). A failure of one does not stop the others; answers how many were sent.
+ * codes). A failure of one does not stop the others; answers how many were sent, and how many
+ * only kept in the outbox table (no mail server or SMS provider is set: nothing left the server).
  */
-export async function sendInvitations(app: FastifyInstance, req: FastifyRequest, invitations: readonly Invitation[]): Promise<number> {
-  if (invitations.length === 0) return 0;
+export async function sendInvitations(app: FastifyInstance, req: FastifyRequest, invitations: readonly Invitation[]): Promise<Delivery> {
+  if (invitations.length === 0) return { sent: 0, kept: 0 };
   const people = new Map((await inviteesOf(app.db, invitations.map((i) => i.userId))).map((m) => [m.id, m]));
   const { site_name } = await getSettings(app.db, ["site_name"]);
   const site = site_name || app.config.siteName;
