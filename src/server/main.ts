@@ -7,6 +7,7 @@ import { openDatabase } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
 import { StartupError } from "./errors.ts";
 import { setCaptchaObserver } from "./auth/captcha.ts";
+import { setOutboxObserver } from "./auth/senders.ts";
 import { S3Store } from "./modules/upload/s3.ts";
 import { fileStore } from "./modules/upload/store.ts";
 import { useOffsetFile } from "./clock.ts";
@@ -31,6 +32,9 @@ async function main(): Promise<void> {
   if (answersFile) {
     setCaptchaObserver((id, centers, width, height) => appendFileSync(answersFile, `${JSON.stringify({ id, centers, width, height })}\n`));
   }
+  // Browser tests only: the messages kept in the outbox table appended to a file (never in production).
+  const outboxFile = process.env.E2E_OUTBOX_FILE;
+  if (outboxFile) setOutboxObserver(({ channel, target, subject, body }) => appendFileSync(outboxFile, `${JSON.stringify({ channel, target, subject, body })}\n`));
   // Browser tests only: the clock of spaced review and reminders moved by a file (never in production).
   const clockFile = process.env.E2E_CLOCK_FILE;
   if (clockFile) useOffsetFile(clockFile);

@@ -8,12 +8,18 @@ import type { AxiosRequestConfig } from "axios";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiError, request } from "../../src/client/api/index.ts";
 import { InviteDialog, MemberImportDialog } from "../../src/client/admin/user/MemberSheet.tsx";
+import { toast } from "../../src/client/ui/toast.ts";
 import { envelope } from "./crud-example.tsx";
 
+vi.mock("../../src/client/ui/toast.ts", () => ({ toast: { success: vi.fn(), message: vi.fn(), error: vi.fn() } }));
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
 
 beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
-afterEach(() => vi.mocked(request).mockReset());
+afterEach(() => {
+  vi.mocked(request).mockReset();
+  vi.mocked(toast.success).mockClear();
+  vi.mocked(toast.message).mockClear();
+});
 
 const calls = () => vi.mocked(request).mock.calls.map((c) => c[0] as AxiosRequestConfig);
 const sent = () => calls().filter((c) => c.url === "/admin/user/user/import").map((c) => c.data as { name: string; data: string; confirm: boolean });
@@ -46,7 +52,7 @@ describe("the member import dialog", () => {
   it("checks the file first (a dry run), shows what would change, then imports on confirm", async () => {
     vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
       const body = config.data as { confirm: boolean };
-      return envelope(body.confirm ? { ...clean, imported: 2, invited: 1 } : clean);
+      return envelope(body.confirm ? { ...clean, imported: 2, invited: 1, kept: 0 } : clean);
     }) as never);
     const onDone = vi.fn();
     renderWith(<MemberImportDialog onDone={onDone} />);
@@ -62,9 +68,25 @@ describe("the member import dialog", () => {
 
     await userEvent.click(screen.getByRole("button", { name: "Import: add 1, update 1" }));
     expect((await screen.findByRole("status")).textContent).toContain("2 members imported; invitations sent: 1.");
+    expect(screen.queryByTestId("member-import-kept")).toBeNull();
     expect(sent().map((b) => b.confirm)).toEqual([false, true]);
     await userEvent.click(screen.getByRole("button", { name: "Close" }));
     expect(onDone).toHaveBeenCalled();
+  });
+
+  it("says so when the invitations were only kept in the outbox table (no mail server or SMS provider)", async () => {
+    vi.mocked(request).mockImplementation((async (config: AxiosRequestConfig) => {
+      const body = config.data as { confirm: boolean };
+      return envelope(body.confirm ? { ...clean, imported: 2, invited: 1, kept: 1 } : clean);
+    }) as never);
+    renderWith(<MemberImportDialog onDone={vi.fn()} />);
+    await userEvent.upload(screen.getByLabelText(/File \(\.xlsx or UTF-8 \.csv/), file());
+    await userEvent.click(screen.getByRole("button", { name: "Check the file" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Import: add 1, update 1" }));
+    expect((await screen.findByRole("status")).textContent).toContain("2 members imported; invitations sent: 0.");
+    expect(screen.getByTestId("member-import-kept").textContent).toBe(
+      "1 invitation was not sent: no mail server or SMS provider is set, so it was only kept in the outbox table (outbox_message).",
+    );
   });
 
   it("lists every bad row and offers no import", async () => {
@@ -92,18 +114,43 @@ describe("the member import dialog", () => {
 
 describe("the resend invitation dialog", () => {
   it("sends the member's invitation again", async () => {
-    vi.mocked(request).mockImplementation((async () => envelope({ sent: 1 })) as never);
+    vi.mocked(request).mockImplementation((async () => ({ ...envelope({ sent: 1, kept: 0 }), msg: "The invitation was sent" })) as never);
     const onDone = vi.fn();
     renderWith(<InviteDialog row={{ id: 9, username: "ann", nickname: "Ann", email: "ann@example.com" }} onDone={onDone} />);
     expect(screen.getByText(/Email Ann \(ann@example.com\) a link/)).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Send invitation" }));
     expect(calls()[0]).toMatchObject({ url: "/admin/user/user/invite", method: "post", data: { id: 9 } });
     expect(onDone).toHaveBeenCalled();
+    expect(toast.success).toHaveBeenCalledWith("The invitation was sent");
   });
 
-  it("says a member without an email cannot be invited", () => {
-    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "" }} onDone={vi.fn()} />);
-    expect(screen.getByText("ann has no email: add one before sending an invitation.")).toBeTruthy();
+  it("says an invitation only kept in the outbox table was not sent (a notice, not a success)", async () => {
+    vi.mocked(request).mockImplementation((async () => ({ ...envelope({ sent: 0, kept: 1 }), msg: "The invitation was sent" })) as never);
+    const onDone = vi.fn();
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "ann@example.com" }} onDone={onDone} />);
+    await userEvent.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect(onDone).toHaveBeenCalled();
+    expect(toast.message).toHaveBeenCalledWith("No mail server or SMS provider is set: the invitation was not sent but kept in the outbox table (outbox_message)");
+    expect(toast.success).not.toHaveBeenCalled();
+  });
+
+  it("offers a text message to a member with a mobile and no email, and shows the server's refusal when no SMS provider is set", async () => {
+    const refusal = "The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile";
+    vi.mocked(request).mockImplementation((async () => {
+      throw new ApiError({ code: 0, msg: refusal });
+    }) as never);
+    const onDone = vi.fn();
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "", mobile: "13800138000" }} onDone={onDone} />);
+    expect(screen.getByText(/Text ann \(13800138000\) a link to set their password\? ann has no email, so it goes by text message/)).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Send invitation" }));
+    expect(calls()[0]).toMatchObject({ url: "/admin/user/user/invite", method: "post", data: { id: 9 } });
+    expect(await screen.findByText(refusal)).toBeTruthy();
+    expect(onDone).not.toHaveBeenCalled();
+  });
+
+  it("says a member with neither an email nor a mobile cannot be invited", () => {
+    renderWith(<InviteDialog row={{ id: 9, username: "ann", email: "", mobile: null }} onDone={vi.fn()} />);
+    expect(screen.getByRole("alert").textContent).toBe("The invitation cannot be delivered: ann has neither an email nor a mobile. Add one before sending an invitation.");
     expect(screen.queryByRole("button", { name: "Send invitation" })).toBeNull();
   });
 });

@@ -17,6 +17,8 @@ export interface RunningServer {
   lastCaptcha(): { id: string; centers: { x: number; y: number }[]; width: number; height: number };
   /** The newest code the default sender "sent" to this address (read from the server's log). */
   lastCode(target: string): string;
+  /** The newest message the default sender kept in the outbox for this address, secret links included (the test-only E2E_OUTBOX_FILE). */
+  lastOutboxMessage(target: string): { channel: string; target: string; subject: string; body: string };
   /** Moves the server's clock of spaced review and reminders `ms` ahead of the real time (the test-only E2E_CLOCK_FILE). */
   setClockOffset(ms: number): void;
   stop(): Promise<number | null>;
@@ -37,10 +39,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const template = process.env.E2E_DATA_TEMPLATE;
   if (template && Object.keys(env).every((key) => RUNTIME_ONLY.has(key))) {
     fs.cpSync(template, dataDir, { recursive: true });
-    for (const file of ["pglite.lock", "captcha-answers.jsonl", "clock-offset"]) fs.rmSync(path.join(dataDir, file), { force: true });
+    for (const file of ["pglite.lock", "captcha-answers.jsonl", "clock-offset", "outbox.jsonl"]) fs.rmSync(path.join(dataDir, file), { force: true });
   }
   const answersFile = path.join(dataDir, "captcha-answers.jsonl");
   const clockFile = path.join(dataDir, "clock-offset");
+  const outboxFile = path.join(dataDir, "outbox.jsonl");
   const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
     env: {
@@ -52,6 +55,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       DATABASE_URL: "",
       E2E_CAPTCHA_ANSWERS_FILE: answersFile,
       E2E_CLOCK_FILE: clockFile,
+      E2E_OUTBOX_FILE: outboxFile,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -101,6 +105,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const code = codes[codes.length - 1];
       if (!code) throw new Error(`no code sent to ${target}`);
       return code;
+    },
+    lastOutboxMessage: (target: string) => {
+      const kept = fs.existsSync(outboxFile) ? fs.readFileSync(outboxFile, "utf8").trim().split("\n").filter(Boolean) : [];
+      const message = kept.map((line) => JSON.parse(line) as { channel: string; target: string; subject: string; body: string }).findLast((m) => m.target === target);
+      if (!message) throw new Error(`no message kept in the outbox for ${target}`);
+      return message;
     },
     setClockOffset: (ms: number) => fs.writeFileSync(clockFile, String(ms)),
     stop: async () => {

@@ -30,11 +30,11 @@ export interface TestMember {
  */
 export async function createMember(
   db: Queryable,
-  options: { username?: string; password?: string; email?: string; money?: number; score?: number; groupId?: number | null; companyId?: number | null; dutyId?: number | null } = {},
+  options: { username?: string; password?: string; email?: string; mobile?: string; money?: number; score?: number; groupId?: number | null; companyId?: number | null; dutyId?: number | null } = {},
 ): Promise<TestMember> {
   const username = options.username ?? next("m");
   const { rows } = await db.query<{ id: number }>(
-    "insert into member (username, password_hash, email, money, score, group_id, company_id, duty_id) values ($1, $2, $3, $4, $5, $6, $7, $8) returning id",
+    "insert into member (username, password_hash, email, money, score, group_id, company_id, duty_id, mobile) values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning id",
     [
       username,
       options.password ? await hashPassword(options.password) : "x",
@@ -44,6 +44,7 @@ export async function createMember(
       options.groupId ?? null,
       options.companyId ?? null,
       options.dutyId ?? null,
+      options.mobile ?? null,
     ],
   );
   const id = rows[0]!.id;

@@ -1,5 +1,7 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import ExcelJS from "exceljs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/server/auth/password.ts";
 import { memberSheetHeaders } from "../../src/server/crud/resources/memberSheet.ts";
 import { INVITATION_TTL_SECONDS } from "../../src/server/modules/user/invitation.ts";
@@ -12,7 +14,9 @@ import { createAdmin, createClassroom, createCompany, createDuty, createMember, 
  * updated or left as it is and every bad row by its line, the all-or-nothing import, export ->
  * import changing nothing, a company admin kept inside their company, bad files refused, and
  * the invitation link (emailed through the outbox): single use, expiring, sent again from the
- * member list by whoever holds the rule.
+ * member list by whoever holds the rule; to a member with a mobile and no email, by text message
+ * through the SMS provider (a local HTTP test double), and refused, saying why, when it could
+ * reach neither.
  */
 
 let t: TestApp;
@@ -59,7 +63,8 @@ let room1: number;
 let room2: number;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // The SMS provider of the text-message invitations is a local test double.
+  t = await createTestApp({ deps: { smsAllowLocal: true } });
   root = await createAdmin(t.database.db);
   const db = t.database.db;
   company = await createCompany(db, { name: "Acme" });
@@ -113,7 +118,7 @@ describe("member import", () => {
       `Row 9: A password is 6 to 32 characters, without & < > " or '`,
       "Row 10: a new member needs a first password or an invitation",
       "Row 11: give a first password or send an invitation, not both",
-      "Row 12: an invitation is sent by email: the email is empty",
+      "Row 12: The invitation cannot be delivered: there is neither an email nor a mobile",
       "Row 13: company Nowhere does not exist",
       "Row 14: classroom Room nine does not exist",
       "Row 15: member group Ghosts does not exist",
@@ -273,7 +278,8 @@ describe("invitations", () => {
   it("an imported member with an invitation gets a single-use link by email and sets their password with it", async () => {
     const res = await importFile(root, "inv.xlsx", await sheet([{ username: "invited1", nickname: "Ivy", email: "ivy@example.com", invite: "yes" }]), true);
     expect(res.code, res.msg).toBe(1);
-    expect(res.data).toMatchObject({ add: 1, invited: 1 });
+    // No mail server is set: handed on, but only kept in the outbox table (the dialog says so).
+    expect(res.data).toMatchObject({ add: 1, invited: 1, kept: 1 });
     expect(JSON.stringify(res.data)).not.toMatch(/token/i);
     // No password works before the link is used.
     expect(await verifyPassword("", await hashOf("invited1"))).toBe(false);
@@ -314,7 +320,7 @@ describe("invitations", () => {
     expect((await open(first)).code).toBe(0);
 
     const resent = await call(t.app, root, "POST", "/admin/user/user/invite", { id: added.data.id }, { headers: { "think-lang": "en" } });
-    expect(resent).toMatchObject({ code: 1, msg: "The invitation was sent" });
+    expect(resent).toMatchObject({ code: 1, msg: "The invitation was sent", data: { sent: 0, kept: 1 } });
     const mails = await outbox("inv2@example.com");
     expect(mails).toHaveLength(2);
     const second = tokenOf(mails[1]!.body);
@@ -329,7 +335,7 @@ describe("invitations", () => {
     expect(none.code).toBe(0);
     expect(none.data.fields?.password).toBeTruthy();
     const noMail = await call<{ fields?: Record<string, string> }>(t.app, root, "POST", "/admin/user/user/add", { username: "nopw2", invite: true }, { headers: { "think-lang": "en" } });
-    expect(noMail.data.fields?.email).toBe("An invitation is sent by email: please enter the member's email");
+    expect(noMail.data.fields?.email).toBe("The invitation cannot be delivered: there is neither an email nor a mobile");
     expect(await q("select 1 from member where username in ('nopw1', 'nopw2')")).toHaveLength(0);
 
     const member = await createMember(t.database.db, { email: "viewer@example.com" });
@@ -339,5 +345,126 @@ describe("invitations", () => {
     await q("insert into admin_group_access (uid, group_id) values ($1, $2)", [viewer.id, group]);
     expect((await call(t.app, viewer, "POST", "/admin/user/user/invite", { id: member.id })).code).toBe(401);
     expect(await outbox("viewer@example.com")).toHaveLength(0);
+  });
+});
+
+describe("invitations by text message", () => {
+  /** What the SMS test double received: the mobile and text of each message. */
+  const texts: { mobile: string; text: string }[] = [];
+  /** The status the double answers. */
+  let status = 200;
+  let double: Server;
+  const en = { headers: { "think-lang": "en" } };
+  const configure = (values: Record<string, unknown>) => call(t.app, root, "POST", "/admin/routine/config/edit", values);
+  const providerOn = async () => expect((await configure({ sms_enabled: true, sms_url: `http://127.0.0.1:${(double.address() as AddressInfo).port}/send`, sms_method: "POST", sms_timeout: 2 })).code).toBe(1);
+  const providerOff = async () => expect((await configure({ sms_enabled: false })).code).toBe(1);
+  const idOf = async (username: string) => (await q<{ id: number }>("select id from member where username = $1", [username]))[0]!.id;
+  const setPassword = (token: string, password: string) => call<{ username: string }>(t.app, en, "POST", "/api/user/invitation", { token, password });
+
+  beforeAll(async () => {
+    double = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      req.on("end", () => {
+        texts.push(JSON.parse(body) as { mobile: string; text: string });
+        res.writeHead(status).end();
+      });
+    });
+    await new Promise<void>((resolve) => double.listen(0, "127.0.0.1", resolve));
+  });
+  afterAll(async () => {
+    await providerOff();
+    double.closeAllConnections();
+    await new Promise((resolve) => double.close(resolve));
+  });
+  beforeEach(async () => {
+    texts.length = 0;
+    status = 200;
+    await providerOff();
+  });
+
+  it("without an SMS provider, a row with a mobile and no email cannot be invited, and the dry run says why", async () => {
+    const file = await sheet([
+      { username: "smsoff1", mobile: "13911110001", invite: "yes" },
+      { username: "smsoff2", invite: "yes" },
+      { username: "smsoff3", email: "smsoff3@example.com", mobile: "13911110003", invite: "yes" },
+    ]);
+    const dry = await importFile(root, "sms.xlsx", file);
+    expect(dry.data.errors.map((e) => e.message)).toEqual([
+      "Row 2: The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile",
+      "Row 3: The invitation cannot be delivered: there is neither an email nor a mobile",
+    ]);
+    // A member with an email is invited by email whatever the mobile.
+    expect(dry.data.preview).toMatchObject([{ username: "smsoff3", password: "invite" }]);
+    expect((await importFile(root, "sms.xlsx", file, true)).code).toBe(0);
+    expect(await q("select 1 from member where username like 'smsoff%'")).toHaveLength(0);
+    expect(texts).toEqual([]);
+  });
+
+  it("with an SMS provider, a member with a mobile and no email is texted a single-use link; one with an email is emailed", async () => {
+    await providerOn();
+    const file = await sheet([
+      { username: "smson1", nickname: "Sam", mobile: "13911120001", invite: "yes" },
+      { username: "smson2", email: "smson2@example.com", mobile: "13911120002", invite: "yes" },
+    ]);
+    const dry = await importFile(root, "sms.xlsx", file);
+    expect(dry.data.errorCount).toBe(0);
+    expect(dry.data.preview).toMatchObject([
+      { username: "smson1", password: "inviteSms" },
+      { username: "smson2", password: "invite" },
+    ]);
+    const res = await importFile(root, "sms.xlsx", file, true);
+    expect(res.code, res.msg).toBe(1);
+    // The text reached the provider; the email only the outbox table (no mail server is set).
+    expect(res.data).toMatchObject({ add: 2, invited: 2, kept: 1 });
+    expect(texts).toHaveLength(1);
+    expect(texts[0]!.mobile).toBe("13911120001");
+    expect(texts[0]!.text).toMatch(/^ExamHub: an account was made for you \(username: smson1\)\. Set your password with this link, once, within 7 days: http:\/\/\S+\/invitation#token=[A-Za-z0-9_-]+$/);
+    // Reached the provider: not kept in the outbox (as codes); the email went there as before.
+    expect(await outbox("13911120001")).toEqual([]);
+    expect(await outbox("smson2@example.com")).toHaveLength(1);
+    const token = tokenOf(texts[0]!.text);
+    expect(t.logs.text).not.toContain(token);
+    expect(await setPassword(token, "texted-pass1")).toMatchObject({ code: 1, data: { username: "smson1" } });
+    expect((await setPassword(token, "again-pass1")).code).toBe(0);
+  });
+
+  it("a text the provider refuses is kept in the outbox as failed, with its link; the import stands", async () => {
+    await providerOn();
+    status = 503;
+    const res = await importFile(root, "sms.xlsx", await sheet([{ username: "smsfail1", mobile: "13911130001", invite: "yes" }]), true);
+    expect(res.code, res.msg).toBe(1);
+    expect(res.data).toMatchObject({ add: 1, invited: 0, kept: 0 });
+    expect(texts).toHaveLength(1);
+    const [kept] = await q<{ body: string; status: string; error: string }>("select body, status, error from outbox_message where target = '13911130001'");
+    expect(kept).toMatchObject({ status: "failed", error: "HTTP 503" });
+    expect(tokenOf(kept!.body)).toBe(tokenOf(texts[0]!.text));
+    expect(await idOf("smsfail1")).toBeGreaterThan(0);
+  });
+
+  it("resend and add follow the same rule: by text message with a provider, refused saying why without", async () => {
+    const texted = await createMember(t.database.db, { username: "smsre1", mobile: "13911140001" });
+    const neither = await createMember(t.database.db, { username: "smsre2" });
+    const resend = (id: number) => call(t.app, root, "POST", "/admin/user/user/invite", { id }, en);
+
+    expect(await resend(texted.id)).toMatchObject({ code: 0, msg: "The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile" });
+    expect(await resend(neither.id)).toMatchObject({ code: 0, msg: "The invitation cannot be delivered: there is neither an email nor a mobile" });
+    const refused = await call<{ fields?: Record<string, string> }>(t.app, root, "POST", "/admin/user/user/add", { username: "smsadd1", mobile: "13911140002", invite: true }, en);
+    expect(refused.code).toBe(0);
+    expect(refused.data.fields?.mobile).toBe("The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile");
+    expect(await q("select 1 from member_invitation where user_id = $1", [texted.id])).toHaveLength(0);
+    expect(texts).toEqual([]);
+
+    await providerOn();
+    expect(await resend(texted.id)).toMatchObject({ code: 1, msg: "The invitation was sent", data: { sent: 1, kept: 0 } });
+    expect(await resend(neither.id)).toMatchObject({ code: 0, msg: "The invitation cannot be delivered: there is neither an email nor a mobile" });
+    const added = await call<{ id: number }>(t.app, root, "POST", "/admin/user/user/add", { username: "smsadd1", mobile: "13911140002", invite: true }, en);
+    expect(added.code, added.msg).toBe(1);
+    expect(texts.map((m) => m.mobile)).toEqual(["13911140001", "13911140002"]);
+    expect(await setPassword(tokenOf(texts[1]!.text), "added-pass1")).toMatchObject({ code: 1, data: { username: "smsadd1" } });
+
+    // A provider that refuses: the resend says to check the SMS settings.
+    status = 503;
+    expect(await resend(texted.id)).toMatchObject({ code: 0, msg: "The invitation could not be sent: please check the SMS settings" });
   });
 });

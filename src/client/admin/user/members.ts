@@ -25,8 +25,8 @@ const members: CrudDefinition = {
   form: [
     { field: "username", label: msg`Username`, kind: "text" },
     { field: "nickname", label: msg`Nickname`, kind: "text" },
-    // A new member is given a first password, or emailed a link to set their own.
-    { field: "invite", viaHook: true, label: msg`Send an invitation email instead of a password`, kind: "switch", boolean: true, only: "add", initial: false },
+    // A new member is given a first password, or sent a link to set their own (by email, else text message).
+    { field: "invite", viaHook: true, label: msg`Send an invitation instead of a password (by email, or by text message to a member without one)`, kind: "switch", boolean: true, only: "add", initial: false },
     { field: "password", viaHook: true, label: msg`Password`, kind: "password", when: (v) => !v.invite },
     { field: "group_id", label: msg`Group`, kind: "remoteSelect", remote: { path: "user/group", labelField: "name" } },
     companyField(),

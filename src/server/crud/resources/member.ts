@@ -3,7 +3,8 @@ import { z } from "zod";
 import { memberAdd, memberEdit, type MemberAdd } from "../../../shared/admin/schemas.ts";
 import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
-import { NO_PASSWORD_HASH, createInvitations, inviteAfterCommit, sendInvitations, type Invitation } from "../../modules/user/invitation.ts";
+import { smsProviderSet } from "../../modules/routine/sms.ts";
+import { NO_PASSWORD_HASH, createInvitations, invitationChannel, inviteAfterCommit, sendInvitations, undeliverable, type Invitation, type InvitationChannel } from "../../modules/user/invitation.ts";
 import type { ExtraAction, ResourceDef } from "../resource.ts";
 import { memberDecl } from "../../../shared/admin/resources/user.ts";
 import { withPassword } from "./accounts.ts";
@@ -16,7 +17,10 @@ import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.t
 import { memberSheetActions } from "./memberSheet.ts";
 import { inviteesOf } from "../../modules/user/invitation.repository.ts";
 
-/** `POST invite {id}`: emails the member a new invitation link (older links stop working). */
+/**
+ * `POST invite {id}`: sends the member a new invitation link (older links stop working), by email,
+ * or by text message to a member with a mobile and no email when an SMS provider is set.
+ */
 const inviteAction: ExtraAction = {
   method: "POST",
   input: z.object({ id: withMessage(dbId, msg`Please choose a row`) }),
@@ -25,14 +29,19 @@ const inviteAction: ExtraAction = {
     const { id } = input as { id: number };
     const [member] = await inviteesOf(ctx.tx, [id]);
     if (!member) throw new ApiError(msg`The row does not exist`);
-    if (!member.email) throw new ApiError(msg`The member has no email: add one before sending an invitation`);
+    const channel = invitationChannel(member, await smsProviderSet(ctx.tx));
+    if (channel === null) throw new ApiError(undeliverable(member));
     if (member.status !== "enable") throw new ApiError(msg`The member is disabled: enable them before sending an invitation`);
-    return { invitations: await createInvitations(ctx.tx, [id]) };
+    return { channel, invitations: await createInvitations(ctx.tx, [id]) };
   },
   async committed(app, req, result) {
-    const sent = await sendInvitations(app, req, (result as { invitations: Invitation[] }).invitations);
-    if (sent === 0) throw new ApiError(msg`The invitation could not be sent: please check the mail settings`);
-    return { sent };
+    const { channel, invitations } = result as { channel: InvitationChannel; invitations: Invitation[] };
+    // `kept`: no mail server or SMS provider is set, and it only reached the outbox table (the dialog says so).
+    const { sent, kept } = await sendInvitations(app, req, invitations);
+    if (sent + kept === 0) {
+      throw new ApiError(channel === "mobile" ? msg`The invitation could not be sent: please check the SMS settings` : msg`The invitation could not be sent: please check the mail settings`);
+    }
+    return { sent, kept };
   },
 };
 
@@ -56,10 +65,10 @@ export const memberResource: ResourceDef = {
     async beforeWrite(ctx, body, existing) {
       const { id: _id, password, invite, classroom_ids: _classrooms, ...fields } = body as MemberAdd & { id?: number };
       if (existing) return withPassword({ ...fields }, password);
-      // A new member has a first password, or is invited to set one (by the email they are sent).
+      // A new member has a first password, or is invited to set one (by email, or text message).
       const field = (name: string, message: Parameters<typeof ctx.req.t>[0]) => new ApiError(message, 0, { fields: { [name]: ctx.req.t(message) } });
       if (invite && password) throw field("password", msg`Give a first password or send an invitation, not both`);
-      if (invite && !fields.email) throw field("email", msg`An invitation is sent by email: please enter the member's email`);
+      if (invite && invitationChannel(fields, await smsProviderSet(ctx.tx)) === null) throw field(fields.mobile ? "mobile" : "email", undeliverable(fields));
       if (!invite && !password) throw field("password", msg`A password is 6 to 32 characters, without & < > " or '`);
       return invite ? { ...fields, password_hash: NO_PASSWORD_HASH } : withPassword({ ...fields }, password);
     },

@@ -6,7 +6,8 @@ import { MOBILE_REGEX, validateAccount, validateMobile, validatePassword } from 
 import { hashPassword } from "../../auth/password.ts";
 import { ApiError } from "../../errors.ts";
 import { translator, type Translate } from "../../i18n/index.ts";
-import { NO_PASSWORD_HASH, inviteAfterCommit } from "../../modules/user/invitation.ts";
+import { smsProviderSet } from "../../modules/routine/sms.ts";
+import { NO_PASSWORD_HASH, invitationChannel, inviteAfterCommit, undeliverable } from "../../modules/user/invitation.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { isCompanyAdmin } from "../scope.ts";
 import { writeSheet } from "./excel.ts";
@@ -38,7 +39,9 @@ import { SHEET_IMPORT_BODY_LIMIT, sheetFile, sheetFormat, sheetErrors, sheetImpo
  * on the sheet thread (questionSheet.ts, readSheetCells) and checked, names looked up and
  * passwords hashed, before the action's transaction opens; a dry run answers what would be
  * added, updated and left unchanged and every bad row; the import itself is all or nothing and
- * emails the invitations once it has committed. A company admin imports only into their
+ * sends the invitations once it has committed (by email, or by text message to a member with a
+ * mobile and no email when an SMS provider is set; a row whose invitation could reach neither is
+ * a bad row). A company admin imports only into their
  * company (and those under it), and updates only its members.
  */
 
@@ -89,8 +92,8 @@ export interface PreviewRow {
   username: string;
   nickname: string;
   action: Action;
-  /** What happens to the password: set from the file, kept (updates without one), or an invitation sent. */
-  password: "set" | "kept" | "invite";
+  /** What happens to the password: set from the file, kept (updates without one), or an invitation sent (by email, or by text message). */
+  password: "set" | "kept" | "invite" | "inviteSms";
 }
 interface PlannedRow {
   line: number;
@@ -178,7 +181,7 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
   const usernames = [...new Set(parsed.map((p) => p.cell("username")))];
   const emails = [...new Set(parsed.map((p) => p.cell("email").toLowerCase()).filter(Boolean))];
   const mobiles = [...new Set(parsed.map((p) => p.cell("mobile")).filter(Boolean))];
-  const [org, existing, contacts] = await Promise.all([orgNames(db), membersByUsername(db, usernames), membersByContact(db, emails, mobiles)]);
+  const [org, existing, contacts, smsSet] = await Promise.all([orgNames(db), membersByUsername(db, usernames), membersByContact(db, emails, mobiles), smsProviderSet(db)]);
   const scoped = isCompanyAdmin(ctx);
   const own = ctx.admin.company_id ?? null;
   const reach = scoped ? (own === null ? new Set<number>() : await companySubtree(db, own)) : null;
@@ -259,8 +262,10 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
     const invite = YES.has(inviteText);
     if (!invite && !NO.has(inviteText)) problems.push(msg`the invitation column takes yes or no`);
     if (invite && password !== "") problems.push(msg`give a first password or send an invitation, not both`);
-    const emailAfter = columns.has("email") ? email : (member?.email ?? "");
-    if (invite && emailAfter === "") problems.push(msg`an invitation is sent by email: the email is empty`);
+    // The invitation goes to the email the member will have, else their mobile (with an SMS provider).
+    const contact = { email: columns.has("email") ? email : member?.email, mobile: columns.has("mobile") ? mobile : member?.mobile };
+    const channel = invite ? invitationChannel(contact, smsSet) : null;
+    if (invite && channel === null) problems.push(undeliverable(contact));
     if (!member && !invite && password === "") problems.push(msg`a new member needs a first password or an invitation`);
 
     if (problems.length > 0) {
@@ -284,7 +289,7 @@ export async function readMemberSheet(ctx: CrudContext, file: { name: string; da
     }
     counts[action]++;
     rows.push({ line, action, id: member?.id ?? null, values, keep, password, invite, classrooms: roomIds });
-    if (preview.length < PREVIEW_ROWS) preview.push({ line, username, nickname: nickname || (member?.nickname ?? ""), action, password: invite ? "invite" : password !== "" ? "set" : "kept" });
+    if (preview.length < PREVIEW_ROWS) preview.push({ line, username, nickname: nickname || (member?.nickname ?? ""), action, password: channel === "mobile" ? "inviteSms" : invite ? "invite" : password !== "" ? "set" : "kept" });
   }
   return { rows, counts, ...found, preview, hashes: new Map() };
 }
@@ -393,7 +398,9 @@ export const memberSheetActions: Record<string, ExtraAction> = {
     async committed(app, req, result) {
       const { invite, ...answer } = result as { invite?: number[] };
       if (!invite) return answer;
-      return { ...answer, invited: await inviteAfterCommit(app, req, invite) };
+      // `invited`: the invitations handed on; `kept`: of those, the ones only kept in the outbox table.
+      const { sent, kept } = await inviteAfterCommit(app, req, invite);
+      return { ...answer, invited: sent + kept, kept };
     },
   },
 };

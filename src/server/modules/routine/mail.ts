@@ -1,6 +1,6 @@
 import { getSettings } from "../../settings.ts";
 import type { Queryable } from "../../db/index.ts";
-import { sendEach, smtpSender, type MessageSender } from "../../auth/senders.ts";
+import { addDeliveries, sendEach, smtpSender, type MessageSender } from "../../auth/senders.ts";
 
 /**
  * Email through the mail server of the site settings (the config screen) when one is set, else
@@ -41,7 +41,7 @@ export function settingsMailSender(db: Queryable, fallback: MessageSender): Mess
     async sendMany(messages, onError) {
       const emails = messages.filter((m) => m.channel === "email");
       const others = messages.filter((m) => m.channel !== "email");
-      return (await sendEach(await current(), emails, onError)) + (await sendEach(fallback, others, onError));
+      return addDeliveries(await sendEach(await current(), emails, onError), await sendEach(fallback, others, onError));
     },
   };
 }

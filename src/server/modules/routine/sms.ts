@@ -6,7 +6,7 @@ import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from "request-f
 import type { FastifyBaseLogger } from "fastify";
 import type { Queryable } from "../../db/index.ts";
 import { insertOutboxMessages } from "../../auth/repository.ts";
-import { sendEach, type MessageSender, type OutgoingMessage } from "../../auth/senders.ts";
+import { addDeliveries, sendEach, type MessageSender, type OutgoingMessage } from "../../auth/senders.ts";
 import { getSettings, type SiteSettings } from "../../settings.ts";
 
 /**
@@ -102,6 +102,12 @@ export interface SmsSenderOptions {
   allowLocal?: boolean;
 }
 
+/** Whether text messages reach a provider now (switched on, with a URL); else they only reach the outbox table. */
+export async function smsProviderSet(db: Queryable): Promise<boolean> {
+  const s = await getSettings(db, ["sms_enabled", "sms_url"]);
+  return s.sms_enabled && s.sms_url !== "";
+}
+
 /** Text messages through the settings' provider; everything else (and SMS while none is set) through `fallback`. */
 export function settingsSmsSender(db: Queryable, log: FastifyBaseLogger, fallback: MessageSender, options: SmsSenderOptions = {}): MessageSender {
   const filter = { allowPrivateIPAddress: options.allowLocal === true, allowMetaIPAddress: options.allowLocal === true, keepAlive: false };
@@ -126,7 +132,7 @@ export function settingsSmsSender(db: Queryable, log: FastifyBaseLogger, fallbac
     async sendMany(messages, onError) {
       const texts = messages.filter((m) => m.channel === "mobile");
       const others = messages.filter((m) => m.channel !== "mobile");
-      return (await sendEach(fallback, others, onError)) + (await sendEach({ name: "sms", send }, texts, onError));
+      return addDeliveries(await sendEach(fallback, others, onError), await sendEach({ name: "sms", send }, texts, onError));
     },
   };
 }

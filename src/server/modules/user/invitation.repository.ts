@@ -44,12 +44,12 @@ export async function spendInvitation(q: Queryable, id: number, now: number): Pr
   await kyselyOf(q).updateTable("member_invitation").set({ used_time: now }).where("id", "=", id).execute();
 }
 
-/** The members' emails and names (an invitation goes to the email). */
-export async function inviteesOf(q: Queryable, ids: readonly number[]): Promise<{ id: number; username: string; nickname: string; email: string | null; status: string }[]> {
+/** The members' emails, mobiles and names (an invitation goes to the email, else the mobile). */
+export async function inviteesOf(q: Queryable, ids: readonly number[]): Promise<{ id: number; username: string; nickname: string; email: string | null; mobile: string | null; status: string }[]> {
   if (ids.length === 0) return [];
   return kyselyOf(q)
     .selectFrom("member")
-    .select(["id", "username", "nickname", "email", "status"])
+    .select(["id", "username", "nickname", "email", "mobile", "status"])
     .where(sql<boolean>`id = any(${[...ids]}::int[])`)
     .execute();
 }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { MessageDescriptor } from "@lingui/core";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { msg, plural } from "@lingui/core/macro";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
@@ -11,12 +12,14 @@ import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import { deleteMemberSessions, setPasswordHash } from "../account/repository.ts";
 import { getSettings } from "../../settings.ts";
-import { sendEach, type OutgoingMessage } from "../../auth/senders.ts";
+import { addDeliveries, sendEach, type Delivery, type OutgoingMessage } from "../../auth/senders.ts";
 import { inviteesOf, insertInvitations, openInvitation, spendInvitation } from "./invitation.repository.ts";
 
 /**
  * Invitations: a member staff created (one by one or by import) gets an email with a link to
- * set their first password, no captcha and no code: the link itself is the proof. The link is
+ * set their first password, no captcha and no code: the link itself is the proof. A member with
+ * no email gets it by text message to their mobile when an SMS provider is set (routine/sms.ts);
+ * with neither, staff are told it cannot be delivered (`invitationChannel`, `undeliverable`). The link is
  * single use, expires after INVITATION_TTL_SECONDS, and a newer invitation closes the older
  * ones. Only the token's SHA-256 is stored; the token is in the email and nowhere else (not in
  * the admin log, not in the server log, not in any answer).
@@ -29,6 +32,30 @@ export const NO_PASSWORD_HASH = "!invited";
 export const INVITATION_TTL_SECONDS = 7 * 24 * 3600;
 /** The member-side page the link opens (src/client/app/router.tsx). */
 export const INVITATION_PATH = "/invitation";
+
+/** How an invitation reaches a member: their email, else a text message to their mobile. */
+export type InvitationChannel = "email" | "mobile";
+interface Contact {
+  email?: string | null;
+  mobile?: string | null;
+}
+
+/**
+ * The channel an invitation to a member with these contacts takes: the email when there is one,
+ * else the mobile when an SMS provider is set (`smsProviderSet`); null when it cannot be delivered.
+ */
+export function invitationChannel(contact: Contact, smsSet: boolean): InvitationChannel | null {
+  if (contact.email) return "email";
+  if (contact.mobile && smsSet) return "mobile";
+  return null;
+}
+
+/** Why an invitation cannot reach a member with these contacts (`invitationChannel` gave null). */
+export function undeliverable(contact: Contact): MessageDescriptor {
+  return contact.mobile
+    ? msg`The invitation cannot be delivered: there is no email, and no SMS provider is set to text the mobile`
+    : msg`The invitation cannot be delivered: there is neither an email nor a mobile`;
+}
 
 const now = () => Math.floor(Date.now() / 1000);
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -59,11 +86,12 @@ export const INVITATION_CHUNK = 1000;
  * Opens and sends invitations for members already committed (an import's thousands): each chunk
  * of INVITATION_CHUNK in its own short transaction, then sent, so the database answers others
  * in between and the members' own transaction stays short. A chunk that fails stops the rest
- * (logged; staff send those from the member list); answers how many were sent.
+ * (logged; staff send those from the member list); answers how many were sent, and how many
+ * only kept in the outbox table (no mail server or SMS provider is set).
  */
-export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<number> {
+export async function inviteAfterCommit(app: FastifyInstance, req: FastifyRequest, userIds: readonly number[]): Promise<Delivery> {
   const unique = [...new Set(userIds)];
-  let sent = 0;
+  let done: Delivery = { sent: 0, kept: 0 };
   for (let i = 0; i < unique.length; i += INVITATION_CHUNK) {
     const chunk = unique.slice(i, i + INVITATION_CHUNK);
     let invitations: Invitation[];
@@ -73,9 +101,9 @@ export async function inviteAfterCommit(app: FastifyInstance, req: FastifyReques
       req.log.warn({ err: { code: (error as { code?: unknown }).code }, members: unique.length - i }, "invitations not opened: staff can send them from the member list");
       break;
     }
-    sent += await sendInvitations(app, req, invitations);
+    done = addDeliveries(done, await sendInvitations(app, req, invitations));
   }
-  return sent;
+  return done;
 }
 
 /** The address the admin reached the server by: the link in the email opens the same site. */
@@ -84,11 +112,14 @@ export function siteOrigin(req: FastifyRequest): string {
 }
 
 /**
- * Emails the invitations (after their transaction committed: an email is not undone by a
- * rollback). A failure of one does not stop the others; answers how many were sent.
+ * Sends the invitations (after their transaction committed: a message is not undone by a
+ * rollback): by email, or by text message to a member with a mobile and no email (through the
+ * SMS provider; should it have been switched off since, the outbox table keeps it as it keeps
+ * codes). A failure of one does not stop the others; answers how many were sent, and how many
+ * only kept in the outbox table (no mail server or SMS provider is set: nothing left the server).
  */
-export async function sendInvitations(app: FastifyInstance, req: FastifyRequest, invitations: readonly Invitation[]): Promise<number> {
-  if (invitations.length === 0) return 0;
+export async function sendInvitations(app: FastifyInstance, req: FastifyRequest, invitations: readonly Invitation[]): Promise<Delivery> {
+  if (invitations.length === 0) return { sent: 0, kept: 0 };
   const people = new Map((await inviteesOf(app.db, invitations.map((i) => i.userId))).map((m) => [m.id, m]));
   const { site_name } = await getSettings(app.db, ["site_name"]);
   const site = site_name || app.config.siteName;
@@ -98,10 +129,22 @@ export async function sendInvitations(app: FastifyInstance, req: FastifyRequest,
   const messages: (OutgoingMessage & { member: number })[] = [];
   for (const invitation of invitations) {
     const member = people.get(invitation.userId);
-    if (!member?.email) continue;
+    if (!member) continue;
     const name = member.nickname || member.username;
     const username = member.username;
     const link = invitationLink(origin, invitation.token);
+    if (!member.email) {
+      if (!member.mobile) continue;
+      messages.push({
+        member: member.id,
+        channel: "mobile",
+        target: member.mobile,
+        subject: t(msg`You are invited to ${site}`),
+        body: t(msg`${site}: an account was made for you (username: ${username}). Set your password with this link, once, within ${plural(days, { one: "# day", other: "# days" })}: ${link}`),
+        secret: true,
+      });
+      continue;
+    }
     messages.push({
       member: member.id,
       channel: "email",
@@ -116,7 +159,7 @@ export async function sendInvitations(app: FastifyInstance, req: FastifyRequest,
   // All at once: without a mail server they are written to the outbox in a few statements.
   return sendEach(app.sender, messages, (message, error) => {
     // The mail server's words may name hosts and users: logged without the message itself.
-    req.log.warn({ err: { code: (error as { code?: unknown }).code }, member: (message as { member?: number }).member }, "invitation email failed");
+    req.log.warn({ err: { code: (error as { code?: unknown }).code }, channel: message.channel, member: (message as { member?: number }).member }, "invitation not sent");
   });
 }
 
