@@ -167,7 +167,7 @@ export interface StatusRow {
  */
 function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number): RawBuilder<StatusRow> {
   return sql<StatusRow>`with r as (select id, end_time, user_group_id from exam_room where id = ${roomId}),
-     m as (${members}),
+     m as not materialized (${members}),
      att as (select a.user_id, count(*)::int as n, max(a.score) as best, bool_or(a.passed is true) as passed,
                bool_or(a.status = 'open' or (a.status = 'submitted' and a.passed is null)) as pending, max(coalesce(a.submitted_at, a.started_at)) as last_at
              from exam_attempt a where a.room_id = ${roomId} and a.kind = 'official' and a.user_id in (select id from m) group by a.user_id)
@@ -181,7 +181,7 @@ function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number)
 /** SQL of every group member's status in one course; overdue: `endsAt` (the classroom's period) passed without completion. */
 function courseStatuses(members: RawBuilder<unknown>, courseId: number, endsAt: number, now: number): RawBuilder<StatusRow> {
   const ended = endsAt > 0 && endsAt < now;
-  return sql<StatusRow>`with m as (${members}),
+  return sql<StatusRow>`with m as not materialized (${members}),
      tot as (select count(*)::int as total from lesson where course_id = ${courseId} and status = 'enable'),
      lp as (select p.user_id, count(*) filter (where p.completed)::int as done, max(p.last_watched) as last_at from lesson_progress p
               join lesson l on l.id = p.lesson_id and l.status = 'enable'
@@ -225,7 +225,14 @@ export interface StatusFilter {
 const filtered = (filter: StatusFilter) =>
   sql`${filter.status === undefined ? sql`true` : sql`s.status = ${filter.status}`} and ${filter.overdue === undefined ? sql`true` : sql`s.overdue = ${filter.overdue}`}`;
 
-/** A page of the target's members (overdue first, then not started ... passed, then by username) and how many match. */
+/** How many of `counts` match the filter (the page's total, from the counts already read). */
+export function matching(counts: readonly CountRow[], filter: StatusFilter): number {
+  return counts
+    .filter((c) => filter.status === undefined || c.status === filter.status)
+    .reduce((sum, c) => sum + (filter.overdue === undefined ? c.n : filter.overdue ? c.overdue : c.n - c.overdue), 0);
+}
+
+/** A page of the target's members (overdue first, then not started ... passed, then by username); `matching` counts them. */
 export async function statusRows(
   db: Queryable,
   group: ReportGroup,
@@ -235,15 +242,12 @@ export async function statusRows(
   now: number,
   filter: StatusFilter,
   page: { offset: number; limit: number },
-): Promise<{ rows: StatusRow[]; total: number }> {
-  const k = kyselyOf(db);
-  const { rows } = await sql<StatusRow & { total: number }>`select s.*, count(*) over ()::int as total from (${statuses(group, groupId, reach, target, now)}) s
+): Promise<StatusRow[]> {
+  const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now)}) s
      where ${filtered(filter)}
      order by s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id
-     limit ${page.limit} offset ${page.offset}`.execute(k);
-  if (rows.length > 0 || page.offset === 0) return { rows, total: rows[0]?.total ?? 0 };
-  const counted = await sql<{ n: number }>`select count(*)::int as n from (${statuses(group, groupId, reach, target, now)}) s where ${filtered(filter)}`.execute(k);
-  return { rows, total: counted.rows[0]?.n ?? 0 };
+     limit ${page.limit} offset ${page.offset}`.execute(kyselyOf(db));
+  return rows;
 }
 
 // ---------------------------------------------------------------- due this week

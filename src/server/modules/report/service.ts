@@ -7,6 +7,7 @@ import type { AdminRow } from "../../plugins/auth.ts";
 import {
   dueRooms,
   groupTargets,
+  matching,
   reportGroup,
   reviewDays,
   statusCounts,
@@ -112,27 +113,29 @@ async function resolve(db: Queryable, query: Omit<ProgressQuery, "page" | "limit
 export async function progressReport(db: Queryable, query: ProgressQuery, reach: Reach, now: number): Promise<ProgressReport> {
   const { group, targets, chosen, filter } = await resolve(db, query, reach);
   const summaries: ProgressTarget[] = [];
+  // The chosen target's page total comes from its counts (no second pass over its members).
+  let total = 0;
   for (const target of targets) {
     const spec = targetSpec(target, group);
     const counts = EMPTY_COUNTS();
     let members = 0;
-    for (const row of await statusCounts(db, group.kind, group.id, reach, spec, now)) {
+    const rows = await statusCounts(db, group.kind, group.id, reach, spec, now);
+    for (const row of rows) {
       counts[row.status as ProgressStatus] = row.n;
       counts.overdue += row.overdue;
       members += row.n;
     }
+    if (target === chosen) total = matching(rows, filter);
     summaries.push({ key: `${target.kind}-${target.id}`, kind: target.kind, id: target.id, title: target.title, endsAt: spec.endsAt, members, counts });
   }
   const limit = query.limit ?? 20;
-  const page = chosen
-    ? await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: ((query.page ?? 1) - 1) * limit, limit })
-    : { rows: [], total: 0 };
+  const rows = chosen ? await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: ((query.page ?? 1) - 1) * limit, limit }) : [];
   return {
     group: { kind: group.kind, id: group.id, name: group.name },
     targets: summaries,
     target: chosen ? `${chosen.kind}-${chosen.id}` : null,
-    list: page.rows.map(memberRow),
-    total: page.total,
+    list: rows.map(memberRow),
+    total,
   };
 }
 
@@ -143,7 +146,7 @@ export const PROGRESS_EXPORT_ROWS = 100_000;
 export async function progressRows(db: Queryable, query: Omit<ProgressQuery, "page" | "limit">, reach: Reach, now: number): Promise<{ title: string; kind: "room" | "course"; rows: ProgressMemberRow[] }> {
   const { group, chosen, filter } = await resolve(db, query, reach);
   if (!chosen) throw new ApiError(msg`Nothing is assigned to this group`);
-  const { rows } = await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: 0, limit: PROGRESS_EXPORT_ROWS });
+  const rows = await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: 0, limit: PROGRESS_EXPORT_ROWS });
   return { title: chosen.title, kind: chosen.kind, rows: rows.map(memberRow) };
 }
 
