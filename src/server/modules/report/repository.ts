@@ -107,15 +107,16 @@ export async function reportGroup(db: Queryable, kind: ReportGroup, id: number, 
   return (await query.execute(k)).rows[0];
 }
 
-/** SQL of the group's members (ids and member groups), inside the admin's reach. */
-function groupMembers(kind: ReportGroup, id: number, reach: Reach): RawBuilder<unknown> {
+/** SQL of the group's members (ids and member groups), inside the admin's reach; `only`: of these members only. */
+function groupMembers(kind: ReportGroup, id: number, reach: Reach, only?: readonly number[]): RawBuilder<unknown> {
   const where =
     kind === "classroom"
       ? sql`m.id in (select cm.user_id from classroom_member cm where cm.classroom_id = ${id})`
       : kind === "company"
         ? sql`m.company_id in (select company_subtree(${id}::int))`
         : sql`m.duty_id = ${id}`;
-  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)}`;
+  const these = only === undefined ? sql`true` : sql`m.id = any(${only}::int[])`;
+  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)} and ${these}`;
 }
 
 /** The org_access rows naming the group (a company: it or a company above it, whose content its members see too). */
@@ -199,8 +200,8 @@ export interface TargetSpec {
   endsAt: number;
 }
 
-function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number): RawBuilder<StatusRow> {
-  const members = groupMembers(group, groupId, reach);
+function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, only?: readonly number[]): RawBuilder<StatusRow> {
+  const members = groupMembers(group, groupId, reach, only);
   return target.kind === "room" ? roomStatuses(members, target.id, now) : courseStatuses(members, target.id, target.endsAt, now);
 }
 
@@ -232,7 +233,10 @@ export function matching(counts: readonly CountRow[], filter: StatusFilter): num
     .reduce((sum, c) => sum + (filter.overdue === undefined ? c.n : filter.overdue ? c.overdue : c.n - c.overdue), 0);
 }
 
-/** A page of the target's members (overdue first, then not started ... passed, then by username); `matching` counts them. */
+/** The order of the report's member rows: overdue first, then not started ... passed, then by username. */
+const ORDER = sql`s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id`;
+
+/** A page of the target's members in the report's order; `matching` counts them. */
 export async function statusRows(
   db: Queryable,
   group: ReportGroup,
@@ -244,10 +248,22 @@ export async function statusRows(
   page: { offset: number; limit: number },
 ): Promise<StatusRow[]> {
   const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now)}) s
-     where ${filtered(filter)}
-     order by s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id
-     limit ${page.limit} offset ${page.offset}`.execute(kyselyOf(db));
+     where ${filtered(filter)} order by ${ORDER} limit ${page.limit} offset ${page.offset}`.execute(kyselyOf(db));
   return rows;
+}
+
+/** The ids of the first `limit` matching members in the report's order (an export reads their rows batch after batch). */
+export async function statusIds(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, filter: StatusFilter, limit: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`select s.id from (${statuses(group, groupId, reach, target, now)}) s
+     where ${filtered(filter)} order by ${ORDER} limit ${limit}`.execute(kyselyOf(db));
+  return rows.map((r) => r.id);
+}
+
+/** The rows of these members (found by statusIds), in that order; one who left the group since is left out. */
+export async function statusRowsOf(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, ids: readonly number[]): Promise<StatusRow[]> {
+  const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now, ids)}) s`.execute(kyselyOf(db));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 // ---------------------------------------------------------------- due this week

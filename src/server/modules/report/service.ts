@@ -11,7 +11,9 @@ import {
   reportGroup,
   reviewDays,
   statusCounts,
+  statusIds,
   statusRows,
+  statusRowsOf,
   transcriptCourses,
   transcriptMember,
   transcriptRooms,
@@ -139,15 +141,30 @@ export async function progressReport(db: Queryable, query: ProgressQuery, reach:
   };
 }
 
-/** Most member rows one progress export writes. */
-export const PROGRESS_EXPORT_ROWS = 100_000;
+/** Most member rows one progress export writes; and how many one query of it reads. */
+export const PROGRESS_EXPORT = { rows: 100_000, batch: 1000 };
 
-/** The chosen target's title and every matching member row (for the export). */
-export async function progressRows(db: Queryable, query: Omit<ProgressQuery, "page" | "limit">, reach: Reach, now: number): Promise<{ title: string; kind: "room" | "course"; rows: ProgressMemberRow[] }> {
+/**
+ * The chosen target's title and every matching member row (for the export), batch after batch:
+ * the matching members' ids in the report's order once, then their rows a batch at a time, so an
+ * export of 100,000 members holds one batch of rows at a time.
+ */
+export async function progressRows(
+  db: Queryable,
+  query: Omit<ProgressQuery, "page" | "limit">,
+  reach: Reach,
+  now: number,
+): Promise<{ title: string; kind: "room" | "course"; rows: AsyncGenerator<ProgressMemberRow[]> }> {
   const { group, chosen, filter } = await resolve(db, query, reach);
   if (!chosen) throw new ApiError(msg`Nothing is assigned to this group`);
-  const rows = await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: 0, limit: PROGRESS_EXPORT_ROWS });
-  return { title: chosen.title, kind: chosen.kind, rows: rows.map(memberRow) };
+  const spec = targetSpec(chosen, group);
+  const ids = await statusIds(db, group.kind, group.id, reach, spec, now, filter, PROGRESS_EXPORT.rows);
+  async function* rows(): AsyncGenerator<ProgressMemberRow[]> {
+    for (let from = 0; from < ids.length; from += PROGRESS_EXPORT.batch) {
+      yield (await statusRowsOf(db, group.kind, group.id, reach, spec, now, ids.slice(from, from + PROGRESS_EXPORT.batch))).map(memberRow);
+    }
+  }
+  return { title: chosen.title, kind: chosen.kind, rows: rows() };
 }
 
 /** The dashboard's rooms due within 7 days (at most 10). */
