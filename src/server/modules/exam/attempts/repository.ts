@@ -626,7 +626,7 @@ export interface GradingGroupRow {
   paper: StoredSnapshot["paper"];
   /** The questions that can be graded (not `missing`), in the order given: their ids, types, answer keys and points. */
   ids: number[];
-  types: string[];
+  types: SatQuestion["type"][];
   answers: unknown[];
   scores: (number | string)[];
 }
