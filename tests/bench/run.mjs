@@ -9,6 +9,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { randomBytes, scryptSync } from "node:crypto";
 import autocannon from "autocannon";
+import { backofficeBench } from "./backoffice.mjs";
 import { faceBench } from "./face.mjs";
 import { firstLoadBench } from "./first-load.mjs";
 import { lighthouseBench } from "./lighthouse.mjs";
@@ -225,6 +226,9 @@ try {
 
   console.log("\n# Members list on 100,000 members (GET /admin/user/user/index, 200 sequential requests per shape)");
   await membersBench();
+
+  console.log("\n# The back office at scale: 200,000 questions, 100,000 members, a room of 20,000 attempts (tests/bench/backoffice.mjs)");
+  await backofficeBench();
 
   console.log("\n# Question import: 2,000 and 20,000 questions (.xlsx, dry run then import; server peak memory)");
   await questionsImportBench();

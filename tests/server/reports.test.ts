@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DashboardFigures } from "../../src/shared/admin/members.ts";
+import { PROGRESS_EXPORT } from "../../src/server/modules/report/service.ts";
 import type { ProgressReport, Transcript } from "../../src/shared/reports.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers } from "../helpers/call.ts";
@@ -223,6 +224,22 @@ describe("progress report", () => {
     const xlsx = await t.app.inject({ method: "GET", url: `/admin/reports/progress/export?group=classroom&id=${classroom}&format=xlsx`, headers: admin.headers });
     expect(xlsx.headers["content-type"]).toContain("spreadsheetml");
     expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe("PK");
+  });
+
+  it("exports batch after batch in the report's order, each member once", async () => {
+    const batch = PROGRESS_EXPORT.batch;
+    PROGRESS_EXPORT.batch = 2;
+    try {
+      for (const target of [`room-${room}`, `course-${course.id}`]) {
+        const res = await t.app.inject({ method: "GET", url: `/admin/reports/progress/export?group=classroom&id=${classroom}&target=${target}&format=csv`, headers: admin.headers });
+        const ids = res.body.replace(/^\ufeff/, "").trim().split("\r\n").slice(1).map((line) => Number(line.split(",")[0]));
+        const page = await progress(admin, `group=classroom&id=${classroom}&target=${target}&limit=100`);
+        expect(ids.length, target).toBeGreaterThan(PROGRESS_EXPORT.batch);
+        expect(ids, target).toEqual(page.data.list.map((r) => r.id));
+      }
+    } finally {
+      PROGRESS_EXPORT.batch = batch;
+    }
   });
 });
 

@@ -22,12 +22,13 @@ export async function resultsRoom(q: Queryable, roomId: number): Promise<Results
   return rows[0];
 }
 
-export type ResultsAttempt = AttemptRow & { username: string; nickname: string };
+export type ResultsAttempt = Pick<AttemptRow, "id" | "user_id" | "score" | "passed" | "status" | "started_at" | "submitted_at" | "answers"> & { username: string; nickname: string };
 
-/** The room's official attempts with their members, in the order they started, at most `limit`. */
+/** The room's official attempts with their members, in the order they started, at most `limit` (what the results read of each). */
 export async function officialAttemptsOfRoom(q: Queryable, roomId: number, limit: number): Promise<ResultsAttempt[]> {
   const { rows } = await sql<ResultsAttempt>`
-    select a.*, m.username, m.nickname from exam_attempt a join member m on m.id = a.user_id
+    select a.id, a.user_id, a.score, a.passed, a.status, a.started_at, a.submitted_at, a.answers, m.username, m.nickname
+    from exam_attempt a join member m on m.id = a.user_id
     where a.room_id = ${roomId} and a.kind = 'official' order by a.started_at, a.id limit ${limit}`.execute(kyselyOf(q));
   return rows;
 }

@@ -6,13 +6,12 @@ import { NO_PAGE_LEAVES } from "../../../shared/exam/pageLeaves.ts";
 import { wallClockIn } from "../../../shared/time.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import type { AttemptRow } from "../../modules/exam/attempts/attempt.ts";
 import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
 import { leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
-import { satIds, satQuestions, satStems, snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
+import { gradingGroupsOf, satStems } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
-import { marksOfAttempts, officialAttemptsOfRoom, resultsRoom } from "./roomResults.repository.ts";
+import { marksOfAttempts, officialAttemptsOfRoom, resultsRoom, type ResultsAttempt } from "./roomResults.repository.ts";
 
 /**
  * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
@@ -26,8 +25,6 @@ const MAX_ATTEMPTS = 20_000;
 /** Times in the workbook as the back office writes them (2026-11-27 17:45:46). */
 const DATE_TIME_FORMAT = "yyyy-mm-dd hh:mm:ss";
 
-type Attempt = AttemptRow & { username: string; nickname: string };
-
 async function loadRoom(db: Queryable, id: number) {
   const room = await resultsRoom(db, id);
   if (!room) throw new ApiError(msg`This exam room does not exist`);
@@ -36,7 +33,7 @@ async function loadRoom(db: Queryable, id: number) {
 
 export async function roomResults(db: Queryable, id: number): Promise<RoomResults> {
   const room = await loadRoom(db, id);
-  const attempts: Attempt[] = await officialAttemptsOfRoom(db, id, MAX_ATTEMPTS);
+  const attempts: ResultsAttempt[] = await officialAttemptsOfRoom(db, id, MAX_ATTEMPTS);
   const ids = attempts.map((a) => a.id);
   const markRows = ids.length ? await marksOfAttempts(db, ids) : [];
   const marks = new Map<number, Map<number, number>>();
@@ -48,29 +45,27 @@ export async function roomResults(db: Queryable, id: number): Promise<RoomResult
   // How many times and how long each member left the exam page (modules/exam/attempts/leaves.ts).
   const leaves = await leaveSummaries(db, ids);
   const finished = attempts.filter((a) => a.status !== "open");
-  // Each attempt graded against what it sat (snapshot.ts), never the paper's or questions' current rows.
-  const finishedIds = finished.map((a) => a.id);
-  const sat = await snapshotsOf(db, finishedIds, { gradingOnly: true });
-  const questions = await satStems(db, finishedIds);
-
-  // Item analysis: each member counted once per question (their best result of it).
+  // Each attempt graded against what it sat (snapshot.ts), never the paper's or questions' current
+  // rows; the attempts that sat the same questions are read from the database once.
+  const groups = await gradingGroupsOf(db, finished.map((a) => a.id));
+  const byId = new Map(finished.map((a) => [a.id, a]));
+  // Item analysis: each member counted once per question (their best result of it); each
+  // question's stem as the first attempt (lowest id) that sat it was given it.
   const best = new Map<number, Map<number, boolean>>();
-  for (const a of finished) {
-    const held = sat.get(a.id);
-    if (!held) continue;
-    const graded = gradeAttempt(
-      satQuestions(held),
-      a.answers,
-      { partialCredit: held.paper.partialCredit, passScore: held.paper.passScore },
-      satIds(held),
-      marks.get(a.id),
-    );
-    for (const [qid, result] of Object.entries(graded.results)) {
-      const members = best.get(Number(qid)) ?? new Map<number, boolean>();
-      members.set(a.user_id, members.get(a.user_id) === true || result.correct === true);
-      best.set(Number(qid), members);
+  const firstSat = new Map<number, number>();
+  for (const group of groups) {
+    for (const qid of group.ids) firstSat.set(qid, Math.min(firstSat.get(qid) ?? Infinity, group.attemptIds[0]!));
+    for (const attemptId of group.attemptIds) {
+      const a = byId.get(attemptId)!;
+      const graded = gradeAttempt(group.questions, a.answers, { partialCredit: group.paper.partialCredit, passScore: group.paper.passScore }, group.ids, marks.get(a.id));
+      for (const [qid, result] of Object.entries(graded.results)) {
+        const members = best.get(Number(qid)) ?? new Map<number, boolean>();
+        members.set(a.user_id, members.get(a.user_id) === true || result.correct === true);
+        best.set(Number(qid), members);
+      }
     }
   }
+  const questions = await satStems(db, firstSat);
   const items = [...best.entries()]
     .map(([questionId, members]) => {
       const correct = [...members.values()].filter(Boolean).length;

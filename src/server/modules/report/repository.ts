@@ -107,15 +107,16 @@ export async function reportGroup(db: Queryable, kind: ReportGroup, id: number, 
   return (await query.execute(k)).rows[0];
 }
 
-/** SQL of the group's members (ids and member groups), inside the admin's reach. */
-function groupMembers(kind: ReportGroup, id: number, reach: Reach): RawBuilder<unknown> {
+/** SQL of the group's members (ids and member groups), inside the admin's reach; `only`: of these members only. */
+function groupMembers(kind: ReportGroup, id: number, reach: Reach, only?: readonly number[]): RawBuilder<unknown> {
   const where =
     kind === "classroom"
       ? sql`m.id in (select cm.user_id from classroom_member cm where cm.classroom_id = ${id})`
       : kind === "company"
         ? sql`m.company_id in (select company_subtree(${id}::int))`
         : sql`m.duty_id = ${id}`;
-  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)}`;
+  const these = only === undefined ? sql`true` : sql`m.id = any(${only}::int[])`;
+  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)} and ${these}`;
 }
 
 /** The org_access rows naming the group (a company: it or a company above it, whose content its members see too). */
@@ -167,7 +168,7 @@ export interface StatusRow {
  */
 function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number): RawBuilder<StatusRow> {
   return sql<StatusRow>`with r as (select id, end_time, user_group_id from exam_room where id = ${roomId}),
-     m as (${members}),
+     m as not materialized (${members}),
      att as (select a.user_id, count(*)::int as n, max(a.score) as best, bool_or(a.passed is true) as passed,
                bool_or(a.status = 'open' or (a.status = 'submitted' and a.passed is null)) as pending, max(coalesce(a.submitted_at, a.started_at)) as last_at
              from exam_attempt a where a.room_id = ${roomId} and a.kind = 'official' and a.user_id in (select id from m) group by a.user_id)
@@ -181,7 +182,7 @@ function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number)
 /** SQL of every group member's status in one course; overdue: `endsAt` (the classroom's period) passed without completion. */
 function courseStatuses(members: RawBuilder<unknown>, courseId: number, endsAt: number, now: number): RawBuilder<StatusRow> {
   const ended = endsAt > 0 && endsAt < now;
-  return sql<StatusRow>`with m as (${members}),
+  return sql<StatusRow>`with m as not materialized (${members}),
      tot as (select count(*)::int as total from lesson where course_id = ${courseId} and status = 'enable'),
      lp as (select p.user_id, count(*) filter (where p.completed)::int as done, max(p.last_watched) as last_at from lesson_progress p
               join lesson l on l.id = p.lesson_id and l.status = 'enable'
@@ -199,8 +200,8 @@ export interface TargetSpec {
   endsAt: number;
 }
 
-function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number): RawBuilder<StatusRow> {
-  const members = groupMembers(group, groupId, reach);
+function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, only?: readonly number[]): RawBuilder<StatusRow> {
+  const members = groupMembers(group, groupId, reach, only);
   return target.kind === "room" ? roomStatuses(members, target.id, now) : courseStatuses(members, target.id, target.endsAt, now);
 }
 
@@ -225,7 +226,17 @@ export interface StatusFilter {
 const filtered = (filter: StatusFilter) =>
   sql`${filter.status === undefined ? sql`true` : sql`s.status = ${filter.status}`} and ${filter.overdue === undefined ? sql`true` : sql`s.overdue = ${filter.overdue}`}`;
 
-/** A page of the target's members (overdue first, then not started ... passed, then by username) and how many match. */
+/** How many of `counts` match the filter (the page's total, from the counts already read). */
+export function matching(counts: readonly CountRow[], filter: StatusFilter): number {
+  return counts
+    .filter((c) => filter.status === undefined || c.status === filter.status)
+    .reduce((sum, c) => sum + (filter.overdue === undefined ? c.n : filter.overdue ? c.overdue : c.n - c.overdue), 0);
+}
+
+/** The order of the report's member rows: overdue first, then not started ... passed, then by username. */
+const ORDER = sql`s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id`;
+
+/** A page of the target's members in the report's order; `matching` counts them. */
 export async function statusRows(
   db: Queryable,
   group: ReportGroup,
@@ -235,15 +246,24 @@ export async function statusRows(
   now: number,
   filter: StatusFilter,
   page: { offset: number; limit: number },
-): Promise<{ rows: StatusRow[]; total: number }> {
-  const k = kyselyOf(db);
-  const { rows } = await sql<StatusRow & { total: number }>`select s.*, count(*) over ()::int as total from (${statuses(group, groupId, reach, target, now)}) s
-     where ${filtered(filter)}
-     order by s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id
-     limit ${page.limit} offset ${page.offset}`.execute(k);
-  if (rows.length > 0 || page.offset === 0) return { rows, total: rows[0]?.total ?? 0 };
-  const counted = await sql<{ n: number }>`select count(*)::int as n from (${statuses(group, groupId, reach, target, now)}) s where ${filtered(filter)}`.execute(k);
-  return { rows, total: counted.rows[0]?.n ?? 0 };
+): Promise<StatusRow[]> {
+  const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now)}) s
+     where ${filtered(filter)} order by ${ORDER} limit ${page.limit} offset ${page.offset}`.execute(kyselyOf(db));
+  return rows;
+}
+
+/** The ids of the first `limit` matching members in the report's order (an export reads their rows batch after batch). */
+export async function statusIds(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, filter: StatusFilter, limit: number): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`select s.id from (${statuses(group, groupId, reach, target, now)}) s
+     where ${filtered(filter)} order by ${ORDER} limit ${limit}`.execute(kyselyOf(db));
+  return rows.map((r) => r.id);
+}
+
+/** The rows of these members (found by statusIds), in that order; one who left the group since is left out. */
+export async function statusRowsOf(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, ids: readonly number[]): Promise<StatusRow[]> {
+  const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now, ids)}) s`.execute(kyselyOf(db));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 // ---------------------------------------------------------------- due this week

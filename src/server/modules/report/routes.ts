@@ -128,12 +128,11 @@ export async function reportRoutes(app: FastifyInstance): Promise<void> {
     const { format, tz, ...query } = req.query;
     const report = await progressRows(db, query, reachOf(req.admin!), now());
     const t = req.t;
-    const rows: Row[] = report.rows.map((r) => ({
-      ...r,
-      status: t(STATUS_LABELS[r.status]),
-      overdue: r.overdue,
-      result: report.kind === "room" ? r.bestScore : r.lessonsDone,
-    }));
-    return sendRows(reply, { t, log: req.log, format, tz, title: report.title, name: `progress-${query.group}-${query.id}`, columns: PROGRESS_COLUMNS, rows: once(rows) });
+    async function* rows(): AsyncGenerator<Row[]> {
+      for await (const batch of report.rows) {
+        yield batch.map((r) => ({ ...r, status: t(STATUS_LABELS[r.status]), overdue: r.overdue, result: report.kind === "room" ? r.bestScore : r.lessonsDone }));
+      }
+    }
+    return sendRows(reply, { t, log: req.log, format, tz, title: report.title, name: `progress-${query.group}-${query.id}`, columns: PROGRESS_COLUMNS, rows: rows() });
   });
 }

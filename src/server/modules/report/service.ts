@@ -7,10 +7,13 @@ import type { AdminRow } from "../../plugins/auth.ts";
 import {
   dueRooms,
   groupTargets,
+  matching,
   reportGroup,
   reviewDays,
   statusCounts,
+  statusIds,
   statusRows,
+  statusRowsOf,
   transcriptCourses,
   transcriptMember,
   transcriptRooms,
@@ -112,39 +115,56 @@ async function resolve(db: Queryable, query: Omit<ProgressQuery, "page" | "limit
 export async function progressReport(db: Queryable, query: ProgressQuery, reach: Reach, now: number): Promise<ProgressReport> {
   const { group, targets, chosen, filter } = await resolve(db, query, reach);
   const summaries: ProgressTarget[] = [];
+  // The chosen target's page total comes from its counts (no second pass over its members).
+  let total = 0;
   for (const target of targets) {
     const spec = targetSpec(target, group);
     const counts = EMPTY_COUNTS();
     let members = 0;
-    for (const row of await statusCounts(db, group.kind, group.id, reach, spec, now)) {
+    const rows = await statusCounts(db, group.kind, group.id, reach, spec, now);
+    for (const row of rows) {
       counts[row.status as ProgressStatus] = row.n;
       counts.overdue += row.overdue;
       members += row.n;
     }
+    if (target === chosen) total = matching(rows, filter);
     summaries.push({ key: `${target.kind}-${target.id}`, kind: target.kind, id: target.id, title: target.title, endsAt: spec.endsAt, members, counts });
   }
   const limit = query.limit ?? 20;
-  const page = chosen
-    ? await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: ((query.page ?? 1) - 1) * limit, limit })
-    : { rows: [], total: 0 };
+  const rows = chosen ? await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: ((query.page ?? 1) - 1) * limit, limit }) : [];
   return {
     group: { kind: group.kind, id: group.id, name: group.name },
     targets: summaries,
     target: chosen ? `${chosen.kind}-${chosen.id}` : null,
-    list: page.rows.map(memberRow),
-    total: page.total,
+    list: rows.map(memberRow),
+    total,
   };
 }
 
-/** Most member rows one progress export writes. */
-export const PROGRESS_EXPORT_ROWS = 100_000;
+/** Most member rows one progress export writes; and how many one query of it reads. */
+export const PROGRESS_EXPORT = { rows: 100_000, batch: 1000 };
 
-/** The chosen target's title and every matching member row (for the export). */
-export async function progressRows(db: Queryable, query: Omit<ProgressQuery, "page" | "limit">, reach: Reach, now: number): Promise<{ title: string; kind: "room" | "course"; rows: ProgressMemberRow[] }> {
+/**
+ * The chosen target's title and every matching member row (for the export), batch after batch:
+ * the matching members' ids in the report's order once, then their rows a batch at a time, so an
+ * export of 100,000 members holds one batch of rows at a time.
+ */
+export async function progressRows(
+  db: Queryable,
+  query: Omit<ProgressQuery, "page" | "limit">,
+  reach: Reach,
+  now: number,
+): Promise<{ title: string; kind: "room" | "course"; rows: AsyncGenerator<ProgressMemberRow[]> }> {
   const { group, chosen, filter } = await resolve(db, query, reach);
   if (!chosen) throw new ApiError(msg`Nothing is assigned to this group`);
-  const { rows } = await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: 0, limit: PROGRESS_EXPORT_ROWS });
-  return { title: chosen.title, kind: chosen.kind, rows: rows.map(memberRow) };
+  const spec = targetSpec(chosen, group);
+  const ids = await statusIds(db, group.kind, group.id, reach, spec, now, filter, PROGRESS_EXPORT.rows);
+  async function* rows(): AsyncGenerator<ProgressMemberRow[]> {
+    for (let from = 0; from < ids.length; from += PROGRESS_EXPORT.batch) {
+      yield (await statusRowsOf(db, group.kind, group.id, reach, spec, now, ids.slice(from, from + PROGRESS_EXPORT.batch))).map(memberRow);
+    }
+  }
+  return { title: chosen.title, kind: chosen.kind, rows: rows() };
 }
 
 /** The dashboard's rooms due within 7 days (at most 10). */

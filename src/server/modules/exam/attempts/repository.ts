@@ -610,11 +610,52 @@ where a.id = any(${attemptIds}::int[])
 on conflict (attempt_id) do nothing`.execute(kyselyOf(q));
 }
 
-/** Question id -> its stem and type as first sat among the given attempts (a room's item analysis). */
-export async function satStemRows(q: Queryable, attemptIds: readonly number[]): Promise<{ id: number; stem: string; type: string }[]> {
-  const { rows } = await sql<{ id: number; stem: string; type: string }>`select distinct on ((e ->> 'id')::int) (e ->> 'id')::int as id, e ->> 'stem' as stem, e ->> 'type' as type
-     from exam_attempt_snapshot s, jsonb_array_elements(s.questions) with ordinality as x(e, n)
-     where s.attempt_id = any(${attemptIds}::int[]) and e ->> 'missing' is null
-     order by (e ->> 'id')::int, s.attempt_id`.execute(kyselyOf(q));
+/**
+ * The attempts among these that have no snapshot yet (snapshot.ts makes them one): an index probe
+ * each, no snapshot read.
+ */
+export async function attemptsWithoutSnapshot(q: Queryable, attemptIds: readonly number[]): Promise<number[]> {
+  const { rows } = await sql<{ id: number }>`select a.id from unnest(${attemptIds}::int[]) as a(id)
+     where not exists (select 1 from exam_attempt_snapshot s where s.attempt_id = a.id)`.execute(kyselyOf(q));
+  return rows.map((r) => r.id);
+}
+
+/** What grading reads of the snapshots of many attempts: the attempts that sat the same, as one row. */
+export interface GradingGroupRow {
+  attempt_ids: number[];
+  paper: StoredSnapshot["paper"];
+  /** The questions that can be graded (not `missing`), in the order given: their ids, types, answer keys and points. */
+  ids: number[];
+  types: SatQuestion["type"][];
+  answers: unknown[];
+  scores: (number | string)[];
+}
+
+/** Only the questions that can be graded, one field each (jsonpath on the stored value: no element is rebuilt). */
+const GRADED = (field: string) => sql.raw(`jsonb_path_query_array(s.questions, '$[*] ? (!exists(@.missing)).${field}')`);
+
+/**
+ * The given attempts' snapshots as grading reads them (a room's item analysis over thousands of
+ * attempts): each question's id, type, answer key and points, never its texts; attempts that sat
+ * the same questions with the same keys and points (a fixed paper: all of them) come back as one
+ * row. Only the stored snapshots: snapshotsOf makes the missing ones first.
+ */
+export async function gradingGroupRows(q: Queryable, attemptIds: readonly number[]): Promise<GradingGroupRow[]> {
+  const { rows } = await sql<GradingGroupRow>`select array_agg(g.attempt_id order by g.attempt_id) as attempt_ids, g.paper, g.ids, g.types, g.answers, g.scores
+     from (select s.attempt_id, s.paper, ${GRADED("id")} as ids, ${GRADED("type")} as types, ${GRADED("answer")} as answers, ${GRADED("score")} as scores
+           from exam_attempt_snapshot s where s.attempt_id = any(${attemptIds}::int[])) g
+     group by g.paper, g.ids, g.types, g.answers, g.scores`.execute(kyselyOf(q));
   return rows;
+}
+
+/**
+ * Question id -> its stem and type in the snapshot of a given attempt (`firstSat`: question id ->
+ * the attempt): the item analysis's stems, each read from one snapshot.
+ */
+export async function satStemRows(q: Queryable, firstSat: ReadonlyMap<number, number>): Promise<{ id: number; attempt_id: number; stem: string; type: string }[]> {
+  if (firstSat.size === 0) return [];
+  const { rows } = await sql<{ id: number; attempt_id: number; stem: string; type: string }>`select (e ->> 'id')::int as id, s.attempt_id, e ->> 'stem' as stem, e ->> 'type' as type
+     from exam_attempt_snapshot s, jsonb_array_elements(s.questions) as x(e)
+     where s.attempt_id = any(${[...new Set(firstSat.values())]}::int[]) and e ->> 'missing' is null and (e ->> 'id')::int = any(${[...firstSat.keys()]}::int[])`.execute(kyselyOf(q));
+  return rows.filter((r) => firstSat.get(r.id) === r.attempt_id);
 }

@@ -1,7 +1,7 @@
 import type { Queryable } from "../../../db/index.ts";
 import type { QuestionRow } from "../questions.ts";
 import type { PaperQuestion } from "./papers.ts";
-import { freezeSnapshots, insertSnapshot, satStemRows, snapshotRows, type StoredSnapshot } from "./repository.ts";
+import { attemptsWithoutSnapshot, freezeSnapshots, gradingGroupRows, insertSnapshot, satStemRows, snapshotRows, type StoredSnapshot } from "./repository.ts";
 
 /**
  * What an attempt sat (`exam_attempt_snapshot`, migration 0038): each question as it was given
@@ -90,8 +90,38 @@ export function satQuestions(snapshot: AttemptSnapshot): Map<number, PaperQuesti
 /** The ids of the questions an attempt sat, in the order given (missing ones too). */
 export const satIds = (snapshot: AttemptSnapshot): number[] => snapshot.questions.map((q) => q.id);
 
-/** Question id -> its stem and type as first sat among the given attempts (a room's item analysis). */
-export async function satStems(db: Queryable, attemptIds: readonly number[]): Promise<Map<number, { stem: string; type: string }>> {
-  if (attemptIds.length === 0) return new Map();
-  return new Map((await satStemRows(db, attemptIds)).map((r) => [r.id, { stem: r.stem, type: r.type }]));
+/** Attempts that sat the same gradable questions (ids, types, answer keys, points) under the same rules. */
+export interface GradingGroup {
+  attemptIds: number[];
+  paper: AttemptSnapshot["paper"];
+  /** What `gradeAttempt` takes: each question's type, answer key and points; its texts are left empty. */
+  questions: Map<number, PaperQuestion>;
+  /** The ids of those questions, in the order given. */
+  ids: number[];
+}
+
+/**
+ * The given attempts' snapshots as grading reads them, attempts that sat the same as one group
+ * (snapshotsOf with `gradingOnly`, without a copy per attempt: a room of 20,000 attempts of one
+ * paper is one group). An attempt without a snapshot gets one first, as in snapshotsOf.
+ */
+export async function gradingGroupsOf(db: Queryable, attemptIds: readonly number[]): Promise<GradingGroup[]> {
+  if (attemptIds.length === 0) return [];
+  const without = await attemptsWithoutSnapshot(db, [...new Set(attemptIds)]);
+  if (without.length > 0) await freezeSnapshots(db, without);
+  return (await gradingGroupRows(db, attemptIds)).map((g) => {
+    const questions = new Map<number, PaperQuestion>();
+    g.ids.forEach((id, i) => {
+      const score = Number(g.scores[i]);
+      const row = { id, classify_id: 0, type: g.types[i]!, stem: "", options: [], answer: g.answers[i] as QuestionRow["answer"], analysis: "", difficulty: 0, score };
+      questions.set(id, { row, score });
+    });
+    const { paper } = normalise({ paper: g.paper, questions: [] });
+    return { attemptIds: g.attempt_ids, paper, questions, ids: g.ids };
+  });
+}
+
+/** Question id -> its stem and type in the snapshot of the attempt `firstSat` names for it (a room's item analysis). */
+export async function satStems(db: Queryable, firstSat: ReadonlyMap<number, number>): Promise<Map<number, { stem: string; type: string }>> {
+  return new Map((await satStemRows(db, firstSat)).map((r) => [r.id, { stem: r.stem, type: r.type }]));
 }
