@@ -192,12 +192,24 @@ export async function heavyDeviceBench(baseUrl) {
       const times = [];
       for (let i = 0; i < RUNS; i++) {
         await page.evaluate((sel) => sessionStorage.setItem("__usable", sel), selector);
+        // MEMBER_FEEL_PROFILE=<dir>: the first load of each page as a Chromium CPU profile there.
+        const cdp = process.env.MEMBER_FEEL_PROFILE && i === 0 ? await context.newCDPSession(page) : null;
+        if (cdp) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.start");
+        }
         await page.goto(url);
         await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 30_000 }).catch(async (error) => {
           if (process.env.MEMBER_FEEL_SHOTS) await page.screenshot({ path: `${process.env.MEMBER_FEEL_SHOTS}/${name}.png` });
           throw new Error(`${name} (${url}) not usable after 30 s: ${error.message}`);
         });
         times.push(await page.evaluate(() => window.__usableAt));
+        if (cdp) {
+          const { profile } = await cdp.send("Profiler.stop");
+          const fs = await import("node:fs");
+          fs.writeFileSync(`${process.env.MEMBER_FEEL_PROFILE}/${name.replaceAll(" ", "-")}.cpuprofile`, JSON.stringify(profile));
+          await cdp.detach();
+        }
       }
       results[name] = times;
       console.log(`heavy: ${`${name} usable (offline):`.padEnd(34)} median ${fmt(median(times))} ms, slowest ${fmt(Math.max(...times))} ms (${RUNS} loads)   [goal: ≤ ${HEAVY_GOALS.page} ms]`);
@@ -221,7 +233,7 @@ export async function heavyDeviceBench(baseUrl) {
     const saved = await page.evaluate(({ memberId, n }) => globalThis.heavyDevice.download(memberId, n), { memberId: state.id, n: HEAVY.download });
     results.download = saved;
     console.log(
-      `heavy: a ${fmt(HEAVY.download)}-question bank (${fmt(saved.kib)} KiB) parsed and saved: ${fmt(saved.ms)} ms, longest task ${fmt(saved.longestTask)} ms (${saved.longTasks} long tasks)   [goal: longest task ≤ ${HEAVY_GOALS.longestTask} ms]`,
+      `heavy: a ${fmt(HEAVY.download)}-question bank (${fmt(saved.kib)} KiB) parsed and saved: ${fmt(saved.ms)} ms (parse ${fmt(saved.parseMs)} ms), longest task ${fmt(saved.longestTask)} ms, while saving ${fmt(saved.longestSaveTask)} ms (${saved.longTasks} long tasks)   [goal: longest task ≤ ${HEAVY_GOALS.longestTask} ms]`,
     );
     await context.close();
     return results;
