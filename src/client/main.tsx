@@ -3,7 +3,7 @@ import { createRoot } from "react-dom/client";
 import { activateLanguage, onLanguageChange, storedLanguage } from "./i18n/index.ts";
 import { nextTask } from "./browser/nextTask.ts";
 import { linkManifest, watchInstall } from "./pwa/install.ts";
-import { STORE_USER_INFO } from "./stores/keys.ts";
+import { openMemberDataEarly } from "./app/memberStart.ts";
 import "./styles.css";
 
 /**
@@ -51,27 +51,6 @@ async function start(): Promise<void> {
       </StrictMode>,
     );
   });
-}
-
-/** The signed-in member this page starts for (the `userInfo` store as persisted), or 0. */
-function storedMemberId(): number {
-  try {
-    const state = (JSON.parse(localStorage.getItem(STORE_USER_INFO) ?? "null") as { state?: { id?: unknown; token?: unknown } } | null)?.state;
-    return typeof state?.id === "number" && state.id > 0 && state.token ? state.id : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * A signed-in member's page opens their offline database now, while the app sets up, not once
- * the header's MemberSync has loaded and mounted: every screen that reads the device (practice
- * first) waits for it. The back office does not use it.
- */
-function openMemberDataEarly(): void {
-  const memberId = storedMemberId();
-  if (!memberId || location.pathname.startsWith("/admin")) return;
-  void import("./offline/index.ts").then(({ ensureOffline }) => ensureOffline(memberId)).catch(() => undefined);
 }
 
 // The browser's install offer can come before any screen is up, once: kept from the start.

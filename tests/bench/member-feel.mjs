@@ -9,7 +9,7 @@
  *   the verdict (回答正确 / 回答错误) is in the page and the next frame has been drawn.
  * Prints the median and the slowest of each beside the goal.
  */
-/* global document, window, MutationObserver, requestAnimationFrame, sessionStorage, navigator -- the functions given to page.evaluate run in the page */
+/* global document, window, MutationObserver, requestAnimationFrame -- the functions given to page.evaluate run in the page */
 import { chromium } from "@playwright/test";
 
 const GOALS = { reload: 100, verdict: 50 };
