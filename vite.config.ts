@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { defineConfig, type Plugin, type PluginOption } from "vite";
+import { defineConfig, type Plugin, type PluginOption, type Rolldown } from "vite";
 import react from "@vitejs/plugin-react";
 import { transformAsync } from "@babel/core";
 import { lingui } from "@lingui/vite-plugin";
@@ -70,8 +70,60 @@ function importsBelow(files: readonly string[], importsOf: (file: string) => rea
  * nothing is drawn unstyled) are asked for once the page is parsed and the next frame is out
  * (then a task, as ui/afterPaint.ts; a hidden tab paints no frame, so 500 ms at most). Without
  * this a fast network lets the entry run before the first paint, which then waits for it; on a
- * slow one the first paint shares the line with 150 KiB of downloads.
+ * slow one the first paint shares the line with 150 KiB of downloads. A page a service worker
+ * controls (every visit after the first) asks for them at once: the worker answers from its
+ * cache, so there is no download to keep off the first paint, and an offline reload of the
+ * practice page drew its question about 30 ms later waiting for that frame.
  */
+/**
+ * Screens a member reopens where they left off, offline too (an installed app starts on the page
+ * it was closed on), with the modules they need beyond the route's own: the layout, the header's
+ * MemberSync and the offline module.
+ */
+const SCREEN_MODULES: Record<string, string[]> = {
+  "/exam/myPractice": ["src/client/app/memberHome.ts", "src/client/features/exam/PracticePage.tsx", "src/client/app/layouts/MemberSync.tsx", "src/client/offline/index.ts"],
+};
+
+/**
+ * Per path of SCREEN_MODULES, the chunks that hold its modules and every chunk they import, all
+ * levels, leaving out `loaded` (the entry's own): what the router and its lazy screens would ask
+ * for level by level, one round trip each.
+ */
+function screenPreloads(bundle: Rolldown.OutputBundle | undefined, loaded: ReadonlySet<string>): Record<string, string[]> {
+  const chunks = Object.values(bundle ?? {}).flatMap((file) => (file.type === "chunk" ? [file] : []));
+  const importsOf = (file: string) => {
+    const chunk = bundle?.[file];
+    return chunk?.type === "chunk" ? chunk.imports : [];
+  };
+  return Object.fromEntries(
+    Object.entries(SCREEN_MODULES).map(([pathname, modules]) => {
+      const own = modules.map((module) => {
+        const id = fromRoot(module);
+        const chunk = chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.moduleIds.includes(id));
+        if (!chunk) throw new Error(`entryAfterFirstPaint: no chunk holds ${module}`);
+        return chunk.fileName;
+      });
+      const files = [...new Set(own)];
+      return [pathname, [...files, ...importsBelow(files, importsOf, new Set([...files, ...loaded]))].filter((file) => !loaded.has(file))];
+    }),
+  );
+}
+
+/**
+ * Per language, the chunk of its client catalog (every screen's first render waits for it) and
+ * those of its member and common catalogs (every member screen's route waits for them).
+ */
+function catalogPreloads(bundle: Rolldown.OutputBundle | undefined): Record<string, { client: string[]; member: string[] }> {
+  const chunks = Object.values(bundle ?? {}).flatMap((file) => (file.type === "chunk" ? [file] : []));
+  const fileOf = (language: string, area: string) => {
+    const id = fromRoot(`locales/${language}/${area}.po`);
+    const chunk = chunks.find((c) => c.facadeModuleId === id);
+    if (!chunk) throw new Error(`entryAfterFirstPaint: no chunk holds ${language}/${area}.po`);
+    return chunk.fileName;
+  };
+  return Object.fromEntries(["zh-cn", "en"].map((language) => [language, { client: [fileOf(language, "client")], member: [fileOf(language, "member"), fileOf(language, "common")] }]));
+}
+
 function entryAfterFirstPaint(): Plugin {
   return {
     name: "entry-after-first-paint",
@@ -95,11 +147,16 @@ function entryAfterFirstPaint(): Plugin {
         const imports = ctx.chunk ? importsBelow([ctx.chunk.fileName], importsOf) : [];
         const modules = imports.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
         const links = `<link rel="modulepreload" crossorigin href="${src}">` + [...html.matchAll(preloads)].map((m) => m[1]).join("") + modules.join("") + styles.join("");
+        const screens = screenPreloads(ctx.bundle, new Set([...(ctx.chunk ? [ctx.chunk.fileName] : []), ...imports]));
+        const catalogs = catalogPreloads(ctx.bundle);
         const start =
-          `<script>(function(){var d=0;function go(){if(d)return;d=1;document.head.insertAdjacentHTML("beforeend",${JSON.stringify(links)});` +
+          `<script>(function(){var d=0,w=navigator.serviceWorker,c=w&&w.controller,r=[];` +
+          `if(c){var g={};try{g=(JSON.parse(localStorage.getItem("storeConfig")||"{}").state||{}).lang||{}}catch(e){}` +
+          `var C=${JSON.stringify(catalogs)}[/^en/i.test(g.defaultLang||"")?"en":"zh-cn"],S=${JSON.stringify(screens)}[location.pathname];r=C.client.concat(S?S.concat(C.member):[])}` +
+          `function go(){if(d)return;d=1;document.head.insertAdjacentHTML("beforeend",${JSON.stringify(links)}+r.map(function(f){return'<link rel="modulepreload" crossorigin href="/'+f+'">'}).join(""));` +
           `var s=document.createElement("script");s.type="module";s.crossOrigin="";s.src="${src}";document.head.appendChild(s)}` +
           `function arm(){requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,500)}` +
-          `document.readyState==="loading"?document.addEventListener("DOMContentLoaded",arm):arm()})()</script>`;
+          `c?go():document.readyState==="loading"?document.addEventListener("DOMContentLoaded",arm):arm()})()</script>`;
         return html.replace(preloads, "").replace(/\s*<link rel="stylesheet" crossorigin href="[^"]+\.css">/g, "").replace(entry, start);
       },
     },

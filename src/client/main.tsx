@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { activateLanguage, onLanguageChange, storedLanguage } from "./i18n/index.ts";
 import { nextTask } from "./browser/nextTask.ts";
 import { linkManifest, watchInstall } from "./pwa/install.ts";
+import { openMemberDataEarly } from "./app/memberStart.ts";
 import "./styles.css";
 
 /**
@@ -57,3 +58,4 @@ watchInstall();
 linkManifest(storedLanguage());
 onLanguageChange((language) => linkManifest(language));
 void start();
+openMemberDataEarly();

@@ -102,6 +102,146 @@ export async function memberFeelBench(baseUrl) {
   }
 }
 
+/**
+ * A heavy device: the demo member's database filled (in a page of the app's origin, through the
+ * offline module's own writes, bundled from tests/bench/heavy-device-entry.ts) with HEAVY.banks
+ * banks of HEAVY.perBank questions, HEAVY.marked wrong-book entries and review cards and
+ * HEAVY.ops queued ops (practice answers to the demo bank's questions). Then, offline with the
+ * service worker on, each page reloaded RUNS times, ms from navigation until it is usable (its
+ * content in the page, no spinner in <main>); back online, the ms until HEAVY.replay queued ops
+ * have all been sent (the outbox empty, counted from the `online` event); and a 5,000-question
+ * bank parsed and saved in the page as a download is, with the longest task meanwhile.
+ */
+const HEAVY = { banks: 20, perBank: 2_000, marked: 10_000, ops: 5_000, replay: 1_000, download: 5_000 };
+const HEAVY_GOALS = { page: 200, replay: 300, longestTask: 50 };
+
+/** The heavy-device entry, bundled as one script (as run.mjs bundles dexie-entry.ts). */
+async function heavyDeviceScript() {
+  const { build } = await import("vite");
+  const path = await import("node:path");
+  const { root } = await import("./server.mjs");
+  const out = await build({
+    configFile: false,
+    logLevel: "silent",
+    // The sync engine's imports read NODE_ENV as the app's build sets it.
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+    build: { write: false, minify: true, lib: { entry: path.join(root, "tests/bench/heavy-device-entry.ts"), formats: ["iife"], name: "HeavyDevice" } },
+  });
+  return (Array.isArray(out) ? out[0] : out).output[0].code;
+}
+
+/**
+ * In every document of the page: the time (ms since its navigation started) the selector kept in
+ * sessionStorage (`__usable`) was in <main> with no spinner left there.
+ */
+function watchForUsable() {
+  const selector = sessionStorage.getItem("__usable");
+  if (!selector) return;
+  const usable = () => {
+    const main = document.querySelector("main");
+    return !!main && !!main.querySelector(selector) && !main.querySelector(".animate-spin");
+  };
+  const observer = new MutationObserver(() => {
+    if (usable()) {
+      window.__usableAt = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true });
+}
+
+export async function heavyDeviceBench(baseUrl) {
+  const code = await heavyDeviceScript();
+  const session = await memberSession(baseUrl);
+  const { state } = JSON.parse(session);
+  const bank = await (await fetch(`${baseUrl}/api/exam/bank?id=2`, { headers: { "ba-user-token": state.token } })).json();
+  const real = bank.data.questions.map((q) => q.id);
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const results = {};
+  try {
+    const context = await browser.newContext({ baseURL: baseUrl, serviceWorkers: "allow", viewport: { width: 390, height: 844 }, locale: "zh-CN" });
+    const page = await context.newPage();
+    page.on("pageerror", (error) => console.error(`page error: ${error.message}`));
+    await page.goto("/api/health");
+    await page.evaluate((value) => localStorage.setItem("userInfo", value), session);
+    await page.addScriptTag({ content: code });
+    const seeded = await page.evaluate((s) => globalThis.heavyDevice.seed(s), { memberId: state.id, real, ...HEAVY });
+    console.log(
+      `heavy device seeded in ${fmt(seeded.ms)} ms: ${fmt(seeded.questions)} questions, ${fmt(seeded.wrong)} wrong-book entries, ${fmt(seeded.cards)} review cards, ${fmt(seeded.outbox)} queued ops`,
+    );
+    const heavyBank = 1001;
+    const pages = [
+      ["catalog", "/exam/myTest", 'a[href^="/exam/myPractice?bank="]'],
+      ["practice", `/exam/myPractice?bank=${heavyBank}`, 'input[type="radio"], input[type="checkbox"]'],
+      ["wrong book", "/exam/examTab/errorTopic?id=2", "li"],
+      ["review due list", "/exam/examTab/review?id=2", "li"],
+    ];
+    // Online once: the worker installed and controlling, each page's server data in its cache.
+    // The queued ops stay queued: the sync engine's requests are refused while the pages load.
+    await context.route("**/api/exam/sync*", (route) => route.abort());
+    await context.addInitScript(watchForUsable);
+    await page.goto(pages[0][1]);
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    for (const [, url] of pages) {
+      await page.goto(url);
+      await page.waitForTimeout(1_000);
+    }
+    if (!(await page.evaluate(() => !!navigator.serviceWorker.controller))) throw new Error("the service worker does not control the page");
+    await context.setOffline(true);
+    for (const [name, url, selector] of pages) {
+      const times = [];
+      for (let i = 0; i < RUNS; i++) {
+        await page.evaluate((sel) => sessionStorage.setItem("__usable", sel), selector);
+        // MEMBER_FEEL_PROFILE=<dir>: the first load of each page as a Chromium CPU profile there.
+        const cdp = process.env.MEMBER_FEEL_PROFILE && i === 0 ? await context.newCDPSession(page) : null;
+        if (cdp) {
+          await cdp.send("Profiler.enable");
+          await cdp.send("Profiler.start");
+        }
+        await page.goto(url);
+        await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 30_000 }).catch(async (error) => {
+          if (process.env.MEMBER_FEEL_SHOTS) await page.screenshot({ path: `${process.env.MEMBER_FEEL_SHOTS}/${name}.png` });
+          throw new Error(`${name} (${url}) not usable after 30 s: ${error.message}`);
+        });
+        times.push(await page.evaluate(() => window.__usableAt));
+        if (cdp) {
+          const { profile } = await cdp.send("Profiler.stop");
+          const fs = await import("node:fs");
+          fs.writeFileSync(`${process.env.MEMBER_FEEL_PROFILE}/${name.replaceAll(" ", "-")}.cpuprofile`, JSON.stringify(profile));
+          await cdp.detach();
+        }
+      }
+      results[name] = times;
+      console.log(`heavy: ${`${name} usable (offline):`.padEnd(34)} median ${fmt(median(times))} ms, slowest ${fmt(Math.max(...times))} ms (${RUNS} loads)   [goal: ≤ ${HEAVY_GOALS.page} ms]`);
+    }
+
+    // Replay: HEAVY.replay answers queued, then the network comes back.
+    await page.evaluate(() => sessionStorage.setItem("__usable", 'a[href^="/exam/myPractice?bank="]'));
+    await page.goto("/exam/myTest");
+    await page.waitForFunction(() => window.__usableAt !== undefined, null, { timeout: 30_000 });
+    await page.addScriptTag({ content: code });
+    await page.evaluate(({ memberId, real: ids, n }) => globalThis.heavyDevice.requeue(memberId, ids, n), { memberId: state.id, real, n: HEAVY.replay });
+    await context.unroute("**/api/exam/sync*");
+    await page.evaluate(() => window.addEventListener("online", () => (window.__onlineAt = performance.now()), { once: true }));
+    const emptied = page.evaluate((memberId) => globalThis.heavyDevice.outboxEmptyAt(memberId, 60_000), state.id);
+    await context.setOffline(false);
+    const emptyAt = await emptied;
+    const onlineAt = await page.evaluate(() => window.__onlineAt);
+    results.replay = emptyAt === null ? null : emptyAt - onlineAt;
+    console.log(`heavy: replay ${fmt(HEAVY.replay)} queued ops (online → outbox empty): ${results.replay === null ? "not empty after 60 s" : `${fmt(results.replay)} ms`}   [goal: ≤ ${HEAVY_GOALS.replay} ms]`);
+
+    const saved = await page.evaluate(({ memberId, n }) => globalThis.heavyDevice.download(memberId, n), { memberId: state.id, n: HEAVY.download });
+    results.download = saved;
+    console.log(
+      `heavy: a ${fmt(HEAVY.download)}-question bank (${fmt(saved.kib)} KiB) parsed and saved: ${fmt(saved.ms)} ms (parse ${fmt(saved.parseMs)} ms), longest task ${fmt(saved.longestTask)} ms, while saving ${fmt(saved.longestSaveTask)} ms (${saved.longTasks} long tasks)   [goal: longest task ≤ ${HEAVY_GOALS.longestTask} ms]`,
+    );
+    await context.close();
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
 // `node tests/bench/member-feel.mjs [URL]`: only this bench (a server of your own, or one started here).
 if (import.meta.url === `file://${process.argv[1]}`) {
   const fs = await import("node:fs");
@@ -110,11 +250,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { startServer, stop } = await import("./server.mjs");
   if (process.argv[2]) {
     await memberFeelBench(process.argv[2].replace(/\/$/, ""));
+    await heavyDeviceBench(process.argv[2].replace(/\/$/, ""));
   } else {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "member-feel-bench-"));
     const server = await startServer(["dist/server/main.js"], dataDir);
     try {
-      await memberFeelBench(server.url);
+      if (process.env.MEMBER_FEEL_HEAVY !== "only") await memberFeelBench(server.url);
+      if (process.env.MEMBER_FEEL_HEAVY !== "0") await heavyDeviceBench(server.url);
     } finally {
       await stop(server.child);
       fs.rmSync(dataDir, { recursive: true, force: true });

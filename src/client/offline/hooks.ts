@@ -18,8 +18,50 @@ export function useBank(db: MemberDb | undefined, bankId: number): BankRow | nul
   return useMemberDbQuery(db, async (d) => ((await d.banks.get(bankId)) ?? null), [bankId]);
 }
 
-export function useBankQuestions(db: MemberDb | undefined, bankId: number): QuestionRow[] | undefined {
-  return useMemberDbQuery(db, async (d) => d.questions.where("bankId").equals(bankId).sortBy("position"), [bankId]);
+/** A bank's questions in bank order (its `[bankId+position]` index holds them in that order). */
+function bankQuestions(db: MemberDb, bankId: number): Promise<QuestionRow[]> {
+  return db.questions.where("[bankId+position]").between([bankId, -Infinity], [bankId, Infinity]).toArray();
+}
+
+/** A bank and its questions, read together (one transaction) as the practice page draws them. */
+export interface PracticeBank {
+  bank: BankRow | null;
+  questions: QuestionRow[];
+}
+
+export function usePracticeBank(db: MemberDb | undefined, bankId: number): PracticeBank | undefined {
+  return useMemberDbQuery(
+    db,
+    async (d) =>
+      d.transaction("r", [d.banks, d.questions], async () => {
+        const [bank, questions] = await Promise.all([d.banks.get(bankId), bankQuestions(d, bankId)]);
+        return { bank: bank ?? null, questions };
+      }),
+    [bankId],
+  );
+}
+
+/**
+ * What the member did in a bank on this device, read together (one transaction): the position,
+ * the latest answer per question and the favourites. Apart from usePracticeBank, so an answer
+ * (which changes these) does not read the bank's questions again.
+ */
+export interface PracticeState {
+  progress: ProgressRow | null;
+  answers: Map<number, AnswerRow>;
+  favourites: FavouriteRow[];
+}
+
+export function usePracticeState(db: MemberDb | undefined, bankId: number): PracticeState | undefined {
+  return useMemberDbQuery(
+    db,
+    async (d) =>
+      d.transaction("r", [d.progress, d.answers, d.favourites], async () => {
+        const [progress, answers, favourites] = await Promise.all([d.progress.get(bankId), latestAnswers(d, bankId), onFavourites(d)]);
+        return { progress: progress ?? null, answers, favourites };
+      }),
+    [bankId],
+  );
 }
 
 export function useProgress(db: MemberDb | undefined, bankId: number): ProgressRow | null | undefined {
@@ -27,21 +69,24 @@ export function useProgress(db: MemberDb | undefined, bankId: number): ProgressR
 }
 
 /** The latest local answer per question of a bank. */
-export function useBankAnswers(db: MemberDb | undefined, bankId: number): Map<number, AnswerRow> | undefined {
-  return useMemberDbQuery(db, async (d) => {
-    const rows = await d.answers.where("bankId").equals(bankId).toArray();
-    const latest = new Map<number, AnswerRow>();
-    for (const row of rows) {
-      const seen = latest.get(row.questionId);
-      if (!seen || seen.at <= row.at) latest.set(row.questionId, row);
-    }
-    return latest;
-  }, [bankId]);
+async function latestAnswers(db: MemberDb, bankId: number): Promise<Map<number, AnswerRow>> {
+  const rows = await db.answers.where("bankId").equals(bankId).toArray();
+  const latest = new Map<number, AnswerRow>();
+  for (const row of rows) {
+    const seen = latest.get(row.questionId);
+    if (!seen || seen.at <= row.at) latest.set(row.questionId, row);
+  }
+  return latest;
 }
 
-export function useFavourites(db: MemberDb | undefined): FavouriteRow[] | undefined {
-  return useMemberDbQuery(db, async (d) => (await d.favourites.toArray()).filter((f) => f.on), []);
+export function useBankAnswers(db: MemberDb | undefined, bankId: number): Map<number, AnswerRow> | undefined {
+  return useMemberDbQuery(db, async (d) => latestAnswers(d, bankId), [bankId]);
 }
+
+async function onFavourites(db: MemberDb): Promise<FavouriteRow[]> {
+  return (await db.favourites.toArray()).filter((f) => f.on);
+}
+
 
 export function useWrongBook(db: MemberDb | undefined): WrongRow[] | undefined {
   return useMemberDbQuery(db, async (d) => (await d.wrong.toArray()).filter((w) => !w.removed && w.count > 0), []);

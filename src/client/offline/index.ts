@@ -9,6 +9,7 @@ import { IDLE, publish, useOfflineDb } from "./status.ts";
 import { forgetEndedOfficial, forgetOfficialAttempts } from "./repository/index.ts";
 import { createSyncTransport } from "./transport.ts";
 import { flushFaceChecks, sendFaceCheck, type FaceSendOutcome } from "./faceUpload.ts";
+import { nextTask } from "../browser/nextTask.ts";
 
 /**
  * The offline module's one entry: the signed-in member's database and sync engine, the hooks
@@ -31,6 +32,7 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
+export type { PracticeBank, PracticeState } from "./hooks.ts";
 export { getOfflineDb, publishDueReviews, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
 export type { FaceSendOutcome } from "./faceUpload.ts";
@@ -40,11 +42,11 @@ export {
   useBank,
   useBankAnswers,
   useStoredCertificates,
-  useBankQuestions,
   useCourseLessonProgress,
   useDeviceMastery,
-  useFavourites,
   useLessonProgress,
+  usePracticeBank,
+  usePracticeState,
   useProgress,
   useReviewQueue,
   useReviewRetention,
@@ -194,6 +196,34 @@ export function startOffline(memberId: number): MemberDb {
   });
   engine.start();
   return db;
+}
+
+/** The start under way (ensureOffline), for one member. */
+let starting: { memberId: number; done: Promise<void> } | null = null;
+
+/**
+ * Opens the member's database and starts syncing unless that is done or under way for them:
+ * the database built and opened first (prepareOffline), then the sync engine and the screens'
+ * queries started on it (startOffline), each in tasks of their own after this one (together
+ * they are long enough on a phone to hold a tap back). main.tsx calls it as soon as a signed-in
+ * member's page starts, MemberSync again once the header is up; the first call does the work.
+ * Nothing starts for a member who signed out (or was replaced) meanwhile.
+ */
+export function ensureOffline(memberId: number): Promise<void> {
+  if (session?.memberId === memberId) return Promise.resolve();
+  if (starting?.memberId === memberId) return starting.done;
+  const still = () => starting?.memberId === memberId && useUserInfo.getState().id === memberId;
+  const done = nextTask()
+    .then(() => (still() ? prepareOffline(memberId) : undefined))
+    .then(nextTask)
+    .then(() => {
+      if (still() && session?.memberId !== memberId) startOffline(memberId);
+    })
+    .finally(() => {
+      if (starting?.done === done) starting = null;
+    });
+  starting = { memberId, done };
+  return done;
 }
 
 /** Stops syncing and closes the database (the member signed out); queued ops stay for next time. */

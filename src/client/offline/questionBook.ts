@@ -1,7 +1,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import type { BankDownload } from "../../shared/exam/catalog.ts";
 import type { BankRow, MemberDb, QuestionRow } from "./db.ts";
-import { saveBank } from "./repository/index.ts";
+import { questionsWithIds, saveBank } from "./repository/index.ts";
 
 /**
  * The favourite questions and the wrong-question book as screens list them: each entry with its
@@ -29,9 +29,8 @@ export async function readQuestionBook(db: MemberDb, kind: QuestionBookKind): Pr
         ? (await db.favourites.toArray()).filter((f) => f.on).map((f) => ({ questionId: f.questionId, count: 0, at: f.at }))
         : (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0).map((w) => ({ questionId: w.questionId, count: w.count, at: w.lastTime }));
     if (marked.length === 0) return [];
-    const rows = await db.questions.where("id").anyOf(marked.map((m) => m.questionId)).toArray();
-    const byId = new Map<number, QuestionRow>();
-    for (const row of rows) if (!byId.has(row.id)) byId.set(row.id, row);
+    const rows = await questionsWithIds(db, marked.map((m) => m.questionId));
+    const byId = new Map(rows.map((row) => [row.id, row]));
     const bankIds = [...new Set(rows.map((r) => r.bankId))];
     const banks = new Map((await db.banks.bulkGet(bankIds)).flatMap((b) => (b ? [[b.id, b] as const] : [])));
     return marked

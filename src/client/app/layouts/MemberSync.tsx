@@ -1,10 +1,9 @@
 import { useEffect } from "react";
 import { flushLegacyOfficialAttempts } from "../../features/exam/official.ts";
 import { useMinuteClock } from "../../features/exam/useMinuteClock.ts";
-import { dueReviewCount, prepareOffline, startOffline, useOfflineQuery } from "../../offline/index.ts";
+import { dueReviewCount, ensureOffline, useOfflineQuery } from "../../offline/index.ts";
 import { publishDueReviews } from "../../offline/index.ts";
 import { watchPushPermission } from "../../pwa/push.ts";
-import { nextTask } from "../../browser/nextTask.ts";
 import { PendingChanges } from "./PendingChanges.tsx";
 import { RejectedChanges } from "./RejectedChanges.tsx";
 
@@ -32,22 +31,8 @@ function useDueReviewsWatch(): void {
  */
 export default function MemberSync({ memberId }: { memberId: number }) {
   useDueReviewsWatch();
-  useEffect(() => {
-    // Not in the task React commits the member's screens in, and not all in one: the database
-    // is built and opened first (prepareOffline), then the sync engine and the screens' queries
-    // start on it (startOffline), each in tasks of their own; together they are long enough on
-    // a phone to hold a tap back.
-    let live = true;
-    void nextTask()
-      .then(() => (live ? prepareOffline(memberId) : undefined))
-      .then(nextTask)
-      .then(() => {
-        if (live) startOffline(memberId);
-      });
-    return () => {
-      live = false;
-    };
-  }, [memberId]);
+  // Opened already when the page started signed in (main.tsx); else now (offline/index.ts).
+  useEffect(() => void ensureOffline(memberId), [memberId]);
   // Reminders on here, but the permission revoked or the subscription gone: unsubscribed on the server.
   useEffect(() => watchPushPermission(), [memberId]);
   useEffect(() => {

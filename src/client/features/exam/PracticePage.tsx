@@ -5,7 +5,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { answerMarks } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, localBankTitle, rememberBankTitle, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
-import { useBank, useBankAnswers, useBankQuestions, useFavourites, useProgress, useQuestionBook } from "../../offline/index.ts";
+import { usePracticeBank, usePracticeState, useQuestionBook } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -61,11 +61,14 @@ export default function PracticePage() {
   const bankId = validBank ? asked : 0;
   const db = useOfflineDb() ?? undefined;
   const online = useOnline();
-  const bank = useBank(db, bankId);
-  const questions = useBankQuestions(db, bankId);
-  const progress = useProgress(db, bankId);
-  const answers = useBankAnswers(db, bankId);
-  const favourites = useFavourites(db);
+  // Two reads, one transaction each: the bank with its questions, and what was done in it.
+  const content = usePracticeBank(db, bankId);
+  const state = usePracticeState(db, bankId);
+  const bank = content?.bank;
+  const questions = content?.questions;
+  const progress = state?.progress;
+  const answers = state?.answers;
+  const favourites = state?.favourites;
   const book = useQuestionBook(set ? db : undefined, set ?? "wrong");
   // The set's questions, fixed when the session begins (for this bank and set).
   const [session, setSession] = useState<{ key: string; ids: ReadonlySet<number> } | null>(null);

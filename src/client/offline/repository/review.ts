@@ -16,6 +16,7 @@ import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import { addAnswer, addQuestion, emptyTopic, finishMastery, questionMastery, type LatestResult, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
 import type { ReviewState } from "../../../shared/sync/wire.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
+import { questionsWithIds, rowsWithKeys } from "./banks.ts";
 import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
 
@@ -195,10 +196,9 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
     }
     if (sources.size === 0) return { due: [], queued: 0, dueElsewhere: 0, estimateSeconds: 0, entries: [] };
     const ids = [...sources.keys()];
-    const cards = new Map((await db.reviewCards.bulkGet(ids)).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
-    const rows = await db.questions.where("id").anyOf(ids).toArray();
-    const questions = new Map<number, QuestionRow>();
-    for (const row of rows) if (!questions.has(row.id) && (bankId === undefined || row.bankId === bankId)) questions.set(row.id, row);
+    const cards = new Map((await rowsWithKeys(db.reviewCards, ids, (c) => c.questionId)).map((c) => [c.questionId, c]));
+    const rows = await questionsWithIds(db, ids, bankId);
+    const questions = new Map(rows.map((row) => [row.id, row]));
     const banks = new Map((await db.banks.bulkGet([...new Set(rows.map((r) => r.bankId))])).flatMap((b) => (b ? [[b.id, b] as const] : [])));
     const entries: ReviewEntry[] = [];
     let dueElsewhere = 0;
@@ -225,10 +225,20 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
   });
 }
 
-/** How many reviews are due at `now` (on this device or not): the badge. */
+/**
+ * How many reviews are due at `now` (on this device or not): the badge, in the header of every
+ * page. The queue's questions are not read: a question is due unless its card is reviewed and
+ * due later, and those cards are found by the `due` index.
+ */
 export async function dueReviewCount(db: MemberDb, now: number): Promise<number> {
-  const queue = await readReviewQueue(db, now);
-  return queue.due.length + queue.dueElsewhere;
+  // Each table in one request (toArray), not a cursor's request per row.
+  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards], async () => {
+    const [wrong, favourites, later] = await Promise.all([db.wrong.toArray(), db.favourites.toArray(), db.reviewCards.where("due").above(now).toArray()]);
+    const queued = new Set<number>();
+    for (const w of wrong) if (!w.removed && w.count > 0) queued.add(w.questionId);
+    for (const f of favourites) if (f.on) queued.add(f.questionId);
+    return queued.size - later.filter((card) => queued.has(card.questionId) && !isDue(card, now)).length;
+  });
 }
 
 /**
@@ -277,9 +287,9 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
     const answers = await db.answers.toArray();
     const logs = await db.reviewLogs.toArray();
     const touched = [...new Set([...answers.map((a) => a.questionId), ...logs.map((l) => l.questionId)])];
-    const questions = new Map((await db.questions.where("id").anyOf(touched).toArray()).map((q) => [q.id, q]));
+    const questions = new Map((await questionsWithIds(db, touched)).map((q) => [q.id, q]));
     const banks = new Map((await db.banks.toArray()).map((b) => [b.id, b]));
-    const cards = new Map((await db.reviewCards.bulkGet(touched)).flatMap((c) => (c ? [[c.questionId, c] as const] : [])));
+    const cards = new Map((await rowsWithKeys(db.reviewCards, touched, (c) => c.questionId)).map((c) => [c.questionId, c]));
     const latest = latestGraded(answers);
 
     const topics = new Map<string, MasteryAcc>();

@@ -1,0 +1,27 @@
+import { withCommonCatalog } from "../i18n/index.ts";
+import { STORE_USER_INFO } from "../stores/keys.ts";
+
+/** The signed-in member this page starts for (the `userInfo` store as persisted), or 0. */
+function storedMemberId(): number {
+  try {
+    const state = (JSON.parse(localStorage.getItem(STORE_USER_INFO) ?? "null") as { state?: { id?: unknown; token?: unknown } } | null)?.state;
+    return typeof state?.id === "number" && state.id > 0 && state.token ? state.id : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A signed-in member's page opens their offline database now, while the app sets up, not once
+ * the header's MemberSync has loaded and mounted: every screen that reads the device (practice
+ * first) waits for it. The back office does not use it.
+ */
+export function openMemberDataEarly(): void {
+  const memberId = storedMemberId();
+  if (!memberId || location.pathname.startsWith("/admin")) return;
+  // With the common catalog, as MemberSync loads it: the offline module's messages are there.
+  const offline = withCommonCatalog(() => import("../offline/index.ts"));
+  void offline()
+    .then(({ ensureOffline }) => ensureOffline(memberId))
+    .catch(() => undefined);
+}

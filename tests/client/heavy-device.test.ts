@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import type { ExamQuestion } from "../../src/shared/exam/types.ts";
+import { readQuestionBook } from "../../src/client/offline/questionBook.ts";
+import { mergeIntoDb } from "../../src/client/offline/sync.ts";
+import { dueReviewCount, mergeReviewIntoDb, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
+import { memberDbs } from "../helpers/memberDb.ts";
+
+/**
+ * The offline reads and writes a heavy device leans on (fake-indexeddb): questions looked up by
+ * id through their keys, a large bank saved in slices within one transaction, the header's due
+ * count without the queue's questions. Each gives what the simple form gave.
+ */
+
+const freshDb = memberDbs(9_400);
+const T0 = Date.UTC(2026, 0, 5, 8);
+const DAY = 86_400_000;
+
+const question = (id: number, bankId: number): ExamQuestion => ({
+  id,
+  type: "single",
+  classifyId: bankId,
+  stem: `Stem ${id} of ${bankId}`,
+  options: [
+    { key: "A", text: "a" },
+    { key: "B", text: "b" },
+  ],
+  answer: "A",
+  score: 1,
+  difficulty: 1,
+});
+
+/** Bank 1 holds ids 1..200, bank 2 ids 151..300 (151..200 in both), bank 3 ids 301..340. */
+async function threeBanks() {
+  const db = freshDb();
+  const range = (from: number, to: number, bankId: number) => Array.from({ length: to - from + 1 }, (_, i) => question(from + i, bankId));
+  await saveBank(db, { id: 1, classifyId: 1, title: "One", version: "1" }, range(1, 200, 1));
+  await saveBank(db, { id: 2, classifyId: 2, title: "Two", version: "1" }, range(151, 300, 2));
+  await saveBank(db, { id: 3, classifyId: 3, title: "Three", version: "1" }, range(301, 340, 3));
+  return db;
+}
+
+/** The simple form: a cursor over the `id` index, the first row per id, of one bank if asked. */
+async function byCursor(db: ReturnType<typeof freshDb>, ids: number[], bankId?: number) {
+  const rows = await db.questions.where("id").anyOf(ids).toArray();
+  const first = new Map<number, { id: number; bankId: number }>();
+  for (const row of rows) if (!first.has(row.id) && (bankId === undefined || row.bankId === bankId)) first.set(row.id, row);
+  return [...first.values()].map((q) => `${q.bankId}:${q.id}`).sort();
+}
+
+const keysOf = (rows: { id: number; bankId: number }[]) => rows.map((q) => `${q.bankId}:${q.id}`).sort();
+
+describe("a heavy device's offline data", () => {
+  it("questionsWithIds finds what the id cursor found, for few ids and many, in every bank or one", async () => {
+    const db = await threeBanks();
+    const many = Array.from({ length: 150 }, (_, i) => 1 + ((i * 7) % 400)); // some past every bank, some repeated
+    const few = [5, 160, 299, 320, 5000];
+    // Many ids, but only a few in bank 1 (read one by one) and most in no bank.
+    const sparse = [3, 9, 170, ...Array.from({ length: 120 }, (_, i) => 2_000 + i)];
+    for (const ids of [many, few, sparse]) {
+      for (const bankId of [undefined, 2, 9]) {
+        expect(keysOf(await questionsWithIds(db, ids, bankId))).toEqual(await byCursor(db, ids, bankId));
+      }
+    }
+    // A question in two banks comes from the lower bank id when no bank is asked for.
+    expect(keysOf(await questionsWithIds(db, Array.from({ length: 120 }, (_, i) => 151 + i)))).toEqual(Array.from({ length: 120 }, (_, i) => `${i < 50 ? 1 : 2}:${151 + i}`).sort());
+    expect(await questionsWithIds(db, [])).toEqual([]);
+  });
+
+  it("a bank larger than a save slice is saved whole and in order, and a new version replaces every row", async () => {
+    const db = freshDb();
+    const questions = Array.from({ length: 734 }, (_, i) => question(10_000 + i, 5));
+    await saveBank(db, { id: 5, classifyId: 5, title: "Big", version: "1" }, questions);
+    const rows = await db.questions.where("bankId").equals(5).sortBy("position");
+    expect(rows.map((r) => r.id)).toEqual(questions.map((q) => q.id));
+    expect(rows.map((r) => r.position)).toEqual(questions.map((_, i) => i));
+    expect((await db.banks.get(5))?.questionCount).toBe(734);
+
+    const next = questions.slice(0, 300).reverse();
+    await saveBank(db, { id: 5, classifyId: 5, title: "Big", version: "2" }, next);
+    expect((await db.questions.where("bankId").equals(5).sortBy("position")).map((r) => r.id)).toEqual(next.map((q) => q.id));
+    expect(await db.questions.count()).toBe(300);
+  });
+
+  it("a failed save leaves the bank as it was (the slices are one transaction)", async () => {
+    const db = freshDb();
+    const first = Array.from({ length: 600 }, (_, i) => question(20_000 + i, 6));
+    await saveBank(db, { id: 6, classifyId: 6, title: "Kept", version: "1" }, first);
+    // The same question twice in the new version: its second slice's add fails on the unique key.
+    const broken = [...Array.from({ length: 400 }, (_, i) => question(30_000 + i, 6)), question(30_000, 6)];
+    await expect(saveBank(db, { id: 6, classifyId: 6, title: "Kept", version: "2" }, broken)).rejects.toThrow();
+    expect((await db.questions.where("bankId").equals(6).sortBy("position")).map((r) => r.id)).toEqual(first.map((q) => q.id));
+    expect((await db.banks.get(6))?.version).toBe("1");
+  });
+
+  it("the header's due count is the queue's due reviews, on this device or not, whatever the cards say", async () => {
+    const db = await threeBanks();
+    // Wrong-book entries (some removed, some counted 0), favourites (some off), in banks and not.
+    const wrong = Array.from({ length: 120 }, (_, i) => ({ questionId: 1 + i * 3, count: i % 7 === 0 ? 0 : 1 + (i % 3), lastTime: T0 - (i % 9) * DAY }));
+    await mergeIntoDb(db, { favourites: Array.from({ length: 40 }, (_, i) => 3 + i * 10), wrong, progress: [] });
+    await setFavourite(db, 18, false);
+    // Review logs for some of them and for questions in no queue, reviewed on days spread around now.
+    const logs = Array.from({ length: 120 }, (_, i) => ({
+      opId: `log-${i}`,
+      questionId: 1 + i * 4,
+      at: T0 - (i % 40) * DAY,
+      correct: i % 3 !== 0,
+      grade: null,
+      retention: 0.9,
+    }));
+    await mergeReviewIntoDb(db, { logs, retention: 0.9, retentionAt: 0 }, []);
+    for (const now of [T0 - 30 * DAY, T0, T0 + 3 * DAY, T0 + 60 * DAY]) {
+      const queue = await readReviewQueue(db, now);
+      expect(queue.due.length + queue.dueElsewhere).toBeGreaterThan(0);
+      expect(await dueReviewCount(db, now)).toBe(queue.due.length + queue.dueElsewhere);
+    }
+    // The book reads every entry with its question where a bank holds it.
+    const book = await readQuestionBook(db, "wrong");
+    expect(book.length).toBe(wrong.filter((w) => w.count > 0).length);
+    expect(book.filter((e) => e.question).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+  });
+});
