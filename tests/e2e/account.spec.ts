@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, logInMember, root, startServer, test, type RunningServer } from "./server.ts";
+import { expect, logInMember, openMember, root, startServer, test, type RunningServer } from "./server.ts";
 
 /** Clicks the captcha's targets (positions from the test-only answers file), scaled to the shown image. */
 async function solveCaptcha(page: Page, server: RunningServer) {
@@ -52,9 +52,7 @@ test.describe("member account", () => {
   });
 
   test("the demo member sees the balance and points logs, memos in the reader's language", async ({ page }) => {
-    await logInMember(page, "member", "member123456");
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/user/account/balance");
+    await openMember(page, { path: "/user/account/balance" });
     await expect(page.getByRole("table")).toContainText("充值");
     await expect(page.getByRole("table")).toContainText("+80.00");
     await page.goto("/user/account/integral");
@@ -71,8 +69,7 @@ test.describe("sessions", () => {
     const server = await startServer({ ACCESS_TOKEN_TTL: "3600" });
     try {
       const page = await browser.newPage({ baseURL: server.url });
-      await logInMember(page, "member", "member123456");
-      await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+      await openMember(page);
       const stored = () => page.evaluate(() => JSON.parse(localStorage.getItem("userInfo")!).state as { token: string; refresh_token: string });
       const { token: before, refresh_token: refreshBefore } = await stored();
       // The server's clock moves past the token's hour.

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInAdmin, logInMember, test } from "./server.ts";
+import { expect, logInAdmin, openMember, test } from "./server.ts";
 
 /**
  * Certificates in Chromium: staff give a free demo course a certificate template (through the
@@ -48,9 +48,7 @@ test("a completed course's certificate: download, offline open, public check val
   expect(synced.data.results.every((r: { status: string }) => r.status === "applied")).toBe(true);
 
   // The member center lists it; the PDF downloads and is kept on the device.
-  await logInMember(page, MEMBER.username, MEMBER.password);
-  await expect(page).toHaveURL(/\/user\//);
-  await page.goto("/user/exam/certificate");
+  await openMember(page, { username: MEMBER.username, password: MEMBER.password, path: "/user/exam/certificate" });
   const row = page.getByTestId("certificate-row").filter({ hasText: "结业证书" });
   await expect(row).toBeVisible();
   const serial = (await row.getByRole("link").textContent())!.trim();

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { CoursePage, Player } from "./pages/course.ts";
 import { MemberShell } from "./pages/memberShell.ts";
-import { expect, logInMember, serviceWorkerInControl, test } from "./server.ts";
+import { expect, openMember, serviceWorkerInControl, test } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec reads lessons and plays saved videos offline.
 test.use({ serviceWorkers: "allow" });
@@ -34,8 +34,7 @@ async function lessonUnderWorker(page: Page): Promise<void> {
 
 test.describe("courses and the player", () => {
   test("enrol, play, seek, resume after a reload at the saved position, read a lesson offline", async ({ page, context }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     await expect(page.getByText("你还没有报名任何课程。")).toBeVisible();
 
     // The catalogue: a free course, enrol.
@@ -87,8 +86,7 @@ test.describe("courses and the player", () => {
   });
 
   test("a lesson video saved for offline plays and seeks with no network", async ({ page, context }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const course = new CoursePage(page);
     await course.openFromCatalogue(/English for Exams/);
     await course.enrolFree.click();
@@ -115,8 +113,7 @@ test.describe("courses and the player", () => {
   });
 
   test("buy a paid course, save its HLS lesson for offline, and play it with no network", async ({ page, context, browser, server }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const course = new CoursePage(page);
     await course.openFromCatalogue(/网页视频入门/);
 
@@ -172,34 +169,38 @@ test.describe("courses and the player", () => {
     await context.setOffline(false);
   });
 
-  test("leaving an HLS lesson for the next one keeps its position (saved before hls.js lets go of the video)", async ({ page }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    const course = new CoursePage(page);
-    await course.openFromCatalogue(/English for Exams/);
-    await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
-    // An earlier test may have enrolled the member in this course already.
-    const enrol = course.enrolFree;
-    const lesson = page.getByRole("link", { name: /Read the questions first/ });
-    await expect(enrol.or(lesson).first()).toBeVisible();
-    if (await enrol.isVisible()) await enrol.click();
-    await lesson.click();
-    await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
-    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+  test.describe("without the service worker", () => {
+    // Nothing here is about the worker: its install would only cost the page's context CPU time.
+    test.use({ serviceWorkers: "block" });
 
-    // From the start (whatever an earlier visit left), then 10 s on.
-    const player = new Player(page);
-    await player.progress.focus();
-    await page.keyboard.press("Home");
-    await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 1) < 1);
-    await player.forward10.click();
-    await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 0.5);
+    test("leaving an HLS lesson for the next one keeps its position (saved before hls.js lets go of the video)", async ({ page }) => {
+      await openMember(page);
+      const course = new CoursePage(page);
+      await course.openFromCatalogue(/English for Exams/);
+      await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);
+      // An earlier test may have enrolled the member in this course already.
+      const enrol = course.enrolFree;
+      const lesson = page.getByRole("link", { name: /Read the questions first/ });
+      await expect(enrol.or(lesson).first()).toBeVisible();
+      if (await enrol.isVisible()) await enrol.click();
+      await lesson.click();
+      await expect(page).toHaveURL(/\/player\/txPlayer\?id=\d+/);
+      await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
 
-    // Another screen, then back: the player resumes where the member left, not at the start.
-    await page.getByRole("link", { name: /下一课时/ }).click();
-    await expect(page.getByRole("heading", { name: "Vocabulary in context" })).toBeVisible();
-    await page.goBack();
-    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
-    await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 1, undefined, { timeout: 15_000 });
+      // From the start (whatever an earlier visit left), then 10 s on.
+      const player = new Player(page);
+      await player.progress.focus();
+      await page.keyboard.press("Home");
+      await page.waitForFunction(() => (document.querySelector("video")?.currentTime ?? 1) < 1);
+      await player.forward10.click();
+      await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 0.5);
+
+      // Another screen, then back: the player resumes where the member left, not at the start.
+      await page.getByRole("link", { name: /下一课时/ }).click();
+      await expect(page.getByRole("heading", { name: "Vocabulary in context" })).toBeVisible();
+      await page.goBack();
+      await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 1, undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => Math.abs((document.querySelector("video")?.currentTime ?? 0) - 10) < 1, undefined, { timeout: 15_000 });
+    });
   });
 });

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInMember, root, signIn, test } from "./server.ts";
+import { expect, openMember, root, signIn, test } from "./server.ts";
 
 /**
  * The courses back office in the real app (zh-cn): a super admin creates a category, a course
@@ -84,9 +84,7 @@ test("staff build a course with a video lesson; a member opens it and sees the n
   // A member enrols and opens the lesson: the video and the text.
   const member = await browser.newContext({ baseURL: page.url().replace(/\/admin.*$/, "") });
   const memberPage = await member.newPage();
-  await logInMember(memberPage);
-  await expect(memberPage).toHaveURL(/\/user/);
-  await memberPage.goto("/user/course/index");
+  await openMember(memberPage, { path: "/user/course/index" });
   await memberPage.getByRole("link", { name: new RegExp(courseTitle) }).first().click();
   await memberPage.getByRole("button", { name: "免费报名" }).click();
   await memberPage.getByRole("link", { name: new RegExp(lessonTitle) }).click();

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { ExamScreen } from "./pages/exam.ts";
-import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
+import { expect, openAdmin, openMember, startServer, test } from "./server.ts";
 
 /**
  * Exam integrity in the real app: what a member sat does not change behind them. Staff (back office,
@@ -143,8 +143,7 @@ test("a member's result keeps every question as sat, with the paper's points, af
     await expect(roomForm).toBeHidden();
 
     // The member sits it: the introduction, then each question with the paper's points.
-    await logInMember(learner);
-    await expect(learner).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(learner);
     const exam = new ExamScreen(learner);
     await exam.openOfficialRooms();
     await exam.enterRoom(roomTitle);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { ExamScreen, questionPosition } from "./pages/exam.ts";
-import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, openMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec reads a result offline.
 test.use({ serviceWorkers: "allow" });
@@ -28,10 +28,9 @@ test.describe("the official exam screen", () => {
     test.setTimeout(180_000);
     const server = await startServer();
     try {
-      const context = await browser.newContext({ baseURL: server.url });
+      const context = await browser.newContext({ baseURL: server.url, serviceWorkers: "block" });
       const page = await context.newPage();
-      await logInMember(page);
-      await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+      await openMember(page);
       const exam = new ExamScreen(page);
       await exam.openOfficialRooms();
       await exam.enterRoom();
@@ -91,30 +90,31 @@ test.describe("the official exam screen", () => {
 });
 
 test.describe("practice and result edge cases", () => {
-  test("practice without a bank or with an unknown one ends in a clear message with a way back", async ({ page }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+  test.describe("without the service worker", () => {
+    // Nothing here is about the worker: its install would only cost the page's context CPU time.
+    test.use({ serviceWorkers: "block" });
 
-    await page.goto("/exam/myPractice");
-    await expect(page.getByRole("alert")).toContainText("没有选择题库。");
-    await page.getByRole("link", { name: "返回题库" }).click();
-    await expect(page).toHaveURL(/\/exam\/myTest$/);
+    test("practice without a bank or with an unknown one ends in a clear message with a way back", async ({ page }) => {
+      await openMember(page, { path: "/exam/myPractice" });
+      await expect(page.getByRole("alert")).toContainText("没有选择题库。");
+      await page.getByRole("link", { name: "返回题库" }).click();
+      await expect(page).toHaveURL(/\/exam\/myTest$/);
 
-    await page.goto("/exam/myPractice?bank=999");
-    await expect(page.getByRole("alert")).toContainText("该题库不存在");
-    // Said once, on the page (no toast repeating it).
-    await expect(page.getByText("该题库不存在")).toHaveCount(1);
-    await expect(page.getByText("此题库尚未保存到本设备")).toHaveCount(0);
-    await expect(page.getByRole("link", { name: "返回题库" })).toBeVisible();
+      await page.goto("/exam/myPractice?bank=999");
+      await expect(page.getByRole("alert")).toContainText("该题库不存在");
+      // Said once, on the page (no toast repeating it).
+      await expect(page.getByText("该题库不存在")).toHaveCount(1);
+      await expect(page.getByText("此题库尚未保存到本设备")).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "返回题库" })).toBeVisible();
 
-    // Not a bank id at all: nothing to ask the server.
-    await page.goto("/exam/myPractice?bank=abc");
-    await expect(page.getByRole("alert")).toContainText("没有选择题库。");
+      // Not a bank id at all: nothing to ask the server.
+      await page.goto("/exam/myPractice?bank=abc");
+      await expect(page.getByRole("alert")).toContainText("没有选择题库。");
+    });
   });
 
   test("a result not on this device loads from the server online, and says how to get it offline; unanswered is not wrong", async ({ page, context }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const catalog = await memberApi<{ papers: { id: number; title: string }[] }>(page, "GET", "/api/exam/catalog");
     const paper = catalog.data.papers.find((p) => p.title === "数学基础测验（固定）")!;
     // A mock exam taken on another device, every question left empty (as the app submits

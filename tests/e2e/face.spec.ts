@@ -4,7 +4,7 @@ import path from "node:path";
 import { chromium, type APIRequestContext, type Browser } from "@playwright/test";
 import { faceCanvas, type FacePicture } from "../helpers/faces.ts";
 import { ExamScreen } from "./pages/exam.ts";
-import { expect, logInMember, startServer, test } from "./server.ts";
+import { expect, openMember, startServer, test } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): its browsers with a fake camera load the face model as members' do (not yet measured without the worker).
 test.use({ serviceWorkers: "allow" });
@@ -103,9 +103,7 @@ test("a member enrols with the camera and passes the check before a room with a 
     const withFace = await launchWithCamera(faceVideo);
     browsers.push(withFace);
     const page = await (await withFace.newContext({ baseURL: base })).newPage();
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\//);
-    await page.goto("/user/account/face");
+    await openMember(page, { path: "/user/account/face" });
     await expect(page.getByRole("heading", { name: "人脸照片" })).toBeVisible();
     await expect(page.getByText("尚无参考照片。")).toBeVisible();
     const take = page.getByRole("button", { name: "拍照" });
@@ -129,8 +127,7 @@ test("a member enrols with the camera and passes the check before a room with a 
     const empty = await launchWithCamera(emptyVideo);
     browsers.push(empty);
     const page2 = await (await empty.newContext({ baseURL: base })).newPage();
-    await logInMember(page2);
-    await expect(page2).toHaveURL(/\/user\//);
+    await openMember(page2);
     const exam2 = new ExamScreen(page2);
     await exam2.openOfficialRooms();
     await exam2.enterRoom("Face room B");

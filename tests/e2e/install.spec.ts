@@ -10,22 +10,27 @@ const PHONE = { width: 390, height: 844 };
 const IPHONE_SAFARI = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
 
 test.describe("installing the app", () => {
-  test("the manifest speaks the site's language, and English for a member who chose it", async ({ page, request }) => {
-    await page.goto("/");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("随时随地学习和考试");
-    const zhHref = await page.locator('link[rel="manifest"]').getAttribute("href");
-    const zh = await (await request.get(zhHref!)).json();
-    expect(zh).toMatchObject({ id: "/", lang: "zh-CN", short_name: "ExamHub", name: "ExamHub 在线课程与考试", description: "在线课程、练习与考试，没有网络也能继续学。" });
+  test.describe("without the service worker", () => {
+    // Nothing here is about the worker: its install would only cost the page's context CPU time.
+    test.use({ serviceWorkers: "block" });
 
-    await page.getByRole("combobox").selectOption("en");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
-    await page.reload();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
-    const enHref = await page.locator('link[rel="manifest"]').getAttribute("href");
-    expect(enHref).toBe("/manifest-en.webmanifest");
-    const en = await (await request.get(enHref!)).json();
-    // The same app (id), in English.
-    expect(en).toMatchObject({ id: "/", lang: "en", short_name: "ExamHub", name: "ExamHub — courses and exams", icons: zh.icons, start_url: zh.start_url });
+    test("the manifest speaks the site's language, and English for a member who chose it", async ({ page, request }) => {
+      await page.goto("/");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("随时随地学习和考试");
+      const zhHref = await page.locator('link[rel="manifest"]').getAttribute("href");
+      const zh = await (await request.get(zhHref!)).json();
+      expect(zh).toMatchObject({ id: "/", lang: "zh-CN", short_name: "ExamHub", name: "ExamHub 在线课程与考试", description: "在线课程、练习与考试，没有网络也能继续学。" });
+
+      await page.getByRole("combobox").selectOption("en");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
+      await page.reload();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
+      const enHref = await page.locator('link[rel="manifest"]').getAttribute("href");
+      expect(enHref).toBe("/manifest-en.webmanifest");
+      const en = await (await request.get(enHref!)).json();
+      // The same app (id), in English.
+      expect(en).toMatchObject({ id: "/", lang: "en", short_name: "ExamHub", name: "ExamHub — courses and exams", icons: zh.icons, start_url: zh.start_url });
+    });
   });
 
   test("a browser's install offer becomes the menu's install button, shown once", async ({ page }) => {

@@ -1,5 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { expect, logInMember, openAdmin, serviceWorkerInControl, test } from "./server.ts";
+import { expect, openAdmin, openMember, serviceWorkerInControl, test } from "./server.ts";
 
 const DASHBOARD = /\/admin\/dashboard$/;
 
@@ -36,25 +36,30 @@ test.describe("routing: paths with dots, unknown admin paths, a clean console", 
     await context.setOffline(false);
   });
 
-  test("an unknown path under /admin goes to /404, however it is reached", async ({ page }) => {
-    test.setTimeout(120_000);
-    await openAdmin(page, { landing: DASHBOARD });
-    await expect(page.getByTestId("greeting")).toBeVisible();
-    for (const path of ["/admin/no/such", "/admin/auth", "/admin/iframe/https%3A%2F%2Fevil.example%2Flogin"]) {
-      await page.goto(path);
-      await expect(page, path).toHaveURL(/\/404$/);
-      await expect(page.getByRole("heading", { name: "问题提示：您访问的页面不存在。" })).toBeVisible();
-    }
-    await expect(page).toHaveTitle("页面不存在 - ExamHub");
-    expect(await page.locator("iframe").count()).toBe(0);
-    // And from inside the app, without a page load.
-    await page.goto("/admin/dashboard");
-    await expect(page.getByTestId("greeting")).toBeVisible();
-    await page.evaluate(() => {
-      window.history.pushState({}, "", "/admin/nosuch");
-      window.dispatchEvent(new PopStateEvent("popstate"));
+  test.describe("without the service worker", () => {
+    // Nothing here is about the worker: its install would only cost the page's context CPU time.
+    test.use({ serviceWorkers: "block" });
+
+    test("an unknown path under /admin goes to /404, however it is reached", async ({ page }) => {
+      test.setTimeout(120_000);
+      await openAdmin(page, { landing: DASHBOARD });
+      await expect(page.getByTestId("greeting")).toBeVisible();
+      for (const path of ["/admin/no/such", "/admin/auth", "/admin/iframe/https%3A%2F%2Fevil.example%2Flogin"]) {
+        await page.goto(path);
+        await expect(page, path).toHaveURL(/\/404$/);
+        await expect(page.getByRole("heading", { name: "问题提示：您访问的页面不存在。" })).toBeVisible();
+      }
+      await expect(page).toHaveTitle("页面不存在 - ExamHub");
+      expect(await page.locator("iframe").count()).toBe(0);
+      // And from inside the app, without a page load.
+      await page.goto("/admin/dashboard");
+      await expect(page.getByTestId("greeting")).toBeVisible();
+      await page.evaluate(() => {
+        window.history.pushState({}, "", "/admin/nosuch");
+        window.dispatchEvent(new PopStateEvent("popstate"));
+      });
+      await expect(page).toHaveURL(/\/404$/);
     });
-    await expect(page).toHaveURL(/\/404$/);
   });
 
   test("pages load without console warnings or errors (no missing HydrateFallback)", async ({ page }) => {
@@ -76,8 +81,7 @@ test.describe("the member header on a phone", () => {
   test.use({ viewport: PHONE });
 
   test("is one row: logo, sync status and a menu holding navigation, language and account", async ({ page }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\//);
+    await openMember(page);
     const header = page.locator("body > #root header").first();
     const box = (await header.boundingBox())!;
     expect(box.height).toBeLessThanOrEqual(60);
@@ -107,9 +111,7 @@ test.describe("the member header on a phone", () => {
   });
 
   test("the balance log fits the screen: every row readable without sideways scrolling", async ({ page }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\//);
-    await page.goto("/user/account/balance");
+    await openMember(page, { path: "/user/account/balance" });
     const table = page.getByRole("table");
     await expect(table.getByRole("row").nth(1)).toBeVisible();
     const region = page.getByRole("region", { name: /余额/ });

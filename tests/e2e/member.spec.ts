@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
-import { expect, logInMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
+import { expect, openMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec saves banks for offline use and reads them offline.
 test.use({ serviceWorkers: "allow" });
@@ -39,9 +39,7 @@ test.describe.configure({ mode: "serial" });
 test.describe("member lists", () => {
   test("a member who never saved a question sees the empty favourites and wrong-question tabs", async ({ browser }) => {
     const { context, page } = await newPage(browser);
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
-    await page.goto("/exam/examTab/topicCollect?id=2");
+    await openMember(page, { path: "/exam/examTab/topicCollect?id=2" });
     await expect(page.getByText("还没有收藏的题目：练习时点星标即可收藏。")).toBeVisible();
     await page.getByRole("link", { name: "我的错题" }).click();
     await expect(page.getByText("没有错题，继续保持！")).toBeVisible();
@@ -53,8 +51,7 @@ test.describe("member lists", () => {
 
   test("my exams lists the open demo room and a past attempt that opens its result", async ({ browser }) => {
     const { context, page } = await newPage(browser);
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const catalog = await memberCall<{ rooms: { id: number; title: string }[] }>(page, "GET", "/api/exam/catalog");
     const room = catalog.rooms[0]!;
     const started = await memberCall<{ attempt: { uuid: string } }>(page, "POST", "/api/exam/official/start", { roomId: room.id });
@@ -81,8 +78,7 @@ test.describe("member lists", () => {
   test("a favourite whose bank is not on this device shows, and its bank can be saved for offline", async ({ browser }) => {
     // Another device marked the favourite: this browser has never opened the bank.
     const { context, page } = await newPage(browser);
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const bank = await memberCall<{ questions: { id: number; stem: string }[] }>(page, "GET", "/api/exam/bank?id=2");
     const question = bank.questions[3]!;
     const ops = [{ id: crypto.randomUUID(), type: "favourite.set", at: Date.now(), payload: { questionId: question.id, on: true } }];
@@ -120,8 +116,7 @@ test.describe("failures end in an error or offline state", () => {
     const context = await browser.newContext({ baseURL: own.url });
     try {
       const page = await context.newPage();
-      await logInMember(page);
-      await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+      await openMember(page);
       await serviceWorkerInControl(page);
       await expect(page.getByRole("link", { name: "余额记录" })).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
-import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
+import { expect, openAdmin, openMember, startServer, test } from "./server.ts";
 
 /**
  * The module market in the real app: a super admin installs the bundled notice board,
@@ -37,9 +37,7 @@ test("a super admin installs the notice board, adds a notice, and a member sees 
 
     // The member sees the published notice on the overview, never the staff note.
     const member = await browser.newPage({ baseURL: server.url });
-    await logInMember(member, "member", "member123456");
-    await expect(member).toHaveURL(/\/user\//);
-    await member.goto("/user/account/overview");
+    await openMember(member, { path: "/user/account/overview" });
     const board = member.getByRole("region", { name: "公告" });
     await expect(board).toContainText("周五下午模拟考试");
     await expect(board).toContainText("请提前十分钟进入考场。");

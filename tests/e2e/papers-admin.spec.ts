@@ -1,7 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { ExamScreen } from "./pages/exam.ts";
-import { expect, logInMember, openAdmin, startServer, test } from "./server.ts";
+import { expect, openAdmin, openMember, startServer, test } from "./server.ts";
 
 /**
  * Papers, rooms and marking in the real app, on a server of its own (its room withholds a demo
@@ -28,7 +28,7 @@ test("staff compose a paper with a short answer, open a room, mark the member's 
     const roomTitle = `Room ${tag}`;
 
     // The demo's short-answer question, found as a member sees the practice bank (before any room withholds it).
-    await logInMember(learner);
+    await openMember(learner);
     const tokenOf = () => learner.evaluate(() => (JSON.parse(localStorage.getItem("userInfo") ?? "{}").state?.token as string | undefined) ?? "");
     await expect.poll(tokenOf).not.toBe("");
     const memberToken = await tokenOf();

@@ -1,10 +1,9 @@
 import { CoursePage, Player } from "./pages/course.ts";
-import { expect, logInMember, test } from "./server.ts";
+import { expect, openMember, test } from "./server.ts";
 
 test.describe("the lesson player's controls", () => {
   test("one set of controls, the app's: no native controls, a named position slider, keyboard play/pause and seek, full screen keeps them", async ({ page }) => {
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
     const course = new CoursePage(page);
     await course.openFromCatalogue(/高效学习法/);
     await expect(page).toHaveURL(/\/course\/lesson\?id=\d+/);

@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { ExamScreen, PracticeScreen, practiseSetLink, questionPosition } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
-import { expect, logInMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
+import { expect, openMember, serviceWorkerInControl, startServer, test, type RunningServer } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec reads the exams home offline.
 test.use({ serviceWorkers: "allow" });
@@ -44,10 +44,8 @@ test.beforeAll(async ({ browser }) => {
   own = await startServer();
   context = await browser.newContext({ ...PHONE, baseURL: own.url });
   page = await context.newPage();
-  await logInMember(page);
-  await expect(page).toHaveURL(/\/user\/course\/my_course$/);
   // The exams home once in Chinese, under the service worker: its copy is what offline reads later.
-  await page.goto("/exam/myTest");
+  await openMember(page, { path: "/exam/myTest" });
   await serviceWorkerInControl(page);
   await page.goto("/exam/myTest");
   await expect(page.getByText("数学基础").first()).toBeVisible();

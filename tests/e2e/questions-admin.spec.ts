@@ -1,10 +1,8 @@
 import { AdminCrud } from "./pages/adminCrud.ts";
 import { PracticeScreen } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
-import { expect, logInMember, openAdmin, serviceWorkerInControl, signIn, startServer, test } from "./server.ts";
+import { expect, openAdmin, openMember, serviceWorkerInControl, signIn, startServer, test } from "./server.ts";
 
-// The service worker stays on here (the config blocks it): this spec reads a saved bank offline.
-test.use({ serviceWorkers: "allow" });
 
 /**
  * The question back office in the real app (zh-cn): Escape on an add form with typed work asks
@@ -96,13 +94,13 @@ test("a bank saved for offline shows a question staff wrote, with its image, aft
   test.setTimeout(180_000);
   const server = await startServer();
   try {
-    const learnerContext = await browser.newContext({ baseURL: server.url });
+    // The member's browser has the service worker (the config blocks it): it reads the saved bank offline.
+    const learnerContext = await browser.newContext({ baseURL: server.url, serviceWorkers: "allow" });
     const learner = await learnerContext.newPage();
     const staff = await (await browser.newContext({ baseURL: server.url })).newPage();
     const tag = `e2e${Date.now().toString(36)}`;
 
-    await logInMember(learner);
-    await expect(learner).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(learner);
     await new PracticeScreen(learner).openFirstBank();
     await expect(learner.getByRole("heading", { name: "数学基础" })).toBeVisible({ timeout: 15_000 });
     const total = Number((await learner.getByText(/^第 1 题，共 \d+ 题$/).innerText()).match(/共 (\d+) 题/)![1]);

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { PracticeScreen } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
 import { ReviewScreen } from "./pages/review.ts";
-import { expect, logInMember, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, openMember, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec reviews offline, from the service worker's cached shell.
 test.use({ serviceWorkers: "allow" });
@@ -39,8 +39,7 @@ test("review on a phone: intervals on the buttons, a wrong answer asked again in
 async function reviewOnPhone(page: Page): Promise<void> {
   const context = page.context();
   const shell = new MemberShell(page);
-  await logInMember(page);
-  await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+  await openMember(page);
 
   // Practice until a single-choice question is answered wrong (option D): it enters the wrong book, due at once.
   const practice = new PracticeScreen(page);

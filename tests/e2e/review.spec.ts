@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { PracticeScreen } from "./pages/exam.ts";
 import { MemberShell } from "./pages/memberShell.ts";
-import { expect, logInMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
+import { expect, openMember, questionOnScreen, serviceWorkerInControl, startServer, test } from "./server.ts";
 
 // The service worker stays on here (the config blocks it): this spec reviews offline, from the service worker's cached shell.
 test.use({ serviceWorkers: "allow" });
@@ -79,8 +79,7 @@ test("5 wrong answers come back a day later, are reviewed offline, reach the ser
     // The page's clock runs on from the real time; the test moves it (and the server's) below.
     const start = Date.now();
     await page.clock.install({ time: start });
-    await logInMember(page);
-    await expect(page).toHaveURL(/\/user\/course\/my_course$/);
+    await openMember(page);
 
     // Practice: answer until 5 questions were graded wrong.
     const practice = new PracticeScreen(page);

@@ -141,7 +141,7 @@ export const test = base.extend<object, { server: RunningServer }>({
 export { expect } from "@playwright/test";
 
 // The login forms are page objects (pages/login.ts); every spec imports them from here.
-export { logInAdmin, logInMember, openAdmin, signIn, useLanguage } from "./pages/login.ts";
+export { logInAdmin, logInMember, openAdmin, openMember, signIn, useLanguage } from "./pages/login.ts";
 
 /**
  * Waits until the service worker controls the page, so what follows can go offline. The first

@@ -81,40 +81,45 @@ test.describe("app shell", () => {
     await context.close();
   });
 
-  test("is installable: manifest with name, icons and standalone display", async ({ page, request }) => {
-    await page.goto("/");
-    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
-    expect(href).toBeTruthy();
-    const manifest = await (await request.get(href!)).json();
-    expect(manifest).toMatchObject({ short_name: "ExamHub", display: "standalone", start_url: "/" });
-    expect(manifest.theme_color).toMatch(/^#/);
-    expect(manifest.background_color).toMatch(/^#/);
-    const sizes = manifest.icons.map((i: { sizes: string; purpose?: string }) => `${i.sizes}:${i.purpose ?? "any"}`);
-    expect(sizes).toEqual(expect.arrayContaining(["192x192:any", "512x512:any", "512x512:maskable"]));
-    for (const icon of manifest.icons as { src: string; type: string }[]) {
-      const res = await request.get(icon.src);
-      expect(res.status(), icon.src).toBe(200);
-      expect(res.headers()["content-type"]).toBe("image/png");
-    }
-  });
+  test.describe("without the service worker", () => {
+    // Nothing here is about the worker: its install would only cost the page's context CPU time.
+    test.use({ serviceWorkers: "block" });
 
-  test("switches language without reloading the page, remembers it across reloads", async ({ page }) => {
-    await page.goto("/");
-    // A mark on this document: a reload would drop it.
-    await page.evaluate(() => document.documentElement.setAttribute("data-same-document", "1"));
-    await page.getByRole("combobox").selectOption("en");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
-    await expect(page.locator("html")).toHaveAttribute("data-same-document", "1");
-    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest-en.webmanifest");
-    await page.reload();
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
-    await expect(page.locator("html")).toHaveAttribute("lang", "en");
-  });
+    test("is installable: manifest with name, icons and standalone display", async ({ page, request }) => {
+      await page.goto("/");
+      const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+      expect(href).toBeTruthy();
+      const manifest = await (await request.get(href!)).json();
+      expect(manifest).toMatchObject({ short_name: "ExamHub", display: "standalone", start_url: "/" });
+      expect(manifest.theme_color).toMatch(/^#/);
+      expect(manifest.background_color).toMatch(/^#/);
+      const sizes = manifest.icons.map((i: { sizes: string; purpose?: string }) => `${i.sizes}:${i.purpose ?? "any"}`);
+      expect(sizes).toEqual(expect.arrayContaining(["192x192:any", "512x512:any", "512x512:maskable"]));
+      for (const icon of manifest.icons as { src: string; type: string }[]) {
+        const res = await request.get(icon.src);
+        expect(res.status(), icon.src).toBe(200);
+        expect(res.headers()["content-type"]).toBe("image/png");
+      }
+    });
 
-  test("serves /api/health next to the app", async ({ request }) => {
-    const res = await request.get("/api/health");
-    expect(res.status()).toBe(200);
-    expect(await res.json()).toMatchObject({ code: 1, data: { db: "ok" } });
+    test("switches language without reloading the page, remembers it across reloads", async ({ page }) => {
+      await page.goto("/");
+      // A mark on this document: a reload would drop it.
+      await page.evaluate(() => document.documentElement.setAttribute("data-same-document", "1"));
+      await page.getByRole("combobox").selectOption("en");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+      await expect(page.locator("html")).toHaveAttribute("data-same-document", "1");
+      await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest-en.webmanifest");
+      await page.reload();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Learn and sit exams anywhere");
+      await expect(page.locator("html")).toHaveAttribute("lang", "en");
+    });
+
+    test("serves /api/health next to the app", async ({ request }) => {
+      const res = await request.get("/api/health");
+      expect(res.status()).toBe(200);
+      expect(await res.json()).toMatchObject({ code: 1, data: { db: "ok" } });
+    });
   });
 });

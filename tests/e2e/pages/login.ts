@@ -10,9 +10,13 @@ const COPY = {
 /** The localStorage keys of the app's session stores (src/client/stores/keys.ts). */
 const SESSION_KEY = { member: "userInfo", admin: "adminInfo" } as const;
 
-/** Where each side's login is answered (the member form posts to checkIn). */
+/**
+ * Where each side's login is answered (the member form posts to checkIn), with its form's
+ * default "keep me logged in": ticked on the member's form (a refresh token comes with the
+ * session), not on the admin's.
+ */
 const LOGIN = {
-  member: (username: string, password: string) => ({ url: "/api/user/checkIn", data: { tab: "login", username, password, keep: false } }),
+  member: (username: string, password: string) => ({ url: "/api/user/checkIn", data: { tab: "login", username, password, keep: true } }),
   admin: (username: string, password: string) => ({ url: "/admin/index/login", data: { username, password, keep: false } }),
 } as const;
 
@@ -61,6 +65,21 @@ export async function openAdmin(
   await signIn(page, "admin", { username, password });
   await page.goto(path);
   await expect(page).toHaveURL(landing ?? (path === "/admin" ? /\/admin\/(?!login|loading)/ : new RegExp(`${escapeRegExp(path)}$`)));
+}
+
+/**
+ * Opens a member page (`path`, by default the member's courses, where the login form lands)
+ * signed in through the API (signIn), and waits until the page's URL is that path. Use
+ * logInMember when the login form is what is tested: the form's page load, its fields and the
+ * landing cost each test that only needs a signed-in member a page load of its own.
+ */
+export async function openMember(
+  page: Page,
+  { path = "/user/course/my_course", username, password }: { path?: string; username?: string; password?: string } = {},
+): Promise<void> {
+  await signIn(page, "member", { username, password });
+  await page.goto(path);
+  await expect(page).toHaveURL(new RegExp(`${escapeRegExp(path)}$`));
 }
 
 function escapeRegExp(text: string): string {
