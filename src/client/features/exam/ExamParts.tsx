@@ -4,6 +4,9 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { AlertTriangle, ChevronLeft, ChevronRight, Send, Timer } from "lucide-react";
 import { Button } from "../../ui/Button.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import { QuestionGrid } from "./QuestionGrid.tsx";
+import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { formatRemaining } from "./remaining.ts";
 
 export { QuestionGrid, type GridState } from "./QuestionGrid.tsx";
@@ -124,6 +127,66 @@ export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: 
         onOpenChange(false);
       }}
     />
+  );
+}
+
+/**
+ * A mock or official exam being sat: the sticky header (`status` beside the count), what the page
+ * says above the question (`children`: notices, alerts), the open question with its steps, the
+ * grid of every question, and the confirm before submitting, always asked (a tap on "Submit" with
+ * every question answered still ends the exam for good). Once the time is up or while submitting,
+ * answers are locked. `questions` is never empty (the page says so instead).
+ */
+export function ExamSheet({
+  title,
+  remaining,
+  questions,
+  index,
+  onMove,
+  answerOf,
+  onAnswer,
+  submitting,
+  submitDisabled,
+  onSubmit,
+  status,
+  children,
+}: {
+  title: string;
+  /** ms left; null without a time limit. */
+  remaining: number | null;
+  questions: readonly ExamQuestion[];
+  /** The open question (kept within the questions). */
+  index: number;
+  onMove(index: number): void;
+  /** The answer given to a question so far, if any. */
+  answerOf(question: ExamQuestion): GivenAnswer | undefined;
+  onAnswer(question: ExamQuestion, answer: GivenAnswer): void;
+  submitting: boolean;
+  submitDisabled?: boolean;
+  /** Submits, once the member confirmed. */
+  onSubmit(): void;
+  status?: ReactNode;
+  children?: ReactNode;
+}) {
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const total = questions.length;
+  const current = Math.min(index, Math.max(0, total - 1));
+  const question = questions[current]!;
+  const valueOf = (q: ExamQuestion) => answerOf(q) ?? emptyAnswer(q);
+  const answered = questions.map((q) => isAnswered(q, valueOf(q)));
+  const answeredCount = answered.filter(Boolean).length;
+  return (
+    <div className="mx-auto max-w-3xl space-y-4 pb-8">
+      <ExamHeader title={title} remaining={remaining} answered={answeredCount} total={total} submitting={submitting} submitDisabled={submitDisabled} onSubmit={() => setConfirmOpen(true)}>
+        {status}
+      </ExamHeader>
+      {children}
+      <QuestionStep position={current + 1} total={total} points={question.score} onMove={onMove}>
+        <QuestionView key={question.id} question={question} value={valueOf(question)} onChange={(next) => onAnswer(question, next)} disabled={remaining === 0 || submitting} />
+      </QuestionStep>
+      <QuestionGrid states={answered.map((a) => (a ? "answered" : "unanswered"))} current={current} onJump={onMove} />
+      <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={total - answeredCount} onConfirm={onSubmit} />
+    </div>
   );
 }
 
