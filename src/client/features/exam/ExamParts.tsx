@@ -131,6 +131,28 @@ export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: 
 }
 
 /**
+ * What a page sitting an exam keeps: the open question (`start` first; `onMoved` hears each move,
+ * for a page that stores it) and the answers made on this screen (`drafts`), shown at once while
+ * the device's copy (`stored`) catches up.
+ */
+export function useExamProgress(stored: Readonly<Record<string, GivenAnswer>> | undefined, start = 0, onMoved?: (index: number) => void) {
+  const [index, setIndex] = useState(start);
+  const [drafts, setDrafts] = useState<Record<string, GivenAnswer>>({});
+  return {
+    index,
+    drafts,
+    move: (next: number) => {
+      setIndex(next);
+      onMoved?.(next);
+    },
+    answerOf: (q: ExamQuestion): GivenAnswer | undefined => drafts[String(q.id)] ?? stored?.[String(q.id)],
+    keep: (q: ExamQuestion, answer: GivenAnswer) => setDrafts((d) => ({ ...d, [String(q.id)]: answer })),
+  };
+}
+
+export type ExamProgress = ReturnType<typeof useExamProgress>;
+
+/**
  * A mock or official exam being sat: the sticky header (`status` beside the count), what the page
  * says above the question (`children`: notices, alerts), the open question with its steps, the
  * grid of every question, and the confirm before submitting, always asked (a tap on "Submit" with
@@ -141,9 +163,7 @@ export function ExamSheet({
   title,
   remaining,
   questions,
-  index,
-  onMove,
-  answerOf,
+  progress,
   onAnswer,
   submitting,
   submitDisabled,
@@ -155,11 +175,8 @@ export function ExamSheet({
   /** ms left; null without a time limit. */
   remaining: number | null;
   questions: readonly ExamQuestion[];
-  /** The open question (kept within the questions). */
-  index: number;
-  onMove(index: number): void;
-  /** The answer given to a question so far, if any. */
-  answerOf(question: ExamQuestion): GivenAnswer | undefined;
+  progress: ExamProgress;
+  /** An answer was made (it shows at once): the page saves it. */
   onAnswer(question: ExamQuestion, answer: GivenAnswer): void;
   submitting: boolean;
   submitDisabled?: boolean;
@@ -170,9 +187,9 @@ export function ExamSheet({
 }) {
   const [confirmOpen, setConfirmOpen] = useState(false);
   const total = questions.length;
-  const current = Math.min(index, Math.max(0, total - 1));
+  const current = Math.min(progress.index, Math.max(0, total - 1));
   const question = questions[current]!;
-  const valueOf = (q: ExamQuestion) => answerOf(q) ?? emptyAnswer(q);
+  const valueOf = (q: ExamQuestion) => progress.answerOf(q) ?? emptyAnswer(q);
   const answered = questions.map((q) => isAnswered(q, valueOf(q)));
   const answeredCount = answered.filter(Boolean).length;
   return (
@@ -181,10 +198,19 @@ export function ExamSheet({
         {status}
       </ExamHeader>
       {children}
-      <QuestionStep position={current + 1} total={total} points={question.score} onMove={onMove}>
-        <QuestionView key={question.id} question={question} value={valueOf(question)} onChange={(next) => onAnswer(question, next)} disabled={remaining === 0 || submitting} />
+      <QuestionStep position={current + 1} total={total} points={question.score} onMove={progress.move}>
+        <QuestionView
+          key={question.id}
+          question={question}
+          value={valueOf(question)}
+          onChange={(next) => {
+            progress.keep(question, next);
+            onAnswer(question, next);
+          }}
+          disabled={remaining === 0 || submitting}
+        />
       </QuestionStep>
-      <QuestionGrid states={answered.map((a) => (a ? "answered" : "unanswered"))} current={current} onJump={onMove} />
+      <QuestionGrid states={answered.map((a) => (a ? "answered" : "unanswered"))} current={current} onJump={progress.move} />
       <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={total - answeredCount} onConfirm={onSubmit} />
     </div>
   );

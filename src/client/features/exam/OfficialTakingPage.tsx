@@ -20,7 +20,7 @@ import { Spinner } from "../../ui/Spinner.tsx";
 import { listen } from "../../browser/listen.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { examQueries } from "./api.ts";
-import { ExamAlert, ExamSheet, useDeadlineClock } from "./ExamParts.tsx";
+import { ExamAlert, ExamSheet, useDeadlineClock, useExamProgress } from "./ExamParts.tsx";
 import { FaceGate, FaceMonitor } from "./FaceCheck.tsx";
 import { isClosedAttemptError, localDeadlineMs, startOfficial, submitOfficial } from "./official.ts";
 
@@ -72,9 +72,7 @@ export default function OfficialTakingPage() {
   // undefined while the device's copy is read.
   const attempt = useOfflineQuery((d) => storedOfficial(d, uuid), [uuid], undefined);
   const unsent = useOfflineQuery((d) => unsentOfficialAnswers(d, uuid), [uuid], 0);
-  // Answers made on this screen, shown at once (the device's copy catches up a moment later).
-  const [made, setMade] = useState<Record<string, GivenAnswer>>({});
-  const [index, setIndex] = useState(0);
+  const progress = useExamProgress(attempt?.answers);
   const [submitting, setSubmitting] = useState(false);
   const [saveFailed, setSaveFailed] = useState(false);
   const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
@@ -102,8 +100,7 @@ export default function OfficialTakingPage() {
   const left = Math.max(0, localDeadlineMs(attempt) - now);
 
   // Written on the device with its outbox op; the live query of the device's copy follows.
-  const change = (question: ExamQuestion, next: GivenAnswer) => {
-    setMade((m) => ({ ...m, [String(question.id)]: next }));
+  const save = (question: ExamQuestion, next: GivenAnswer) => {
     if (!db) return;
     answerOfficial(db, attempt.uuid, question.id, next).then(
       (stored) => setSaveFailed(stored === null),
@@ -133,10 +130,8 @@ export default function OfficialTakingPage() {
       title={roomTitle ?? t`Official exam`}
       remaining={left}
       questions={attempt.questions}
-      index={index}
-      onMove={setIndex}
-      answerOf={(q) => made[String(q.id)] ?? attempt.answers[String(q.id)]}
-      onAnswer={change}
+      progress={progress}
+      onAnswer={save}
       submitting={submitting}
       submitDisabled={!online}
       onSubmit={() => void submit()}

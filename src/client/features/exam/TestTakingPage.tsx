@@ -5,7 +5,7 @@ import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { saveAttemptAnswer, setAttemptPosition, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { readCachedPaper } from "./papers.ts";
-import { ExamAlert, ExamSheet, useDeadlineClock } from "./ExamParts.tsx";
+import { ExamAlert, ExamSheet, useDeadlineClock, useExamProgress } from "./ExamParts.tsx";
 import { emptyAnswer } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { buttonClass } from "../../ui/Button.tsx";
@@ -58,14 +58,10 @@ export default function TestTakingPage() {
 function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  // Where the member was: a reload or a return opens the same question.
-  const [index, setIndexState] = useState(attempt.position ?? 0);
-  const setIndex = (next: number) => {
-    setIndexState(next);
-    void setAttemptPosition(db, attempt.attemptId, next);
-  };
-  // Answers typed here show at once; each is also autosaved to the device.
-  const [drafts, setDrafts] = useState<Record<string, GivenAnswer>>({});
+  // Where the member was: a reload or a return opens the same question. Each answer is also
+  // autosaved to the device.
+  const progress = useExamProgress(attempt.answers, attempt.position ?? 0, (next) => void setAttemptPosition(db, attempt.attemptId, next));
+  const drafts = progress.drafts;
   const [submitting, setSubmitting] = useState(false);
   const [failed, setFailed] = useState<"save" | "submit" | null>(null);
   const busy = useRef(false);
@@ -108,8 +104,7 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
     );
   }
 
-  const change = (question: ExamQuestion, value: GivenAnswer) => {
-    setDrafts((prev) => ({ ...prev, [String(question.id)]: value }));
+  const save = (question: ExamQuestion, value: GivenAnswer) => {
     saveAttemptAnswer(db, attempt.attemptId, question.id, value).then(
       () => setFailed((f) => (f === "save" ? null : f)),
       () => setFailed("save"),
@@ -125,10 +120,8 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
       title={title ?? t`Mock exam`}
       remaining={remainingMs(attempt.deadline, now)}
       questions={attempt.questions}
-      index={index}
-      onMove={setIndex}
-      answerOf={(q) => drafts[String(q.id)] ?? attempt.answers[String(q.id)]}
-      onAnswer={change}
+      progress={progress}
+      onAnswer={save}
       submitting={submitting}
       onSubmit={submitNow}
     >
