@@ -21,6 +21,7 @@ import { Field } from "../../ui/form/Field.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { Fact } from "../../ui/Fact.tsx";
 
 /**
  * The module market (`moduleStore/moduleStore`, super admins only): the bundled modules and
@@ -134,22 +135,16 @@ export default function ModuleMarket() {
                   </div>
                 </div>
                 <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Author</Trans>
-                  </dt>
-                  <dd>{m.author}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Source</Trans>
-                  </dt>
-                  <dd>{m.source === "bundled" ? <Trans>Bundled with the app</Trans> : m.source === "catalogue" ? <Trans>Catalogue folder</Trans> : <Trans>Installed (package removed)</Trans>}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Needs</Trans>
-                  </dt>
-                  <dd>{needs || <Trans>Nothing else</Trans>}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Tables</Trans>
-                  </dt>
-                  <dd className="flex flex-wrap gap-x-3">
+                  <Fact tone="muted" label={<Trans>Author</Trans>}>
+                    {m.author}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Source</Trans>}>
+                    {m.source === "bundled" ? <Trans>Bundled with the app</Trans> : m.source === "catalogue" ? <Trans>Catalogue folder</Trans> : <Trans>Installed (package removed)</Trans>}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Needs</Trans>}>
+                    {needs || <Trans>Nothing else</Trans>}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Tables</Trans>} className="flex flex-wrap gap-x-3">
                     {m.tables.map((x) =>
                       m.status === "enabled" ? (
                         <Link key={x.name} className="text-primary underline" to={`/admin/mod/${m.name}/${x.name}`}>
@@ -160,7 +155,7 @@ export default function ModuleMarket() {
                       ),
                     )}
                     <span className="font-mono text-xs text-slate-500">{m.tables.map((x) => x.table).join(", ")}</span>
-                  </dd>
+                  </Fact>
                 </dl>
                 <div className="mt-auto flex flex-wrap gap-2">
                   {m.status === "available" ? (

@@ -27,6 +27,7 @@ import { fieldErrorsOf } from "../crud/api.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { useUploader, useUploadRules } from "../crud/fields/upload.ts";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
+import { Fact } from "../../ui/Fact.tsx";
 
 /** `GET /admin/account/profile`. */
 export type OwnProfile = AdminProfileRow;
@@ -115,10 +116,9 @@ export function OwnProfileForm({ profile }: { profile: OwnProfile }) {
         </div>
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="font-medium text-slate-700 dark:text-slate-200">
-          <Trans>Username</Trans>
-        </dt>
-        <dd className="break-all">{profile.username}</dd>
+        <Fact label={<Trans>Username</Trans>} className="break-all">
+          {profile.username}
+        </Fact>
       </dl>
       <Field label={t`Nickname`} autoComplete="nickname" error={errors.nickname?.message} {...form.register("nickname")} />
       <Field label={t`Email`} type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
