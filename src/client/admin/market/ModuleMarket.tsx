@@ -22,6 +22,7 @@ import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { Fact } from "../../ui/Fact.tsx";
+import { PageHeader } from "../../ui/PageTitle.tsx";
 
 /**
  * The module market (`moduleStore/moduleStore`, super admins only): the bundled modules and
@@ -78,15 +79,12 @@ export default function ModuleMarket() {
 
   return (
     <section className="space-y-4" aria-labelledby="market-title">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 id="market-title" className="text-xl font-semibold">
-          <Trans>Module market</Trans>
-        </h1>
+      <PageHeader id="market-title" title={<Trans>Module market</Trans>}>
         <FileUploadButton variant="primary" disabled={upload.isPending} accept="application/zip,.zip" inputLabel={t`Module zip`} onFiles={([file]) => upload.mutate(file!)}>
           <FileUp className="size-4" aria-hidden />
           <Trans>Upload a module zip</Trans>
         </FileUploadButton>
-      </div>
+      </PageHeader>
       <UploadFailure error={upload.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>A module adds tables, back-office screens and what members see, all from its definitions. Its tables get the prefix mod_ and its own name.</Trans>

@@ -28,6 +28,7 @@ import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { useUploader, useUploadRules } from "../crud/fields/upload.ts";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 import { Fact } from "../../ui/Fact.tsx";
+import { PageTitle } from "../../ui/PageTitle.tsx";
 
 /** `GET /admin/account/profile`. */
 export type OwnProfile = AdminProfileRow;
@@ -200,9 +201,9 @@ function OwnAccount() {
   if (query.isError) return <LoadRetry message={t`The profile could not be loaded.`} onRetry={() => void query.refetch()} />;
   return (
     <div className="mx-auto max-w-5xl space-y-4">
-      <h1 className="text-xl font-semibold">
+      <PageTitle>
         <Trans>My account</Trans>
-      </h1>
+      </PageTitle>
       <div className="grid items-start gap-4 lg:grid-cols-2">
         <OwnProfileForm key={query.data.id} profile={query.data} />
         <OwnPasswordForm username={query.data.username} />
