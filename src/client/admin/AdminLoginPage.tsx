@@ -4,6 +4,7 @@ import { GraduationCap } from "lucide-react";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request, serverRefusal } from "../api/index.ts";
+import { asksForCaptcha, postLogin } from "../api/login.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
 import { Button } from "../ui/Button.tsx";
@@ -49,16 +50,13 @@ export default function AdminLoginPage() {
   async function send(captcha?: { captchaId: string; captchaInfo: string }) {
     setBusy(true);
     try {
-      const res = await request<{ userInfo: AdminInfo; routePath?: string }>(
-        { url: "/admin/index/login", method: "post", data: { username, password, keep, ...captcha } },
-        { showSuccessMessage: true, loading: true, showCodeMessage: false },
-      );
+      const answer = await postLogin<{ userInfo: AdminInfo; routePath?: string }>("/admin/index/login", { username, password, keep, ...captcha });
       useNavTabs.getState().reset();
-      useAdminInfo.getState().dataFill(res.data.userInfo);
-      void navigate(res.data.routePath || "/admin", { replace: true });
+      useAdminInfo.getState().dataFill(answer.userInfo);
+      void navigate(answer.routePath || "/admin", { replace: true });
     } catch (error) {
       const refusal = serverRefusal(error);
-      if ((refusal?.data as { captcha?: boolean } | null)?.captcha) {
+      if (asksForCaptcha(error)) {
         setCaptchaNeeded(true);
         if (!captcha) setCaptchaOpen(true);
       }

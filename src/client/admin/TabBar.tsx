@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, type ComponentType, type ReactNode } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { ContextMenu, DropdownMenu } from "radix-ui";
 import { ChevronDown, X } from "lucide-react";
 import { Link, useLocation, useNavigate } from "react-router-dom";
 import { useNavTabs } from "../stores/navTabs.ts";
+import { usePick } from "../stores/pick.ts";
 import { Button, buttonClass, selectedClass } from "../ui/Button.tsx";
 import { confirmLeave } from "../ui/leaveGuard.tsx";
 
@@ -20,11 +21,7 @@ const ITEM_CLASS =
  */
 export function TabBar() {
   const { t } = useLingui();
-  const tabs = useNavTabs((s) => s.tabs);
-  const routes = useNavTabs((s) => s.routes);
-  const close = useNavTabs((s) => s.close);
-  const closeOthers = useNavTabs((s) => s.closeOthers);
-  const closeAll = useNavTabs((s) => s.closeAll);
+  const { tabs, routes, close, closeOthers, closeAll } = usePick(useNavTabs, "tabs", "routes", "close", "closeOthers", "closeAll");
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const listRef = useRef<HTMLUListElement>(null);
@@ -97,12 +94,7 @@ export function TabBar() {
                   <ContextMenu.Item onSelect={() => onClose(tab.path)} className={ITEM_CLASS}>
                     {t`Close ${title}`}
                   </ContextMenu.Item>
-                  <ContextMenu.Item disabled={tabs.length < 2} onSelect={() => onCloseOthers(tab)} className={ITEM_CLASS}>
-                    {t`Close other tabs`}
-                  </ContextMenu.Item>
-                  <ContextMenu.Item onSelect={onCloseAll} className={ITEM_CLASS}>
-                    {t`Close all tabs`}
-                  </ContextMenu.Item>
+                  <CloseTabsItems Item={ContextMenu.Item} othersDisabled={tabs.length < 2} onCloseOthers={() => onCloseOthers(tab)} onCloseAll={onCloseAll} />
                 </ContextMenu.Content>
               </ContextMenu.Portal>
             </ContextMenu.Root>
@@ -115,15 +107,35 @@ export function TabBar() {
         </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content align="end" className={MENU_CLASS}>
-            <DropdownMenu.Item onSelect={() => closeOthers(pathname)} className={ITEM_CLASS}>
-              {t`Close other tabs`}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item onSelect={onCloseAll} className={ITEM_CLASS}>
-              {t`Close all tabs`}
-            </DropdownMenu.Item>
+            <CloseTabsItems Item={DropdownMenu.Item} onCloseOthers={() => closeOthers(pathname)} onCloseAll={onCloseAll} />
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
     </nav>
+  );
+}
+
+/** "Close other tabs" and "Close all tabs", as items of the menu they are in (a tab's context menu, the strip's menu). */
+function CloseTabsItems({
+  Item,
+  othersDisabled,
+  onCloseOthers,
+  onCloseAll,
+}: {
+  Item: ComponentType<{ disabled?: boolean; onSelect?: () => void; className?: string; children: ReactNode }>;
+  othersDisabled?: boolean;
+  onCloseOthers: () => void;
+  onCloseAll: () => void;
+}) {
+  const { t } = useLingui();
+  return (
+    <>
+      <Item disabled={othersDisabled} onSelect={onCloseOthers} className={ITEM_CLASS}>
+        {t`Close other tabs`}
+      </Item>
+      <Item onSelect={onCloseAll} className={ITEM_CLASS}>
+        {t`Close all tabs`}
+      </Item>
+    </>
   );
 }

@@ -1,12 +1,8 @@
+import { listen } from "./listen.ts";
 import { useSyncExternalStore } from "react";
 
 function subscribe(onChange: () => void): () => void {
-  window.addEventListener("online", onChange);
-  window.addEventListener("offline", onChange);
-  return () => {
-    window.removeEventListener("online", onChange);
-    window.removeEventListener("offline", onChange);
-  };
+  return listen([window, "online", onChange], [window, "offline", onChange]);
 }
 
 /** The browser's view of connectivity, live. */

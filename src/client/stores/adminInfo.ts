@@ -1,7 +1,5 @@
-import { create } from "zustand";
-import { createJSONStorage, persist } from "zustand/middleware";
 import { STORE_ADMIN_INFO } from "./keys.ts";
-import { shareTokensAcrossTabs, tokenActions, type TokenActions } from "./tokens.ts";
+import { createSessionStore } from "./session.ts";
 
 /** SPEC §3 admin info. */
 export interface AdminInfo {
@@ -16,11 +14,6 @@ export interface AdminInfo {
   is_company: boolean;
 }
 
-interface AdminInfoStore extends AdminInfo, TokenActions {
-  dataFill(info: Partial<AdminInfo>): void;
-  clear(): void;
-}
-
 const empty: AdminInfo = {
   id: 0,
   username: "",
@@ -33,16 +26,4 @@ const empty: AdminInfo = {
   is_company: false,
 };
 
-export const useAdminInfo = create<AdminInfoStore>()(
-  persist(
-    (set, get) => ({
-      ...empty,
-      dataFill: (info) => set(info),
-      ...tokenActions(set, get),
-      clear: () => set(empty),
-    }),
-    { name: STORE_ADMIN_INFO, storage: createJSONStorage(() => localStorage) },
-  ),
-);
-
-shareTokensAcrossTabs(STORE_ADMIN_INFO, useAdminInfo);
+export const useAdminInfo = createSessionStore(STORE_ADMIN_INFO, empty);

@@ -1,7 +1,5 @@
-import { create } from "zustand";
-import { createJSONStorage, persist } from "zustand/middleware";
 import { STORE_USER_INFO } from "./keys.ts";
-import { shareTokensAcrossTabs, tokenActions, type TokenActions } from "./tokens.ts";
+import { createSessionStore } from "./session.ts";
 
 /** SPEC §3 member info (gender 0 unknown, 1 male, 2 female; money shown with 2 decimals). */
 export interface UserInfo {
@@ -23,13 +21,6 @@ export interface UserInfo {
   refresh_token: string;
 }
 
-interface UserInfoStore extends UserInfo, TokenActions {
-  dataFill(info: Partial<UserInfo>): void;
-  /** Logged in when both id and token are set (SPEC §3). */
-  isLogin(): boolean;
-  clear(): void;
-}
-
 const empty: UserInfo = {
   id: 0,
   username: "",
@@ -49,17 +40,7 @@ const empty: UserInfo = {
   refresh_token: "",
 };
 
-export const useUserInfo = create<UserInfoStore>()(
-  persist(
-    (set, get) => ({
-      ...empty,
-      dataFill: (info) => set(info),
-      ...tokenActions(set, get),
-      isLogin: () => Boolean(get().id && get().token),
-      clear: () => set(empty),
-    }),
-    { name: STORE_USER_INFO, storage: createJSONStorage(() => localStorage) },
-  ),
-);
-
-shareTokensAcrossTabs(STORE_USER_INFO, useUserInfo);
+export const useUserInfo = createSessionStore(STORE_USER_INFO, empty, (get) => ({
+  /** Logged in when both id and token are set (SPEC §3). */
+  isLogin: () => Boolean(get().id && get().token),
+}));

@@ -401,13 +401,36 @@ const clampWidth = (width: number) => Math.round(Math.min(COLUMN_WIDTH_MAX, Math
  */
 function ResizeHandle({ name, width, onResize }: { name: string; width: number | undefined; onResize: (width: number, done: boolean) => void }) {
   const { t } = useLingui();
-  const drag = useRef<{ x: number; width: number; last: number } | null>(null);
   const ref = useRef<HTMLSpanElement>(null);
   const drawnWidth = (handle: HTMLElement) => width ?? Math.round(handle.parentElement?.getBoundingClientRect().width ?? COLUMN_WIDTH_MIN);
   // A splitter says its value: the width set, or the one the column is drawn at (read after layout).
   useLayoutEffect(() => {
     if (ref.current) ref.current.setAttribute("aria-valuenow", String(drawnWidth(ref.current)));
   });
+  const style: CSSProperties = { touchAction: "none" };
+  return (
+    <span
+      ref={ref}
+      role="separator"
+      aria-orientation="vertical"
+      aria-label={t`Column width: ${name}`}
+      aria-valuemin={COLUMN_WIDTH_MIN}
+      aria-valuemax={COLUMN_WIDTH_MAX}
+      tabIndex={0}
+      style={style}
+      {...useResizeGestures(drawnWidth, onResize)}
+      className="absolute inset-y-0 end-0 z-10 w-3 cursor-col-resize outline-none after:absolute after:inset-y-2 after:start-1/2 after:w-0.5 after:-translate-x-1/2 after:rounded after:bg-slate-300 hover:after:bg-primary focus-visible:after:bg-primary focus-visible:after:w-1 dark:after:bg-slate-600"
+    />
+  );
+}
+
+/**
+ * The grip's gestures: a drag (pointer captured, so it follows outside the grip) sets the width
+ * as it moves and once more, done, when let go or cancelled; the arrow keys move it a step.
+ * `drawnWidth` is where a gesture starts from.
+ */
+function useResizeGestures(drawnWidth: (handle: HTMLElement) => number, onResize: (width: number, done: boolean) => void) {
+  const drag = useRef<{ x: number; width: number; last: number } | null>(null);
   const onPointerDown = (e: PointerEvent<HTMLElement>) => {
     if (e.button !== 0) return;
     e.preventDefault();
@@ -434,25 +457,7 @@ function ResizeHandle({ name, width, onResize }: { name: string; width: number |
     e.preventDefault();
     onResize(clampWidth(drawnWidth(e.currentTarget) + step), true);
   };
-  const style: CSSProperties = { touchAction: "none" };
-  return (
-    <span
-      ref={ref}
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={t`Column width: ${name}`}
-      aria-valuemin={COLUMN_WIDTH_MIN}
-      aria-valuemax={COLUMN_WIDTH_MAX}
-      tabIndex={0}
-      style={style}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerUp}
-      onPointerCancel={onPointerUp}
-      onKeyDown={onKeyDown}
-      className="absolute inset-y-0 end-0 z-10 w-3 cursor-col-resize outline-none after:absolute after:inset-y-2 after:start-1/2 after:w-0.5 after:-translate-x-1/2 after:rounded after:bg-slate-300 hover:after:bg-primary focus-visible:after:bg-primary focus-visible:after:w-1 dark:after:bg-slate-600"
-    />
-  );
+  return { onPointerDown, onPointerMove, onPointerUp, onPointerCancel: onPointerUp, onKeyDown };
 }
 
 const CARD_CLASS = "rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900";

@@ -2,6 +2,7 @@ import { Popover } from "radix-ui";
 import type { ReactNode } from "react";
 import { Button } from "./Button.tsx";
 import { controlClass, type FieldControlProps } from "./form/Field.tsx";
+import { PopoverPanel } from "./PopoverPanel.tsx";
 
 /**
  * A form control that opens a popover to choose from (an icon grid, a checkbox list): the trigger
@@ -39,17 +40,10 @@ export function SearchPopover({
           {trigger}
         </Button>
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="start"
-          sideOffset={4}
-          collisionPadding={8}
-          className={`z-50 rounded-md border border-slate-200 bg-white p-2 text-slate-900 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100 ${contentClassName}`}
-        >
-          <input type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder={searchLabel} aria-label={searchLabel} className={controlClass()} />
-          {children}
-        </Popover.Content>
-      </Popover.Portal>
+      <PopoverPanel align="start" className={`rounded-md p-2 text-slate-900 dark:bg-slate-800 dark:text-slate-100 ${contentClassName}`}>
+        <input type="search" value={search} onChange={(e) => onSearch(e.target.value)} placeholder={searchLabel} aria-label={searchLabel} className={controlClass()} />
+        {children}
+      </PopoverPanel>
     </Popover.Root>
   );
 }

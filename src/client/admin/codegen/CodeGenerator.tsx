@@ -34,6 +34,7 @@ import { PlainTable } from "../../ui/Table.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { definitionOf } from "./definition.ts";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { PageHeader } from "../../ui/PageTitle.tsx";
 
 /**
  * The code generator (`crud/crud`, super admins only): the designs, and the designer of one —
@@ -83,6 +84,19 @@ interface Editing {
   status: "draft" | "generated" | "new";
   design: GenDesign;
 }
+
+/** The headings of the field table's columns, in order (the last, the row's actions, is named for screen readers only). */
+const FIELD_COLUMNS: MessageDescriptor[] = [
+  msg`Name`,
+  msg`Type`,
+  msg`Length / digits`,
+  msg`Default`,
+  msg`Comment (label)`,
+  msg`Index`,
+  msg`Form control`,
+  msg`Search`,
+  msg`Options`,
+];
 
 /** A field whose type changed keeps a control and search that fit the new type. */
 function retype(field: GenField, type: GenFieldType): GenField {
@@ -167,10 +181,7 @@ export default function CodeGenerator() {
 
   return (
     <section className="space-y-4" aria-labelledby="codegen-title">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 id="codegen-title" className="text-xl font-semibold">
-          <Trans>Code generator</Trans>
-        </h1>
+      <PageHeader id="codegen-title" title={<Trans>Code generator</Trans>}>
         <div className="flex flex-wrap gap-2">
           <FileUploadButton disabled={importDesign.isPending} accept="application/json,.json" inputLabel={t`Design file`} onFiles={([file]) => importDesign.mutate(file!)}>
             <FileUp className="size-4" aria-hidden />
@@ -181,7 +192,7 @@ export default function CodeGenerator() {
             <Trans>New design</Trans>
           </Button>
         </div>
-      </div>
+      </PageHeader>
       <UploadFailure error={importDesign.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>Design a back-office screen: its table gets the prefix gen_, and once generated the screen is in the side menu at once.</Trans>
@@ -405,33 +416,11 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
           <PlainTable className="min-w-[80rem] border-collapse">
             <thead>
               <tr className="text-left text-xs text-slate-600 dark:text-slate-300">
-                <th className="p-1">
-                  <Trans>Name</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Type</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Length / digits</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Default</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Comment (label)</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Index</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Form control</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Search</Trans>
-                </th>
-                <th className="p-1">
-                  <Trans>Options</Trans>
-                </th>
+                {FIELD_COLUMNS.map((column) => (
+                  <th key={column.id} className="p-1">
+                    {i18n._(column)}
+                  </th>
+                ))}
                 <th className="p-1">
                   <span className="sr-only">
                     <Trans>Actions</Trans>
@@ -449,13 +438,7 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                       <input className={`${cell} w-32 font-mono`} aria-label={t`Field ${position} name`} value={field.name} maxLength={41} onChange={(e) => setField(i, { name: e.target.value })} />
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-36`} aria-label={t`Type of ${label}`} value={field.type} onChange={(e) => set({ fields: design.fields.map((f, j) => (j === i ? retype(f, e.target.value as GenFieldType) : f)) })}>
-                        {FIELD_TYPES.map((type) => (
-                          <option key={type} value={type}>
-                            {i18n._(TYPE_LABELS[type])}
-                          </option>
-                        ))}
-                      </select>
+                      <CellSelect className={`${cell} w-36`} label={t`Type of ${label}`} value={field.type} options={FIELD_TYPES} labels={TYPE_LABELS} onChange={(value) => set({ fields: design.fields.map((f, j) => (j === i ? retype(f, value) : f)) })} />
                     </td>
                     <td className="p-1">
                       <input
@@ -477,31 +460,13 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
                       <input className={`${cell} w-36`} aria-label={t`Comment of ${label}`} value={field.comment} maxLength={100} onChange={(e) => setField(i, { comment: e.target.value })} />
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-24`} aria-label={t`Index of ${label}`} value={field.index} onChange={(e) => setField(i, { index: e.target.value as GenField["index"] })}>
-                        {INDEX_KINDS.map((k) => (
-                          <option key={k} value={k}>
-                            {i18n._(INDEX_LABELS[k])}
-                          </option>
-                        ))}
-                      </select>
+                      <CellSelect className={`${cell} w-24`} label={t`Index of ${label}`} value={field.index} options={INDEX_KINDS} labels={INDEX_LABELS} onChange={(value) => setField(i, { index: value })} />
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-36`} aria-label={t`Form control of ${label}`} value={field.form} onChange={(e) => setField(i, { form: e.target.value as GenField["form"] })}>
-                        {controlsOf(field.type).map((c) => (
-                          <option key={c} value={c}>
-                            {i18n._(CONTROL_LABELS[c])}
-                          </option>
-                        ))}
-                      </select>
+                      <CellSelect className={`${cell} w-36`} label={t`Form control of ${label}`} value={field.form} options={controlsOf(field.type)} labels={CONTROL_LABELS} onChange={(value) => setField(i, { form: value })} />
                     </td>
                     <td className="p-1">
-                      <select className={`${cell} w-32`} aria-label={t`Search of ${label}`} value={field.search} onChange={(e) => setField(i, { search: e.target.value as GenField["search"], list: e.target.value !== "none" ? true : field.list })}>
-                        {searchOpsOf(field.type).map((op) => (
-                          <option key={op} value={op}>
-                            {i18n._(SEARCH_LABELS[op])}
-                          </option>
-                        ))}
-                      </select>
+                      <CellSelect className={`${cell} w-32`} label={t`Search of ${label}`} value={field.search} options={searchOpsOf(field.type)} labels={SEARCH_LABELS} onChange={(value) => setField(i, { search: value, list: value !== "none" ? true : field.list })} />
                     </td>
                     <td className="min-w-[9rem] space-y-1 p-1 text-xs whitespace-nowrap">
                       {field.type === "enum" && (
@@ -662,5 +627,19 @@ function Designer({ editing, onClose, onGenerated }: { editing: Editing; onClose
         onConfirm={() => generate.mutate(true)}
       />
     </section>
+  );
+}
+
+/** A choice in a row of the field table: `options` by their labels. */
+function CellSelect<V extends string>({ className, label, value, options, labels, onChange }: { className: string; label: string; value: V; options: readonly V[]; labels: Record<V, MessageDescriptor>; onChange: (value: V) => void }) {
+  const { i18n } = useLingui();
+  return (
+    <select className={className} aria-label={label} value={value} onChange={(e) => onChange(e.target.value as V)}>
+      {options.map((option) => (
+        <option key={option} value={option}>
+          {i18n._(labels[option])}
+        </option>
+      ))}
+    </select>
   );
 }

@@ -14,6 +14,7 @@ import type { PageLeave } from "../../../shared/exam/pageLeaves.ts";
 import { PageLeaveList, PageLeaveSummary, pageLeavesOf } from "./PageLeaves.tsx";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
+import { submitWith } from "../../ui/form/submit.ts";
 
 
 /** Each time the member left the exam page (the marking row as `edit` answers it). */
@@ -72,14 +73,7 @@ export function MarkDialog({ row, onDone }: { row: CrudRow; onDone: () => void }
   const words = keywords.join(", ");
   const leaves = pageLeavesOf(row);
   return (
-    <form
-      noValidate
-      className="space-y-4 text-sm"
-      onSubmit={(e) => {
-        setFormError(null);
-        void form.handleSubmit((values) => save.mutate(values))(e);
-      }}
-    >
+    <form noValidate className="space-y-4 text-sm" onSubmit={submitWith(form.handleSubmit, (values) => save.mutate(values), () => setFormError(null))}>
       <div className="space-y-1">
         <p className="text-xs text-slate-600 dark:text-slate-300">
           <Trans>Question</Trans>

@@ -21,6 +21,8 @@ import { Field } from "../../ui/form/Field.tsx";
 import { reloadAdminMenus } from "../session.ts";
 import { MENU_ICONS } from "../menuIcons.tsx";
 import { PageSpinner } from "../../ui/PageSpinner.tsx";
+import { Fact } from "../../ui/Fact.tsx";
+import { PageHeader } from "../../ui/PageTitle.tsx";
 
 /**
  * The module market (`moduleStore/moduleStore`, super admins only): the bundled modules and
@@ -77,15 +79,12 @@ export default function ModuleMarket() {
 
   return (
     <section className="space-y-4" aria-labelledby="market-title">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 id="market-title" className="text-xl font-semibold">
-          <Trans>Module market</Trans>
-        </h1>
+      <PageHeader id="market-title" title={<Trans>Module market</Trans>}>
         <FileUploadButton variant="primary" disabled={upload.isPending} accept="application/zip,.zip" inputLabel={t`Module zip`} onFiles={([file]) => upload.mutate(file!)}>
           <FileUp className="size-4" aria-hidden />
           <Trans>Upload a module zip</Trans>
         </FileUploadButton>
-      </div>
+      </PageHeader>
       <UploadFailure error={upload.error} />
       <p className="text-sm text-slate-600 dark:text-slate-400">
         <Trans>A module adds tables, back-office screens and what members see, all from its definitions. Its tables get the prefix mod_ and its own name.</Trans>
@@ -134,22 +133,16 @@ export default function ModuleMarket() {
                   </div>
                 </div>
                 <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Author</Trans>
-                  </dt>
-                  <dd>{m.author}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Source</Trans>
-                  </dt>
-                  <dd>{m.source === "bundled" ? <Trans>Bundled with the app</Trans> : m.source === "catalogue" ? <Trans>Catalogue folder</Trans> : <Trans>Installed (package removed)</Trans>}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Needs</Trans>
-                  </dt>
-                  <dd>{needs || <Trans>Nothing else</Trans>}</dd>
-                  <dt className="text-slate-500 dark:text-slate-400">
-                    <Trans>Tables</Trans>
-                  </dt>
-                  <dd className="flex flex-wrap gap-x-3">
+                  <Fact tone="muted" label={<Trans>Author</Trans>}>
+                    {m.author}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Source</Trans>}>
+                    {m.source === "bundled" ? <Trans>Bundled with the app</Trans> : m.source === "catalogue" ? <Trans>Catalogue folder</Trans> : <Trans>Installed (package removed)</Trans>}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Needs</Trans>}>
+                    {needs || <Trans>Nothing else</Trans>}
+                  </Fact>
+                  <Fact tone="muted" label={<Trans>Tables</Trans>} className="flex flex-wrap gap-x-3">
                     {m.tables.map((x) =>
                       m.status === "enabled" ? (
                         <Link key={x.name} className="text-primary underline" to={`/admin/mod/${m.name}/${x.name}`}>
@@ -160,7 +153,7 @@ export default function ModuleMarket() {
                       ),
                     )}
                     <span className="font-mono text-xs text-slate-500">{m.tables.map((x) => x.table).join(", ")}</span>
-                  </dd>
+                  </Fact>
                 </dl>
                 <div className="mt-auto flex flex-wrap gap-2">
                   {m.status === "available" ? (

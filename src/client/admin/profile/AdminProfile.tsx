@@ -27,6 +27,8 @@ import { fieldErrorsOf } from "../crud/api.ts";
 import { UploadStatus } from "../crud/fields/UploadProgress.tsx";
 import { useUploader, useUploadRules } from "../crud/fields/upload.ts";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
+import { Fact } from "../../ui/Fact.tsx";
+import { PageTitle } from "../../ui/PageTitle.tsx";
 
 /** `GET /admin/account/profile`. */
 export type OwnProfile = AdminProfileRow;
@@ -115,10 +117,9 @@ export function OwnProfileForm({ profile }: { profile: OwnProfile }) {
         </div>
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="font-medium text-slate-700 dark:text-slate-200">
-          <Trans>Username</Trans>
-        </dt>
-        <dd className="break-all">{profile.username}</dd>
+        <Fact label={<Trans>Username</Trans>} className="break-all">
+          {profile.username}
+        </Fact>
       </dl>
       <Field label={t`Nickname`} autoComplete="nickname" error={errors.nickname?.message} {...form.register("nickname")} />
       <Field label={t`Email`} type="email" autoComplete="email" error={errors.email?.message} {...form.register("email")} />
@@ -200,9 +201,9 @@ function OwnAccount() {
   if (query.isError) return <LoadRetry message={t`The profile could not be loaded.`} onRetry={() => void query.refetch()} />;
   return (
     <div className="mx-auto max-w-5xl space-y-4">
-      <h1 className="text-xl font-semibold">
+      <PageTitle>
         <Trans>My account</Trans>
-      </h1>
+      </PageTitle>
       <div className="grid items-start gap-4 lg:grid-cols-2">
         <OwnProfileForm key={query.data.id} profile={query.data} />
         <OwnPasswordForm username={query.data.username} />

@@ -179,13 +179,13 @@ export default function ConfigScreen() {
           {/* Every group's form stays mounted (the others hidden), so switching tabs keeps what was typed in each. */}
           {groups.map((group) => {
             const own = items.filter((item) => item.group === group.name);
+            const test = TEST_SENDS[group.name];
             return (
               <Tabs.Content key={group.name} value={group.name} forceMount hidden={group.name !== current} className="p-4 outline-none sm:p-6">
                 {group.name === "upload" && config.data.storage && <StorageNote storage={config.data.storage} />}
                 {/* A new or deleted item makes a new form (its fields and schema change). */}
                 <GroupForm key={own.map((item) => item.name).join(",")} group={group} title={groupTitle(group)} view={config.data.config} items={own} onItemDeleted={reload} />
-                {group.name === "mail" && <TestMail />}
-                {group.name === "sms" && <TestSms />}
+                {test && <TestSend {...test} />}
                 {!group.builtin && own.length === 0 && (
                   <Auth node={actionNode(PATH, "del")}>
                     <div className="mt-6 max-w-2xl border-t border-slate-200 pt-4 dark:border-slate-700">
@@ -412,54 +412,34 @@ function StorageNote({ storage }: { storage: StorageView }) {
   );
 }
 
-/** Sends a test email through the mail settings as saved. */
-function TestMail() {
-  const { t } = useLingui();
-  return (
-    <TestSend
-      url="/admin/routine/config/sendTestMail"
-      field="to"
-      type="email"
-      check={(value) => testMailBody.safeParse({ to: value }).success}
-      invalid={t`Please enter the correct email address`}
-      label={t`Send a test email to`}
-      button={t`Send a test email`}
-      icon={Send}
-    />
-  );
-}
-
-/** Sends a test text message through the SMS settings as saved; a provider's failure is shown with its reason. */
-function TestSms() {
-  const { t } = useLingui();
-  return (
-    <TestSend
-      url="/admin/routine/config/sendTestSms"
-      field="mobile"
-      type="tel"
-      check={(value) => testSmsBody.safeParse({ mobile: value }).success}
-      invalid={t`Please enter the correct mobile number`}
-      label={t`Send a test text message to`}
-      button={t`Send a test text message`}
-      icon={MessageSquareText}
-    />
-  );
-}
-
 interface TestSendProps {
-  url: string;
-  field: "to" | "mobile";
-  type: "email" | "tel";
-  check: (value: string) => boolean;
-  invalid: string;
-  label: string;
-  button: string;
-  icon: LucideIcon;
+  /** Where it is sent, and how the address travels and is checked before sending. */
+  send: { url: string; field: "to" | "mobile"; check: (value: string) => boolean };
+  input: { type: "email" | "tel"; icon: LucideIcon };
+  copy: { invalid: MessageDescriptor; label: MessageDescriptor; button: MessageDescriptor };
 }
+
+/**
+ * The test messages of the mail and SMS groups, through the settings as saved (a provider's
+ * failure is shown with its reason), by group name.
+ */
+const TEST_SENDS: Partial<Record<string, TestSendProps>> = {
+  mail: {
+    send: { url: "/admin/routine/config/sendTestMail", field: "to", check: (value) => testMailBody.safeParse({ to: value }).success },
+    input: { type: "email", icon: Send },
+    copy: { invalid: msg`Please enter the correct email address`, label: msg`Send a test email to`, button: msg`Send a test email` },
+  },
+  sms: {
+    send: { url: "/admin/routine/config/sendTestSms", field: "mobile", check: (value) => testSmsBody.safeParse({ mobile: value }).success },
+    input: { type: "tel", icon: MessageSquareText },
+    copy: { invalid: msg`Please enter the correct mobile number`, label: msg`Send a test text message to`, button: msg`Send a test text message` },
+  },
+};
 
 /** A test message to an address the admin types, through the settings as saved. */
-function TestSend({ url, field, type, check, invalid, label, button, icon: Icon }: TestSendProps) {
-  const { t } = useLingui();
+function TestSend({ send: { url, field, check }, input: { type, icon: Icon }, copy }: TestSendProps) {
+  const { t, i18n } = useLingui();
+  const [invalid, label, button] = [i18n._(copy.invalid), i18n._(copy.label), i18n._(copy.button)];
   const [to, setTo] = useState("");
   const [error, setError] = useState<string | null>(null);
   // The server's answer stays under the form: "sent"; that without a provider the message only

@@ -16,6 +16,7 @@ import { formatTime } from "../../../shared/time.ts";
 import { parseAnsi } from "./ansi.ts";
 import { canDelete, type TerminalTask } from "./queue.ts";
 import { useTerminal } from "./store.ts";
+import { usePick } from "../../stores/pick.ts";
 
 const statusInfo: Record<TaskStatus, { label: MessageDescriptor; className: string; icon: ReactNode }> = {
   [TaskStatus.Waiting]: { label: msg({ message: "Waiting", context: "terminal task" }), className: "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200", icon: <CircleDashed aria-hidden className="size-3.5" /> },
@@ -120,9 +121,7 @@ function TaskItem({ task }: { task: TerminalTask }) {
 /** The header's terminal button: opens and closes the panel; a dot while something new waits in it. */
 export function TerminalButton() {
   const { t } = useLingui();
-  const show = useTerminal((s) => s.show);
-  const showDot = useTerminal((s) => s.showDot);
-  const toggle = useTerminal((s) => s.toggle);
+  const { show, showDot, toggle } = usePick(useTerminal, "show", "showDot", "toggle");
   return (
     <Button variant="ghost" size="icon" className="relative" aria-label={showDot ? t`Terminal (new output)` : t`Terminal`} aria-pressed={show} onClick={() => toggle()}>
       <SquareTerminal aria-hidden className="size-5" />
@@ -134,15 +133,8 @@ export function TerminalButton() {
 /** The terminal panel (SPEC §1, §2, §4): the task list, the common commands, the two dialogs. */
 export function TerminalPanel() {
   const { t } = useLingui();
-  const show = useTerminal((s) => s.show);
-  const tasks = useTerminal((s) => s.taskList);
-  const packageManager = useTerminal((s) => s.packageManager);
-  const toggle = useTerminal((s) => s.toggle);
-  const addTask = useTerminal((s) => s.addTask);
-  const addTaskPM = useTerminal((s) => s.addTaskPM);
-  const clearSuccess = useTerminal((s) => s.clearSuccessTask);
-  const openPackageManager = useTerminal((s) => s.togglePackageManagerDialog);
-  const openConfig = useTerminal((s) => s.toggleConfigDialog);
+  const terminal = usePick(useTerminal, "show", "taskList", "packageManager", "toggle", "addTask", "addTaskPM", "clearSuccessTask", "togglePackageManagerDialog", "toggleConfigDialog");
+  const { show, taskList: tasks, packageManager, toggle, addTask, addTaskPM } = terminal;
   return (
     <>
       <DialogFrame open={show} onOpenChange={toggle} title={t`Terminal`} size="xl">
@@ -152,13 +144,13 @@ export function TerminalPanel() {
             <Button onClick={() => addTaskPM("version", false)}>{t`${packageManager} version`}</Button>
             <Button variant="primary" onClick={() => addTaskPM("install")}>{t`Install dependencies`}</Button>
             <Button onClick={() => addTaskPM("web-build")}>{t`Rebuild the web app`}</Button>
-            <Button variant="ghost" onClick={clearSuccess}>{t`Clear successful tasks`}</Button>
+            <Button variant="ghost" onClick={terminal.clearSuccessTask}>{t`Clear successful tasks`}</Button>
             <div className="flex-1" />
-            <Button variant="ghost" onClick={() => openPackageManager(true)}>
+            <Button variant="ghost" onClick={() => terminal.togglePackageManagerDialog(true)}>
               <Package aria-hidden className="size-4" />
               {t`Package manager: ${packageManager}`}
             </Button>
-            <Button variant="ghost" onClick={() => openConfig(true)}>
+            <Button variant="ghost" onClick={() => terminal.toggleConfigDialog(true)}>
               <Settings aria-hidden className="size-4" />
               {t`Settings`}
             </Button>

@@ -11,6 +11,8 @@ import type { CrudRow } from "../crud/types.ts";
 import { formatCents } from "./cells.tsx";
 import { FormFooter, FormAlert } from "../../ui/FormFooter.tsx";
 import { useDirtyForm, useGuardedClose } from "../../ui/discardGuard.tsx";
+import { submitWith } from "../../ui/form/submit.ts";
+import { Fact } from "../../ui/Fact.tsx";
 
 /** "12.3" / "-5" / "0.05" -> cents; null for anything else (at most 2 decimals). */
 export function yuanToCents(text: string): number | null {
@@ -68,27 +70,17 @@ function Adjust({ row, onDone, column }: { row: CrudRow; onDone: () => void; col
   });
   const name = String(row.nickname || row.username || row.id);
   return (
-    <form
-      noValidate
-      className="space-y-4"
-      onSubmit={(e) => {
-        setFormError(null);
-        void form.handleSubmit((values) => save.mutate(values))(e);
-      }}
-    >
+    <form noValidate className="space-y-4" onSubmit={submitWith(form.handleSubmit, (values) => save.mutate(values), () => setFormError(null))}>
       <dl className="grid grid-cols-2 gap-2 rounded-md bg-slate-50 p-3 text-sm dark:bg-slate-800">
-        <dt className="text-slate-600 dark:text-slate-300">
-          <Trans>Member</Trans>
-        </dt>
-        <dd className="text-end font-medium">{name}</dd>
-        <dt className="text-slate-600 dark:text-slate-300">{money ? <Trans>Balance now</Trans> : <Trans>Points now</Trans>}</dt>
-        <dd className="text-end tabular-nums" data-testid="adjust-current">
+        <Fact tone="soft" label={<Trans>Member</Trans>} className="text-end font-medium">
+          {name}
+        </Fact>
+        <Fact tone="soft" label={money ? <Trans>Balance now</Trans> : <Trans>Points now</Trans>} className="text-end tabular-nums" testId="adjust-current">
           {show(current)}
-        </dd>
-        <dt className="text-slate-600 dark:text-slate-300">
-          <Trans>After the change</Trans>
-        </dt>
-        <dd className={`text-end tabular-nums ${valid && current + change! < 0 ? "text-red-700 dark:text-red-400" : ""}`}>{valid ? show(current + change!) : "–"}</dd>
+        </Fact>
+        <Fact tone="soft" label={<Trans>After the change</Trans>} className={`text-end tabular-nums ${valid && current + change! < 0 ? "text-red-700 dark:text-red-400" : ""}`}>
+          {valid ? show(current + change!) : "–"}
+        </Fact>
       </dl>
       <FieldFrame label={money ? t`Amount (yuan, negative to take away)` : t`Points (negative to take away)`} error={error}>
         {(control) => (

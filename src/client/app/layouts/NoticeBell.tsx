@@ -7,6 +7,7 @@ import { noticeUrl, type NoticeItem } from "../../../shared/notice.ts";
 import { formatTime } from "../../../shared/time.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
+import { PopoverPanel } from "../../ui/PopoverPanel.tsx";
 import { loadNotices, markAllNoticesRead, markNoticeRead, useNotices } from "./notices.ts";
 
 /**
@@ -73,47 +74,39 @@ export default function NoticeBell({ memberId }: { memberId: number }) {
           </span>
         )}
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={4}
-          collisionPadding={8}
-          aria-label={t`Notices`}
-          className="z-50 flex max-h-[70vh] w-[min(24rem,calc(100vw-1rem))] flex-col rounded-lg border border-slate-200 bg-white shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-1 dark:border-slate-700">
-            <h2 className="font-semibold">{t`Notices`}</h2>
-            <Button variant="ghost" size="sm" disabled={unread === 0} onClick={() => void markAllNoticesRead(memberId)}>
-              {t`Mark all read`}
-            </Button>
-          </div>
-          {notices.list.length === 0 ? (
-            <p className="p-4 text-sm text-slate-600 dark:text-slate-400">{online ? t`No notices yet.` : t`No notices kept on this device.`}</p>
-          ) : (
-            <ul className="overflow-y-auto">
-              {notices.list.map((n) => (
-                <li key={n.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                  <Link
-                    to={noticeUrl(n)}
-                    onClick={() => {
-                      void markNoticeRead(memberId, n);
-                      setOpen(false);
-                    }}
-                    className="flex min-h-11 gap-2 px-3 py-2 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-primary dark:hover:bg-slate-800"
-                  >
-                    <span aria-hidden className={`mt-1.5 size-2 shrink-0 rounded-full ${n.readAt === null ? "bg-primary" : "bg-transparent"}`} />
-                    <span className="min-w-0 flex-1">
-                      <span className={n.readAt === null ? "font-medium" : "text-slate-600 dark:text-slate-400"}>{text(n)}</span>
-                      {n.readAt === null && <span className="sr-only">{t`(unread)`}</span>}
-                      <span className="block text-xs text-slate-500 dark:text-slate-400">{formatTime(n.createTime, "YYYY-MM-DD HH:mm")}</span>
-                    </span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Popover.Content>
-      </Popover.Portal>
+      <PopoverPanel align="end" aria-label={t`Notices`} className="flex max-h-[70vh] w-[min(24rem,calc(100vw-1rem))] flex-col rounded-lg dark:bg-slate-900">
+        <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-3 py-1 dark:border-slate-700">
+          <h2 className="font-semibold">{t`Notices`}</h2>
+          <Button variant="ghost" size="sm" disabled={unread === 0} onClick={() => void markAllNoticesRead(memberId)}>
+            {t`Mark all read`}
+          </Button>
+        </div>
+        {notices.list.length === 0 ? (
+          <p className="p-4 text-sm text-slate-600 dark:text-slate-400">{online ? t`No notices yet.` : t`No notices kept on this device.`}</p>
+        ) : (
+          <ul className="overflow-y-auto">
+            {notices.list.map((n) => (
+              <li key={n.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                <Link
+                  to={noticeUrl(n)}
+                  onClick={() => {
+                    void markNoticeRead(memberId, n);
+                    setOpen(false);
+                  }}
+                  className="flex min-h-11 gap-2 px-3 py-2 text-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-primary dark:hover:bg-slate-800"
+                >
+                  <span aria-hidden className={`mt-1.5 size-2 shrink-0 rounded-full ${n.readAt === null ? "bg-primary" : "bg-transparent"}`} />
+                  <span className="min-w-0 flex-1">
+                    <span className={n.readAt === null ? "font-medium" : "text-slate-600 dark:text-slate-400"}>{text(n)}</span>
+                    {n.readAt === null && <span className="sr-only">{t`(unread)`}</span>}
+                    <span className="block text-xs text-slate-500 dark:text-slate-400">{formatTime(n.createTime, "YYYY-MM-DD HH:mm")}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </PopoverPanel>
     </Popover.Root>
   );
 }

@@ -3,6 +3,7 @@ import type { LucideIcon } from "lucide-react";
 import { X } from "lucide-react";
 import { Popover } from "radix-ui";
 import type { ReactNode } from "react";
+import { PopoverPanel } from "../../ui/PopoverPanel.tsx";
 
 const TONES = {
   amber: "bg-amber-100 text-amber-900",
@@ -46,22 +47,15 @@ export function SyncPopover({
           {label}
         </span>
       </Popover.Trigger>
-      <Popover.Portal>
-        <Popover.Content
-          align="end"
-          sideOffset={6}
-          aria-label={title}
-          className="z-50 w-[min(24rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900"
-        >
-          <div className="mb-2 flex items-start justify-between gap-2">
-            <p className="text-slate-700 dark:text-slate-200">{intro}</p>
-            <Popover.Close aria-label={t`Close`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X aria-hidden className="size-4" />
-            </Popover.Close>
-          </div>
-          {children}
-        </Popover.Content>
-      </Popover.Portal>
+      <PopoverPanel align="end" sideOffset={6} collisionPadding={0} aria-label={title} className="w-[min(24rem,calc(100vw-2rem))] rounded-lg p-3 text-sm dark:bg-slate-900">
+        <div className="mb-2 flex items-start justify-between gap-2">
+          <p className="text-slate-700 dark:text-slate-200">{intro}</p>
+          <Popover.Close aria-label={t`Close`} className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+            <X aria-hidden className="size-4" />
+          </Popover.Close>
+        </div>
+        {children}
+      </PopoverPanel>
     </Popover.Root>
   );
 }

@@ -3,6 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../../shared/validation.ts";
 import { request, serverRefusal } from "../../api/index.ts";
+import { asksForCaptcha, postLogin } from "../../api/login.ts";
 import { useMemberCenter } from "../../stores/memberCenter.ts";
 import { useUserInfo, type UserInfo } from "../../stores/userInfo.ts";
 import { Field } from "../../ui/form/Field.tsx";
@@ -94,16 +95,13 @@ export function MemberAuthPanel() {
         ...captcha,
         ...(which === "register" ? { registerType, [registerType]: target, captcha: code } : {}),
       };
-      const res = await request<{ userInfo: UserInfo; routePath: string }>(
-        { url: "/api/user/checkIn", method: "post", data },
-        { showSuccessMessage: true, loading: true, showCodeMessage: false },
-      );
+      const answer = await postLogin<{ userInfo: UserInfo; routePath: string }>("/api/user/checkIn", data);
       useMemberCenter.getState().reset();
-      useUserInfo.getState().dataFill(res.data.userInfo);
-      void navigate(res.data.routePath || "/user", { replace: true });
+      useUserInfo.getState().dataFill(answer.userInfo);
+      void navigate(answer.routePath || "/user", { replace: true });
     } catch (error) {
       const refusal = serverRefusal(error);
-      if ((refusal?.data as { captcha?: boolean } | null)?.captcha && which === "login" && !captcha) {
+      if (asksForCaptcha(error) && which === "login" && !captcha) {
         setPending(which);
         setCaptchaOpen(true);
       } else if (refusal?.msg) {

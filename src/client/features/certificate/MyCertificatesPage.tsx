@@ -8,6 +8,7 @@ import { request } from "../../api/index.ts";
 import { saveCertificate, storedCertificatePdf, useOfflineDb, useStoredCertificates, type MemberDb } from "../../offline/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { PageTitle } from "../../ui/PageTitle.tsx";
 
 const card = "rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-700 dark:bg-slate-900";
 
@@ -68,10 +69,9 @@ export default function MyCertificatesPage() {
 
   return (
     <div className="space-y-6">
-      <h1 className="flex items-center gap-2 text-xl font-semibold">
-        <Award aria-hidden className="size-6 text-primary" />
+      <PageTitle icon={Award}>
         <Trans>My certificates</Trans>
-      </h1>
+      </PageTitle>
       {list.isPending && stored === undefined ? (
         <Spinner className="mx-auto my-8 size-8" />
       ) : rows.length === 0 ? (

@@ -5,11 +5,10 @@ import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, ChevronLeft, ChevronRight, Search, SearchX } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { CourseCategoryNode, CourseSummary } from "../../../shared/course/types.ts";
-import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { CATALOGUE_PAGE_SIZE, courseQueries, findCategoryPath, type CatalogueParams } from "./api.ts";
 import { CourseCover, CourseSize, PriceTag } from "./parts.tsx";
 import { Button, selectedClass } from "../../ui/Button.tsx";
+import { QueryView } from "../../ui/QueryView.tsx";
 
 /** Typing pauses this long before the search goes into the URL (and to the server). */
 export const SEARCH_DEBOUNCE_MS = 350;
@@ -176,46 +175,46 @@ export default function CataloguePage() {
 
       {data && data.categories.length > 0 && <CategoryChips tree={data.categories} selected={filter.categoryId} onSelect={(id) => update({ category: id })} />}
 
-      {query.isPending ? (
-        <PageSpinner className="my-16" />
-      ) : query.isError ? (
-        <LoadFailed message={t`The courses could not be loaded.`} onRetry={() => void query.refetch()} />
-      ) : query.data.list.length === 0 ? (
-        <div className="mx-auto max-w-md space-y-2 py-12 text-center text-slate-600 dark:text-slate-300">
-          <SearchX aria-hidden className="mx-auto size-10 text-slate-400" />
-          <p>{keyword ? t`No course matches “${keyword}”.` : t`No courses here yet.`}</p>
-        </div>
-      ) : (
-        <>
-          <p className="sr-only" role="status">
-            {t`${plural(total, { one: "# course found", other: "# courses found" })}`}
-          </p>
-          <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${query.isPlaceholderData ? "opacity-60" : ""}`} aria-busy={query.isPlaceholderData}>
-            {query.data.list.map((course) => (
-              <CourseCard key={course.id} course={course} />
-            ))}
-          </ul>
-          {pageCount > 1 && (
-            <nav aria-label={t`Pages`} className="flex items-center justify-center gap-3">
-              <Button
-                disabled={page <= 1}
-                onClick={() => update({ page: page - 1 })}
-              >
-                <ChevronLeft aria-hidden className="size-4" />
-                <Trans>Previous</Trans>
-              </Button>
-              <span className="text-sm text-slate-600 dark:text-slate-300">{t`Page ${page} of ${pageCount}`}</span>
-              <Button
-                disabled={page >= pageCount}
-                onClick={() => update({ page: page + 1 })}
-              >
-                <Trans>Next</Trans>
-                <ChevronRight aria-hidden className="size-4" />
-              </Button>
-            </nav>
-          )}
-        </>
-      )}
+      <QueryView query={query} failed={t`The courses could not be loaded.`}>
+        {(found) =>
+          found.list.length === 0 ? (
+            <div className="mx-auto max-w-md space-y-2 py-12 text-center text-slate-600 dark:text-slate-300">
+              <SearchX aria-hidden className="mx-auto size-10 text-slate-400" />
+              <p>{keyword ? t`No course matches “${keyword}”.` : t`No courses here yet.`}</p>
+            </div>
+          ) : (
+            <>
+              <p className="sr-only" role="status">
+                {t`${plural(total, { one: "# course found", other: "# courses found" })}`}
+              </p>
+              <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${query.isPlaceholderData ? "opacity-60" : ""}`} aria-busy={query.isPlaceholderData}>
+                {found.list.map((course) => (
+                  <CourseCard key={course.id} course={course} />
+                ))}
+              </ul>
+              {pageCount > 1 && (
+                <nav aria-label={t`Pages`} className="flex items-center justify-center gap-3">
+                  <Button
+                    disabled={page <= 1}
+                    onClick={() => update({ page: page - 1 })}
+                  >
+                    <ChevronLeft aria-hidden className="size-4" />
+                    <Trans>Previous</Trans>
+                  </Button>
+                  <span className="text-sm text-slate-600 dark:text-slate-300">{t`Page ${page} of ${pageCount}`}</span>
+                  <Button
+                    disabled={page >= pageCount}
+                    onClick={() => update({ page: page + 1 })}
+                  >
+                    <Trans>Next</Trans>
+                    <ChevronRight aria-hidden className="size-4" />
+                  </Button>
+                </nav>
+              )}
+            </>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

@@ -5,11 +5,10 @@ import { BookOpen, CheckCircle2, PlayCircle } from "lucide-react";
 import { Link } from "react-router-dom";
 import type { MyCourse } from "../../../shared/course/types.ts";
 import { formatTime } from "../../../shared/time.ts";
-import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { PageSpinner } from "../../ui/PageSpinner.tsx";
 import { courseQueries } from "./api.ts";
 import { CourseCover, ProgressBar } from "./parts.tsx";
 import { buttonClass } from "../../ui/Button.tsx";
+import { QueryView } from "../../ui/QueryView.tsx";
 
 /** Where "Continue" goes: the lesson to continue with, else the course page. */
 export function continueTarget(course: Pick<MyCourse, "id" | "continueLessonId">): string {
@@ -72,25 +71,25 @@ export default function MyCoursesPage() {
       <h1 id="my-courses-title" className="text-xl font-semibold">
         <Trans>My courses</Trans>
       </h1>
-      {query.isPending ? (
-        <PageSpinner className="my-16" />
-      ) : query.isError ? (
-        <LoadFailed message={t`Your courses could not be loaded.`} onRetry={() => void query.refetch()} />
-      ) : query.data.list.length === 0 ? (
-        <div className="mx-auto max-w-md space-y-4 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-600 dark:bg-slate-900">
-          <BookOpen aria-hidden className="mx-auto size-12 text-slate-400" />
-          <p className="text-slate-700 dark:text-slate-200">{t`You have not enrolled in any course yet.`}</p>
-          <Link to="/user/course/index" className={buttonClass("primary")}>
-            <Trans>Browse courses</Trans>
-          </Link>
-        </div>
-      ) : (
-        <ul className="space-y-4">
-          {query.data.list.map((course) => (
-            <MyCourseRow key={course.id} course={course} />
-          ))}
-        </ul>
-      )}
+      <QueryView query={query} failed={t`Your courses could not be loaded.`}>
+        {(found) =>
+          found.list.length === 0 ? (
+            <div className="mx-auto max-w-md space-y-4 rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-600 dark:bg-slate-900">
+              <BookOpen aria-hidden className="mx-auto size-12 text-slate-400" />
+              <p className="text-slate-700 dark:text-slate-200">{t`You have not enrolled in any course yet.`}</p>
+              <Link to="/user/course/index" className={buttonClass("primary")}>
+                <Trans>Browse courses</Trans>
+              </Link>
+            </div>
+          ) : (
+            <ul className="space-y-4">
+              {found.list.map((course) => (
+                <MyCourseRow key={course.id} course={course} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryView>
     </section>
   );
 }

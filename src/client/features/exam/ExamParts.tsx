@@ -4,6 +4,9 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { AlertTriangle, ChevronLeft, ChevronRight, Send, Timer } from "lucide-react";
 import { Button } from "../../ui/Button.tsx";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
+import { QuestionGrid } from "./QuestionGrid.tsx";
+import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 import { formatRemaining } from "./remaining.ts";
 
 export { QuestionGrid, type GridState } from "./QuestionGrid.tsx";
@@ -124,6 +127,92 @@ export function SubmitExamDialog({ open, onOpenChange, unanswered, onConfirm }: 
         onOpenChange(false);
       }}
     />
+  );
+}
+
+/**
+ * What a page sitting an exam keeps: the open question (`start` first; `onMoved` hears each move,
+ * for a page that stores it) and the answers made on this screen (`drafts`), shown at once while
+ * the device's copy (`stored`) catches up.
+ */
+export function useExamProgress(stored: Readonly<Record<string, GivenAnswer>> | undefined, start = 0, onMoved?: (index: number) => void) {
+  const [index, setIndex] = useState(start);
+  const [drafts, setDrafts] = useState<Record<string, GivenAnswer>>({});
+  return {
+    index,
+    drafts,
+    move: (next: number) => {
+      setIndex(next);
+      onMoved?.(next);
+    },
+    answerOf: (q: ExamQuestion): GivenAnswer | undefined => drafts[String(q.id)] ?? stored?.[String(q.id)],
+    keep: (q: ExamQuestion, answer: GivenAnswer) => setDrafts((d) => ({ ...d, [String(q.id)]: answer })),
+  };
+}
+
+export type ExamProgress = ReturnType<typeof useExamProgress>;
+
+/**
+ * A mock or official exam being sat: the sticky header (`status` beside the count), what the page
+ * says above the question (`children`: notices, alerts), the open question with its steps, the
+ * grid of every question, and the confirm before submitting, always asked (a tap on "Submit" with
+ * every question answered still ends the exam for good). Once the time is up or while submitting,
+ * answers are locked. `questions` is never empty (the page says so instead).
+ */
+export function ExamSheet({
+  title,
+  remaining,
+  questions,
+  progress,
+  onAnswer,
+  submitting,
+  submitDisabled,
+  onSubmit,
+  status,
+  children,
+}: {
+  title: string;
+  /** ms left; null without a time limit. */
+  remaining: number | null;
+  questions: readonly ExamQuestion[];
+  progress: ExamProgress;
+  /** An answer was made (it shows at once): the page saves it. */
+  onAnswer(question: ExamQuestion, answer: GivenAnswer): void;
+  submitting: boolean;
+  submitDisabled?: boolean;
+  /** Submits, once the member confirmed. */
+  onSubmit(): void;
+  status?: ReactNode;
+  children?: ReactNode;
+}) {
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const total = questions.length;
+  const current = Math.min(progress.index, Math.max(0, total - 1));
+  const question = questions[current]!;
+  const valueOf = (q: ExamQuestion) => progress.answerOf(q) ?? emptyAnswer(q);
+  const answered = questions.map((q) => isAnswered(q, valueOf(q)));
+  const answeredCount = answered.filter(Boolean).length;
+  return (
+    <div className="mx-auto max-w-3xl space-y-4 pb-8">
+      <ExamHeader title={title} remaining={remaining} answered={answeredCount} total={total} submitting={submitting} submitDisabled={submitDisabled} onSubmit={() => setConfirmOpen(true)}>
+        {status}
+      </ExamHeader>
+      {children}
+      <QuestionStep position={current + 1} total={total} points={question.score} onMove={progress.move}>
+        <QuestionView
+          key={question.id}
+          question={question}
+          value={valueOf(question)}
+          onChange={(next) => {
+            progress.keep(question, next);
+            onAnswer(question, next);
+          }}
+          disabled={remaining === 0 || submitting}
+        />
+      </QuestionStep>
+      <QuestionGrid states={answered.map((a) => (a ? "answered" : "unanswered"))} current={current} onJump={progress.move} />
+      <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={total - answeredCount} onConfirm={onSubmit} />
+    </div>
   );
 }
 

@@ -20,6 +20,7 @@ import { examQueries } from "./api.ts";
 import { paperSummary, readCachedPaper, totalOf } from "./papers.ts";
 import { QuestionStem, answerText, isAnswered, useAnswerLabels, type AnswerLabels } from "./QuestionView.tsx";
 import { TitledSection } from "../../ui/TitledSection.tsx";
+import { ButtonLink } from "../../ui/ButtonLink.tsx";
 
 // chart.js is large: its own chunk, loaded once a history shows.
 const ScoreHistoryChart = lazy(() => import("./ScoreHistoryChart.tsx").then((m) => ({ default: m.ScoreHistoryChart })));
@@ -355,17 +356,17 @@ function ResultBody({ view, waitingToSync }: { view: ResultView; waitingToSync: 
       <Review view={view} />
       <p className="flex flex-wrap gap-2">
         {view.kind === "official" ? (
-          <Link to="/exam/examTab/officialTest" className={buttonClass("primary")}>
+          <ButtonLink variant="primary" to="/exam/examTab/officialTest">
             <Trans>Official exams</Trans>
-          </Link>
+          </ButtonLink>
         ) : (
-          <Link to="/exam/examTab/mockTest" className={buttonClass("primary")}>
+          <ButtonLink variant="primary" to="/exam/examTab/mockTest">
             <Trans>Mock exams</Trans>
-          </Link>
+          </ButtonLink>
         )}
-        <Link to="/exam/examTab/testRecord" className={buttonClass("secondary")}>
+        <ButtonLink to="/exam/examTab/testRecord">
           <Trans>Exam records</Trans>
-        </Link>
+        </ButtonLink>
       </p>
     </div>
   );

@@ -11,6 +11,7 @@ import { frameOfFile, jpegOf } from "./faceCamera.ts";
 import { lookAt, preloadDetector } from "./faceDetector.ts";
 import { VERDICT_MESSAGES } from "./faceMessages.ts";
 import { useCamera } from "./useFaceCamera.ts";
+import { PageTitle } from "../../ui/PageTitle.tsx";
 
 /**
  * The camera's problems as this screen says them: it is the member center, not an exam, and a
@@ -86,10 +87,9 @@ export default function FaceEnrolPage() {
   const enrolled = status.data?.enrolled ?? false;
   return (
     <section className="mx-auto max-w-md space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-700 dark:bg-slate-900">
-      <h1 className="flex items-center gap-2 text-xl font-semibold">
-        <Camera aria-hidden className="size-5" />
+      <PageTitle icon={Camera} iconClassName="size-5">
         <Trans>Face photo</Trans>
-      </h1>
+      </PageTitle>
       <p className="text-sm text-slate-600 dark:text-slate-300">
         <Trans>Exams with face checks compare snapshots with this photo. Face the camera alone, in good light, without a hat or sunglasses.</Trans>
       </p>

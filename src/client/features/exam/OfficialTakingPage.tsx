@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useSearchParams } from "react-router-dom";
-import type { GivenAnswer } from "../../../shared/exam/types.ts";
+import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import {
   answerOfficial,
   finishOfficial,
@@ -17,12 +17,12 @@ import {
 } from "../../offline/index.ts";
 import { useDocumentTitle } from "../../routing/routeState.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
+import { listen } from "../../browser/listen.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { examQueries } from "./api.ts";
-import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
+import { ExamAlert, ExamSheet, useDeadlineClock, useExamProgress } from "./ExamParts.tsx";
 import { FaceGate, FaceMonitor } from "./FaceCheck.tsx";
 import { isClosedAttemptError, localDeadlineMs, startOfficial, submitOfficial } from "./official.ts";
-import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
 
 const noop = () => undefined;
 
@@ -49,14 +49,7 @@ function usePageLeaves(db: MemberDb | null, uuid: string): void {
     const back = () => void notePageBack(db, uuid).catch(() => undefined);
     const changed = () => (document.visibilityState === "hidden" ? left() : back());
     if (document.visibilityState !== "hidden") back();
-    document.addEventListener("visibilitychange", changed);
-    window.addEventListener("pagehide", left);
-    window.addEventListener("pageshow", changed);
-    return () => {
-      document.removeEventListener("visibilitychange", changed);
-      window.removeEventListener("pagehide", left);
-      window.removeEventListener("pageshow", changed);
-    };
+    return listen([document, "visibilitychange", changed], [window, "pagehide", left], [window, "pageshow", changed]);
   }, [db, uuid]);
 }
 
@@ -79,10 +72,7 @@ export default function OfficialTakingPage() {
   // undefined while the device's copy is read.
   const attempt = useOfflineQuery((d) => storedOfficial(d, uuid), [uuid], undefined);
   const unsent = useOfflineQuery((d) => unsentOfficialAnswers(d, uuid), [uuid], 0);
-  // Answers made on this screen, shown at once (the device's copy catches up a moment later).
-  const [made, setMade] = useState<Record<string, GivenAnswer>>({});
-  const [index, setIndex] = useState(0);
-  const [confirmOpen, setConfirmOpen] = useState(false);
+  const progress = useExamProgress(attempt?.answers);
   const [submitting, setSubmitting] = useState(false);
   const [saveFailed, setSaveFailed] = useState(false);
   const now = useDeadlineClock(attempt ? localDeadlineMs(attempt) : null, noop);
@@ -108,21 +98,9 @@ export default function OfficialTakingPage() {
   if (attempt.questions.length === 0) return <p role="alert" className="py-12 text-center">{t`This exam has no questions.`}</p>;
 
   const left = Math.max(0, localDeadlineMs(attempt) - now);
-  const questions = attempt.questions;
-  const total = questions.length;
-  const current = Math.min(index, Math.max(0, total - 1));
-  const question = questions[current]!;
-  const answers = { ...attempt.answers, ...made };
-  const value = answers[String(question.id)] ?? emptyAnswer(question);
-  const answeredOf = (q: (typeof questions)[number]) => {
-    const a = answers[String(q.id)];
-    return a !== undefined && isAnswered(q, a);
-  };
-  const answeredCount = questions.filter(answeredOf).length;
 
   // Written on the device with its outbox op; the live query of the device's copy follows.
-  const change = (next: GivenAnswer) => {
-    setMade((m) => ({ ...m, [String(question.id)]: next }));
+  const save = (question: ExamQuestion, next: GivenAnswer) => {
     if (!db) return;
     answerOfficial(db, attempt.uuid, question.id, next).then(
       (stored) => setSaveFailed(stored === null),
@@ -132,7 +110,6 @@ export default function OfficialTakingPage() {
 
   async function submit() {
     if (!attempt) return;
-    setConfirmOpen(false);
     setSubmitting(true);
     try {
       await submitOfficial(attempt, db ?? undefined);
@@ -149,28 +126,22 @@ export default function OfficialTakingPage() {
   }
 
   return (
-    <div className="mx-auto max-w-3xl space-y-4 pb-8">
-      <ExamHeader
-        title={roomTitle ?? t`Official exam`}
-        remaining={left}
-        answered={answeredCount}
-        total={total}
-        submitting={submitting}
-        submitDisabled={!online}
-        onSubmit={() => setConfirmOpen(true)}
-      >
-        {unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
-      </ExamHeader>
+    <ExamSheet
+      title={roomTitle ?? t`Official exam`}
+      remaining={left}
+      questions={attempt.questions}
+      progress={progress}
+      onAnswer={save}
+      submitting={submitting}
+      submitDisabled={!online}
+      onSubmit={() => void submit()}
+      status={unsent > 0 && <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-900">{t`Saved on this device, not yet on the server`}</span>}
+    >
       <p className="text-xs text-slate-600 dark:text-slate-300" data-testid="leave-notice">
         {t`Leaving this page during the exam (another tab or app, a locked screen) is recorded for the markers.`}
       </p>
       {face && (face.rule.everyMinutes > 0 || face.rule.randomCount > 0) && <FaceMonitor attempt={attempt} rule={face.rule} onStopped={faceStopped} />}
       {saveFailed && <ExamAlert>{t`Your last answer could not be saved on this device.`}</ExamAlert>}
-      <QuestionStep position={current + 1} total={total} points={question.score} onMove={setIndex}>
-        <QuestionView key={question.id} question={question} value={value} onChange={change} disabled={left === 0 || submitting} />
-      </QuestionStep>
-      <QuestionGrid states={questions.map((q) => (answeredOf(q) ? "answered" : "unanswered"))} current={current} onJump={setIndex} />
-      <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={total - answeredCount} onConfirm={() => void submit()} />
-    </div>
+    </ExamSheet>
   );
 }

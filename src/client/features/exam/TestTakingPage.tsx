@@ -5,8 +5,8 @@ import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import { saveAttemptAnswer, setAttemptPosition, storedAttempt, submitMockAttempt, useOfflineDb, useOfflineQuery, type AttemptRow, type MemberDb } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { readCachedPaper } from "./papers.ts";
-import { ExamAlert, ExamHeader, QuestionGrid, QuestionStep, SubmitExamDialog, useDeadlineClock } from "./ExamParts.tsx";
-import { QuestionView, emptyAnswer, isAnswered } from "./QuestionView.tsx";
+import { ExamAlert, ExamSheet, useDeadlineClock, useExamProgress } from "./ExamParts.tsx";
+import { emptyAnswer } from "./QuestionView.tsx";
 import { LogInFirst } from "./LogInFirst.tsx";
 import { buttonClass } from "../../ui/Button.tsx";
 
@@ -58,27 +58,15 @@ export default function TestTakingPage() {
 function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
   const { t } = useLingui();
   const navigate = useNavigate();
-  // Where the member was: a reload or a return opens the same question.
-  const [index, setIndexState] = useState(attempt.position ?? 0);
-  const setIndex = (next: number) => {
-    setIndexState(next);
-    void setAttemptPosition(db, attempt.attemptId, next);
-  };
-  // Answers typed here show at once; each is also autosaved to the device.
-  const [drafts, setDrafts] = useState<Record<string, GivenAnswer>>({});
-  const [confirmOpen, setConfirmOpen] = useState(false);
+  // Where the member was: a reload or a return opens the same question. Each answer is also
+  // autosaved to the device.
+  const progress = useExamProgress(attempt.answers, attempt.position ?? 0, (next) => void setAttemptPosition(db, attempt.attemptId, next));
+  const drafts = progress.drafts;
   const [submitting, setSubmitting] = useState(false);
   const [failed, setFailed] = useState<"save" | "submit" | null>(null);
   const busy = useRef(false);
 
   const title = useMemo(() => readCachedPaper(attempt.paperId)?.paper.title ?? null, [attempt.paperId]);
-  const questions = attempt.questions;
-  const total = questions.length;
-  const current = Math.min(index, Math.max(0, total - 1));
-  const question = questions[current];
-  const answerOf = (q: ExamQuestion): GivenAnswer => drafts[String(q.id)] ?? attempt.answers[String(q.id)] ?? emptyAnswer(q);
-  const answeredCount = questions.filter((q) => isAnswered(q, answerOf(q))).length;
-  const unanswered = total - answeredCount;
 
   const finish = useCallback(async () => {
     if (busy.current) return;
@@ -107,10 +95,8 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
   // Time is up: submit what was answered.
   const onExpired = useCallback(() => void finish(), [finish]);
   const now = useDeadlineClock(attempt.deadline, onExpired);
-  const remaining = remainingMs(attempt.deadline, now);
-  const expired = remaining === 0;
 
-  if (!question) {
+  if (attempt.questions.length === 0) {
     return (
       <p role="alert" className="py-12 text-center">
         <Trans>This mock exam has no questions.</Trans>
@@ -118,41 +104,28 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
     );
   }
 
-  const change = (value: GivenAnswer) => {
-    setDrafts((prev) => ({ ...prev, [String(question.id)]: value }));
+  const save = (question: ExamQuestion, value: GivenAnswer) => {
     saveAttemptAnswer(db, attempt.attemptId, question.id, value).then(
       () => setFailed((f) => (f === "save" ? null : f)),
       () => setFailed("save"),
     );
   };
   const submitNow = () => {
-    setConfirmOpen(false);
     setSubmitting(true);
     void finish();
   };
-  const position = current + 1;
 
   return (
-    <div className="mx-auto max-w-3xl space-y-4 pb-8">
-      <ExamHeader
-        title={title ?? t`Mock exam`}
-        remaining={remaining}
-        answered={answeredCount}
-        total={total}
-        submitting={submitting}
-        // Always asked: a tap on "submit" with every question answered still ends the exam for good.
-        onSubmit={() => setConfirmOpen(true)}
-      />
-
+    <ExamSheet
+      title={title ?? t`Mock exam`}
+      remaining={remainingMs(attempt.deadline, now)}
+      questions={attempt.questions}
+      progress={progress}
+      onAnswer={save}
+      submitting={submitting}
+      onSubmit={submitNow}
+    >
       {failed && <ExamAlert>{failed === "save" ? t`Your last answer could not be saved on this device.` : t`The exam could not be submitted. Try again.`}</ExamAlert>}
-
-      <QuestionStep position={position} total={total} points={question.score} onMove={setIndex}>
-        <QuestionView key={question.id} question={question} value={answerOf(question)} onChange={change} disabled={submitting || expired} />
-      </QuestionStep>
-
-      <QuestionGrid states={questions.map((q) => (isAnswered(q, answerOf(q)) ? "answered" : "unanswered"))} current={current} onJump={setIndex} />
-
-      <SubmitExamDialog open={confirmOpen} onOpenChange={setConfirmOpen} unanswered={unanswered} onConfirm={submitNow} />
-    </div>
+    </ExamSheet>
   );
 }

@@ -9,13 +9,18 @@ import { SPEEDS, speedLabel, type PlayerAction } from "./controls.ts";
 const controlClass =
   "inline-flex min-h-11 min-w-11 items-center justify-center gap-1.5 rounded-md px-2.5 text-sm text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800";
 
-export interface ControlBarProps {
+/** What the video element is doing, as the control bar shows it. */
+export interface Playback {
   /** Position and length of the video, seconds. */
   time: number;
   length: number;
   paused: boolean;
   muted: boolean;
   rate: number;
+}
+
+export interface ControlBarProps {
+  playback: Playback;
   /** The player's frame while it is full screen (the speed menu opens inside it then), else null. */
   fullscreenFrame: HTMLElement | null;
   /** What screen readers are told after a shortcut or button (a polite status). */
@@ -31,7 +36,8 @@ export interface ControlBarProps {
  * The app's one control bar of a lesson video: position slider, play, 10 s back and forward,
  * speed, sound, full screen, all reachable by keyboard and named for screen readers.
  */
-export function ControlBar({ time, length, paused, muted, rate, fullscreenFrame, announce, onAction, onSeekTo, onSpeed }: ControlBarProps) {
+export function ControlBar({ playback, fullscreenFrame, announce, onAction, onSeekTo, onSpeed }: ControlBarProps) {
+  const { time, length, paused, muted, rate } = playback;
   const { t } = useLingui();
   const fullscreen = fullscreenFrame !== null;
   const rateText = speedLabel(rate);

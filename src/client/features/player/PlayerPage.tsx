@@ -19,6 +19,7 @@ import { VideoPlayer } from "./VideoPlayer.tsx";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 import { ApiError, serverRefusal } from "../../api/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
+import { ButtonLink } from "../../ui/ButtonLink.tsx";
 
 /**
  * The lesson page: composition of the video player (VideoPlayer: HLS source, progress recording,
@@ -110,9 +111,9 @@ function LessonNotSaved({ online, onOpen }: { online: boolean; onOpen: () => voi
             {t`Open and save it`}
           </Button>
         )}
-        <Link to="/user/course/my_course" className={buttonClass("secondary")}>
+        <ButtonLink to="/user/course/my_course">
           <Trans>My courses</Trans>
-        </Link>
+        </ButtonLink>
       </div>
     </div>
   );

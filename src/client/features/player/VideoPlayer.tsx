@@ -4,7 +4,7 @@ import type { LessonDetail } from "../../../shared/course/types.ts";
 import type { LessonProgressRow, MemberDb } from "../../offline/index.ts";
 import { formatClock } from "../../ui/format.ts";
 import { durationOf, nextSpeed, seekTarget, speedLabel, type PlayerAction } from "./controls.ts";
-import { ControlBar, ShortcutHelp } from "./PlayerControls.tsx";
+import { ControlBar, ShortcutHelp, type Playback } from "./PlayerControls.tsx";
 import { FINE_POINTER, useMediaQuery } from "../../ui/useMediaQuery.ts";
 import { toggleFullscreen, useFullscreen } from "./useFullscreen.ts";
 import { useHlsSource } from "./useHlsSource.ts";
@@ -28,11 +28,9 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
   const keyboard = useMediaQuery(FINE_POINTER);
   const videoRef = useRef<HTMLVideoElement>(null);
   const frameRef = useRef<HTMLDivElement>(null);
-  const [time, setTime] = useState(0);
-  const [length, setLength] = useState(lesson.duration);
-  const [paused, setPaused] = useState(true);
-  const [muted, setMuted] = useState(false);
-  const [rate, setRate] = useState(1);
+  const [playback, setPlayback] = useState<Playback>({ time: 0, length: lesson.duration, paused: true, muted: false, rate: 1 });
+  /** Changes what the control bar shows (an unchanged value keeps the same state: no render). */
+  const show = (change: Partial<Playback>) => setPlayback((p) => ((Object.keys(change) as (keyof Playback)[]).every((k) => p[k] === change[k]) ? p : { ...p, ...change }));
   const [mediaFailed, setMediaFailed] = useState(false);
   const [announce, setAnnounce] = useState("");
   // Before useHlsSource: React runs effect cleanups in the order of the hooks, so the position is
@@ -92,30 +90,30 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           onClick={() => perform({ kind: "toggle" })}
           onLoadedMetadata={() => {
             progress.onLoadedMetadata();
-            setLength(durationOf(videoRef.current, lesson.duration));
+            show({ length: durationOf(videoRef.current, lesson.duration) });
           }}
-          onDurationChange={() => setLength(durationOf(videoRef.current, lesson.duration))}
-          onPlay={() => setPaused(false)}
+          onDurationChange={() => show({ length: durationOf(videoRef.current, lesson.duration) })}
+          onPlay={() => show({ paused: false })}
           onPause={() => {
-            setPaused(true);
+            show({ paused: true });
             progress.onPause();
           }}
           onEnded={() => {
-            setPaused(true);
+            show({ paused: true });
             progress.onEnded();
           }}
           onSeeked={() => {
             const video = videoRef.current;
-            if (video) setTime(video.currentTime);
+            if (video) show({ time: video.currentTime });
             progress.onSeeked();
           }}
           onTimeUpdate={() => {
             const video = videoRef.current;
-            if (video) setTime(video.currentTime);
+            if (video) show({ time: video.currentTime });
             progress.onTimeUpdate();
           }}
-          onRateChange={() => setRate(videoRef.current?.playbackRate ?? 1)}
-          onVolumeChange={() => setMuted(videoRef.current?.muted ?? false)}
+          onRateChange={() => show({ rate: videoRef.current?.playbackRate ?? 1 })}
+          onVolumeChange={() => show({ muted: videoRef.current?.muted ?? false })}
           onError={() => setMediaFailed(true)}
         />
       </div>
@@ -125,11 +123,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
         </p>
       )}
       <ControlBar
-        time={time}
-        length={length}
-        paused={paused}
-        muted={muted}
-        rate={rate}
+        playback={playback}
         fullscreenFrame={fullscreenFrame}
         announce={announce}
         onAction={perform}
@@ -138,7 +132,7 @@ export function VideoPlayer({ lesson, src, db, local }: { lesson: Lesson; src: s
           if (!video) return;
           const to = seekTarget(seconds, 0, durationOf(video, lesson.duration));
           video.currentTime = to;
-          setTime(to);
+          show({ time: to });
         }}
         onSpeed={(speed) => {
           const video = videoRef.current;

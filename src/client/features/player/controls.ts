@@ -46,35 +46,23 @@ export type PlayerAction =
  */
 export function shortcutAction(event: Pick<KeyboardEvent, "key" | "ctrlKey" | "altKey" | "metaKey">): PlayerAction | null {
   if (event.ctrlKey || event.altKey || event.metaKey) return null;
-  switch (event.key) {
-    case " ":
-    case "k":
-    case "K":
-      return { kind: "toggle" };
-    case "ArrowLeft":
-      return { kind: "seek", by: -5 };
-    case "ArrowRight":
-      return { kind: "seek", by: 5 };
-    case "j":
-    case "J":
-      return { kind: "seek", by: -10 };
-    case "l":
-    case "L":
-      return { kind: "seek", by: 10 };
-    case "<":
-      return { kind: "speed", step: -1 };
-    case ">":
-      return { kind: "speed", step: 1 };
-    case "f":
-    case "F":
-      return { kind: "fullscreen" };
-    case "m":
-    case "M":
-      return { kind: "mute" };
-    default:
-      return null;
-  }
+  // Letters either case: K and k.
+  return SHORTCUTS.get(event.key.length === 1 ? event.key.toLowerCase() : event.key) ?? null;
 }
+
+/** Each shortcut key (letters in lower case) and what it does. */
+const SHORTCUTS = new Map<string, PlayerAction>([
+  [" ", { kind: "toggle" }],
+  ["k", { kind: "toggle" }],
+  ["ArrowLeft", { kind: "seek", by: -5 }],
+  ["ArrowRight", { kind: "seek", by: 5 }],
+  ["j", { kind: "seek", by: -10 }],
+  ["l", { kind: "seek", by: 10 }],
+  ["<", { kind: "speed", step: -1 }],
+  [">", { kind: "speed", step: 1 }],
+  ["f", { kind: "fullscreen" }],
+  ["m", { kind: "mute" }],
+]);
 
 /**
  * Whether a key pressed on `target` belongs to it rather than to the player: text fields, selects

@@ -1,4 +1,5 @@
 import { useEffect, useState, type RefObject } from "react";
+import { listen } from "../../browser/listen.ts";
 
 type FullscreenDocument = Document & { webkitFullscreenElement?: Element | null; webkitExitFullscreen?: () => void };
 
@@ -48,16 +49,7 @@ export function useFullscreen(
     };
     const onBegin = () => setNative(true);
     const onEnd = () => setNative(false);
-    document.addEventListener("fullscreenchange", onChange);
-    document.addEventListener("webkitfullscreenchange", onChange);
-    video.addEventListener("webkitbeginfullscreen", onBegin);
-    video.addEventListener("webkitendfullscreen", onEnd);
-    return () => {
-      document.removeEventListener("fullscreenchange", onChange);
-      document.removeEventListener("webkitfullscreenchange", onChange);
-      video.removeEventListener("webkitbeginfullscreen", onBegin);
-      video.removeEventListener("webkitendfullscreen", onEnd);
-    };
+    return listen([document, "fullscreenchange", onChange], [document, "webkitfullscreenchange", onChange], [video, "webkitbeginfullscreen", onBegin], [video, "webkitendfullscreen", onEnd]);
   }, [frameRef, videoRef]);
 
   return { frame, native };

@@ -26,6 +26,7 @@ import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
+import { Fact } from "../../ui/Fact.tsx";
 
 export const NICKNAME_MAX = 50;
 export const MOTTO_MAX = 250;
@@ -218,17 +219,14 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
   const verifyNote = t`Email and mobile number can be changed only after verification.`;
   /** The email or mobile number the account is bound to, and "Change" where the site verifies that kind. */
   const boundRow = (kind: "email" | "mobile", label: string, value: string | null | undefined, className: string) => (
-    <>
-      <dt className="font-medium text-slate-700 dark:text-slate-200">{label}</dt>
-      <dd className={className}>
-        {value || t`Not set`}
-        {profile.accountVerificationType.includes(kind) && (
-          <Button variant="bare" onClick={() => setBinding(kind)} className="min-h-9 rounded px-2 text-primary hover:underline">
-            <Trans>Change</Trans>
-          </Button>
-        )}
-      </dd>
-    </>
+    <Fact label={label} className={className}>
+      {value || t`Not set`}
+      {profile.accountVerificationType.includes(kind) && (
+        <Button variant="bare" onClick={() => setBinding(kind)} className="min-h-9 rounded px-2 text-primary hover:underline">
+          <Trans>Change</Trans>
+        </Button>
+      )}
+    </Fact>
   );
 
   return (
@@ -313,10 +311,9 @@ export function ProfileForm({ profile }: { profile: AccountProfile }) {
 
       <div className="space-y-2 rounded-lg bg-slate-50 p-4 dark:bg-slate-800/60">
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
-          <dt className="font-medium text-slate-700 dark:text-slate-200">
-            <Trans>Username</Trans>
-          </dt>
-          <dd className="break-all">{info.username}</dd>
+          <Fact label={<Trans>Username</Trans>} className="break-all">
+            {info.username}
+          </Fact>
           {boundRow("email", t`Email`, info.email, "flex flex-wrap items-center gap-2 break-all")}
           {boundRow("mobile", t`Mobile number`, info.mobile, "flex flex-wrap items-center gap-2")}
         </dl>
