@@ -26,7 +26,7 @@ import {
   setQuestionsTime,
   timeAfter,
 } from "./exam.repository.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
@@ -132,7 +132,7 @@ async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {
 export const questionResource: ResourceDef = {
   ...declared(questionDecl, { classify_title: "c.title", classify_title_en: "c.title_en" }),
   table: "exam_question",
-  joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
+  joins: [joinById("exam_classify", "c", "t.classify_id")],
   // Hidden questions (in use when deleted) are listed only when the admin searches by status.
   defaultSearch: [{ field: "status", operator: "ne", val: "hidden" }],
   // The composer's suggestions tell duplicates apart by id, type and bank.

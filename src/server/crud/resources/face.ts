@@ -7,7 +7,7 @@ import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { faceCheck, faceChecksOf, faceReviewAttempt, markFaceReviewed, memberExists, roomsPerFaceRule, usernameOf } from "./face.repository.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 
 /**
  * Face rules (`org/faceRule`, the menu rule seeded in 0003), the face review of official
@@ -50,10 +50,7 @@ const checkId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_
 export const faceReviewResource: ResourceDef = {
   ...declared(faceReviewDecl, { username: "m.username", room_title: "r.title" }),
   table: "exam_face_attempt",
-  joins: [
-    { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
-    { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
-  ],
+  joins: [joinById("member", "m", "t.user_id"), joinById("exam_room", "r", "t.room_id")],
   defaultOrder: ["id", "desc"],
   editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks", "missed"],
   rules: { edit: "exam/faceReview/index" },

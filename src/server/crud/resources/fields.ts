@@ -1,5 +1,5 @@
 import type { FieldDecl, ResourceDecl } from "../../../shared/admin/fields.ts";
-import type { FieldDef, ResourceDef } from "../resource.ts";
+import type { FieldDef, Join, ResourceDef } from "../resource.ts";
 
 /** A shared declaration as the engine's field: its SQL column and what a search may do with it (labels are the screen's). */
 export function fieldDef(column: string, decl: FieldDecl): FieldDef {
@@ -30,4 +30,9 @@ export function declared<F extends string>(
     ...(decl.sortable ? { sortable: true } : {}),
     ...(decl.tree ? { tree: true } : {}),
   };
+}
+
+/** A join of the list to another table's row by its id: `left join <table> <alias> on <alias>.id = <key>` (`key`: e.g. `t.user_id`). */
+export function joinById(table: string, alias: string, key: string): Join {
+  return { table, alias, on: [`${alias}.id`, key] };
 }

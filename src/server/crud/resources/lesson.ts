@@ -3,7 +3,7 @@ import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 import { touchCourseRows } from "./lesson.repository.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
@@ -30,7 +30,7 @@ async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
 export const lessonResource: ResourceDef = {
   ...declared(lessonDecl, { course_title: "c.title" }),
   table: "lesson",
-  joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
+  joins: [joinById("course", "c", "t.course_id")],
   selectFields: ["id", "course_id", "title"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "video_name", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],

@@ -11,7 +11,7 @@ import { requireInScope } from "../scope.ts";
 import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.ts";
 import { memberSheetActions } from "./memberSheet.ts";
 import { inviteesOf } from "../../modules/user/invitation.repository.ts";
@@ -40,11 +40,7 @@ const inviteAction: ExtraAction = {
 export const memberResource: ResourceDef = {
   ...declared(memberDecl, { group_name: "g.name", company_name: "c.name", duty_name: "d.name" }),
   table: "member",
-  joins: [
-    { table: "user_group", alias: "g", on: ["g.id", "t.group_id"] },
-    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
-    { table: "duty", alias: "d", on: ["d.id", "t.duty_id"] },
-  ],
+  joins: [joinById("user_group", "g", "t.group_id"), joinById("company", "c", "t.company_id"), joinById("duty", "d", "t.duty_id")],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "company_id", "duty_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
   add: memberAdd,

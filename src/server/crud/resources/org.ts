@@ -7,7 +7,7 @@ import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts"
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 import {
   addClassroomMembers,
   adminLabel,
@@ -97,7 +97,7 @@ export const dutyResource: ResourceDef = {
 export const headTeacherResource: ResourceDef = {
   ...declared(headTeacherDecl, { company_name: "c.name" }),
   table: "admin",
-  joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
+  joins: [joinById("company", "c", "t.company_id")],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "company_id", "status"],
   rules: { index: "org/classroom/index", edit: "org/classroom/index" },
@@ -148,10 +148,7 @@ function classroomMembersAction(done: MessageDescriptor, write: (tx: CrudContext
 export const classroomResource: ResourceDef = {
   ...declared(classroomDecl, { company_name: "c.name", head_name: "a.nickname", head_username: "a.username" }),
   table: "classroom",
-  joins: [
-    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
-    { table: "admin", alias: "a", on: ["a.id", "t.head_admin_id"] },
-  ],
+  joins: [joinById("company", "c", "t.company_id"), joinById("admin", "a", "t.head_admin_id")],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "company_id", "head_admin_id", "start_time", "end_time", "remark", "status", "create_time", "update_time"],
   add: classroomAdd,

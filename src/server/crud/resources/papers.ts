@@ -6,7 +6,7 @@ import { paperDecl, paperRowDecl } from "../../../shared/admin/resources/exam.ts
 import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 import {
   attemptsOnPapers,
   bankExists,
@@ -95,11 +95,7 @@ async function bankSize(ctx: CrudContext, classifyId: number, type: string, diff
 export const paperRowResource: ResourceDef = {
   ...declared(paperRowDecl, { paper_title: "p.title", question_stem: "q.stem", question_type_fixed: "q.type", question_latest_version: "q.version", classify_title: "c.title" }),
   table: "exam_paper_row",
-  joins: [
-    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
-    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
-    { table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] },
-  ],
+  joins: [joinById("exam_paper", "p", "t.paper_id"), joinById("exam_question", "q", "t.question_id"), joinById("exam_classify", "c", "t.classify_id")],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "paper_id", "kind", "question_id", "question_version", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
   add: paperRowAdd,
