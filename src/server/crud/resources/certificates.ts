@@ -11,7 +11,7 @@ import { certificateById, REGRADE_REASON, revokeCertificate } from "../../module
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { usernameOf } from "./face.repository.ts";
 import { otherTemplateOf, targetExists, targetTitles } from "./certificates.repository.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Certificate templates (`exam/certificateTemplate`: one per exam room or course, a preview of
@@ -24,10 +24,7 @@ export const certificateTemplateResource: ResourceDef = {
   table: "certificate_template",
   joins: [joinById("exam_room", "r", "t.room_id"), joinById("course", "c", "t.course_id")],
   editColumns: ["id", "room_id", "course_id", "title", "wording", "signature", "text_color", "accent_color", "status"],
-  add: certificateTemplateAdd,
-  edit: certificateTemplateEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(certificateTemplateAdd, certificateTemplateEdit, { touch: true }),
   // Shared settings: a company admin reads them, never changes one.
   company: "read",
   hooks: {

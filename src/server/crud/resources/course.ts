@@ -8,7 +8,7 @@ import type { ResourceDef } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { categoriesHaveCourses, coursesHaveEnrolments, lessonCounts, lessonsOfCourses } from "./course.repository.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -37,10 +37,7 @@ export const courseResource: ResourceDef = {
   selectFields: ["id", "title"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "category_id", "title", "cover", "summary", "introduction", "price", "weigh", "status", "create_time", "update_time"],
-  add: withSanitizedHtml(courseAdd, ["introduction"]),
-  edit: withSanitizedHtml(courseEdit, ["introduction"]),
-  del: true,
-  touch: true,
+  ...addEditDelete(withSanitizedHtml(courseAdd, ["introduction"]), withSanitizedHtml(courseEdit, ["introduction"]), { touch: true }),
   company: "read",
   hooks: assignmentHooks("course", {
     async beforeDelete(ctx, rows) {

@@ -26,7 +26,7 @@ import {
   setQuestionsTime,
   timeAfter,
 } from "./exam.repository.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
@@ -138,9 +138,7 @@ export const questionResource: ResourceDef = {
   // The composer's suggestions tell duplicates apart by id, type and bank.
   selectFields: ["id", "classify_id", "classify_title", "classify_title_en", "type", "stem", "score", "difficulty"],
   editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "version", "create_time", "update_time"],
-  add: questionAdd,
-  edit: questionEdit,
-  del: true,
+  ...addEditDelete(questionAdd, questionEdit),
   company: "read",
   hooks: {
     async beforeWrite(ctx, body, existing) {

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { FieldDecl, ResourceDecl } from "../../../shared/admin/fields.ts";
 import type { FieldDef, Join, ResourceDef } from "../resource.ts";
 
@@ -35,4 +36,9 @@ export function declared<F extends string>(
 /** A join of the list to another table's row by its id: `left join <table> <alias> on <alias>.id = <key>` (`key`: e.g. `t.user_id`). */
 export function joinById(table: string, alias: string, key: string): Join {
   return { table, alias, on: [`${alias}.id`, key] };
+}
+
+/** A resource whose rows an admin adds, edits and deletes: its add and edit bodies' schemas; `touch` when its table has `update_time`. */
+export function addEditDelete(add: z.ZodType, edit: z.ZodType, { touch = false } = {}): Pick<ResourceDef, "add" | "edit" | "del" | "touch"> {
+  return { add, edit, del: true, ...(touch ? { touch } : {}) };
 }

@@ -3,7 +3,7 @@ import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import { touchCourseRows } from "./lesson.repository.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
@@ -34,10 +34,7 @@ export const lessonResource: ResourceDef = {
   selectFields: ["id", "course_id", "title"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "video_name", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
-  add: withSanitizedHtml(lessonAdd, ["content"]),
-  edit: withSanitizedHtml(lessonEdit, ["content"]),
-  del: true,
-  touch: true,
+  ...addEditDelete(withSanitizedHtml(lessonAdd, ["content"]), withSanitizedHtml(lessonEdit, ["content"]), { touch: true }),
   company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {

@@ -7,7 +7,7 @@ import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts"
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import {
   addClassroomMembers,
   adminLabel,
@@ -53,10 +53,7 @@ export const companyResource: ResourceDef = {
   defaultOrder: ["weigh", "desc"],
   childrenRefusal: msg`Delete or move its sub-companies first`,
   editColumns: ["id", "pid", "name", "weigh", "status", "create_time", "update_time"],
-  add: companyAdd,
-  edit: companyEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(companyAdd, companyEdit, { touch: true }),
   company: { column: "t.id" },
   hooks: {
     async beforeWrite(ctx, body, existing) {
@@ -82,10 +79,7 @@ export const dutyResource: ResourceDef = {
   selectFields: ["id", "name"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "name", "weigh", "status", "create_time", "update_time"],
-  add: dutyAdd,
-  edit: dutyEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(dutyAdd, dutyEdit, { touch: true }),
   company: "read",
 };
 
@@ -151,10 +145,7 @@ export const classroomResource: ResourceDef = {
   joins: [joinById("company", "c", "t.company_id"), joinById("admin", "a", "t.head_admin_id")],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "company_id", "head_admin_id", "start_time", "end_time", "remark", "status", "create_time", "update_time"],
-  add: classroomAdd,
-  edit: classroomEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(classroomAdd, classroomEdit, { touch: true }),
   company: { column: "t.company_id", fill: "company_id" },
   hooks: {
     async beforeWrite(ctx, body, existing) {

@@ -6,7 +6,7 @@ import { paperDecl, paperRowDecl } from "../../../shared/admin/resources/exam.ts
 import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import {
   attemptsOnPapers,
   bankExists,
@@ -46,9 +46,7 @@ export const paperResource: ResourceDef = {
   // The room form prefills its time and pass score from the paper it picks and shows whether its rows add up.
   selectFields: ["id", "title", "total_score", "pass_score", "duration"],
   editColumns: ["id", "title", "total_score", "pass_score", "duration", "shuffle_options", "partial_credit", "status", "create_time"],
-  add: paperAdd,
-  edit: paperEdit,
-  del: true,
+  ...addEditDelete(paperAdd, paperEdit),
   company: "read",
   hooks: {
     async beforeWrite(ctx, body) {
@@ -98,9 +96,7 @@ export const paperRowResource: ResourceDef = {
   joins: [joinById("exam_paper", "p", "t.paper_id"), joinById("exam_question", "q", "t.question_id"), joinById("exam_classify", "c", "t.classify_id")],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "paper_id", "kind", "question_id", "question_version", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
-  add: paperRowAdd,
-  edit: paperRowEdit,
-  del: true,
+  ...addEditDelete(paperRowAdd, paperRowEdit),
   company: "read",
   hooks: {
     /**

@@ -4,7 +4,7 @@ import { roomAdd, roomEdit, roomExportQuery, roomResultsQuery, type RoomAdd } fr
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import { fieldError, rowTotals } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
@@ -23,9 +23,7 @@ export const roomResource: ResourceDef = {
   ],
   selectFields: ["id", "title"],
   editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "shuffle_questions", "status", "company_id"],
-  add: roomAdd,
-  edit: roomEdit,
-  del: true,
+  ...addEditDelete(roomAdd, roomEdit),
   company: { column: "t.company_id", fill: "company_id" },
   hooks: assignmentHooks("room", {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */

@@ -18,7 +18,7 @@ import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts"
 import { labelOf, restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
-import { declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Data security (`/admin/security/...`): recycle rules and the recycle bin (restore, purge),
@@ -62,10 +62,7 @@ export const dataRecycleResource: ResourceDef = {
   ...declared(dataRecycleDecl),
   table: "security_data_recycle",
   editColumns: ["id", "name", "controller", "data_table", "status", "update_time", "create_time"],
-  add: dataRecycleAdd,
-  edit: dataRecycleEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(dataRecycleAdd, dataRecycleEdit, { touch: true }),
   actions: { resources: resourcesAction("security/dataRecycle/index") },
   hooks: {
     async beforeWrite(ctx, body) {
@@ -79,10 +76,7 @@ export const sensitiveDataResource: ResourceDef = {
   ...declared(sensitiveDataDecl),
   table: "security_sensitive_data",
   editColumns: ["id", "name", "controller", "data_table", "data_fields", "status", "update_time", "create_time"],
-  add: sensitiveDataAdd,
-  edit: sensitiveDataEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(sensitiveDataAdd, sensitiveDataEdit, { touch: true }),
   actions: { resources: resourcesAction("security/sensitiveData/index") },
   hooks: {
     async beforeWrite(ctx, body) {
