@@ -9,6 +9,7 @@ import {
   type Dialect,
   type Driver,
   type QueryResult as KyselyResult,
+  sql,
   type RawBuilder,
 } from "kysely";
 import type { Queryable } from "./database.ts";
@@ -110,4 +111,12 @@ export function fixedText(piece: RawBuilder<unknown>): string {
   const compiled = piece.compile(textCompiler);
   if (compiled.parameters.length > 0) throw new Error(`fixed SQL text with ${compiled.parameters.length} value(s): ${compiled.sql}`);
   return compiled.sql;
+}
+
+/**
+ * An upsert's `doUpdateSet` that takes, for each column named, the value the insert proposed
+ * (`excluded.<column>`). Typed `never` so it fits the column of the same name, whatever its type.
+ */
+export function excludedValues<C extends string>(...columns: C[]): Record<C, RawBuilder<never>> {
+  return Object.fromEntries(columns.map((column) => [column, sql.ref<never>(`excluded.${column}`)])) as Record<C, RawBuilder<never>>;
 }

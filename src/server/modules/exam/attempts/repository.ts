@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { PageLeave } from "../../../../shared/exam/pageLeaves.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../../db/index.ts";
-import { kyselyOf } from "../../../db/kysely.ts";
+import { excludedValues, kyselyOf } from "../../../db/kysely.ts";
 import { paperVisibleTo } from "../../org/visibility.ts";
 import type { QuestionRow } from "../questions.ts";
 import { QUESTION_FIELDS } from "../repository.ts";
@@ -113,13 +113,7 @@ export async function upsertLateAnswer(q: Queryable, a: LateArrival): Promise<nu
     .onConflict((oc) =>
       oc
         .columns(["attempt_id", "question_id"])
-        .doUpdateSet((eb) => ({
-          answer: eb.ref("excluded.answer"),
-          claimed_at: eb.ref("excluded.claimed_at"),
-          received_at: eb.ref("excluded.received_at"),
-          last_heard_at: eb.ref("excluded.last_heard_at"),
-          away_ms: eb.ref("excluded.away_ms"),
-        }))
+        .doUpdateSet(excludedValues("answer", "claimed_at", "received_at", "last_heard_at", "away_ms"))
         .where(sql<boolean>`exam_late_answer.status = 'pending' and coalesce(excluded.claimed_at, -1) > coalesce(exam_late_answer.claimed_at, -1)`),
     )
     .executeTakeFirst();
