@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { excludedValues, kyselyOf } from "../../db/kysely.ts";
+import { excludedValues, kyselyOf, rowById } from "../../db/kysely.ts";
 import { visibleTo } from "../org/visibility.ts";
 
 /** The push module's rows (index.ts, service.ts and reminders.ts call these; no SQL lives beside them). */
@@ -8,7 +8,7 @@ import { visibleTo } from "../org/visibility.ts";
 /* ---- VAPID keys ---- */
 
 export async function storedVapidKeys(q: Queryable): Promise<{ public_key: string; private_key: string } | undefined> {
-  return kyselyOf(q).selectFrom("push_vapid").select(["public_key", "private_key"]).where("id", "=", 1).executeTakeFirst();
+  return rowById(q, "push_vapid", ["public_key", "private_key"], 1);
 }
 
 /** Stores the key pair unless one is there already (the first process to write it wins). */

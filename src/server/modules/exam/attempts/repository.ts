@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { PageLeave } from "../../../../shared/exam/pageLeaves.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../../db/index.ts";
-import { excludedValues, kyselyOf } from "../../../db/kysely.ts";
+import { excludedValues, kyselyOf, rowById } from "../../../db/kysely.ts";
 import { paperVisibleTo } from "../../org/visibility.ts";
 import type { QuestionRow } from "../questions.ts";
 import { QUESTION_FIELDS } from "../repository.ts";
@@ -81,7 +81,7 @@ export async function pendingLateCounts(q: Queryable, attemptIds: readonly numbe
 
 /** The room's `late_policy`, or undefined when the room is gone. */
 export async function roomLatePolicy(q: Queryable, roomId: number): Promise<"review" | "refuse" | undefined> {
-  const row = await kyselyOf(q).selectFrom("exam_room").select("late_policy").where("id", "=", roomId).executeTakeFirst();
+  const row = await rowById(q, "exam_room", ["late_policy"], roomId);
   return row?.late_policy as "review" | "refuse" | undefined;
 }
 
@@ -226,7 +226,7 @@ export async function insertMarks(q: Queryable, attemptId: number, questionIds: 
 
 /** The attempt a queued answer belongs to, or undefined. */
 export async function markAttemptId(q: Queryable, markId: number): Promise<number | undefined> {
-  return (await kyselyOf(q).selectFrom("exam_mark").select("attempt_id").where("id", "=", markId).executeTakeFirst())?.attempt_id;
+  return (await rowById(q, "exam_mark", ["attempt_id"], markId))?.attempt_id;
 }
 
 /** A queued answer, locked, or undefined. */
