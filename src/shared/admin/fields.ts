@@ -95,11 +95,16 @@ export interface ResourceDecl<F extends string = string> {
   tree?: true;
 }
 
-/** Declares a resource (typed: its quick search and columns may name only its fields). */
+/**
+ * Declares a resource (typed: its quick search and columns may name only its fields). Every
+ * resource's rows have an `id`, the first field of its list: given here as STANDARD_FIELDS
+ * declares it, unless `fields` declares its own (with another label).
+ */
 export function declareResource<F extends string>(
-  decl: { fields: Record<F, FieldDecl> } & Omit<ResourceDecl<NoInfer<F>>, "fields">,
-): ResourceDecl<F> {
-  return decl;
+  decl: { fields: Record<F, FieldDecl> } & Omit<ResourceDecl<NoInfer<F | "id">>, "fields">,
+): ResourceDecl<F | "id"> {
+  const fields: Record<F | "id", FieldDecl> = { id: STANDARD_FIELDS.id, ...decl.fields };
+  return { ...decl, fields };
 }
 
 /** The status of a row an admin may switch off (most back-office tables). */

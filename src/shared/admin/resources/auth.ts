@@ -38,7 +38,7 @@ export const adminGroupDecl = declareResource({
   rule: "auth/group",
   title: msg`Groups`,
   fields: {
-    ...standardDecls("id", "pid"),
+    ...standardDecls("pid"),
     name: { type: "text", label: msg`Name` },
     ...standardDecls("status", "create_time", "update_time"),
   },
@@ -81,7 +81,6 @@ export const adminLogDecl = declareResource({
   rule: "auth/adminLog",
   title: msg`Admin log`,
   fields: {
-    ...standardDecls("id"),
     admin_id: { type: "int" },
     username: { type: "text", label: msg`Admin username` },
     title: { type: "text", label: msg`Title` },

@@ -6,7 +6,6 @@ export const courseDecl = declareResource({
   rule: "course/course",
   title: msg`Courses`,
   fields: {
-    ...standardDecls("id"),
     category_id: { type: "int", label: msg`Category` },
     category_title: { type: "text" },
     category_title_en: { type: "text" },
@@ -34,7 +33,6 @@ export const lessonDecl = declareResource({
   rule: "course/lesson",
   title: msg`Lessons`,
   fields: {
-    ...standardDecls("id"),
     course_id: { type: "int", label: msg`Course` },
     course_title: { type: "text" },
     title: { type: "text", label: msg`Title` },

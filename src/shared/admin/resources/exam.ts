@@ -44,7 +44,6 @@ export const paperDecl = declareResource({
   rule: "exam/paper",
   title: msg`Papers`,
   fields: {
-    ...standardDecls("id"),
     title: { type: "text", label: msg`Title` },
     total_score: { type: "int", label: msg`Total score` },
     pass_score: { type: "int", label: msg`Pass score` },
@@ -72,7 +71,6 @@ export const paperRowDecl = declareResource({
   rule: "exam/paperRow",
   title: msg`Question rows`,
   fields: {
-    ...standardDecls("id"),
     paper_id: { type: "int", label: msg`Paper` },
     paper_title: { type: "text" },
     kind: enumField(ROW_KINDS, msg`Kind`),
@@ -114,7 +112,6 @@ export const roomDecl = declareResource({
   rule: "exam/room",
   title: msg`Exam rooms`,
   fields: {
-    ...standardDecls("id"),
     title: { type: "text", label: msg`Title` },
     paper_id: { type: "int", label: msg`Paper` },
     paper_title: { type: "text" },
@@ -159,7 +156,6 @@ export const markingDecl = declareResource({
   rule: "exam/marking",
   title: msg`Marking`,
   fields: {
-    ...standardDecls("id"),
     attempt_id: { type: "int" },
     question_id: { type: "int" },
     status: enumField(MARK_STATUSES, msg`Status`),
@@ -194,7 +190,6 @@ export const lateAnswerDecl = declareResource({
   rule: "exam/lateAnswer",
   title: msg`Late answers`,
   fields: {
-    ...standardDecls("id"),
     attempt_id: { type: "int" },
     question_id: { type: "int" },
     status: enumField(LATE_STATUSES, msg`Status`),
@@ -222,7 +217,6 @@ export const questionTypeDecl = declareResource({
   rule: "exam/questionType",
   title: msg`Question types`,
   fields: {
-    ...standardDecls("id"),
     type: enumField(QUESTION_TYPES, msg`Question type`),
     title: { type: "text", label: msg`Title` },
     title_en: { type: "text", label: msg`English title` },
@@ -240,7 +234,6 @@ export const questionDecl = declareResource({
   rule: "exam/question",
   title: msg({ message: "Questions", context: "exam screen" }),
   fields: {
-    ...standardDecls("id"),
     classify_id: { type: "int", label: msg`Bank` },
     classify_title: { type: "text" },
     classify_title_en: { type: "text" },

@@ -21,7 +21,6 @@ export const faceRuleDecl = declareResource({
   rule: "org/faceRule",
   title: msg`Face rules`,
   fields: {
-    ...standardDecls("id"),
     name: { type: "text", label: msg`Name` },
     before_start: { type: "bool", label: msg`Before the start` },
     every_minutes: { type: "int", label: msg`Every (minutes)` },

@@ -9,7 +9,7 @@ export const companyDecl = declareResource({
   rule: "org/company",
   title: msg`Companies`,
   fields: {
-    ...standardDecls("id", "pid"),
+    ...standardDecls("pid"),
     name: { type: "text", label: msg`Name` },
     ...standardDecls("weigh", "status", "create_time", "update_time"),
   },
@@ -27,7 +27,6 @@ export const dutyDecl = declareResource({
   rule: "org/duty",
   title: msg`Duties`,
   fields: {
-    ...standardDecls("id"),
     name: { type: "text", label: msg`Name` },
     ...standardDecls("weigh", "status", "create_time", "update_time"),
   },
@@ -45,7 +44,6 @@ export const classroomDecl = declareResource({
   rule: "org/classroom",
   title: msg`Classrooms`,
   fields: {
-    ...standardDecls("id"),
     name: { type: "text", label: msg`Name` },
     company_id: { type: "int", label: msg`Company` },
     company_name: { type: "text" },
@@ -77,7 +75,6 @@ export const headTeacherDecl = declareResource({
   rule: "org/headTeacher",
   title: msg`Head teachers`,
   fields: {
-    ...standardDecls("id"),
     username: ACCOUNT_FIELDS.username,
     nickname: ACCOUNT_FIELDS.nickname,
     company_id: { type: "int" },

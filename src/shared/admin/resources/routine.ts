@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, standardColumns, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
 
 /** The folders uploads are kept in (an upload's `topic`), as staff read them; a module's own topic shows as it is. */
 export const ATTACHMENT_TOPICS = [
@@ -15,7 +15,6 @@ export const attachmentDecl = declareResource({
   rule: "routine/attachment",
   title: msg`Attachments`,
   fields: {
-    ...standardDecls("id"),
     topic: { type: "text", label: msg`Topic`, options: ATTACHMENT_TOPICS },
     admin_id: { type: "int" },
     user_id: { type: "int" },

@@ -52,7 +52,6 @@ export const memberGroupDecl = declareResource({
   title: msg`Member groups`,
   logTitle: msg`User groups`,
   fields: {
-    ...standardDecls("id"),
     name: { type: "text", label: msg`Name` },
     ...standardDecls("status", "create_time", "update_time"),
   },
@@ -108,7 +107,6 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
     rule,
     title,
     fields: {
-      ...standardDecls("id"),
       user_id: { type: "int", label: msg`Member ID` },
       username: { type: "text", label: msg`Member` },
       nickname: { type: "text" },
@@ -143,7 +141,6 @@ export const noticeLogDecl = declareResource({
   rule: "user/notice",
   title: msg`Notice log`,
   fields: {
-    ...standardDecls("id"),
     user_id: { type: "int", label: msg`Member ID` },
     username: { type: "text", label: msg`Member` },
     kind: enumField(
