@@ -38,6 +38,15 @@ export function enumField(options: readonly FieldOption[], label?: MessageDescri
   return { type: "enum", values: options.map((o) => String(o.value)), options, ...(label ? { label } : {}) };
 }
 
+/**
+ * A row's choice of another resource's row: `<name>_id`, what the form sets and a select
+ * searches, and that row's `<name>_<shown>` (its name or title), joined for the list.
+ */
+export function refFields<N extends string, S extends string>(name: N, shown: S, label?: MessageDescriptor): Record<`${N}_id` | `${N}_${S}`, FieldDecl> {
+  const id: FieldDecl = { type: "int", ...(label ? { label } : {}) };
+  return { [`${name}_id`]: id, [`${name}_${shown}`]: { type: "text" } } as Record<`${N}_id` | `${N}_${S}`, FieldDecl>;
+}
+
 /** How a list cell shows its value: "tag" and "switch" show the option's label. */
 export type ColumnRender = "text" | "number" | "tag" | "switch" | "datetime";
 

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
+import { declareResource, refFields, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
 
 /** Papers, their question rows, exam rooms and the two marking queues, as both sides list them. */
 
@@ -71,8 +71,7 @@ export const paperRowDecl = declareResource({
   rule: "exam/paperRow",
   title: msg`Question rows`,
   fields: {
-    paper_id: { type: "int", label: msg`Paper` },
-    paper_title: { type: "text" },
+    ...refFields("paper", "title", msg`Paper`),
     kind: enumField(ROW_KINDS, msg`Kind`),
     question_id: { type: "int", label: msg`Question` },
     question_stem: { type: "text", label: msg`Question` },
@@ -113,8 +112,7 @@ export const roomDecl = declareResource({
   title: msg`Exam rooms`,
   fields: {
     title: { type: "text", label: msg`Title` },
-    paper_id: { type: "int", label: msg`Paper` },
-    paper_title: { type: "text" },
+    ...refFields("paper", "title", msg`Paper`),
     start_time: { type: "time", label: msg`Opens` },
     end_time: { type: "time", label: msg`Closes` },
     duration: { type: "int", label: msg`Time per attempt (minutes)` },
@@ -124,12 +122,10 @@ export const roomDecl = declareResource({
     group_name: { type: "text", label: msg`Member group` },
     review_policy: enumField(REVIEW_POLICIES, msg`Answers shown`),
     late_policy: enumField(LATE_POLICIES, msg`Answers arriving after the deadline`),
-    face_rule_id: { type: "int", label: msg`Face rule` },
-    face_rule_name: { type: "text" },
+    ...refFields("face_rule", "name", msg`Face rule`),
     shuffle_questions: { type: "bool", label: msg`Shuffle questions` },
     ...standardDecls("status"),
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
+    ...refFields("company", "name", msg`Company`),
   },
   quickSearch: { fields: ["id", "title", "paper_title"], label: msg`ID, title, paper` },
   columns: [
@@ -234,8 +230,7 @@ export const questionDecl = declareResource({
   rule: "exam/question",
   title: msg({ message: "Questions", context: "exam screen" }),
   fields: {
-    classify_id: { type: "int", label: msg`Bank` },
-    classify_title: { type: "text" },
+    ...refFields("classify", "title", msg`Bank`),
     classify_title_en: { type: "text" },
     type: enumField(QUESTION_TYPES, msg`Question type`),
     stem: { type: "text", label: msg`Question` },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls } from "../fields.ts";
+import { declareResource, refFields, standardColumns, standardDecls } from "../fields.ts";
 import { ACCOUNT_FIELDS } from "./accounts.ts";
 
 /** The organisation's companies, duties and classrooms, as both sides list them. */
@@ -45,8 +45,7 @@ export const classroomDecl = declareResource({
   title: msg`Classrooms`,
   fields: {
     name: { type: "text", label: msg`Name` },
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
+    ...refFields("company", "name", msg`Company`),
     head_admin_id: { type: "int", label: msg`Head teacher` },
     head_name: { type: "text" },
     head_username: { type: "text" },
@@ -77,8 +76,7 @@ export const headTeacherDecl = declareResource({
   fields: {
     username: ACCOUNT_FIELDS.username,
     nickname: ACCOUNT_FIELDS.nickname,
-    company_id: { type: "int" },
-    company_name: { type: "text" },
+    ...refFields("company", "name"),
     ...standardDecls("status"),
   },
   quickSearch: { fields: ["id", "username", "nickname"] },

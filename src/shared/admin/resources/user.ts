@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
+import { declareResource, refFields, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
 import type { MEMBER_RULE_TYPES } from "../members.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
@@ -17,12 +17,9 @@ export const memberDecl = declareResource({
     birthday: { type: "date" },
     money: { type: "bigint", label: msg`Balance`, cents: true },
     score: { type: "bigint", label: msg`Points` },
-    group_id: { type: "int", label: msg`Group` },
-    group_name: { type: "text" },
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
-    duty_id: { type: "int", label: msg`Duty` },
-    duty_name: { type: "text" },
+    ...refFields("group", "name", msg`Group`),
+    ...refFields("company", "name", msg`Company`),
+    ...refFields("duty", "name", msg`Duty`),
     ...LOGIN_FIELDS,
     join_time: { type: "time" },
     ...standardDecls("create_time"),
