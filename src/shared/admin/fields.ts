@@ -129,10 +129,11 @@ export const YES_NO_OPTIONS = [
   { value: "false", label: msg`No` },
 ] as const satisfies readonly FieldOption[];
 
-/** The columns most tables have, each declared once: row id, tree parent, order, status, times. */
+/** The columns most tables have, each declared once: row id, tree parent, name, order, status, times. */
 export const STANDARD_FIELDS = {
   id: { type: "int", label: msg`ID` },
   pid: { type: "int" },
+  name: { type: "text", label: msg`Name` },
   weigh: { type: "int", label: msg`Weight` },
   status: { type: "enum", values: STATUS_VALUES, options: STATUS_OPTIONS, label: msg`Status` },
   create_time: { type: "time", label: msg`Created` },
@@ -140,6 +141,12 @@ export const STANDARD_FIELDS = {
 } as const satisfies Record<string, FieldDecl>;
 
 export type StandardField = keyof typeof STANDARD_FIELDS;
+
+/** When a log's row was written (its `create_time`), as every log labels it. */
+export const LOG_TIME_FIELD = { ...STANDARD_FIELDS.create_time, label: msg`Time` } as const satisfies FieldDecl;
+
+/** The quick search of a resource whose rows are known by their name. */
+export const NAME_SEARCH = { fields: ["id", "name"], label: msg`ID, name` } as const;
 
 /** Standard fields (as declared in STANDARD_FIELDS), in the order named, to spread into a declaration's `fields`. */
 export function standardDecls<K extends StandardField>(...names: K[]): Record<K, FieldDecl> {
@@ -151,6 +158,7 @@ export function standardDecls<K extends StandardField>(...names: K[]): Record<K,
 const STANDARD_COLUMNS = {
   id: { render: "number", search: "number" },
   pid: { render: "number", search: "number" },
+  name: { render: "text", search: "text" },
   weigh: { render: "number", search: "number" },
   status: { render: "tag", search: "select" },
   create_time: { render: "datetime", search: "datetime" },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, refFields, enumField, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
+import { declareResource, enumField, refFields, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
 
 /** Courses (course/course): category, cover, title, summary, price in cents; a lesson count from the list hook. */
 export const courseDecl = declareResource({

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, refFields, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, refFields, STANDARD_FIELDS, standardColumns, standardDecls, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
 
 /** Papers, their question rows, exam rooms and the two marking queues, as both sides list them. */
 

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, YES_NO_OPTIONS, type ColumnDecl, type FieldDecl } from "../fields.ts";
+import { declareResource, LOG_TIME_FIELD, standardColumns, standardDecls, YES_NO_OPTIONS, type ColumnDecl, type FieldDecl } from "../fields.ts";
 
 /** Data security's rules and records (security/...), as both sides list them. */
 
@@ -58,7 +58,7 @@ const RECORD_FIELDS = {
   data_table: { type: "text", label: msg`Table` },
   title: { type: "text", label: msg`Name` },
   ip: { type: "text", label: msg`IP` },
-  create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+  create_time: LOG_TIME_FIELD,
 } as const satisfies Record<string, FieldDecl>;
 
 /** Who did it, from where and when: the last columns of both records. */

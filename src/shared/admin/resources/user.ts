@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { declareResource, refFields, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, LOG_TIME_FIELD, NAME_SEARCH, refFields, standardColumns, standardDecls, type FieldDecl, type FieldOption } from "../fields.ts";
 import type { MEMBER_RULE_TYPES } from "../members.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
@@ -49,10 +49,9 @@ export const memberGroupDecl = declareResource({
   title: msg`Member groups`,
   logTitle: msg`User groups`,
   fields: {
-    name: { type: "text", label: msg`Name` },
-    ...standardDecls("status", "create_time", "update_time"),
+    ...standardDecls("name", "status", "create_time", "update_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   columns: [
     ...standardColumns({ id: { sortable: true } }),
     { field: "name", sortable: true, search: "text" },
@@ -113,7 +112,7 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
       memo: { type: "text", label: msg`Memo` },
       memo_key: { type: "text" },
       memo_params: { type: "text", operators: ["NULL", "NOT NULL"] },
-      create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+      create_time: LOG_TIME_FIELD,
     },
     quickSearch: { fields: ["id", "user_id", "username", "nickname"], label: msg`ID, member ID, username, nickname` },
     columns: [
@@ -151,7 +150,7 @@ export const noticeLogDecl = declareResource({
     ref: { type: "text", label: msg`Reference` },
     channels: { type: "text", label: msg`Channels` },
     read_at: { type: "time", label: msg`Read at` },
-    create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+    create_time: LOG_TIME_FIELD,
   },
   quickSearch: { fields: ["id", "user_id", "username", "ref"], label: msg`ID, member ID, username, reference` },
   columns: [
