@@ -4,7 +4,7 @@ import { roomAdd, roomEdit, roomExportQuery, roomResultsQuery, type RoomAdd } fr
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
-import { addEditDelete, declared, joinById } from "./fields.ts";
+import { addEditDelete, declared, joinById, readById } from "./fields.ts";
 import { fieldError, rowTotals } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
@@ -75,7 +75,7 @@ export const roomResource: ResourceDef = {
     },
   }),
   actions: {
-    results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
+    results: readById(roomResultsQuery, roomResults),
     export: {
       method: "GET",
       input: roomExportQuery,
