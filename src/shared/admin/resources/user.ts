@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, LOG_TIME_FIELD, NAME_SEARCH, refFields, standardColumns, standardDecls, type FieldDecl, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, LOG_TIME_FIELD, NAME_SEARCH, refFields, standardColumns, standardDecls, type ColumnDecl, type FieldDecl, type FieldOption } from "../fields.ts";
 import type { MEMBER_RULE_TYPES } from "../members.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
@@ -91,6 +91,18 @@ export const memberRuleDecl = declareResource({
   ],
 });
 
+/** Whose row a member log's is: the member's id and username, the first fields and columns of the log. */
+const LOG_MEMBER_FIELDS = {
+  user_id: { type: "int", label: msg`Member ID` },
+  username: { type: "text", label: msg`Member` },
+} as const satisfies Record<string, FieldDecl>;
+
+const LOG_MEMBER_COLUMNS: readonly ColumnDecl<"id" | keyof typeof LOG_MEMBER_FIELDS>[] = [
+  ...standardColumns({ id: { sortable: true } }),
+  { field: "user_id", render: "number", search: "number", hidden: true },
+  { field: "username", search: "text" },
+];
+
 /**
  * A member's balance or points log (user/moneyLog, user/scoreLog): read-only rows with the
  * member's username; `column` is the change (cents of balance, or points).
@@ -103,8 +115,7 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
     rule,
     title,
     fields: {
-      user_id: { type: "int", label: msg`Member ID` },
-      username: { type: "text", label: msg`Member` },
+      ...LOG_MEMBER_FIELDS,
       nickname: { type: "text" },
       ...change,
       before: { type: "bigint", label: msg`Before`, ...cents },
@@ -116,9 +127,7 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
     },
     quickSearch: { fields: ["id", "user_id", "username", "nickname"], label: msg`ID, member ID, username, nickname` },
     columns: [
-      ...standardColumns({ id: { sortable: true } }),
-      { field: "user_id", render: "number", search: "number", hidden: true },
-      { field: "username", search: "text" },
+      ...LOG_MEMBER_COLUMNS,
       { field: column, sortable: true },
       // The balance's figures are shown in yuan by the screen's own cells.
       { field: "before", ...(money ? {} : { render: "number" as const }) },
@@ -137,8 +146,7 @@ export const noticeLogDecl = declareResource({
   rule: "user/notice",
   title: msg`Notice log`,
   fields: {
-    user_id: { type: "int", label: msg`Member ID` },
-    username: { type: "text", label: msg`Member` },
+    ...LOG_MEMBER_FIELDS,
     kind: enumField(
       [
         { value: "room_open", label: msg`Exam room open` },
@@ -154,9 +162,7 @@ export const noticeLogDecl = declareResource({
   },
   quickSearch: { fields: ["id", "user_id", "username", "ref"], label: msg`ID, member ID, username, reference` },
   columns: [
-    ...standardColumns({ id: { sortable: true } }),
-    { field: "user_id", render: "number", search: "number", hidden: true },
-    { field: "username", search: "text" },
+    ...LOG_MEMBER_COLUMNS,
     { field: "kind", render: "tag", search: "select" },
     { field: "ref", search: "text" },
     { field: "channels", search: "text" },
