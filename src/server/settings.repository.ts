@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "./db/index.ts";
-import { kyselyOf } from "./db/kysely.ts";
+import { excludedValues, kyselyOf } from "./db/kysely.ts";
 
 /** The rows of table site_setting (settings.ts holds the keys, their types and defaults). */
 
@@ -23,6 +23,6 @@ export async function saveSetting(q: Queryable, key: string, json: string): Prom
   await kyselyOf(q)
     .insertInto("site_setting")
     .values({ key, value: sql`${json}::jsonb` })
-    .onConflict((oc) => oc.column("key").doUpdateSet((eb) => ({ value: eb.ref("excluded.value") })))
+    .onConflict((oc) => oc.column("key").doUpdateSet(excludedValues("value")))
     .execute();
 }

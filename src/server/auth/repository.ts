@@ -1,6 +1,6 @@
 import { sql, type Insertable } from "kysely";
 import { prepared, runPrepared, type PreparedStatement, type Queryable } from "../db/index.ts";
-import { kyselyOf, type DB } from "../db/kysely.ts";
+import { excludedValues, kyselyOf, type DB } from "../db/kysely.ts";
 import type { AdminRow, MemberRow } from "../plugins/auth.ts";
 import type { Side, TokenType } from "./tokens.ts";
 
@@ -317,14 +317,7 @@ export async function saveCaptcha(q: Queryable, c: CaptchaInsert): Promise<void>
       expire_time: c.expireTime,
     })
     .onConflict((oc) =>
-      oc.column("id").doUpdateSet((eb) => ({
-        answer: eb.ref("excluded.answer"),
-        width: eb.ref("excluded.width"),
-        height: eb.ref("excluded.height"),
-        verified: false,
-        create_time: eb.ref("excluded.create_time"),
-        expire_time: eb.ref("excluded.expire_time"),
-      })),
+      oc.column("id").doUpdateSet({ ...excludedValues("answer", "width", "height", "create_time", "expire_time"), verified: false }),
     )
     .execute();
 }

@@ -9,7 +9,9 @@ import {
   type Dialect,
   type Driver,
   type QueryResult as KyselyResult,
+  sql,
   type RawBuilder,
+  type Selectable,
 } from "kysely";
 import type { Queryable } from "./database.ts";
 import type { DB } from "./schema.generated.ts";
@@ -110,4 +112,28 @@ export function fixedText(piece: RawBuilder<unknown>): string {
   const compiled = piece.compile(textCompiler);
   if (compiled.parameters.length > 0) throw new Error(`fixed SQL text with ${compiled.parameters.length} value(s): ${compiled.sql}`);
   return compiled.sql;
+}
+
+/**
+ * An upsert's `doUpdateSet` that takes, for each column named, the value the insert proposed
+ * (`excluded.<column>`). Typed `never` so it fits the column of the same name, whatever its type.
+ */
+export function excludedValues<C extends string>(...columns: C[]): Record<C, RawBuilder<never>> {
+  return Object.fromEntries(columns.map((column) => [column, sql.ref<never>(`excluded.${column}`)])) as Record<C, RawBuilder<never>>;
+}
+
+/** These columns of the row of `table` with this id, or undefined when there is none. */
+export async function rowById<T extends keyof DB & string, C extends keyof Selectable<DB[T]> & string>(
+  q: Queryable,
+  table: T,
+  columns: readonly C[],
+  id: number,
+): Promise<Pick<Selectable<DB[T]>, C> | undefined> {
+  // The table is a parameter here, so Kysely cannot know its columns: the answer is typed by the caller's table.
+  const row = await kyselyOf<Record<"t", { id: number }>>(q)
+    .selectFrom(table as "t")
+    .select([...columns] as "id"[])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row as Pick<Selectable<DB[T]>, C> | undefined;
 }

@@ -38,6 +38,15 @@ export function enumField(options: readonly FieldOption[], label?: MessageDescri
   return { type: "enum", values: options.map((o) => String(o.value)), options, ...(label ? { label } : {}) };
 }
 
+/**
+ * A row's choice of another resource's row: `<name>_id`, what the form sets and a select
+ * searches, and that row's `<name>_<shown>` (its name or title), joined for the list.
+ */
+export function refFields<N extends string, S extends string>(name: N, shown: S, label?: MessageDescriptor): Record<`${N}_id` | `${N}_${S}`, FieldDecl> {
+  const id: FieldDecl = { type: "int", ...(label ? { label } : {}) };
+  return { [`${name}_id`]: id, [`${name}_${shown}`]: { type: "text" } } as Record<`${N}_id` | `${N}_${S}`, FieldDecl>;
+}
+
 /** How a list cell shows its value: "tag" and "switch" show the option's label. */
 export type ColumnRender = "text" | "number" | "tag" | "switch" | "datetime";
 
@@ -95,11 +104,16 @@ export interface ResourceDecl<F extends string = string> {
   tree?: true;
 }
 
-/** Declares a resource (typed: its quick search and columns may name only its fields). */
+/**
+ * Declares a resource (typed: its quick search and columns may name only its fields). Every
+ * resource's rows have an `id`, the first field of its list: given here as STANDARD_FIELDS
+ * declares it, unless `fields` declares its own (with another label).
+ */
 export function declareResource<F extends string>(
-  decl: { fields: Record<F, FieldDecl> } & Omit<ResourceDecl<NoInfer<F>>, "fields">,
-): ResourceDecl<F> {
-  return decl;
+  decl: { fields: Record<F, FieldDecl> } & Omit<ResourceDecl<NoInfer<F | "id">>, "fields">,
+): ResourceDecl<F | "id"> {
+  const fields: Record<F | "id", FieldDecl> = { id: STANDARD_FIELDS.id, ...decl.fields };
+  return { ...decl, fields };
 }
 
 /** The status of a row an admin may switch off (most back-office tables). */
@@ -115,10 +129,11 @@ export const YES_NO_OPTIONS = [
   { value: "false", label: msg`No` },
 ] as const satisfies readonly FieldOption[];
 
-/** The columns most tables have, each declared once: row id, tree parent, order, status, times. */
+/** The columns most tables have, each declared once: row id, tree parent, name, order, status, times. */
 export const STANDARD_FIELDS = {
   id: { type: "int", label: msg`ID` },
   pid: { type: "int" },
+  name: { type: "text", label: msg`Name` },
   weigh: { type: "int", label: msg`Weight` },
   status: { type: "enum", values: STATUS_VALUES, options: STATUS_OPTIONS, label: msg`Status` },
   create_time: { type: "time", label: msg`Created` },
@@ -126,6 +141,12 @@ export const STANDARD_FIELDS = {
 } as const satisfies Record<string, FieldDecl>;
 
 export type StandardField = keyof typeof STANDARD_FIELDS;
+
+/** When a log's row was written (its `create_time`), as every log labels it. */
+export const LOG_TIME_FIELD = { ...STANDARD_FIELDS.create_time, label: msg`Time` } as const satisfies FieldDecl;
+
+/** The quick search of a resource whose rows are known by their name. */
+export const NAME_SEARCH = { fields: ["id", "name"], label: msg`ID, name` } as const;
 
 /** Standard fields (as declared in STANDARD_FIELDS), in the order named, to spread into a declaration's `fields`. */
 export function standardDecls<K extends StandardField>(...names: K[]): Record<K, FieldDecl> {
@@ -137,6 +158,7 @@ export function standardDecls<K extends StandardField>(...names: K[]): Record<K,
 const STANDARD_COLUMNS = {
   id: { render: "number", search: "number" },
   pid: { render: "number", search: "number" },
+  name: { render: "text", search: "text" },
   weigh: { render: "number", search: "number" },
   status: { render: "tag", search: "select" },
   create_time: { render: "datetime", search: "datetime" },

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import { nowSeconds } from "../repository.ts";
 
 /** The member figure an account log moves (a declaration of the resource, never input). */
@@ -22,9 +22,5 @@ export async function setFigure(q: Queryable, column: AccountFigure, memberId: n
 }
 
 export async function memberNames(q: Queryable, memberId: unknown): Promise<{ username: string; nickname: string } | undefined> {
-  return kyselyOf(q)
-    .selectFrom("member")
-    .select(["username", "nickname"])
-    .where("id", "=", memberId as number)
-    .executeTakeFirst();
+  return rowById(q, "member", ["username", "nickname"], memberId as number);
 }

@@ -6,7 +6,7 @@ import { ApiError } from "../../errors.ts";
 import { memos, renderMemo } from "../../modules/account/memos.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { lockedFigure, memberNames, setFigure } from "./accountLog.repository.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 
 /** Memos in the reader's language (the row keeps a key and its parameters). */
 const withMemo = (ctx: CrudContext, row: Row): Row => {
@@ -47,7 +47,7 @@ function accountLog(decl: ResourceDecl, table: string, column: "money" | "score"
   return {
     ...declared(decl, { username: "m.username", nickname: "m.nickname" }),
     table,
-    joins: [{ table: "member", alias: "m", on: ["m.id", "t.user_id"] }],
+    joins: [joinById("member", "m", "t.user_id")],
     editColumns: ["id", "user_id", column, "before", "after", "memo", "memo_key", "memo_params", "create_time"],
     rules: { edit: `${rule}/index` },
     company: { column: "m.company_id" },

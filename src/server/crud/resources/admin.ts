@@ -6,7 +6,7 @@ import { adminDecl } from "../../../shared/admin/resources/auth.ts";
 import { withPassword } from "./accounts.ts";
 import { endAllSessions, parseRules, requireHeldRules, requireNotAbove } from "./permissions.ts";
 import { adminGroupsByIds, groupIdsOfAdmin, groupsOfAdmins, replaceAdminGroups } from "./admin.repository.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /** The groups an admin is put in must exist, and grant only rules the acting admin holds. */
 async function checkGroups(ctx: CrudContext, groupIds: number[]): Promise<void> {
@@ -24,13 +24,10 @@ async function groupIdsOf(ctx: CrudContext, id: number): Promise<number[]> {
 export const adminResource: ResourceDef = {
   ...declared(adminDecl, { company_name: "c.name" }),
   table: "admin",
-  joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
+  joins: [joinById("company", "c", "t.company_id")],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "is_super", "is_company", "company_id", "status", "last_login_time", "create_time", "update_time"],
-  add: adminAdd,
-  edit: adminEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(adminAdd, adminEdit, { touch: true }),
   hooks: {
     async beforeWrite(ctx, body, existing) {
       const data = body as AdminEdit;

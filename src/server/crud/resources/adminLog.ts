@@ -1,14 +1,14 @@
 import { adminLogDecl } from "../../../shared/admin/resources/auth.ts";
 import { logTitleIn } from "../log.ts";
 import type { ResourceDef, Row } from "../resource.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 
 /** The admin log (`/admin/auth/adminLog/...`): read-only; its detail needs the view rule. */
 export const adminLogResource: ResourceDef = {
   ...declared(adminLogDecl),
   table: "admin_log",
   // A company admin reads the log of their company's admins.
-  joins: [{ table: "admin", alias: "a", on: ["a.id", "t.admin_id"] }],
+  joins: [joinById("admin", "a", "t.admin_id")],
   company: { column: "a.company_id" },
   editColumns: ["id", "admin_id", "username", "title", "url", "method", "data", "ip", "useragent", "create_time"],
   rules: { edit: "auth/adminLog/index" },

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { attachmentDecl } from "../../../shared/admin/resources/routine.ts";
 import { fileUses, Storage } from "../../modules/upload/storage.ts";
 import type { ResourceDef, Row } from "../resource.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 
 /** Removes stored files nothing uses any more (Storage.removeUnused), one at a time; never throws. */
 async function removeEach(app: FastifyInstance, files: Iterable<[string, Parameters<Storage["removeUnused"]>[1]]>): Promise<void> {
@@ -52,10 +52,7 @@ export async function releaseLessonVideos(app: FastifyInstance, lessons: readonl
 export const attachmentResource: ResourceDef = {
   ...declared(attachmentDecl, { admin_username: "a.username", user_username: "m.username" }),
   table: "attachment",
-  joins: [
-    { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
-    { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
-  ],
+  joins: [joinById("admin", "a", "t.admin_id"), joinById("member", "m", "t.user_id")],
   defaultOrder: ["last_upload_time", "desc"],
   editColumns: ["id", "topic", "admin_id", "user_id", "url", "width", "height", "name", "size", "mimetype", "sha1", "storage", "quote", "create_time", "last_upload_time"],
   rules: { edit: "routine/attachment/index" },

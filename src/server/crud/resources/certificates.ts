@@ -11,7 +11,7 @@ import { certificateById, REGRADE_REASON, revokeCertificate } from "../../module
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { usernameOf } from "./face.repository.ts";
 import { otherTemplateOf, targetExists, targetTitles } from "./certificates.repository.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Certificate templates (`exam/certificateTemplate`: one per exam room or course, a preview of
@@ -22,15 +22,9 @@ import { declared } from "./fields.ts";
 export const certificateTemplateResource: ResourceDef = {
   ...declared(certificateTemplateDecl, { room_title: "r.title", course_title: "c.title" }),
   table: "certificate_template",
-  joins: [
-    { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
-    { table: "course", alias: "c", on: ["c.id", "t.course_id"] },
-  ],
+  joins: [joinById("exam_room", "r", "t.room_id"), joinById("course", "c", "t.course_id")],
   editColumns: ["id", "room_id", "course_id", "title", "wording", "signature", "text_color", "accent_color", "status"],
-  add: certificateTemplateAdd,
-  edit: certificateTemplateEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(certificateTemplateAdd, certificateTemplateEdit, { touch: true }),
   // Shared settings: a company admin reads them, never changes one.
   company: "read",
   hooks: {
@@ -88,11 +82,7 @@ export const certificateResource: ResourceDef = {
   }),
   // A view of `certificate` with each row's state (migration 0053); revoking writes the table.
   table: "certificate_row",
-  joins: [
-    { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
-    { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
-    { table: "course", alias: "c", on: ["c.id", "t.course_id"] },
-  ],
+  joins: [joinById("member", "m", "t.user_id"), joinById("exam_room", "r", "t.room_id"), joinById("course", "c", "t.course_id")],
   defaultOrder: ["id", "desc"],
   editColumns: ["id", "serial", "user_id", "member_name", "title", "room_id", "course_id", "score", "issued_at", "revoked_at", "revoked_reason"],
   rules: { edit: "exam/certificate/index" },

@@ -8,7 +8,7 @@ import type { ResourceDef } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { assignmentHooks } from "./assignments.ts";
 import { categoriesHaveCourses, coursesHaveEnrolments, lessonCounts, lessonsOfCourses } from "./course.repository.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Course categories (`/admin/course/category/...`, a tree by pid, sortable by weigh) and courses
@@ -33,14 +33,11 @@ export const courseCategoryResource: ResourceDef = categoryTreeResource(courseCa
 export const courseResource: ResourceDef = {
   ...declared(courseDecl, { category_title: "c.title", category_title_en: "c.title_en" }),
   table: "course",
-  joins: [{ table: "course_category", alias: "c", on: ["c.id", "t.category_id"] }],
+  joins: [joinById("course_category", "c", "t.category_id")],
   selectFields: ["id", "title"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "category_id", "title", "cover", "summary", "introduction", "price", "weigh", "status", "create_time", "update_time"],
-  add: withSanitizedHtml(courseAdd, ["introduction"]),
-  edit: withSanitizedHtml(courseEdit, ["introduction"]),
-  del: true,
-  touch: true,
+  ...addEditDelete(withSanitizedHtml(courseAdd, ["introduction"]), withSanitizedHtml(courseEdit, ["introduction"]), { touch: true }),
   company: "read",
   hooks: assignmentHooks("course", {
     async beforeDelete(ctx, rows) {

@@ -26,7 +26,7 @@ import {
   setQuestionsTime,
   timeAfter,
 } from "./exam.repository.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /** Question banks (`/admin/exam/classify/...`): a tree; a node's questions are a bank (practice or exam-only). */
 export const examClassifyResource: ResourceDef = categoryTreeResource(questionBankTree, {
@@ -132,15 +132,13 @@ async function hideQuestions(ctx: CrudContext, rows: Row[]): Promise<number[]> {
 export const questionResource: ResourceDef = {
   ...declared(questionDecl, { classify_title: "c.title", classify_title_en: "c.title_en" }),
   table: "exam_question",
-  joins: [{ table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] }],
+  joins: [joinById("exam_classify", "c", "t.classify_id")],
   // Hidden questions (in use when deleted) are listed only when the admin searches by status.
   defaultSearch: [{ field: "status", operator: "ne", val: "hidden" }],
   // The composer's suggestions tell duplicates apart by id, type and bank.
   selectFields: ["id", "classify_id", "classify_title", "classify_title_en", "type", "stem", "score", "difficulty"],
   editColumns: ["id", "classify_id", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "weigh", "status", "hidden_status", "hidden_at", "version", "create_time", "update_time"],
-  add: questionAdd,
-  edit: questionEdit,
-  del: true,
+  ...addEditDelete(questionAdd, questionEdit),
   company: "read",
   hooks: {
     async beforeWrite(ctx, body, existing) {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import { countsPer, textById } from "../repository.ts";
 
 /** How many exam rooms use each of these face rules (unused rules are left out). */
@@ -64,7 +64,7 @@ export async function faceChecksOf(q: Queryable, attemptId: number): Promise<Fac
 
 /** The attempt a face check belongs to, and the picture it kept (if any). */
 export async function faceCheck(q: Queryable, checkId: number): Promise<{ attempt_id: number; path: string | null } | undefined> {
-  return kyselyOf(q).selectFrom("exam_face_check").select(["attempt_id", "path"]).where("id", "=", checkId).executeTakeFirst();
+  return rowById(q, "exam_face_check", ["attempt_id", "path"], checkId);
 }
 
 /** Clears a flagged or stopped attempt's face flag; false when it was not waiting for a review. */

@@ -5,9 +5,9 @@ import { faceReviewBody, faceRuleAdd, faceRuleEdit, type FaceTimeline } from "..
 import { dbId, withMessage } from "../../../shared/schema.ts";
 import { ApiError } from "../../errors.ts";
 import { decodeImage, enrolFace, readFacePicture } from "../../modules/face/checks.ts";
-import type { ResourceDef, Row } from "../resource.ts";
+import type { ResourceDef } from "../resource.ts";
 import { faceCheck, faceChecksOf, faceReviewAttempt, markFaceReviewed, memberExists, roomsPerFaceRule, usernameOf } from "./face.repository.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Face rules (`org/faceRule`, the menu rule seeded in 0003), the face review of official
@@ -20,16 +20,10 @@ export const faceRuleResource: ResourceDef = {
   table: "face_rule",
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "before_start", "every_minutes", "random_count", "threshold", "liveness", "max_failures", "action", "status", "create_time"],
-  add: faceRuleAdd,
-  edit: faceRuleEdit,
-  del: true,
+  ...addEditDelete(faceRuleAdd, faceRuleEdit),
   // Shared settings: a company admin picks a rule for their rooms, never changes one.
   company: "read",
   hooks: {
-    async beforeWrite(_ctx, body) {
-      const { id: _id, ...rule } = body as Row;
-      return rule;
-    },
     async listRows(ctx, rows) {
       const ids = rows.map((r) => r.id as number);
       const used = ids.length ? await roomsPerFaceRule(ctx.tx, ids) : [];
@@ -50,10 +44,7 @@ const checkId = z.object({ id: withMessage(z.coerce.number().int().min(1).max(2_
 export const faceReviewResource: ResourceDef = {
   ...declared(faceReviewDecl, { username: "m.username", room_title: "r.title" }),
   table: "exam_face_attempt",
-  joins: [
-    { table: "member", alias: "m", on: ["m.id", "t.user_id"] },
-    { table: "exam_room", alias: "r", on: ["r.id", "t.room_id"] },
-  ],
+  joins: [joinById("member", "m", "t.user_id"), joinById("exam_room", "r", "t.room_id")],
   defaultOrder: ["id", "desc"],
   editColumns: ["id", "user_id", "room_id", "status", "started_at", "face_failures", "face_flag", "checks", "missed"],
   rules: { edit: "exam/faceReview/index" },

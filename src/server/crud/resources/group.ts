@@ -4,7 +4,7 @@ import { ApiError } from "../../errors.ts";
 import type { ResourceDef, Row } from "../resource.ts";
 import { parseRules, requireHeldRules } from "./permissions.ts";
 import { adminGroupDecl } from "../../../shared/admin/resources/auth.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared } from "./fields.ts";
 import { countAdminRules } from "./group.repository.ts";
 
 const rulesOut = (rules: unknown) => {
@@ -20,10 +20,7 @@ export const adminGroupResource: ResourceDef = {
   defaultOrder: ["id", "asc"],
   childrenRefusal: msg`Delete or move its sub-groups first`,
   editColumns: ["id", "pid", "name", "rules", "status", "create_time", "update_time"],
-  add: adminGroupAdd,
-  edit: adminGroupEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(adminGroupAdd, adminGroupEdit, { touch: true }),
   hooks: {
     async beforeWrite(ctx, body, existing) {
       const data = body as AdminGroupAdd;

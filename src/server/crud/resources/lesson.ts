@@ -3,7 +3,7 @@ import { lessonDecl } from "../../../shared/admin/resources/courses.ts";
 import { withSanitizedHtml } from "../richText.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
 import { releaseLessonVideos } from "./attachment.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import { touchCourseRows } from "./lesson.repository.ts";
 
 /** A lesson change is a change of its course (the course detail lists the lessons): both get a new update_time. */
@@ -30,14 +30,11 @@ async function touchCourses(ctx: CrudContext, ids: unknown[]): Promise<void> {
 export const lessonResource: ResourceDef = {
   ...declared(lessonDecl, { course_title: "c.title" }),
   table: "lesson",
-  joins: [{ table: "course", alias: "c", on: ["c.id", "t.course_id"] }],
+  joins: [joinById("course", "c", "t.course_id")],
   selectFields: ["id", "course_id", "title"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "course_id", "title", "content", "video_url", "video_type", "video_size", "duration", "video_name", "attachments", "free_preview", "weigh", "status", "create_time", "update_time"],
-  add: withSanitizedHtml(lessonAdd, ["content"]),
-  edit: withSanitizedHtml(lessonEdit, ["content"]),
-  del: true,
-  touch: true,
+  ...addEditDelete(withSanitizedHtml(lessonAdd, ["content"]), withSanitizedHtml(lessonEdit, ["content"]), { touch: true }),
   company: "read",
   hooks: {
     async beforeWrite(_ctx, body) {

@@ -7,15 +7,15 @@ import { leavesOf, leaveSummaries } from "../../modules/exam/attempts/leaves.ts"
 import { markAnswer } from "../../modules/exam/attempts/marks.ts";
 import { snapshotsOf } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext, Join, ResourceDef, Row } from "../resource.ts";
-import { declared } from "./fields.ts";
+import { declared, joinById } from "./fields.ts";
 import { answersOfAttempts, usernameOfAttempt } from "./marking.repository.ts";
 
 /** A row of one question of one attempt: the question, the attempt, its member and its room (what both queues list and search). */
 const ATTEMPT_JOINS = [
-  { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
-  { table: "exam_attempt", alias: "a", on: ["a.id", "t.attempt_id"] },
-  { table: "member", alias: "m", on: ["m.id", "a.user_id"] },
-  { table: "exam_room", alias: "r", on: ["r.id", "a.room_id"] },
+  joinById("exam_question", "q", "t.question_id"),
+  joinById("exam_attempt", "a", "t.attempt_id"),
+  joinById("member", "m", "a.user_id"),
+  joinById("exam_room", "r", "a.room_id"),
 ] as const satisfies readonly Join[];
 
 /** Answers waiting for a marker: short answers of closed attempts (`exam_mark`). */

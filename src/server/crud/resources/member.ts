@@ -12,7 +12,7 @@ import { requireInScope } from "../scope.ts";
 import { memberFaceAction } from "./face.ts";
 import { endAllSessions } from "./permissions.ts";
 import { classroomResource } from "./org.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import { classroomIdsOfMember, setMemberClassrooms } from "./member.repository.ts";
 import { memberSheetActions } from "./memberSheet.ts";
 import { inviteesOf } from "../../modules/user/invitation.repository.ts";
@@ -49,17 +49,10 @@ const inviteAction: ExtraAction = {
 export const memberResource: ResourceDef = {
   ...declared(memberDecl, { group_name: "g.name", company_name: "c.name", duty_name: "d.name" }),
   table: "member",
-  joins: [
-    { table: "user_group", alias: "g", on: ["g.id", "t.group_id"] },
-    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
-    { table: "duty", alias: "d", on: ["d.id", "t.duty_id"] },
-  ],
+  joins: [joinById("user_group", "g", "t.group_id"), joinById("company", "c", "t.company_id"), joinById("duty", "d", "t.duty_id")],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "company_id", "duty_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
-  add: memberAdd,
-  edit: memberEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(memberAdd, memberEdit, { touch: true }),
   company: { column: "t.company_id", fill: "company_id" },
   hooks: {
     async beforeWrite(ctx, body, existing) {

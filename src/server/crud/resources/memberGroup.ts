@@ -4,7 +4,7 @@ import { memberGroupAdd, memberGroupEdit, type MemberGroupAdd } from "../../../s
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { parseRules } from "./permissions.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared } from "./fields.ts";
 import { countUserRules } from "./memberGroup.repository.ts";
 
 /** Member groups (`/admin/user/group/...`): which member rules (member-center menus) a group opens. */
@@ -13,10 +13,7 @@ export const memberGroupResource: ResourceDef = {
   table: "user_group",
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "rules", "status", "create_time", "update_time"],
-  add: memberGroupAdd,
-  edit: memberGroupEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(memberGroupAdd, memberGroupEdit, { touch: true }),
   company: "read",
   hooks: {
     async beforeWrite(ctx, body) {

@@ -7,7 +7,7 @@ import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts"
 import { isCompanyAdmin, requireInScope, scopeCondition } from "../scope.ts";
 import { memberResource } from "./member.ts";
 import { roomResource } from "./rooms.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import {
   addClassroomMembers,
   adminLabel,
@@ -53,10 +53,7 @@ export const companyResource: ResourceDef = {
   defaultOrder: ["weigh", "desc"],
   childrenRefusal: msg`Delete or move its sub-companies first`,
   editColumns: ["id", "pid", "name", "weigh", "status", "create_time", "update_time"],
-  add: companyAdd,
-  edit: companyEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(companyAdd, companyEdit, { touch: true }),
   company: { column: "t.id" },
   hooks: {
     async beforeWrite(ctx, body, existing) {
@@ -82,10 +79,7 @@ export const dutyResource: ResourceDef = {
   selectFields: ["id", "name"],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "name", "weigh", "status", "create_time", "update_time"],
-  add: dutyAdd,
-  edit: dutyEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(dutyAdd, dutyEdit, { touch: true }),
   company: "read",
 };
 
@@ -97,7 +91,7 @@ export const dutyResource: ResourceDef = {
 export const headTeacherResource: ResourceDef = {
   ...declared(headTeacherDecl, { company_name: "c.name" }),
   table: "admin",
-  joins: [{ table: "company", alias: "c", on: ["c.id", "t.company_id"] }],
+  joins: [joinById("company", "c", "t.company_id")],
   selectFields: ["id", "username", "nickname"],
   editColumns: ["id", "username", "nickname", "company_id", "status"],
   rules: { index: "org/classroom/index", edit: "org/classroom/index" },
@@ -148,16 +142,10 @@ function classroomMembersAction(done: MessageDescriptor, write: (tx: CrudContext
 export const classroomResource: ResourceDef = {
   ...declared(classroomDecl, { company_name: "c.name", head_name: "a.nickname", head_username: "a.username" }),
   table: "classroom",
-  joins: [
-    { table: "company", alias: "c", on: ["c.id", "t.company_id"] },
-    { table: "admin", alias: "a", on: ["a.id", "t.head_admin_id"] },
-  ],
+  joins: [joinById("company", "c", "t.company_id"), joinById("admin", "a", "t.head_admin_id")],
   selectFields: ["id", "name"],
   editColumns: ["id", "name", "company_id", "head_admin_id", "start_time", "end_time", "remark", "status", "create_time", "update_time"],
-  add: classroomAdd,
-  edit: classroomEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(classroomAdd, classroomEdit, { touch: true }),
   company: { column: "t.company_id", fill: "company_id" },
   hooks: {
     async beforeWrite(ctx, body, existing) {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import { idIn, textById } from "../repository.ts";
 
 const one = sql`1`.as("one");
@@ -42,15 +42,15 @@ export async function enabledQuestionCount(q: Queryable, classifyId: number, typ
 }
 
 export async function paperExists(q: Queryable, id: number): Promise<boolean> {
-  return (await kyselyOf(q).selectFrom("exam_paper").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  return (await rowById(q, "exam_paper", ["id"], id)) !== undefined;
 }
 
 export async function bankExists(q: Queryable, id: number): Promise<boolean> {
-  return (await kyselyOf(q).selectFrom("exam_classify").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  return (await rowById(q, "exam_classify", ["id"], id)) !== undefined;
 }
 
 export async function questionStatus(q: Queryable, id: number): Promise<string | undefined> {
-  return (await kyselyOf(q).selectFrom("exam_question").select("status").where("id", "=", id).executeTakeFirst())?.status;
+  return (await rowById(q, "exam_question", ["status"], id))?.status;
 }
 
 /** Whether the question has had this version. */
@@ -66,11 +66,7 @@ export async function paperTotalScores(q: Queryable, paperIds: readonly number[]
 }
 
 export async function questionStemVersion(q: Queryable, id: unknown): Promise<{ stem: string; version: number } | undefined> {
-  return kyselyOf(q)
-    .selectFrom("exam_question")
-    .select(["stem", "version"])
-    .where("id", "=", id as number)
-    .executeTakeFirst();
+  return rowById(q, "exam_question", ["stem", "version"], id as number);
 }
 
 export const bankTitle = (q: Queryable, id: unknown) => textById(q, "exam_classify", "title", id);

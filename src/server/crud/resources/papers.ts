@@ -6,7 +6,7 @@ import { paperDecl, paperRowDecl } from "../../../shared/admin/resources/exam.ts
 import { ApiError } from "../../errors.ts";
 import { papersWithholding } from "../../modules/exam/withheld.ts";
 import type { CrudContext, ResourceDef, Row } from "../resource.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 import {
   attemptsOnPapers,
   bankExists,
@@ -46,9 +46,7 @@ export const paperResource: ResourceDef = {
   // The room form prefills its time and pass score from the paper it picks and shows whether its rows add up.
   selectFields: ["id", "title", "total_score", "pass_score", "duration"],
   editColumns: ["id", "title", "total_score", "pass_score", "duration", "shuffle_options", "partial_credit", "status", "create_time"],
-  add: paperAdd,
-  edit: paperEdit,
-  del: true,
+  ...addEditDelete(paperAdd, paperEdit),
   company: "read",
   hooks: {
     async beforeWrite(ctx, body) {
@@ -95,16 +93,10 @@ async function bankSize(ctx: CrudContext, classifyId: number, type: string, diff
 export const paperRowResource: ResourceDef = {
   ...declared(paperRowDecl, { paper_title: "p.title", question_stem: "q.stem", question_type_fixed: "q.type", question_latest_version: "q.version", classify_title: "c.title" }),
   table: "exam_paper_row",
-  joins: [
-    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
-    { table: "exam_question", alias: "q", on: ["q.id", "t.question_id"] },
-    { table: "exam_classify", alias: "c", on: ["c.id", "t.classify_id"] },
-  ],
+  joins: [joinById("exam_paper", "p", "t.paper_id"), joinById("exam_question", "q", "t.question_id"), joinById("exam_classify", "c", "t.classify_id")],
   defaultOrder: ["weigh", "desc"],
   editColumns: ["id", "paper_id", "kind", "question_id", "question_version", "classify_id", "question_type", "difficulty", "count", "score", "weigh", "remark"],
-  add: paperRowAdd,
-  edit: paperRowEdit,
-  del: true,
+  ...addEditDelete(paperRowAdd, paperRowEdit),
   company: "read",
   hooks: {
     /**

@@ -2,6 +2,7 @@ import { msg } from "@lingui/core/macro";
 import { regradeBody, regradeCandidatesQuery, regradePreviewQuery } from "../../../shared/admin/regrade.ts";
 import { applyRegrade, regradeCandidates, regradePreview } from "../../modules/exam/attempts/regrade.ts";
 import type { ExtraAction } from "../resource.ts";
+import { readById } from "./fields.ts";
 
 /**
  * The room screen's regrade (modules/exam/attempts/regrade.ts), extra actions of
@@ -9,11 +10,7 @@ import type { ExtraAction } from "../resource.ts";
  * companies (crud/scope.ts). The preview only reads and needs the regrade's own rule.
  */
 export const regradeActions: Record<string, ExtraAction> = {
-  regradeCandidates: {
-    method: "GET",
-    input: regradeCandidatesQuery,
-    run: (ctx, input) => regradeCandidates(ctx.tx, (input as { id: number }).id),
-  },
+  regradeCandidates: readById(regradeCandidatesQuery, regradeCandidates),
   regradePreview: {
     method: "GET",
     input: regradePreviewQuery,

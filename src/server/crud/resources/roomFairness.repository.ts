@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import { paperWithheld } from "../../modules/exam/withheld.ts";
 
 /** Questions a paper's rows can contain (the withholding view's own rule: fixed rows, draw rows' bank and type). */
@@ -104,7 +104,7 @@ export async function memberInReach(q: Queryable, memberId: number, scope: { com
 }
 
 export async function memberGroupExists(q: Queryable, id: number): Promise<boolean> {
-  return (await kyselyOf(q).selectFrom("user_group").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  return (await rowById(q, "user_group", ["id"], id)) !== undefined;
 }
 
 /** Whether the room already has an override for this member or member group. */

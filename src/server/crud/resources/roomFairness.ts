@@ -11,6 +11,7 @@ import {
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { ExtraAction } from "../resource.ts";
+import { readById } from "./fields.ts";
 import { isCompanyAdmin } from "../scope.ts";
 import { fieldError } from "./papers.ts";
 import {
@@ -103,11 +104,7 @@ async function listOverrides(db: Queryable, roomId: number): Promise<{ overrides
 
 /** `exam/room`'s extra actions: overrides (list, add, remove) and the withholding a save would cause. */
 export const fairnessActions: Record<string, ExtraAction> = {
-  overrides: {
-    method: "GET",
-    input: roomOverridesQuery,
-    run: (ctx, input) => listOverrides(ctx.tx, (input as { id: number }).id),
-  },
+  overrides: readById(roomOverridesQuery, listOverrides),
   overrideAdd: {
     method: "POST",
     input: roomOverrideAdd,

@@ -1,22 +1,22 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import { idIn } from "../repository.ts";
 
 const count = sql<number>`count(*)::int`.as("n");
 
 /** The paper's promised total and status, if it exists. */
 export async function paperOfRoom(q: Queryable, paperId: number): Promise<{ total_score: string; status: string } | undefined> {
-  const row = await kyselyOf(q).selectFrom("exam_paper").select(["total_score", "status"]).where("id", "=", paperId).executeTakeFirst();
+  const row = await rowById(q, "exam_paper", ["total_score", "status"], paperId);
   return row as { total_score: string; status: string } | undefined;
 }
 
 export async function memberGroupExists(q: Queryable, id: number): Promise<boolean> {
-  return (await kyselyOf(q).selectFrom("user_group").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  return (await rowById(q, "user_group", ["id"], id)) !== undefined;
 }
 
 export async function faceRuleExists(q: Queryable, id: number): Promise<boolean> {
-  return (await kyselyOf(q).selectFrom("face_rule").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+  return (await rowById(q, "face_rule", ["id"], id)) !== undefined;
 }
 
 /** How many attempts were made in these rooms, in all. */

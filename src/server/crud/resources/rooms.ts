@@ -4,7 +4,7 @@ import { roomAdd, roomEdit, roomExportQuery, roomResultsQuery, type RoomAdd } fr
 import { ApiError } from "../../errors.ts";
 import type { ResourceDef } from "../resource.ts";
 import { assignmentHooks } from "./assignments.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById, readById } from "./fields.ts";
 import { fieldError, rowTotals } from "./papers.ts";
 import { regradeActions } from "./regrade.ts";
 import { fairnessActions, requireWithholdConfirmed, roomListFigures } from "./roomFairness.ts";
@@ -16,16 +16,14 @@ export const roomResource: ResourceDef = {
   ...declared(roomDecl, { paper_title: "p.title", group_name: "g.name", face_rule_name: "f.name", company_name: "co.name" }),
   table: "exam_room",
   joins: [
-    { table: "exam_paper", alias: "p", on: ["p.id", "t.paper_id"] },
-    { table: "user_group", alias: "g", on: ["g.id", "t.user_group_id"] },
-    { table: "company", alias: "co", on: ["co.id", "t.company_id"] },
-    { table: "face_rule", alias: "f", on: ["f.id", "t.face_rule_id"] },
+    joinById("exam_paper", "p", "t.paper_id"),
+    joinById("user_group", "g", "t.user_group_id"),
+    joinById("company", "co", "t.company_id"),
+    joinById("face_rule", "f", "t.face_rule_id"),
   ],
   selectFields: ["id", "title"],
   editColumns: ["id", "paper_id", "title", "start_time", "end_time", "duration", "attempts_allowed", "pass_score", "user_group_id", "review_policy", "late_policy", "face_rule_id", "shuffle_questions", "status", "company_id"],
-  add: roomAdd,
-  edit: roomEdit,
-  del: true,
+  ...addEditDelete(roomAdd, roomEdit),
   company: { column: "t.company_id", fill: "company_id" },
   hooks: assignmentHooks("room", {
     /** The paper and group must exist; a room members have sat keeps its paper (their attempts were drawn from it). */
@@ -77,7 +75,7 @@ export const roomResource: ResourceDef = {
     },
   }),
   actions: {
-    results: { method: "GET", input: roomResultsQuery, run: (ctx, input) => roomResults(ctx.tx, (input as { id: number }).id) },
+    results: readById(roomResultsQuery, roomResults),
     export: {
       method: "GET",
       input: roomExportQuery,

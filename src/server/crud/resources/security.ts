@@ -18,7 +18,7 @@ import type { CrudContext, ExtraAction, ResourceDef, Row } from "../resource.ts"
 import { labelOf, restoreRecycled, rollbackSensitive, watchable, type RecycledData } from "../security.ts";
 import { releaseLessonVideos } from "./attachment.ts";
 import { mountedResources } from "../registry.ts";
-import { declared } from "./fields.ts";
+import { addEditDelete, declared, joinById } from "./fields.ts";
 
 /**
  * Data security (`/admin/security/...`): recycle rules and the recycle bin (restore, purge),
@@ -62,10 +62,7 @@ export const dataRecycleResource: ResourceDef = {
   ...declared(dataRecycleDecl),
   table: "security_data_recycle",
   editColumns: ["id", "name", "controller", "data_table", "status", "update_time", "create_time"],
-  add: dataRecycleAdd,
-  edit: dataRecycleEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(dataRecycleAdd, dataRecycleEdit, { touch: true }),
   actions: { resources: resourcesAction("security/dataRecycle/index") },
   hooks: {
     async beforeWrite(ctx, body) {
@@ -79,10 +76,7 @@ export const sensitiveDataResource: ResourceDef = {
   ...declared(sensitiveDataDecl),
   table: "security_sensitive_data",
   editColumns: ["id", "name", "controller", "data_table", "data_fields", "status", "update_time", "create_time"],
-  add: sensitiveDataAdd,
-  edit: sensitiveDataEdit,
-  del: true,
-  touch: true,
+  ...addEditDelete(sensitiveDataAdd, sensitiveDataEdit, { touch: true }),
   actions: { resources: resourcesAction("security/sensitiveData/index") },
   hooks: {
     async beforeWrite(ctx, body) {
@@ -115,10 +109,7 @@ export const dataRecycleLogResource: ResourceDef = {
   // A record's operator and rule are joined: the admin (`a`) and the recycle rule (`r`).
   ...declared(dataRecycleLogDecl, { admin_username: "a.username", rule_name: "r.name", controller: "r.controller" }),
   table: "security_data_recycle_log",
-  joins: [
-    { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
-    { table: "security_data_recycle", alias: "r", on: ["r.id", "t.recycle_id"] },
-  ],
+  joins: [joinById("admin", "a", "t.admin_id"), joinById("security_data_recycle", "r", "t.recycle_id")],
   editColumns: ["id", "admin_id", "recycle_id", "data_table", "row_id", "title", "data", "ip", "useragent", "create_time"],
   del: true,
   rules: { edit: "security/dataRecycleLog/index" },
@@ -156,10 +147,7 @@ export const dataRecycleLogResource: ResourceDef = {
 export const sensitiveDataLogResource: ResourceDef = {
   ...declared(sensitiveDataLogDecl, { admin_username: "a.username", rule_name: "s.name", controller: "s.controller" }),
   table: "security_sensitive_data_log",
-  joins: [
-    { table: "admin", alias: "a", on: ["a.id", "t.admin_id"] },
-    { table: "security_sensitive_data", alias: "s", on: ["s.id", "t.sensitive_id"] },
-  ],
+  joins: [joinById("admin", "a", "t.admin_id"), joinById("security_sensitive_data", "s", "t.sensitive_id")],
   editColumns: ["id", "admin_id", "sensitive_id", "data_table", "data_field", "id_value", "title", "before", "after", "is_rollback", "ip", "useragent", "create_time"],
   del: true,
   rules: { edit: "security/sensitiveDataLog/index" },

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import type { MemberRow } from "../../plugins/auth.ts";
 
 /** The member's own account rows (routes.ts calls these; no SQL lives in its handlers). */
@@ -106,7 +106,7 @@ export async function updateProfile(q: Queryable, memberId: number, p: ProfileCh
 }
 
 export async function passwordHashOf(q: Queryable, memberId: number): Promise<string | undefined> {
-  const row = await kyselyOf(q).selectFrom("member").select("password_hash").where("id", "=", memberId).executeTakeFirst();
+  const row = await rowById(q, "member", ["password_hash"], memberId);
   return row?.password_hash;
 }
 

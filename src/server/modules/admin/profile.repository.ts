@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import type { AdminOwnProfile } from "../../../shared/admin/profile.ts";
 
 /** The rows of an admin's own account screen (profile.ts calls these): always the caller's row, by id. */
@@ -9,11 +9,7 @@ const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
 
 /** What the screen shows: the editable fields, and the username and last login beside them. */
 export async function ownProfile(q: Queryable, adminId: number) {
-  return kyselyOf(q)
-    .selectFrom("admin")
-    .select(["id", "username", "nickname", "avatar", "email", "mobile", "motto", "last_login_time"])
-    .where("id", "=", adminId)
-    .executeTakeFirst();
+  return rowById(q, "admin", ["id", "username", "nickname", "avatar", "email", "mobile", "motto", "last_login_time"], adminId);
 }
 
 /** Writes only the fields an admin keeps up themself (never username, groups, status, company). */
@@ -26,7 +22,7 @@ export async function saveOwnProfile(q: Queryable, adminId: number, p: AdminOwnP
 }
 
 export async function adminPasswordHash(q: Queryable, adminId: number): Promise<string | undefined> {
-  const row = await kyselyOf(q).selectFrom("admin").select("password_hash").where("id", "=", adminId).executeTakeFirst();
+  const row = await rowById(q, "admin", ["password_hash"], adminId);
   return row?.password_hash;
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { kyselyOf, rowById } from "../../db/kysely.ts";
 import type { MemberCertificate } from "../../../shared/certificate.ts";
 
 /** The certificates' rows (issue.ts, routes.ts and the back office's resources call these). */
@@ -53,7 +53,7 @@ export async function templateById(q: Queryable, id: number): Promise<TemplateRo
 
 /** The name a certificate is issued to: the member's nickname, else the username. */
 export async function memberName(q: Queryable, userId: number): Promise<string | undefined> {
-  const row = await kyselyOf(q).selectFrom("member").select(["username", "nickname"]).where("id", "=", userId).executeTakeFirst();
+  const row = await rowById(q, "member", ["username", "nickname"], userId);
   return row ? row.nickname.trim() || row.username : undefined;
 }
 
@@ -68,11 +68,7 @@ export async function targetTitle(q: Queryable, target: { roomId: number } | { c
 
 /** An official attempt's facts a certificate needs, or undefined. */
 export async function attemptForCertificate(q: Queryable, attemptId: number) {
-  return kyselyOf(q)
-    .selectFrom("exam_attempt")
-    .select(["id", "user_id", "room_id", "kind", "status", "score", "passed", "needs_review"])
-    .where("id", "=", attemptId)
-    .executeTakeFirst();
+  return rowById(q, "exam_attempt", ["id", "user_id", "room_id", "kind", "status", "score", "passed", "needs_review"], attemptId);
 }
 
 /** Whether the member has another finished official attempt in the room that passed, graded for good. */

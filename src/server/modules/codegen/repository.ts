@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf, type DB } from "../../db/kysely.ts";
+import { excludedValues, kyselyOf, type DB } from "../../db/kysely.ts";
 
 const nowSeconds = sql<number>`extract(epoch from now())::bigint`;
 
@@ -191,13 +191,7 @@ export async function upsertMenuRule(q: Queryable, rule: { title: string; titleE
     .insertInto("admin_rule")
     .values({ pid: 0, type: "menu", title: rule.title, title_en: rule.titleEn, name: rule.name, path: rule.name, icon: "table", menu_type: "tab", component: rule.component, weigh: 35 })
     .onConflict((oc) =>
-      oc.column("name").doUpdateSet((eb) => ({
-        title: eb.ref("excluded.title"),
-        title_en: eb.ref("excluded.title_en"),
-        component: eb.ref("excluded.component"),
-        status: "enable",
-        update_time: nowSeconds,
-      })),
+      oc.column("name").doUpdateSet({ ...excludedValues("title", "title_en", "component"), status: "enable", update_time: nowSeconds }),
     )
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -209,7 +203,7 @@ export async function upsertButtonRule(q: Queryable, menuId: number, title: stri
   await kyselyOf(q)
     .insertInto("admin_rule")
     .values({ pid: menuId, type: "button", title, title_en: titleEn, name })
-    .onConflict((oc) => oc.column("name").doUpdateSet((eb) => ({ pid: eb.ref("excluded.pid") })))
+    .onConflict((oc) => oc.column("name").doUpdateSet(excludedValues("pid")))
     .execute();
 }
 
@@ -229,7 +223,7 @@ export async function upsertRecycleRule(q: Queryable, name: string, controller: 
     .insertInto("security_data_recycle")
     .values({ name, controller, data_table: table })
     .onConflict((oc) =>
-      oc.column("controller").doUpdateSet((eb) => ({ name: eb.ref("excluded.name"), data_table: eb.ref("excluded.data_table"), status: "enable" })),
+      oc.column("controller").doUpdateSet({ ...excludedValues("name", "data_table"), status: "enable" }),
     )
     .execute();
 }
@@ -243,12 +237,7 @@ export async function upsertSensitiveRule(q: Queryable, name: string, controller
     .insertInto("security_sensitive_data")
     .values({ name, controller, data_table: table, data_fields: sql`${JSON.stringify(fields)}::jsonb` })
     .onConflict((oc) =>
-      oc.column("controller").doUpdateSet((eb) => ({
-        name: eb.ref("excluded.name"),
-        data_table: eb.ref("excluded.data_table"),
-        data_fields: eb.ref("excluded.data_fields"),
-        status: "enable",
-      })),
+      oc.column("controller").doUpdateSet({ ...excludedValues("name", "data_table", "data_fields"), status: "enable" }),
     )
     .execute();
 }

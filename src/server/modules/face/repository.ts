@@ -1,7 +1,7 @@
 import type { FaceCheckResult, FaceVerdict } from "../../../shared/exam/face.ts";
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { excludedValues, kyselyOf } from "../../db/kysely.ts";
 import type { AttemptRow } from "../exam/attempts/attempt.ts";
 import { officialAttemptQuery } from "../exam/attempts/official.repository.ts";
 
@@ -51,12 +51,7 @@ export async function saveReference(q: Queryable, userId: number, file: string, 
     .insertInto("member_face")
     .values({ user_id: userId, path: file, embedding: JSON.stringify(embedding), enrolled_by: by, create_time: sql<number>`extract(epoch from now())::bigint` })
     .onConflict((oc) =>
-      oc.column("user_id").doUpdateSet((eb) => ({
-        path: eb.ref("excluded.path"),
-        embedding: eb.ref("excluded.embedding"),
-        enrolled_by: eb.ref("excluded.enrolled_by"),
-        create_time: eb.ref("excluded.create_time"),
-      })),
+      oc.column("user_id").doUpdateSet(excludedValues("path", "embedding", "enrolled_by", "create_time")),
     )
     .execute();
 }

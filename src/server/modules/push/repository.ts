@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Queryable } from "../../db/index.ts";
-import { kyselyOf } from "../../db/kysely.ts";
+import { excludedValues, kyselyOf, rowById } from "../../db/kysely.ts";
 import { visibleTo } from "../org/visibility.ts";
 
 /** The push module's rows (index.ts, service.ts and reminders.ts call these; no SQL lives beside them). */
@@ -8,7 +8,7 @@ import { visibleTo } from "../org/visibility.ts";
 /* ---- VAPID keys ---- */
 
 export async function storedVapidKeys(q: Queryable): Promise<{ public_key: string; private_key: string } | undefined> {
-  return kyselyOf(q).selectFrom("push_vapid").select(["public_key", "private_key"]).where("id", "=", 1).executeTakeFirst();
+  return rowById(q, "push_vapid", ["public_key", "private_key"], 1);
 }
 
 /** Stores the key pair unless one is there already (the first process to write it wins). */
@@ -78,12 +78,7 @@ export async function saveSubscription(q: Queryable, userId: number, s: Subscrip
     .insertInto("push_subscription")
     .values({ user_id: userId, device: s.device, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, create_time: at, update_time: at })
     .onConflict((oc) =>
-      oc.columns(["user_id", "device"]).doUpdateSet((eb) => ({
-        endpoint: eb.ref("excluded.endpoint"),
-        p256dh: eb.ref("excluded.p256dh"),
-        auth: eb.ref("excluded.auth"),
-        update_time: eb.ref("excluded.update_time"),
-      })),
+      oc.columns(["user_id", "device"]).doUpdateSet(excludedValues("endpoint", "p256dh", "auth", "update_time")),
     )
     .execute();
 }
@@ -108,12 +103,7 @@ export async function saveReminderPreference(q: Queryable, userId: number, hour:
     .insertInto("push_preference")
     .values({ user_id: userId, hour, time_zone: timeZone, lang, update_time: at })
     .onConflict((oc) =>
-      oc.column("user_id").doUpdateSet((eb) => ({
-        hour: eb.ref("excluded.hour"),
-        time_zone: eb.ref("excluded.time_zone"),
-        lang: eb.ref("excluded.lang"),
-        update_time: eb.ref("excluded.update_time"),
-      })),
+      oc.column("user_id").doUpdateSet(excludedValues("hour", "time_zone", "lang", "update_time")),
     )
     .execute();
 }

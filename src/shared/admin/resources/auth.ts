@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, LOG_TIME_FIELD, NAME_SEARCH, standardColumns, standardDecls, type FieldOption } from "../fields.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
 
@@ -38,11 +38,9 @@ export const adminGroupDecl = declareResource({
   rule: "auth/group",
   title: msg`Groups`,
   fields: {
-    ...standardDecls("id", "pid"),
-    name: { type: "text", label: msg`Name` },
-    ...standardDecls("status", "create_time", "update_time"),
+    ...standardDecls("pid", "name", "status", "create_time", "update_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   tree: true,
   columns: [
     { field: "name", search: "text" },
@@ -81,7 +79,6 @@ export const adminLogDecl = declareResource({
   rule: "auth/adminLog",
   title: msg`Admin log`,
   fields: {
-    ...standardDecls("id"),
     admin_id: { type: "int" },
     username: { type: "text", label: msg`Admin username` },
     title: { type: "text", label: msg`Title` },
@@ -89,7 +86,7 @@ export const adminLogDecl = declareResource({
     method: { type: "enum", values: ["GET", "POST", "DELETE", "PUT", "PATCH"], label: msg`Method` },
     ip: { type: "text", label: msg`IP` },
     useragent: { type: "text", label: msg`User agent` },
-    create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+    create_time: LOG_TIME_FIELD,
   },
   quickSearch: { fields: ["id", "username", "title", "url"], label: msg`ID, admin, title, url` },
   columns: [

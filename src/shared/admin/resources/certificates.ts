@@ -13,7 +13,6 @@ export const certificateTemplateDecl = declareResource({
   rule: "exam/certificateTemplate",
   title: msg`Certificate templates`,
   fields: {
-    ...standardDecls("id"),
     room_id: { type: "int", label: msg`Exam room` },
     room_title: { type: "text", label: msg`Exam room` },
     course_id: { type: "int", label: msg`Course` },
@@ -39,7 +38,6 @@ export const certificateDecl = declareResource({
   rule: "exam/certificate",
   title: msg`Certificates`,
   fields: {
-    ...standardDecls("id"),
     serial: { type: "text", label: msg`Certificate number` },
     user_id: { type: "int" },
     username: { type: "text", label: msg`Member` },

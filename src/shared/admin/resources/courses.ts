@@ -1,14 +1,12 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
+import { declareResource, enumField, refFields, standardColumns, standardDecls, YES_NO_OPTIONS } from "../fields.ts";
 
 /** Courses (course/course): category, cover, title, summary, price in cents; a lesson count from the list hook. */
 export const courseDecl = declareResource({
   rule: "course/course",
   title: msg`Courses`,
   fields: {
-    ...standardDecls("id"),
-    category_id: { type: "int", label: msg`Category` },
-    category_title: { type: "text" },
+    ...refFields("category", "title", msg`Category`),
     category_title_en: { type: "text" },
     title: { type: "text", label: msg`Title` },
     cover: { type: "text", label: msg`Cover` },
@@ -34,9 +32,7 @@ export const lessonDecl = declareResource({
   rule: "course/lesson",
   title: msg`Lessons`,
   fields: {
-    ...standardDecls("id"),
-    course_id: { type: "int", label: msg`Course` },
-    course_title: { type: "text" },
+    ...refFields("course", "title", msg`Course`),
     title: { type: "text", label: msg`Title` },
     video_type: enumField(
       [

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, refFields, STANDARD_FIELDS, standardColumns, standardDecls, STATUS_OPTIONS, type FieldOption } from "../fields.ts";
 
 /** Papers, their question rows, exam rooms and the two marking queues, as both sides list them. */
 
@@ -44,7 +44,6 @@ export const paperDecl = declareResource({
   rule: "exam/paper",
   title: msg`Papers`,
   fields: {
-    ...standardDecls("id"),
     title: { type: "text", label: msg`Title` },
     total_score: { type: "int", label: msg`Total score` },
     pass_score: { type: "int", label: msg`Pass score` },
@@ -72,9 +71,7 @@ export const paperRowDecl = declareResource({
   rule: "exam/paperRow",
   title: msg`Question rows`,
   fields: {
-    ...standardDecls("id"),
-    paper_id: { type: "int", label: msg`Paper` },
-    paper_title: { type: "text" },
+    ...refFields("paper", "title", msg`Paper`),
     kind: enumField(ROW_KINDS, msg`Kind`),
     question_id: { type: "int", label: msg`Question` },
     question_stem: { type: "text", label: msg`Question` },
@@ -114,10 +111,8 @@ export const roomDecl = declareResource({
   rule: "exam/room",
   title: msg`Exam rooms`,
   fields: {
-    ...standardDecls("id"),
     title: { type: "text", label: msg`Title` },
-    paper_id: { type: "int", label: msg`Paper` },
-    paper_title: { type: "text" },
+    ...refFields("paper", "title", msg`Paper`),
     start_time: { type: "time", label: msg`Opens` },
     end_time: { type: "time", label: msg`Closes` },
     duration: { type: "int", label: msg`Time per attempt (minutes)` },
@@ -127,12 +122,10 @@ export const roomDecl = declareResource({
     group_name: { type: "text", label: msg`Member group` },
     review_policy: enumField(REVIEW_POLICIES, msg`Answers shown`),
     late_policy: enumField(LATE_POLICIES, msg`Answers arriving after the deadline`),
-    face_rule_id: { type: "int", label: msg`Face rule` },
-    face_rule_name: { type: "text" },
+    ...refFields("face_rule", "name", msg`Face rule`),
     shuffle_questions: { type: "bool", label: msg`Shuffle questions` },
     ...standardDecls("status"),
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
+    ...refFields("company", "name", msg`Company`),
   },
   quickSearch: { fields: ["id", "title", "paper_title"], label: msg`ID, title, paper` },
   columns: [
@@ -159,7 +152,6 @@ export const markingDecl = declareResource({
   rule: "exam/marking",
   title: msg`Marking`,
   fields: {
-    ...standardDecls("id"),
     attempt_id: { type: "int" },
     question_id: { type: "int" },
     status: enumField(MARK_STATUSES, msg`Status`),
@@ -194,7 +186,6 @@ export const lateAnswerDecl = declareResource({
   rule: "exam/lateAnswer",
   title: msg`Late answers`,
   fields: {
-    ...standardDecls("id"),
     attempt_id: { type: "int" },
     question_id: { type: "int" },
     status: enumField(LATE_STATUSES, msg`Status`),
@@ -222,7 +213,6 @@ export const questionTypeDecl = declareResource({
   rule: "exam/questionType",
   title: msg`Question types`,
   fields: {
-    ...standardDecls("id"),
     type: enumField(QUESTION_TYPES, msg`Question type`),
     title: { type: "text", label: msg`Title` },
     title_en: { type: "text", label: msg`English title` },
@@ -240,9 +230,7 @@ export const questionDecl = declareResource({
   rule: "exam/question",
   title: msg({ message: "Questions", context: "exam screen" }),
   fields: {
-    ...standardDecls("id"),
-    classify_id: { type: "int", label: msg`Bank` },
-    classify_title: { type: "text" },
+    ...refFields("classify", "title", msg`Bank`),
     classify_title_en: { type: "text" },
     type: enumField(QUESTION_TYPES, msg`Question type`),
     stem: { type: "text", label: msg`Question` },

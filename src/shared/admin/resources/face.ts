@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, NAME_SEARCH, STANDARD_FIELDS, standardColumns, standardDecls, type FieldOption } from "../fields.ts";
 
 /** Face rules and the face review of official attempts, as both sides list them. */
 
@@ -21,8 +21,7 @@ export const faceRuleDecl = declareResource({
   rule: "org/faceRule",
   title: msg`Face rules`,
   fields: {
-    ...standardDecls("id"),
-    name: { type: "text", label: msg`Name` },
+    name: STANDARD_FIELDS.name,
     before_start: { type: "bool", label: msg`Before the start` },
     every_minutes: { type: "int", label: msg`Every (minutes)` },
     random_count: { type: "int", label: msg`At random (times)` },
@@ -32,7 +31,7 @@ export const faceRuleDecl = declareResource({
     action: enumField(FACE_ACTIONS, msg`Then`),
     ...standardDecls("status", "create_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   columns: [
     ...standardColumns({ id: { sortable: true } }),
     { field: "name", search: "text", sortable: true },

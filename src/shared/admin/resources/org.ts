@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls } from "../fields.ts";
+import { declareResource, NAME_SEARCH, refFields, STANDARD_FIELDS, standardColumns, standardDecls } from "../fields.ts";
 import { ACCOUNT_FIELDS } from "./accounts.ts";
 
 /** The organisation's companies, duties and classrooms, as both sides list them. */
@@ -9,11 +9,9 @@ export const companyDecl = declareResource({
   rule: "org/company",
   title: msg`Companies`,
   fields: {
-    ...standardDecls("id", "pid"),
-    name: { type: "text", label: msg`Name` },
-    ...standardDecls("weigh", "status", "create_time", "update_time"),
+    ...standardDecls("pid", "name", "weigh", "status", "create_time", "update_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   sortable: true,
   tree: true,
   columns: [
@@ -27,11 +25,9 @@ export const dutyDecl = declareResource({
   rule: "org/duty",
   title: msg`Duties`,
   fields: {
-    ...standardDecls("id"),
-    name: { type: "text", label: msg`Name` },
-    ...standardDecls("weigh", "status", "create_time", "update_time"),
+    ...standardDecls("name", "weigh", "status", "create_time", "update_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   sortable: true,
   columns: [
     ...standardColumns({ id: { sortable: true } }),
@@ -45,10 +41,8 @@ export const classroomDecl = declareResource({
   rule: "org/classroom",
   title: msg`Classrooms`,
   fields: {
-    ...standardDecls("id"),
-    name: { type: "text", label: msg`Name` },
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
+    name: STANDARD_FIELDS.name,
+    ...refFields("company", "name", msg`Company`),
     head_admin_id: { type: "int", label: msg`Head teacher` },
     head_name: { type: "text" },
     head_username: { type: "text" },
@@ -77,11 +71,9 @@ export const headTeacherDecl = declareResource({
   rule: "org/headTeacher",
   title: msg`Head teachers`,
   fields: {
-    ...standardDecls("id"),
     username: ACCOUNT_FIELDS.username,
     nickname: ACCOUNT_FIELDS.nickname,
-    company_id: { type: "int" },
-    company_name: { type: "text" },
+    ...refFields("company", "name"),
     ...standardDecls("status"),
   },
   quickSearch: { fields: ["id", "username", "nickname"] },

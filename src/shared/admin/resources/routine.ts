@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, type FieldOption } from "../fields.ts";
+import { declareResource, STANDARD_FIELDS, standardColumns, type FieldOption } from "../fields.ts";
 
 /** The folders uploads are kept in (an upload's `topic`), as staff read them; a module's own topic shows as it is. */
 export const ATTACHMENT_TOPICS = [
@@ -15,7 +15,6 @@ export const attachmentDecl = declareResource({
   rule: "routine/attachment",
   title: msg`Attachments`,
   fields: {
-    ...standardDecls("id"),
     topic: { type: "text", label: msg`Topic`, options: ATTACHMENT_TOPICS },
     admin_id: { type: "int" },
     user_id: { type: "int" },
@@ -24,7 +23,7 @@ export const attachmentDecl = declareResource({
     url: { type: "text", label: msg`Preview` },
     width: { type: "int" },
     height: { type: "int" },
-    name: { type: "text", label: msg`Name` },
+    name: STANDARD_FIELDS.name,
     size: { type: "bigint", label: msg`Size` },
     mimetype: { type: "text", label: msg`Type` },
     sha1: { type: "text" },

@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { enumField, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
+import { enumField, STANDARD_FIELDS, standardDecls, type FieldDecl, type FieldOption } from "../fields.ts";
 
 /** How a menu opens: a tab of the app, a link, or a page in a frame. */
 export const MENU_TYPES: readonly FieldOption[] = [

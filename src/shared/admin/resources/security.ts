@@ -1,5 +1,5 @@
 import { msg } from "@lingui/core/macro";
-import { declareResource, standardColumns, standardDecls, STANDARD_FIELDS, YES_NO_OPTIONS, type ColumnDecl, type FieldDecl } from "../fields.ts";
+import { declareResource, LOG_TIME_FIELD, standardColumns, standardDecls, YES_NO_OPTIONS, type ColumnDecl, type FieldDecl } from "../fields.ts";
 
 /** Data security's rules and records (security/...), as both sides list them. */
 
@@ -14,6 +14,17 @@ const RULE_FIELDS = {
 
 const RULE_SEARCH = { fields: ["id", "name", "controller"], label: msg`ID, name, data` } as const;
 
+/** A rule's list: id, name and data (searched), the rule's own columns, then status and creation time. */
+function ruleColumns<const F extends string = never>(...own: ColumnDecl<F>[]): ColumnDecl<keyof typeof RULE_FIELDS | F>[] {
+  return [
+    ...standardColumns({ id: { sortable: true } }),
+    { field: "name", search: "text" },
+    { field: "controller", search: "text" },
+    ...own,
+    ...standardColumns({ status: { search: true }, create_time: { sortable: true, search: true } }),
+  ];
+}
+
 /** Data recycle rules (security/dataRecycle): the resources whose deleted rows the recycle bin keeps. */
 export const dataRecycleDecl = declareResource({
   rule: "security/dataRecycle",
@@ -21,12 +32,7 @@ export const dataRecycleDecl = declareResource({
   logTitle: msg`Data recycle rules`,
   fields: RULE_FIELDS,
   quickSearch: RULE_SEARCH,
-  columns: [
-    ...standardColumns({ id: { sortable: true } }),
-    { field: "name", search: "text" },
-    { field: "controller", search: "text" },
-    ...standardColumns({ status: { search: true }, create_time: { sortable: true, search: true } }),
-  ],
+  columns: ruleColumns(),
 });
 
 /** Sensitive data rules (security/sensitiveData): the fields whose edits are logged with their old value. */
@@ -36,13 +42,7 @@ export const sensitiveDataDecl = declareResource({
   logTitle: msg`Sensitive data rules`,
   fields: { ...RULE_FIELDS, data_fields: { type: "text", label: msg`Watched fields`, operators: [] } },
   quickSearch: RULE_SEARCH,
-  columns: [
-    ...standardColumns({ id: { sortable: true } }),
-    { field: "name", search: "text" },
-    { field: "controller", search: "text" },
-    { field: "data_fields" },
-    ...standardColumns({ status: { search: true }, create_time: { sortable: true, search: true } }),
-  ],
+  columns: ruleColumns({ field: "data_fields" }),
 });
 
 /**
@@ -58,7 +58,7 @@ const RECORD_FIELDS = {
   data_table: { type: "text", label: msg`Table` },
   title: { type: "text", label: msg`Name` },
   ip: { type: "text", label: msg`IP` },
-  create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+  create_time: LOG_TIME_FIELD,
 } as const satisfies Record<string, FieldDecl>;
 
 /** Who did it, from where and when: the last columns of both records. */

@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { declareResource, enumField, standardColumns, standardDecls, STANDARD_FIELDS, type FieldDecl, type FieldOption } from "../fields.ts";
+import { declareResource, enumField, LOG_TIME_FIELD, NAME_SEARCH, refFields, standardColumns, standardDecls, type ColumnDecl, type FieldDecl, type FieldOption } from "../fields.ts";
 import type { MEMBER_RULE_TYPES } from "../members.ts";
 import { ACCOUNT_FIELDS, LOGIN_FIELDS } from "./accounts.ts";
 import { ruleTreeFields } from "./ruleTree.ts";
@@ -17,12 +17,9 @@ export const memberDecl = declareResource({
     birthday: { type: "date" },
     money: { type: "bigint", label: msg`Balance`, cents: true },
     score: { type: "bigint", label: msg`Points` },
-    group_id: { type: "int", label: msg`Group` },
-    group_name: { type: "text" },
-    company_id: { type: "int", label: msg`Company` },
-    company_name: { type: "text" },
-    duty_id: { type: "int", label: msg`Duty` },
-    duty_name: { type: "text" },
+    ...refFields("group", "name", msg`Group`),
+    ...refFields("company", "name", msg`Company`),
+    ...refFields("duty", "name", msg`Duty`),
     ...LOGIN_FIELDS,
     join_time: { type: "time" },
     ...standardDecls("create_time"),
@@ -52,11 +49,9 @@ export const memberGroupDecl = declareResource({
   title: msg`Member groups`,
   logTitle: msg`User groups`,
   fields: {
-    ...standardDecls("id"),
-    name: { type: "text", label: msg`Name` },
-    ...standardDecls("status", "create_time", "update_time"),
+    ...standardDecls("name", "status", "create_time", "update_time"),
   },
-  quickSearch: { fields: ["id", "name"], label: msg`ID, name` },
+  quickSearch: NAME_SEARCH,
   columns: [
     ...standardColumns({ id: { sortable: true } }),
     { field: "name", sortable: true, search: "text" },
@@ -96,6 +91,18 @@ export const memberRuleDecl = declareResource({
   ],
 });
 
+/** Whose row a member log's is: the member's id and username, the first fields and columns of the log. */
+const LOG_MEMBER_FIELDS = {
+  user_id: { type: "int", label: msg`Member ID` },
+  username: { type: "text", label: msg`Member` },
+} as const satisfies Record<string, FieldDecl>;
+
+const LOG_MEMBER_COLUMNS: readonly ColumnDecl<"id" | keyof typeof LOG_MEMBER_FIELDS>[] = [
+  ...standardColumns({ id: { sortable: true } }),
+  { field: "user_id", render: "number", search: "number", hidden: true },
+  { field: "username", search: "text" },
+];
+
 /**
  * A member's balance or points log (user/moneyLog, user/scoreLog): read-only rows with the
  * member's username; `column` is the change (cents of balance, or points).
@@ -108,9 +115,7 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
     rule,
     title,
     fields: {
-      ...standardDecls("id"),
-      user_id: { type: "int", label: msg`Member ID` },
-      username: { type: "text", label: msg`Member` },
+      ...LOG_MEMBER_FIELDS,
       nickname: { type: "text" },
       ...change,
       before: { type: "bigint", label: msg`Before`, ...cents },
@@ -118,13 +123,11 @@ function accountLogDecl<C extends "money" | "score">(rule: "user/moneyLog" | "us
       memo: { type: "text", label: msg`Memo` },
       memo_key: { type: "text" },
       memo_params: { type: "text", operators: ["NULL", "NOT NULL"] },
-      create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+      create_time: LOG_TIME_FIELD,
     },
     quickSearch: { fields: ["id", "user_id", "username", "nickname"], label: msg`ID, member ID, username, nickname` },
     columns: [
-      ...standardColumns({ id: { sortable: true } }),
-      { field: "user_id", render: "number", search: "number", hidden: true },
-      { field: "username", search: "text" },
+      ...LOG_MEMBER_COLUMNS,
       { field: column, sortable: true },
       // The balance's figures are shown in yuan by the screen's own cells.
       { field: "before", ...(money ? {} : { render: "number" as const }) },
@@ -143,9 +146,7 @@ export const noticeLogDecl = declareResource({
   rule: "user/notice",
   title: msg`Notice log`,
   fields: {
-    ...standardDecls("id"),
-    user_id: { type: "int", label: msg`Member ID` },
-    username: { type: "text", label: msg`Member` },
+    ...LOG_MEMBER_FIELDS,
     kind: enumField(
       [
         { value: "room_open", label: msg`Exam room open` },
@@ -157,13 +158,11 @@ export const noticeLogDecl = declareResource({
     ref: { type: "text", label: msg`Reference` },
     channels: { type: "text", label: msg`Channels` },
     read_at: { type: "time", label: msg`Read at` },
-    create_time: { ...STANDARD_FIELDS.create_time, label: msg`Time` },
+    create_time: LOG_TIME_FIELD,
   },
   quickSearch: { fields: ["id", "user_id", "username", "ref"], label: msg`ID, member ID, username, reference` },
   columns: [
-    ...standardColumns({ id: { sortable: true } }),
-    { field: "user_id", render: "number", search: "number", hidden: true },
-    { field: "username", search: "text" },
+    ...LOG_MEMBER_COLUMNS,
     { field: "kind", render: "tag", search: "select" },
     { field: "ref", search: "text" },
     { field: "channels", search: "text" },

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { PageLeave } from "../../../../shared/exam/pageLeaves.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../../db/index.ts";
-import { kyselyOf } from "../../../db/kysely.ts";
+import { excludedValues, kyselyOf, rowById } from "../../../db/kysely.ts";
 import { paperVisibleTo } from "../../org/visibility.ts";
 import type { QuestionRow } from "../questions.ts";
 import { QUESTION_FIELDS } from "../repository.ts";
@@ -81,7 +81,7 @@ export async function pendingLateCounts(q: Queryable, attemptIds: readonly numbe
 
 /** The room's `late_policy`, or undefined when the room is gone. */
 export async function roomLatePolicy(q: Queryable, roomId: number): Promise<"review" | "refuse" | undefined> {
-  const row = await kyselyOf(q).selectFrom("exam_room").select("late_policy").where("id", "=", roomId).executeTakeFirst();
+  const row = await rowById(q, "exam_room", ["late_policy"], roomId);
   return row?.late_policy as "review" | "refuse" | undefined;
 }
 
@@ -113,13 +113,7 @@ export async function upsertLateAnswer(q: Queryable, a: LateArrival): Promise<nu
     .onConflict((oc) =>
       oc
         .columns(["attempt_id", "question_id"])
-        .doUpdateSet((eb) => ({
-          answer: eb.ref("excluded.answer"),
-          claimed_at: eb.ref("excluded.claimed_at"),
-          received_at: eb.ref("excluded.received_at"),
-          last_heard_at: eb.ref("excluded.last_heard_at"),
-          away_ms: eb.ref("excluded.away_ms"),
-        }))
+        .doUpdateSet(excludedValues("answer", "claimed_at", "received_at", "last_heard_at", "away_ms"))
         .where(sql<boolean>`exam_late_answer.status = 'pending' and coalesce(excluded.claimed_at, -1) > coalesce(exam_late_answer.claimed_at, -1)`),
     )
     .executeTakeFirst();
@@ -232,7 +226,7 @@ export async function insertMarks(q: Queryable, attemptId: number, questionIds: 
 
 /** The attempt a queued answer belongs to, or undefined. */
 export async function markAttemptId(q: Queryable, markId: number): Promise<number | undefined> {
-  return (await kyselyOf(q).selectFrom("exam_mark").select("attempt_id").where("id", "=", markId).executeTakeFirst())?.attempt_id;
+  return (await rowById(q, "exam_mark", ["attempt_id"], markId))?.attempt_id;
 }
 
 /** A queued answer, locked, or undefined. */
