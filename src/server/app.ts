@@ -5,6 +5,7 @@ import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
 import { migrate } from "./db/migrate.ts";
+import { phase } from "./startup.ts";
 import { seedDemo } from "./demo/index.ts";
 import { envelopePlugin, frameworkError, sendNotFound } from "./plugins/envelope.ts";
 import { hasBuiltClient, registerClient, sendAppShell, wantsAppShell } from "./plugins/client.ts";
@@ -54,6 +55,8 @@ declare module "fastify" {
 export interface AppDeps {
   /** A database opened by the caller (tests); the caller closes it. */
   db?: Database;
+  /** A database the caller began opening (main.ts, while the app's modules load); the app closes it. */
+  opening?: Promise<Database>;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
   /** Replaces the message sender (tests). */
@@ -73,11 +76,13 @@ export interface AppDeps {
  * rules, API routes, and the built client with SPA fallback. Tests call it and use inject().
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const db = deps.db ?? (await openDatabase(config));
+  const db = deps.db ?? (await (deps.opening ?? openDatabase(config)));
   let app: FastifyInstance;
   try {
     await migrate(db);
+    phase("migrations checked");
     if (config.seedDemo) await seedDemo(db);
+    phase("demo seed checked");
     app = Fastify({
       logger: { ...loggerOptions(config.logLevel), ...(deps.logStream ? { stream: deps.logStream } : {}) },
       bodyLimit: config.bodyLimit,
@@ -145,10 +150,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     ...(deps.terminalCommands ? { extraCommands: deps.terminalCommands } : {}),
   });
 
+  phase("routes registered");
   const withClient = hasBuiltClient(config.clientDir);
   if (withClient) await registerClient(app, config.clientDir!);
   app.setNotFoundHandler((req, reply) =>
     withClient && wantsAppShell(req) ? sendAppShell(reply) : sendNotFound(req, reply),
   );
+  phase("client files");
   return app;
 }

@@ -1,23 +1,17 @@
-import { appendFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { FastifyInstance } from "fastify";
-import { buildApp } from "./app.ts";
 import { loadConfig } from "./config.ts";
-import { openDatabase } from "./db/index.ts";
-import { migrate } from "./db/migrate.ts";
+import { openDatabase, type Database } from "./db/index.ts";
 import { StartupError } from "./errors.ts";
-import { setCaptchaObserver } from "./auth/captcha.ts";
-import { setOutboxObserver } from "./auth/senders.ts";
-import { S3Store } from "./modules/upload/s3.ts";
-import { fileStore } from "./modules/upload/store.ts";
-import { useOffsetFile } from "./clock.ts";
-import { startReminders } from "./modules/push/reminders.ts";
-import { startNotices } from "./modules/notice/service.ts";
+import { phase } from "./startup.ts";
 
 /**
- * The process: config from the environment, build, listen, and a clean shutdown on
- * SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the database).
- * Start-up problems print one line and exit 1.
+ * The process: config from the environment, then the server (serve.ts). Start-up problems print
+ * one line and exit 1.
+ *
+ * This file imports only what opening the database needs. The embedded database opens on a
+ * thread of its own (PostgreSQL's WebAssembly compiled and started, its files read), and the
+ * server's modules (Fastify, the routes, their libraries) are read and evaluated here meanwhile:
+ * the two largest parts of a start run side by side, each on a core.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env, {
@@ -27,72 +21,26 @@ async function main(): Promise<void> {
     // The terminal's `migrate.run` starts this file again with --migrate.
     serverEntry: { program: process.execPath, args: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), fileURLToPath(import.meta.url)] },
   });
-  // Browser tests only: captcha answers appended to a file the test reads (never set in production).
-  const answersFile = process.env.E2E_CAPTCHA_ANSWERS_FILE;
-  if (answersFile) {
-    setCaptchaObserver((id, centers, width, height) => appendFileSync(answersFile, `${JSON.stringify({ id, centers, width, height })}\n`));
-  }
-  // Browser tests only: the messages kept in the outbox table appended to a file (never in production).
-  const outboxFile = process.env.E2E_OUTBOX_FILE;
-  if (outboxFile) setOutboxObserver(({ channel, target, subject, body }) => appendFileSync(outboxFile, `${JSON.stringify({ channel, target, subject, body })}\n`));
-  // Browser tests only: the clock of spaced review and reminders moved by a file (never in production).
-  const clockFile = process.env.E2E_CLOCK_FILE;
-  if (clockFile) useOffsetFile(clockFile);
-  const app = await buildApp(config);
-  installShutdown(app);
-  try {
-    await app.listen({ port: config.port, host: config.host });
-  } catch (error) {
-    await app.close();
-    const err = error as NodeJS.ErrnoException;
-    if (err.code === "EADDRINUSE") {
-      throw new StartupError(`Port ${config.port} on ${config.host} is already in use (set PORT to another port)`);
-    }
+  phase("config");
+  const opening = openDatabase(config).then((db) => {
+    phase("database opened");
+    return db;
+  });
+  // A failure to open is reported where the server awaits it (one line, below), not as an unhandled rejection meanwhile.
+  opening.catch(() => undefined);
+  const server = await import("./serve.ts").catch(async (error: unknown) => {
+    await opening.then((db) => db.close(), () => undefined);
     throw error;
-  }
-  // The push reminders' job: once a minute, in this process (the database claims each reminder once).
-  startReminders(app);
-  // The notices to members (rooms open, closing soon, results): once a minute, each made once in the database.
-  startNotices(app);
-  const address = app.server.address();
-  const port = typeof address === "object" && address ? address.port : config.port;
-  const where = config.databaseUrl ? "PostgreSQL" : `embedded PGlite in ${config.dataDir}`;
-  const store = fileStore(config);
-  const files = store instanceof S3Store ? `; uploads: ${store.describe()}` : "";
-  // One plain line for people and for scripts that wait for the server.
-  process.stdout.write(`Listening on http://${config.host}:${port} (database: ${where}${files})\n`);
-}
-
-function installShutdown(app: FastifyInstance): void {
-  let closing = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (closing) {
-      app.log.warn({ signal }, "second signal: exiting now");
-      process.exit(1);
-    }
-    closing = true;
-    app.log.info({ signal }, "shutting down");
-    const force = setTimeout(() => {
-      app.log.error("shutdown took longer than 10 s: exiting");
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        app.log.error({ err: error }, "error during shutdown");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGTERM", stop);
-  process.on("SIGINT", stop);
+  });
+  phase("modules loaded");
+  await server.serve(config, opening);
 }
 
 /** `--migrate`: applies the migrations to the configured database and exits (the terminal's `migrate.run`). */
 async function migrateOnly(): Promise<void> {
-  const db = await openDatabase(loadConfig(process.env));
+  const db: Database = await openDatabase(loadConfig(process.env));
   try {
+    const { migrate } = await import("./db/migrate.ts");
     const applied = await migrate(db);
     process.stdout.write(applied.length > 0 ? `Applied migrations: ${applied.join(", ")}\n` : "The database is up to date: no migration to apply\n");
   } finally {

@@ -36,10 +36,25 @@ export function inputHash() {
   return hash.digest("hex");
 }
 
+/**
+ * The inputs' names, sizes and modification times, hashed: what `npm start` checks on a built
+ * tree (stat calls only). Only when it differs from the build's are the inputs read and hashed,
+ * so a tree touched without a change (a checkout) is not rebuilt either.
+ */
+export function inputStatHash() {
+  const hash = createHash("sha256");
+  for (const file of INPUTS.flatMap(listFiles).sort()) {
+    const info = fs.statSync(path.join(root, file));
+    hash.update(`${file}\0${info.size}\0${info.mtimeMs}\0`);
+  }
+  return hash.digest("hex");
+}
+
 export function isStale() {
   try {
     const stamp = JSON.parse(fs.readFileSync(stampPath, "utf8"));
-    return stamp.hash !== inputHash() ||
+    const unchanged = stamp.statHash === inputStatHash() || stamp.hash === inputHash();
+    return !unchanged ||
       !fs.existsSync(path.join(root, "dist/client/index.html")) ||
       !fs.existsSync(path.join(root, "dist/server/main.js"));
   } catch {
@@ -60,12 +75,13 @@ function run(args) {
 
 export function build() {
   const hash = inputHash();
+  const statHash = inputStatHash();
   const started = Date.now();
   run(["build", "--logLevel", "warn"]);
   run(["build", "--ssr", "src/server/main.ts", "--logLevel", "warn"]);
   // The demo course media travel with the server bundle (src/server/modules/course/media.ts).
   fs.cpSync(path.join(root, "src/server/demo/media"), path.join(root, "dist/server/seed-media"), { recursive: true });
-  fs.writeFileSync(stampPath, JSON.stringify({ hash, builtAt: new Date().toISOString() }) + "\n");
+  fs.writeFileSync(stampPath, JSON.stringify({ hash, statHash, builtAt: new Date().toISOString() }) + "\n");
   process.stdout.write(`Built client and server in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
 

@@ -1,10 +1,16 @@
 #!/usr/bin/env node
-// Exam takers: N members each with an open official attempt save an answer every 30 s
-// on average (Poisson arrivals), and one in ten also sends a 20-op practice sync every 30 s.
-// Open loop: each request is due at its arrival time and its latency counts from then, so a
-// server that falls behind shows it. The rate steps up until a step misses p99 < 200 ms or
-// has an error; the last step held is the figure. Then 1,000 members start the same official
-// exam within 10 s, and a soak runs at the held rate (BENCH_SOAK_MINUTES, RSS at start and end).
+// Exam takers on the path the app uses: N members each with an open official attempt answer a
+// question every 30 s on average (Poisson arrivals), each answer sent as the app's sync engine
+// sends it (src/client/offline/sync.ts): an `official.answer` op in a batch of its own to
+// POST /api/exam/sync, then the pull the engine makes after every push, GET /api/exam/state and
+// GET /api/exam/review/state with the ETags the browser's cache holds (304 when unchanged). One
+// taker in ten also practises: a 20-op practice batch every 30 s, with its pull. Open loop: each
+// request is due at its arrival time and its latency counts from then, so a server that falls
+// behind shows it. The rate steps up until a step misses p99 < 200 ms for answers (< 500 ms for
+// practice syncs) or has an error; the last step held is the figure. Then one step at the held
+// rate on `/api/exam/official/save` (what older clients flush; the figure before the sync path),
+// TAKERS_STARTS members (5,000) start the same official exam within 10 s, and a soak runs at the
+// held rate (BENCH_SOAK_MINUTES, RSS at start and end).
 //
 // On PostgreSQL when DATABASE_URL is set (a server URL whose user may create databases: a fresh
 // database is made there and dropped after; without it that scenario is skipped with a line
@@ -20,12 +26,15 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { startServer, stop } from "./server.mjs";
 
-const GOAL = { postgres: 20_000, pglite: 6_000 };
+const GOAL = { postgres: 50_000, pglite: 15_000 };
 const P99_LIMIT_MS = 200;
+/** A practice sync's p99 limit (issue 42's goal). */
+const PRACTICE_P99_LIMIT_MS = 500;
 const SAVE_EVERY_S = 30;
 const SYNC_EVERY_S = 30;
 const SYNC_OPS = 20;
-const START_MEMBERS = 1_000;
+const START_MEMBERS = Number(process.env.TAKERS_STARTS || 5_000);
+const START_GOAL = 5_000;
 const START_WINDOW_S = 10;
 const fmt = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
 const pct = (sorted, p) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
@@ -150,29 +159,40 @@ const cpuPct = (a, b, key) => ((b[key] - a[key]) / TICK / ((b.at - a.at) / 1000)
 // ---------------------------------------------------------------------------------------------
 // The load: open-loop Poisson arrivals.
 
+/**
+ * Requests as the app's HTTP client sends them (src/client/api/http.ts: the language and both
+ * token headers on every request). `get` sends `If-None-Match` when given an ETag, as the
+ * browser's cache does for the state pulls (`private, no-cache`).
+ */
 function client(base) {
   const url = new URL(base);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2048 });
-  return (pathName, token, body) =>
+  const send = (method, pathName, token, body, etag) =>
     new Promise((resolve) => {
-      const data = JSON.stringify(body);
-      const req = http.request(
-        { host: url.hostname, port: url.port, path: pathName, method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(data), "ba-user-token": token } },
-        (res) => {
-          const chunks = [];
-          res.on("data", (c) => chunks.push(c));
-          res.on("end", () => {
-            try {
-              resolve({ status: res.statusCode, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-            } catch {
-              resolve({ status: res.statusCode, body: null });
-            }
-          });
-        },
-      );
+      const data = body === undefined ? undefined : JSON.stringify(body);
+      const headers = { "think-lang": "zh-cn", batoken: "", "ba-user-token": token };
+      if (data !== undefined) Object.assign(headers, { "content-type": "application/json", "content-length": Buffer.byteLength(data) });
+      if (etag) headers["if-none-match"] = etag;
+      const req = http.request({ host: url.hostname, port: url.port, path: pathName, method, agent, headers }, (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let json = null;
+          try {
+            json = text ? JSON.parse(text) : null;
+          } catch {
+            /* not JSON */
+          }
+          resolve({ status: res.statusCode, body: json, etag: res.headers.etag });
+        });
+      });
       req.on("error", (error) => resolve({ status: 0, body: null, error }));
       req.end(data);
     });
+  const post = (pathName, token, body) => send("POST", pathName, token, body);
+  post.get = (pathName, token, etag) => send("GET", pathName, token, undefined, etag);
+  return post;
 }
 
 /** Arrival times (ms from the start) of a Poisson process of `rate` per second over `seconds`. */
@@ -186,31 +206,35 @@ function arrivals(rate, seconds) {
   }
 }
 
-/** Sends each `{due, send}` at its time (send resolves true when the answer is right); latencies from `due`. */
+/**
+ * Sends each `{due, send}` at its time (send resolves true when the answer is right); latencies
+ * from `due`. `send` gets a recorder for what follows the request (the pull after a sync):
+ * `record(kind, ms, ok)`, and `record.after(promise)` to be waited for.
+ */
 async function runSchedule(jobs) {
   jobs.sort((a, b) => a.due - b.due);
   const start = performance.now();
   const pending = [];
   const results = new Map();
+  const record = (kind, ms, ok, due = performance.now() - ms - start) => {
+    const r = results.get(kind) ?? { ms: [], errors: 0, firstError: null, slow: [] };
+    r.ms.push(ms);
+    // Requests over the limit, by when they were due (wall clock): the soak prints when its slow spells were.
+    if (ms >= P99_LIMIT_MS) r.slow.push({ at: performance.timeOrigin + start + due, ms });
+    if (ok !== true) {
+      r.errors++;
+      r.firstError ??= ok;
+    }
+    results.set(kind, r);
+  };
+  record.after = (promise) => pending.push(promise);
   for (const job of jobs) {
     const wait = start + job.due - performance.now();
     if (wait > 1) await sleep(wait);
-    pending.push(
-      job.send().then((ok) => {
-        const ms = performance.now() - (start + job.due);
-        const r = results.get(job.kind) ?? { ms: [], errors: 0, firstError: null, slow: [] };
-        r.ms.push(ms);
-        // Requests over the limit, by when they were due (wall clock): the soak prints when its slow spells were.
-        if (ms >= P99_LIMIT_MS) r.slow.push({ at: performance.timeOrigin + start + job.due, ms });
-        if (ok !== true) {
-          r.errors++;
-          r.firstError ??= ok;
-        }
-        results.set(job.kind, r);
-      }),
-    );
+    pending.push(job.send(record).then((ok) => record(job.kind, performance.now() - (start + job.due), ok, job.due)));
   }
-  await Promise.all(pending);
+  // The pulls are added while the sends finish.
+  for (let i = 0; i < pending.length; i++) await pending[i];
   for (const r of results.values()) r.ms.sort((a, b) => a - b);
   return results;
 }
@@ -240,29 +264,75 @@ function slowSpells(slow) {
   );
 }
 
-function loadJobs(post, data, takers, seconds) {
+const failed = (r) => `HTTP ${r.status} ${r.error?.code ?? ""} ${JSON.stringify(r.body)?.slice(0, 160)}`;
+
+/**
+ * The pull the sync engine makes after each push: the exam state, then the review state, each
+ * revalidated with the ETag of the member's last answer (kept per member, as the browser's
+ * cache would). Counted as its own kind, from when the push was answered.
+ */
+function pull(post, m, record) {
+  const t0 = performance.now();
+  const etags = (m.etags ??= {});
+  const get = async (pathName, key) => {
+    const r = await post.get(pathName, m.token, etags[key]);
+    if (r.status === 304) return true;
+    if (r.body?.code !== 1) return failed(r);
+    etags[key] = r.etag;
+    return true;
+  };
+  return get("/api/exam/state", "state")
+    .then((ok) => (ok === true ? get("/api/exam/review/state", "review") : ok))
+    .then((ok) => record("pull", performance.now() - t0, ok));
+}
+
+/** One `official.answer` op as the app makes it (offline/repository/official.ts): answered now, on the server's clock. */
+function answerOp(m, questionId) {
+  const now = Date.now();
+  return { id: randomUUID(), type: "official.answer", at: now, payload: { uuid: m.uuid, questionId, answer: Math.random() < 0.5 ? "A" : "B", answeredAt: now } };
+}
+
+/**
+ * The load of `takers` over `seconds`: an answer every SAVE_EVERY_S per taker (through sync, or
+ * `/official/save` with `via: "save"`), a practice sync every SYNC_EVERY_S per tenth taker, each
+ * sync followed by its pull.
+ */
+function loadJobs(post, data, takers, seconds, via = "sync") {
   const saveRate = takers / SAVE_EVERY_S;
   const syncRate = Math.ceil(takers / 10) / SYNC_EVERY_S;
   const jobs = [];
   for (const due of arrivals(saveRate, seconds)) {
     const m = data.takers[Math.floor(Math.random() * takers)];
     const q = data.examQuestions[Math.floor(Math.random() * data.examQuestions.length)];
-    jobs.push({
-      due,
-      kind: "save",
-      send: async () => {
-        const r = await post("/api/exam/official/save", m.token, { uuid: m.uuid, answers: { [q]: Math.random() < 0.5 ? "A" : "B" } });
-        return r.body?.code === 1 || `HTTP ${r.status} ${r.error?.code ?? ""} ${JSON.stringify(r.body)?.slice(0, 160)}`;
-      },
-    });
+    jobs.push(
+      via === "save"
+        ? {
+            due,
+            kind: "save",
+            send: async () => {
+              const r = await post("/api/exam/official/save", m.token, { uuid: m.uuid, answers: { [q]: Math.random() < 0.5 ? "A" : "B" } });
+              return r.body?.code === 1 || failed(r);
+            },
+          }
+        : {
+            due,
+            kind: "answer",
+            send: async (record) => {
+              const r = await post("/api/exam/sync", m.token, { ops: [answerOp(m, q)] });
+              const ok = (r.body?.code === 1 && r.body.data.results[0]?.status === "applied") || failed(r);
+              if (ok === true) record.after(pull(post, m, record));
+              return ok;
+            },
+          },
+    );
   }
   for (const due of arrivals(syncRate, seconds)) {
     // One in ten takers also practises (every tenth of them).
     const m = data.takers[Math.floor(Math.random() * Math.ceil(takers / 10)) * 10] ?? data.takers[0];
     jobs.push({
       due,
-      kind: "sync",
-      send: async () => {
+      kind: "practice",
+      send: async (record) => {
         const at = Date.now();
         const ops = Array.from({ length: SYNC_OPS }, (_, i) => ({
           id: randomUUID(),
@@ -272,7 +342,9 @@ function loadJobs(post, data, takers, seconds) {
         }));
         const r = await post("/api/exam/sync", m.token, { ops });
         const applied = r.body?.data?.results?.filter((x) => x.status === "applied").length;
-        return (r.body?.code === 1 && applied === SYNC_OPS) || `HTTP ${r.status} ${r.error?.code ?? ""} ${JSON.stringify(r.body)?.slice(0, 160)}`;
+        const ok = (r.body?.code === 1 && applied === SYNC_OPS) || failed(r);
+        if (ok === true) record.after(pull(post, m, record));
+        return ok;
       },
     });
   }
@@ -316,7 +388,7 @@ async function scenario(serverUrl) {
   const label = serverUrl ? "PostgreSQL" : "PGlite (embedded)";
   const stepSeconds = Number(process.env.TAKERS_STEP_SECONDS || 10);
   const soakMinutes = Number(process.env.BENCH_SOAK_MINUTES || 0.5);
-  const steps = ((serverUrl ? process.env.TAKERS_STEPS : process.env.TAKERS_PGLITE_STEPS) || (serverUrl ? "2000,4000,6000,8000,10000,12000,15000,20000,25000" : "1000,2000,3000,4000,5000,6000,8000"))
+  const steps = ((serverUrl ? process.env.TAKERS_STEPS : process.env.TAKERS_PGLITE_STEPS) || (serverUrl ? "2000,5000,10000,15000,20000,25000,30000,40000,50000" : "1000,2000,4000,6000,8000,10000,12000,15000"))
     .split(",")
     .map(Number);
   const maxTakers = Math.max(...steps);
@@ -368,35 +440,42 @@ async function scenario(serverUrl) {
     const pool = process.env.DATABASE_POOL_SIZE || "10 (default)";
     try {
       console.log(
-        `one server process${serverUrl ? `, pool ${pool}` : ""}; steps of ${stepSeconds} s; a save every ${SAVE_EVERY_S} s per taker, a ${SYNC_OPS}-op sync every ${SYNC_EVERY_S} s per tenth taker; latency from when each request was due`,
+        `one server process${serverUrl ? `, pool ${pool}` : ""}; steps of ${stepSeconds} s from a cold start (no warm-up); per taker an answer every ${SAVE_EVERY_S} s (a sync of one official.answer op, then the state pull), per tenth taker a ${SYNC_OPS}-op practice sync every ${SYNC_EVERY_S} s (and its pull); latency from when each request was due`,
       );
-      // Warm-up (JIT, connections): 3 s at the first step's rate, not counted.
-      await runSchedule(loadJobs(post, data, steps[0], 3).jobs);
-      let held = null;
-      for (const takers of steps) {
-        const { jobs, saveRate, syncRate } = loadJobs(post, data, takers, stepSeconds);
+      const none = { ms: [], errors: 0, firstError: null };
+      /** One step's line: each kind's p50 / p99, the errors, CPU and memory; held when every limit is met. */
+      const step = async (takers, via) => {
+        const { jobs, saveRate, syncRate } = loadJobs(post, data, takers, stepSeconds, via);
         const before = usage(pid, postmaster);
         const r = await runSchedule(jobs);
         const after = usage(pid, postmaster);
-        const save = r.get("save") ?? { ms: [], errors: 0 };
-        const sync = r.get("sync") ?? { ms: [], errors: 0 };
-        const errors = save.errors + sync.errors;
-        const ok = errors === 0 && pct(save.ms, 99) < P99_LIMIT_MS && pct(sync.ms, 99) < P99_LIMIT_MS;
+        const answers = r.get(via === "save" ? "save" : "answer") ?? none;
+        const practice = r.get("practice") ?? none;
+        const pulls = r.get("pull") ?? none;
+        const errors = answers.errors + practice.errors + pulls.errors;
+        const ok = errors === 0 && pct(answers.ms, 99) < P99_LIMIT_MS && pct(practice.ms, 99) < PRACTICE_P99_LIMIT_MS;
         const cpu = postmaster ? `server CPU ${fmt(cpuPct(before, after, "server"))} %, database CPU ${fmt(cpuPct(before, after, "db"))} %` : `server CPU ${fmt(cpuPct(before, after, "server"))} %${serverUrl ? "" : " (database inside)"}`;
         const mem = postmaster ? `server RSS ${fmt(after.serverRss)} MB, database PSS ${fmt(after.dbPss)} MB` : `server RSS ${fmt(after.serverRss)} MB`;
+        const figures = (name, x) => `${name} p50 ${fmt(pct(x.ms, 50))} / p99 ${fmt(pct(x.ms, 99))} ms`;
         console.log(
-          `${fmt(takers).padStart(6)} takers (${fmt(saveRate)} saves/s + ${fmt(syncRate)} syncs/s): save p50 ${fmt(pct(save.ms, 50))} / p99 ${fmt(pct(save.ms, 99))} ms, sync p50 ${fmt(pct(sync.ms, 50))} / p99 ${fmt(pct(sync.ms, 99))} ms, errors ${errors}; ${cpu}; ${mem} ${ok ? "held" : "NOT held"}`,
+          `${fmt(takers).padStart(6)} takers (${fmt(saveRate)} answers/s${via === "save" ? " on /official/save" : ""} + ${fmt(syncRate)} practice syncs/s): ${figures(via === "save" ? "save" : "answer", answers)}, ${figures("practice sync", practice)}${pulls.ms.length ? `, ${figures("pull", pulls)}` : ""}, errors ${errors}; ${cpu}; ${mem}; load average ${os.loadavg()[0].toFixed(1)} ${ok ? "held" : "NOT held"}`,
         );
-        if (errors > 0) console.log(`  first error: ${save.firstError ?? sync.firstError}`);
-        if (!ok) break;
+        if (errors > 0) console.log(`  first error: ${answers.firstError ?? practice.firstError ?? pulls.firstError}`);
+        return ok;
+      };
+      let held = null;
+      for (const takers of steps) {
+        if (!(await step(takers, "sync"))) break;
         held = takers;
         await sleep(1000);
       }
       console.log(
-        `highest rate held (p99 < ${P99_LIMIT_MS} ms, no errors) on ${label}: ${held ? `${fmt(held)} takers (${fmt(held / SAVE_EVERY_S)} saves/s + ${fmt(Math.ceil(held / 10) / SYNC_EVERY_S)} syncs/s)` : "none of the steps"}   [goal: ${fmt(GOAL[kind])} takers on ${label}${held && held >= Math.max(...steps) ? "; the steps stopped before the limit" : ""}]`,
+        `highest rate held (answers p99 < ${P99_LIMIT_MS} ms, practice syncs p99 < ${PRACTICE_P99_LIMIT_MS} ms, no errors) on ${label}: ${held ? `${fmt(held)} takers (${fmt(held / SAVE_EVERY_S)} answers/s + ${fmt(Math.ceil(held / 10) / SYNC_EVERY_S)} practice syncs/s)` : "none of the steps"}   [goal: ${fmt(GOAL[kind])} takers on ${label}${held && held >= Math.max(...steps) ? "; the steps stopped before the limit" : ""}]`,
       );
+      // The same load with the answers on /official/save (older clients' flush; the figure before the sync path).
+      await step(held ?? steps[0], "save");
 
-      // 1,000 members start the same official exam within 10 s.
+      // TAKERS_STARTS members start the same official exam within 10 s.
       {
         const jobs = data.starters.map((m) => ({
           due: Math.random() * START_WINDOW_S * 1000,
@@ -410,7 +489,7 @@ async function scenario(serverUrl) {
         const r = (await runSchedule(jobs)).get("start");
         const after = usage(pid, postmaster);
         console.log(
-          `${fmt(START_MEMBERS)} members calling official start within ${START_WINDOW_S} s: ${fmt(r.ms.length - r.errors)} served, ${r.errors} errors, p50 ${fmt(pct(r.ms, 50))} ms, p99 ${fmt(pct(r.ms, 99))} ms, max ${fmt(r.ms.at(-1))} ms; server CPU ${fmt(cpuPct(before, after, "server"))} %   [goal: all ${fmt(START_MEMBERS)} served]`,
+          `${fmt(START_MEMBERS)} members calling official start within ${START_WINDOW_S} s: ${fmt(r.ms.length - r.errors)} served, ${r.errors} errors, p50 ${fmt(pct(r.ms, 50))} ms, p99 ${fmt(pct(r.ms, 99))} ms, max ${fmt(r.ms.at(-1))} ms; server CPU ${fmt(cpuPct(before, after, "server"))} %   [goal: all of ${fmt(START_GOAL)} served within the window]`,
         );
         if (r.errors > 0) console.log(`  first error: ${r.firstError}`);
       }
@@ -427,12 +506,12 @@ async function scenario(serverUrl) {
         for (let done = 0; done < total; ) {
           const slice = Math.min(60, total - done);
           const r = await runSchedule(loadJobs(post, data, takers, slice).jobs);
-          let sliceP99 = 0;
+          // The answers' p99 (the goal's figure); every kind's errors.
+          const sliceP99 = pct(r.get("answer")?.ms ?? [], 99);
           for (const x of r.values()) {
             if (x.errors > 0 && errors === 0) console.log(`  soak, first error: ${x.firstError}`);
             errors += x.errors;
             sent += x.ms.length;
-            sliceP99 = Math.max(sliceP99, pct(x.ms, 99));
           }
           worstP99 = Math.max(worstP99, sliceP99);
           minutes.push(sliceP99);
@@ -455,6 +534,6 @@ async function scenario(serverUrl) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  console.log("# Exam takers (official saves + practice syncs, open loop)");
+  console.log("# Exam takers (answers through sync as the app sends them, practice syncs, open loop)");
   await takersBench();
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Database } from "../../src/server/db/index.ts";
 import { bundledMigrations, migrate, type Migration } from "../../src/server/db/migrate.ts";
 import { demoParts, seedDemo } from "../../src/server/demo/index.ts";
@@ -40,6 +40,33 @@ describe("migrations", () => {
     expect(await schemaShape(t.db)).toEqual(shape);
     const { rows } = await t.db.query<{ n: number }>("select count(*)::int as n from schema_migrations");
     expect(rows[0]!.n).toBe(bundledMigrations.length);
+  });
+
+  it("check a current database with one query and no transaction or lock (every start), and seeding a seeded demo database with one more", async () => {
+    t = await createTestDatabase({ migrated: false });
+    await migrate(t.db);
+    await seedDemo(t.db);
+    const query = vi.spyOn(t.db, "query");
+    const transaction = vi.spyOn(t.db, "transaction");
+    try {
+      expect(await migrate(t.db)).toEqual([]);
+      expect(await seedDemo(t.db)).toEqual([]);
+      expect(query).toHaveBeenCalledTimes(2);
+      expect(transaction).not.toHaveBeenCalled();
+      // One migration not applied yet (a new release): the locked path applies it.
+      const next: Migration = { version: "9998", name: "next", sql: "create table next_one (id int)" };
+      expect(await migrate(t.db, [...bundledMigrations, next])).toEqual(["9998"]);
+      expect(transaction).toHaveBeenCalledTimes(1);
+      // A part not seeded yet (a new release's demo content): the locked path runs it, once.
+      const ran: string[] = [];
+      const part = { name: "benchNext", run: async () => void ran.push("benchNext") };
+      expect(await seedDemo(t.db, [...demoParts, part])).toEqual(["benchNext"]);
+      expect(await seedDemo(t.db, [...demoParts, part])).toEqual([]);
+      expect(ran).toEqual(["benchNext"]);
+    } finally {
+      query.mockRestore();
+      transaction.mockRestore();
+    }
   });
 
   it("run at once by two migrators apply each migration exactly once", async () => {

@@ -159,4 +159,40 @@ describe("round trips of the hot paths", () => {
     // The quick pass's wrong answer was rolled back with it: counted once.
     expect((await t.database.db.query("select question_id, count from exam_wrong where user_id = $1", [m.id])).rows).toEqual([{ question_id: bank.questionIds[1], count: 1 }]);
   });
+
+  it("an answer as the app sends it: a sync of one official.answer op is the token, begin, the op id, the one UPDATE merging it, commit (5; 6 with the attempt read under its lock first), and each pull after it the token and one statement (2 and 2; 4 and 3 with a statement per list)", async () => {
+    const exam = await createOfficialExam(t.database.db, { singles: 4, judges: 0, draw: 3 });
+    const m = await createMember(t.database.db);
+    const started = (await post(m, "/api/exam/official/start", { roomId: exam.roomId })).data;
+    const [q, other] = started.questions.map((x: { id: number }) => x.id) as number[];
+    const op = (questionId: number, answer: string, answeredAt: number) => ({ id: randomUUID(), type: "official.answer", at: answeredAt, payload: { uuid: started.attempt.uuid, questionId, answer, answeredAt } });
+    const answer = op(q!, "A", Date.now() - 5_000);
+    const { result, count } = await roundTrips(() => post(m, "/api/exam/sync", { ops: [answer] }));
+    expect(result.data.results).toEqual([{ id: answer.id, status: "applied" }]);
+    expect(count).toBe(5);
+    const stored = async () =>
+      (await t.database.db.query<{ answers: Record<string, unknown>; answer_times: Record<string, number> }>("select answers, answer_times from exam_attempt where uuid = $1", [started.attempt.uuid])).rows[0]!;
+    expect((await stored()).answers).toEqual({ [q!]: "A" });
+    expect(Number((await stored()).answer_times[q!])).toBe(answer.payload.answeredAt);
+    // Sent again: a duplicate, nothing changes. An older answer to the question (reordered) is taken as held: the later stays.
+    expect((await post(m, "/api/exam/sync", { ops: [answer] })).data.results).toEqual([{ id: answer.id, status: "duplicate" }]);
+    const older = op(q!, "B", answer.payload.answeredAt - 1_000);
+    expect((await post(m, "/api/exam/sync", { ops: [older] })).data.results).toEqual([{ id: older.id, status: "applied" }]);
+    expect((await stored()).answers).toEqual({ [q!]: "A" });
+    // A question of another exam is still refused, alone; the other answer of the batch is taken.
+    const foreign = op(exam.questionIds.find((id) => !started.questions.some((x: { id: number }) => x.id === id)) ?? 999_999, "A", Date.now());
+    const both = await post(m, "/api/exam/sync", { ops: [foreign, op(other!, "C", Date.now())] });
+    expect(both.data.results.map((r: { status: string }) => r.status)).toEqual(["rejected", "applied"]);
+    expect(both.data.results[0].msg).toBe("This question is not part of this exam");
+    expect((await stored()).answers).toEqual({ [q!]: "A", [other!]: "C" });
+
+    // The pulls: one statement each after the token, with what the lists hold.
+    const get = (url: string) => t.app.inject({ method: "GET", url, headers: m.headers }).then((r) => r.json());
+    const state = await roundTrips(() => get("/api/exam/state"));
+    expect(state.count).toBe(2);
+    expect(state.result.data).toEqual({ favourites: [], wrong: [], progress: [] });
+    const review = await roundTrips(() => get("/api/exam/review/state"));
+    expect(review.count).toBe(2);
+    expect(review.result.data).toMatchObject({ logs: [] });
+  });
 });

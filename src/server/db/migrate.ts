@@ -23,6 +23,16 @@ export const bundledMigrations: Migration[] = Object.entries(files)
   })
   .sort((a, b) => a.version.localeCompare(b.version));
 
+/** The latest migration applied, or undefined (none, or no schema_migrations table yet). */
+async function latestApplied(db: Database): Promise<string | undefined> {
+  try {
+    const { rows } = await db.query<{ version: string | null }>("select max(version) as version from schema_migrations");
+    return rows[0]?.version ?? undefined;
+  } catch {
+    return undefined; // a new database: the locked path creates the table
+  }
+}
+
 /** Arbitrary constant key of the advisory lock that serialises migrators. */
 const MIGRATION_LOCK = 7_300_412;
 
@@ -37,6 +47,11 @@ export async function migrate(db: Database, migrations: Migration[] = bundledMig
     if (versions.has(m.version)) throw new Error(`Two migrations share version ${m.version}`);
     versions.add(m.version);
   }
+  // Every start asks this first: one query, no transaction or lock. Migrations are applied in
+  // version order, all of a run in one transaction, so a database whose latest is the last
+  // bundled one has them all. Anything else (no table yet, an older schema) takes the locked path.
+  const latest = migrations.at(-1)?.version;
+  if (latest !== undefined && (await latestApplied(db)) === latest) return [];
   return db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
     await tx.exec(`create table if not exists schema_migrations (

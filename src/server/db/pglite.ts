@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
-import { PGlite, type Transaction } from "@electric-sql/pglite";
+import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { StartupError } from "../errors.ts";
 import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, sqlText, type Database, type Queryable, type QueryResult, type Sql } from "./database.ts";
 
@@ -37,6 +37,9 @@ const options = { parsers: { [PG_INT8]: parseInt8, [PG_DATE]: parseDate, [PG_NUM
  * the raw handle, for taking such snapshots.
  */
 export async function openMemoryPGlite(snapshot?: Blob): Promise<{ db: Database; pg: PGlite }> {
+  // PGlite's JavaScript on this thread only for an in-memory database: a server's embedded
+  // database runs it on its own thread (below), and start-up does not read it here.
+  const { PGlite } = await import("@electric-sql/pglite");
   const pg = await PGlite.create({ ...options, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   return { db: fromPGlite(pg), pg };
 }

@@ -4,7 +4,7 @@ import { retellAccountLogs, seedAccountLogs } from "./accountLogs.ts";
 import { seedExam, seedExamOfficial } from "./exam.ts";
 import { seedCourse } from "./course.ts";
 import { seedOrg } from "./org.ts";
-import { accountCount, appMeta, insertAppMeta, lockDemoSeeding } from "./repository.ts";
+import { accountCount, appMeta, demoMeta, insertAppMeta, lockDemoSeeding } from "./repository.ts";
 
 /**
  * Demo data. A database becomes a demo database only when it is empty at its first start and
@@ -28,7 +28,17 @@ export const demoParts: SeedPart[] = [
   { name: "org", run: seedOrg },
 ];
 
+/** Nothing left to seed, by the bookkeeping rows (`demo`: "1" a demo database, "0" not one; `seed:<part>`: that part ran). */
+function seedingDone(meta: Map<string, string>, parts: SeedPart[]): boolean {
+  const demo = meta.get("demo");
+  if (demo === undefined) return false;
+  return demo !== "1" || parts.every((part) => meta.has(`seed:${part.name}`));
+}
+
 export async function seedDemo(db: Database, parts: SeedPart[] = demoParts): Promise<string[]> {
+  // Every start asks this first, in one read without the lock: a database that is not a demo
+  // one, or whose every part has run, has nothing to do. Otherwise the locked path decides.
+  if (seedingDone(await demoMeta(db), parts)) return [];
   return db.transaction(async (tx) => {
     await lockDemoSeeding(tx, 7_300_413);
     const meta = await appMeta(tx, "demo");

@@ -12,6 +12,16 @@ export async function lockDemoSeeding(q: Queryable, lockId: number): Promise<voi
   await sql`select pg_advisory_xact_lock(${lockId})`.execute(kyselyOf(q));
 }
 
+/** The demo seeding's keys in app_meta (`demo` and each part's `seed:<name>`) with their values, in one read. */
+export async function demoMeta(q: Queryable): Promise<Map<string, string>> {
+  const rows = await kyselyOf(q)
+    .selectFrom("app_meta")
+    .select(["key", "value"])
+    .where((eb) => eb.or([eb("key", "=", "demo"), eb("key", "like", "seed:%")]))
+    .execute();
+  return new Map(rows.map((r) => [r.key, r.value]));
+}
+
 export async function appMeta(q: Queryable, key: string): Promise<string | undefined> {
   const row = await kyselyOf(q).selectFrom("app_meta").select("value").where("key", "=", key).executeTakeFirst();
   return row?.value;

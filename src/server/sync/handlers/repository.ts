@@ -153,23 +153,33 @@ export async function setProgress(tx: Queryable, userId: number, bankId: number,
 }
 
 /** The member's favourites (by question id), wrong book (those in it, by question id) and progress (by bank id). */
+/**
+ * The member's state in one prepared statement (every sync's pull reads it: after each official
+ * answer too), each list as a JSON array in the order the device merges it.
+ */
+const EXAM_STATE = prepared<ExamStateRows, [userId: number]>(
+  "sync.state.exam",
+  `select
+     coalesce((select json_agg(f.question_id order by f.question_id) from exam_favourite f where f.user_id = $1 and f.on_), '[]') as favourites,
+     coalesce((select json_agg(json_build_object('question_id', w.question_id, 'count', w.count, 'last_time', w.last_time) order by w.question_id)
+               from exam_wrong w where w.user_id = $1 and w.count > 0 and not (w.removed_at >= w.last_time)), '[]') as wrong,
+     coalesce((select json_agg(json_build_object('bank_id', p.bank_id, 'position', p.position, 'at', p.at) order by p.bank_id)
+               from exam_progress p where p.user_id = $1), '[]') as progress`,
+);
+interface ExamStateRows {
+  favourites: number[];
+  wrong: { question_id: number; count: number; last_time: number }[];
+  progress: { bank_id: number; position: number; at: number }[];
+}
+
 export async function examStateRows(db: Queryable, userId: number): Promise<{
   favourites: { question_id: number }[];
   wrong: { question_id: number; count: number; last_time: number }[];
   progress: { bank_id: number; position: number; at: number }[];
 }> {
-  const k = kyselyOf(db);
-  const favourites = await k.selectFrom("exam_favourite").select("question_id").where("user_id", "=", userId).where(sql<boolean>`on_`).orderBy("question_id").execute();
-  const wrong = await k
-    .selectFrom("exam_wrong")
-    .select(["question_id", "count", "last_time"])
-    .where("user_id", "=", userId)
-    .where("count", ">", 0)
-    .where(sql<boolean>`not (removed_at >= last_time)`)
-    .orderBy("question_id")
-    .execute();
-  const progress = await k.selectFrom("exam_progress").select(["bank_id", "position", "at"]).where("user_id", "=", userId).orderBy("bank_id").execute();
-  return { favourites, wrong, progress };
+  const { rows } = await runPrepared(db, EXAM_STATE, [userId]);
+  const row = rows[0]!;
+  return { favourites: row.favourites.map((question_id) => ({ question_id })), wrong: row.wrong, progress: row.progress };
 }
 
 // ---- Spaced review (review.ts)
@@ -280,16 +290,18 @@ export async function setRetention(tx: Queryable, userId: number, retention: num
     .execute();
 }
 
-/** The member's desired retention (none: never set) and review logs in (at, op_id) order. */
+/** The member's desired retention (none: never set) and review logs in (at, op_id) order, in one prepared statement (every sync's pull reads it). */
+const REVIEW_STATE = prepared<{ setting: { retention: number; at: number } | null; logs: LogRow[] }, [userId: number]>(
+  "sync.state.review",
+  `select
+     (select json_build_object('retention', s.retention, 'at', s.at) from exam_review_setting s where s.user_id = $1) as setting,
+     coalesce((select json_agg(json_build_object('op_id', l.op_id, 'question_id', l.question_id, 'at', l.at, 'correct', l.correct, 'grade', l.grade, 'retention', l.retention)
+                               order by l.at, l.op_id collate "C")
+               from exam_review_log l where l.user_id = $1), '[]') as logs`,
+);
+
 export async function reviewStateRows(db: Queryable, userId: number): Promise<{ setting: { retention: number; at: number } | undefined; logs: LogRow[] }> {
-  const k = kyselyOf(db);
-  const setting = await k.selectFrom("exam_review_setting").select(["retention", "at"]).where("user_id", "=", userId).executeTakeFirst();
-  const logs = await k
-    .selectFrom("exam_review_log")
-    .select(["op_id", "question_id", "at", "correct", "grade", "retention"])
-    .where("user_id", "=", userId)
-    .orderBy("at")
-    .orderBy(sql`op_id collate "C"`)
-    .execute();
-  return { setting, logs: logs as LogRow[] };
+  const { rows } = await runPrepared(db, REVIEW_STATE, [userId]);
+  const row = rows[0]!;
+  return { setting: row.setting ?? undefined, logs: row.logs };
 }

@@ -229,13 +229,20 @@ export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-
 export async function officialAnswerOp(tx: Queryable, memberId: number, payload: OpPayload<"official.answer">): Promise<OfficialAnswerOutcome> {
   const { uuid, questionId, answer, answeredAt } = payload;
   const key = String(questionId);
+  const given = { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } };
+  // An open attempt in time (nearly every answer): the save's one UPDATE, which keeps the answer
+  // only when it is for a question of the attempt and no earlier than the one held (a retried
+  // or reordered op changes nothing); `saved` 0: not a question of the attempt. Otherwise
+  // nothing was changed, and why is found under the row lock below.
+  const merged = await mergeInTime(tx, memberId, given);
+  if (merged) return merged.saved > 0 ? "taken" : "not-in-attempt";
   const held = await lockAnswerState(tx, memberId, uuid);
   if (!held) return "unknown-attempt";
   if (!held.questions.some((q) => q.id === questionId)) return "not-in-attempt";
   const heldLater = (held.answer_times[key] ?? -1) >= answeredAt;
   if (held.status === "submitted") return heldLater || JSON.stringify(held.answers[key]) === JSON.stringify(answer) ? "held" : "submitted";
   if (heldLater) return "held";
-  const taken = await takeOfficialAnswers(tx, memberId, { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } }, false);
+  const taken = await takeOfficialAnswers(tx, memberId, given, false);
   return taken.late && taken.refused > 0 ? "refused" : "taken";
 }
 
