@@ -46,10 +46,16 @@ describe("the invitation page", () => {
     // The token is only ever in a body, never in a URL or its parameters.
     expect(calls()).toEqual([expect.objectContaining({ url: "/api/user/invitation/check", method: "post", data: { token: "abcdefghijklmnopqrstuvwxyz" } })]);
     expect(calls()[0]!.params).toBeUndefined();
+    // A password the server would refuse is refused on the spot, under its field, and nothing is sent.
+    await userEvent.type(screen.getByLabelText("New password"), "abc");
+    await userEvent.click(screen.getByRole("button", { name: "Set password" }));
+    expect((await screen.findByText(/A password is 6 to 32 characters/)).id).toBe(screen.getByLabelText("New password").getAttribute("aria-describedby"));
+    expect(calls()).toHaveLength(1);
+    await userEvent.clear(screen.getByLabelText("New password"));
     await userEvent.type(screen.getByLabelText("New password"), "secret1");
     await userEvent.type(screen.getByLabelText("Confirm password"), "secret2");
     await userEvent.click(screen.getByRole("button", { name: "Set password" }));
-    expect(screen.getByText("The two passwords are not the same")).toBeTruthy();
+    expect((await screen.findByText("The two passwords do not match")).id).toBe(screen.getByLabelText("Confirm password").getAttribute("aria-describedby"));
     await userEvent.clear(screen.getByLabelText("Confirm password"));
     await userEvent.type(screen.getByLabelText("Confirm password"), "secret1");
     await userEvent.click(screen.getByRole("button", { name: "Set password" }));

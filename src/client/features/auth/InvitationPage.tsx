@@ -1,11 +1,13 @@
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useState, type FormEvent } from "react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useEffect, useState } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router-dom";
-import { validatePassword } from "../../../shared/validation.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 import { Field } from "../../ui/form/Field.tsx";
 import { FormAlert } from "../../ui/FormFooter.tsx";
+import { newPasswordSchema, type NewPasswordValues } from "../../ui/form/rules.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 
 type State = { kind: "loading" } | { kind: "refused"; message: string } | { kind: "open"; username: string; nickname: string };
@@ -31,8 +33,10 @@ export default function InvitationPage() {
   const location = useLocation();
   const { token, inQuery } = tokenOf(location.hash, location.search);
   const [state, setState] = useState<State>({ kind: "loading" });
-  const [password, setPassword] = useState("");
-  const [again, setAgain] = useState("");
+  const [schema] = useState(() => newPasswordSchema((m) => i18n._(m)));
+  const form = useForm<NewPasswordValues>({ defaultValues: { newPassword: "", confirmPassword: "" }, resolver: zodResolver(schema) });
+  const errors = form.formState.errors;
+  // The server's refusal (a link used meanwhile, a password it will not take).
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   // The greeting's words (an open invitation's member).
@@ -55,22 +59,18 @@ export default function InvitationPage() {
     };
   }, [token, t]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const invalid = validatePassword(password);
-    if (invalid) return setError(i18n._(invalid));
-    if (password !== again) return setError(t`The two passwords are not the same`);
+  const submit = form.handleSubmit(async ({ newPassword }) => {
     setError(null);
     setBusy(true);
     try {
-      await request({ url: "/api/user/invitation", method: "post", data: { token, password } }, { showCodeMessage: false, showSuccessMessage: true });
+      await request({ url: "/api/user/invitation", method: "post", data: { token, password: newPassword } }, { showCodeMessage: false, showSuccessMessage: true });
       void navigate("/", { replace: true });
     } catch (e) {
       setError(serverRefusal(e)?.msg ?? t`The password could not be set: try again`);
     } finally {
       setBusy(false);
     }
-  }
+  });
 
   return (
     <section className="mx-auto max-w-sm space-y-4 py-12">
@@ -95,8 +95,8 @@ export default function InvitationPage() {
               Welcome, {name}. Your username is <strong>{username}</strong>: choose the password you will log in with.
             </Trans>
           </p>
-          <Field label={t`New password`} type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
-          <Field label={t`Confirm password`} type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} />
+          <Field label={t`New password`} type="password" autoComplete="new-password" error={errors.newPassword?.message} {...form.register("newPassword", { deps: ["confirmPassword"] })} />
+          <Field label={t`Confirm password`} type="password" autoComplete="new-password" error={errors.confirmPassword?.message} {...form.register("confirmPassword")} />
           <FormAlert text={error} />
           <Button variant="primary" type="submit" className="w-full" disabled={busy}>
             <Trans>Set password</Trans>

@@ -18,23 +18,38 @@ export function ruled(rule: Validator, translate: Translate) {
   });
 }
 
+/** A new password held to SPEC §5 (6-32 characters, none of & < > " ') and its confirmation matching it. */
+function newPasswordFields(translate: Translate) {
+  return {
+    newPassword: ruled(validatePassword, translate),
+    confirmPassword: ruled(validateRequired, translate),
+  };
+}
+
+/** Refuses a confirmation that differs from the new password, on the confirmation's field. */
+function confirmationMatches(translate: Translate) {
+  return (values: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) => {
+    if (values.confirmPassword && values.confirmPassword !== values.newPassword) {
+      ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: translate(msg`The two passwords do not match`) });
+    }
+  };
+}
+
+/** Setting a first password (an invitation's link): the new password and its confirmation. */
+export function newPasswordSchema(translate: Translate) {
+  return z.object(newPasswordFields(translate)).superRefine(confirmationMatches(translate));
+}
+
+export type NewPasswordValues = z.infer<ReturnType<typeof newPasswordSchema>>;
+
 /**
  * Changing one's own password (a member's account page, an admin's profile): the old password
- * required, the new one held to SPEC §5 (6-32 characters, none of & < > " '), the confirmation
- * matching it.
+ * required, and a new one with its confirmation as newPasswordSchema has them.
  */
 export function changePasswordSchema(translate: Translate) {
   return z
-    .object({
-      oldPassword: ruled(validateRequired, translate),
-      newPassword: ruled(validatePassword, translate),
-      confirmPassword: ruled(validateRequired, translate),
-    })
-    .superRefine((values, ctx) => {
-      if (values.confirmPassword && values.confirmPassword !== values.newPassword) {
-        ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: translate(msg`The two passwords do not match`) });
-      }
-    });
+    .object({ oldPassword: ruled(validateRequired, translate), ...newPasswordFields(translate) })
+    .superRefine(confirmationMatches(translate));
 }
 
 export type ChangePasswordValues = z.infer<ReturnType<typeof changePasswordSchema>>;
