@@ -63,6 +63,8 @@ async function practiseOffline(context: BrowserContext, first: Page, expireWhile
   const shell = new MemberShell(page);
   await expect(questionPosition(page, 11, 66)).toBeVisible({ timeout: 15_000 });
   await expect(shell.offlineNotice).toBeVisible();
+  // The reopened page counts what waits (so "nothing waits" below is the queue sent, not a badge not drawn yet).
+  await expect(shell.pendingSync).toBeVisible();
   expireWhileOffline?.();
 
   await context.setOffline(false);
