@@ -22,7 +22,7 @@ const GOALS = { performance: 0.98, accessibility: 1 };
 const CHROME_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** The demo member's session as the app's `userInfo` store keeps it (zustand persist). */
-async function memberSession(baseUrl) {
+export async function memberSession(baseUrl) {
   const res = await fetch(`${baseUrl}/api/user/checkIn`, {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -11,24 +11,13 @@
  */
 /* global document, window, MutationObserver, requestAnimationFrame -- the functions given to page.evaluate run in the page */
 import { chromium } from "@playwright/test";
+import { memberSession } from "./lighthouse.mjs";
 
 const GOALS = { reload: 100, verdict: 50 };
 const RUNS = Number(process.env.MEMBER_FEEL_RUNS ?? 15);
 
 const fmt = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 0 });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-
-/** The demo member's session as the app's `userInfo` store keeps it (zustand persist), from a real login. */
-async function memberSession(baseUrl) {
-  const res = await fetch(`${baseUrl}/api/user/checkIn`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ tab: "login", username: "member", password: "member123456" }),
-  });
-  const body = await res.json();
-  if (body.code !== 1) throw new Error(`member login failed: ${body.msg}`);
-  return JSON.stringify({ state: body.data.userInfo, version: 0 });
-}
 
 /** In every document of the page: the time (ms since its navigation started) a question's first choice appeared. */
 function watchForQuestion() {
