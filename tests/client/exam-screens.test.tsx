@@ -42,6 +42,8 @@ beforeAll(() => {
 
 afterEach(() => {
   localStorage.clear();
+  // The tab's own memory (a mock exam's position): each test is a new tab.
+  sessionStorage.clear();
 });
 
 function q(id: number, type: QuestionType, classifyId: number, extra: Partial<ExamQuestion> = {}): ExamQuestion {
@@ -481,7 +483,9 @@ describe("TestTakingPage", () => {
     expect(await screen.findByRole("region", { name: "Question 2 of 2" })).toBeInTheDocument();
     await vi.waitFor(async () => expect((await db.attempts.get(attempt.attemptId))?.position).toBe(1));
 
-    // A reload (the page mounted afresh) opens question 2, with the first answer kept.
+    // A reload (the page mounted afresh) opens question 2, with the first answer kept, even when
+    // it came before the device's database took the position (the tab kept it too).
+    await db.attempts.update(attempt.attemptId, { position: 0 });
     view.unmount();
     wrap(
       <Routes>

@@ -99,7 +99,7 @@ test("a super admin creates, edits, finds, credits and deletes a member", async 
   await expect(kept).toHaveCount(1);
   await kept.getByRole("checkbox").check();
   await page.getByRole("button", { name: "还原", exact: true }).click();
-  await page.getByRole("alertdialog").getByRole("button", { name: "还原" }).click();
+  await crud.confirm("还原");
   await expect(kept).toHaveCount(0);
   await crud.open("/admin/user/user");
   await crud.quickFind(username);

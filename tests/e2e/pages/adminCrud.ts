@@ -129,9 +129,20 @@ export class AdminCrud {
     await row.getByRole("button", { name: this.copy.edit }).click();
   }
 
-  /** Deletes `row`, confirming in the alert dialog. */
+  /** Deletes `row`, confirming in the alert dialog; resolves once the server answered. */
   async delete(row: Locator): Promise<void> {
     await row.getByRole("button", { name: this.copy.delete }).click();
-    await this.page.getByRole("alertdialog").getByRole("button", { name: this.copy.confirmDelete }).click();
+    await this.confirm(this.copy.confirmDelete);
+  }
+
+  /**
+   * Presses the alert dialog's `button` and waits for the dialog to close: it stays open (and the
+   * page behind it hidden from the accessibility tree, so every row seems gone) until the server
+   * answered. A navigation before that could cancel the request it sends.
+   */
+  async confirm(button: string): Promise<void> {
+    const dialog = this.page.getByRole("alertdialog");
+    await dialog.getByRole("button", { name: button }).click();
+    await expect(dialog).toBeHidden();
   }
 }

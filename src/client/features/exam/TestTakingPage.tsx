@@ -24,6 +24,31 @@ export function completeAnswers(questions: readonly ExamQuestion[], given: Recor
   return out;
 }
 
+/**
+ * The question this tab was last on, kept at once as well: the device's database write is
+ * asynchronous, and a reload right after "next" (a phone's pull to refresh) ends the page before
+ * it lands (seen in 1 browser-test run of about 20). The database keeps it across closed tabs.
+ */
+const positionKey = (attemptId: string) => `mockPosition:${attemptId}`;
+
+function tabPosition(attemptId: string): number | null {
+  try {
+    const kept = sessionStorage.getItem(positionKey(attemptId));
+    const n = kept === null ? NaN : Number(kept);
+    return Number.isInteger(n) && n >= 0 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+function keepTabPosition(attemptId: string, position: number): void {
+  try {
+    sessionStorage.setItem(positionKey(attemptId), String(position));
+  } catch {
+    // Storage refused (private mode, full): the database still keeps it.
+  }
+}
+
 /** `/exam/my_test_detail?attempt=`: sits a mock attempt stored on this device (works offline). */
 export default function TestTakingPage() {
   const [params] = useSearchParams();
@@ -60,7 +85,11 @@ function AttemptRunner({ db, attempt }: { db: MemberDb; attempt: AttemptRow }) {
   const navigate = useNavigate();
   // Where the member was: a reload or a return opens the same question. Each answer is also
   // autosaved to the device.
-  const progress = useExamProgress(attempt.answers, attempt.position ?? 0, (next) => void setAttemptPosition(db, attempt.attemptId, next));
+  const [start] = useState(() => tabPosition(attempt.attemptId) ?? attempt.position ?? 0);
+  const progress = useExamProgress(attempt.answers, start, (next) => {
+    keepTabPosition(attempt.attemptId, next);
+    void setAttemptPosition(db, attempt.attemptId, next);
+  });
   const drafts = progress.drafts;
   const [submitting, setSubmitting] = useState(false);
   const [failed, setFailed] = useState<"save" | "submit" | null>(null);
