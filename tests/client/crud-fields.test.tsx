@@ -15,6 +15,7 @@ import { iconChoices } from "../../src/client/admin/crud/fields/IconPicker.tsx";
 import { flattenTree, nestRows, subtreeIds } from "../../src/client/admin/crud/tree.ts";
 import type { CrudDefinition, CrudRow } from "../../src/client/admin/crud/types.ts";
 import { DynamicRoute } from "../../src/client/routing/DynamicRoute.tsx";
+import { lazyScreen } from "../../src/client/routing/lazyScreen.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
 import { envelope, paramsOf } from "./crud-example.tsx";
 import { openSelect, optionNames } from "../helpers/select.ts";
@@ -353,5 +354,24 @@ describe("a screen the admin's rules do not open", () => {
   it("shows 404 for an unknown path", async () => {
     at("/admin/auth/nothing");
     expect(await screen.findByText("not found page")).toBeInTheDocument();
+  });
+});
+
+describe("a menu route while the rules load", () => {
+  it("asks for the path's screen beside them, and only that one", async () => {
+    const screenLoad = vi.fn(() => new Promise<{ default: () => null }>(() => undefined));
+    const otherLoad = vi.fn(() => new Promise<{ default: () => null }>(() => undefined));
+    const registry = { "course/index": lazyScreen(screenLoad), "account/overview": lazyScreen(otherLoad) };
+    render(
+      <MemoryRouter initialEntries={["/user/course/index"]}>
+        <Routes>
+          <Route path="/user/loading/*" element={<p>loading the rules</p>} />
+          <Route path="/user/*" element={<DynamicRoute area="user" loaded={false} routes={[]} registry={registry} />} />
+        </Routes>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText("loading the rules")).toBeInTheDocument();
+    expect(screenLoad).toHaveBeenCalledTimes(1);
+    expect(otherLoad).not.toHaveBeenCalled();
   });
 });

@@ -1,5 +1,5 @@
-import { lazy } from "react";
 import type { ScreenRegistry } from "../routing/DynamicRoute.tsx";
+import { lazyScreen } from "../routing/lazyScreen.ts";
 import { definitionScreen } from "./crud/definitionScreen.tsx";
 
 /**
@@ -8,8 +8,8 @@ import { definitionScreen } from "./crud/definitionScreen.tsx";
  * `definitionScreen(() => import("./<area>/<resource>.ts"))` from crud/definitionScreen.tsx.
  */
 export const adminScreens: ScreenRegistry = {
-  dashboard: lazy(() => import("./Dashboard.tsx")),
-  "reports/progress": lazy(() => import("./reports/ProgressReport.tsx")),
+  dashboard: lazyScreen(() => import("./Dashboard.tsx")),
+  "reports/progress": lazyScreen(() => import("./reports/ProgressReport.tsx")),
   "auth/admin": definitionScreen(() => import("./auth/admins.ts")),
   "auth/group": definitionScreen(() => import("./auth/groups.ts")),
   "auth/rule": definitionScreen(() => import("./auth/rules.ts")),
@@ -19,7 +19,7 @@ export const adminScreens: ScreenRegistry = {
   "security/sensitiveData": definitionScreen(() => import("./security/sensitiveData.ts")),
   "security/sensitiveDataLog": definitionScreen(() => import("./security/sensitiveDataLog.ts")),
   "routine/attachment": definitionScreen(() => import("./routine/attachments.tsx")),
-  "routine/config": lazy(() => import("./routine/Config.tsx")),
+  "routine/config": lazyScreen(() => import("./routine/Config.tsx")),
   "org/company": definitionScreen(() => import("./org/companies.ts")),
   "org/duty": definitionScreen(() => import("./org/duties.ts")),
   "org/classroom": definitionScreen(() => import("./org/classrooms.ts")),
@@ -45,9 +45,9 @@ export const adminScreens: ScreenRegistry = {
   "exam/questionType": definitionScreen(() => import("./exam/questionTypes.ts")),
   "exam/question": definitionScreen(() => import("./exam/questions.ts")),
   // The code generator and the screens it generates (one component, the design read from the server).
-  "crud/crud": lazy(() => import("./codegen/CodeGenerator.tsx")),
-  "crud/generated": lazy(() => import("./codegen/GeneratedScreen.tsx")),
+  "crud/crud": lazyScreen(() => import("./codegen/CodeGenerator.tsx")),
+  "crud/generated": lazyScreen(() => import("./codegen/GeneratedScreen.tsx")),
   // The module market and every module's screens (one component, the table's definition read from the server).
-  "moduleStore/moduleStore": lazy(() => import("./market/ModuleMarket.tsx")),
-  "mod/screen": lazy(() => import("./market/ModuleScreen.tsx")),
+  "moduleStore/moduleStore": lazyScreen(() => import("./market/ModuleMarket.tsx")),
+  "mod/screen": lazyScreen(() => import("./market/ModuleScreen.tsx")),
 };

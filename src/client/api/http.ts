@@ -96,6 +96,8 @@ export interface HttpClient {
    * Rejects (and goes to login) when the session cannot be renewed.
    */
   refreshAfterExpiry(side: Side, sentToken: string): Promise<void>;
+  /** Downloads and sets up axios now, ahead of the first request (a failure is left for that request to meet). */
+  warm(): void;
 }
 
 /**
@@ -246,5 +248,5 @@ export function createHttpClient(deps: HttpDeps): HttpClient {
     }
   }
 
-  return { request: request as HttpClient["request"], pending, refreshAfterExpiry: refresh };
+  return { request: request as HttpClient["request"], pending, refreshAfterExpiry: refresh, warm: () => void axiosInstance().catch(() => undefined) };
 }

@@ -24,4 +24,6 @@ export function openMemberDataEarly(): void {
   void offline()
     .then(({ ensureOffline }) => ensureOffline(memberId))
     .catch(() => undefined);
+  // Every screen of theirs asks the server for something at once: the request layer comes now too.
+  void import("../api/index.ts").then(({ warmRequests }) => warmRequests());
 }

@@ -5,6 +5,7 @@ import { loadingPath, targetFromLocation } from "./routeState.ts";
 import { useDynamicTitle } from "./routeState.ts";
 import { Spinner } from "../ui/Spinner.tsx";
 import ComingSoon from "./ComingSoon.tsx";
+import { preloadScreen } from "./lazyScreen.ts";
 
 /** Screens by the `component` key of their menu rule, each a lazy chunk. */
 export type ScreenRegistry = Record<string, LazyExoticComponent<ComponentType>>;
@@ -30,6 +31,12 @@ export function DynamicRoute({
 }) {
   const location = useLocation();
   const route = useMemo(() => routes.find((r) => r.path === location.pathname), [routes, location.pathname]);
+  // The screen this app has under the path (its key is the path under the area).
+  const key = location.pathname.slice(area === "admin" ? "/admin/".length : "/user/".length).replace(/\/+$/, "");
+  useEffect(() => {
+    // While the menu rules load, the screen they most likely open downloads beside them.
+    if (!loaded && Object.hasOwn(registry, key)) preloadScreen(registry[key]);
+  }, [loaded, registry, key]);
   const setTitle = useDynamicTitle((s) => s.set);
   useEffect(() => {
     if (route) {
@@ -44,8 +51,7 @@ export function DynamicRoute({
   }
   // Keyed by the location: should the same path be committed again, the redirect runs again.
   if (!route) {
-    // A screen this app has (its key is the path under the area) that the rules do not open: 401.
-    const key = location.pathname.slice(area === "admin" ? "/admin/".length : "/user/".length).replace(/\/+$/, "");
+    // A screen this app has that the rules do not open: 401.
     const refused = area === "admin" ? "/admin/401" : "/401";
     return <Navigate key={location.key} to={Object.hasOwn(registry, key) ? refused : "/404"} replace />;
   }

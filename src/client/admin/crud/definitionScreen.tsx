@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
 import type { CrudDefinition } from "./types.ts";
+import { withPreload } from "../../routing/lazyScreen.ts";
 
 type DefinitionLoader = () => Promise<{ default: CrudDefinition }>;
 
@@ -12,15 +13,16 @@ const loaders = new WeakMap<object, DefinitionLoader>();
  * `"auth/admin": definitionScreen(() => import("./auth/admins.ts"))`.
  */
 export function definitionScreen(load: DefinitionLoader): LazyExoticComponent<ComponentType> {
+  const both = () => Promise.all([load(), import("./CrudScreen.tsx")]);
   const screen = lazy(async () => {
-    const [{ default: definition }, { CrudScreen }] = await Promise.all([load(), import("./CrudScreen.tsx")]);
+    const [{ default: definition }, { CrudScreen }] = await both();
     function DefinedScreen() {
       return <CrudScreen definition={definition} />;
     }
     return { default: DefinedScreen };
   });
   loaders.set(screen, load);
-  return screen;
+  return withPreload(screen, both);
 }
 
 /** The definition of a screen made by `definitionScreen` (undefined for any other screen). */

@@ -64,11 +64,11 @@ function CategoryChips({ tree, selected, onSelect }: { tree: CourseCategoryNode[
   );
 }
 
-export function CourseCard({ course }: { course: CourseSummary }) {
+export function CourseCard({ course, first = false }: { course: CourseSummary; first?: boolean }) {
   const { t } = useLingui();
   return (
     <li className="group relative flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-primary hover:shadow-md dark:border-slate-700 dark:bg-slate-900">
-      <CourseCover src={course.cover} />
+      <CourseCover src={course.cover} first={first} />
       {course.enrolled && (
         <span className="absolute top-2 left-2 inline-flex items-center gap-1 rounded-full bg-emerald-700 px-2.5 py-1 text-xs font-medium text-white shadow">
           <CheckCircle2 aria-hidden className="size-3.5" />
@@ -188,8 +188,8 @@ export default function CataloguePage() {
                 {t`${plural(total, { one: "# course found", other: "# courses found" })}`}
               </p>
               <ul className={`grid gap-4 sm:grid-cols-2 lg:grid-cols-3 ${query.isPlaceholderData ? "opacity-60" : ""}`} aria-busy={query.isPlaceholderData}>
-                {found.list.map((course) => (
-                  <CourseCard key={course.id} course={course} />
+                {found.list.map((course, index) => (
+                  <CourseCard key={course.id} course={course} first={index === 0} />
                 ))}
               </ul>
               {pageCount > 1 && (

@@ -259,7 +259,7 @@ export default function CourseDetailPage() {
       <BackButton to="/user/course/index" />
       <header className="grid gap-5 md:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
         <div className="-mx-4 self-start overflow-hidden sm:mx-0 sm:rounded-xl">
-          <CourseCover src={course.cover} />
+          <CourseCover src={course.cover} first />
         </div>
         <div className="flex flex-col gap-3">
           {course.categoryTitle && <p className="text-sm text-slate-600 dark:text-slate-300">{course.categoryTitle}</p>}

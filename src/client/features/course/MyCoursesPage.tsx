@@ -15,7 +15,7 @@ export function continueTarget(course: Pick<MyCourse, "id" | "continueLessonId">
   return course.continueLessonId ? `/player/txPlayer?id=${course.continueLessonId}` : `/course/lesson?id=${course.id}`;
 }
 
-function MyCourseRow({ course }: { course: MyCourse }) {
+function MyCourseRow({ course, first }: { course: MyCourse; first: boolean }) {
   const { t } = useLingui();
   const percent = Math.min(100, Math.max(0, Math.round(course.percent)));
   const done = course.completedLessons;
@@ -26,7 +26,7 @@ function MyCourseRow({ course }: { course: MyCourse }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm sm:flex-row dark:border-slate-700 dark:bg-slate-900">
       <Link to={`/course/lesson?id=${course.id}`} tabIndex={-1} aria-hidden className="sm:w-56 sm:shrink-0">
-        <CourseCover src={course.cover} className="h-full" />
+        <CourseCover src={course.cover} className="h-full" first={first} />
       </Link>
       <div className="flex flex-1 flex-col gap-3 p-4">
         <h2 className="text-lg leading-snug font-medium">
@@ -83,8 +83,8 @@ export default function MyCoursesPage() {
             </div>
           ) : (
             <ul className="space-y-4">
-              {found.list.map((course) => (
-                <MyCourseRow key={course.id} course={course} />
+              {found.list.map((course, index) => (
+                <MyCourseRow key={course.id} course={course} first={index === 0} />
               ))}
             </ul>
           )
