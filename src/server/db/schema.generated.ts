@@ -285,6 +285,7 @@ export interface ExamAttempt {
   deadline: number | null;
   face_failures: Generated<number>;
   face_flag: Generated<string>;
+  graded_questions: number[] | null;
   id: Generated<number>;
   kind: string;
   last_seen_at: number | null;
@@ -294,6 +295,7 @@ export interface ExamAttempt {
   passed: boolean | null;
   questions: Generated<Json>;
   regraded_at: number | null;
+  right_questions: number[] | null;
   room_id: number | null;
   score: Numeric | null;
   started_at: number;

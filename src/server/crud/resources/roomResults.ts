@@ -6,12 +6,11 @@ import { NO_PAGE_LEAVES } from "../../../shared/exam/pageLeaves.ts";
 import { wallClockIn } from "../../../shared/time.ts";
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
-import { gradeAttempt } from "../../modules/exam/attempts/grading.ts";
-import { leaveSummaries } from "../../modules/exam/attempts/leaves.ts";
-import { gradingGroupsOf, satStems } from "../../modules/exam/attempts/snapshot.ts";
+import { fillOutcomes, type Outcomes } from "../../modules/exam/attempts/outcomes.ts";
+import { satStems } from "../../modules/exam/attempts/snapshot.ts";
 import type { CrudContext } from "../resource.ts";
 import { loadExcel } from "./excel.ts";
-import { marksOfAttempts, officialAttemptsOfRoom, resultsRoom, type ResultsAttempt } from "./roomResults.repository.ts";
+import { leavesOfRoom, officialAttemptsOfRoom, pendingMarksOfRoom, resultsRoom, type ResultsAttempt } from "./roomResults.repository.ts";
 
 /**
  * Results of an exam room (`GET /admin/exam/room/results?id=`, `export?id=` as .xlsx): every
@@ -31,46 +30,68 @@ async function loadRoom(db: Queryable, id: number) {
   return room;
 }
 
+/**
+ * Per question graded in these attempts: the members who sat it and those right in any of their
+ * attempts (each member counted once, with their best result), and the first attempt (lowest id)
+ * that sat it, whose snapshot gives its stem. Attempts without outcomes (no snapshot) count nowhere.
+ */
+function itemCounts(attempts: readonly { id: number; userId: number; outcomes: Outcomes | undefined }[]) {
+  const counts = new Map<number, { attempts: number; correct: number; first: number }>();
+  /** One member: the questions they sat (each with the first attempt that sat it) and those they got right in any attempt. */
+  const add = (graded: Iterable<number>, firstOf: (qid: number) => number, right: Iterable<number>) => {
+    for (const qid of graded) {
+      const c = counts.get(qid);
+      if (c) {
+        c.attempts++;
+        c.first = Math.min(c.first, firstOf(qid));
+      } else counts.set(qid, { attempts: 1, correct: 0, first: firstOf(qid) });
+    }
+    for (const qid of right) {
+      const c = counts.get(qid);
+      if (c) c.correct++;
+    }
+  };
+  // A member who sat once (most of them) counts as that attempt; one who sat more, once over all of them.
+  const byMember = new Map<number, { id: number; outcomes: Outcomes }[]>();
+  for (const { id, userId, outcomes } of attempts) {
+    if (!outcomes) continue;
+    const sat = byMember.get(userId);
+    if (sat) sat.push({ id, outcomes });
+    else byMember.set(userId, [{ id, outcomes }]);
+  }
+  for (const sat of byMember.values()) {
+    if (sat.length === 1) {
+      const { id, outcomes } = sat[0]!;
+      add(outcomes.graded, () => id, outcomes.right);
+      continue;
+    }
+    const first = new Map<number, number>();
+    for (const { id, outcomes } of sat) for (const qid of outcomes.graded) first.set(qid, Math.min(first.get(qid) ?? Infinity, id));
+    add(first.keys(), (qid) => first.get(qid)!, new Set(sat.flatMap((a) => a.outcomes.right)));
+  }
+  return counts;
+}
+
 export async function roomResults(db: Queryable, id: number): Promise<RoomResults> {
   const room = await loadRoom(db, id);
   const attempts: ResultsAttempt[] = await officialAttemptsOfRoom(db, id, MAX_ATTEMPTS);
-  const ids = attempts.map((a) => a.id);
-  const markRows = ids.length ? await marksOfAttempts(db, ids) : [];
-  const marks = new Map<number, Map<number, number>>();
-  const pendingMarks = new Map<number, number>();
-  for (const m of markRows) {
-    if (m.status === "marked") marks.set(m.attempt_id, (marks.get(m.attempt_id) ?? new Map<number, number>()).set(m.question_id, Number(m.score)));
-    else pendingMarks.set(m.attempt_id, (pendingMarks.get(m.attempt_id) ?? 0) + 1);
-  }
+  const pendingMarks = await pendingMarksOfRoom(db, id);
   // How many times and how long each member left the exam page (modules/exam/attempts/leaves.ts).
-  const leaves = await leaveSummaries(db, ids);
+  const leaves = await leavesOfRoom(db, id);
   const finished = attempts.filter((a) => a.status !== "open");
-  // Each attempt graded against what it sat (snapshot.ts), never the paper's or questions' current
-  // rows; the attempts that sat the same questions are read from the database once.
-  const groups = await gradingGroupsOf(db, finished.map((a) => a.id));
-  const byId = new Map(finished.map((a) => [a.id, a]));
-  // Item analysis: each member counted once per question (their best result of it); each
-  // question's stem as the first attempt (lowest id) that sat it was given it.
-  const best = new Map<number, Map<number, boolean>>();
-  const firstSat = new Map<number, number>();
-  for (const group of groups) {
-    for (const qid of group.ids) firstSat.set(qid, Math.min(firstSat.get(qid) ?? Infinity, group.attemptIds[0]!));
-    for (const attemptId of group.attemptIds) {
-      const a = byId.get(attemptId)!;
-      const graded = gradeAttempt(group.questions, a.answers, { partialCredit: group.paper.partialCredit, passScore: group.paper.passScore }, group.ids, marks.get(a.id));
-      for (const [qid, result] of Object.entries(graded.results)) {
-        const members = best.get(Number(qid)) ?? new Map<number, boolean>();
-        members.set(a.user_id, members.get(a.user_id) === true || result.correct === true);
-        best.set(Number(qid), members);
-      }
-    }
-  }
-  const questions = await satStems(db, firstSat);
-  const items = [...best.entries()]
-    .map(([questionId, members]) => {
-      const correct = [...members.values()].filter(Boolean).length;
+  // Item analysis: each attempt as it was graded against what it sat (snapshot.ts), markers'
+  // scores counted, kept per question by every grading (outcomes.ts); an attempt graded before
+  // they were kept is graded here once, as before, and kept.
+  const filled = await fillOutcomes(
+    db,
+    finished.filter((a) => a.outcomes === null).map((a) => a.id),
+  );
+  const counts = itemCounts(finished.map((a) => ({ id: a.id, userId: a.user_id, outcomes: a.outcomes ?? filled.get(a.id) })));
+  const questions = await satStems(db, new Map([...counts].map(([qid, c]) => [qid, c.first])));
+  const items = [...counts]
+    .map(([questionId, { attempts, correct }]) => {
       const q = questions.get(questionId);
-      return { questionId, stem: q?.stem ?? "", type: q?.type ?? "", attempts: members.size, correct, share: members.size ? Math.round((correct / members.size) * 10_000) / 10_000 : 0 };
+      return { questionId, stem: q?.stem ?? "", type: q?.type ?? "", attempts, correct, share: attempts ? Math.round((correct / attempts) * 10_000) / 10_000 : 0 };
     })
     .sort((x, y) => x.questionId - y.questionId);
 

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { GradeResult } from "../../../../shared/exam/grading.ts";
 import type { PageLeave } from "../../../../shared/exam/pageLeaves.ts";
 import type { ReviewPolicy } from "../../../../shared/admin/rooms.ts";
 import type { Queryable } from "../../../db/index.ts";
@@ -17,11 +18,31 @@ import type { AttemptSnapshot, MissingQuestion, SatQuestion } from "./snapshot.t
  * template, parameterised): records are history, and a member's record must read the same.
  */
 
-/** An attempt's grade as written back: its score, pass and whether a marker still has to look. */
+/** An attempt's grade as written back: its score, pass, whether a marker still has to look, and each question's result. */
 export interface GradeWrite {
   score: number;
   passed: boolean;
   needsReview: boolean;
+  /** Question id -> its result (grading.ts): kept as the questions graded and those right (migration 0059). */
+  results: Record<string, GradeResult>;
+}
+
+/** The questions graded (in the order graded) and those right: what a room's item analysis counts (migration 0059). */
+export function outcomesOf(results: GradeWrite["results"]): { graded: number[]; right: number[] } {
+  const entries = Object.entries(results);
+  return { graded: entries.map(([id]) => Number(id)), right: entries.filter(([, r]) => r.correct === true).map(([id]) => Number(id)) };
+}
+
+/** An attempt's grade as its row's columns: score, pass, review flag and per-question outcomes, written together by every grading. */
+function gradeColumns(grade: GradeWrite) {
+  const { graded, right } = outcomesOf(grade.results);
+  return {
+    score: grade.score,
+    passed: grade.passed,
+    needs_review: grade.needsReview,
+    graded_questions: sql<number[]>`${graded}::int[]`,
+    right_questions: sql<number[]>`${right}::int[]`,
+  };
 }
 
 // ---- The attempt row (attempt.ts, late.ts, marks.ts) ----
@@ -30,7 +51,7 @@ export interface GradeWrite {
 export async function closeOpenAttempt(q: Queryable, attemptId: number, grade: GradeWrite, status: "submitted" | "expired", endedAt: number): Promise<boolean> {
   const closed = await kyselyOf(q)
     .updateTable("exam_attempt")
-    .set({ score: grade.score, passed: grade.passed, needs_review: grade.needsReview, status, submitted_at: endedAt })
+    .set({ ...gradeColumns(grade), status, submitted_at: endedAt })
     .where("id", "=", attemptId)
     .where("status", "=", "open")
     .executeTakeFirst();
@@ -60,7 +81,7 @@ export async function lockAttempt(q: Queryable, attemptId: number): Promise<Atte
 export async function setAttemptGrade(q: Queryable, attemptId: number, grade: GradeWrite): Promise<void> {
   await kyselyOf(q)
     .updateTable("exam_attempt")
-    .set({ score: grade.score, passed: grade.passed, needs_review: grade.needsReview })
+    .set(gradeColumns(grade))
     .where("id", "=", attemptId)
     .execute();
 }
@@ -382,9 +403,7 @@ export async function insertMockAttempt(q: Queryable, a: MockAttemptWrite): Prom
       paper_id: a.paperId,
       questions: a.questions,
       answers: a.answers,
-      score: a.grade.score,
-      passed: a.grade.passed,
-      needs_review: a.grade.needsReview,
+      ...gradeColumns(a.grade),
       started_at: a.startedAt,
       submitted_at: a.submittedAt,
       status: "submitted",
@@ -539,7 +558,7 @@ export async function setSnapshotQuestions(q: Queryable, attemptId: number, ques
 export async function setRegradedGrade(q: Queryable, attemptId: number, grade: GradeWrite, at: number): Promise<void> {
   await kyselyOf(q)
     .updateTable("exam_attempt")
-    .set({ score: grade.score, passed: grade.passed, needs_review: grade.needsReview, regraded_at: at })
+    .set({ ...gradeColumns(grade), regraded_at: at })
     .where("id", "=", attemptId)
     .execute();
 }
@@ -652,4 +671,33 @@ export async function satStemRows(q: Queryable, firstSat: ReadonlyMap<number, nu
      from exam_attempt_snapshot s, jsonb_array_elements(s.questions) as x(e)
      where s.attempt_id = any(${[...new Set(firstSat.values())]}::int[]) and e ->> 'missing' is null and (e ->> 'id')::int = any(${[...firstSat.keys()]}::int[])`.execute(kyselyOf(q));
   return rows.filter((r) => firstSat.get(r.id) === r.attempt_id);
+}
+
+// ---- Per-question outcomes (outcomes.ts, migration 0059) ----
+
+/** What grading an attempt again reads of it: its member and answers. */
+export async function attemptAnswers(q: Queryable, attemptIds: readonly number[]): Promise<Pick<AttemptRow, "id" | "user_id" | "answers">[]> {
+  const rows = await kyselyOf(q).selectFrom("exam_attempt").select(["id", "user_id", "answers"]).where(sql<boolean>`id = any(${attemptIds}::int[])`).execute();
+  return rows as unknown as Pick<AttemptRow, "id" | "user_id" | "answers">[];
+}
+
+/** The scores markers gave these attempts' answers (marked ones only): what every grading counts. */
+export async function markedScores(q: Queryable, attemptIds: readonly number[]): Promise<{ attempt_id: number; question_id: number; score: unknown }[]> {
+  return kyselyOf(q)
+    .selectFrom("exam_mark")
+    .select(["attempt_id", "question_id", "score"])
+    .where(sql<boolean>`attempt_id = any(${attemptIds}::int[])`)
+    .where("status", "=", "marked")
+    .execute();
+}
+
+/**
+ * Keeps attempts' per-question outcomes found by grading them again (attempts graded before
+ * migration 0059), one statement; an attempt whose outcomes a grading wrote meanwhile keeps those.
+ */
+export async function keepOutcomes(q: Queryable, outcomes: readonly { id: number; graded: number[]; right: number[] }[]): Promise<void> {
+  if (outcomes.length === 0) return;
+  await sql`update exam_attempt a set graded_questions = o.graded, right_questions = o."right"
+     from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as o(id int, graded int[], "right" int[])
+     where a.id = o.id and a.graded_questions is null`.execute(kyselyOf(q));
 }
