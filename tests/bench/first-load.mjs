@@ -51,6 +51,13 @@ export async function firstLoadBench(baseUrl) {
         `${"".padEnd(24)} on a slow phone (Lighthouse's mobile throttling: 150 ms round trips, 1.6 Mbit/s, CPU 4x slower): ` +
           `usable ${slow.map((ms) => `${ms} ms`).join(", ")} in ${slow.length} first visits`,
       );
+      if (path === "/admin/login") {
+        const after = await adminScreenAfterLogin(browser, baseUrl);
+        console.log(
+          `${"".padEnd(24)} the first admin screen after login on the same slow phone (from the click on 登录 until the dashboard's figures are in the page): ` +
+            `${after.map((ms) => `${ms} ms`).join(", ")} in ${after.length} logins (goal < 1000 ms)`,
+        );
+      }
       if (process.env.FIRST_LOAD_FILES) {
         for (const s of [...before].sort((a, b) => b.gz - a.gz)) console.log(`  ${(s.gz / 1024).toFixed(1).padStart(6)} KiB  ${new URL(s.url).pathname}`);
       }
@@ -82,19 +89,55 @@ async function openUntilUsable(page, url, ready) {
 async function usableOnSlowPhone(browser, url, ready) {
   const times = [];
   for (let run = 0; run < 3; run++) {
-    const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 390, height: 844 } });
+    const { context, page } = await slowPhonePage(browser);
     try {
-      const page = await context.newPage();
-      const cdp = await context.newCDPSession(page);
-      await cdp.send("Network.enable");
-      await cdp.send("Network.emulateNetworkConditions", {
-        offline: false,
-        latency: 150,
-        downloadThroughput: (1638.4 * 1024) / 8,
-        uploadThroughput: (750 * 1024) / 8,
-      });
-      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
       times.push(Math.round(await openUntilUsable(page, url, ready)));
+    } finally {
+      await context.close();
+    }
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** A context on Lighthouse's phone throttling (the slow phone above), its page's network and CPU slowed through CDP. */
+async function slowPhonePage(browser) {
+  const context = await browser.newContext({ serviceWorkers: "block", viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 150, downloadThroughput: (1638.4 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  return { context, page };
+}
+
+/**
+ * The first back-office screen after logging in (issue 42: under 1 s on a throttled phone): the
+ * demo admin logs in through the form of a first visit, timed from the click until the
+ * dashboard's figures are in the page (a MutationObserver in the page, on the page's clock).
+ */
+async function adminScreenAfterLogin(browser, baseUrl) {
+  const times = [];
+  for (let run = 0; run < 3; run++) {
+    const { context, page } = await slowPhonePage(browser);
+    try {
+      await openUntilUsable(page, `${baseUrl}/admin/login`, "input");
+      await page.getByLabel("用户名").fill("admin");
+      await page.getByLabel("密码").fill("admin123456");
+      const login = page.getByRole("button", { name: "登录" });
+      await login.evaluate((button) => {
+        const page = globalThis;
+        button.addEventListener("click", () => {
+          page.__clickedAt = performance.now();
+          new page.MutationObserver((_, observer) => {
+            if (!page.document.querySelector('[data-testid="dashboard-figures"]')) return;
+            page.__screenAt = performance.now();
+            observer.disconnect();
+          }).observe(page.document, { childList: true, subtree: true });
+        });
+      });
+      await login.click();
+      await page.locator('[data-testid="dashboard-figures"]').waitFor({ state: "visible", timeout: 60_000 });
+      times.push(Math.round(await page.evaluate(() => globalThis.__screenAt - globalThis.__clickedAt)));
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 import { AreaLoading } from "../routing/AreaLoading.tsx";
-import { loadAdmin } from "./session.ts";
+import { takeAdminLoad } from "./session.ts";
 
 export default function AdminLoading() {
-  return <AreaLoading load={loadAdmin} fallback="/admin/dashboard" />;
+  return <AreaLoading load={takeAdminLoad} fallback="/admin/dashboard" />;
 }

@@ -4,6 +4,8 @@ import { GraduationCap } from "lucide-react";
 import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request, serverRefusal } from "../api/index.ts";
+import { whenIdle } from "../browser/whenIdle.ts";
+import { prefetchLanding } from "../routing/landing.ts";
 import { asksForCaptcha, postLogin } from "../api/login.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
@@ -40,6 +42,9 @@ export default function AdminLoginPage() {
     if (hasToken) void navigate("/admin", { replace: true });
   }, [hasToken, navigate]);
 
+  // The back office's first page after login downloads while the admin types (routing/landing.ts).
+  useEffect(() => whenIdle(() => prefetchLanding("admin")), []);
+
   useEffect(() => {
     request<{ captcha: boolean }>({ url: "/admin/index/login", method: "get" }, { showErrorMessage: false, showCodeMessage: false }).then(
       (res) => setCaptchaNeeded(res.data.captcha),
@@ -53,6 +58,8 @@ export default function AdminLoginPage() {
       const answer = await postLogin<{ userInfo: AdminInfo; routePath?: string }>("/admin/index/login", { username, password, keep, ...captcha });
       useNavTabs.getState().reset();
       useAdminInfo.getState().dataFill(answer.userInfo);
+      // The admin's menus and rules are asked for now, beside the back office's chunks.
+      void import("./session.ts").then(({ loadAdminEarly }) => loadAdminEarly());
       void navigate(answer.routePath || "/admin", { replace: true });
     } catch (error) {
       const refusal = serverRefusal(error);

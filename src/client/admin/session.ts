@@ -27,6 +27,25 @@ export async function loadAdmin(): Promise<string | undefined> {
   return firstRoute(menus, "admin");
 }
 
+/** A load of the admin's data begun at login (loadAdminEarly), for the loading screen to take. */
+let early: Promise<string | undefined> | null = null;
+
+/**
+ * Starts loading the admin's data now, as the login is answered: it then travels beside the
+ * back office's chunks instead of after them. The loading screen takes this load (takeAdminLoad).
+ */
+export function loadAdminEarly(): void {
+  early = loadAdmin();
+  early.catch(() => undefined);
+}
+
+/** The load begun at login if there is one (once), else a new one: what the loading screen waits for. */
+export function takeAdminLoad(): Promise<string | undefined> {
+  const load = early ?? loadAdmin();
+  early = null;
+  return load;
+}
+
 /**
  * Reads the admin's menus and rules again (after a menu rule or group changed): the side menu,
  * routes and buttons follow at once, without a reload.

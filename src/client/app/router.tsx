@@ -5,6 +5,8 @@ import { setNavigator } from "../api/index.ts";
 import { loadAdminCatalog, loadMemberCatalog, withCommonCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
+import { setLanding } from "../routing/landing.ts";
+import { preloadScreen } from "../routing/lazyScreen.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -24,10 +26,23 @@ const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMe
  * The query cache's provider (app/queries.tsx) as a pathless layout route around every screen
  * that may read through TanStack Query; the first screens are outside it and do not load it.
  */
-const withQueries = (children: RouteObject[]): RouteObject => ({
-  lazy: withCommonCatalog(async () => ({ Component: (await import("./queries.tsx")).QueryLayout })),
-  children,
-});
+const queryLayout = withCommonCatalog(async () => ({ Component: (await import("./queries.tsx")).QueryLayout }));
+const withQueries = (children: RouteObject[]): RouteObject => ({ lazy: queryLayout, children });
+
+/** The back office's layout with its catalog (src/client/i18n): every admin screen renders inside it. */
+const adminLayout = async () => {
+  const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
+  return { Component: layout.default };
+};
+const adminLoading = () => import("../admin/AdminLoading.tsx");
+const adminRoute = () => import("../admin/AdminRoute.tsx");
+
+// What the first back-office page after login needs, asked for by the login page once it is idle:
+// the query layer, the layout, the loading screen, the menu route and the dashboard (most
+// admins' first menu).
+setLanding("admin", () =>
+  Promise.all([queryLayout(), adminLayout(), adminLoading(), adminRoute(), import("../admin/screens.ts").then(({ adminScreens }) => preloadScreen(adminScreens.dashboard))]),
+);
 
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) },
@@ -59,21 +74,17 @@ export const routes: RouteObject[] = [
       withQueries([
         {
           path: "/admin",
-          // The back office's catalog comes with its layout (src/client/i18n): every admin screen renders inside it.
-          lazy: async () => {
-            const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
-            return { Component: layout.default };
-          },
+          lazy: adminLayout,
           handle: { title: "pagesTitle.admin" },
           children: [
             { index: true, element: <Navigate to="/admin/loading" replace /> },
-            { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
+            { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(adminLoading) },
             { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
             // A screen the admin's rules do not open: said inside the back office, with its menu as the way on.
             { path: "401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
             // The admin's own account: every admin's, whatever their rules (no menu rule opens it).
             { path: "profile", handle: { title: msg`My account` }, lazy: screen(() => import("../admin/profile/AdminProfile.tsx")) },
-            { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
+            { path: "*", handle: { title: "dynamic" }, lazy: screen(adminRoute) },
           ],
         },
       ]),
