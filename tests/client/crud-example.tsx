@@ -68,6 +68,16 @@ export function memberRows(count: number, from = 1): CrudRow[] {
 // Every test opens its list as on a first visit: the columns and page size another test chose stay with it.
 beforeEach(() => useListViews.setState({ views: {} }));
 
+/** A piece of the back office (a dialog) with what it runs in: Lingui and TanStack Query. */
+export function renderWith(node: React.ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={client}>{node}</QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
 export function renderScreen(definition: CrudDefinition = members) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
