@@ -164,6 +164,22 @@ export async function sendExport(ctx: CrudContext, def: ResourceDef, query: Expo
   return sendRows(reply, { t: ctx.req.t, log: ctx.req.log, format: query.format, tz: query.tz, title: def.title, name: def.rule, columns: exportColumnsOf(def), rows: rows() });
 }
 
+/**
+ * A table's rows for a file, EXPORT_LIMITS.batch a query, each batch read after the last row of
+ * the one before (keyset: `read(after, limit)`, `after` null for the first), as `toRow` writes
+ * them: however many rows there are, one batch is held at a time and each query is short.
+ */
+export async function* keysetBatches<T, K>(read: (after: K | null, limit: number) => Promise<T[]>, keyOf: (row: T) => K, toRow: (row: T) => Row): AsyncGenerator<Row[]> {
+  for (let after: K | null = null; ; ) {
+    const limit = EXPORT_LIMITS.batch;
+    const batch = await read(after, limit);
+    if (batch.length === 0) return;
+    after = keyOf(batch.at(-1)!);
+    yield batch.map(toRow);
+    if (batch.length < limit) return;
+  }
+}
+
 export interface RowsFile {
   t: Translate;
   log: FastifyBaseLogger;

@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { dbIdParam, isSafeText } from "../../../shared/schema.ts";
 import { MOBILE_REGEX, validateAccount, validateMobile, validatePassword } from "../../../shared/validation.ts";
@@ -8,9 +9,8 @@ import { ApiError } from "../../errors.ts";
 import { translator, type Translate } from "../../i18n/index.ts";
 import { smsProviderSet } from "../../modules/routine/sms.ts";
 import { NO_PASSWORD_HASH, invitationChannel, inviteAfterCommit, undeliverable } from "../../modules/user/invitation.ts";
-import type { FastifyReply } from "fastify";
-import { EXPORT_LIMITS, sendRows, writeSheet } from "../export.ts";
-import type { CrudContext, ExtraAction, Row } from "../resource.ts";
+import { keysetBatches, sendRows, writeSheet } from "../export.ts";
+import type { CrudContext, ExtraAction } from "../resource.ts";
 import { isCompanyAdmin } from "../scope.ts";
 import {
   companySubtree,
@@ -352,23 +352,19 @@ function memberTemplate(ctx: CrudContext, format: SheetFormat): Promise<Buffer> 
 
 /**
  * The members the admin reaches (a company admin: their companies' members; `ids`: only these)
- * as a sheet in the import's layout, streamed: EXPORT_LIMITS.batch members a query, by id.
+ * as a sheet in the import's layout, streamed: a batch of members a query, by id.
  */
 async function sendMemberSheet(ctx: CrudContext, format: SheetFormat, ids: number[] | null, reply: FastifyReply): Promise<unknown> {
   const t = ctx.req.t;
   const head = headers(t);
   const reach = isCompanyAdmin(ctx) ? (ctx.admin.company_id === null ? [] : [...(await companySubtree(ctx.tx, ctx.admin.company_id))]) : null;
-  async function* rows(): AsyncGenerator<Row[]> {
-    for (let after = 0; ; ) {
-      const members = await membersForExport(ctx.tx, reach, ids, after, EXPORT_LIMITS.batch);
-      if (members.length === 0) return;
-      after = members.at(-1)!.id;
-      yield members.map((m) => ({ ...m, classrooms: m.classrooms.join(";"), password: "", invite: "" }));
-      if (members.length < EXPORT_LIMITS.batch) return;
-    }
-  }
+  const rows = keysetBatches(
+    (after: number | null, limit) => membersForExport(ctx.tx, reach, ids, after ?? 0, limit),
+    (m) => m.id,
+    (m) => ({ ...m, classrooms: m.classrooms.join(";"), password: "", invite: "" }),
+  );
   const columns = FIELDS.map((f) => ({ key: f, header: head[f] }));
-  return sendRows(reply, { t, log: ctx.req.log, format, title: "members", name: "members", columns, rows: rows(), importable: true });
+  return sendRows(reply, { t, log: ctx.req.log, format, title: "members", name: "members", columns, rows, importable: true });
 }
 
 const report = (plan: MemberPlan) => ({ ...plan.counts, errorCount: plan.errorCount, errors: plan.errors, preview: plan.preview });

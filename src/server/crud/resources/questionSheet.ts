@@ -9,8 +9,8 @@ import { dbIdParam, fieldMessage, withMessage, dbId } from "../../../shared/sche
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
-import { EXPORT_LIMITS, sendRows, writeSheet } from "../export.ts";
-import type { CrudContext, ExtraAction, Row } from "../resource.ts";
+import { keysetBatches, sendRows, writeSheet } from "../export.ts";
+import type { CrudContext, ExtraAction } from "../resource.ts";
 import { bankExists, nextQuestionTime } from "./exam.repository.ts";
 import { SHEET_IMPORT_BODY_LIMIT, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
 import { insertQuestionRows, questionsOfBank, questionTypeRows, type QuestionRowOut } from "./questionSheet.repository.ts";
@@ -328,22 +328,18 @@ export function questionTemplate(t: Translate, format: SheetFormat): Promise<Buf
 
 /**
  * A bank's questions as a sheet in the import's layout (the request's language for the header),
- * streamed: EXPORT_LIMITS.batch questions a query, in the order members practise them.
+ * streamed: a batch of questions a query, in the order members practise them.
  */
 function sendQuestionSheet(ctx: CrudContext, classifyId: number, format: SheetFormat, reply: FastifyReply): FastifyReply {
   const t = ctx.req.t;
   const head = headers(t);
   const columns = head.map((header, i) => ({ key: String(i), header }));
-  async function* rows(): AsyncGenerator<Row[]> {
-    for (let after: { weigh: number; id: number } | null = null; ; ) {
-      const questions = await questionsOfBank(ctx.tx, classifyId, after, EXPORT_LIMITS.batch);
-      if (questions.length === 0) return;
-      after = questions.at(-1)!;
-      yield questions.map((q) => ({ ...questionLine(q) }));
-      if (questions.length < EXPORT_LIMITS.batch) return;
-    }
-  }
-  return sendRows(reply, { t, log: ctx.req.log, format, title: "questions", name: `questions-bank-${classifyId}`, columns, rows: rows(), importable: true });
+  const rows = keysetBatches(
+    (after: { weigh: number; id: number } | null, limit) => questionsOfBank(ctx.tx, classifyId, after, limit),
+    (q) => ({ weigh: q.weigh, id: q.id }),
+    (q) => ({ ...questionLine(q) }),
+  );
+  return sendRows(reply, { t, log: ctx.req.log, format, title: "questions", name: `questions-bank-${classifyId}`, columns, rows, importable: true });
 }
 
 function templateRows(t: Translate): string[][] {
