@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vite
 import { notifyRequestError, request } from "../../src/client/api/index.ts";
 import { ExportDialog } from "../../src/client/admin/exam/QuestionSheet.tsx";
 import { MemberExportDialog } from "../../src/client/admin/user/MemberSheet.tsx";
-import { envelope, paramsOf, renderWith } from "./crud-example.tsx";
+import { captureDownloads, envelope, paramsOf, renderWith } from "./crud-example.tsx";
 
 /**
  * The member and question sheets' export dialogs: the file downloads as the list exports do
@@ -23,7 +23,7 @@ beforeAll(() => i18n.loadAndActivate({ locale: "en", messages: {} }));
 const calls = () => vi.mocked(request).mock.calls.map(([config]) => config as AxiosRequestConfig);
 /** What the server answers an export: a file, or (a refusal) the envelope as JSON. */
 let exported: (config: AxiosRequestConfig) => { data: Blob; headers: Record<string, string>; status: number };
-const clicked: { name: string; href: string }[] = [];
+let clicked: { name: string; href: string }[] = [];
 
 beforeEach(() => {
   exported = (config) => ({
@@ -36,12 +36,7 @@ beforeEach(() => {
     if (config.url === "/admin/exam/classify/index") return envelope({ list: [{ id: 7, title: "题库七", title_en: "Bank seven" }], total: 1, remark: "" });
     return envelope(null);
   }) as never);
-  clicked.length = 0;
-  URL.createObjectURL = vi.fn(() => "blob:sheet");
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    clicked.push({ name: this.download, href: this.href });
-  });
+  clicked = captureDownloads();
 });
 
 afterEach(() => {
@@ -55,7 +50,7 @@ describe("the member sheet's export dialog", () => {
     const onDone = vi.fn();
     renderWith(<MemberExportDialog onDone={onDone} />);
     await userEvent.click(screen.getByRole("button", { name: "Export as .csv" }));
-    await waitFor(() => expect(clicked).toEqual([{ name: "members-2026-11-29.csv", href: "blob:sheet" }]));
+    await waitFor(() => expect(clicked).toEqual([{ name: "members-2026-11-29.csv", href: "blob:export" }]));
     expect(onDone).toHaveBeenCalledTimes(1);
     const sent = calls().filter((c) => c.url === "/admin/user/user/export");
     expect(sent).toHaveLength(1);
@@ -86,7 +81,7 @@ describe("the question sheet's export dialog", () => {
     await userEvent.click(screen.getByRole("combobox", { name: "Bank" }));
     await userEvent.click(await screen.findByRole("option", { name: "Bank seven" }));
     await userEvent.click(xlsx);
-    await waitFor(() => expect(clicked).toEqual([{ name: "questions-bank-7-2026-11-29.xlsx", href: "blob:sheet" }]));
+    await waitFor(() => expect(clicked).toEqual([{ name: "questions-bank-7-2026-11-29.xlsx", href: "blob:export" }]));
     const sent = calls().filter((c) => c.url === "/admin/exam/question/export");
     expect(sent.map((c) => [c.responseType, paramsOf(c)])).toEqual([["blob", { classify_id: 7, format: "xlsx" }]]);
     expect(onDone).toHaveBeenCalledTimes(1);
