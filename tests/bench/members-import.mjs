@@ -79,9 +79,13 @@ export async function membersImportBench() {
         `${fmt(COUNT)} members (file ${fmt(file.length / 1024)} kB): dry run ${fmt(dry.ms)} ms (slowest /api/health meanwhile ${fmt(dry.slowest)} ms), ` +
           `import ${fmt(done.ms)} ms with ${fmt(done.result.data.invited)} invitation emails (slowest /api/health ${fmt(done.slowest)} ms)`,
       );
-      const exported = await timed(async () => (await fetch(`${server.url}/admin/user/user/export?format=xlsx`, { headers: { batoken: token } })).json());
-      if (exported.result.code !== 1) throw new Error("export failed");
-      const again = await timed(() => post("/admin/user/user/import", { name: "export.xlsx", data: exported.result.data.data }, token));
+      const exported = await timed(async () => {
+        const res = await fetch(`${server.url}/admin/user/user/export?format=xlsx`, { headers: { batoken: token } });
+        // The file downloads (a refusal would come as the JSON envelope).
+        if (res.status !== 200 || (res.headers.get("content-type") ?? "").includes("json")) throw new Error("export failed");
+        return Buffer.from(await res.arrayBuffer());
+      });
+      const again = await timed(() => post("/admin/user/user/import", { name: "export.xlsx", data: exported.result.toString("base64") }, token));
       if (again.result.code !== 1 || again.result.data.unchanged < COUNT) throw new Error(`round trip: ${JSON.stringify(again.result).slice(0, 300)}`);
       console.log(`export ${fmt(exported.ms)} ms, its dry run ${fmt(again.ms)} ms (${fmt(again.result.data.unchanged)} unchanged)`);
     } finally {

@@ -4,7 +4,7 @@ import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import { MemoryRouter } from "react-router-dom";
-import { beforeEach } from "vitest";
+import { beforeEach, vi } from "vitest";
 import { z } from "zod";
 import type { AxiosRequestConfig } from "axios";
 import { CrudScreen } from "../../src/client/admin/crud/CrudScreen.tsx";
@@ -67,6 +67,30 @@ export function memberRows(count: number, from = 1): CrudRow[] {
 
 // Every test opens its list as on a first visit: the columns and page size another test chose stay with it.
 beforeEach(() => useListViews.setState({ views: {} }));
+
+/**
+ * The files the page saves (a click on an anchor with `download`), kept here instead of saved
+ * (the blob's address is "blob:export"): call it in `beforeEach`; `vi.restoreAllMocks()` undoes it.
+ */
+export function captureDownloads(): { name: string; href: string }[] {
+  const clicked: { name: string; href: string }[] = [];
+  URL.createObjectURL = vi.fn(() => "blob:export");
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+    clicked.push({ name: this.download, href: this.href });
+  });
+  return clicked;
+}
+
+/** A piece of the back office (a dialog) with what it runs in: Lingui and TanStack Query. */
+export function renderWith(node: React.ReactNode) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={client}>{node}</QueryClientProvider>
+    </I18nProvider>,
+  );
+}
 
 export function renderScreen(definition: CrudDefinition = members) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });

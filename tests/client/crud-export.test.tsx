@@ -5,7 +5,7 @@ import userEvent from "@testing-library/user-event";
 import type { AxiosRequestConfig } from "axios";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { notifyRequestError, request } from "../../src/client/api/index.ts";
-import { envelope, grant, memberRows, paramsOf, renderScreen } from "./crud-example.tsx";
+import { captureDownloads, envelope, grant, memberRows, paramsOf, renderScreen } from "./crud-example.tsx";
 
 // Only the request function (and the error toast) are replaced: the screen, TanStack Query and Radix's menu run for real.
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn(), notifyRequestError: vi.fn() }));
@@ -16,7 +16,7 @@ const calls = () => vi.mocked(request).mock.calls.map(([config]) => config as Ax
 const exportCalls = () => calls().filter((c) => c.url === "/admin/user/user/exportList");
 /** What the server answers an export: a file, or (a refusal) the envelope as JSON. */
 let exported: () => { data: Blob; headers: Record<string, string>; status: number };
-const clicked: { name: string; href: string }[] = [];
+let clicked: { name: string; href: string }[] = [];
 
 beforeEach(() => {
   exported = () => ({ data: new Blob(["\ufeffID,Username\r\n1,user1\r\n"], { type: "text/csv; charset=utf-8" }), headers: { "content-disposition": 'attachment; filename="user-user-2026-11-28.csv"' }, status: 200 });
@@ -26,12 +26,7 @@ beforeEach(() => {
     return envelope(null);
   }) as never);
   grant("add", "edit", "del");
-  clicked.length = 0;
-  URL.createObjectURL = vi.fn(() => "blob:export");
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
-    clicked.push({ name: this.download, href: this.href });
-  });
+  clicked = captureDownloads();
 });
 
 afterEach(() => {

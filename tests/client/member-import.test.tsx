@@ -1,15 +1,13 @@
 import type * as ApiModule from "../../src/client/api/index.ts";
 import { i18n } from "@lingui/core";
-import { I18nProvider } from "@lingui/react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { AxiosRequestConfig } from "axios";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiError, request } from "../../src/client/api/index.ts";
 import { InviteDialog, MemberImportDialog } from "../../src/client/admin/user/MemberSheet.tsx";
 import { toast } from "../../src/client/ui/toast.ts";
-import { envelope } from "./crud-example.tsx";
+import { envelope, renderWith } from "./crud-example.tsx";
 
 vi.mock("../../src/client/ui/toast.ts", () => ({ toast: { success: vi.fn(), message: vi.fn(), error: vi.fn() } }));
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -36,15 +34,6 @@ const clean = {
   ],
   imported: 0,
 };
-
-function renderWith(node: React.ReactNode) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  render(
-    <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={client}>{node}</QueryClientProvider>
-    </I18nProvider>,
-  );
-}
 
 const file = () => new File(["username,nickname\nann,Ann\n"], "members.csv", { type: "text/csv" });
 

@@ -114,6 +114,23 @@ test("staff import 50 invited members; one sets a password from the outbox, pass
   await expect(importer.done).toContainText(`${MEMBERS} invitations were not sent: no mail server or SMS provider is set, so they were only kept in the outbox table (outbox_message).`);
   await importer.close();
   const chosen = trainee(CHOSEN);
+
+  // The export for import gives them back: a file download (streamed), in the import's layout.
+  await page.getByRole("button", { name: "Export for import", exact: true }).click();
+  const exporting = page.waitForEvent("download");
+  await crud.dialog.getByRole("button", { name: "Export as .xlsx" }).click();
+  const exported = await exporting;
+  expect(exported.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}\.xlsx$/);
+  const back = new ExcelJS.Workbook();
+  await back.xlsx.load(Buffer.concat(await (await exported.createReadStream()).toArray()) as unknown as ExcelJS.Buffer);
+  // Row n at [n] (no row 0), each row's cell n at [n] (no cell 0); a cell left empty is not written.
+  const exportedRows = Array.from(back.worksheets[0]!.getSheetValues(), (r) => (Array.isArray(r) ? Array.from(r.slice(1), (c) => String(c ?? "")) : []));
+  expect(exportedRows[1]).toEqual(header);
+  const exportedChosen = exportedRows.find((r) => r[at.username] === chosen.username);
+  expect(exportedChosen?.[at.nickname]).toBe(chosen.nickname);
+  expect(exportedChosen?.[at.classrooms]).toBe(classroom);
+  expect(exportedRows.filter((r) => r[at.classrooms] === classroom)).toHaveLength(MEMBERS);
+  await expect(crud.dialog).toBeHidden();
   await crud.quickFind(chosen.username);
   await expect(crud.row(chosen.username)).toHaveCount(1);
   await expect(crud.row(chosen.username)).toContainText(chosen.nickname);

@@ -35,6 +35,18 @@ export async function call<T = unknown>(
 }
 
 /**
+ * A file the app streams (an export): its name (the `content-disposition` header's), bytes and
+ * headers. Fails the test when the answer is not a file download (a refusal comes as the envelope).
+ */
+export async function download(app: FastifyInstance, who: Caller, url: string, options: CallOptions = {}) {
+  const res = await app.inject({ method: "GET", url, headers: { ...who.headers, ...options.headers } });
+  expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+  expect(String(res.headers["content-type"]), res.body.slice(0, 300)).not.toMatch(/json/);
+  const name = /attachment; filename="([^"]+)"/.exec(String(res.headers["content-disposition"]))?.[1] ?? "";
+  return { name, data: res.rawPayload, headers: res.headers };
+}
+
+/**
  * The calls of one test file's app (`app()` is read on each call, so the app may be made in
  * `beforeAll`), with `defaults` under each call's options. `adminCall` asks for English, as the
  * back office's tests read its messages; `memberCall` and `send` send the caller's headers only.

@@ -3,10 +3,11 @@ import type { AddressInfo } from "node:net";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../src/server/auth/password.ts";
+import { EXPORT_LIMITS } from "../../src/server/crud/export.ts";
 import { memberSheetHeaders } from "../../src/server/crud/resources/memberSheet.ts";
 import { INVITATION_TTL_SECONDS } from "../../src/server/modules/user/invitation.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { call, type Caller } from "../helpers/call.ts";
+import { call, download, type Caller } from "../helpers/call.ts";
 import { createAdmin, createClassroom, createCompany, createDuty, createMember, type TestAdmin } from "../helpers/factories.ts";
 
 /**
@@ -80,7 +81,7 @@ describe("member import", () => {
     const res = await call<{ name: string; data: string }>(t.app, root, "GET", "/admin/user/user/template?format=csv", undefined, { headers: { "think-lang": "en" } });
     expect(res.code).toBe(1);
     const text = Buffer.from(res.data.data, "base64").toString("utf8").replace(/^\ufeff/, "");
-    expect(text.split("\n")[0]).toBe(HEADER.map((h) => (h.includes(",") ? `"${h}"` : h)).join(","));
+    expect(text.split("\r\n")[0]).toBe(HEADER.map((h) => (h.includes(",") ? `"${h}"` : h)).join(","));
     // The template's own rows check out (a new member with a password, one with an invitation).
     const dry = await importFile(root, "template.csv", Buffer.from(res.data.data, "base64"));
     expect(dry.data).toMatchObject({ add: 2, update: 0, errorCount: 0 });
@@ -165,24 +166,47 @@ describe("member import", () => {
     expect(logs[0]!.data).not.toContain("first-pass1");
   });
 
-  it("exports members in the import's layout: importing the export changes nothing (xlsx and csv)", async () => {
-    for (const format of ["xlsx", "csv"] as const) {
-      const res = await call<{ name: string; data: string }>(t.app, root, "GET", `/admin/user/user/export?format=${format}`, undefined, { headers: { "think-lang": "en" } });
-      expect(res.code).toBe(1);
-      const total = await memberCount();
-      const dry = await importFile(root, res.data.name, Buffer.from(res.data.data, "base64"));
-      expect(dry.data, JSON.stringify(dry.data.errors)).toMatchObject({ add: 0, update: 0, unchanged: total, errorCount: 0 });
+  it("exports members in the import's layout, streamed batch after batch: importing the export changes nothing (xlsx and csv)", async () => {
+    const [member] = await q<{ id: number }>(
+      "insert into member (username, nickname, email, mobile, company_id, duty_id, group_id, password_hash) select 'exportline1', $3, 'el1@example.com', '13800002222', $1, $2, id, 'x' from user_group where name = 'Staff' returning id",
+      [company, duty, "'quoted"],
+    );
+    await q("insert into classroom_member (classroom_id, user_id) values ($1, $3), ($2, $3)", [room1, room2, member!.id]);
+    await q("insert into member (username, nickname, password_hash) select 'exportbatch' || i, 'Batch ' || i, 'x' from generate_series(1, 4) as i");
+    // Two members a query: the file is written from several batches.
+    EXPORT_LIMITS.batch = 2;
+    try {
+      for (const format of ["xlsx", "csv"] as const) {
+        const res = await download(t.app, root, `/admin/user/user/export?format=${format}`, { headers: { "think-lang": "en" } });
+        expect(res.name).toMatch(new RegExp(`^members-\\d{4}-\\d{2}-\\d{2}\\.${format}$`));
+        expect(res.headers["cache-control"]).toBe("no-store");
+        const total = await memberCount();
+        expect(total).toBeGreaterThan(EXPORT_LIMITS.batch);
+        if (format === "csv") {
+          const lines = res.data.toString("utf8").split("\r\n");
+          expect(lines[0]).toBe(`\ufeff${HEADER.map((h) => (h.includes(",") ? `"${h}"` : h)).join(",")}`);
+          // Every member once, by id; the passwords' and invitations' columns empty; a leading ' guarded (the import takes it off).
+          const usernames = (await q<{ username: string }>("select username from member order by id")).map((m) => m.username);
+          expect(lines.slice(1, -1).map((l) => l.split(",")[0])).toEqual(usernames);
+          expect(lines).toContain("exportline1,''quoted,el1@example.com,13800002222,Acme,Driver,Room one;Room two,Staff,,");
+        }
+        const dry = await importFile(root, res.name, res.data);
+        expect(dry.data, JSON.stringify(dry.data.errors)).toMatchObject({ add: 0, update: 0, unchanged: total, errorCount: 0 });
+      }
+    } finally {
+      EXPORT_LIMITS.batch = 1000;
     }
+    // A refusal comes before the file, in the envelope.
+    expect(await call(t.app, root, "GET", "/admin/user/user/export?format=pdf", undefined, { headers: { "think-lang": "en" } })).toMatchObject({ code: 0, msg: "Choose .xlsx or .csv" });
   });
 
   it("reads back Chinese names whose characters fall across the .xlsx's inflated chunks (export -> import of 1,000 members)", async () => {
-    // ~140 kB of shared strings, nearly all 3-byte characters: the reader gets them in 16 kB chunks,
+    // ~140 kB of text, nearly all 3-byte characters: the reader gets them in 16 kB chunks,
     // and a character cut by a chunk's end used to come back as two U+FFFD (a nickname "changed").
     await q("insert into member (username, nickname, password_hash) select 'cn_split_' || i, repeat('张三李四王五', 7) || i, 'x' from generate_series(1, 1000) as i");
     try {
-      const res = await call<{ name: string; data: string }>(t.app, root, "GET", "/admin/user/user/export?format=xlsx", undefined, { headers: { "think-lang": "en" } });
-      expect(res.code).toBe(1);
-      const dry = await importFile(root, res.data.name, Buffer.from(res.data.data, "base64"));
+      const res = await download(t.app, root, "/admin/user/user/export?format=xlsx", { headers: { "think-lang": "en" } });
+      const dry = await importFile(root, res.name, res.data);
       expect(dry.data, JSON.stringify(dry.data.errors)).toMatchObject({ add: 0, update: 0, unchanged: await memberCount(), errorCount: 0 });
     } finally {
       await q("delete from member where username like 'cn\\_split\\_%'");
@@ -261,12 +285,15 @@ describe("member import by a company admin", () => {
   });
 
   it("exports only their companies' members", async () => {
-    const res = await call<{ data: string }>(t.app, boss, "GET", "/admin/user/user/export?format=csv");
-    const text = Buffer.from(res.data.data, "base64").toString("utf8");
+    const res = await download(t.app, boss, "/admin/user/user/export?format=csv");
+    const text = res.data.toString("utf8");
     expect(text).toContain("mine1");
     expect(text).not.toContain("theirs1");
     const theirs = (await q<{ id: number }>("select id from member where username = 'theirs1'"))[0]!.id;
-    expect((await call(t.app, boss, "GET", `/admin/user/user/export?ids[]=${theirs}`)).code).toBe(0);
+    expect(await call(t.app, boss, "GET", `/admin/user/user/export?ids[]=${theirs}`)).toMatchObject({ code: 0 });
+    const mine = (await q<{ id: number }>("select id from member where username = 'mine1'"))[0]!.id;
+    const only = (await download(t.app, boss, `/admin/user/user/export?format=csv&ids[]=${mine}`)).data.toString("utf8").split("\r\n");
+    expect(only.slice(1).map((l) => l.split(",")[0])).toEqual(["mine1", ""]);
   });
 });
 

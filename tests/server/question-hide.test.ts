@@ -5,7 +5,7 @@ import type { Envelope } from "../../src/shared/envelope.ts";
 import type { BankDownload } from "../../src/shared/exam/catalog.ts";
 import type { OfficialStart } from "../../src/shared/exam/official.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { callers } from "../helpers/call.ts";
+import { callers, download } from "../helpers/call.ts";
 import { createAdmin, createBank, createCompany, createMember, createPaper, createQuestion, createRoom, type TestAdmin, type TestMember } from "../helpers/factories.ts";
 
 /**
@@ -106,8 +106,8 @@ describe("deleting questions in use", () => {
     expect((row.data as { fields?: Record<string, string> } | null)?.fields?.question_id).toMatch(/restore it first/);
     expect(await q("select count(*)::int as n from exam_paper_row where paper_id = $1", [paper])).toEqual([{ n: 2 }]);
     // Nor exported with the bank's questions.
-    const exported = await call<{ data: string }>(root, "GET", `/admin/exam/question/export?classify_id=${bank}&format=csv`);
-    expect(Buffer.from(exported.data.data, "base64").toString("utf8")).not.toContain("hidden");
+    const exported = await download(t.app, root, `/admin/exam/question/export?classify_id=${bank}&format=csv`);
+    expect(exported.data.toString("utf8")).not.toContain("hidden");
     // Not given by a new start: the paper's other question only.
     const room = await createRoom(db, paper);
     const bob = await createMember(db);

@@ -1,7 +1,9 @@
 import { crc32, deflateRawSync } from "node:zlib";
 import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_LIMITS } from "../../src/server/crud/export.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { download } from "../helpers/call.ts";
 import { createAdmin, createBank, type TestAdmin } from "../helpers/factories.ts";
 import { makeZip } from "../helpers/zip.ts";
 
@@ -212,17 +214,30 @@ describe("export -> import", () => {
     const original = await questions(source);
     expect(original).toHaveLength(13);
     expect(original[11]).toMatchObject({ answer: ["a;b"] });
-    for (const format of ["xlsx", "csv"] as const) {
-      const res = await t.app.inject({ method: "GET", url: `/admin/exam/question/export?classify_id=${source}&format=${format}`, headers: root.headers });
-      const exported = res.json();
-      expect(exported).toMatchObject({ code: 1, data: { name: `questions-bank-${source}.${format}` } });
-      const data = Buffer.from(exported.data.data, "base64");
-      if (format === "csv") expect(data.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
-      const target = await createBank(t.database.db);
-      const back = await importFile(target, exported.data.name, data, true);
-      expect(back, JSON.stringify(back.data?.errors)).toMatchObject({ code: 1, data: { imported: 13 } });
-      expect(await questions(target)).toEqual(original);
+    // Weighs that put the questions out of their id order, some sharing one (the members' order: weigh descending, then id).
+    await t.database.db.query("update exam_question set weigh = (id * 7) % 3 where classify_id = $1", [source]);
+    const ordered = await questions(source);
+    expect(ordered).not.toEqual(original);
+    // Four questions a query: the file is written from several batches, each after the last one's weigh and id.
+    EXPORT_LIMITS.batch = 4;
+    try {
+      for (const format of ["xlsx", "csv"] as const) {
+        const exported = await download(t.app, root, `/admin/exam/question/export?classify_id=${source}&format=${format}`);
+        expect(exported.name).toMatch(new RegExp(`^questions-bank-${source}-\\d{4}-\\d{2}-\\d{2}\\.${format}$`));
+        expect(exported.headers["cache-control"]).toBe("no-store");
+        if (format === "csv") expect(exported.data.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
+        const target = await createBank(t.database.db);
+        const back = await importFile(target, exported.name, exported.data, true);
+        expect(back, JSON.stringify(back.data?.errors)).toMatchObject({ code: 1, data: { imported: 13 } });
+        // Imported in the file's order (weigh 0, by id): the source's order.
+        expect(await questions(target)).toEqual(ordered);
+      }
+    } finally {
+      EXPORT_LIMITS.batch = 1000;
     }
+    // A refusal comes before the file, in the envelope.
+    const missing = await t.app.inject({ method: "GET", url: "/admin/exam/question/export?classify_id=999999&format=csv", headers: { ...root.headers, "think-lang": "en" } });
+    expect(missing.json()).toMatchObject({ code: 0, msg: "The question bank does not exist" });
   });
 
   it("downloads a template (in the reader's language) that imports as it is", async () => {

@@ -126,18 +126,23 @@ function cellOf(column: ExportColumn, value: unknown, t: Translate, wallClock: (
   return textOf(value);
 }
 
-/** A CSV text cell a spreadsheet program would run as a formula gets a leading ' (as the question export writes them). */
+/** A CSV text cell a spreadsheet program would run as a formula gets a leading '. */
 const FORMULA = /^[=+\-@\t\r]/;
+/**
+ * In a file an import reads back (the sheets), a cell that starts with ' is guarded too:
+ * sheet-worker.mjs takes one leading ' off a guarded cell, so every cell reads back as written.
+ */
+const FORMULA_OR_GUARD = /^[=+\-@\t\r']/;
 
-function csvField(cell: Cell, column: ExportColumn | undefined): string {
+function csvField(cell: Cell, column: ExportColumn | undefined, guarded: RegExp): string {
   if (cell === null) return "";
   if (cell instanceof Date) return cell.toISOString().slice(0, 19).replace("T", " ");
   if (typeof cell === "number") return column?.cents ? cell.toFixed(2) : String(cell);
-  const text = FORMULA.test(cell) ? `'${cell}` : cell;
+  const text = guarded.test(cell) ? `'${cell}` : cell;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-const csvLine = (cells: readonly Cell[], columns: readonly ExportColumn[] = []) => `${cells.map((cell, i) => csvField(cell, columns[i])).join(",")}\r\n`;
+const csvLine = (cells: readonly Cell[], columns: readonly ExportColumn[], guarded: RegExp) => `${cells.map((cell, i) => csvField(cell, columns[i], guarded)).join(",")}\r\n`;
 
 const MIME = { csv: "text/csv; charset=utf-8", xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } as const;
 
@@ -159,6 +164,22 @@ export async function sendExport(ctx: CrudContext, def: ResourceDef, query: Expo
   return sendRows(reply, { t: ctx.req.t, log: ctx.req.log, format: query.format, tz: query.tz, title: def.title, name: def.rule, columns: exportColumnsOf(def), rows: rows() });
 }
 
+/**
+ * A table's rows for a file, EXPORT_LIMITS.batch a query, each batch read after the last row of
+ * the one before (keyset: `read(after, limit)`, `after` null for the first), as `toRow` writes
+ * them: however many rows there are, one batch is held at a time and each query is short.
+ */
+export async function* keysetBatches<T, K>(read: (after: K | null, limit: number) => Promise<T[]>, keyOf: (row: T) => K, toRow: (row: T) => Row): AsyncGenerator<Row[]> {
+  for (let after: K | null = null; ; ) {
+    const limit = EXPORT_LIMITS.batch;
+    const batch = await read(after, limit);
+    if (batch.length === 0) return;
+    after = keyOf(batch.at(-1)!);
+    yield batch.map(toRow);
+    if (batch.length < limit) return;
+  }
+}
+
 export interface RowsFile {
   t: Translate;
   log: FastifyBaseLogger;
@@ -172,16 +193,32 @@ export interface RowsFile {
   columns: readonly ExportColumn[];
   /** The rows, batch after batch. */
   rows: AsyncIterable<Row[]>;
+  /** An import reads the file back (the member and question sheets): see FORMULA_OR_GUARD. */
+  importable?: true;
 }
 
 /**
  * Streams rows as a CSV (UTF-8 with a BOM, formula-like text guarded) or XLSX file (text cells
- * never formulas): the writer of every list export and of the reports (modules/report).
+ * never formulas): the writer of every list export, of the reports (modules/report) and of the
+ * member and question sheets (their exports and templates).
  */
 export function sendRows(reply: FastifyReply, file: RowsFile): FastifyReply {
+  const day = wallClockIn(file.tz)(Math.floor(Date.now() / 1000)).toISOString().slice(0, 10);
+  reply
+    .header("content-type", MIME[file.format])
+    .header("content-disposition", `attachment; filename="${file.name.replace(/[^A-Za-z0-9_]+/g, "-")}-${day}.${file.format}"`)
+    .header("cache-control", "no-store");
+  const stream = rowsStream(file);
+  stream.on("error", (error: unknown) => file.log.error({ err: error, export: file.name }, "export failed"));
+  return reply.send(stream);
+}
+
+/** The file's bytes as they come, batch after batch: what sendRows sends, and writeSheet keeps. */
+function rowsStream(file: Omit<RowsFile, "log" | "name">): Readable {
   const { t, columns, format } = file;
   const wallClock = wallClockIn(file.tz);
   const headers = columns.map((c) => t(c.header));
+  const guarded = file.importable ? FORMULA_OR_GUARD : FORMULA;
   async function* batches(): AsyncGenerator<Cell[][]> {
     let first = true;
     for await (const rows of file.rows) {
@@ -192,22 +229,14 @@ export function sendRows(reply: FastifyReply, file: RowsFile): FastifyReply {
       yield rows.map((row) => columns.map((c) => cellOf(c, row[c.key], t, wallClock)));
     }
   }
-  const day = wallClock(Math.floor(Date.now() / 1000)).toISOString().slice(0, 10);
-  reply
-    .header("content-type", MIME[format])
-    .header("content-disposition", `attachment; filename="${file.name.replace(/[^A-Za-z0-9_]+/g, "-")}-${day}.${format}"`)
-    .header("cache-control", "no-store");
-  const failed = (error: unknown) => file.log.error({ err: error, export: file.name }, "export failed");
 
   if (format === "csv") {
     // The BOM tells spreadsheet programs the text is UTF-8 (Chinese names read right in Excel).
     async function* text(): AsyncGenerator<string> {
-      yield `\ufeff${csvLine(headers)}`;
-      for await (const cells of batches()) yield cells.map((row) => csvLine(row, columns)).join("");
+      yield `\ufeff${csvLine(headers, [], guarded)}`;
+      for await (const cells of batches()) yield cells.map((row) => csvLine(row, columns, guarded)).join("");
     }
-    const stream = Readable.from(text());
-    stream.on("error", failed);
-    return reply.send(stream);
+    return Readable.from(text());
   }
 
   const out = new PassThrough();
@@ -232,9 +261,21 @@ export function sendRows(reply: FastifyReply, file: RowsFile): FastifyReply {
     sheet.commit();
     await workbook.commit();
   };
-  void write().catch((error: unknown) => {
-    failed(error);
-    out.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return reply.send(out);
+  void write().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
+  return out;
+}
+
+/**
+ * A small sheet of text rows under a header row, whole in memory (a template): the same file
+ * the streamed exports write (cells as text, the CSV guarded for the import).
+ */
+export async function writeSheet(t: Translate, title: string, head: readonly string[], lines: readonly (readonly string[])[], format: "xlsx" | "csv"): Promise<Buffer> {
+  const columns = head.map((header, i): ExportColumn => ({ key: String(i), header }));
+  const rows = lines.map((line) => Object.fromEntries(line.map((cell, i) => [String(i), cell])) as Row);
+  async function* once(): AsyncGenerator<Row[]> {
+    yield rows;
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of rowsStream({ t, format, title, columns, rows: once(), importable: true })) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks);
 }

@@ -1,6 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Download } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
+import { downloadFile } from "../../api/download.ts";
 import { request, serverRefusal } from "../../api/index.ts";
 import { Button } from "../../ui/Button.tsx";
 import { DataTable, type DataColumn } from "../../ui/DataTable.tsx";
@@ -11,8 +12,8 @@ import { crudUrl } from "./api.ts";
 /**
  * A resource as spreadsheets (`/admin/<rule>/template|import|export`), the part every such
  * resource shares: the import dialog (template, file -> dry run listing what would change and
- * every bad row -> confirm, all or nothing) and the export dialog's buttons. Files travel as
- * base64 in JSON.
+ * every bad row -> confirm, all or nothing) and the export dialog's buttons. The file to import
+ * and the templates travel as base64 in JSON; an export downloads as the list exports do.
  */
 
 export interface SheetFile {
@@ -190,19 +191,18 @@ export function SheetImport<P extends { line: number }, R extends SheetReport<P>
 
 /**
  * The export dialog's body: `before` (a bank select), then one button a format; `params` (`null`
- * while it cannot export yet) go with the format; the file is saved, then `onDone`.
+ * while it cannot export yet) go with the format; the file downloads as a list export does, then `onDone`.
  */
-export function SheetExport({ rule, params, before, onDone }: { rule: string; params: Record<string, unknown> | null; before?: ReactNode; onDone: () => void }) {
+export function SheetExport({ rule, params, before, onDone }: { rule: string; params: Record<string, string | number> | null; before?: ReactNode; onDone: () => void }) {
   const [busy, setBusy] = useState(false);
   async function run(format: SheetFormat) {
     if (params === null) return;
     setBusy(true);
     try {
-      const res = await request<SheetFile>({ url: crudUrl(rule, "export"), method: "get", params: { ...params, format }, timeout: 0 });
-      save(res.data);
+      await downloadFile(crudUrl(rule, "export"), { ...params, format }, rule, format, crudUrl(rule, "index"));
       onDone();
     } catch {
-      // The request layer has said why.
+      // The refusal's message has been shown.
     } finally {
       setBusy(false);
     }

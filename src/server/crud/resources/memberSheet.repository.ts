@@ -134,8 +134,12 @@ export interface MemberOut {
   classrooms: string[];
 }
 
-/** Members for the export (a company admin's: `companies` only; `ids`: only these), by id. */
-export async function membersForExport(q: Queryable, companies: readonly number[] | null, ids: readonly number[] | null): Promise<MemberOut[]> {
+/**
+ * One batch of the export's members (a company admin's: `companies` only; `ids`: only these):
+ * the first `limit` after the member `after`, by id (keyset: each batch is a short query on the
+ * primary key, however many members there are).
+ */
+export async function membersForExport(q: Queryable, companies: readonly number[] | null, ids: readonly number[] | null, after: number, limit: number): Promise<MemberOut[]> {
   const { rows } = await sql<MemberOut>`
     select m.id, m.username, m.nickname, m.email, m.mobile, c.name as company, d.name as duty, g.name as "group",
       coalesce((select array_agg(r.name order by r.id) from classroom_member cm join classroom r on r.id = cm.classroom_id where cm.user_id = m.id), '{}') as classrooms
@@ -143,8 +147,10 @@ export async function membersForExport(q: Queryable, companies: readonly number[
     left join company c on c.id = m.company_id
     left join duty d on d.id = m.duty_id
     left join user_group g on g.id = m.group_id
-    where (${companies === null} or m.company_id = any(${companies ?? []}::int[]))
+    where m.id > ${after}
+      and (${companies === null} or m.company_id = any(${companies ?? []}::int[]))
       and (${ids === null} or m.id = any(${ids ?? []}::int[]))
-    order by m.id`.execute(kyselyOf(q));
+    order by m.id
+    limit ${limit}`.execute(kyselyOf(q));
   return rows;
 }

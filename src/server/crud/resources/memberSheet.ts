@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
+import type { FastifyReply } from "fastify";
 import { z } from "zod";
 import { dbIdParam, isSafeText } from "../../../shared/schema.ts";
 import { MOBILE_REGEX, validateAccount, validateMobile, validatePassword } from "../../../shared/validation.ts";
@@ -8,9 +9,9 @@ import { ApiError } from "../../errors.ts";
 import { translator, type Translate } from "../../i18n/index.ts";
 import { smsProviderSet } from "../../modules/routine/sms.ts";
 import { NO_PASSWORD_HASH, invitationChannel, inviteAfterCommit, undeliverable } from "../../modules/user/invitation.ts";
+import { keysetBatches, sendRows, writeSheet } from "../export.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { isCompanyAdmin } from "../scope.ts";
-import { writeSheet } from "./excel.ts";
 import {
   companySubtree,
   insertMembers,
@@ -25,7 +26,7 @@ import {
   type Named,
 } from "./memberSheet.repository.ts";
 import { readSheetCells } from "./questionSheet.ts";
-import { SHEET_IMPORT_BODY_LIMIT, sheetFile, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
+import { SHEET_IMPORT_BODY_LIMIT, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
 
 /**
  * Members as spreadsheets (`/admin/user/user/template|export|import`): one member per row after
@@ -338,37 +339,48 @@ async function applyPlan(ctx: CrudContext, plan: MemberPlan): Promise<number[]> 
   return plan.rows.filter((r) => r.invite).map((r) => r.id ?? ids.get(r.values.username)!);
 }
 
-/** Members as a sheet: the import's layout, the request's language for the header; `ids` only these. */
-async function writeMemberSheet(ctx: CrudContext, format: "xlsx" | "csv", mode: "template" | "export", ids: number[] | null): Promise<Buffer> {
+/** The template: the import's header row in the request's language and two example rows. */
+function memberTemplate(ctx: CrudContext, format: SheetFormat): Promise<Buffer> {
   const t = ctx.req.t;
   const head = headers(t);
-  let lines: string[][];
-  if (mode === "template") {
-    lines = [
-      ["zhangsan", t(msg`Zhang San`), "zhangsan@example.com", "13800000000", "", "", "", "", "123456", t(msg`no`)],
-      ["lisi", t(msg`Li Si`), "lisi@example.com", "", "", "", "", "", "", t(msg`yes`)],
-    ];
-  } else {
-    const reach = isCompanyAdmin(ctx) ? (ctx.admin.company_id === null ? [] : [...(await companySubtree(ctx.tx, ctx.admin.company_id))]) : null;
-    const members = await membersForExport(ctx.tx, reach, ids);
-    lines = members.map((m) => [m.username, m.nickname, m.email ?? "", m.mobile ?? "", m.company ?? "", m.duty ?? "", m.classrooms.join(";"), m.group ?? "", "", ""]);
-  }
-  return writeSheet("members", FIELDS.map((f) => head[f]), lines, format);
+  const lines = [
+    ["zhangsan", t(msg`Zhang San`), "zhangsan@example.com", "13800000000", "", "", "", "", "123456", t(msg`no`)],
+    ["lisi", t(msg`Li Si`), "lisi@example.com", "", "", "", "", "", "", t(msg`yes`)],
+  ];
+  return writeSheet(t, "members", FIELDS.map((f) => head[f]), lines, format);
+}
+
+/**
+ * The members the admin reaches (a company admin: their companies' members; `ids`: only these)
+ * as a sheet in the import's layout, streamed: a batch of members a query, by id.
+ */
+async function sendMemberSheet(ctx: CrudContext, format: SheetFormat, ids: number[] | null, reply: FastifyReply): Promise<unknown> {
+  const t = ctx.req.t;
+  const head = headers(t);
+  const reach = isCompanyAdmin(ctx) ? (ctx.admin.company_id === null ? [] : [...(await companySubtree(ctx.tx, ctx.admin.company_id))]) : null;
+  const rows = keysetBatches(
+    (after: number | null, limit) => membersForExport(ctx.tx, reach, ids, after ?? 0, limit),
+    (m) => m.id,
+    (m) => ({ ...m, classrooms: m.classrooms.join(";"), password: "", invite: "" }),
+  );
+  const columns = FIELDS.map((f) => ({ key: f, header: head[f] }));
+  return sendRows(reply, { t, log: ctx.req.log, format, title: "members", name: "members", columns, rows, importable: true });
 }
 
 const report = (plan: MemberPlan) => ({ ...plan.counts, errorCount: plan.errorCount, errors: plan.errors, preview: plan.preview });
 
 export const memberSheetActions: Record<string, ExtraAction> = {
-  /** `GET template?format=`: the header row and two example rows. */
-  template: sheetTemplateAction("user/user/import", (fmt) => `members-template.${fmt}`, (ctx, fmt) => writeMemberSheet(ctx, fmt, "template", null)),
-  /** `GET export?format=&ids[]=`: the members the admin reaches (or these), in the import's layout. */
+  /** `GET template?format=`: the header row and two example rows (small: base64 in the envelope). */
+  template: sheetTemplateAction("user/user/import", (fmt) => `members-template.${fmt}`, memberTemplate),
+  /** `GET export?format=&ids[]=`: the members the admin reaches (or these), in the import's layout, as a download. */
   export: {
     method: "GET",
     input: z.object({ format: sheetFormat, ids: z.array(dbIdParam).max(10_000).optional(), id: dbIdParam.optional() }),
-    async run(ctx, input) {
+    run: async () => null,
+    send(ctx, input, reply) {
       const { format: fmt, ids, id } = input as { format: SheetFormat; ids?: number[]; id?: number };
       const only = ids || id !== undefined ? [...(ids ?? []), ...(id === undefined ? [] : [id])] : null;
-      return sheetFile(`members.${fmt}`, fmt, await writeMemberSheet(ctx, fmt, "export", only));
+      return sendMemberSheet(ctx, fmt, only, reply);
     },
   },
   /** `POST import {name, data, confirm}`: a dry run (confirm false) or the import, all or nothing. */

@@ -10,6 +10,8 @@ export async function questionTypeRows(q: Queryable): Promise<{ type: QuestionTy
 }
 
 export interface QuestionRowOut {
+  id: number;
+  weigh: number;
   type: QuestionType;
   stem: string;
   options: QuestionOption[];
@@ -20,16 +22,21 @@ export interface QuestionRowOut {
   status: string;
 }
 
-/** A bank's questions that are not hidden, in the order members practise them. */
-export async function questionsOfBank(q: Queryable, classifyId: number): Promise<QuestionRowOut[]> {
-  const rows = await kyselyOf(q)
-    .selectFrom("exam_question")
-    .select(["type", "stem", "options", "answer", "analysis", "difficulty", "score", "status"])
-    .where("classify_id", "=", classifyId)
-    .where("status", "<>", "hidden")
-    .orderBy("weigh", "desc")
-    .orderBy("id")
-    .execute();
+/**
+ * One batch of a bank's questions that are not hidden, in the order members practise them
+ * (weigh descending, then id): the first `limit` after the question `after` (its weigh and id),
+ * keyset-read on the bank's index (classify_id, weigh desc, id): the rest of `after`'s weigh,
+ * then the lower weighs, each a range of that index.
+ */
+export async function questionsOfBank(q: Queryable, classifyId: number, after: { weigh: number; id: number } | null, limit: number): Promise<QuestionRowOut[]> {
+  const k = kyselyOf(q);
+  const columns = ["id", "weigh", "type", "stem", "options", "answer", "analysis", "difficulty", "score", "status"] as const;
+  const bank = k.selectFrom("exam_question").select(columns).where("classify_id", "=", classifyId).where("status", "<>", "hidden");
+  if (after === null) return (await bank.orderBy("weigh", "desc").orderBy("id").limit(limit).execute()) as unknown as QuestionRowOut[];
+  // Each part its own subquery: an order and a limit apply to it alone.
+  const sameWeigh = k.selectFrom(bank.where("weigh", "=", after.weigh).where("id", ">", after.id).orderBy("id").limit(limit).as("same")).selectAll();
+  const lower = k.selectFrom(bank.where("weigh", "<", after.weigh).orderBy("weigh", "desc").orderBy("id").limit(limit).as("lower")).selectAll();
+  const rows = await k.selectFrom(sameWeigh.unionAll(lower).as("batch")).selectAll().orderBy("weigh", "desc").orderBy("id").limit(limit).execute();
   return rows as unknown as QuestionRowOut[];
 }
 

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { FastifyReply } from "fastify";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { z } from "zod";
@@ -8,11 +9,11 @@ import { dbIdParam, fieldMessage, withMessage, dbId } from "../../../shared/sche
 import type { Queryable } from "../../db/index.ts";
 import { ApiError } from "../../errors.ts";
 import type { Translate } from "../../i18n/index.ts";
+import { keysetBatches, sendRows, writeSheet } from "../export.ts";
 import type { CrudContext, ExtraAction } from "../resource.ts";
 import { bankExists, nextQuestionTime } from "./exam.repository.ts";
-import { writeSheet } from "./excel.ts";
-import { SHEET_IMPORT_BODY_LIMIT, sheetFile, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
-import { insertQuestionRows, questionsOfBank, questionTypeRows } from "./questionSheet.repository.ts";
+import { SHEET_IMPORT_BODY_LIMIT, sheetFormat, sheetErrors, sheetImportFields, sheetTemplateAction, uploadedSheet, type SheetError, type SheetFormat, type SheetImportInput } from "./sheetFile.ts";
+import { insertQuestionRows, questionsOfBank, questionTypeRows, type QuestionRowOut } from "./questionSheet.repository.ts";
 import { actAs } from "../../modules/exam/versions.ts";
 
 /**
@@ -314,15 +315,31 @@ export async function readQuestionSheet(
   return { rows, ...found };
 }
 
-/** A bank's questions as a spreadsheet (the import's layout, the request's language for the header). */
-export async function writeQuestionSheet(db: Queryable, t: Translate, classifyId: number | null, format: "xlsx" | "csv"): Promise<Buffer> {
-  const rows = classifyId === null ? [] : await questionsOfBank(db, classifyId);
-  const lines: string[][] = rows.map((q) => {
-    const ref = q.type === "short" && q.answer && typeof q.answer === "object" && !Array.isArray(q.answer) ? (q.answer as ShortAnswerKey).reference : "";
-    return [q.type, q.stem, ...OPTION_KEYS.map((_, i) => q.options[i]?.text ?? ""), answerCell(q.type, q.answer), ref, q.analysis, String(q.difficulty), String(Number(q.score)), q.status];
-  });
-  if (classifyId === null) lines.push(...templateRows(t));
-  return writeSheet("questions", headers(t), lines, format);
+/** A question's row of the sheet, in the import's layout. */
+function questionLine(q: QuestionRowOut): string[] {
+  const ref = q.type === "short" && q.answer && typeof q.answer === "object" && !Array.isArray(q.answer) ? (q.answer as ShortAnswerKey).reference : "";
+  return [q.type, q.stem, ...OPTION_KEYS.map((_, i) => q.options[i]?.text ?? ""), answerCell(q.type, q.answer), ref, q.analysis, String(q.difficulty), String(Number(q.score)), q.status];
+}
+
+/** The template: the header row in the request's language and an example question of each type. */
+export function questionTemplate(t: Translate, format: SheetFormat): Promise<Buffer> {
+  return writeSheet(t, "questions", headers(t), templateRows(t), format);
+}
+
+/**
+ * A bank's questions as a sheet in the import's layout (the request's language for the header),
+ * streamed: a batch of questions a query, in the order members practise them.
+ */
+function sendQuestionSheet(ctx: CrudContext, classifyId: number, format: SheetFormat, reply: FastifyReply): FastifyReply {
+  const t = ctx.req.t;
+  const head = headers(t);
+  const columns = head.map((header, i) => ({ key: String(i), header }));
+  const rows = keysetBatches(
+    (after: { weigh: number; id: number } | null, limit) => questionsOfBank(ctx.tx, classifyId, after, limit),
+    (q) => ({ weigh: q.weigh, id: q.id }),
+    (q) => ({ ...questionLine(q) }),
+  );
+  return sendRows(reply, { t, log: ctx.req.log, format, title: "questions", name: `questions-bank-${classifyId}`, columns, rows, importable: true });
 }
 
 function templateRows(t: Translate): string[][] {
@@ -348,21 +365,22 @@ async function requireBankExists(ctx: CrudContext, id: number): Promise<void> {
   if (!(await bankExists(ctx.tx, id))) refuse(msg`The question bank does not exist`);
 }
 
-const fileName = (id: number | null, fmt: string) => (id === null ? `questions-template.${fmt}` : `questions-bank-${id}.${fmt}`);
-
 interface ImportInput extends SheetImportInput {
   classify_id: number;
 }
 
 export const questionSheetActions: Record<string, ExtraAction> = {
-  template: sheetTemplateAction("exam/question/import", (fmt) => fileName(null, fmt), (ctx, fmt) => writeQuestionSheet(ctx.tx, ctx.req.t, null, fmt)),
+  /** `GET template?format=`: the header row and an example question of each type (small: base64 in the envelope). */
+  template: sheetTemplateAction("exam/question/import", (fmt) => `questions-template.${fmt}`, (ctx, fmt) => questionTemplate(ctx.req.t, fmt)),
+  /** `GET export?classify_id=&format=`: the bank's questions in the import's layout, as a download. */
   export: {
     method: "GET",
     input: z.object({ classify_id: withMessage(dbIdParam, msg`Please choose a question bank`), format: sheetFormat }),
-    async run(ctx, input) {
+    run: async () => null,
+    async send(ctx, input, reply) {
       const { classify_id, format: fmt } = input as { classify_id: number; format: SheetFormat };
       await requireBankExists(ctx, classify_id);
-      return sheetFile(fileName(classify_id, fmt), fmt, await writeQuestionSheet(ctx.tx, ctx.req.t, classify_id, fmt));
+      return sendQuestionSheet(ctx, classify_id, fmt, reply);
     },
   },
   import: {

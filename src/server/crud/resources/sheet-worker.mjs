@@ -226,7 +226,7 @@ async function readXlsx(data, limits, { emit }) {
   return sheets;
 }
 
-/** Marks a CSV text cell that a spreadsheet program would run as a formula (questionSheet.ts guards them so on export). */
+/** Marks a CSV text cell that a spreadsheet program would run as a formula (the sheets' exports guard them so: export.ts, FORMULA_OR_GUARD). */
 const CSV_GUARDED = /^[=+\-@\t\r']/;
 
 /** The rows of a UTF-8 CSV (a BOM is fine); a cell starting with "=" is a formula. */

@@ -8,7 +8,8 @@ import type { CrudContext, ExtraAction } from "../resource.ts";
 
 /**
  * What every spreadsheet action (`template`, `export`, `import`) takes and answers: the format,
- * a file as base64 in JSON both ways, and the import's checks of the uploaded file's size.
+ * the template and the file to import as base64 in JSON (the exports are streamed downloads:
+ * export.ts, sendRows), and the import's checks of the uploaded file's size.
  */
 
 /** Most bytes of an uploaded file (after base64 decoding). */
