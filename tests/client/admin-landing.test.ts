@@ -1,0 +1,54 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type * as ApiModule from "../../src/client/api/index.ts";
+import { request } from "../../src/client/api/index.ts";
+import { loadAdminEarly, takeAdminLoad } from "../../src/client/admin/session.ts";
+import { prefetchLanding, setLanding } from "../../src/client/routing/landing.ts";
+import { useNavTabs } from "../../src/client/stores/navTabs.ts";
+
+vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
+
+const index = {
+  code: 1,
+  msg: "",
+  data: {
+    adminInfo: { id: 1, username: "admin" },
+    siteConfig: {},
+    menus: [{ id: 1, pid: 0, type: "menu", title: "Dashboard", name: "dashboard", path: "dashboard", icon: "", menu_type: "tab", url: "", component: "dashboard", keepalive: 0, extend: "none", children: [] }],
+  },
+};
+
+beforeEach(() => {
+  vi.mocked(request).mockReset().mockResolvedValue(index as never);
+  useNavTabs.getState().reset();
+});
+
+describe("the admin's data asked for at login", () => {
+  it("is the load the loading screen takes, once; the next load asks again", async () => {
+    loadAdminEarly();
+    expect(request).toHaveBeenCalledTimes(1);
+    await expect(takeAdminLoad()).resolves.toBe("/admin/dashboard");
+    expect(request).toHaveBeenCalledTimes(1);
+    expect(useNavTabs.getState().loaded).toBe(true);
+    await takeAdminLoad();
+    expect(request).toHaveBeenCalledTimes(2);
+  });
+
+  it("a failed early load is the loading screen's failure to meet, not an unhandled rejection", async () => {
+    vi.mocked(request).mockRejectedValueOnce(new Error("offline"));
+    loadAdminEarly();
+    await expect(takeAdminLoad()).rejects.toThrow("offline");
+    await expect(takeAdminLoad()).resolves.toBe("/admin/dashboard");
+  });
+});
+
+describe("an area's landing", () => {
+  it("downloads what the router registered, and a failed download is left for the navigation", async () => {
+    const load = vi.fn().mockRejectedValue(new Error("chunk failed"));
+    setLanding("admin", load);
+    prefetchLanding("admin");
+    expect(load).toHaveBeenCalledTimes(1);
+    prefetchLanding("user");
+    expect(load).toHaveBeenCalledTimes(1);
+    await Promise.resolve();
+  });
+});
