@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
-import { readQuestionBook } from "../../src/client/offline/questionBook.ts";
+import { readBookQuestions, readQuestionBook } from "../../src/client/offline/questionBook.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
 import { dueReviewCount, mergeReviewIntoDb, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
@@ -113,9 +113,14 @@ describe("a heavy device's offline data", () => {
       expect(queue.due.length + queue.dueElsewhere).toBeGreaterThan(0);
       expect(await dueReviewCount(db, now)).toBe(queue.due.length + queue.dueElsewhere);
     }
-    // The book reads every entry with its question where a bank holds it.
+    // The book lists every entry with the bank holding it (the lowest of two), as the id cursor finds them.
     const book = await readQuestionBook(db, "wrong");
     expect(book.length).toBe(wrong.filter((w) => w.count > 0).length);
-    expect(book.filter((e) => e.question).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+    expect(book.filter((e) => e.bankId !== null).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+    const ids = book.map((e) => e.questionId);
+    expect(book.flatMap((e) => (e.bankId === null ? [] : [`${e.bankId}:${e.questionId}`])).sort()).toEqual(await byCursor(db, ids));
+    // A page's questions: those of its entries only.
+    const page = await readBookQuestions(db, book.slice(0, 20));
+    expect([...page.values()].map(({ question: q }) => `${q.bankId}:${q.id}`).sort()).toEqual(await byCursor(db, ids.slice(0, 20)));
   });
 });

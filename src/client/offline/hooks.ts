@@ -1,3 +1,4 @@
+import { useEffect, useState } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
 import { storedCertificates } from "./repository/certificates.ts";
@@ -110,9 +111,28 @@ export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: n
   return useMemberDbQuery(db, async (d) => readReviewQueue(d, now, bankId), [now, bankId]);
 }
 
-/** Mastery by topic from this device alone (offline), live; nothing read while `enabled` is false. */
+/**
+ * Mastery by topic from this device alone (offline), read again each time `now` moves (the
+ * screen's minute clock); nothing read while `enabled` is false. Not a live query: it reads the
+ * `type` index's keys of every question, which a live query would observe one by one.
+ */
 export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
-  return useLiveQuery(async () => (db && enabled ? deviceMastery(db, now) : undefined), [db, now, enabled]);
+  const [read, setRead] = useState<{ db: MemberDb; mastery: Mastery } | null>(null);
+  useEffect(() => {
+    if (!db || !enabled) return;
+    let live = true;
+    deviceMastery(db, now).then(
+      (mastery) => {
+        if (live) setRead({ db, mastery });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [db, now, enabled]);
+  // The previous minute's figures stay shown while the next are read.
+  return enabled && read && read.db === db ? read.mastery : undefined;
 }
 
 /** The member's desired retention on this device. */

@@ -52,7 +52,7 @@ export {
   useReviewRetention,
   useWrongBook,
 } from "./hooks.ts";
-export { saveDownloadedBank, useQuestionBook, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
+export { saveDownloadedBank, useBookQuestions, useQuestionBook, type BookQuestion, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
 export {
   answerOfficial,
   answerPractice,
@@ -87,6 +87,7 @@ export {
   localBankTitle,
   rememberBankTitle,
   pendingActions,
+  pendingChangeCount,
   setFavourite,
   setProgress,
   startMockAttempt,
