@@ -1,8 +1,10 @@
+import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
+import { deleteMemberDb, memberDbName, openMemberDb } from "../../src/client/offline/db.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 import { readBookQuestions, readQuestionBook } from "../../src/client/offline/questionBook.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
-import { dueReviewCount, mergeReviewIntoDb, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
+import { dueReviewCount, mergeReviewIntoDb, pendingChangeCount, questionKinds, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
@@ -122,5 +124,55 @@ describe("a heavy device's offline data", () => {
     // A page's questions: those of its entries only.
     const page = await readBookQuestions(db, book.slice(0, 20));
     expect([...page.values()].map(({ question: q }) => `${q.bankId}:${q.id}`).sort()).toEqual(await byCursor(db, ids.slice(0, 20)));
+  });
+});
+
+describe("the member's database, version 6 to 7", () => {
+  it("keeps every row of a device's version-6 database and indexes them: the questions by type, the outbox by status and type", async () => {
+    const memberId = 9_499;
+    // The schema as version 6 left it (db.ts), written by an older app.
+    const old = new Dexie(memberDbName(memberId));
+    old.version(6).stores({
+      banks: "id, classifyId",
+      questions: "[bankId+id], &[bankId+position], id, bankId",
+      progress: "bankId",
+      answers: "++localId, &opId, questionId, bankId, at",
+      favourites: "questionId",
+      wrong: "questionId, lastTime",
+      attempts: "attemptId, paperId, status",
+      outbox: "++seq, &id, status, [status+seq]",
+      lessonProgress: "lessonId, courseId",
+      officialAttempts: "uuid",
+      faceChecks: "checkId, uuid, takenAt",
+      reviewLogs: "opId, questionId, at",
+      reviewCards: "questionId, due",
+      reviewSettings: "key",
+      certificates: "serial, issuedAt",
+    });
+    const questions = [question(1, 1), { ...question(2, 1), type: "judge" as const }, question(2, 2)].map((q, i) => ({ ...q, bankId: q.classifyId, position: i }));
+    await old.table("questions").bulkAdd(questions);
+    await old.table("banks").bulkAdd([1, 2].map((id) => ({ id, classifyId: id, title: `Bank ${id}`, version: "1", questionCount: 2, downloadedAt: T0 })));
+    const op = (id: string, type: string, status: string) => ({ id, type, at: T0, payload: { questionId: 1, answer: "A", bankId: 1 }, status, tries: 0 });
+    await old.table("outbox").bulkAdd([op("a", "practice.answer", "pending"), op("b", "progress.set", "pending"), op("c", "practice.answer", "rejected")]);
+    await old.table("wrong").put({ questionId: 2, count: 1, lastTime: T0, removed: false, removedAt: 0 });
+    old.close();
+
+    const db = openMemberDb(memberId);
+    try {
+      await db.open();
+      expect(db.verno).toBe(7);
+      expect(await db.questions.count()).toBe(3);
+      expect(await db.outbox.toArray()).toMatchObject([{ id: "a" }, { id: "b" }, { id: "c" }]);
+      expect(await db.wrong.count()).toBe(1);
+      expect(await db.banks.count()).toBe(2);
+      // The new indexes hold the rows already there.
+      expect(await db.questions.where("type").equals("judge").primaryKeys()).toEqual([[1, 2]]);
+      expect(await questionKinds(db)).toEqual(new Map([[1, { bankId: 1, type: "single" }], [2, { bankId: 1, type: "judge" }]]));
+      expect(await db.outbox.where("[status+type]").equals(["pending", "practice.answer"]).count()).toBe(1);
+      expect(await pendingChangeCount(db)).toBe(1);
+    } finally {
+      db.close();
+      await deleteMemberDb(memberId);
+    }
   });
 });
