@@ -203,8 +203,10 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
     const sources = await queueSources(db);
     if (sources.size === 0) return { due: [], queued: 0, dueElsewhere: 0, estimateSeconds: 0, entries: [] };
     const ids = [...sources.keys()];
-    const cards = new Map((await rowsWithKeys(db.reviewCards, ids, (c) => c.questionId)).map((c) => [c.questionId, c]));
     const rows = await questionsWithIds(db, ids, bankId);
+    // One bank's queue needs the cards of that bank's questions only (those elsewhere are not counted).
+    const carded = bankId === undefined ? ids : rows.map((row) => row.id);
+    const cards = new Map((await rowsWithKeys(db.reviewCards, carded, (c) => c.questionId)).map((c) => [c.questionId, c]));
     const questions = new Map(rows.map((row) => [row.id, row]));
     const banks = new Map((await db.banks.bulkGet([...new Set(rows.map((r) => r.bankId))])).flatMap((b) => (b ? [[b.id, b] as const] : [])));
     const entries: ReviewEntry[] = [];
