@@ -184,9 +184,8 @@ export async function mergeIntoDb(db: MemberDb, server: ExamState): Promise<numb
   });
 }
 
-/** Pending ops in queue order (those after `afterSeq` only, when given), at most `limit`. */
-function pendingRows(db: MemberDb, limit?: number, afterSeq = -Infinity): Promise<OutboxRow[]> {
-  const collection = db.outbox.where("[status+seq]").between(["pending", afterSeq], ["pending", Infinity], false, true);
+function pendingRows(db: MemberDb, limit?: number): Promise<OutboxRow[]> {
+  const collection = db.outbox.where("[status+seq]").between(["pending", -Infinity], ["pending", Infinity]);
   return (limit === undefined ? collection : collection.limit(limit)).toArray();
 }
 
@@ -258,10 +257,10 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
   }
 
   /**
-   * What a batch's answer does to its ops: the answered ones leave the outbox, the refused ones
-   * are marked, the ones left without a result count a try. `complete`: every op got a result.
+   * Marks the ops of a batch after an answer (the answered ones leave the outbox, the refused
+   * ones are marked, the ones left without a result count a try); true when every op got a result.
    */
-  function acknowledgement(batch: OutboxRow[], results: SyncResult[]): { complete: boolean; write: () => Promise<void> } {
+  async function acknowledge(batch: OutboxRow[], results: SyncResult[]): Promise<boolean> {
     const byId = new Map<string, SyncResult>();
     for (const result of results) if (result && typeof result.id === "string") byId.set(result.id, result);
     let complete = true;
@@ -280,12 +279,11 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       }
     }
     // Two requests for the whole batch (not one per op), in one transaction.
-    const write = () =>
-      db.transaction("rw", db.outbox, async () => {
-        if (done.length > 0) await db.outbox.bulkDelete(done);
-        if (changes.length > 0) await db.outbox.bulkUpdate(changes);
-      });
-    return { complete, write };
+    await db.transaction("rw", db.outbox, async () => {
+      if (done.length > 0) await db.outbox.bulkDelete(done);
+      if (changes.length > 0) await db.outbox.bulkUpdate(changes);
+    });
+    return complete;
   }
 
   /** Does the server answer at all (the state pull)? Then a failure on one op alone is that op's. */
@@ -320,12 +318,7 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     return true;
   }
 
-  /**
-   * One push of the whole outbox (batch after batch) and one pull. A batch goes once the server
-   * has answered the one before it (so the server applies the ops in queue order), while the
-   * device is still writing down that answer: a batch's acknowledgement overlaps the next
-   * request, and everything waits for it before anything else reads or changes the outbox.
-   */
+  /** One push of the whole outbox (batch after batch) and one pull. */
   async function runOnce(): Promise<"ok" | "failed"> {
     if (!deps.online()) {
       fail("offline");
@@ -334,26 +327,9 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     }
     emit({ state: "syncing" });
     let incomplete = false;
-    /** The acknowledgement being written (its failure is seen where it is awaited). */
-    let acking: Promise<void> = Promise.resolve();
-    /** The last op of the batch being acknowledged: the next batch starts after it. */
-    let afterSeq = -Infinity;
-    /** Waits for the acknowledgement being written; the queue is read from its start again. */
-    const settle = async () => {
-      const writing = acking;
-      acking = Promise.resolve();
-      afterSeq = -Infinity;
-      await writing;
-    };
     for (;;) {
-      const batch = await pendingRows(db, batchLimit, afterSeq);
+      const batch = await pendingRows(db, batchLimit);
       if (batch.length === 0) {
-        // Nothing after the batch being acknowledged: once it is written, the queue is read
-        // again from its start (an op sent again by the member meanwhile is still to go).
-        if (afterSeq !== -Infinity) {
-          await settle();
-          continue;
-        }
         batchLimit = MAX_OPS_PER_SYNC;
         break;
       }
@@ -361,7 +337,6 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       try {
         results = await deps.send(batch.map(toOp));
       } catch (error) {
-        await settle();
         await db.outbox
           .where("seq")
           .anyOf(batch.map((row) => row.seq ?? -1))
@@ -381,15 +356,10 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       attempt = 0;
       // The op the server failed on alone went through after all: full batches again.
       if (batch.length === 1 && (batch[0]!.failures ?? 0) > 0) batchLimit = MAX_OPS_PER_SYNC;
-      const { complete, write } = acknowledgement(batch, Array.isArray(results) ? results : []);
-      const previous = acking;
-      acking = previous.then(write).then(async () => emit(await counts()));
-      // Seen where it is awaited (settle), not as an unhandled rejection meanwhile.
-      acking.catch(() => undefined);
-      afterSeq = batch[batch.length - 1]!.seq ?? afterSeq;
+      const complete = await acknowledge(batch, Array.isArray(results) ? results : []);
+      emit(await counts());
       // Ops left without a result wait for the next trigger instead of a hot loop.
       if (!complete) {
-        await settle();
         incomplete = true;
         break;
       }
