@@ -4,7 +4,7 @@ import { deleteMemberDb, memberDbName, openMemberDb } from "../../src/client/off
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 import { readBookQuestions, readQuestionBook } from "../../src/client/offline/questionBook.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
-import { dueReviewCount, mergeReviewIntoDb, pendingChangeCount, questionKinds, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
+import { dueReviewCount, mergeReviewIntoDb, pendingChangeCount, questionKinds, questionsWithIds, readReviewQueue, reviewSummary, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
@@ -36,7 +36,8 @@ async function threeBanks() {
   const db = freshDb();
   const range = (from: number, to: number, bankId: number) => Array.from({ length: to - from + 1 }, (_, i) => question(from + i, bankId));
   await saveBank(db, { id: 1, classifyId: 1, title: "One", version: "1" }, range(1, 200, 1));
-  await saveBank(db, { id: 2, classifyId: 2, title: "Two", version: "1" }, range(151, 300, 2));
+  // Some of bank 2's are of another type (151..200 too: bank 1's copy is the one counted).
+  await saveBank(db, { id: 2, classifyId: 2, title: "Two", version: "1" }, range(151, 300, 2).map((q) => (q.id % 5 === 0 ? { ...q, type: "judge" as const } : q)));
   await saveBank(db, { id: 3, classifyId: 3, title: "Three", version: "1" }, range(301, 340, 3));
   return db;
 }
@@ -114,6 +115,8 @@ describe("a heavy device's offline data", () => {
       const queue = await readReviewQueue(db, now);
       expect(queue.due.length + queue.dueElsewhere).toBeGreaterThan(0);
       expect(await dueReviewCount(db, now)).toBe(queue.due.length + queue.dueElsewhere);
+      // The home's card: the same figures, no question read.
+      expect(await reviewSummary(db, now)).toEqual({ due: queue.due.length, queued: queue.queued, dueElsewhere: queue.dueElsewhere, estimateSeconds: queue.estimateSeconds });
     }
     // The book lists every entry with the bank holding it (the lowest of two), as the id cursor finds them.
     const book = await readQuestionBook(db, "wrong");

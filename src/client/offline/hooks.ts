@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
 import { storedCertificates } from "./repository/certificates.ts";
-import { deviceMastery, readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
+import { deviceMastery, readReviewQueue, reviewRetention, reviewSummary, type ReviewQueue, type ReviewSummary } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
@@ -112,27 +112,37 @@ export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: n
 }
 
 /**
- * Mastery by topic from this device alone (offline), read again each time `now` moves (the
- * screen's minute clock); nothing read while `enabled` is false. Not a live query: it reads the
- * `type` index's keys of every question, which a live query would observe one by one.
+ * A read of the member's database made again each time `now` moves (the screen's minute clock),
+ * not a live query: for reads of the `type` index's keys of every question, which a live query
+ * would observe one by one (and run again on every saved bank). Nothing is read while `enabled`
+ * is false; the previous minute's result stays while the next is read.
  */
-export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
-  const [read, setRead] = useState<{ db: MemberDb; mastery: Mastery } | null>(null);
+function useMinuteRead<T>(db: MemberDb | undefined, now: number, enabled: boolean, read: (db: MemberDb, now: number) => Promise<T>): T | undefined {
+  const [result, setResult] = useState<{ db: MemberDb; value: T } | null>(null);
   useEffect(() => {
     if (!db || !enabled) return;
     let live = true;
-    deviceMastery(db, now).then(
-      (mastery) => {
-        if (live) setRead({ db, mastery });
+    read(db, now).then(
+      (value) => {
+        if (live) setResult({ db, value });
       },
       () => undefined,
     );
     return () => {
       live = false;
     };
-  }, [db, now, enabled]);
-  // The previous minute's figures stay shown while the next are read.
-  return enabled && read && read.db === db ? read.mastery : undefined;
+  }, [db, now, enabled, read]);
+  return enabled && result && result.db === db ? result.value : undefined;
+}
+
+/** Mastery by topic from this device alone (offline), each minute; nothing read while `enabled` is false. */
+export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
+  return useMinuteRead(db, now, enabled, deviceMastery);
+}
+
+/** The review queue's figures (every bank) without its questions, each minute (the member home's card). */
+export function useReviewSummary(db: MemberDb | undefined, now: number): ReviewSummary | undefined {
+  return useMinuteRead(db, now, true, reviewSummary);
 }
 
 /** The member's desired retention on this device. */

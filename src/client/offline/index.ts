@@ -49,6 +49,7 @@ export {
   usePracticeState,
   useProgress,
   useReviewQueue,
+  useReviewSummary,
   useReviewRetention,
   useWrongBook,
 } from "./hooks.ts";
@@ -96,6 +97,7 @@ export {
   deviceMastery,
   dueReviewCount,
   readReviewQueue,
+  reviewSummary,
   recordReview,
   reviewRetention,
   setReviewRetention,
@@ -103,7 +105,7 @@ export {
   saveCertificate,
   storedCertificatePdf,
 } from "./repository/index.ts";
-export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome } from "./repository/index.ts";
+export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome, ReviewSummary } from "./repository/index.ts";
 export type { CertificateRow, ReviewCardRow, ReviewLogRow } from "./db.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.

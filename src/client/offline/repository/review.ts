@@ -234,6 +234,35 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
   });
 }
 
+/** The review queue's figures, without its questions (the member home's daily review card). */
+export type ReviewSummary = Pick<ReviewQueue, "queued" | "dueElsewhere" | "estimateSeconds"> & {
+  /** Due now on this device (`ReviewQueue.due.length`). */
+  due: number;
+};
+
+/**
+ * The figures of `readReviewQueue(db, now)` (every bank) without reading a question: where each
+ * is and its type come from the `type` index (`questionKinds`). Not for a live query (it would
+ * observe each key).
+ */
+export async function reviewSummary(db: MemberDb, now: number): Promise<ReviewSummary> {
+  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
+    const [sources, kinds, bankIds, cardRows] = await Promise.all([queueSources(db), questionKinds(db), db.banks.toCollection().primaryKeys(), db.reviewCards.toArray()]);
+    const banks = new Set(bankIds);
+    const cards = new Map(cardRows.map((c) => [c.questionId, c]));
+    const dueTypes: string[] = [];
+    let dueElsewhere = 0;
+    for (const questionId of sources.keys()) {
+      const card = cards.get(questionId);
+      if (!isDue(card, now)) continue;
+      const kind = kinds.get(questionId);
+      if (kind && banks.has(kind.bankId)) dueTypes.push(kind.type);
+      else dueElsewhere += 1;
+    }
+    return { due: dueTypes.length, queued: sources.size, dueElsewhere, estimateSeconds: estimateSeconds(dueTypes) };
+  });
+}
+
 /**
  * How many reviews are due at `now` (on this device or not): the badge, in the header of every
  * page. The queue's questions are not read: a question is due unless its card is reviewed and
