@@ -3,8 +3,8 @@
 // the offline module's own writes (saveBank, the sync engine's merges of pulled state, enqueue),
 // queues ops and times a bank download's save on the page.
 import { openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
-import { saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
-import { pendingCount, saveBank } from "../../src/client/offline/repository/index.ts";
+import { readBookQuestions, readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
+import { deviceMastery, dueReviewCount, pendingChangeCount, pendingCount, readReviewQueue, saveBank } from "../../src/client/offline/repository/index.ts";
 import { mergeReviewIntoDb } from "../../src/client/offline/repository/review.ts";
 import { enqueue } from "../../src/client/offline/repository/shared.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
@@ -148,4 +148,34 @@ async function download(memberId: number, n: number): Promise<{ ms: number; pars
   };
 }
 
-(globalThis as unknown as { heavyDevice: unknown }).heavyDevice = { seed, requeue, outboxEmptyAt, download, HEAVY_BANK };
+/**
+ * ms of each read the heavy pages make of the device (outside a live query, in a fresh
+ * connection): where a page's time goes, apart from drawing it.
+ */
+async function reads(memberId: number, bankId: number): Promise<Record<string, number>> {
+  const db = openMemberDb(memberId);
+  await db.open();
+  const now = Date.now();
+  const timed: [string, () => Promise<unknown>][] = [
+    ["header: due reviews", () => dueReviewCount(db, now)],
+    ["header: changes waiting", () => pendingChangeCount(db)],
+    ["wrong book (list)", () => readQuestionBook(db, "wrong")],
+    ["wrong book (a page)", async () => readBookQuestions(db, (await readQuestionBook(db, "wrong")).slice(0, 20))],
+    [`review queue of bank ${bankId}`, () => readReviewQueue(db, now, bankId)],
+    ["review queue, every bank", () => readReviewQueue(db, now)],
+    ["mastery on the device", () => deviceMastery(db, now)],
+  ];
+  const out: Record<string, number> = {};
+  try {
+    for (const [name, read] of timed) {
+      const t0 = performance.now();
+      await read();
+      out[name] = Math.round(performance.now() - t0);
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+(globalThis as unknown as { heavyDevice: unknown }).heavyDevice = { seed, requeue, outboxEmptyAt, download, reads, HEAVY_BANK };

@@ -158,6 +158,8 @@ export async function heavyDeviceBench(baseUrl) {
     console.log(
       `heavy device seeded in ${fmt(seeded.ms)} ms: ${fmt(seeded.questions)} questions, ${fmt(seeded.wrong)} wrong-book entries, ${fmt(seeded.cards)} review cards, ${fmt(seeded.outbox)} queued ops`,
     );
+    // MEMBER_FEEL_READS=1: each read the heavy pages make, timed alone in the page.
+    if (process.env.MEMBER_FEEL_READS) console.log("heavy reads (ms):", JSON.stringify(await page.evaluate(({ memberId }) => globalThis.heavyDevice.reads(memberId, 2), { memberId: state.id })));
     const heavyBank = 1001;
     const pages = [
       ["catalog", "/exam/myTest", 'a[href^="/exam/myPractice?bank="]'],

@@ -1,8 +1,10 @@
+import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
+import { deleteMemberDb, memberDbName, openMemberDb } from "../../src/client/offline/db.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
-import { readQuestionBook } from "../../src/client/offline/questionBook.ts";
+import { readBookQuestions, readQuestionBook } from "../../src/client/offline/questionBook.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
-import { dueReviewCount, mergeReviewIntoDb, questionsWithIds, readReviewQueue, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
+import { dueReviewCount, mergeReviewIntoDb, pendingChangeCount, questionKinds, questionsWithIds, readReviewQueue, reviewSummary, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
@@ -34,7 +36,8 @@ async function threeBanks() {
   const db = freshDb();
   const range = (from: number, to: number, bankId: number) => Array.from({ length: to - from + 1 }, (_, i) => question(from + i, bankId));
   await saveBank(db, { id: 1, classifyId: 1, title: "One", version: "1" }, range(1, 200, 1));
-  await saveBank(db, { id: 2, classifyId: 2, title: "Two", version: "1" }, range(151, 300, 2));
+  // Some of bank 2's are of another type (151..200 too: bank 1's copy is the one counted).
+  await saveBank(db, { id: 2, classifyId: 2, title: "Two", version: "1" }, range(151, 300, 2).map((q) => (q.id % 5 === 0 ? { ...q, type: "judge" as const } : q)));
   await saveBank(db, { id: 3, classifyId: 3, title: "Three", version: "1" }, range(301, 340, 3));
   return db;
 }
@@ -112,10 +115,67 @@ describe("a heavy device's offline data", () => {
       const queue = await readReviewQueue(db, now);
       expect(queue.due.length + queue.dueElsewhere).toBeGreaterThan(0);
       expect(await dueReviewCount(db, now)).toBe(queue.due.length + queue.dueElsewhere);
+      // The home's card: the same figures, no question read.
+      expect(await reviewSummary(db, now)).toEqual({ due: queue.due.length, queued: queue.queued, dueElsewhere: queue.dueElsewhere, estimateSeconds: queue.estimateSeconds });
     }
-    // The book reads every entry with its question where a bank holds it.
+    // The book lists every entry with the bank holding it (the lowest of two), as the id cursor finds them.
     const book = await readQuestionBook(db, "wrong");
     expect(book.length).toBe(wrong.filter((w) => w.count > 0).length);
-    expect(book.filter((e) => e.question).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+    expect(book.filter((e) => e.bankId !== null).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+    const ids = book.map((e) => e.questionId);
+    expect(book.flatMap((e) => (e.bankId === null ? [] : [`${e.bankId}:${e.questionId}`])).sort()).toEqual(await byCursor(db, ids));
+    // A page's questions: those of its entries only.
+    const page = await readBookQuestions(db, book.slice(0, 20));
+    expect([...page.values()].map(({ question: q }) => `${q.bankId}:${q.id}`).sort()).toEqual(await byCursor(db, ids.slice(0, 20)));
+  });
+});
+
+describe("the member's database, version 6 to 7", () => {
+  it("keeps every row of a device's version-6 database and indexes them: the questions by type, the outbox by status and type", async () => {
+    const memberId = 9_499;
+    // The schema as version 6 left it (db.ts), written by an older app.
+    const old = new Dexie(memberDbName(memberId));
+    old.version(6).stores({
+      banks: "id, classifyId",
+      questions: "[bankId+id], &[bankId+position], id, bankId",
+      progress: "bankId",
+      answers: "++localId, &opId, questionId, bankId, at",
+      favourites: "questionId",
+      wrong: "questionId, lastTime",
+      attempts: "attemptId, paperId, status",
+      outbox: "++seq, &id, status, [status+seq]",
+      lessonProgress: "lessonId, courseId",
+      officialAttempts: "uuid",
+      faceChecks: "checkId, uuid, takenAt",
+      reviewLogs: "opId, questionId, at",
+      reviewCards: "questionId, due",
+      reviewSettings: "key",
+      certificates: "serial, issuedAt",
+    });
+    const questions = [question(1, 1), { ...question(2, 1), type: "judge" as const }, question(2, 2)].map((q, i) => ({ ...q, bankId: q.classifyId, position: i }));
+    await old.table("questions").bulkAdd(questions);
+    await old.table("banks").bulkAdd([1, 2].map((id) => ({ id, classifyId: id, title: `Bank ${id}`, version: "1", questionCount: 2, downloadedAt: T0 })));
+    const op = (id: string, type: string, status: string) => ({ id, type, at: T0, payload: { questionId: 1, answer: "A", bankId: 1 }, status, tries: 0 });
+    await old.table("outbox").bulkAdd([op("a", "practice.answer", "pending"), op("b", "progress.set", "pending"), op("c", "practice.answer", "rejected")]);
+    await old.table("wrong").put({ questionId: 2, count: 1, lastTime: T0, removed: false, removedAt: 0 });
+    old.close();
+
+    const db = openMemberDb(memberId);
+    try {
+      await db.open();
+      expect(db.verno).toBe(7);
+      expect(await db.questions.count()).toBe(3);
+      expect(await db.outbox.toArray()).toMatchObject([{ id: "a" }, { id: "b" }, { id: "c" }]);
+      expect(await db.wrong.count()).toBe(1);
+      expect(await db.banks.count()).toBe(2);
+      // The new indexes hold the rows already there.
+      expect(await db.questions.where("type").equals("judge").primaryKeys()).toEqual([[1, 2]]);
+      expect(await questionKinds(db)).toEqual(new Map([[1, { bankId: 1, type: "single" }], [2, { bankId: 1, type: "judge" }]]));
+      expect(await db.outbox.where("[status+type]").equals(["pending", "practice.answer"]).count()).toBe(1);
+      expect(await pendingChangeCount(db)).toBe(1);
+    } finally {
+      db.close();
+      await deleteMemberDb(memberId);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
 import { deleteMemberDb, openMemberDb, type MemberDb, type OutboxRow } from "../../src/client/offline/db.ts";
 import { getOfflineDb, startOffline, stopOffline } from "../../src/client/offline/index.ts";
-import { answerPractice, localBankTitle, pendingActions, rememberBankTitle, saveBank, setFavourite, setProgress, summarisePending } from "../../src/client/offline/repository/index.ts";
+import { answerPractice, localBankTitle, pendingActions, pendingChangeCount, recordLessonProgress, rememberBankTitle, removeWrong, saveBank, setFavourite, setProgress, summarisePending } from "../../src/client/offline/repository/index.ts";
 import { languageCacheKey } from "../../src/client/pwa/caches.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import PracticePage from "../../src/client/features/exam/PracticePage.tsx";
@@ -148,6 +148,43 @@ describe("the pending-sync count", () => {
         { kind: "favourite.set", count: 1, at: 14 },
       ],
     });
+  });
+
+  it("the header's count from the outbox's indexes is the panel's total, for the same queue", async () => {
+    const db = freshDb();
+    const row = (id: string, type: OutboxRow["type"], payload: object, at: number, status: OutboxRow["status"] = "pending") =>
+      ({ id, type, payload, at, status, tries: 0 }) as OutboxRow;
+    await db.outbox.bulkAdd([
+      row("a1", "practice.answer", { questionId: 1, answer: "A", bankId: 2 }, 10),
+      row("p1", "progress.set", { bankId: 2, position: 1 }, 10),
+      row("f1", "favourite.set", { questionId: 2, on: true }, 13),
+      row("f2", "favourite.set", { questionId: 2, on: false }, 14),
+      row("x1", "practice.answer", { questionId: 9, answer: "A", bankId: 2 }, 15, "rejected"),
+      row("l1", "lesson.progress", { lessonId: 5, position: 10 }, 15),
+      row("l2", "lesson.progress", { lessonId: 5, position: 20 }, 16),
+      row("a3", "practice.answer", { questionId: 3, answer: "A", bankId: 2 }, 17),
+      row("r3", "wrong.remove", { questionId: 3 }, 17),
+      row("r4", "wrong.remove", { questionId: 4 }, 18),
+    ]);
+    expect(await pendingChangeCount(db)).toBe(5);
+    expect((await pendingActions(db)).total).toBe(5);
+
+    // Made through the repository: answers in order and in the wrong book's set (a right one
+    // removes the question with the answer), a removal by hand, favourites, a lesson played on.
+    const other = freshDb();
+    const bank = [q(1, 2), q(2, 2), q(3, 2)];
+    await saveBank(other, { id: 2, classifyId: 2, title: "Maths", version: "v1" }, bank);
+    for (const question of bank) await answerPractice(other, { bankId: 2, question, answer: "B" });
+    await answerPractice(other, { bankId: 2, question: bank[0]!, answer: "A", set: "wrong" });
+    await answerPractice(other, { bankId: 2, question: bank[1]!, answer: "B", set: "wrong" });
+    await removeWrong(other, 3);
+    await setFavourite(other, 1, true);
+    await setFavourite(other, 1, false);
+    await setFavourite(other, 2, true);
+    for (const position of [10, 20, 30]) await recordLessonProgress(other, { lessonId: 7, courseId: 1, position, completed: false });
+    const { total } = await pendingActions(other);
+    expect(total).toBe(5 + 1 + 2 + 1);
+    expect(await pendingChangeCount(other)).toBe(total);
   });
 
   it("reads the device's queue: 3 answers made offline are 3 changes, not their 6+ records", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
-import { readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
+import { readBookQuestions, readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
 import { answerPractice, removeWrong, setFavourite } from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
@@ -27,21 +27,28 @@ describe("the favourites and wrong book as lists", () => {
     await expect(readQuestionBook(db, "wrong")).resolves.toEqual([]);
   });
 
-  it("carry the question and its bank when a saved bank holds it, else null", async () => {
+  it("carry the bank holding each question (null when none does), and a page's questions are read with their banks", async () => {
     const db = freshDb();
     await setFavourite(db, 1, true, { now: () => 1_000 });
     await setFavourite(db, 2, true, { now: () => 2_000 });
     await setFavourite(db, 3, true, { now: () => 3_000 });
     await setFavourite(db, 3, false, { now: () => 4_000 });
     let book = await readQuestionBook(db, "favourites");
-    expect(book.map((e) => [e.questionId, e.question])).toEqual([
+    expect(book.map((e) => [e.questionId, e.bankId])).toEqual([
       [2, null],
       [1, null],
     ]);
+    await saveDownloadedBank(db, { bank: { id: 9, title: "Algebra", version: "v1", questionCount: 1 }, questions: [question(1, "A")] });
     await saveDownloadedBank(db, { bank: { id: 7, title: "Maths", version: "v1", questionCount: 1 }, questions: [question(1, "A")] });
     book = await readQuestionBook(db, "favourites");
-    expect(book.find((e) => e.questionId === 1)).toMatchObject({ question: { stem: "Stem 1", answer: "A", bankId: 7 }, bank: { title: "Maths" } });
-    expect(book.find((e) => e.questionId === 2)).toMatchObject({ question: null, bank: null });
+    // In two banks: the lowest bank id's copy.
+    expect(book.map((e) => [e.questionId, e.bankId])).toEqual([
+      [2, null],
+      [1, 7],
+    ]);
+    const page = await readBookQuestions(db, book);
+    expect([...page.keys()]).toEqual([1]);
+    expect(page.get(1)).toMatchObject({ question: { stem: "Stem 1", answer: "A", bankId: 7 }, bank: { title: "Maths" } });
   });
 
   it("list wrong answers with their count, newest first, without removed ones", async () => {

@@ -277,6 +277,13 @@ export class MemberDb extends Dexie {
     this.version(6).stores({
       certificates: "serial, issuedAt",
     });
+    // A heavy device: the header counts what waits by kind (`[status+type]`, no row read), and
+    // the wrong book and review queue know each question's type without reading it (`type`).
+    // Indexes only: IndexedDB builds them over the rows already there, none is rewritten.
+    this.version(7).stores({
+      questions: "[bankId+id], &[bankId+position], id, bankId, type",
+      outbox: "++seq, &id, status, [status+seq], [status+type]",
+    });
   }
 }
 

@@ -1,7 +1,8 @@
+import { useEffect, useState } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
 import { storedCertificates } from "./repository/certificates.ts";
-import { deviceMastery, readReviewQueue, reviewRetention, type ReviewQueue } from "./repository/review.ts";
+import { deviceMastery, readReviewQueue, reviewRetention, reviewSummary, type ReviewQueue, type ReviewSummary } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
@@ -110,9 +111,38 @@ export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: n
   return useMemberDbQuery(db, async (d) => readReviewQueue(d, now, bankId), [now, bankId]);
 }
 
-/** Mastery by topic from this device alone (offline), live; nothing read while `enabled` is false. */
+/**
+ * A read of the member's database made again each time `now` moves (the screen's minute clock),
+ * not a live query: for reads of the `type` index's keys of every question, which a live query
+ * would observe one by one (and run again on every saved bank). Nothing is read while `enabled`
+ * is false; the previous minute's result stays while the next is read.
+ */
+function useMinuteRead<T>(db: MemberDb | undefined, now: number, enabled: boolean, read: (db: MemberDb, now: number) => Promise<T>): T | undefined {
+  const [result, setResult] = useState<{ db: MemberDb; value: T } | null>(null);
+  useEffect(() => {
+    if (!db || !enabled) return;
+    let live = true;
+    read(db, now).then(
+      (value) => {
+        if (live) setResult({ db, value });
+      },
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [db, now, enabled, read]);
+  return enabled && result && result.db === db ? result.value : undefined;
+}
+
+/** Mastery by topic from this device alone (offline), each minute; nothing read while `enabled` is false. */
 export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
-  return useLiveQuery(async () => (db && enabled ? deviceMastery(db, now) : undefined), [db, now, enabled]);
+  return useMinuteRead(db, now, enabled, deviceMastery);
+}
+
+/** The review queue's figures (every bank) without its questions, each minute (the member home's card). */
+export function useReviewSummary(db: MemberDb | undefined, now: number): ReviewSummary | undefined {
+  return useMinuteRead(db, now, true, reviewSummary);
 }
 
 /** The member's desired retention on this device. */

@@ -49,10 +49,11 @@ export {
   usePracticeState,
   useProgress,
   useReviewQueue,
+  useReviewSummary,
   useReviewRetention,
   useWrongBook,
 } from "./hooks.ts";
-export { saveDownloadedBank, useQuestionBook, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
+export { saveDownloadedBank, useBookQuestions, useQuestionBook, type BookQuestion, type QuestionBookEntry, type QuestionBookKind } from "./questionBook.ts";
 export {
   answerOfficial,
   answerPractice,
@@ -87,6 +88,7 @@ export {
   localBankTitle,
   rememberBankTitle,
   pendingActions,
+  pendingChangeCount,
   setFavourite,
   setProgress,
   startMockAttempt,
@@ -95,6 +97,7 @@ export {
   deviceMastery,
   dueReviewCount,
   readReviewQueue,
+  reviewSummary,
   recordReview,
   reviewRetention,
   setReviewRetention,
@@ -102,7 +105,7 @@ export {
   saveCertificate,
   storedCertificatePdf,
 } from "./repository/index.ts";
-export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome } from "./repository/index.ts";
+export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome, ReviewSummary } from "./repository/index.ts";
 export type { CertificateRow, ReviewCardRow, ReviewLogRow } from "./db.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.

@@ -256,24 +256,32 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     emit({ state: kind === "offline" || !deps.online() ? "offline" : "error", lastError });
   }
 
-  /** Marks the ops of a batch after an answer; true when every op got a result. */
+  /**
+   * Marks the ops of a batch after an answer (the answered ones leave the outbox, the refused
+   * ones are marked, the ones left without a result count a try); true when every op got a result.
+   */
   async function acknowledge(batch: OutboxRow[], results: SyncResult[]): Promise<boolean> {
     const byId = new Map<string, SyncResult>();
     for (const result of results) if (result && typeof result.id === "string") byId.set(result.id, result);
     let complete = true;
-    await db.transaction("rw", db.outbox, async () => {
-      for (const row of batch) {
-        const result = byId.get(row.id);
-        if (row.seq === undefined) continue;
-        if (result?.status === "applied" || result?.status === "duplicate") {
-          await db.outbox.delete(row.seq);
-        } else if (result?.status === "rejected") {
-          await db.outbox.update(row.seq, { status: "rejected", msg: result.msg ?? "", tries: row.tries + 1 });
-        } else {
-          complete = false;
-          await db.outbox.update(row.seq, { tries: row.tries + 1 });
-        }
+    const done: number[] = [];
+    const changes: { key: number; changes: Partial<OutboxRow> }[] = [];
+    for (const row of batch) {
+      const result = byId.get(row.id);
+      if (row.seq === undefined) continue;
+      if (result?.status === "applied" || result?.status === "duplicate") {
+        done.push(row.seq);
+      } else if (result?.status === "rejected") {
+        changes.push({ key: row.seq, changes: { status: "rejected", msg: result.msg ?? "", tries: row.tries + 1 } });
+      } else {
+        complete = false;
+        changes.push({ key: row.seq, changes: { tries: row.tries + 1 } });
       }
+    }
+    // Two requests for the whole batch (not one per op), in one transaction.
+    await db.transaction("rw", db.outbox, async () => {
+      if (done.length > 0) await db.outbox.bulkDelete(done);
+      if (changes.length > 0) await db.outbox.bulkUpdate(changes);
     });
     return complete;
   }

@@ -2,7 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { BrainCircuit } from "lucide-react";
 import { Link } from "react-router-dom";
-import { useReviewQueue } from "../../offline/index.ts";
+import { useReviewSummary } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { minutesOf } from "./reviewApi.ts";
 import { useMinuteClock } from "./useMinuteClock.ts";
@@ -18,9 +18,10 @@ export function DailyReview() {
   const { t } = useLingui();
   const db = useOfflineDb() ?? undefined;
   const now = useMinuteClock();
-  const queue = useReviewQueue(db, now);
+  // Its figures only (not a live query: read each minute and when the home opens).
+  const queue = useReviewSummary(db, now);
   if (!db || !queue || queue.queued === 0) return null;
-  const due = queue.due.length;
+  const due = queue.due;
   return (
     <section aria-labelledby="daily-review" className="flex flex-wrap items-center gap-3 rounded-xl border border-blue-200 bg-blue-50 p-4 dark:border-slate-700 dark:bg-slate-900">
       <BrainCircuit aria-hidden className="size-8 shrink-0 text-primary" />

@@ -7,7 +7,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { formatTime } from "../../../shared/time.ts";
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import { useOfflineDb } from "../../offline/index.ts";
-import { saveDownloadedBank, useQuestionBook, type QuestionBookEntry } from "../../offline/index.ts";
+import { saveDownloadedBank, useBookQuestions, useQuestionBook, type BookQuestion, type QuestionBookEntry } from "../../offline/index.ts";
 import { localBankTitle, removeWrong, setFavourite } from "../../offline/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -19,6 +19,9 @@ import { questionLookupQuery } from "./questionLookup.ts";
 import { Button, buttonClass } from "../../ui/Button.tsx";
 
 type Kind = "favourites" | "wrong";
+
+/** Entries shown at first, and added by each "show more". */
+const PAGE_SIZE = 20;
 type ShownQuestion = Omit<ExamQuestion, "answer" | "analysis"> & Partial<Pick<ExamQuestion, "answer" | "analysis">>;
 
 /** "Wrong 3 times, last on 2026-01-02 10:00" (plural forms per language). */
@@ -92,7 +95,7 @@ function QuestionBody({ question, onDevice }: { question: ShownQuestion; onDevic
 /** Why a question cannot be shown: offline, still loading, the lookup failed, or it is gone. */
 type Missing = "offline" | "loading" | "failed" | "gone";
 
-function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: QuestionBookEntry; question: ShownQuestion | null; missing: Missing }) {
+function EntryCard({ kind, entry, stored, question, missing }: { kind: Kind; entry: QuestionBookEntry; stored: BookQuestion | undefined; question: ShownQuestion | null; missing: Missing }) {
   const { t, i18n } = useLingui();
   const db = useOfflineDb();
   const wrongText = useWrongCountText();
@@ -106,13 +109,13 @@ function EntryCard({ kind, entry, question, missing }: { kind: Kind; entry: Ques
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-start dark:border-slate-700 dark:bg-slate-900">
       <div className="min-w-0 flex-1">
-        {question ? <QuestionBody question={question} onDevice={entry.question !== null} /> : <p className="text-slate-700 dark:text-slate-200">{notes[missing]}</p>}
+        {question ? <QuestionBody question={question} onDevice={entry.bankId !== null} /> : <p className="text-slate-700 dark:text-slate-200">{notes[missing]}</p>}
         <p className="mt-1 flex flex-wrap items-center gap-x-3 text-sm text-slate-600 dark:text-slate-300">
           {kind === "wrong" && <span>{wrongText(entry.count, formatTime(entry.at, "YYYY-MM-DD HH:mm"))}</span>}
-          {entry.bank && (
+          {stored?.bank && (
             <span className="inline-flex items-center gap-1">
               <HardDrive aria-hidden className="size-3.5" />
-              {localBankTitle(entry.bank, i18n.locale)}
+              {localBankTitle(stored.bank, i18n.locale)}
             </span>
           )}
         </p>
@@ -155,15 +158,19 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
   const [params] = useSearchParams();
   const bankId = Number(params.get("id")) || 0;
   const book = useQuestionBook(db, kind);
-  const missing = book?.filter((e) => !e.question).map((e) => e.questionId) ?? [];
+  const missing = book?.filter((e) => e.bankId === null).map((e) => e.questionId) ?? [];
   const lookup = useQuery({ ...questionLookupQuery(missing), enabled: online && missing.length > 0 });
   const remote = new Map((lookup.data?.questions ?? []).map((q) => [q.id, q]));
   // A question's bank is known from the device's copy or the server's lookup; one not known yet
   // (offline, its bank not saved) stays listed with why it cannot be shown.
-  const bankOf = (e: QuestionBookEntry) => e.question?.bankId ?? remote.get(e.questionId)?.classifyId;
+  const bankOf = (e: QuestionBookEntry) => e.bankId ?? remote.get(e.questionId)?.classifyId;
   const entries = bankId > 0 ? book?.filter((e) => (bankOf(e) ?? bankId) === bankId) : book;
   // The set "practise these" opens: this bank's questions (practice downloads the bank when it is not saved yet).
   const practisable = bankId > 0 ? (entries?.filter((e) => bankOf(e) === bankId).length ?? 0) : 0;
+  // A page at a time: only the questions shown are read from the device.
+  const [shown, setShown] = useState(PAGE_SIZE);
+  const page = entries?.slice(0, shown);
+  const stored = useBookQuestions(db, page);
 
   if (!signedIn) {
     return (
@@ -173,7 +180,7 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
     );
   }
   // The member's database opens right after sign-in; the first read is one quick transaction.
-  if (!db || entries === undefined) return <Spinner className="mx-auto my-12 size-8" />;
+  if (!db || entries === undefined || page === undefined || stored === undefined) return <Spinner className="mx-auto my-12 size-8" />;
   if (entries.length === 0) {
     return (
       <div className="flex flex-col items-center gap-2 py-12 text-center text-slate-600 dark:text-slate-300">
@@ -192,6 +199,8 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
     const seen = offered.get(q.classifyId);
     offered.set(q.classifyId, { title, count: (seen?.count ?? 0) + 1 });
   }
+  const shownCount = page.length;
+  const totalCount = entries.length;
   const missingState: Missing = !online ? "offline" : lookup.isError ? "failed" : lookup.isSuccess ? "gone" : "loading";
   return (
     <div className="space-y-3">
@@ -211,10 +220,26 @@ export function QuestionListTab({ kind }: { kind: Kind }) {
         </ul>
       )}
       <ul className="space-y-3">
-        {entries.map((entry) => (
-          <EntryCard key={entry.questionId} kind={kind} entry={entry} question={entry.question ?? remote.get(entry.questionId) ?? null} missing={missingState} />
-        ))}
+        {page.map((entry) => {
+          const onDevice = stored.get(entry.questionId);
+          return (
+            <EntryCard
+              key={entry.questionId}
+              kind={kind}
+              entry={entry}
+              stored={onDevice}
+              question={onDevice?.question ?? remote.get(entry.questionId) ?? null}
+              // On the device but not read yet: the next page's questions are on their way.
+              missing={entry.bankId !== null ? "loading" : missingState}
+            />
+          );
+        })}
       </ul>
+      {entries.length > page.length && (
+        <Button className="w-full sm:w-auto" onClick={() => setShown((n) => n + PAGE_SIZE)}>
+          {t`Show more (${shownCount} of ${totalCount})`}
+        </Button>
+      )}
     </div>
   );
 }

@@ -90,7 +90,35 @@ export function summarisePending(rows: readonly OutboxRow[]): { total: number; a
   return { total: actions.reduce((n, a) => n + a.count, 0), actions };
 }
 
-/** The member's changes waiting to be sent (the header's sync badge and its panel). */
+/** The member's changes waiting to be sent, by kind (the header's sync panel, read once it is open). */
 export async function pendingActions(db: MemberDb): Promise<{ total: number; actions: PendingAction[] }> {
   return summarisePending(await db.outbox.where("status").equals("pending").toArray());
+}
+
+/** Op types that are not one change each (`actionKey`): read to be counted; every other pending op is one. */
+const READ_TO_COUNT: readonly OpType[] = ["wrong.remove", "lesson.progress", "favourite.set"];
+
+/**
+ * How many changes wait to be sent, as `summarisePending` counts them (the header's badge), from
+ * the `[status+type]` index: every pending op is one change, less the positions (bookkeeping of
+ * answers), with the few kinds that merge read and counted as the panel counts them. A heavy
+ * queue (thousands of answers) is counted without reading its rows.
+ */
+export async function pendingChangeCount(db: MemberDb): Promise<number> {
+  return db.transaction("r", db.outbox, async () => {
+    const pendingOf = (type: OpType) => db.outbox.where("[status+type]").equals(["pending", type]);
+    const [all, positions, read] = await Promise.all([
+      pendingCount(db),
+      pendingOf("progress.set").count(),
+      Promise.all(READ_TO_COUNT.map((type) => pendingOf(type).toArray())).then((lists) => lists.flat()),
+    ]);
+    // A removal that is part of an answer (the same question and time) was queued in the same
+    // transaction just after it: right after it (a wrong-book set's answer) or after its review.
+    const removals = read.flatMap((row) => (row.type === "wrong.remove" && row.seq !== undefined ? [row.seq - 1, row.seq - 2] : []));
+    const answers = (removals.length === 0 ? [] : await db.outbox.bulkGet(removals)).filter(
+      (row): row is OutboxRow => row !== undefined && row.status === "pending" && row.type === "practice.answer",
+    );
+    const unique = [...new Map(answers.map((row) => [row.seq, row])).values()];
+    return all - positions - read.length + summarisePending([...unique, ...read]).total - unique.length;
+  });
 }

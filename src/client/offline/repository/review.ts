@@ -16,7 +16,7 @@ import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import { addAnswer, addQuestion, emptyTopic, finishMastery, questionMastery, type LatestResult, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
 import type { ReviewState } from "../../../shared/sync/wire.ts";
 import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
-import { questionsWithIds, rowsWithKeys } from "./banks.ts";
+import { questionKinds, questionsWithIds, rowsWithKeys } from "./banks.ts";
 import { applyLocally } from "./practice.ts";
 import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
 
@@ -186,18 +186,27 @@ export interface ReviewQueue {
   entries: ReviewEntry[];
 }
 
+/** The questions of the review queue: the wrong book (active) and the favourites, and which each comes from. */
+async function queueSources(db: MemberDb): Promise<Map<number, ReviewEntry["source"]>> {
+  const [wrong, favourites] = await Promise.all([db.wrong.toArray(), db.favourites.toArray()]);
+  const sources = new Map<number, ReviewEntry["source"]>();
+  for (const w of wrong) if (!w.removed && w.count > 0) sources.set(w.questionId, "wrong");
+  for (const f of favourites) {
+    if (f.on) sources.set(f.questionId, sources.has(f.questionId) ? "both" : "favourite");
+  }
+  return sources;
+}
+
 /** The review queue at `now`: the wrong book (active) and the favourites, with their cards. */
 export async function readReviewQueue(db: MemberDb, now: number, bankId?: number): Promise<ReviewQueue> {
   return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
-    const sources = new Map<number, ReviewEntry["source"]>();
-    for (const w of await db.wrong.toArray()) if (!w.removed && w.count > 0) sources.set(w.questionId, "wrong");
-    for (const f of await db.favourites.toArray()) {
-      if (f.on) sources.set(f.questionId, sources.has(f.questionId) ? "both" : "favourite");
-    }
+    const sources = await queueSources(db);
     if (sources.size === 0) return { due: [], queued: 0, dueElsewhere: 0, estimateSeconds: 0, entries: [] };
     const ids = [...sources.keys()];
-    const cards = new Map((await rowsWithKeys(db.reviewCards, ids, (c) => c.questionId)).map((c) => [c.questionId, c]));
     const rows = await questionsWithIds(db, ids, bankId);
+    // One bank's queue needs the cards of that bank's questions only (those elsewhere are not counted).
+    const carded = bankId === undefined ? ids : rows.map((row) => row.id);
+    const cards = new Map((await rowsWithKeys(db.reviewCards, carded, (c) => c.questionId)).map((c) => [c.questionId, c]));
     const questions = new Map(rows.map((row) => [row.id, row]));
     const banks = new Map((await db.banks.bulkGet([...new Set(rows.map((r) => r.bankId))])).flatMap((b) => (b ? [[b.id, b] as const] : [])));
     const entries: ReviewEntry[] = [];
@@ -222,6 +231,35 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
       estimateSeconds: estimateSeconds(due.map((e) => e.question.type)),
       entries,
     };
+  });
+}
+
+/** The review queue's figures, without its questions (the member home's daily review card). */
+export type ReviewSummary = Pick<ReviewQueue, "queued" | "dueElsewhere" | "estimateSeconds"> & {
+  /** Due now on this device (`ReviewQueue.due.length`). */
+  due: number;
+};
+
+/**
+ * The figures of `readReviewQueue(db, now)` (every bank) without reading a question: where each
+ * is and its type come from the `type` index (`questionKinds`). Not for a live query (it would
+ * observe each key).
+ */
+export async function reviewSummary(db: MemberDb, now: number): Promise<ReviewSummary> {
+  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
+    const [sources, kinds, bankIds, cardRows] = await Promise.all([queueSources(db), questionKinds(db), db.banks.toCollection().primaryKeys(), db.reviewCards.toArray()]);
+    const banks = new Set(bankIds);
+    const cards = new Map(cardRows.map((c) => [c.questionId, c]));
+    const dueTypes: string[] = [];
+    let dueElsewhere = 0;
+    for (const questionId of sources.keys()) {
+      const card = cards.get(questionId);
+      if (!isDue(card, now)) continue;
+      const kind = kinds.get(questionId);
+      if (kind && banks.has(kind.bankId)) dueTypes.push(kind.type);
+      else dueElsewhere += 1;
+    }
+    return { due: dueTypes.length, queued: sources.size, dueElsewhere, estimateSeconds: estimateSeconds(dueTypes) };
   });
 }
 
@@ -279,17 +317,22 @@ function latestGraded(answers: readonly { questionId: number; at: number; correc
 /**
  * Mastery by topic (bank) and question type from this device alone, for when the server cannot
  * be reached: the same rules as `GET /api/exam/review/mastery` (src/shared/exam/mastery.ts), over the answers and reviews this
- * device holds, for the banks saved on it.
+ * device holds, for the banks saved on it. Each question's bank and type come from the `type`
+ * index (`questionKinds`), not from the questions: read once, not in a live query.
  */
 export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery> {
-  const queue = await readReviewQueue(db, now);
-  return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers, db.reviewLogs], async () => {
-    const answers = await db.answers.toArray();
-    const logs = await db.reviewLogs.toArray();
+  return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers, db.reviewLogs, db.wrong, db.favourites], async () => {
+    const [answers, logs, bankRows, cardRows, kinds, queued] = await Promise.all([
+      db.answers.toArray(),
+      db.reviewLogs.toArray(),
+      db.banks.toArray(),
+      db.reviewCards.toArray(),
+      questionKinds(db),
+      queueSources(db),
+    ]);
     const touched = [...new Set([...answers.map((a) => a.questionId), ...logs.map((l) => l.questionId)])];
-    const questions = new Map((await questionsWithIds(db, touched)).map((q) => [q.id, q]));
-    const banks = new Map((await db.banks.toArray()).map((b) => [b.id, b]));
-    const cards = new Map((await rowsWithKeys(db.reviewCards, touched, (c) => c.questionId)).map((c) => [c.questionId, c]));
+    const banks = new Map(bankRows.map((b) => [b.id, b]));
+    const cards = new Map(cardRows.map((c) => [c.questionId, c]));
     const latest = latestGraded(answers);
 
     const topics = new Map<string, MasteryAcc>();
@@ -305,20 +348,22 @@ export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery>
       return topic;
     };
     for (const questionId of touched) {
-      const question = questions.get(questionId);
-      const topic = question ? topicOf(question.bankId, question.type) : null;
-      if (!question || !topic) continue;
+      const kind = kinds.get(questionId);
+      const topic = kind ? topicOf(kind.bankId, kind.type) : null;
+      if (!kind || !topic) continue;
       addQuestion(topic, latest.get(questionId) ?? null, cards.get(questionId) ?? null, now);
     }
     const since = now - MASTERY_WEEKS * 7 * 86_400_000;
     for (const a of answers) {
-      const question = questions.get(a.questionId);
-      const topic = question ? topics.get(`${question.bankId}:${question.type}`) : undefined;
+      const kind = kinds.get(a.questionId);
+      const topic = kind ? topics.get(`${kind.bankId}:${kind.type}`) : undefined;
       if (topic) addAnswer(topic, a.correct, a.at, since);
     }
-    for (const d of queue.due) {
-      const topic = topics.get(`${d.bank.id}:${d.question.type}`);
-      if (topic) topic.dueReviews += 1;
+    // The queue's reviews due now on this device, by topic (as the review list counts them).
+    for (const questionId of queued.keys()) {
+      const kind = kinds.get(questionId);
+      const topic = kind && banks.has(kind.bankId) ? topics.get(`${kind.bankId}:${kind.type}`) : undefined;
+      if (topic && isDue(cards.get(questionId), now)) topic.dueReviews += 1;
     }
     return {
       topics: finishMastery(topics.values()),
