@@ -70,6 +70,8 @@ export function readValue(name: string, field: FieldDef, raw: unknown): unknown 
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const ref = (column: string) => sql.ref(column);
+/** A text field's column as `ilike` reads it: a text column itself (its trigram index serves it), anything else as its text. */
+const asText = (field: FieldDef) => (field.type === "text" ? ref(field.column) : sql`${ref(field.column)}::text`);
 
 function listOf(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
@@ -107,7 +109,7 @@ export function condition(def: ResourceDef, item: SearchItem): RawBuilder<SqlBoo
     case "NOT LIKE": {
       const text = readValue(name, field, item.val) as string;
       const pattern = `%${escapeLike(text)}%`;
-      return operator === "LIKE" ? sql<SqlBool>`${col}::text ilike ${pattern}` : sql<SqlBool>`${col}::text not ilike ${pattern}`;
+      return operator === "LIKE" ? sql<SqlBool>`${asText(field)} ilike ${pattern}` : sql<SqlBool>`${asText(field)} not ilike ${pattern}`;
     }
     case "IN":
     case "NOT IN": {
@@ -156,6 +158,26 @@ export function orderOf(def: ResourceDef, order: string | undefined): { column: 
 const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
 
 /**
+ * A quick search: the text anywhere in any of the resource's quick-search fields (case-insensitive,
+ * `%` and `_` literal), a number field (an id) only when the text is that number. Each text field is
+ * `column ilike '%text%'`, which a trigram index on the column serves (migration 0058: the
+ * questions' stems, the members' names, email and mobile), OR-ed into one bitmap.
+ */
+function quickCondition(def: ResourceDef, quick: string): RawBuilder<SqlBool> {
+  const pattern = `%${escapeLike(quick)}%`;
+  const matches = def.quickSearch.flatMap((name) => {
+    const field = def.fields[name]!;
+    if (field.type !== "int" && field.type !== "bigint") return [sql<SqlBool>`${asText(field)} ilike ${pattern}`];
+    try {
+      return [sql<SqlBool>`${ref(field.column)} = ${readValue(name, field, quick)}`];
+    } catch {
+      return []; // not a number: no id is this text
+    }
+  });
+  return matches.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(matches, sql` or `)})`;
+}
+
+/**
  * The rows a list request matches, before paging: its conditions (search, the resource's default
  * search, company scope, quick search, a remote select's preload), its order and its fields. The
  * list's page and the export of the whole list (export.ts) both read it.
@@ -169,10 +191,7 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
   const scoped = scopeCondition(ctx, def);
   if (scoped) conditions.push(scoped);
   const quick = query.quickSearch?.trim();
-  if (quick) {
-    const pattern = `%${escapeLike(quick)}%`;
-    conditions.push(sql<SqlBool>`(${sql.join(def.quickSearch.map((name) => sql`${ref(def.fields[name]!.column)}::text ilike ${pattern}`), sql` or `)})`);
-  }
+  if (quick) conditions.push(quickCondition(def, quick));
   const select = isOn(query.select);
   if (select && query.initValue !== undefined && query.initValue !== "") {
     // A remote select preloading its chosen value(s): those rows, whatever the page.
