@@ -60,6 +60,15 @@ describe("quick search of the question list", () => {
     expect(await find("生产安全")).toEqual([]);
   });
 
+  it("pages the rows it finds in the list's order, with their total", async () => {
+    const page = async (n: number, order: string) =>
+      (await adminCall<ListAnswer<{ id: number }>>(root, "GET", `/admin/exam/question/index?limit=1&page=${n}&order=${order}&quickSearch=${encodeURIComponent("员工")}&search[0][field]=classify_id&search[0][val]=${bank}`)).data!;
+    expect(await page(1, "id,desc")).toMatchObject({ list: [{ id: digits }], total: 2 });
+    expect(await page(2, "id,desc")).toMatchObject({ list: [{ id: percent }], total: 2 });
+    expect(await page(2, "id,asc")).toMatchObject({ list: [{ id: digits }], total: 2 });
+    expect(await page(3, "id,asc")).toMatchObject({ list: [], total: 2 });
+  });
+
   it("matches case-insensitively, from inside a word", async () => {
     expect(await find("fire EX")).toEqual([fire]);
     expect(await find("uestio")).toEqual([other]);

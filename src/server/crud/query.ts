@@ -210,12 +210,15 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
   };
   const count = async () => Number((await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst())?.total ?? 0);
   const complete = (rows: Row[]): Promise<Row[]> | Row[] => (def.hooks?.listRows ? def.hooks.listRows(ctx, rows) : rows);
-  /** `limit` rows from `offset` in the list's order, completed by the resource's list hook. */
-  const rows = async (limit: number, offset: number): Promise<Row[]> => {
+  /** `limit` rows from `offset` in the list's order (among these ids, when given), completed by the resource's list hook. */
+  const rows = async (limit: number, offset: number, among?: readonly number[]): Promise<Row[]> => {
     let rowsQuery = base().select(names.map((name) => ref(def.fields[name]!.column).as(name)));
+    if (among) rowsQuery = rowsQuery.where(sql<SqlBool>`t.id = any(${among}::int[])`);
     for (const o of order) rowsQuery = rowsQuery.orderBy(ref(o.column), o.dir);
     return complete((await rowsQuery.limit(limit).offset(offset).execute()) as Row[]);
   };
+  /** The ids of every matching row, in no order (read as the count reads them: a search by its indexes). */
+  const matching = async (): Promise<number[]> => ((await base().select(sql<number>`t.id`.as("id")).execute()) as { id: number }[]).map((r) => Number(r.id));
   /** The ids of the first `limit` matching rows, in the list's order. */
   const ids = async (limit: number): Promise<number[]> => {
     let idsQuery = base().select(sql<number>`t.id`.as("id"));
@@ -240,8 +243,11 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
       return row ? [row] : [];
     }));
   };
-  return { count, rows, ids, rowsOf };
+  return { count, rows, matching, ids, rowsOf };
 }
+
+/** A quick search finding at most this many rows has its page read among their ids (listRows). */
+const FEW_MATCHES = 1_000;
 
 /** `GET index`: the page of rows and the total, or a remote select's rows. */
 export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
@@ -249,7 +255,14 @@ export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQu
   const limit = typeof query.limit === "number" ? query.limit : DEFAULT_LIST_LIMIT;
   const page = typeof query.page === "number" ? query.page : 1;
   const total = await source.count();
-  return { list: await source.rows(limit, (page - 1) * limit), total };
+  const offset = (page - 1) * limit;
+  if (total <= offset) return { list: [], total };
+  // A quick search finding a few rows: the planner cannot tell how few a text matches, and would
+  // rather walk the list's order (the primary key) testing each row until the page is full: 57,570
+  // of 100,000 members for the 11 named '员工4242' (1.1 s). The ids the search finds (by its trigram
+  // indexes, as the count found them) bound the page's query instead.
+  const among = query.quickSearch?.trim() && total <= FEW_MATCHES ? await source.matching() : undefined;
+  return { list: await source.rows(limit, offset, among), total };
 }
 
 export type Tables = Kysely<AnyTables>;
