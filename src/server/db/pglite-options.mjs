@@ -6,6 +6,8 @@
 //   why; the PostgreSQL driver is given the same).
 // - extensions: pg_trgm, whose trigram indexes serve the lists' quick search (migration 0058). A
 //   database with those indexes cannot be written to (nor searched) by a PGlite opened without it.
+//   Importing this file loads only the extension's descriptor (where its 15 KB bundle is), not
+//   PGlite: the bundle is read when a database opens.
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 
 export const pgliteOptions = {
