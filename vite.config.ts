@@ -217,11 +217,12 @@ function precompress(): Plugin {
  * The server's threads are plain JavaScript that the server starts from next to its bundle
  * (`new URL("./pglite-worker.mjs", import.meta.url)`): the embedded database's
  * (src/server/db/pglite-worker.mjs, from db/pglite.ts) and the spreadsheet reader's
- * (src/server/crud/resources/sheet-worker.mjs, from crud/resources/questionSheet.ts). Every server build
- * carries them there, as they are.
+ * (src/server/crud/resources/sheet-worker.mjs, from crud/resources/questionSheet.ts), and the
+ * embedded database's options the first imports (src/server/db/pglite-options.mjs). Every server
+ * build carries them there, as they are.
  */
 function serverWorkers(): Plugin {
-  const workers = { "pglite-worker.mjs": "./src/server/db/pglite-worker.mjs", "sheet-worker.mjs": "./src/server/crud/resources/sheet-worker.mjs" };
+  const workers = { "pglite-worker.mjs": "./src/server/db/pglite-worker.mjs", "pglite-options.mjs": "./src/server/db/pglite-options.mjs", "sheet-worker.mjs": "./src/server/crud/resources/sheet-worker.mjs" };
   return {
     name: "server-workers",
     apply: "build",

@@ -48,20 +48,28 @@ export function schemaTypesDrift(committed, generated) {
     `committed ${JSON.stringify(a[line] ?? "(end of file)")}, migrations give ${JSON.stringify(b[line] ?? "(end of file)")}; run npm run db:types`;
 }
 
-async function loadServerModules() {
-  const { runnerImport } = await import("vite");
-  const load = async (rel) =>
-    (await runnerImport(fileURLToPath(new URL(rel, import.meta.url)), { configFile: false, logLevel: "error" })).module;
-  const [pglite, migrateModule, kysely] = await Promise.all([
-    load("../server/db/pglite.ts"),
-    load("../server/db/migrate.ts"),
-    load("../server/db/kysely.ts"),
-  ]);
-  return { openMemoryPGlite: pglite.openMemoryPGlite, migrate: migrateModule.migrate, kyselyOf: kysely.kyselyOf };
+/**
+ * The server modules, loaded through Vite (kept open until `use` ends: openMemoryPGlite imports
+ * PGlite when called, which a module runner closed after loading could no longer do).
+ */
+async function withServerModules(use) {
+  const { createServer } = await import("vite");
+  const server = await createServer({ configFile: false, logLevel: "error", appType: "custom", server: { middlewareMode: true, hmr: false, ws: false } });
+  try {
+    const load = (rel) => server.ssrLoadModule(fileURLToPath(new URL(rel, import.meta.url)));
+    const [pglite, migrateModule, kysely] = await Promise.all([
+      load("../server/db/pglite.ts"),
+      load("../server/db/migrate.ts"),
+      load("../server/db/kysely.ts"),
+    ]);
+    return await use({ openMemoryPGlite: pglite.openMemoryPGlite, migrate: migrateModule.migrate, kyselyOf: kysely.kyselyOf });
+  } finally {
+    await server.close();
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === fs.realpathSync(process.argv[1])) {
-  const text = await generateSchemaTypes(await loadServerModules());
+  const text = await withServerModules(generateSchemaTypes);
   if (process.argv.includes("--check")) {
     const drift = schemaTypesDrift(fs.existsSync(outFile) ? fs.readFileSync(outFile, "utf8") : "", text);
     if (drift) {

@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startServer, stop } from "./server.mjs";
+import { openDataDir, startServer, stop } from "./server.mjs";
 import { seed } from "./takers.mjs";
 
 const [a, b] = process.argv.slice(2);
@@ -54,8 +54,7 @@ async function side(entry) {
     await c.end();
   } else {
     await stop((await startServer([entry], dataDir, env)).child);
-    const { PGlite } = await import("@electric-sql/pglite");
-    const db = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+    const db = await openDataDir(dataDir);
     data = await seed((sql, params) => db.query(sql, params), { takers: 100, starters: 1 });
     await db.close();
   }

@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { memory, startServer as startAny, stop } from "./server.mjs";
+import { memory, openDataDir, startServer as startAny, stop } from "./server.mjs";
 
 // BACKOFFICE_SERVER=<main.js>: another build (an A/B of two builds on copies of one seeded DATA_DIR).
 const startServer = (dataDir) => startAny([process.env.BACKOFFICE_SERVER ?? "dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000" });
@@ -227,8 +227,7 @@ export async function backofficeBench() {
       fs.mkdirSync(dataDir, { recursive: true });
       // First start migrates and seeds the demo; then the volumes go in.
       await stop((await startServer(dataDir)).child);
-      const { PGlite } = await import("@electric-sql/pglite");
-      const db = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+      const db = await openDataDir(dataDir);
       const t0 = performance.now();
       ids = await seedBackoffice((text, params) => db.query(text, params));
       await db.close();

@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { startServer as startAny, stop } from "./server.mjs";
+import { openDataDir, startServer as startAny, stop } from "./server.mjs";
 const startServer = (dataDir, env = {}) => startAny(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000", ...env });
 const MEMBERS = 100_000;
 const REQUESTS = 200;
@@ -85,8 +85,7 @@ export async function membersBench() {
       await client.end();
     } else {
       await stop((await startServer(dataDir)).child);
-      const { PGlite } = await import("@electric-sql/pglite");
-      const db = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+      const db = await openDataDir(dataDir);
       seededMs = await seed((sql) => db.query(sql));
       await db.close();
     }

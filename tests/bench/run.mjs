@@ -18,7 +18,7 @@ import { membersBench } from "./members.mjs";
 import { membersImportBench } from "./members-import.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { takersBench } from "./takers.mjs";
-import { root, startServer, stop } from "./server.mjs";
+import { openDataDir, root, startServer, stop } from "./server.mjs";
 
 const dist = path.join(root, "dist/client");
 
@@ -49,8 +49,7 @@ async function rawGet(url, headers) {
 
 /** Adds a bank of `n` questions straight into the (stopped) server's embedded database. */
 async function addBigBank(dir, n) {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const pg = await PGlite.create({ dataDir: path.join(dir, "pgdata") });
+  const pg = await openDataDir(dir);
   try {
     const bank = await pg.query("insert into exam_classify (pid, title, title_en, weigh) values (0, '压力测试题库', 'Load-test bank', 0) returning id");
     const id = bank.rows[0].id;

@@ -1,9 +1,19 @@
 /** The benches' shared process plumbing: start the built server on a free port, stop it, read its memory. */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * The embedded database of a stopped server's `dataDir`, opened as the server opens it (the
+ * options of src/server/db/pglite-options.mjs: its extensions, which its indexes need, and parsers).
+ */
+export async function openDataDir(dataDir) {
+  const [{ PGlite }, { pgliteOptions }] = await Promise.all([import("@electric-sql/pglite"), import("../../src/server/db/pglite-options.mjs")]);
+  return PGlite.create({ ...pgliteOptions, dataDir: path.join(dataDir, "pgdata") });
+}
 
 /** Starts `node <args>` in the repo with an embedded database in `dataDir`; resolves with its URL and start-up time. */
 export function startServer(args, dataDir, env = {}) {

@@ -24,7 +24,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { startServer, stop } from "./server.mjs";
+import { openDataDir, startServer, stop } from "./server.mjs";
 
 const GOAL = { postgres: 50_000, pglite: 15_000 };
 const P99_LIMIT_MS = 200;
@@ -426,8 +426,7 @@ async function scenario(serverUrl) {
       data = await seed((sql, params) => c.query(sql, params), { takers: maxTakers, starters: START_MEMBERS });
       await c.end();
     } else {
-      const { PGlite } = await import("@electric-sql/pglite");
-      const db = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+      const db = await openDataDir(dataDir);
       data = await seed((sql, params) => db.query(sql, params), { takers: maxTakers, starters: START_MEMBERS });
       await db.close();
     }

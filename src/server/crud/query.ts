@@ -70,6 +70,8 @@ export function readValue(name: string, field: FieldDef, raw: unknown): unknown 
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const ref = (column: string) => sql.ref(column);
+/** A text field's column as `ilike` reads it: a text column itself (its trigram index serves it), anything else as its text. */
+const asText = (field: FieldDef) => (field.type === "text" ? ref(field.column) : sql`${ref(field.column)}::text`);
 
 function listOf(raw: unknown): unknown[] {
   if (Array.isArray(raw)) return raw;
@@ -107,7 +109,7 @@ export function condition(def: ResourceDef, item: SearchItem): RawBuilder<SqlBoo
     case "NOT LIKE": {
       const text = readValue(name, field, item.val) as string;
       const pattern = `%${escapeLike(text)}%`;
-      return operator === "LIKE" ? sql<SqlBool>`${col}::text ilike ${pattern}` : sql<SqlBool>`${col}::text not ilike ${pattern}`;
+      return operator === "LIKE" ? sql<SqlBool>`${asText(field)} ilike ${pattern}` : sql<SqlBool>`${asText(field)} not ilike ${pattern}`;
     }
     case "IN":
     case "NOT IN": {
@@ -156,6 +158,26 @@ export function orderOf(def: ResourceDef, order: string | undefined): { column: 
 const isOn = (flag: string | undefined) => flag === "1" || flag === "true";
 
 /**
+ * A quick search: the text anywhere in any of the resource's quick-search fields (case-insensitive,
+ * `%` and `_` literal), a number field (an id) only when the text is that number. Each text field is
+ * `column ilike '%text%'`, which a trigram index on the column serves (migration 0058: the
+ * questions' stems, the members' names, email and mobile), OR-ed into one bitmap.
+ */
+function quickCondition(def: ResourceDef, quick: string): RawBuilder<SqlBool> {
+  const pattern = `%${escapeLike(quick)}%`;
+  const matches = def.quickSearch.flatMap((name) => {
+    const field = def.fields[name]!;
+    if (field.type !== "int" && field.type !== "bigint") return [sql<SqlBool>`${asText(field)} ilike ${pattern}`];
+    try {
+      return [sql<SqlBool>`${ref(field.column)} = ${readValue(name, field, quick)}`];
+    } catch {
+      return []; // not a number: no id is this text
+    }
+  });
+  return matches.length === 0 ? sql<SqlBool>`false` : sql<SqlBool>`(${sql.join(matches, sql` or `)})`;
+}
+
+/**
  * The rows a list request matches, before paging: its conditions (search, the resource's default
  * search, company scope, quick search, a remote select's preload), its order and its fields. The
  * list's page and the export of the whole list (export.ts) both read it.
@@ -169,10 +191,7 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
   const scoped = scopeCondition(ctx, def);
   if (scoped) conditions.push(scoped);
   const quick = query.quickSearch?.trim();
-  if (quick) {
-    const pattern = `%${escapeLike(quick)}%`;
-    conditions.push(sql<SqlBool>`(${sql.join(def.quickSearch.map((name) => sql`${ref(def.fields[name]!.column)}::text ilike ${pattern}`), sql` or `)})`);
-  }
+  if (quick) conditions.push(quickCondition(def, quick));
   const select = isOn(query.select);
   if (select && query.initValue !== undefined && query.initValue !== "") {
     // A remote select preloading its chosen value(s): those rows, whatever the page.
@@ -191,12 +210,15 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
   };
   const count = async () => Number((await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst())?.total ?? 0);
   const complete = (rows: Row[]): Promise<Row[]> | Row[] => (def.hooks?.listRows ? def.hooks.listRows(ctx, rows) : rows);
-  /** `limit` rows from `offset` in the list's order, completed by the resource's list hook. */
-  const rows = async (limit: number, offset: number): Promise<Row[]> => {
+  /** `limit` rows from `offset` in the list's order (among these ids, when given), completed by the resource's list hook. */
+  const rows = async (limit: number, offset: number, among?: readonly number[]): Promise<Row[]> => {
     let rowsQuery = base().select(names.map((name) => ref(def.fields[name]!.column).as(name)));
+    if (among) rowsQuery = rowsQuery.where(sql<SqlBool>`t.id = any(${among}::int[])`);
     for (const o of order) rowsQuery = rowsQuery.orderBy(ref(o.column), o.dir);
     return complete((await rowsQuery.limit(limit).offset(offset).execute()) as Row[]);
   };
+  /** The ids of every matching row, in no order (read as the count reads them: a search by its indexes). */
+  const matching = async (): Promise<number[]> => ((await base().select(sql<number>`t.id`.as("id")).execute()) as { id: number }[]).map((r) => Number(r.id));
   /** The ids of the first `limit` matching rows, in the list's order. */
   const ids = async (limit: number): Promise<number[]> => {
     let idsQuery = base().select(sql<number>`t.id`.as("id"));
@@ -221,8 +243,11 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
       return row ? [row] : [];
     }));
   };
-  return { count, rows, ids, rowsOf };
+  return { count, rows, matching, ids, rowsOf };
 }
+
+/** A quick search finding at most this many rows has its page read among their ids (listRows). */
+const FEW_MATCHES = 1_000;
 
 /** `GET index`: the page of rows and the total, or a remote select's rows. */
 export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQuery): Promise<{ list: Row[]; total: number }> {
@@ -230,7 +255,14 @@ export async function listRows(ctx: CrudContext, def: ResourceDef, query: ListQu
   const limit = typeof query.limit === "number" ? query.limit : DEFAULT_LIST_LIMIT;
   const page = typeof query.page === "number" ? query.page : 1;
   const total = await source.count();
-  return { list: await source.rows(limit, (page - 1) * limit), total };
+  const offset = (page - 1) * limit;
+  if (total <= offset) return { list: [], total };
+  // A quick search finding a few rows: the planner cannot tell how few a text matches, and would
+  // rather walk the list's order (the primary key) testing each row until the page is full: 57,570
+  // of 100,000 members for the 11 named '员工4242' (1.1 s). The ids the search finds (by its trigram
+  // indexes, as the count found them) bound the page's query instead.
+  const among = query.quickSearch?.trim() && total <= FEW_MATCHES ? await source.matching() : undefined;
+  return { list: await source.rows(limit, offset, among), total };
 }
 
 export type Tables = Kysely<AnyTables>;

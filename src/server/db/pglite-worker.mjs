@@ -20,9 +20,7 @@
 // going round a busy event loop between statements would leave the database idle and locked.
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
-
-// The same parsers as database.ts (PG_INT8, PG_NUMERIC, PG_DATE), which this file cannot import.
-const parsers = { 20: (value) => Number(value), 1700: (value) => Number(value), 1082: (value) => value };
+import { pgliteOptions } from "./pglite-options.mjs";
 
 /** A PostgreSQL error's fields (SQLSTATE, table, constraint ...) survive the trip; a clone of an Error keeps only its message. */
 function serializeError(error) {
@@ -103,7 +101,7 @@ async function handle(message) {
 }
 
 try {
-  pg = await PGlite.create({ dataDir: workerData.dataDir, parsers });
+  pg = await PGlite.create({ ...pgliteOptions, dataDir: workerData.dataDir });
   parentPort.postMessage({ id: 0, ok: true, value: null });
 } catch (error) {
   parentPort.postMessage({ id: 0, ok: false, error: serializeError(error) });

@@ -3,7 +3,8 @@ import path from "node:path";
 import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import { StartupError } from "../errors.ts";
-import { PG_DATE, PG_INT8, PG_NUMERIC, parseDate, parseInt8, parseNumeric, sqlText, type Database, type Queryable, type QueryResult, type Sql } from "./database.ts";
+import { pgliteOptions } from "./pglite-options.mjs";
+import { sqlText, type Database, type Queryable, type QueryResult, type Sql } from "./database.ts";
 
 function wrap(q: PGlite | Transaction): Queryable {
   return {
@@ -30,8 +31,6 @@ function fromPGlite(pg: PGlite, onClose?: () => void): Database {
   };
 }
 
-const options = { parsers: { [PG_INT8]: parseInt8, [PG_DATE]: parseDate, [PG_NUMERIC]: parseNumeric } };
-
 /**
  * An in-memory database (tests), optionally started from a `dumpDataDir()` snapshot; `pg` is
  * the raw handle, for taking such snapshots.
@@ -40,7 +39,7 @@ export async function openMemoryPGlite(snapshot?: Blob): Promise<{ db: Database;
   // PGlite's JavaScript on this thread only for an in-memory database: a server's embedded
   // database runs it on its own thread (below), and start-up does not read it here.
   const { PGlite } = await import("@electric-sql/pglite");
-  const pg = await PGlite.create({ ...options, ...(snapshot ? { loadDataDir: snapshot } : {}) });
+  const pg = await PGlite.create({ ...pgliteOptions, ...(snapshot ? { loadDataDir: snapshot } : {}) });
   return { db: fromPGlite(pg), pg };
 }
 
