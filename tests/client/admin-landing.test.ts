@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type * as ApiModule from "../../src/client/api/index.ts";
 import { request } from "../../src/client/api/index.ts";
 import { loadAdminEarly, takeAdminLoad } from "../../src/client/admin/session.ts";
-import { prefetchLanding, setLanding } from "../../src/client/routing/landing.ts";
+import { landingLoggedIn, prefetchLanding, setLanding } from "../../src/client/routing/landing.ts";
 import { useNavTabs } from "../../src/client/stores/navTabs.ts";
 
 vi.mock("../../src/client/api/index.ts", async (real) => ({ ...(await real<typeof ApiModule>()), request: vi.fn() }));
@@ -42,13 +42,19 @@ describe("the admin's data asked for at login", () => {
 });
 
 describe("an area's landing", () => {
-  it("downloads what the router registered, and a failed download is left for the navigation", async () => {
-    const load = vi.fn().mockRejectedValue(new Error("chunk failed"));
-    setLanding("admin", load);
+  it("downloads and starts what the router registered, and a failure is left for the navigation", async () => {
+    const prefetch = vi.fn().mockRejectedValue(new Error("chunk failed"));
+    const loggedIn = vi.fn().mockRejectedValue(new Error("offline"));
+    setLanding("admin", { prefetch, loggedIn });
     prefetchLanding("admin");
-    expect(load).toHaveBeenCalledTimes(1);
+    expect(prefetch).toHaveBeenCalledTimes(1);
+    expect(loggedIn).not.toHaveBeenCalled();
+    landingLoggedIn("admin");
+    expect(loggedIn).toHaveBeenCalledTimes(1);
     prefetchLanding("user");
-    expect(load).toHaveBeenCalledTimes(1);
+    landingLoggedIn("user");
+    expect(prefetch).toHaveBeenCalledTimes(1);
+    expect(loggedIn).toHaveBeenCalledTimes(1);
     await Promise.resolve();
   });
 });

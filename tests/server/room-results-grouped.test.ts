@@ -8,7 +8,7 @@ import { referenceItems } from "../helpers/itemAnalysis.ts";
 
 /**
  * A room's item analysis grades attempts that have no kept outcomes yet (made here by other means,
- * as those graded before migration 0059: outcomes.ts) from their snapshots grouped (attempts that
+ * as those graded before migration 0059: modules/exam/attempts/outcomes.ts) from their snapshots grouped (attempts that
  * sat the same questions with the same keys and points are read once: gradingGroupsOf, issue 42) and each
  * question's stem from the first attempt that sat it. These check it against the reading it
  * replaced — every attempt's whole snapshot graded on its own, stems by `distinct on` over all of

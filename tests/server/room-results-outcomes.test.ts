@@ -11,7 +11,7 @@ import { referenceItems } from "../helpers/itemAnalysis.ts";
  * A room's item analysis counts each attempt's per-question outcome kept when it is graded
  * (`exam_attempt.graded_questions` / `right_questions`, migration 0059; modules/exam/attempts/outcomes.ts)
  * instead of grading every attempt at every view. These check that it equals the grading it
- * replaced (every finished attempt's snapshot graded with its answers and marks: helpers/itemAnalysis.ts)
+ * replaced (every finished attempt's snapshot graded with its answers and marks: tests/helpers/itemAnalysis.ts)
  * after a submission, a marker's mark of a short answer and a regrade, and that an attempt graded
  * before the outcomes were kept gets the same outcomes from the results' first view.
  */

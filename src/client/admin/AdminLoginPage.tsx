@@ -5,7 +5,7 @@ import { useNavigate } from "react-router-dom";
 import { validateAccount, validatePassword } from "../../shared/validation.ts";
 import { request, serverRefusal } from "../api/index.ts";
 import { whenIdle } from "../browser/whenIdle.ts";
-import { prefetchLanding } from "../routing/landing.ts";
+import { landingLoggedIn, prefetchLanding } from "../routing/landing.ts";
 import { asksForCaptcha, postLogin } from "../api/login.ts";
 import { useAdminInfo, type AdminInfo } from "../stores/adminInfo.ts";
 import { useNavTabs } from "../stores/navTabs.ts";
@@ -59,7 +59,7 @@ export default function AdminLoginPage() {
       useNavTabs.getState().reset();
       useAdminInfo.getState().dataFill(answer.userInfo);
       // The admin's menus and rules are asked for now, beside the back office's chunks.
-      void import("./session.ts").then(({ loadAdminEarly }) => loadAdminEarly());
+      landingLoggedIn("admin");
       void navigate(answer.routePath || "/admin", { replace: true });
     } catch (error) {
       const refusal = serverRefusal(error);

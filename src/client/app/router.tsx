@@ -1,12 +1,11 @@
 import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
-import { Navigate, createBrowserRouter, type RouteObject } from "react-router-dom";
+import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
 import { loadAdminCatalog, loadMemberCatalog, withCommonCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
 import { setLanding } from "../routing/landing.ts";
-import { preloadScreen } from "../routing/lazyScreen.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -28,21 +27,6 @@ const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMe
  */
 const queryLayout = withCommonCatalog(async () => ({ Component: (await import("./queries.tsx")).QueryLayout }));
 const withQueries = (children: RouteObject[]): RouteObject => ({ lazy: queryLayout, children });
-
-/** The back office's layout with its catalog (src/client/i18n): every admin screen renders inside it. */
-const adminLayout = async () => {
-  const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
-  return { Component: layout.default };
-};
-const adminLoading = () => import("../admin/AdminLoading.tsx");
-const adminRoute = () => import("../admin/AdminRoute.tsx");
-
-// What the first back-office page after login needs, asked for by the login page once it is idle:
-// the query layer, the layout, the loading screen, the menu route and the dashboard (most
-// admins' first menu).
-setLanding("admin", () =>
-  Promise.all([queryLayout(), adminLayout(), adminLoading(), adminRoute(), import("../admin/screens.ts").then(({ adminScreens }) => preloadScreen(adminScreens.dashboard))]),
-);
 
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) },
@@ -74,17 +58,21 @@ export const routes: RouteObject[] = [
       withQueries([
         {
           path: "/admin",
-          lazy: adminLayout,
+          // The back office's catalog comes with its layout (src/client/i18n): every admin screen renders inside it.
+          lazy: async () => {
+            const [layout] = await Promise.all([import("../admin/AdminLayout.tsx"), loadAdminCatalog()]);
+            return { Component: layout.default };
+          },
           handle: { title: "pagesTitle.admin" },
           children: [
             { index: true, element: <Navigate to="/admin/loading" replace /> },
-            { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(adminLoading) },
+            { path: "loading/:to?", handle: { title: "pagesTitle.loading" }, lazy: screen(() => import("../admin/AdminLoading.tsx")) },
             { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
             // A screen the admin's rules do not open: said inside the back office, with its menu as the way on.
             { path: "401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
             // The admin's own account: every admin's, whatever their rules (no menu rule opens it).
             { path: "profile", handle: { title: msg`My account` }, lazy: screen(() => import("../admin/profile/AdminProfile.tsx")) },
-            { path: "*", handle: { title: "dynamic" }, lazy: screen(adminRoute) },
+            { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
           ],
         },
       ]),
@@ -133,6 +121,19 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Downloads the chunks of every route on the way to `path` (their `lazy`), as a navigation there would. */
+function preloadPath(path: string): Promise<unknown> {
+  return Promise.all((matchRoutes(routes, path) ?? []).map(({ route }) => (typeof route.lazy === "function" ? route.lazy() : undefined)));
+}
+
+// The first back-office page after login: the login page asks for its chunks once it is idle
+// (the query layer, the layout with its catalog, the loading screen, the menu route; the loading
+// screen then asks for the dashboard), and for the admin's menus as the login is answered.
+setLanding("admin", {
+  prefetch: () => Promise.all([preloadPath("/admin/loading"), preloadPath("/admin/dashboard")]),
+  loggedIn: () => import("../admin/session.ts").then(({ loadAdminEarly }) => loadAdminEarly()),
+});
 
 export const router = createBrowserRouter(routes);
 

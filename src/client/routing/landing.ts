@@ -1,11 +1,18 @@
 import type { Area } from "./menus.ts";
 
-/** How to download each area's landing (its layout, loading screen and first screens), registered by the router. */
-const landings = new Map<Area, () => Promise<unknown>>();
+/** An area's landing: the first page after login, which the router (app/router.tsx) describes. */
+export interface Landing {
+  /** Downloads the chunks the first page after login needs. */
+  prefetch(): Promise<unknown>;
+  /** Starts what the first page needs from the server, now that the login is answered. */
+  loggedIn(): Promise<unknown>;
+}
 
-/** The router (app/router.tsx) says what an area's landing is: the chunks its first page after login needs. */
-export function setLanding(area: Area, load: () => Promise<unknown>): void {
-  landings.set(area, load);
+const landings = new Map<Area, Landing>();
+
+/** The router says what an area's landing is (the login pages cannot import the router). */
+export function setLanding(area: Area, landing: Landing): void {
+  landings.set(area, landing);
 }
 
 /**
@@ -14,6 +21,10 @@ export function setLanding(area: Area, load: () => Promise<unknown>): void {
  * navigation to meet.
  */
 export function prefetchLanding(area: Area): void {
-  const load = landings.get(area);
-  if (load) void load().catch(() => undefined);
+  void landings.get(area)?.prefetch().catch(() => undefined);
+}
+
+/** The login is answered: the landing asks the server for its data beside its chunks. A failure is left for the landing to meet. */
+export function landingLoggedIn(area: Area): void {
+  void landings.get(area)?.loggedIn().catch(() => undefined);
 }

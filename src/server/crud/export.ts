@@ -130,7 +130,7 @@ function cellOf(column: ExportColumn, value: unknown, t: Translate, wallClock: (
 const FORMULA = /^[=+\-@\t\r]/;
 /**
  * In a file an import reads back (the sheets), a cell that starts with ' is guarded too:
- * sheet-worker.mjs takes one leading ' off a guarded cell, so every cell reads back as written.
+ * crud/resources/sheet-worker.mjs takes one leading ' off a guarded cell, so every cell reads back as written.
  */
 const FORMULA_OR_GUARD = /^[=+\-@\t\r']/;
 
