@@ -281,7 +281,8 @@ describe("refusals", () => {
     // Formula cells: every such row is reported, nothing imported.
     const formulas = await xlsx([kindRow(0), row("single", "Sum?", ["1", "2"], { formula: 'CHAR(65)', result: "A" }), row("judge", { formula: "A1" } as unknown as string, [], "T")]);
     const res = await importFile(bank, "f.xlsx", formulas, true);
-    expect(res).toMatchObject({ code: 0, data: { errorCount: 2, errors: [{ line: 3, message: expect.stringMatching(/formulas are not accepted/) }, { line: 4 }] } });
+    // (The whole answer in the message: a CI run once had code 0 and no report here, and the log did not say why.)
+    expect(res, JSON.stringify(res)).toMatchObject({ code: 0, data: { errorCount: 2, errors: [{ line: 3, message: expect.stringMatching(/formulas are not accepted/) }, { line: 4 }] } });
     const csvFormula = Buffer.from([HEADER.join(","), "judge,=HYPERLINK(\"http://evil\"),,,,,,,,,T"].join("\n"));
     expect(await importFile(bank, "f.csv", csvFormula, true)).toMatchObject({ code: 0, data: { errors: [{ line: 2, message: expect.stringMatching(/formulas/) }] } });
     // Hostile bodies: not base64, too large, no bank.
