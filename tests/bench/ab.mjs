@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDataDir, startServer, stop } from "./server.mjs";
+import { freshDatabase, openDataDir, startServer, stop } from "./server.mjs";
 import { seed } from "./takers.mjs";
 
 const [a, b] = process.argv.slice(2);
@@ -33,22 +33,11 @@ async function side(entry) {
   let data;
   if (serverUrl) {
     const { default: pg } = await import("pg");
-    const name = `bench_ab_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString() };
-    drop = async () => {
-      const d = new pg.Client({ connectionString: serverUrl });
-      await d.connect();
-      await d.query(`drop database if exists ${name} with (force)`);
-      await d.end();
-    };
+    const fresh = await freshDatabase(serverUrl, "bench_ab");
+    env = { DATABASE_URL: fresh.url };
+    drop = fresh.drop;
     await stop((await startServer([entry], dataDir, env)).child);
-    const c = new pg.Client({ connectionString: url.toString() });
+    const c = new pg.Client({ connectionString: fresh.url });
     await c.connect();
     data = await seed((sql, params) => c.query(sql, params), { takers: 100, starters: 1 });
     await c.end();

@@ -5,13 +5,12 @@
 // as part of `npm run bench`. With MEMBERS_BENCH_DATABASE_URL (a PostgreSQL server URL) it
 // runs on a fresh database there instead of the embedded PGlite. MEMBERS_BENCH_DROP_INDEX=<name>
 // drops that index first (figures without it, to compare).
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { openDataDir, startServer as startAny, stop } from "./server.mjs";
+import { freshDatabase, openDataDir, startServer as startAny, stop } from "./server.mjs";
 const startServer = (dataDir, env = {}) => startAny(["dist/server/main.js"], dataDir, { LOGIN_RATE_LIMIT: "1000000", ...env });
 const MEMBERS = 100_000;
 const REQUESTS = 200;
@@ -62,24 +61,13 @@ export async function membersBench() {
     let seededMs;
     if (pgUrl) {
       const { default: pg } = await import("pg");
-      const name = `bench_${randomUUID().replaceAll("-", "")}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(pgUrl);
-      url.pathname = `/${name}`;
+      const fresh = await freshDatabase(pgUrl, "bench");
       // The demo (and its admin/admin123456) is seeded on PostgreSQL only when asked for.
-      env = { DATABASE_URL: url.toString(), SEED_DEMO: "1" };
-      dropDatabase = async () => {
-        const c = new pg.Client({ connectionString: pgUrl });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
+      env = { DATABASE_URL: fresh.url, SEED_DEMO: "1" };
+      dropDatabase = fresh.drop;
       // First start migrates and seeds the demo; then the members go in.
       await stop((await startServer(dataDir, env)).child);
-      const client = new pg.Client({ connectionString: url.toString() });
+      const client = new pg.Client({ connectionString: fresh.url });
       await client.connect();
       seededMs = await seed((sql) => client.query(sql));
       await client.end();

@@ -1,5 +1,6 @@
 /** The benches' shared process plumbing: start the built server on a free port, stop it, read its memory. */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +14,28 @@ export const root = fileURLToPath(new URL("../../", import.meta.url));
 export async function openDataDir(dataDir) {
   const [{ PGlite }, { pgliteOptions }] = await Promise.all([import("@electric-sql/pglite"), import("../../src/server/db/pglite-options.mjs")]);
   return PGlite.create({ ...pgliteOptions, dataDir: path.join(dataDir, "pgdata") });
+}
+
+/**
+ * A new, empty database on the PostgreSQL server at `serverUrl` (whose user may create
+ * databases), named `<prefix>_<random>`: its URL, and `drop` to remove it again.
+ */
+export async function freshDatabase(serverUrl, prefix) {
+  const { default: pg } = await import("pg");
+  const name = `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const onServer = async (statement) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await onServer(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => onServer(`drop database if exists ${name} with (force)`) };
 }
 
 /** Starts `node <args>` in the repo with an embedded database in `dataDir`; resolves with its URL and start-up time. */

@@ -24,7 +24,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { openDataDir, startServer, stop } from "./server.mjs";
+import { freshDatabase, openDataDir, startServer, stop } from "./server.mjs";
 
 const GOAL = { postgres: 50_000, pglite: 15_000 };
 const P99_LIMIT_MS = 200;
@@ -398,22 +398,10 @@ async function scenario(serverUrl) {
   let dbUrl = "";
   try {
     if (serverUrl) {
-      const { default: pg } = await import("pg");
-      const name = `bench_takers_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-      const admin = new pg.Client({ connectionString: serverUrl });
-      await admin.connect();
-      await admin.query(`create database ${name}`);
-      await admin.end();
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      dbUrl = url.toString();
+      const fresh = await freshDatabase(serverUrl, "bench_takers");
+      dbUrl = fresh.url;
       env = { ...env, DATABASE_URL: dbUrl };
-      dropDatabase = async () => {
-        const c = new pg.Client({ connectionString: serverUrl });
-        await c.connect();
-        await c.query(`drop database if exists ${name} with (force)`);
-        await c.end();
-      };
+      dropDatabase = fresh.drop;
     }
     // The server migrates; then the bulk seed goes straight into the database.
     await stop((await startServer(["dist/server/main.js"], dataDir, env)).child);
