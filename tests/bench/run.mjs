@@ -248,7 +248,7 @@ try {
   console.log("\n# Local answer writes in Dexie (real Chromium IndexedDB; answer row + outbox op in one transaction)");
   await dexieBench(500);
 
-  console.log("\n# Exam takers (an official.answer op synced every 30 s with the state pull after it + one in ten syncing 20 practice ops every 30 s; open loop, Poisson arrivals; tests/bench/takers.mjs)");
+  console.log("\n# Exam takers (an official.answer op synced every 30 s (the state pull after it when 5 min old) + one in ten syncing 20 practice ops every 30 s; open loop, Poisson arrivals; tests/bench/takers.mjs)");
   await takersBench();
 
   console.log("\n# Members list on 100,000 members (GET /admin/user/user/index, 200 sequential requests per shape)");

@@ -2,8 +2,9 @@
 // Exam takers on the path the app uses: N members each with an open official attempt answer a
 // question every 30 s on average (Poisson arrivals), each answer sent as the app's sync engine
 // sends it (src/client/offline/sync.ts): an `official.answer` op in a batch of its own to
-// POST /api/exam/sync, then the pull the engine makes after every push, GET /api/exam/state and
-// GET /api/exam/review/state with the ETags the browser's cache holds (304 when unchanged). One
+// POST /api/exam/sync, and when the taker's last pull is 5 minutes old the pull the engine makes
+// then, GET /api/exam/state and GET /api/exam/review/state with the ETags the browser's cache
+// holds (304 when unchanged). One
 // taker in ten also practises: a 20-op practice batch every 30 s, with its pull. Open loop: each
 // request is due at its arrival time and its latency counts from then, so a server that falls
 // behind shows it. The rate steps up until a step misses p99 < 200 ms for answers (< 500 ms for
@@ -105,11 +106,12 @@ export async function seed(run, { takers, starters }) {
 // CPU and memory of the server and of the database server (Linux /proc).
 
 const TICK = 100; // USER_HZ
-function cpuTicks(pid) {
+/** User + system ticks of `pid`; with `reaped`, plus those of its children that have exited (a backend that ended). */
+function cpuTicks(pid, reaped = false) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
     const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
+    return Number(f[11]) + Number(f[12]) + (reaped ? Number(f[13]) + Number(f[14]) : 0);
   } catch {
     return 0;
   }
@@ -149,7 +151,8 @@ function usage(serverPid, postmaster) {
   return {
     at: performance.now(),
     server: cpuTicks(serverPid),
-    db: db.reduce((s, p) => s + cpuTicks(p), 0),
+    // The postmaster reaps the backends: a connection closed during a step keeps its CPU counted.
+    db: db.reduce((s, p) => s + cpuTicks(p, p === postmaster), 0),
     serverRss: rssMb(serverPid),
     dbPss: db.reduce((s, p) => s + pssMb(p), 0),
   };
@@ -286,6 +289,21 @@ function pull(post, m, record) {
     .then((ok) => record("pull", performance.now() - t0, ok));
 }
 
+/**
+ * After pushing only an exam's answers the sync engine pulls only when its last pull is older
+ * than QUIET_PULL_MAX_AGE_MS (src/client/offline/sync.ts: 5 minutes). Each taker's last pull
+ * starts at a random moment of the 5 minutes before the bench (members open the exam page at
+ * different times, and opening it pulls), so about one answer in ten is followed by a pull.
+ */
+const QUIET_PULL_MAX_AGE_MS = 5 * 60_000;
+function pullDue(m) {
+  const now = performance.now();
+  m.lastPull ??= now - Math.random() * QUIET_PULL_MAX_AGE_MS;
+  if (now - m.lastPull < QUIET_PULL_MAX_AGE_MS) return false;
+  m.lastPull = now;
+  return true;
+}
+
 /** One `official.answer` op as the app makes it (offline/repository/official.ts): answered now, on the server's clock. */
 function answerOp(m, questionId) {
   const now = Date.now();
@@ -295,7 +313,8 @@ function answerOp(m, questionId) {
 /**
  * The load of `takers` over `seconds`: an answer every SAVE_EVERY_S per taker (through sync, or
  * `/official/save` with `via: "save"`), a practice sync every SYNC_EVERY_S per tenth taker, each
- * sync followed by its pull.
+ * practice sync followed by its pull, an answer's sync by one when the taker's last pull is 5
+ * minutes old (pullDue).
  */
 function loadJobs(post, data, takers, seconds, via = "sync") {
   const saveRate = takers / SAVE_EVERY_S;
@@ -320,7 +339,7 @@ function loadJobs(post, data, takers, seconds, via = "sync") {
             send: async (record) => {
               const r = await post("/api/exam/sync", m.token, { ops: [answerOp(m, q)] });
               const ok = (r.body?.code === 1 && r.body.data.results[0]?.status === "applied") || failed(r);
-              if (ok === true) record.after(pull(post, m, record));
+              if (ok === true && pullDue(m)) record.after(pull(post, m, record));
               return ok;
             },
           },
@@ -343,7 +362,10 @@ function loadJobs(post, data, takers, seconds, via = "sync") {
         const r = await post("/api/exam/sync", m.token, { ops });
         const applied = r.body?.data?.results?.filter((x) => x.status === "applied").length;
         const ok = (r.body?.code === 1 && applied === SYNC_OPS) || failed(r);
-        if (ok === true) record.after(pull(post, m, record));
+        if (ok === true) {
+          m.lastPull = performance.now();
+          record.after(pull(post, m, record));
+        }
         return ok;
       },
     });
@@ -427,7 +449,7 @@ async function scenario(serverUrl) {
     const pool = process.env.DATABASE_POOL_SIZE || "10 (default)";
     try {
       console.log(
-        `one server process${serverUrl ? `, pool ${pool}` : ""}; steps of ${stepSeconds} s from a cold start (no warm-up); per taker an answer every ${SAVE_EVERY_S} s (a sync of one official.answer op, then the state pull), per tenth taker a ${SYNC_OPS}-op practice sync every ${SYNC_EVERY_S} s (and its pull); latency from when each request was due`,
+        `one server process${serverUrl ? `, pool ${pool}` : ""}; steps of ${stepSeconds} s from a cold start (no warm-up); per taker an answer every ${SAVE_EVERY_S} s (a sync of one official.answer op; the state pull after it when the taker last pulled 5 min ago), per tenth taker a ${SYNC_OPS}-op practice sync every ${SYNC_EVERY_S} s (and its pull); latency from when each request was due`,
       );
       const none = { ms: [], errors: 0, firstError: null };
       /** One step's line: each kind's p50 / p99, the errors, CPU and memory; held when every limit is met. */

@@ -16,6 +16,7 @@ import {
   gradedOf,
   localState,
   pendingCount,
+  recordLessonProgress,
   rejectedOps,
   removeWrong,
   retrySetAside,
@@ -29,6 +30,7 @@ import {
   BACKOFF_CAP_MS,
   MAX_SOLO_FAILURES,
   PERIODIC_SYNC_MS,
+  QUIET_PULL_MAX_AGE_MS,
   backoffDelay,
   classifyError,
   createSyncEngine,
@@ -634,6 +636,43 @@ describe("sync engine", () => {
     expect((await localState(db)).favourites).toEqual([41]);
     await h.fire();
     expect(await localState(db)).toEqual({ favourites: [40, 41], wrong: [], progress: [{ bankId: 8, position: 4, updatedAt: T0 }] });
+  });
+
+  it("skips the state pulls after pushing only ops they cannot show (an exam's answers), while the last pull is younger than 5 minutes", async () => {
+    const db = freshDb();
+    let now = T0;
+    let pulls = 0;
+    const h = harness(db, { now: () => now, pull: async () => (pulls++, h.server.state()) });
+    const lesson = (position: number) => recordLessonProgress(db, { lessonId: 3, courseId: 1, position, completed: false }, { now: () => now });
+    await h.engine.sync();
+    expect(pulls).toBe(1);
+    // Quiet pushes: sent, acknowledged, no pull.
+    now += 30_000;
+    await lesson(40);
+    await h.engine.sync();
+    now += 30_000;
+    await lesson(80);
+    await h.engine.sync();
+    expect(h.send).toHaveBeenCalledTimes(2);
+    expect(await pendingCount(db)).toBe(0);
+    expect(pulls).toBe(1);
+    // A push that changes what the pull reads pulls at once.
+    await setFavourite(db, 4, true);
+    await h.engine.sync();
+    expect(pulls).toBe(2);
+    // A run with nothing to push (a start, a reconnect, focus) always pulls.
+    await h.engine.sync();
+    expect(pulls).toBe(3);
+    // Past QUIET_PULL_MAX_AGE_MS a quiet push pulls again.
+    now += QUIET_PULL_MAX_AGE_MS - 1;
+    await lesson(120);
+    await h.engine.sync();
+    expect(pulls).toBe(3);
+    now += 1;
+    await lesson(160);
+    await h.engine.sync();
+    expect(pulls).toBe(4);
+    expect(h.send).toHaveBeenCalledTimes(5);
   });
 
   it("keeps ops queued after a pull when they are still pending", async () => {

@@ -223,6 +223,12 @@ describe("parseOp: at bounds", () => {
     expect(parseOp(raw, NOW + DAY).ok).toBe(true);
     expect(opSchemaAt(NOW).safeParse(raw).success).toBe(false);
     expect(opSchemaAt(NOW + 2 * DAY).safeParse(raw).success).toBe(true);
+    // A payload's own times follow each parse's clock too (the schema is built once).
+    const answer = (answeredAt: number) => op("official.answer", { uuid: "10000000-0000-4000-8000-000000000009", questionId: 3, answer: "A", answeredAt });
+    const late = parseOp(answer(NOW + 2 * DAY), NOW);
+    expect(late).toEqual({ ok: false, msg: "payload.answeredAt: must not be more than 1 day in the future" });
+    expect(parseOp(answer(NOW + 2 * DAY), NOW + DAY).ok).toBe(true);
+    expect(parseOp(answer(NOW + 2 * DAY), NOW).ok).toBe(false);
   });
   it("rejects everything when now is not finite", () => {
     expect(parseOp(op("wrong.remove", { questionId: 1 }), Number.NaN).ok).toBe(false);

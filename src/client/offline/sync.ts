@@ -91,6 +91,15 @@ const PASSING_STATUSES = new Set([408, 429, 502, 503, 504]);
 export const PERIODIC_SYNC_MS = 60_000;
 /** After a local change, sync this soon (lets a burst of answers go in one request). */
 export const LOCAL_CHANGE_DELAY_MS = 1_000;
+/**
+ * Ops that change nothing the state pulls read (favourites, wrong book, progress, review logs
+ * and retention): a run that pushed only these skips the pull while the last one is younger than
+ * QUIET_PULL_MAX_AGE_MS. An official exam's answers are each a run of their own; without this,
+ * every answer cost the server two state reads besides its write, for nothing new.
+ */
+const QUIET_OP_TYPES: ReadonlySet<Op["type"]> = new Set(["official.answer", "official.leave", "lesson.progress"]);
+/** How stale the pulled state may grow while only quiet ops are pushed (starts, reconnects, focus and every other push still pull). */
+export const QUIET_PULL_MAX_AGE_MS = 5 * 60_000;
 
 /** Exponential backoff with full jitter: random() * min(5 min, 1 s * 2^attempt). */
 export function backoffDelay(attempt: number, random: () => number): number {
@@ -204,6 +213,8 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
   let batchLimit = MAX_OPS_PER_SYNC;
   let timer: { handle: unknown; kind: TimerKind } | null = null;
   let removeListeners: (() => void) | null = null;
+  /** When the state was last pulled and merged (deps.now() ms), or null before the first. */
+  let lastPullAt: number | null = null;
 
   function emit(patch: Partial<SyncEngineStatus>): void {
     const next = { ...status, ...patch };
@@ -327,6 +338,9 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     }
     emit({ state: "syncing" });
     let incomplete = false;
+    /** Whether this run pushed anything, and whether everything it pushed was quiet. */
+    let pushed = false;
+    let quiet = true;
     for (;;) {
       const batch = await pendingRows(db, batchLimit);
       if (batch.length === 0) {
@@ -354,6 +368,8 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
         return "failed";
       }
       attempt = 0;
+      pushed = true;
+      if (batch.some((row) => !QUIET_OP_TYPES.has(row.type))) quiet = false;
       // The op the server failed on alone went through after all: full batches again.
       if (batch.length === 1 && (batch[0]!.failures ?? 0) > 0) batchLimit = MAX_OPS_PER_SYNC;
       const complete = await acknowledge(batch, Array.isArray(results) ? results : []);
@@ -365,12 +381,16 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       }
     }
 
+    const skipPull = pushed && quiet && lastPullAt !== null && deps.now() - lastPullAt < QUIET_PULL_MAX_AGE_MS;
     try {
-      const server = await deps.pull();
-      await mergeIntoDb(db, server);
-      if (deps.pullReview) {
-        const review = await deps.pullReview();
-        await mergeReviewIntoDb(db, review, (await pendingRows(db)).map(toOp));
+      if (!skipPull) {
+        const server = await deps.pull();
+        await mergeIntoDb(db, server);
+        if (deps.pullReview) {
+          const review = await deps.pullReview();
+          await mergeReviewIntoDb(db, review, (await pendingRows(db)).map(toOp));
+        }
+        lastPullAt = deps.now();
       }
     } catch (error) {
       fail(classifyError(error), error);

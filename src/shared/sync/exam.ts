@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dbId, dbIdKey, dbInt, safeText } from "../schema.ts";
 import { MAX_ANSWER_LENGTH, MAX_BLANKS } from "../exam/grading.ts";
-import { timeSchema, uuidSchema, type PayloadSchemaAt } from "./protocol.ts";
+import { timeSchema, uuidSchema, type PayloadSchemaAt, type ServerClock } from "./protocol.ts";
 
 /**
  * The exam ops (practice answers, favourites, the wrong book, practice progress, mock attempts,
@@ -28,7 +28,7 @@ const favouriteSetPayload = z.object({ questionId: dbId, on: z.boolean() });
 const wrongRemovePayload = z.object({ questionId: dbId });
 const progressSetPayload = z.object({ bankId: dbId, position: dbInt(0) });
 
-function attemptSubmitPayload(now: number) {
+function attemptSubmitPayload(now: ServerClock) {
   return z
     .object({
       attemptId: uuidSchema,
@@ -62,7 +62,7 @@ function attemptSubmitPayload(now: number) {
  * network returns only after it. Of two answers to a question the later `answeredAt` wins,
  * whatever order they arrive in.
  */
-function officialAnswerPayload(now: number) {
+function officialAnswerPayload(now: ServerClock) {
   return z.object({ uuid: uuidSchema, questionId: dbId, answer: givenAnswerSchema, answeredAt: timeSchema(now) });
 }
 
@@ -71,7 +71,7 @@ function officialAnswerPayload(now: number) {
  * and came back, ms on the server's clock as the device measured it. The server checks them
  * against the attempt's own time.
  */
-function officialLeavePayload(now: number) {
+function officialLeavePayload(now: ServerClock) {
   return z
     .object({ uuid: uuidSchema, leftAt: timeSchema(now), backAt: timeSchema(now) })
     .refine((p) => p.backAt >= p.leftAt, { message: "backAt must not be before leftAt", path: ["backAt"] });

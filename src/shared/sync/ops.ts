@@ -2,7 +2,7 @@ import { z } from "zod";
 import { courseOpPayloads } from "./course.ts";
 import { examOpPayloads } from "./exam.ts";
 import { reviewOpPayloads } from "./review.ts";
-import { timeSchema, uuidSchema } from "./protocol.ts";
+import { timeSchema, uuidSchema, type ServerClock } from "./protocol.ts";
 
 /**
  * Every op type of the sync protocol, in one place: an op is `{id, type, at, payload}` (a
@@ -27,7 +27,7 @@ export interface OpOf<T extends OpType> {
 export type Op = { [T in OpType]: OpOf<T> }[OpType];
 
 /** The op schema with "now" injected (the upper bound of every op time). */
-export function opSchemaAt(now: number) {
+export function opSchemaAt(now: ServerClock) {
   const base = { id: uuidSchema, at: timeSchema(now) };
   const options = OP_TYPES.map((type) => z.object({ ...base, type: z.literal(type), payload: OP_PAYLOADS[type](now) }));
   return z.discriminatedUnion("type", options as [(typeof options)[number], ...(typeof options)[number][]]);
@@ -40,12 +40,10 @@ export function isOpType(value: unknown): value is OpType {
   return typeof value === "string" && Object.hasOwn(OP_PAYLOADS, value);
 }
 
-let cached: { now: number; schema: OpSchema } | null = null;
-
-function schemaFor(now: number): OpSchema {
-  if (cached?.now !== now) cached = { now, schema: opSchemaAt(now) };
-  return cached.schema;
-}
+/** The clock of the parse under way (parseOp sets it; the schema reads it). */
+let parseNow = Number.NaN;
+/** The op schema, built once: its time bounds read `parseNow` (zod parses synchronously). */
+let liveSchema: OpSchema | null = null;
 
 function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
@@ -65,7 +63,9 @@ export function parseOp(raw: unknown, now: number): ParseOpResult {
   }
   if (!Number.isFinite(now)) return { ok: false, msg: "server clock is not a finite number" };
   try {
-    const result = schemaFor(now).safeParse(raw);
+    parseNow = now;
+    liveSchema ??= opSchemaAt(() => parseNow);
+    const result = liveSchema.safeParse(raw);
     return result.success ? { ok: true, op: result.data as Op } : { ok: false, msg: describeIssues(result.error.issues) };
   } catch {
     return { ok: false, msg: "op could not be read" };
