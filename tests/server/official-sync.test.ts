@@ -139,4 +139,28 @@ describe("official answers as sync ops", () => {
     const none = await t.database.db.query("select 1 from exam_late_answer l join exam_attempt a on a.id = l.attempt_id where a.uuid = $1", [refuse.uuid]);
     expect(none.rows).toEqual([]);
   });
+
+  it("alone in a batch (the app's way), are taken once when the same op arrives twice at the same moment, and a refused one is answered the same when sent again", async () => {
+    const s = await sitting();
+    const [q1] = s.questionIds;
+    const a = answerOp(s.uuid, q1!, "A", Date.now() - 1000);
+    // Two processes (or a retry racing its original) with the same op: one applies it, the other says duplicate.
+    const [x, y] = await Promise.all([sync(s.m, [a]), sync(s.m, [a])]);
+    expect([x[0]!.status, y[0]!.status].sort()).toEqual(["applied", "duplicate"]);
+    const recorded = await t.database.db.query("select op_id, rejected_msg from sync_op where user_id = $1", [s.m.id]);
+    expect(recorded.rows).toEqual([{ op_id: a.id, rejected_msg: null }]);
+    // A question not in the attempt: refused, its reason kept, and a replay is answered the same (never applied later).
+    const foreign = answerOp(s.uuid, 999_999, "A", Date.now());
+    const refused = await sync(s.m, [foreign]);
+    expect(refused[0]).toMatchObject({ status: "rejected", msg: "This question is not part of this exam" });
+    expect(await sync(s.m, [foreign])).toEqual(refused);
+    // Submitted: a newer, different answer alone is refused and recorded as such.
+    expect((await api(s.m, "POST", "/api/exam/official/submit", { uuid: s.uuid })).code).toBe(1);
+    const late = answerOp(s.uuid, q1!, "B", Date.now());
+    const after = await sync(s.m, [late]);
+    expect(after[0]).toMatchObject({ status: "rejected", msg: "This exam has already been submitted" });
+    expect(await sync(s.m, [late])).toEqual(after);
+    const held = await t.database.db.query("select answers from exam_attempt where uuid = $1", [s.uuid]);
+    expect(held.rows).toEqual([{ answers: { [String(q1)]: "A" } }]);
+  });
 });

@@ -9,6 +9,7 @@ import { classifyDbError, loggableError } from "../db/errors.ts";
 import { now as serverNow } from "../clock.ts";
 import { ApiError } from "../errors.ts";
 import { requireMember } from "../plugins/auth.ts";
+import { officialAnswerOpAlone } from "../modules/exam/attempts/index.ts";
 import { bulkHandlerOf, handleOp } from "./handlers/index.ts";
 import { examState, loadBatchReads } from "./handlers/exam.ts";
 import { reviewState } from "./handlers/review.ts";
@@ -154,6 +155,12 @@ export async function syncRoutes(app: FastifyInstance): Promise<void> {
     // quick pass, with no savepoints; should any op be refused while being applied, the pass is
     // rolled back whole and the batch applied again carefully: a savepoint for each op (one more
     // round trip each), so a refused op rolls back alone and the others are applied.
+    // An exam's answer alone in its batch (what the app sends while a member sits an exam), in
+    // time: taken and recorded in one statement; anything else about it takes the general path.
+    const alone = parsed.length === 1 && parsed[0]!.parsed.ok ? parsed[0]!.parsed.op : null;
+    if (alone?.type === "official.answer" && (await officialAnswerOpAlone(db, member.id, alone))) {
+      return reply.success({ results: [{ id: alone.id, status: "applied" }] satisfies SyncResult[] });
+    }
     let results: SyncResult[];
     try {
       results = await db.transaction((tx) => applyBatch(tx, member.id, parsed, req, false));

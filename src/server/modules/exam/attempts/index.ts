@@ -19,4 +19,4 @@ export async function attemptRoutes(app: FastifyInstance): Promise<void> {
 
 export { applyMockSubmit } from "./mock.ts";
 export { decideLateAnswer, type LateDecision } from "./late.ts";
-export { officialAnswerOp } from "./official.ts";
+export { officialAnswerOp, officialAnswerOpAlone } from "./official.ts";

@@ -119,7 +119,7 @@ interface MergeValues {
   uuid: RawBuilder<unknown>;
   graceMs: RawBuilder<unknown>;
 }
-const mergeInTimeSql = (v: MergeValues, returning: RawBuilder<unknown>): RawBuilder<unknown> => sql`with given as (
+const mergeInTimeSql = (v: MergeValues, returning: RawBuilder<unknown>, also: RawBuilder<unknown> = sql``): RawBuilder<unknown> => sql`with given as (
      select i.key, i.value as answer, least(coalesce(((${v.times}::jsonb) ->> i.key)::numeric, ${v.now}), ${v.now}) as made_at
      from jsonb_each(${v.answers}::jsonb) as i
    )
@@ -131,9 +131,17 @@ const mergeInTimeSql = (v: MergeValues, returning: RawBuilder<unknown>): RawBuil
        where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
          and coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at), '{}'::jsonb),
      last_seen_at = ${v.now}
-   where a.user_id = ${v.memberId} and a.uuid = ${v.uuid} and a.kind = 'official' and a.status = 'open' and ${v.now} <= a.deadline * 1000 + ${v.graceMs}
+   where a.user_id = ${v.memberId} and a.uuid = ${v.uuid} and a.kind = 'official' and a.status = 'open' and ${v.now} <= a.deadline * 1000 + ${v.graceMs}${also}
    returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved${returning}`;
 type MergeParams = [memberId: number, answers: string, times: string, now: number, uuid: string, graceMs: number];
+const mergeParams = (memberId: number, body: GivenAnswers): MergeParams => [
+  memberId,
+  JSON.stringify(body.answers),
+  JSON.stringify(body.answeredAt ?? {}),
+  Date.now(),
+  body.uuid,
+  SUBMIT_GRACE_SECONDS * 1000,
+];
 const valuesOf = ([memberId, answers, times, now, uuid, graceMs]: MergeParams): MergeValues => ({
   memberId: sql`${memberId}`,
   answers: sql`${answers}`,
@@ -153,6 +161,36 @@ const MERGE_SAVE = prepared<{ saved: number }, MergeParams>(
   ),
 );
 
+/**
+ * An `official.answer` op sent alone (what the app sends while a member sits an exam: each answer
+ * a batch of its own), in time, as ONE statement in its own transaction: the merge above, made
+ * only when the op id is not recorded yet, and the op id recorded (sync_op) only when the merge
+ * kept an answer. So the common case costs one round trip, not four (begin, record, merge,
+ * commit), and stays exactly-once: the merge and the record commit together or not at all.
+ * `applied` when both happened; null otherwise (nothing recorded: an op sent before, an attempt
+ * not open or out of time, a question not in it, a twin of the op recorded meanwhile), and the
+ * caller takes the batch's general path, which answers each of those as before.
+ */
+const ANSWER_OP_ALONE = prepared<{ saved: number | null; recorded: number }, [...MergeParams, opId: string, at: number]>(
+  "sync.official.answer.alone",
+  `with upd as (${fixedText(
+    mergeInTimeSql(
+      { memberId: sql.raw("$1"), answers: sql.raw("$2"), times: sql.raw("$3"), now: sql.raw("$4"), uuid: sql.raw("$5"), graceMs: sql.raw("$6") },
+      sql``,
+      sql` and not exists (select 1 from sync_op s where s.user_id = $1 and s.op_id = $7::text)`,
+    ),
+  )}),
+   rec as (insert into sync_op (user_id, op_id, type, at) select $1, $7::text, 'official.answer', $8::bigint from upd where upd.saved > 0
+     on conflict do nothing returning op_id)
+   select (select saved from upd) as saved, (select count(*)::int from rec) as recorded`,
+);
+
+export async function answerOpAlone(db: Queryable, memberId: number, opId: string, at: number, body: GivenAnswers): Promise<"applied" | null> {
+  const { rows } = await runPrepared(db, ANSWER_OP_ALONE, [...mergeParams(memberId, body), opId, at]);
+  const row = rows[0];
+  return row && (row.saved ?? 0) > 0 && row.recorded === 1 ? "applied" : null;
+}
+
 /** The answers a save or submission brings: question id -> answer, and when each was made (ms, the device's word). */
 export interface GivenAnswers {
   uuid: string;
@@ -163,7 +201,7 @@ export interface GivenAnswers {
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers): Promise<{ saved: number } | null>;
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers, withRow: true): Promise<{ saved: number; attempt: AttemptRow } | null>;
 export async function mergeInTime(db: Queryable, memberId: number, body: GivenAnswers, withRow = false): Promise<{ saved: number; attempt?: AttemptRow } | null> {
-  const params: MergeParams = [memberId, JSON.stringify(body.answers), JSON.stringify(body.answeredAt ?? {}), Date.now(), body.uuid, SUBMIT_GRACE_SECONDS * 1000];
+  const params = mergeParams(memberId, body);
   if (!withRow) {
     const { rows } = await runPrepared(db, MERGE_SAVE, params);
     return rows[0] ? { saved: rows[0].saved } : null;

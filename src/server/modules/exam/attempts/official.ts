@@ -25,10 +25,12 @@ import {
   lockMember,
   lockOfficialAttempt,
   memberRoomAttempts,
+  answerOpAlone,
   mergeInTime,
   saveAttemptAnswers,
   touchAttempt,
   visibleRoom,
+  type GivenAnswers,
   type RoomRow,
 } from "./official.repository.ts";
 
@@ -229,7 +231,7 @@ export type OfficialAnswerOutcome = "taken" | "held" | "unknown-attempt" | "not-
 export async function officialAnswerOp(tx: Queryable, memberId: number, payload: OpPayload<"official.answer">): Promise<OfficialAnswerOutcome> {
   const { uuid, questionId, answer, answeredAt } = payload;
   const key = String(questionId);
-  const given = { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } };
+  const given = givenOfOp(payload);
   // An open attempt in time (nearly every answer): the save's one UPDATE, which keeps the answer
   // only when it is for a question of the attempt and no earlier than the one held (a retried
   // or reordered op changes nothing); `saved` 0: not a question of the attempt. Otherwise
@@ -244,6 +246,21 @@ export async function officialAnswerOp(tx: Queryable, memberId: number, payload:
   if (heldLater) return "held";
   const taken = await takeOfficialAnswers(tx, memberId, given, false);
   return taken.late && taken.refused > 0 ? "refused" : "taken";
+}
+
+/**
+ * An `official.answer` op alone in its sync batch, taken in one statement when it is in time
+ * (official.repository.ts `answerOpAlone`): true when applied and recorded; false when the batch
+ * must take the general path (which records it and answers why, or `duplicate`).
+ */
+export async function officialAnswerOpAlone(db: Queryable, memberId: number, op: { id: string; at: number; payload: OpPayload<"official.answer"> }): Promise<boolean> {
+  return (await answerOpAlone(db, memberId, op.id, op.at, givenOfOp(op.payload))) === "applied";
+}
+
+/** An answer op's payload as the answers a save brings. */
+function givenOfOp({ uuid, questionId, answer, answeredAt }: OpPayload<"official.answer">): GivenAnswers {
+  const key = String(questionId);
+  return { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } };
 }
 
 /** The attempt is closed (time up): the device stops sending it; `pendingReview` late answers wait for a marker. */
