@@ -30,7 +30,6 @@ import {
   saveAttemptAnswers,
   touchAttempt,
   visibleRoom,
-  type GivenAnswers,
   type RoomRow,
 } from "./official.repository.ts";
 
@@ -258,7 +257,7 @@ export async function officialAnswerOpAlone(db: Queryable, memberId: number, op:
 }
 
 /** An answer op's payload as the answers a save brings. */
-function givenOfOp({ uuid, questionId, answer, answeredAt }: OpPayload<"official.answer">): GivenAnswers {
+function givenOfOp({ uuid, questionId, answer, answeredAt }: OpPayload<"official.answer">): AnswerBody {
   const key = String(questionId);
   return { uuid, answers: { [key]: answer }, answeredAt: { [key]: answeredAt } };
 }
