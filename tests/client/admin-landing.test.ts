@@ -49,12 +49,24 @@ describe("an area's landing", () => {
     prefetchLanding("admin");
     expect(prefetch).toHaveBeenCalledTimes(1);
     expect(loggedIn).not.toHaveBeenCalled();
-    landingLoggedIn("admin");
+    // A failed start is left for the landing: the login page's await goes on to navigate.
+    await expect(landingLoggedIn("admin")).resolves.toBeUndefined();
     expect(loggedIn).toHaveBeenCalledTimes(1);
     prefetchLanding("user");
-    landingLoggedIn("user");
+    await expect(landingLoggedIn("user")).resolves.toBeUndefined();
     expect(prefetch).toHaveBeenCalledTimes(1);
     expect(loggedIn).toHaveBeenCalledTimes(1);
-    await Promise.resolve();
+  });
+
+  it("answers the login page once the landing's requests are under way, not before", async () => {
+    let started!: () => void;
+    setLanding("admin", { prefetch: vi.fn(), loggedIn: () => new Promise<void>((resolve) => (started = resolve)) });
+    let answered = false;
+    const waiting = landingLoggedIn("admin").then(() => (answered = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered).toBe(false);
+    started();
+    await waiting;
+    expect(answered).toBe(true);
   });
 });

@@ -58,8 +58,9 @@ export default function AdminLoginPage() {
       const answer = await postLogin<{ userInfo: AdminInfo; routePath?: string }>("/admin/index/login", { username, password, keep, ...captcha });
       useNavTabs.getState().reset();
       useAdminInfo.getState().dataFill(answer.userInfo);
-      // The admin's menus and rules are asked for now, beside the back office's chunks.
-      landingLoggedIn("admin");
+      // The admin's menus and rules are asked for now, beside the back office's chunks, and
+      // before the next page renders.
+      await landingLoggedIn("admin");
       void navigate(answer.routePath || "/admin", { replace: true });
     } catch (error) {
       const refusal = serverRefusal(error);

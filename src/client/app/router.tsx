@@ -6,6 +6,7 @@ import { loadAdminCatalog, loadMemberCatalog, withCommonCatalog } from "../i18n/
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
 import { setLanding } from "../routing/landing.ts";
+import { preloadScreen } from "../routing/lazyScreen.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -72,7 +73,17 @@ export const routes: RouteObject[] = [
             { path: "401", handle: { title: "pagesTitle.noPower" }, lazy: screen(() => import("./pages/NoPermissionPage.tsx")) },
             // The admin's own account: every admin's, whatever their rules (no menu rule opens it).
             { path: "profile", handle: { title: msg`My account` }, lazy: screen(() => import("../admin/profile/AdminProfile.tsx")) },
-            { path: "*", handle: { title: "dynamic" }, lazy: screen(() => import("../admin/AdminRoute.tsx")) },
+            {
+              path: "*",
+              handle: {
+                title: "dynamic",
+                // What a preload of a path here brings besides this route's chunk: the dashboard
+                // screen (most admins' first menu) with every chunk it imports, so that after the
+                // login's click only the menus and the figures are left to fetch.
+                preload: () => import("../admin/screens.ts").then(({ adminScreens }) => preloadScreen(adminScreens.dashboard)),
+              },
+              lazy: screen(() => import("../admin/AdminRoute.tsx")),
+            },
           ],
         },
       ]),
@@ -122,16 +133,28 @@ export const routes: RouteObject[] = [
   },
 ];
 
-/** Downloads the chunks of every route on the way to `path` (their `lazy`), as a navigation there would. */
+/**
+ * Downloads the chunks of every route on the way to `path` (their `lazy`), as a navigation there
+ * would, and what a route's `handle.preload` adds.
+ */
 function preloadPath(path: string): Promise<unknown> {
-  return Promise.all((matchRoutes(routes, path) ?? []).map(({ route }) => (typeof route.lazy === "function" ? route.lazy() : undefined)));
+  return Promise.all(
+    (matchRoutes(routes, path) ?? []).flatMap(({ route }) => [
+      typeof route.lazy === "function" ? route.lazy() : undefined,
+      (route.handle as { preload?: () => Promise<unknown> } | undefined)?.preload?.(),
+    ]),
+  );
 }
 
 // The first back-office page after login: the login page asks for its chunks once it is idle
-// (the query layer, the layout with its catalog, the loading screen, the menu route; the loading
-// screen then asks for the dashboard), and for the admin's menus as the login is answered.
+// (the query layer, the layout with its catalog, the loading screen, the menu route and the
+// dashboard screen), and for the admin's menus as the login is answered.
 setLanding("admin", {
-  prefetch: () => Promise.all([preloadPath("/admin/loading"), preloadPath("/admin/dashboard")]),
+  prefetch: () =>
+    Promise.all([
+      preloadPath("/admin/loading"),
+      preloadPath("/admin/dashboard"),
+    ]),
   loggedIn: () => import("../admin/session.ts").then(({ loadAdminEarly }) => loadAdminEarly()),
 });
 

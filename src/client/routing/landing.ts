@@ -24,7 +24,15 @@ export function prefetchLanding(area: Area): void {
   void landings.get(area)?.prefetch().catch(() => undefined);
 }
 
-/** The login is answered: the landing asks the server for its data beside its chunks. A failure is left for the landing to meet. */
-export function landingLoggedIn(area: Area): void {
-  void landings.get(area)?.loggedIn().catch(() => undefined);
+/**
+ * The login is answered: the landing asks the server for its data beside its chunks. Resolves
+ * once those requests are sent (a login page awaits it before navigating, so that rendering the
+ * next page, a long task on a slow phone, does not hold them back). A failure is left for the
+ * landing to meet.
+ */
+export function landingLoggedIn(area: Area): Promise<void> {
+  return Promise.resolve(landings.get(area)?.loggedIn()).then(
+    () => undefined,
+    () => undefined,
+  );
 }
