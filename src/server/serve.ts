@@ -34,12 +34,21 @@ export async function serve(config: AppConfig, opening: Promise<Database>): Prom
   // The routes register while the database opens; the server listens before it has opened
   // (a request meanwhile waits for it: app.ts), and says it is listening once the database is
   // usable, so the line still means "ready" to the people and scripts that wait for it.
-  const app = await buildApp(config, { opening });
+  const app = await buildApp(config, { opening }).catch(async (error: unknown) => {
+    // A database that cannot open says so (an unwritable DATA_DIR fails the storage routes too);
+    // one that opened is closed again.
+    const db = await opening;
+    await db.close();
+    throw error;
+  });
   const closing = installShutdown(app);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
+    // A database that could not open (a second server on the same DATA_DIR) says so first, as
+    // when the server listened only after opening it.
+    await app.opened;
     const err = error as NodeJS.ErrnoException;
     if (err.code === "EADDRINUSE") {
       throw new StartupError(`Port ${config.port} on ${config.host} is already in use (set PORT to another port)`);

@@ -59,6 +59,8 @@ describe("while the database is still opening", () => {
     return { promise, open, fail };
   }
   const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
+  /** Migrating a new database from nothing takes a while on a loaded machine. */
+  const MIGRATING = 120_000;
 
   it("the routes are registered before it opens; a request waits, then is answered on the migrated database", async () => {
     const database = await createTestDatabase({ migrated: false });
@@ -83,7 +85,7 @@ describe("while the database is still opening", () => {
       await app.close();
       await database.drop();
     }
-  });
+  }, MIGRATING);
 
   it("a database that fails to open fails the start-up, and the waiting request is not answered as healthy", async () => {
     const db = opening();
@@ -110,5 +112,5 @@ describe("while the database is still opening", () => {
     await expect(app.opened).resolves.toBeUndefined();
     await expect(database.db.query("select 1")).rejects.toThrow();
     await database.drop().catch(() => undefined);
-  });
+  }, MIGRATING);
 });
