@@ -4,6 +4,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { DestinationStream } from "pino";
 import type { AppConfig } from "./config.ts";
 import { openDatabase, type Database } from "./db/index.ts";
+import { deferredDatabase } from "./db/deferred.ts";
 import { migrate } from "./db/migrate.ts";
 import { phase } from "./startup.ts";
 import { seedDemo } from "./demo/index.ts";
@@ -49,13 +50,23 @@ declare module "fastify" {
     config: AppConfig;
     /** How emails and text messages leave the system. */
     sender: MessageSender;
+    /**
+     * A start-up read of the database (the generated resources, the modules, the demo media):
+     * run once the database has opened and the migrations ran, before any request is served.
+     */
+    whenOpen(read: () => Promise<void>): void;
+    /** Resolves when the database is usable and every `whenOpen` read has run (buildApp). */
+    opened: Promise<void>;
   }
 }
 
 export interface AppDeps {
   /** A database opened by the caller (tests); the caller closes it. */
   db?: Database;
-  /** A database the caller began opening (main.ts, while the app's modules load); the app closes it. */
+  /**
+   * A database the caller began opening (main.ts, while the app's modules load); the app closes
+   * it. buildApp then answers before it has opened: the caller awaits `app.opened`.
+   */
   opening?: Promise<Database>;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
@@ -74,15 +85,31 @@ export interface AppDeps {
 /**
  * Builds the whole server: database (migrated, demo-seeded when asked), envelope and error
  * rules, API routes, and the built client with SPA fallback. Tests call it and use inject().
+ *
+ * With `deps.opening` (main.ts: a database still opening) it answers as soon as the routes are
+ * registered, before the database has opened: the server can listen meanwhile, and
+ * `app.opened` says when the database is usable (opened, migrated, demo-seeded, and the start-up
+ * reads of `app.whenOpen` done). Until then every request waits, so nothing reads or writes
+ * before the migrations ran and `/api/health` is not green before the database answers.
+ * Otherwise it answers once all that is done.
  */
 export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<FastifyInstance> {
-  const db = deps.db ?? (await (deps.opening ?? openDatabase(config)));
+  const opening = deps.db ? Promise.resolve(deps.db) : (deps.opening ?? openDatabase(config));
+  // The database's own start-up work, on the database's side while the routes register here.
+  const migrated = opening.then(async (opened) => {
+    await migrate(opened);
+    phase("migrations checked");
+    if (config.seedDemo) await seedDemo(opened);
+    phase("demo seed checked");
+  });
+  migrated.catch(() => undefined); // app.opened reports it
+  // Whatever reads the database before `migrated` (a route's registration) waits for it. A
+  // caller's open database (tests) is migrated before anything else, as it always was.
+  if (deps.db) await migrated;
+  const db = deps.db ?? deferredDatabase(opening, migrated, config.databaseUrl ? "postgres" : "pglite");
+  const startupReads: (() => Promise<void>)[] = [];
   let app: FastifyInstance;
   try {
-    await migrate(db);
-    phase("migrations checked");
-    if (config.seedDemo) await seedDemo(db);
-    phase("demo seed checked");
     app = Fastify({
       logger: { ...loggerOptions(config.logLevel), ...(deps.logStream ? { stream: deps.logStream } : {}) },
       bodyLimit: config.bodyLimit,
@@ -99,6 +126,27 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     if (!deps.db) await db.close();
     throw error;
   }
+  app.decorate("whenOpen", (read: () => Promise<void>) => {
+    startupReads.push(read);
+  });
+  let usable = false;
+  let registered!: () => void;
+  const routesRegistered = new Promise<void>((resolve) => (registered = resolve));
+  app.decorate(
+    "opened",
+    Promise.all([migrated, routesRegistered]).then(async () => {
+      // Side by side (each its own round trips), and all ended before a failure is reported.
+      const failed = (await Promise.allSettled(startupReads.map((read) => read()))).find((r) => r.status === "rejected");
+      if (failed) throw failed.reason;
+      usable = true;
+    }),
+  );
+  app.opened.catch(() => undefined); // awaited below or by the caller, not an unhandled rejection meanwhile
+  // First of every request's hooks (the routes' own come after the app's): wait for the database.
+  app.addHook("onRequest", (_req, _reply, done) => {
+    if (usable) done();
+    else app.opened.then(() => done(), done);
+  });
 
   if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   app.decorate("db", db);
@@ -106,7 +154,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
   app.decorate("generatedResources", new Map());
   app.decorate("moduleResources", new Map());
   app.decorate("pushTransport", deps.pushTransport ?? fetchTransport);
-  if (!deps.db) app.addHook("onClose", async () => db.close());
+  // Closed once its start-up work has ended: a SIGTERM during start-up never cuts a migration short.
+  if (!deps.db) app.addHook("onClose", async () => app.opened.then(() => db.close(), () => db.close()));
   const table = tableSender(db, app.log);
   app.decorate("sender", deps.sender ?? settingsSmsSender(db, app.log, settingsMailSender(db, config.smtp ? smtpSender(config.smtp, table) : table), { allowLocal: deps.smsAllowLocal }));
 
@@ -157,5 +206,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps = {}): Promise<F
     withClient && wantsAppShell(req) ? sendAppShell(reply) : sendNotFound(req, reply),
   );
   phase("client files");
+  registered();
+  if (!deps.opening) {
+    try {
+      await app.opened;
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   return app;
 }

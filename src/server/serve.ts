@@ -15,8 +15,9 @@ import { phase, phasesLine } from "./startup.ts";
 
 /**
  * The server of the process (main.ts): built on the database main.ts began opening while this
- * module and the app's were loading, listening, its clock jobs started, and a clean shutdown on
- * SIGTERM/SIGINT (stop accepting, let in-flight requests finish, close the database).
+ * module and the app's were loading, listening, its clock jobs started once the database is
+ * usable, and a clean shutdown on SIGTERM/SIGINT (stop accepting, let in-flight requests
+ * finish, close the database once its start-up work has ended), during start-up too.
  */
 export async function serve(config: AppConfig, opening: Promise<Database>): Promise<void> {
   // Browser tests only: captcha answers appended to a file the test reads (never set in production).
@@ -30,12 +31,24 @@ export async function serve(config: AppConfig, opening: Promise<Database>): Prom
   // Browser tests only: the clock of spaced review and reminders moved by a file (never in production).
   const clockFile = process.env.E2E_CLOCK_FILE;
   if (clockFile) useOffsetFile(clockFile);
-  const app = await buildApp(config, { opening });
-  installShutdown(app);
+  // The routes register while the database opens; the server listens before it has opened
+  // (a request meanwhile waits for it: app.ts), and says it is listening once the database is
+  // usable, so the line still means "ready" to the people and scripts that wait for it.
+  const app = await buildApp(config, { opening }).catch(async (error: unknown) => {
+    // A database that cannot open says so (an unwritable DATA_DIR fails the storage routes too);
+    // one that opened is closed again.
+    const db = await opening;
+    await db.close();
+    throw error;
+  });
+  const closing = installShutdown(app);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app.close();
+    // A database that could not open (a second server on the same DATA_DIR) says so first, as
+    // when the server listened only after opening it.
+    await app.opened;
     const err = error as NodeJS.ErrnoException;
     if (err.code === "EADDRINUSE") {
       throw new StartupError(`Port ${config.port} on ${config.host} is already in use (set PORT to another port)`);
@@ -43,6 +56,15 @@ export async function serve(config: AppConfig, opening: Promise<Database>): Prom
     throw error;
   }
   phase("listening");
+  try {
+    await app.opened;
+  } catch (error) {
+    if (!closing()) await app.close();
+    throw error;
+  }
+  phase("database usable");
+  // A SIGTERM during start-up: the shutdown has closed (or is closing) the server and the database.
+  if (closing()) return;
   // The push reminders' job: once a minute, in this process (the database claims each reminder once).
   startReminders(app);
   // The notices to members (rooms open, closing soon, results): once a minute, each made once in the database.
@@ -57,7 +79,8 @@ export async function serve(config: AppConfig, opening: Promise<Database>): Prom
   process.stderr.write(phasesLine());
 }
 
-function installShutdown(app: FastifyInstance): void {
+/** SIGTERM/SIGINT close the server cleanly; answers whether that has begun. */
+function installShutdown(app: FastifyInstance): () => boolean {
   let closing = false;
   const stop = (signal: NodeJS.Signals) => {
     if (closing) {
@@ -81,4 +104,5 @@ function installShutdown(app: FastifyInstance): void {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  return () => closing;
 }

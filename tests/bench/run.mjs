@@ -19,6 +19,7 @@ import { membersImportBench } from "./members-import.mjs";
 import { questionsImportBench } from "./questions-import.mjs";
 import { takersBench } from "./takers.mjs";
 import { openDataDir, root, startServer, stop } from "./server.mjs";
+import { printStartup, summarize, timeStart } from "./startup.mjs";
 
 const dist = path.join(root, "dist/client");
 
@@ -102,24 +103,6 @@ async function dexieBench(n) {
 }
 
 const fmt = (n) => n.toLocaleString("en-US", { maximumFractionDigits: 1 });
-/** The line a server started with STARTUP_PHASES=1 writes after listening (src/server/startup.ts), or "" after 2 s. */
-function startupPhases(child) {
-  return new Promise((resolve) => {
-    let err = "";
-    const timer = setTimeout(() => done(""), 2000);
-    const onData = (d) => {
-      err += d;
-      const line = /Start-up phases[^\n]*/.exec(err)?.[0];
-      if (line) done(line);
-    };
-    const done = (line) => {
-      clearTimeout(timer);
-      child.stderr.off("data", onData);
-      resolve(line);
-    };
-    child.stderr.on("data", onData);
-  });
-}
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-bench-"));
 try {
   console.log("# Cold start (time until the server listens)");
@@ -129,18 +112,12 @@ try {
   const again = await startServer(["dist/server/main.js"], dataDir);
   console.log(`existing DATA_DIR:                     ${fmt(again.ms)} ms`);
   await stop(again.child);
-  // Three times (the machine is shared: the median), the last one kept for the throughput below.
+  // Three times (the machine is shared: the median), the last one kept for the throughput below;
+  // `node tests/bench/startup.mjs` runs this line alone (and compares builds).
   const npmRuns = [];
-  let viaNpm;
-  for (let i = 0; i < 3; i++) {
-    const run = await startServer(["src/tools/start.mjs"], dataDir, { STARTUP_PHASES: "1" });
-    npmRuns.push({ ms: run.ms, phases: await startupPhases(run.child) });
-    if (i < 2) await stop(run.child);
-    else viaNpm = run;
-  }
-  const npmMedian = [...npmRuns].sort((a, b) => a.ms - b.ms)[1];
-  console.log(`npm start on a built tree:             ${fmt(npmMedian.ms)} ms (median of ${npmRuns.map((r) => fmt(r.ms)).join(", ")})   [goal: ≤ 0.6 s]`);
-  if (npmMedian.phases) console.log(`  ${npmMedian.phases}`);
+  for (let i = 0; i < 3; i++) npmRuns.push(await timeStart(root, dataDir, { keep: i === 2 }));
+  const viaNpm = npmRuns[2].server;
+  printStartup(summarize(npmRuns));
 
   console.log("\n# Throughput (20 connections, this machine)");
   for (const [name, url, secs] of [

@@ -105,7 +105,8 @@ export async function codegenRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
 
-  await loadGenerated(app);
+  // Once the database is usable (app.ts): start-up registers the routes while it opens.
+  app.whenOpen(() => loadGenerated(app));
 
   // The generated resources: the engine's protocol, the definition found per request.
   mountResourceWith(app, {

@@ -8,6 +8,6 @@ export { sanitizeRichText } from "./html.ts";
 
 /** Courses and lessons (src/shared/course/types.ts), and the demo media copied into storage. */
 export async function courseRoutes(app: FastifyInstance): Promise<void> {
-  await installDemoMedia(app.db, fileStore(app.config), app.log);
+  app.whenOpen(() => installDemoMedia(app.db, fileStore(app.config), app.log));
   await app.register(courseApiRoutes);
 }

@@ -65,7 +65,8 @@ export async function marketRoutes(app: FastifyInstance): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app;
 
-  await loadModules(app);
+  // Once the database is usable (app.ts): start-up registers the routes while it opens.
+  app.whenOpen(() => loadModules(app));
 
   // The modules' screens: the engine's protocol, the definition found per request (enabled modules only).
   mountResourceWith(app, {

@@ -50,8 +50,10 @@ export function pushDeps(app: FastifyInstance): PushDeps {
 export async function pushRoutes(app: FastifyInstance): Promise<void> {
   const { db } = app;
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // Made on the first start, before the first request needs them.
-  await vapidKeys(db);
+  // Made on the first start, before the first request needs them (once the database is usable: app.ts).
+  app.whenOpen(async () => {
+    await vapidKeys(db);
+  });
 
   api.get("/api/push/config", { config: { auth: "member" }, schema: { querystring: z.object({ device: pushDevice }) } }, async (req, reply) => {
     const userId = req.member!.id;
