@@ -87,10 +87,10 @@ export interface WrongRow {
   removedAt: number;
   /**
    * While the question is in the book (`!removed && count > 0`): minus its `lastTime`; absent
-   * otherwise (practice.ts `rowsOf` writes it with the row). IndexedDB indexes only the rows that
-   * have it, so the `book` index is the book itself, newest first and then by question id (as the
-   * screen lists it): its questions are its primary keys, read in one request without a row
-   * (version 8).
+   * otherwise (repository/practice.ts `rowsOf` writes it with the row). IndexedDB indexes only
+   * the rows that have it, so the `book` index is the book itself, newest first and then by
+   * question id (as the screen lists it): its questions are its primary keys, read in one request
+   * without a row (version 8).
    */
   book?: number;
 }
