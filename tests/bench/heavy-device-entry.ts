@@ -4,7 +4,7 @@
 // queues ops and times a bank download's save on the page.
 import { openMemberDb, type MemberDb } from "../../src/client/offline/db.ts";
 import { readBookQuestions, readQuestionBook, saveDownloadedBank } from "../../src/client/offline/questionBook.ts";
-import { deviceMastery, dueReviewCount, pendingChangeCount, pendingCount, readReviewQueue, saveBank } from "../../src/client/offline/repository/index.ts";
+import { deviceMastery, dueReviewCount, pendingChangeCount, pendingCount, readReviewList, readReviewQueue, saveBank } from "../../src/client/offline/repository/index.ts";
 import { mergeReviewIntoDb } from "../../src/client/offline/repository/review.ts";
 import { enqueue } from "../../src/client/offline/repository/shared.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
@@ -161,9 +161,12 @@ async function reads(memberId: number, bankId: number): Promise<Record<string, n
     ["header: changes waiting", () => pendingChangeCount(db)],
     ["wrong book (list)", () => readQuestionBook(db, "wrong")],
     ["wrong book (a page)", async () => readBookQuestions(db, (await readQuestionBook(db, "wrong")).slice(0, 20))],
-    [`review queue of bank ${bankId}`, () => readReviewQueue(db, now, bankId)],
-    ["review queue, every bank", () => readReviewQueue(db, now)],
-    ["mastery on the device", () => deviceMastery(db, now)],
+    [`review list of bank ${bankId}`, () => readReviewList(db, now, bankId)],
+    ["review list, every bank", () => readReviewList(db, now)],
+    [`review queue of bank ${bankId} (a review starts)`, () => readReviewQueue(db, now, bankId)],
+    ["review queue, every bank (a review starts)", () => readReviewQueue(db, now)],
+    [`mastery on the device, bank ${bankId}`, () => deviceMastery(db, now, bankId)],
+    ["mastery on the device, every bank", () => deviceMastery(db, now)],
   ];
   const out: Record<string, number> = {};
   try {

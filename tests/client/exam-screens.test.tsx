@@ -9,7 +9,7 @@ import { MemoryRouter, Route, Routes } from "react-router-dom";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ExamQuestion, QuestionType } from "../../src/shared/exam/types.ts";
 import { deleteMemberDb } from "../../src/client/offline/db.ts";
-import { startOffline, stopOffline, type AttemptRow } from "../../src/client/offline/index.ts";
+import { saveBank, setProgress, startOffline, stopOffline, type AttemptRow } from "../../src/client/offline/index.ts";
 import { useUserInfo } from "../../src/client/stores/userInfo.ts";
 import ExamResultPage, { ResultSummary, givenText, questionOutcome } from "../../src/client/features/exam/ExamResultPage.tsx";
 import { optionList } from "../../src/client/features/exam/QuestionView.tsx";
@@ -644,6 +644,51 @@ describe("PracticePage", () => {
     expect(show).toHaveTextContent("Hide the answer");
     await user.click(show);
     expect(show).toHaveTextContent("Show the answer");
+    stopOffline();
+    await deleteMemberDb(memberId);
+  });
+
+  it("opens a bank of hundreds at the saved question, reading only the questions near it, and pages the grid by the hundred", async () => {
+    const memberId = 4346;
+    useUserInfo.setState({ id: memberId, token: "t" });
+    const options = [{ key: "A", text: "Yes" }, { key: "B", text: "No" }];
+    const questions = Array.from({ length: 250 }, (_, i) => q(5_000 + i, "single", 2, { stem: `Stem ${i + 1}`, options, answer: "A" }));
+    api.request.mockImplementation(async (config) => {
+      if (config.url === "/api/exam/bank") return { code: 1, msg: "", time: 0, data: { bank: { id: 2, title: "Big", version: "v1" }, questions } };
+      if (config.url === "/api/exam/state") return { code: 1, msg: "", time: 0, data: { favourites: [], wrong: [], progress: [] } };
+      throw new Error("offline");
+    });
+    const db = await act(async () => startOffline(memberId));
+    await saveBank(db, { id: 2, classifyId: 2, title: "Big", version: "v1" }, questions);
+    await setProgress(db, 2, 119);
+    const read = vi.spyOn(db.questions, "bulkGet");
+    const user = userEvent.setup();
+    wrap(<PracticePage />, "/exam/myPractice?bank=2");
+
+    // The saved position's question, read with its window of neighbours (not the 250).
+    expect(await screen.findByText("Stem 120")).toBeInTheDocument();
+    expect(screen.getByText("Question 120 of 250")).toBeInTheDocument();
+    expect(Math.max(...read.mock.calls.map(([keys]) => keys.length))).toBeLessThanOrEqual(22);
+    // The grid shows the hundred around it.
+    expect(screen.getByText("Questions 101–200 of 250")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Question 120, not answered" })).toHaveAttribute("aria-current", "step");
+    expect(screen.queryByRole("button", { name: "Question 201, not answered" })).not.toBeInTheDocument();
+
+    // Past the window's end and back: each question shown in turn.
+    await user.click(screen.getByRole("button", { name: "Skip" }));
+    expect(await screen.findByText("Stem 121")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Previous" }));
+    await user.click(screen.getByRole("button", { name: "Previous" }));
+    expect(await screen.findByText("Stem 119")).toBeInTheDocument();
+
+    // The next hundred of the grid, and a jump there.
+    await user.click(screen.getByRole("button", { name: "Next 100 questions" }));
+    expect(screen.getByText("Questions 201–250 of 250")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Next 100 questions" })).toBeDisabled();
+    await user.click(screen.getByRole("button", { name: "Question 230, not answered" }));
+    expect(await screen.findByText("Stem 230")).toBeInTheDocument();
+    expect(screen.getByText("Question 230 of 250")).toBeInTheDocument();
+    expect(screen.getByText("Questions 201–250 of 250")).toBeInTheDocument();
     stopOffline();
     await deleteMemberDb(memberId);
   });

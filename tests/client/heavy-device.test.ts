@@ -2,9 +2,25 @@ import { Dexie } from "dexie";
 import { describe, expect, it } from "vitest";
 import { deleteMemberDb, memberDbName, openMemberDb } from "../../src/client/offline/db.ts";
 import type { ExamQuestion } from "../../src/shared/exam/types.ts";
+import { replayCards } from "../../src/shared/exam/review.ts";
+import type { Op } from "../../src/shared/sync/ops.ts";
 import { readBookQuestions, readQuestionBook } from "../../src/client/offline/questionBook.ts";
 import { mergeIntoDb } from "../../src/client/offline/sync.ts";
-import { dueReviewCount, mergeReviewIntoDb, pendingChangeCount, questionKinds, questionsWithIds, readReviewQueue, reviewSummary, saveBank, setFavourite } from "../../src/client/offline/repository/index.ts";
+import {
+  answerPractice,
+  deviceMastery,
+  dueReviewCount,
+  mergeReviewIntoDb,
+  pendingChangeCount,
+  questionKinds,
+  questionsWithIds,
+  readReviewList,
+  readReviewQueue,
+  removeWrong,
+  reviewSummary,
+  saveBank,
+  setFavourite,
+} from "../../src/client/offline/repository/index.ts";
 import { memberDbs } from "../helpers/memberDb.ts";
 
 /**
@@ -111,17 +127,43 @@ describe("a heavy device's offline data", () => {
       retention: 0.9,
     }));
     await mergeReviewIntoDb(db, { logs, retention: 0.9, retentionAt: 0 }, []);
+    // Practice answers, right and wrong, in every bank (mastery counts them).
+    for (const id of [2, 5, 160, 170, 201, 305]) {
+      const bankId = id <= 200 ? 1 : id <= 300 ? 2 : 3;
+      await answerPractice(db, { bankId, question: question(id, bankId), answer: id % 2 === 0 ? "A" : "B" }, { now: () => T0 - DAY });
+    }
     for (const now of [T0 - 30 * DAY, T0, T0 + 3 * DAY, T0 + 60 * DAY]) {
       const queue = await readReviewQueue(db, now);
       expect(queue.due.length + queue.dueElsewhere).toBeGreaterThan(0);
       expect(await dueReviewCount(db, now)).toBe(queue.due.length + queue.dueElsewhere);
       // The home's card: the same figures, no question read.
       expect(await reviewSummary(db, now)).toEqual({ due: queue.due.length, queued: queue.queued, dueElsewhere: queue.dueElsewhere, estimateSeconds: queue.estimateSeconds });
+      // The review screen's first look, every bank's and each bank's: the queue's figures and its first due entries.
+      for (const bankId of [undefined, 1, 2, 3, 9]) {
+        const whole = await readReviewQueue(db, now, bankId);
+        const list = await readReviewList(db, now, bankId);
+        expect({ ...list, first: list.first.map((e) => `${e.bank.id}:${e.questionId}:${e.source}:${e.card?.due}`) }).toEqual({
+          due: whole.due.length,
+          queued: whole.queued,
+          dueElsewhere: whole.dueElsewhere,
+          estimateSeconds: whole.estimateSeconds,
+          first: whole.due.slice(0, 5).map((e) => `${e.bank.id}:${e.questionId}:${e.source}:${e.card?.due}`),
+        });
+        expect(list.first.map((e) => e.question)).toEqual(whole.due.slice(0, 5).map((e) => e.question));
+        // One bank's mastery is every bank's, that bank's topics.
+        const all = await deviceMastery(db, now);
+        if (bankId !== undefined) expect((await deviceMastery(db, now, bankId)).topics).toEqual(all.topics.filter((topic) => topic.bankId === bankId));
+      }
     }
     // The book lists every entry with the bank holding it (the lowest of two), as the id cursor finds them.
+    await removeWrong(db, 4);
     const book = await readQuestionBook(db, "wrong");
-    expect(book.length).toBe(wrong.filter((w) => w.count > 0).length);
-    expect(book.filter((e) => e.bankId !== null).length).toBe(wrong.filter((w) => w.count > 0 && w.questionId <= 340).length);
+    // The book's index lists the rows in the book, with their counts and times.
+    const rows = (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0);
+    expect(book.map((e) => [e.questionId, e.count, e.at]).sort((a, b) => a[0]! - b[0]!)).toEqual(rows.map((w) => [w.questionId, w.count, w.lastTime]));
+    expect(book.some((e) => e.questionId === 4)).toBe(false);
+    expect(book.filter((e) => e.bankId !== null).length).toBe(rows.filter((w) => w.questionId <= 340).length);
+    expect(book.filter((e) => e.bankId === null).length).toBeGreaterThan(0);
     const ids = book.map((e) => e.questionId);
     expect(book.flatMap((e) => (e.bankId === null ? [] : [`${e.bankId}:${e.questionId}`])).sort()).toEqual(await byCursor(db, ids));
     // A page's questions: those of its entries only.
@@ -130,8 +172,34 @@ describe("a heavy device's offline data", () => {
   });
 });
 
-describe("the member's database, version 6 to 7", () => {
-  it("keeps every row of a device's version-6 database and indexes them: the questions by type, the outbox by status and type", async () => {
+describe("merging pulled review logs", () => {
+  const log = (n: number, questionId: number, dayOffset: number, correct = true) => ({ opId: `log-${n}`, questionId, at: T0 + dayOffset * DAY, correct, grade: null, retention: 0.9 });
+
+  it("replays only the questions whose logs came or went, and ends with every card the replay of all its logs", async () => {
+    const db = freshDb();
+    // Questions 1..60, one to three logs each.
+    const first = Array.from({ length: 120 }, (_, i) => log(i, 1 + (i % 60), -(i % 17), i % 5 !== 0));
+    expect(await mergeReviewIntoDb(db, { logs: first, retention: 0.9, retentionAt: 0 }, [])).toBe(first.length + 60);
+    expect(new Map((await db.reviewCards.toArray()).map((c) => [c.questionId, c]))).toEqual(replayCards(first));
+    // Nothing new: nothing written.
+    expect(await mergeReviewIntoDb(db, { logs: first, retention: 0.9, retentionAt: 0 }, [])).toBe(0);
+
+    // Question 7 gets a log (a pending review on this device), question 8 loses one, every log of
+    // question 9 goes (its card goes), question 61 is new; a card missing (61 aside) is replayed.
+    await db.reviewCards.delete(30);
+    const pending: Op = { id: "pending-1", type: "review.answer", at: T0 + DAY, payload: { questionId: 7, correct: false, grade: null, retention: 0.9 } };
+    const next = [...first.filter((l) => l.opId !== "log-7" && l.questionId !== 9), log(500, 61, 0)];
+    expect(next.some((l) => l.questionId === 8)).toBe(true);
+    await mergeReviewIntoDb(db, { logs: next, retention: 0.9, retentionAt: 0 }, [pending]);
+    const all = [...next, { opId: "pending-1", questionId: 7, at: T0 + DAY, correct: false, grade: null, retention: 0.9 }];
+    expect(new Map((await db.reviewCards.toArray()).map((c) => [c.questionId, c]))).toEqual(replayCards(all));
+    expect((await db.reviewLogs.toCollection().primaryKeys()).sort()).toEqual(all.map((l) => l.opId).sort());
+    expect(await db.reviewCards.get(9)).toBeUndefined();
+  });
+});
+
+describe("the member's database, version 6 to 8", () => {
+  it("keeps every row of a device's version-6 database, indexes them (the questions by type, the outbox by status and type) and writes each bank's directory", async () => {
     const memberId = 9_499;
     // The schema as version 6 left it (db.ts), written by an older app.
     const old = new Dexie(memberDbName(memberId));
@@ -157,17 +225,29 @@ describe("the member's database, version 6 to 7", () => {
     await old.table("banks").bulkAdd([1, 2].map((id) => ({ id, classifyId: id, title: `Bank ${id}`, version: "1", questionCount: 2, downloadedAt: T0 })));
     const op = (id: string, type: string, status: string) => ({ id, type, at: T0, payload: { questionId: 1, answer: "A", bankId: 1 }, status, tries: 0 });
     await old.table("outbox").bulkAdd([op("a", "practice.answer", "pending"), op("b", "progress.set", "pending"), op("c", "practice.answer", "rejected")]);
-    await old.table("wrong").put({ questionId: 2, count: 1, lastTime: T0, removed: false, removedAt: 0 });
+    const wrongRows = [
+      { questionId: 2, count: 1, lastTime: T0, removed: false, removedAt: 0 },
+      { questionId: 3, count: 2, lastTime: T0 - 5, removed: true, removedAt: T0 },
+      { questionId: 4, count: 0, lastTime: 0, removed: false, removedAt: T0 },
+    ];
+    await old.table("wrong").bulkPut(wrongRows);
     old.close();
 
     const db = openMemberDb(memberId);
     try {
       await db.open();
-      expect(db.verno).toBe(7);
+      expect(db.verno).toBe(8);
       expect(await db.questions.count()).toBe(3);
+      expect(await db.questions.toArray()).toEqual(questions);
       expect(await db.outbox.toArray()).toMatchObject([{ id: "a" }, { id: "b" }, { id: "c" }]);
-      expect(await db.wrong.count()).toBe(1);
-      expect(await db.banks.count()).toBe(2);
+      // The wrong book's rows say whether they are in it; its index lists those that are.
+      expect(await db.wrong.toArray()).toEqual([{ ...wrongRows[0], book: -T0 }, wrongRows[1], wrongRows[2]]);
+      expect(await readQuestionBook(db, "wrong")).toEqual([{ questionId: 2, count: 1, at: T0, bankId: 1 }]);
+      // Every bank keeps its fields and gains its directory: its question ids in bank order, their types.
+      expect(await db.banks.toArray()).toEqual([
+        { id: 1, classifyId: 1, title: "Bank 1", version: "1", questionCount: 2, downloadedAt: T0, questionIds: [1, 2], questionTypes: ["single", "judge"] },
+        { id: 2, classifyId: 2, title: "Bank 2", version: "1", questionCount: 2, downloadedAt: T0, questionIds: [2], questionTypes: ["single"] },
+      ]);
       // The new indexes hold the rows already there.
       expect(await db.questions.where("type").equals("judge").primaryKeys()).toEqual([[1, 2]]);
       expect(await questionKinds(db)).toEqual(new Map([[1, { bankId: 1, type: "single" }], [2, { bankId: 1, type: "judge" }]]));

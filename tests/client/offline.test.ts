@@ -485,6 +485,24 @@ describe("sync engine", () => {
     expect(h.engine.getStatus().state).toBe("idle");
   });
 
+  it("syncs at once when the network comes back while a run is failing, not when the offline spell's backoff ends", async () => {
+    const db = freshDb();
+    await seedOps(db, 3);
+    const h = harness(db);
+    // A run under way when the 'online' event comes: its request is lost in the switch.
+    let fail!: () => void;
+    h.send.mockImplementationOnce(() => new Promise((_resolve, reject) => (fail = () => reject(networkError()))));
+    h.engine.start();
+    await vi.waitFor(() => expect(h.send).toHaveBeenCalledTimes(1));
+    h.win.dispatchEvent(new Event("online"));
+    fail();
+    await h.engine.sync();
+    // Sent again at once: no timer had to fire.
+    expect(h.send).toHaveBeenCalledTimes(2);
+    expect(await db.outbox.count()).toBe(0);
+    expect(h.engine.getStatus().state).toBe("idle");
+  });
+
   it.each([
     ["SessionExpiredError", () => new SessionExpiredError("user")],
     ["envelope 303", () => ApiError.fromEnvelope({ code: 303, msg: "Please login first", data: { type: "need login" } }, 200)],

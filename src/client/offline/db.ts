@@ -26,6 +26,16 @@ export interface BankRow {
   questionCount: number;
   /** ms since the epoch. */
   downloadedAt: number;
+  /**
+   * The bank's question ids in bank order, and each one's type (`questionTypes[i]` is
+   * `questionIds[i]`'s): the bank's directory, written with its questions in one transaction
+   * (saveBank; version 8 wrote it for the banks already saved). Where a question is on this device
+   * and what type it is are read from the banks' few rows, not from the questions' index keys
+   * (40,000 of them on a heavy device), and the practice page opens a bank of thousands with its
+   * row and the question it shows.
+   */
+  questionIds: number[];
+  questionTypes: string[];
 }
 
 /** One question of a bank, in bank order (the same question may sit in two banks). */
@@ -75,6 +85,14 @@ export interface WrongRow {
   removed: boolean;
   /** ms of the latest removal (0: none); removed while removedAt >= lastTime. */
   removedAt: number;
+  /**
+   * While the question is in the book (`!removed && count > 0`): minus its `lastTime`; absent
+   * otherwise (repository/practice.ts `rowsOf` writes it with the row). IndexedDB indexes only
+   * the rows that have it, so the `book` index is the book itself, newest first and then by
+   * question id (as the screen lists it): its questions are its primary keys, read in one request
+   * without a row (version 8).
+   */
+  book?: number;
 }
 
 export type AttemptStatus = "in_progress" | "submitted";
@@ -218,6 +236,11 @@ export type OutboxRow = Op & {
   correct?: boolean | null;
 };
 
+/** Whether a wrong-book row lists its question (`WrongRow.book`). */
+export function inWrongBook(row: Pick<WrongRow, "removed" | "count">): boolean {
+  return !row.removed && row.count > 0;
+}
+
 export const DB_PREFIX = "examhub-member-";
 
 export function memberDbName(memberId: number): string {
@@ -284,6 +307,33 @@ export class MemberDb extends Dexie {
       questions: "[bankId+id], &[bankId+position], id, bankId, type",
       outbox: "++seq, &id, status, [status+seq], [status+type]",
     });
+    // Each bank's directory (`BankRow.questionIds` / `questionTypes`), written for the banks
+    // already saved from the questions' index keys (no question read), and the wrong book's own
+    // index (`WrongRow.book`, written on every row); every row is kept.
+    this.version(8)
+      .stores({ wrong: "questionId, lastTime, book" })
+      .upgrade(async (tx) => {
+        await tx
+          .table<WrongRow, number>("wrong")
+          .toCollection()
+          .modify((row) => {
+            if (inWrongBook(row)) row.book = -row.lastTime;
+            else delete row.book;
+          });
+        const banks = tx.table<BankRow, number>("banks");
+        const questions = tx.table<QuestionRow, [number, number]>("questions");
+        const typeOf = new Map<string, string>();
+        for (const type of await questions.orderBy("type").uniqueKeys()) {
+          for (const [bankId, id] of await questions.where("type").equals(type).primaryKeys()) typeOf.set(`${bankId}:${id}`, String(type));
+        }
+        const rows = await banks.toArray();
+        for (const bank of rows) {
+          const keys = await questions.where("[bankId+position]").between([bank.id, -Infinity], [bank.id, Infinity]).primaryKeys();
+          bank.questionIds = keys.map(([, id]) => id);
+          bank.questionTypes = keys.map(([bankId, id]) => typeOf.get(`${bankId}:${id}`) ?? "");
+        }
+        await banks.bulkPut(rows);
+      });
   }
 }
 

@@ -1,8 +1,8 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
 import { storedCertificates } from "./repository/certificates.ts";
-import { deviceMastery, readReviewQueue, reviewRetention, reviewSummary, type ReviewQueue, type ReviewSummary } from "./repository/review.ts";
+import { deviceMastery, readReviewList, reviewRetention, reviewSummary, type ReviewList, type ReviewSummary } from "./repository/review.ts";
 import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
 
 /**
@@ -19,26 +19,51 @@ export function useBank(db: MemberDb | undefined, bankId: number): BankRow | nul
   return useMemberDbQuery(db, async (d) => ((await d.banks.get(bankId)) ?? null), [bankId]);
 }
 
-/** A bank's questions in bank order (its `[bankId+position]` index holds them in that order). */
-function bankQuestions(db: MemberDb, bankId: number): Promise<QuestionRow[]> {
-  return db.questions.where("[bankId+position]").between([bankId, -Infinity], [bankId, Infinity]).toArray();
-}
-
-/** A bank and its questions, read together (one transaction) as the practice page draws them. */
+/**
+ * A bank and the ids of its questions in bank order, as the practice page opens it: the bank's
+ * row, whose directory (`questionIds`) lists them, so no question is read (a bank of 2,000 read
+ * whole held a phone's first screen for most of a second); the page reads the questions it shows
+ * (`useBankQuestions`).
+ */
 export interface PracticeBank {
   bank: BankRow | null;
-  questions: QuestionRow[];
+  /** The bank's question ids, in bank order. */
+  ids: number[];
 }
 
 export function usePracticeBank(db: MemberDb | undefined, bankId: number): PracticeBank | undefined {
   return useMemberDbQuery(
     db,
-    async (d) =>
-      d.transaction("r", [d.banks, d.questions], async () => {
-        const [bank, questions] = await Promise.all([d.banks.get(bankId), bankQuestions(d, bankId)]);
-        return { bank: bank ?? null, questions };
-      }),
+    async (d) => {
+      const bank = (await d.banks.get(bankId)) ?? null;
+      return { bank, ids: bank?.questionIds ?? [] };
+    },
     [bankId],
+  );
+}
+
+/** Questions of one bank read for a screen, by id, with the ids they were read for. */
+export interface BankQuestions {
+  /** The bank and ids asked for (`${bankId}:${ids}`). */
+  key: string;
+  rows: Map<number, QuestionRow>;
+}
+
+/**
+ * These questions of a bank (the few a screen shows), by id, live. While another set is being read
+ * the previous one stays (`key` says which it is): a screen moving to a neighbour it already holds
+ * shows it at once.
+ */
+export function useBankQuestions(db: MemberDb | undefined, bankId: number, ids: readonly number[]): BankQuestions | undefined {
+  const key = `${bankId}:${ids.join(",")}`;
+  return useMemberDbQuery(
+    db,
+    async (d) => {
+      const rows = await d.questions.bulkGet(ids.map((id): [number, number] => [bankId, id]));
+      return { key, rows: new Map(rows.flatMap((row) => (row ? [[row.id, row] as const] : []))) };
+    },
+    // `key` stands for `ids` (a new array each render).
+    [key],
   );
 }
 
@@ -106,9 +131,9 @@ export function useCourseLessonProgress(db: MemberDb | undefined, courseId: numb
   }, [courseId]);
 }
 
-/** The review queue at `now` (all banks, or one), live: a review, a sync or a saved bank re-reads it. */
-export function useReviewQueue(db: MemberDb | undefined, now: number, bankId?: number): ReviewQueue | undefined {
-  return useMemberDbQuery(db, async (d) => readReviewQueue(d, now, bankId), [now, bankId]);
+/** The review screen's first look at `now` (all banks, or one: `readReviewList`), live: a review, a sync or a saved bank re-reads it. */
+export function useReviewList(db: MemberDb | undefined, now: number, bankId?: number): ReviewList | undefined {
+  return useMemberDbQuery(db, async (d) => readReviewList(d, now, bankId), [now, bankId]);
 }
 
 /**
@@ -135,9 +160,10 @@ function useMinuteRead<T>(db: MemberDb | undefined, now: number, enabled: boolea
   return enabled && result && result.db === db ? result.value : undefined;
 }
 
-/** Mastery by topic from this device alone (offline), each minute; nothing read while `enabled` is false. */
-export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean): Mastery | undefined {
-  return useMinuteRead(db, now, enabled, deviceMastery);
+/** Mastery by topic from this device alone (offline; one bank's topics with `bankId`), each minute; nothing read while `enabled` is false. */
+export function useDeviceMastery(db: MemberDb | undefined, now: number, enabled: boolean, bankId?: number): Mastery | undefined {
+  const read = useCallback((d: MemberDb, at: number) => deviceMastery(d, at, bankId), [bankId]);
+  return useMinuteRead(db, now, enabled, read);
 }
 
 /** The review queue's figures (every bank) without its questions, each minute (the member home's card). */

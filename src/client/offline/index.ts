@@ -32,7 +32,7 @@ export type {
   WrongRow,
 } from "./db.ts";
 export type { SyncEngineStatus, SyncState } from "./sync.ts";
-export type { PracticeBank, PracticeState } from "./hooks.ts";
+export type { BankQuestions, PracticeBank, PracticeState } from "./hooks.ts";
 export { getOfflineDb, publishDueReviews, useOfflineDb, useSyncStatus } from "./status.ts";
 export type { FaceCheckRow } from "./db.ts";
 export type { FaceSendOutcome } from "./faceUpload.ts";
@@ -40,6 +40,7 @@ export type { LessonProgressInput, LessonProgressResult, UnsentSubmission } from
 export { mergeLessonProgress } from "./lessonProgress.ts";
 export {
   useBank,
+  useBankQuestions,
   useBankAnswers,
   useStoredCertificates,
   useCourseLessonProgress,
@@ -48,7 +49,7 @@ export {
   usePracticeBank,
   usePracticeState,
   useProgress,
-  useReviewQueue,
+  useReviewList,
   useReviewSummary,
   useReviewRetention,
   useWrongBook,
@@ -96,6 +97,7 @@ export {
   queuedFaceCheckCount,
   deviceMastery,
   dueReviewCount,
+  readReviewList,
   readReviewQueue,
   reviewSummary,
   recordReview,
@@ -105,7 +107,7 @@ export {
   saveCertificate,
   storedCertificatePdf,
 } from "./repository/index.ts";
-export type { ReviewEntry, ReviewQueue, ReviewInput, ReviewOutcome, ReviewSummary } from "./repository/index.ts";
+export type { ReviewEntry, ReviewList, ReviewQueue, ReviewInput, ReviewOutcome, ReviewSummary } from "./repository/index.ts";
 export type { CertificateRow, ReviewCardRow, ReviewLogRow } from "./db.ts";
 
 // The app's one HTTP client (token refresh applies); looked up per call so tests can replace it.

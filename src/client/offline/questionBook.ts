@@ -29,30 +29,34 @@ export interface BookQuestion {
 
 /**
  * The book, newest first: read in one transaction, so an empty book is an empty list at once.
- * Where each question is comes from the questions' primary keys (`[bankId+id]`, one request for
- * every key of the table, no row read; a live query observes them as one range).
+ * The wrong book comes from its own index (`wrongBook`), where each question is from the banks'
+ * directories (`BankRow.questionIds`: a few rows, no question or index key read).
  */
 export async function readQuestionBook(db: MemberDb, kind: QuestionBookKind): Promise<QuestionBookEntry[]> {
-  return db.transaction("r", [db.favourites, db.wrong, db.questions], async () => {
-    const marked =
-      kind === "favourites"
-        ? (await db.favourites.toArray()).filter((f) => f.on).map((f) => ({ questionId: f.questionId, count: 0, at: f.at }))
-        : (await db.wrong.toArray()).filter((w) => !w.removed && w.count > 0).map((w) => ({ questionId: w.questionId, count: w.count, at: w.lastTime }));
+  return db.transaction("r", [db.favourites, db.wrong, db.banks], async () => {
+    const marked = kind === "favourites" ? (await db.favourites.toArray()).filter((f) => f.on).map((f) => ({ questionId: f.questionId, count: 0, at: f.at })) : await wrongBook(db);
     if (marked.length === 0) return [];
     const banks = await banksOfQuestions(db, marked.map((m) => m.questionId));
     return marked.map((m) => ({ ...m, bankId: banks.get(m.questionId) ?? null })).sort((a, b) => b.at - a.at || a.questionId - b.questionId);
   });
 }
 
+/** The wrong book's entries, newest first, from its `book` index (db.ts `WrongRow.book`): its rows only, in one request. */
+async function wrongBook(db: MemberDb): Promise<Omit<QuestionBookEntry, "bankId">[]> {
+  return (await db.wrong.orderBy("book").toArray()).map((w) => ({ questionId: w.questionId, count: w.count, at: w.lastTime }));
+}
+
 /**
  * The bank on this device holding each of `ids` (the lowest bank id when several do), from the
- * table's primary keys, in bank then id order: no question is read.
+ * banks' directories, in bank id order: no question is read.
  */
 export async function banksOfQuestions(db: MemberDb, ids: readonly number[]): Promise<Map<number, number>> {
   const wanted = new Set(ids);
   const banks = new Map<number, number>();
   if (wanted.size === 0) return banks;
-  for (const [bankId, id] of await db.questions.toCollection().primaryKeys()) if (wanted.has(id) && !banks.has(id)) banks.set(id, bankId);
+  for (const bank of await db.banks.toArray()) {
+    for (const id of bank.questionIds) if (wanted.has(id) && !banks.has(id)) banks.set(id, bank.id);
+  }
   return banks;
 }
 

@@ -205,6 +205,12 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
   let status: SyncEngineStatus = { state: "idle", pending: 0, rejected: 0 };
   let running: Promise<void> | null = null;
   let again = false;
+  /**
+   * The network came back (`online`) while a run was under way: should that run fail (it began
+   * offline, or its request was lost in the switch), the next one starts at once, not when the
+   * retry it scheduled (on the backoff of the offline spell, up to minutes) comes due.
+   */
+  let reconnected = false;
   let started = false;
   /** After stop(): nothing is scheduled any more. */
   let stopped = false;
@@ -423,15 +429,17 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
       try {
         do {
           again = false;
+          reconnected = false;
           const outcome = await runOnce();
-          if (outcome === "failed") break;
-        } while (again);
+          if (outcome === "failed" && !reconnected) break;
+        } while (again || reconnected);
       } catch {
         // A closed database (logout mid-run) or an unexpected failure: try again later.
         if (!stopped) fail("error");
         else emit({ state: "idle" });
       } finally {
         again = false;
+        reconnected = false;
         running = null;
       }
     })();
@@ -480,6 +488,7 @@ export function createSyncEngine(deps: SyncDeps): SyncEngine {
     const doc = deps.document ?? (typeof document === "undefined" ? undefined : document);
     const onOnline = () => {
       attempt = 0;
+      reconnected = true;
       void sync();
     };
     // Focus and visibility hint at a returning member; they do not cut a server-error backoff short.

@@ -5,7 +5,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { answerMarks } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, localBankTitle, rememberBankTitle, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
-import { usePracticeBank, usePracticeState, useQuestionBook } from "../../offline/index.ts";
+import { useBankQuestions, usePracticeBank, usePracticeState, useQuestionBook } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -32,6 +32,9 @@ function BackToBanks() {
  * with its message.
  */
 type Download = { state: "idle" } | { state: "done"; questions: number } | { state: "failed" } | { state: "missing"; msg: string };
+
+/** Questions read at a time around the one shown (a bank of thousands is never read whole). */
+const WINDOW = 20;
 
 /** A set practised instead of the whole bank: the member's wrong questions or favourites in it. */
 type PracticeSet = "wrong" | "favourites";
@@ -61,11 +64,12 @@ export default function PracticePage() {
   const bankId = validBank ? asked : 0;
   const db = useOfflineDb() ?? undefined;
   const online = useOnline();
-  // Two reads, one transaction each: the bank with its questions, and what was done in it.
+  // Two reads, one transaction each: the bank with its question ids, and what was done in it;
+  // then the questions near the one shown (`WINDOW`), not the whole bank.
   const content = usePracticeBank(db, bankId);
   const state = usePracticeState(db, bankId);
   const bank = content?.bank;
-  const questions = content?.questions;
+  const ids = content?.ids;
   const progress = state?.progress;
   const answers = state?.answers;
   const favourites = state?.favourites;
@@ -75,9 +79,11 @@ export default function PracticePage() {
   const sessionKey = `${bankId}:${set ?? ""}`;
   const [given, setGiven] = useState<{ key: string; answers: ReadonlyMap<number, SessionAnswer> }>({ key: sessionKey, answers: new Map() });
   const sessionAnswers = given.key === sessionKey ? given.answers : new Map<number, SessionAnswer>();
-  if (set && book !== undefined && questions !== undefined && questions.length > 0 && session?.key !== sessionKey) {
+  if (set && book !== undefined && ids !== undefined && ids.length > 0 && session?.key !== sessionKey) {
     setSession({ key: sessionKey, ids: new Set(book.map((e) => e.questionId)) });
   }
+  // The questions practised (the bank's, or the set's in bank order) and the one shown.
+  const practised = ids && set && session ? ids.filter((id) => session.ids.has(id)) : (ids ?? []);
   const [fetched, setFetched] = useState<{ bankId: number; download: Download }>({ bankId, download: { state: "idle" } });
   const download: Download = fetched.bankId === bankId ? fetched.download : { state: "idle" };
   const setDownload = (next: Download) => setFetched({ bankId, download: next });
@@ -87,6 +93,13 @@ export default function PracticePage() {
   const [result, setResult] = useState<{ correct: boolean | null; score: number } | null>(null);
   // The question being answered again: its last answer on the device is not shown meanwhile.
   const [again, setAgain] = useState<number | null>(null);
+  const total = practised.length;
+  const current = Math.max(0, Math.min(index ?? (set ? 0 : (progress?.position ?? 0)), total - 1));
+  // The window of questions read: the current one's, with one neighbour beyond each end (so
+  // "next" and "previous" show a question already read while the next window is read).
+  const windowStart = Math.floor(current / WINDOW) * WINDOW;
+  const shownQuestions = useBankQuestions(db, bankId, progress === undefined ? [] : practised.slice(Math.max(0, windowStart - 1), windowStart + WINDOW + 1));
+  const read = shownQuestions?.rows.get(practised[current] ?? 0);
 
   // Keep the bank on the device: download it when missing or changed (when online).
   useEffect(() => {
@@ -130,10 +143,10 @@ export default function PracticePage() {
       </div>
     );
   }
-  if (bank === undefined || questions === undefined || progress === undefined || (set && bank && questions.length > 0 && session?.key !== sessionKey)) {
+  if (bank === undefined || ids === undefined || progress === undefined || (set && bank && ids.length > 0 && session?.key !== sessionKey)) {
     return <Spinner className="mx-auto my-16 size-8" />;
   }
-  if (bank === null || questions.length === 0) {
+  if (bank === null || ids.length === 0) {
     // What the device holds is used; the server's word decides only when it has nothing.
     if (online && download.state === "missing") {
       return (
@@ -176,7 +189,6 @@ export default function PracticePage() {
 
   const shownTitle = localBankTitle(bank, i18n.locale);
   const backTo = set ? `/exam/examTab/${set === "wrong" ? "errorTopic" : "topicCollect"}?id=${bankId}` : `/exam/examTab/sortPractice?id=${bankId}`;
-  const practised = set && session ? questions.filter((q) => session.ids.has(q.id)) : questions;
   if (practised.length === 0) {
     return (
       <div role="status" className="mx-auto max-w-md space-y-3 py-12 text-center">
@@ -187,9 +199,9 @@ export default function PracticePage() {
       </div>
     );
   }
-  const total = practised.length;
-  const current = Math.min(index ?? (set ? 0 : (progress?.position ?? 0)), total - 1);
-  const question = practised[current]!;
+  // The window with the question shown is being read (a jump far away): a moment.
+  if (!read) return <Spinner className="mx-auto my-16 size-8" />;
+  const question = read;
   // A question answered before (on this device; in a set, in this session) shows that answer and
   // its grading until the member answers it again.
   const last = result || again === question.id ? undefined : set ? sessionAnswers.get(question.id) : answers?.get(question.id);
@@ -295,8 +307,8 @@ export default function PracticePage() {
       </form>
 
       <QuestionGrid
-        states={practised.map((q) => {
-          const a = set ? sessionAnswers.get(q.id) : answers?.get(q.id);
+        states={practised.map((id) => {
+          const a = set ? sessionAnswers.get(id) : answers?.get(id);
           return a ? (a.correct === false ? "wrong" : a.correct === true ? "correct" : "answered") : "unanswered";
         })}
         current={current}

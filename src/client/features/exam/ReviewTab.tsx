@@ -9,8 +9,8 @@ import { DEFAULT_RETENTION, inShortStep, newCardState, previewRatings, type Card
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { weakestTopic } from "../../../shared/exam/mastery.ts";
 import type { MasteryTopic } from "../../../shared/sync/review.ts";
-import { useDeviceMastery, useReviewQueue, useReviewRetention } from "../../offline/index.ts";
-import { recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
+import { useDeviceMastery, useReviewList, useReviewRetention } from "../../offline/index.ts";
+import { readReviewQueue, recordReview, setReviewRetention, useOfflineDb, weakestQuestions, type MemberDb, type QuestionRow } from "../../offline/index.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { useOnline } from "../../browser/useOnline.ts";
 import { LogInFirst } from "./LogInFirst.tsx";
@@ -235,7 +235,7 @@ function MasteryPanel({ db, now, bankId, onWeakest }: { db: MemberDb; now: numbe
   const queryClient = useQueryClient();
   const server = useQuery({ ...masteryQuery(), enabled: online });
   const fromDevice = !online || server.isError;
-  const device = useDeviceMastery(db, now, fromDevice);
+  const device = useDeviceMastery(db, now, fromDevice, bankId ?? undefined);
   const mastery = fromDevice ? { data: device, isPending: device === undefined, isError: false } : server;
   const topics = useMemo(() => (mastery.data?.topics ?? []).filter((topic) => bankId === null || topic.bankId === bankId), [mastery.data, bankId]);
   const labelOf = (topic: MasteryTopic) => `${topic.title} · ${topic.type in TYPE_LABELS ? i18n._(TYPE_LABELS[topic.type as keyof typeof TYPE_LABELS]) : topic.type}`;
@@ -339,7 +339,8 @@ export default function ReviewTab() {
   const bankId = Number.isSafeInteger(asked) && asked > 0 ? asked : null;
   const db = useOfflineDb() ?? undefined;
   const now = useMinuteClock();
-  const queue = useReviewQueue(db, now, bankId ?? undefined);
+  // The figures and the first due questions; the whole due list is read when a review starts.
+  const queue = useReviewList(db, now, bankId ?? undefined);
   const [session, setSession] = useState<SessionItem[] | null>(null);
   const [weakNote, setWeakNote] = useState<string | null>(null);
 
@@ -353,8 +354,12 @@ export default function ReviewTab() {
   if (session) return <ReviewSession db={db} items={session} onDone={() => setSession(null)} />;
   if (!queue) return <Spinner className="mx-auto my-12 size-8" />;
 
-  const due = queue.due.length;
-  const more = due - 5;
+  const due = queue.due;
+  const more = due - queue.first.length;
+  async function startReview() {
+    const { due: entries } = await readReviewQueue(db!, now, bankId ?? undefined);
+    if (entries.length > 0) setSession(entries.map((e) => ({ question: e.question, bankId: e.bank.id, card: e.card })));
+  }
   async function practiseWeakest(topic: MasteryTopic) {
     const picked = await weakestQuestions(db!, topic.bankId, topic.type, Date.now());
     if (picked.length === 0) {
@@ -391,19 +396,19 @@ export default function ReviewTab() {
             <p className="text-sm text-slate-600 dark:text-slate-400">{t`${plural(queue.queued, { one: "# question in your review queue", other: "# questions in your review queue" })}`}</p>
             {queue.dueElsewhere > 0 && <SaveDueBanks db={db} count={queue.dueElsewhere} />}
             {due > 0 && (
-              <Button variant="primary" className="w-full sm:w-auto" onClick={() => setSession(queue.due.map((e) => ({ question: e.question, bankId: e.bank.id, card: e.card })))}>
+              <Button variant="primary" className="w-full sm:w-auto" onClick={() => void startReview()}>
                 <Trans>Start review</Trans>
               </Button>
             )}
             {due > 0 && (
               <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" aria-label={t`Due questions`}>
-                {queue.due.slice(0, 5).map((e) => (
+                {queue.first.map((e) => (
                   <li key={e.questionId} className="flex items-center gap-2 py-2">
                     <span className="min-w-0 flex-1 truncate">{e.question.stem}</span>
                     <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{e.source === "favourite" ? t`Favourite` : t`Wrong book`}</span>
                   </li>
                 ))}
-                {due > 5 && <li className="py-2 text-slate-600 dark:text-slate-400">{t`and ${more} more`}</li>}
+                {more > 0 && <li className="py-2 text-slate-600 dark:text-slate-400">{t`and ${more} more`}</li>}
               </ul>
             )}
           </>

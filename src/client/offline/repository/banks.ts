@@ -1,6 +1,6 @@
 import type { ExamQuestion } from "../../../shared/exam/types.ts";
 import type { BankRow, MemberDb, QuestionRow } from "../db.ts";
-import { clockOf, type RepoOptions } from "./shared.ts";
+import { clockOf, inSlices, type RepoOptions } from "./shared.ts";
 
 /** Question banks downloaded for offline practice: stored whole, read by screens by name. */
 
@@ -43,8 +43,9 @@ export async function saveBank(
     version: bank.version,
     questionCount: questions.length,
     downloadedAt: clockOf(opts)(),
+    questionIds: questions.map((q) => q.id),
+    questionTypes: questions.map((q) => q.type),
   };
-  const rows: QuestionRow[] = questions.map((q, position) => ({ ...q, bankId: bank.id, position }));
   await db.transaction("rw", [db.banks, db.questions], async () => {
     // The titles seen in other languages are kept (a new version of the content keeps its name).
     const before = await db.banks.get(bank.id);
@@ -53,8 +54,8 @@ export async function saveBank(
     await db.questions.where("bankId").equals(bank.id).delete();
     // In slices, each waited for: the page runs its other tasks between them (a 5,000-question
     // bank in one bulkAdd was a task of a quarter second on this machine), and the transaction
-    // stays one, so a reader never sees half a bank.
-    for (let from = 0; from < rows.length; from += SAVE_SLICE) await db.questions.bulkAdd(rows.slice(from, from + SAVE_SLICE));
+    // stays one, so a reader never sees half a bank. Each slice's rows are made as it is written.
+    await inSlices(questions, (slice, from) => db.questions.bulkAdd(slice.map((q, i): QuestionRow => ({ ...q, bankId: bank.id, position: from + i }))), SAVE_SLICE);
     await db.banks.put(row);
   });
   return row;
@@ -77,14 +78,13 @@ export async function questionsOfBanks(db: MemberDb, bankIds: readonly number[])
 }
 
 /** Below this many ids a cursor over the `id` index that jumps to each is the quicker read. */
-const FEW_IDS = 100;
+export const FEW_IDS = 100;
 
 /**
  * The saved questions with these ids, one row per id (the lowest bank id's), or only those of
- * `bankId`. Many ids (a wrong book of thousands) are
- * looked up by their keys: every key of the table (one request, no rows read), then only the
- * rows wanted, asked for together; a cursor jumping to each id waited on one request per id
- * (10,000 ids over 40,000 questions: seconds).
+ * `bankId`. Many ids (a wrong book of thousands) are found in the banks' directories
+ * (`BankRow.questionIds`), then only the rows wanted are read, asked for together; a cursor
+ * jumping to each id waited on one request per id (10,000 ids over 40,000 questions: seconds).
  */
 export async function questionsWithIds(db: MemberDb, ids: Iterable<number>, bankId?: number): Promise<QuestionRow[]> {
   const wanted = new Set(ids);
@@ -95,23 +95,20 @@ export async function questionsWithIds(db: MemberDb, ids: Iterable<number>, bank
     for (const row of rows) if (!first.has(row.id) && (bankId === undefined || row.bankId === bankId)) first.set(row.id, row);
     return [...first.values()];
   }
-  // The table's own keys, in bank then id order (the first of an id is its lowest bank's): a live
-  // query observes them as one range, where keys read through the `id` index were each observed
-  // one by one (40,000 of them: a quarter second).
-  const keys =
-    bankId === undefined
-      ? await db.questions.toCollection().primaryKeys()
-      : await db.questions.where("[bankId+id]").between([bankId, -Infinity], [bankId, Infinity]).primaryKeys();
-  const picked = new Map<number, [number, number]>();
+  // Where each is, from the banks' directories (the lowest bank id first: a question in two banks
+  // is the lowest's), no question or index key read.
+  const banks = bankId === undefined ? await db.banks.toArray() : [await db.banks.get(bankId)].filter((bank) => bank !== undefined);
+  const picked = new Set<number>();
   const perBank = new Map<number, { size: number; keys: [number, number][] }>();
-  for (const key of keys) {
-    const bank = perBank.get(key[0]) ?? { size: 0, keys: [] };
-    perBank.set(key[0], bank);
-    bank.size += 1;
-    if (wanted.has(key[1]) && !picked.has(key[1])) {
-      picked.set(key[1], key);
-      bank.keys.push(key);
+  for (const bank of banks) {
+    const keys: [number, number][] = [];
+    for (const id of bank.questionIds) {
+      if (wanted.has(id) && !picked.has(id)) {
+        picked.add(id);
+        keys.push([bank.id, id]);
+      }
     }
+    perBank.set(bank.id, { size: bank.questionIds.length, keys });
   }
   // A bank with many of them is read whole (one request); a few of a bank one by one (a request
   // each: 10,000 of those held the page for seconds).
@@ -145,18 +142,19 @@ export async function rowsWithKeys<T, K extends number | string>(
 
 /**
  * The bank (the lowest id when several hold it) and type of every question on this device, by
- * question id, from the `type` index's keys: no question is read. Not for a live query (it
- * would observe each key).
+ * question id, from the banks' directories (`BankRow.questionIds`): no question is read.
  */
 export async function questionKinds(db: MemberDb): Promise<Map<number, { bankId: number; type: string }>> {
-  const types = (await db.questions.orderBy("type").uniqueKeys()).filter((type): type is string => typeof type === "string");
+  return kindsOf(await db.banks.toArray());
+}
+
+/** `questionKinds` of these bank rows (in id order, as the table holds them: the first bank holding a question is the lowest). */
+export function kindsOf(banks: readonly Pick<BankRow, "id" | "questionIds" | "questionTypes">[]): Map<number, { bankId: number; type: string }> {
   const kinds = new Map<number, { bankId: number; type: string }>();
-  const lists = await Promise.all(types.map(async (type) => ({ type, keys: await db.questions.where("type").equals(type).primaryKeys() })));
-  for (const { type, keys } of lists) {
-    for (const [bankId, id] of keys) {
-      const seen = kinds.get(id);
-      if (!seen || bankId < seen.bankId) kinds.set(id, { bankId, type });
-    }
+  for (const bank of banks) {
+    bank.questionIds.forEach((id, i) => {
+      if (!kinds.has(id)) kinds.set(id, { bankId: bank.id, type: bank.questionTypes[i] ?? "" });
+    });
   }
   return kinds;
 }

@@ -3,8 +3,8 @@ import { applyOp, emptyState, isPracticeOp, type ExamStateModel, type GradedOutc
 import type { ExamState } from "../../../shared/sync/exam.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
-import type { FavouriteRow, MemberDb, ProgressRow, WrongRow } from "../db.ts";
-import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
+import { inWrongBook, type FavouriteRow, type MemberDb, type ProgressRow, type WrongRow } from "../db.ts";
+import { clockOf, enqueue, gradeLocally, idOf, inSlices, storable, type RepoOptions } from "./shared.ts";
 
 /**
  * The member's practice state: answers, favourites, the wrong-question book and each bank's
@@ -24,6 +24,8 @@ function rowsOf(model: ExamStateModel): ModelRows {
       lastTime: e.lastTime,
       removed: e.removed,
       removedAt: e.removedAt,
+      // Indexed only while in the book (db.ts `WrongRow.book`).
+      ...(inWrongBook(e) ? { book: -e.lastTime } : {}),
     })),
     progress: [...model.progress].map(([bankId, e]) => ({ bankId, position: e.position, updatedAt: e.at, opId: e.opId })),
   };
@@ -65,8 +67,8 @@ async function replaceRows<T extends object, K extends number>(
   });
   const kept = new Set(next.map(keyOf));
   const gone = [...before.keys()].filter((key) => !kept.has(key));
-  if (gone.length > 0) await table.bulkDelete(gone);
-  if (changed.length > 0) await table.bulkPut(changed);
+  await inSlices(gone, (keys) => table.bulkDelete(keys));
+  await inSlices(changed, (rows) => table.bulkPut(rows));
   return gone.length + changed.length;
 }
 

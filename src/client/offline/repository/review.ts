@@ -15,10 +15,10 @@ import type { ExamQuestion, GivenAnswer } from "../../../shared/exam/types.ts";
 import type { Op, OpOf } from "../../../shared/sync/ops.ts";
 import { addAnswer, addQuestion, emptyTopic, finishMastery, questionMastery, type LatestResult, type Mastery, type MasteryAcc } from "../../../shared/exam/mastery.ts";
 import type { ReviewState } from "../../../shared/sync/wire.ts";
-import type { BankRow, MemberDb, QuestionRow, ReviewCardRow, ReviewLogRow, ReviewSettingRow } from "../db.ts";
-import { questionKinds, questionsWithIds, rowsWithKeys } from "./banks.ts";
+import { inWrongBook, type AnswerRow, type BankRow, type FavouriteRow, type MemberDb, type QuestionRow, type ReviewCardRow, type ReviewLogRow, type ReviewSettingRow, type WrongRow } from "../db.ts";
+import { FEW_IDS, kindsOf, questionKinds, questionsWithIds, rowsWithKeys } from "./banks.ts";
 import { applyLocally } from "./practice.ts";
-import { clockOf, enqueue, gradeLocally, idOf, storable, type RepoOptions } from "./shared.ts";
+import { clockOf, enqueue, gradeLocally, idOf, inSlices, storable, type RepoOptions } from "./shared.ts";
 
 /**
  * Spaced review on the device: the queue (wrong book and favourites), each review
@@ -114,8 +114,16 @@ function logOfOp(op: Op): ReviewLogRow | null {
 
 /**
  * Makes the device's review data the server's plus this device's unsent reviews: logs (a set by
- * op id), every card replayed from them, and the desired retention (the later of the server's and
+ * op id), the cards replayed from them, and the desired retention (the later of the server's and
  * an unsent change). Writes only what differs. Returns how many rows changed.
+ *
+ * A log never changes under its op id, and a card is the replay of its question's logs, so only
+ * the questions whose logs came or went are replayed (and any without a card): a pull that brings
+ * nothing new (the usual one, after answers) reads the logs' and cards' keys and replays none,
+ * where every card was replayed and compared after every sync (10,000 on a heavy device, in one
+ * task). A change to the replay's rules (src/shared/exam/review.ts) therefore comes with a new
+ * schema version whose upgrade deletes the cards (the next merge replays them). Many rows written
+ * or deleted go in slices (`inSlices`), each its own task.
  */
 export async function mergeReviewIntoDb(db: MemberDb, server: ReviewState, pendingOps: readonly Op[]): Promise<number> {
   return db.transaction("rw", [db.reviewLogs, db.reviewCards, db.reviewSettings], async () => {
@@ -130,22 +138,32 @@ export async function mergeReviewIntoDb(db: MemberDb, server: ReviewState, pendi
       }
     }
     let changed = 0;
-    const before = await db.reviewLogs.toArray();
-    const goneLogs = before.filter((row) => !logs.has(row.opId)).map((row) => row.opId);
-    const known = new Set(before.map((row) => row.opId));
+    // What the device holds, by key (one request each, no row read but the logs that go).
+    const [logKeys, cardKeys] = await Promise.all([db.reviewLogs.toCollection().primaryKeys(), db.reviewCards.toCollection().primaryKeys()]);
+    const known = new Set(logKeys);
+    const goneLogs = logKeys.filter((opId) => !logs.has(opId));
+    const goneQuestions = (await rowsWithKeys(db.reviewLogs, goneLogs, (row) => row.opId)).map((row) => row.questionId);
     const newLogs = [...logs.values()].filter((row) => !known.has(row.opId));
-    if (goneLogs.length > 0) await db.reviewLogs.bulkDelete(goneLogs);
-    if (newLogs.length > 0) await db.reviewLogs.bulkPut(newLogs);
+    await inSlices(goneLogs, (keys) => db.reviewLogs.bulkDelete(keys));
+    await inSlices(newLogs, (rows) => db.reviewLogs.bulkPut(rows));
     changed += goneLogs.length + newLogs.length;
 
     const byQuestion = new Map<number, ReviewLogRow[]>();
-    for (const log of logs.values()) byQuestion.set(log.questionId, [...(byQuestion.get(log.questionId) ?? []), log]);
-    const cards = [...byQuestion].map(([questionId, list]) => replayCard(questionId, list));
-    const oldCards = new Map((await db.reviewCards.toArray()).map((card) => [card.questionId, card]));
-    const changedCards = cards.filter((card) => JSON.stringify(oldCards.get(card.questionId)) !== JSON.stringify(card));
-    const goneCards = [...oldCards.keys()].filter((id) => !byQuestion.has(id));
-    if (goneCards.length > 0) await db.reviewCards.bulkDelete(goneCards);
-    if (changedCards.length > 0) await db.reviewCards.bulkPut(changedCards);
+    for (const log of logs.values()) {
+      const list = byQuestion.get(log.questionId);
+      if (list) list.push(log);
+      else byQuestion.set(log.questionId, [log]);
+    }
+    // Replayed: the questions whose logs changed, and any without a card yet.
+    const carded = new Set(cardKeys);
+    const touched = new Set([...newLogs.map((row) => row.questionId), ...goneQuestions]);
+    const replayed = [...byQuestion].filter(([questionId]) => touched.has(questionId) || !carded.has(questionId)).map(([questionId, list]) => replayCard(questionId, list));
+    const stored = replayed.flatMap((card) => (carded.has(card.questionId) ? [card.questionId] : []));
+    const oldCards = new Map((await rowsWithKeys(db.reviewCards, stored, (c) => c.questionId)).map((c) => [c.questionId, c]));
+    const changedCards = replayed.filter((card) => JSON.stringify(oldCards.get(card.questionId)) !== JSON.stringify(card));
+    const goneCards = cardKeys.filter((id) => !byQuestion.has(id));
+    await inSlices(goneCards, (keys) => db.reviewCards.bulkDelete(keys));
+    await inSlices(changedCards, (cards) => db.reviewCards.bulkPut(cards));
     changed += goneCards.length + changedCards.length;
 
     const current = await db.reviewSettings.get("retention");
@@ -186,11 +204,22 @@ export interface ReviewQueue {
   entries: ReviewEntry[];
 }
 
-/** The questions of the review queue: the wrong book (active) and the favourites, and which each comes from. */
+/**
+ * The questions of the review queue: the wrong book (active: the `book` index's primary keys, one
+ * request, no row read) and the favourites, and which each comes from.
+ */
 async function queueSources(db: MemberDb): Promise<Map<number, ReviewEntry["source"]>> {
-  const [wrong, favourites] = await Promise.all([db.wrong.toArray(), db.favourites.toArray()]);
+  const [wrong, favourites] = await Promise.all([db.wrong.orderBy("book").primaryKeys(), db.favourites.toArray()]);
+  return sourcesOf(wrong, favourites);
+}
+
+/** `queueSources` of the wrong book's question ids (or rows, those in the book counted) and favourite rows. */
+function sourcesOf(wrong: readonly (number | WrongRow)[], favourites: readonly FavouriteRow[]): Map<number, ReviewEntry["source"]> {
   const sources = new Map<number, ReviewEntry["source"]>();
-  for (const w of wrong) if (!w.removed && w.count > 0) sources.set(w.questionId, "wrong");
+  for (const w of wrong) {
+    if (typeof w === "number") sources.set(w, "wrong");
+    else if (inWrongBook(w)) sources.set(w.questionId, "wrong");
+  }
   for (const f of favourites) {
     if (f.on) sources.set(f.questionId, sources.has(f.questionId) ? "both" : "favourite");
   }
@@ -234,33 +263,95 @@ export async function readReviewQueue(db: MemberDb, now: number, bankId?: number
   });
 }
 
+/** Where a queued question is reviewed on this device: its bank and type. */
+type Kinds = Map<number, { bankId: number; type: string }>;
+
+/**
+ * The queue's questions (`queueSources`) and where each is on this device: every bank's queue
+ * (each question in the lowest bank holding it), or one bank's (the questions of its directory
+ * that are queued, read by key when the bank is small).
+ */
+async function queueOf(db: MemberDb, bankId: number | undefined): Promise<{ sources: Map<number, ReviewEntry["source"]>; kinds: Kinds }> {
+  if (bankId === undefined) {
+    const [sources, kinds] = await Promise.all([queueSources(db), questionKinds(db)]);
+    return { sources, kinds };
+  }
+  const bank = await db.banks.get(bankId);
+  const kinds: Kinds = new Map();
+  if (!bank) return { sources: new Map(), kinds };
+  bank.questionIds.forEach((id, i) => kinds.set(id, { bankId, type: bank.questionTypes[i] ?? "" }));
+  const [wrong, favourites] = await Promise.all([
+    rowsWithKeys(db.wrong, bank.questionIds, (w) => w.questionId),
+    rowsWithKeys(db.favourites, bank.questionIds, (f) => f.questionId),
+  ]);
+  return { sources: sourcesOf(wrong, favourites), kinds };
+}
+
+/** The review list's first screen: the queue's figures and its first due questions. */
+export interface ReviewList extends ReviewSummary {
+  /** The first due questions on this device (at most `shown`), most overdue first (never reviewed first). */
+  first: ReviewEntry[];
+}
+
+/**
+ * What the review screen shows first, for every bank or one (the figures and the first `shown`
+ * entries of `readReviewQueue`'s `due`), reading only those entries' questions and cards: the
+ * rest is counted from the banks' directories and the cards' `due` index (keys, no row), so a
+ * queue of thousands draws at once. The whole due list (`readReviewQueue`) is read when a review
+ * starts.
+ */
+export async function readReviewList(db: MemberDb, now: number, bankId?: number, shown = 5): Promise<ReviewList> {
+  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
+    const [{ sources, kinds }, later, dueOrder] = await Promise.all([queueOf(db, bankId), dueLater(db, now), shown > 0 ? dueInOrder(db, now) : []]);
+    const due: { questionId: number; bankId: number; type: string }[] = [];
+    // Due in a bank not on this device (one bank's queue holds its own questions only).
+    let dueElsewhere = 0;
+    for (const questionId of sources.keys()) {
+      if (later.has(questionId)) continue;
+      const kind = kinds.get(questionId);
+      if (kind) due.push({ questionId, ...kind });
+      else dueElsewhere += 1;
+    }
+    // Most overdue first: never reviewed (no card), by id, then the cards due by now in the `due`
+    // index's order (by due time, then question id).
+    const dueHere = new Map(due.map((e) => [e.questionId, e]));
+    const carded = new Set(dueOrder);
+    const picked = [
+      ...due.filter((e) => !carded.has(e.questionId)).sort((a, b) => a.questionId - b.questionId),
+      ...dueOrder.flatMap((id) => dueHere.get(id) ?? []),
+    ].slice(0, shown);
+    const [rows, cards, bankRows] = await Promise.all([
+      db.questions.bulkGet(picked.map((e): [number, number] => [e.bankId, e.questionId])),
+      db.reviewCards.bulkGet(picked.map((e) => e.questionId)),
+      db.banks.bulkGet([...new Set(picked.map((e) => e.bankId))]),
+    ]);
+    const bankOf = new Map(bankRows.flatMap((b) => (b ? [[b.id, b] as const] : [])));
+    const first = picked.flatMap((e, i) => {
+      const question = rows[i];
+      const bank = bankOf.get(e.bankId);
+      const card = cards[i] ?? null;
+      return question && bank ? [{ questionId: e.questionId, question, bank, card, source: sources.get(e.questionId)!, recall: card ? retrievability(card, now) : null }] : [];
+    });
+    return {
+      due: due.length,
+      queued: sources.size,
+      dueElsewhere,
+      estimateSeconds: estimateSeconds(due.map((e) => e.type)),
+      first,
+    };
+  });
+}
+
 /** The review queue's figures, without its questions (the member home's daily review card). */
 export type ReviewSummary = Pick<ReviewQueue, "queued" | "dueElsewhere" | "estimateSeconds"> & {
   /** Due now on this device (`ReviewQueue.due.length`). */
   due: number;
 };
 
-/**
- * The figures of `readReviewQueue(db, now)` (every bank) without reading a question: where each
- * is and its type come from the `type` index (`questionKinds`). Not for a live query (it would
- * observe each key).
- */
+/** The figures of `readReviewQueue(db, now)` (every bank) without reading a question (`readReviewList`). */
 export async function reviewSummary(db: MemberDb, now: number): Promise<ReviewSummary> {
-  return db.transaction("r", [db.favourites, db.wrong, db.reviewCards, db.questions, db.banks], async () => {
-    const [sources, kinds, bankIds, cardRows] = await Promise.all([queueSources(db), questionKinds(db), db.banks.toCollection().primaryKeys(), db.reviewCards.toArray()]);
-    const banks = new Set(bankIds);
-    const cards = new Map(cardRows.map((c) => [c.questionId, c]));
-    const dueTypes: string[] = [];
-    let dueElsewhere = 0;
-    for (const questionId of sources.keys()) {
-      const card = cards.get(questionId);
-      if (!isDue(card, now)) continue;
-      const kind = kinds.get(questionId);
-      if (kind && banks.has(kind.bankId)) dueTypes.push(kind.type);
-      else dueElsewhere += 1;
-    }
-    return { due: dueTypes.length, queued: sources.size, dueElsewhere, estimateSeconds: estimateSeconds(dueTypes) };
-  });
+  const { due, queued, dueElsewhere, estimateSeconds: seconds } = await readReviewList(db, now, undefined, 0);
+  return { due, queued, dueElsewhere, estimateSeconds: seconds };
 }
 
 /**
@@ -269,14 +360,27 @@ export async function reviewSummary(db: MemberDb, now: number): Promise<ReviewSu
  * due later, and those cards are found by the `due` index.
  */
 export async function dueReviewCount(db: MemberDb, now: number): Promise<number> {
-  // Each table in one request (toArray), not a cursor's request per row.
+  // Each table in one request (toArray), not a cursor's request per row; the cards by key only.
   return db.transaction("r", [db.favourites, db.wrong, db.reviewCards], async () => {
-    const [wrong, favourites, later] = await Promise.all([db.wrong.toArray(), db.favourites.toArray(), db.reviewCards.where("due").above(now).toArray()]);
-    const queued = new Set<number>();
-    for (const w of wrong) if (!w.removed && w.count > 0) queued.add(w.questionId);
-    for (const f of favourites) if (f.on) queued.add(f.questionId);
-    return queued.size - later.filter((card) => queued.has(card.questionId) && !isDue(card, now)).length;
+    const [queued, later] = await Promise.all([queueSources(db), dueLater(db, now)]);
+    let notDue = 0;
+    for (const questionId of later) if (queued.has(questionId)) notDue += 1;
+    return queued.size - notDue;
   });
+}
+
+/**
+ * The questions whose cards are due after `now`, from the `due` index's keys (no card read): a
+ * stored card is the replay of at least one review, so it is due (`isDue`) exactly when it is not
+ * due later.
+ */
+async function dueLater(db: MemberDb, now: number): Promise<Set<number>> {
+  return new Set(await db.reviewCards.where("due").above(now).primaryKeys());
+}
+
+/** The questions whose cards are due by `now`, most overdue first (the `due` index's primary keys, in its order: one request, no card read). */
+function dueInOrder(db: MemberDb, now: number): Promise<number[]> {
+  return db.reviewCards.where("due").belowOrEqual(now).primaryKeys();
 }
 
 /**
@@ -304,6 +408,14 @@ export async function weakestQuestions(db: MemberDb, bankId: number, type: strin
   });
 }
 
+/** The answers to these questions: by the question index when they are few, else the table kept where wanted. */
+async function answersTo(db: MemberDb, ids: readonly number[]): Promise<AnswerRow[]> {
+  if (ids.length === 0) return [];
+  if (ids.length < FEW_IDS) return db.answers.where("questionId").anyOf([...ids]).toArray();
+  const wanted = new Set(ids);
+  return (await db.answers.toArray()).filter((a) => wanted.has(a.questionId));
+}
+
 /** Each question's latest graded answer (an answer waiting for a teacher says nothing). */
 function latestGraded(answers: readonly { questionId: number; at: number; correct: boolean | null }[]): Map<number, LatestResult> {
   const latest = new Map<number, LatestResult>();
@@ -317,20 +429,26 @@ function latestGraded(answers: readonly { questionId: number; at: number; correc
 /**
  * Mastery by topic (bank) and question type from this device alone, for when the server cannot
  * be reached: the same rules as `GET /api/exam/review/mastery` (src/shared/exam/mastery.ts), over the answers and reviews this
- * device holds, for the banks saved on it. Each question's bank and type come from the `type`
- * index (`questionKinds`), not from the questions: read once, not in a live query.
+ * device holds, for the banks saved on it (or one bank's topics: `bankId`, whose screen shows only
+ * those, reading only its questions' answers, cards and marks). Each question's bank and type come
+ * from the banks' directories (`questionKinds`), not from the questions.
  */
-export async function deviceMastery(db: MemberDb, now: number): Promise<Mastery> {
-  return db.transaction("r", [db.questions, db.banks, db.reviewCards, db.answers, db.reviewLogs, db.wrong, db.favourites], async () => {
-    const [answers, logs, bankRows, cardRows, kinds, queued] = await Promise.all([
-      db.answers.toArray(),
-      db.reviewLogs.toArray(),
-      db.banks.toArray(),
-      db.reviewCards.toArray(),
-      questionKinds(db),
-      queueSources(db),
+export async function deviceMastery(db: MemberDb, now: number, bankId?: number): Promise<Mastery> {
+  return db.transaction("r", [db.banks, db.reviewCards, db.answers, db.wrong, db.favourites], async () => {
+    // One bank's topics need that bank and those below it (a question's topic is the lowest bank holding it).
+    const bankRows = await (bankId === undefined ? db.banks.toArray() : db.banks.where("id").belowOrEqual(bankId).toArray());
+    const kinds = kindsOf(bankRows);
+    // One bank's topics: the questions whose topic is that bank's.
+    const scope = bankId === undefined ? null : (bankRows.find((b) => b.id === bankId)?.questionIds ?? []).filter((id) => kinds.get(id)?.bankId === bankId);
+    const [answers, cardRows, queued] = await Promise.all([
+      scope ? answersTo(db, scope) : db.answers.toArray(),
+      // The questions reviewed are those with a card (a card is the replay of a question's logs: it exists while they do).
+      scope ? rowsWithKeys(db.reviewCards, scope, (c) => c.questionId) : db.reviewCards.toArray(),
+      scope
+        ? Promise.all([rowsWithKeys(db.wrong, scope, (w) => w.questionId), rowsWithKeys(db.favourites, scope, (f) => f.questionId)]).then(([wrong, favourites]) => sourcesOf(wrong, favourites))
+        : queueSources(db),
     ]);
-    const touched = [...new Set([...answers.map((a) => a.questionId), ...logs.map((l) => l.questionId)])];
+    const touched = [...new Set([...answers.map((a) => a.questionId), ...cardRows.map((c) => c.questionId)])];
     const banks = new Map(bankRows.map((b) => [b.id, b]));
     const cards = new Map(cardRows.map((c) => [c.questionId, c]));
     const latest = latestGraded(answers);

@@ -44,6 +44,18 @@ export function gradedOf(row: OutboxRow): GradedOutcome | undefined {
   return row.type === "practice.answer" && row.correct !== undefined ? { correct: row.correct } : undefined;
 }
 
+/**
+ * Rows written (or keys deleted) per request when many change at once (a merge that replaces
+ * thousands, a bank's questions): each slice is waited for, so the page runs its other tasks
+ * between them, and the caller's transaction stays one.
+ */
+export const WRITE_SLICE = 500;
+
+/** `write` over `items` in slices of `size`, one after the other. */
+export async function inSlices<T>(items: readonly T[], write: (slice: T[], from: number) => Promise<unknown>, size = WRITE_SLICE): Promise<void> {
+  for (let from = 0; from < items.length; from += size) await write(items.slice(from, from + size), from);
+}
+
 export async function enqueue(db: MemberDb, op: Op, extra: Pick<OutboxRow, "correct"> = {}): Promise<void> {
   await db.outbox.add({ ...op, ...extra, status: "pending", tries: 0 });
 }
