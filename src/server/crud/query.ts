@@ -178,25 +178,48 @@ function quickCondition(def: ResourceDef, quick: string): RawBuilder<SqlBool> {
 }
 
 /**
+ * The table of figures (ResourceDef.counted) that answers a list whose conditions read these
+ * columns, or null: each must be one of its columns of the resource's own table (`t.<column>`,
+ * the same name there), so every condition reads the same values in both and the sum of the
+ * matching figures is the number of matching rows.
+ */
+function countedBy(def: ResourceDef, read: ReadonlySet<string>): string | null {
+  if (!def.counted) return null;
+  const columns = new Set(def.counted.columns.map((c) => `t.${c}`));
+  return [...read].every((c) => columns.has(c)) ? def.counted.table : null;
+}
+
+/**
  * The rows a list request matches, before paging: its conditions (search, the resource's default
  * search, company scope, quick search, a remote select's preload), its order and its fields. The
  * list's page and the export of the whole list (export.ts) both read it.
  */
 export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery) {
-  const conditions: Expression<SqlBool>[] = (query.search ?? []).map((item) => condition(def, item));
+  const conditions: Expression<SqlBool>[] = [];
+  /** The columns the conditions read (a quick search: every quick-search field's). */
+  const read = new Set<string>();
+  const searching = (item: SearchItem) => {
+    conditions.push(condition(def, item));
+    read.add(def.fields[item.field]!.column);
+  };
+  for (const item of query.search ?? []) searching(item);
   const preloading = query.initValue !== undefined && query.initValue !== "";
   for (const item of def.defaultSearch ?? []) {
-    if (!preloading && !(query.search ?? []).some((s) => s.field === item.field)) conditions.push(condition(def, item));
+    if (!preloading && !(query.search ?? []).some((s) => s.field === item.field)) searching(item);
   }
   const scoped = scopeCondition(ctx, def);
-  if (scoped) conditions.push(scoped);
-  const quick = query.quickSearch?.trim();
-  if (quick) conditions.push(quickCondition(def, quick));
-  const select = isOn(query.select);
-  if (select && query.initValue !== undefined && query.initValue !== "") {
-    // A remote select preloading its chosen value(s): those rows, whatever the page.
-    conditions.push(condition(def, { field: query.initKey ?? "id", operator: "IN", val: query.initValue }));
+  if (scoped && def.company && def.company !== "read") {
+    conditions.push(scoped);
+    read.add(def.company.column);
   }
+  const quick = query.quickSearch?.trim();
+  if (quick) {
+    conditions.push(quickCondition(def, quick));
+    for (const name of def.quickSearch) read.add(def.fields[name]!.column);
+  }
+  const select = isOn(query.select);
+  // A remote select preloading its chosen value(s): those rows, whatever the page.
+  if (select && preloading) searching({ field: query.initKey ?? "id", operator: "IN", val: query.initValue });
   const order = orderOf(def, query.order);
   const names = select && def.selectFields ? def.selectFields : Object.keys(def.fields);
 
@@ -208,7 +231,16 @@ export function listSource(ctx: CrudContext, def: ResourceDef, query: ListQuery)
     for (const c of conditions) q = q.where(c);
     return q;
   };
-  const count = async () => Number((await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst())?.total ?? 0);
+  const figures = countedBy(def, read);
+  /** The exact number of matching rows: the sum of the figures the database keeps for them, when they can answer, else a count. */
+  const count = async () => {
+    if (figures) {
+      let q = ctx.k.selectFrom(sql`${sql.table(figures)}`.as("t"));
+      for (const c of conditions) q = q.where(c);
+      return Number((await q.select(sql<number>`coalesce(sum(t.n), 0)`.as("total")).executeTakeFirst())?.total ?? 0);
+    }
+    return Number((await base().select(sql<number>`count(*)`.as("total")).executeTakeFirst())?.total ?? 0);
+  };
   const complete = (rows: Row[]): Promise<Row[]> | Row[] => (def.hooks?.listRows ? def.hooks.listRows(ctx, rows) : rows);
   /** `limit` rows from `offset` in the list's order (among these ids, when given), completed by the resource's list hook. */
   const rows = async (limit: number, offset: number, among?: readonly number[]): Promise<Row[]> => {

@@ -167,6 +167,15 @@ export interface ResourceDef {
    * left out until the admin searches by status. A remote select's preloaded value is not held by them.
    */
   defaultSearch?: readonly { field: string; operator: SearchOperator; val: string }[];
+  /**
+   * A table the database keeps with how many of the resource's rows there are per value of some of
+   * its columns (`columns`, named alike in both tables; `n` the figure; triggers in the writes'
+   * transactions keep it exact: migration 0060). It answers the list's total (a sum of a few rows,
+   * not a count of every row) when every condition of the list (search, default search, company
+   * scope) is on those columns and there is no quick search. Its joins must be by id (one row at
+   * most each: they never change how many rows there are).
+   */
+  counted?: { table: string; columns: readonly string[] };
   /** Actions beyond index / edit / add / del / sortable, by name. */
   actions?: Record<string, ExtraAction>;
 }

@@ -370,6 +370,11 @@ export function checkResource(def: ResourceDef): void {
   for (const [key, field] of Object.entries(def.fields)) if (!name.test(field.column)) problems.push(`field ${key}: bad column ${field.column}`);
   for (const q of def.quickSearch) if (!def.fields[q]) problems.push(`quick search ${q} is not a field`);
   for (const s of def.selectFields ?? []) if (!def.fields[s]) problems.push(`select field ${s} is not a field`);
+  if (def.counted) {
+    // A sum of figures is the list's total only if the joins never add or drop a row.
+    if (!name.test(def.counted.table) || def.counted.columns.some((c) => !name.test(c) || c.includes("."))) problems.push("bad counted table or columns");
+    for (const join of def.joins ?? []) if (join.on[0] !== `${join.alias}.id`) problems.push(`counted, but join ${join.alias} is not by id`);
+  }
   if (problems.length > 0) throw new Error(`resource ${def.rule}: ${problems.join("; ")}`);
 }
 

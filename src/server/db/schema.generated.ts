@@ -461,6 +461,13 @@ export interface ExamQuestion {
   weigh: Generated<number>;
 }
 
+export interface ExamQuestionCount {
+  classify_id: number;
+  n: number;
+  status: string;
+  type: string;
+}
+
 export interface ExamQuestionType {
   default_score: Generated<Numeric>;
   id: Generated<number>;
@@ -650,6 +657,12 @@ export interface Member {
   status: Generated<string>;
   update_time: Generated<number>;
   username: string;
+}
+
+export interface MemberCount {
+  company_id: number | null;
+  n: number;
+  status: string;
 }
 
 export interface MemberFace {
@@ -953,6 +966,7 @@ export interface DB {
   exam_practice_answer: ExamPracticeAnswer;
   exam_progress: ExamProgress;
   exam_question: ExamQuestion;
+  exam_question_count: ExamQuestionCount;
   exam_question_type: ExamQuestionType;
   exam_question_version: ExamQuestionVersion;
   exam_review_card: ExamReviewCard;
@@ -969,6 +983,7 @@ export interface DB {
   login_address_failure: LoginAddressFailure;
   login_guard: LoginGuard;
   member: Member;
+  member_count: MemberCount;
   member_face: MemberFace;
   member_invitation: MemberInvitation;
   member_upload: MemberUpload;

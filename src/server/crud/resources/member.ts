@@ -54,6 +54,9 @@ export const memberResource: ResourceDef = {
   editColumns: ["id", "username", "nickname", "email", "mobile", "avatar", "gender", "birthday", "money", "score", "motto", "group_id", "company_id", "duty_id", "status", "last_login_time", "join_time", "create_time", "update_time"],
   ...addEditDelete(memberAdd, memberEdit, { touch: true }),
   company: { column: "t.company_id", fill: "company_id" },
+  // The total of a list by company (a company admin's: their companies) and status is a sum of
+  // the figures the database keeps (migration 0060), not a count of every member.
+  counted: { table: "member_count", columns: ["company_id", "status"] },
   hooks: {
     async beforeWrite(ctx, body, existing) {
       const { id: _id, password, invite, classroom_ids: _classrooms, ...fields } = body as MemberAdd & { id?: number };

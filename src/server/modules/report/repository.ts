@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
-import type { ReportGroup } from "../../../shared/reports.ts";
+import type { ProgressStatus, ReportGroup } from "../../../shared/reports.ts";
 import type { Queryable } from "../../db/index.ts";
 import { kyselyOf } from "../../db/kysely.ts";
 
@@ -107,16 +107,21 @@ export async function reportGroup(db: Queryable, kind: ReportGroup, id: number, 
   return (await query.execute(k)).rows[0];
 }
 
-/** SQL of the group's members (ids and member groups), inside the admin's reach; `only`: of these members only. */
-function groupMembers(kind: ReportGroup, id: number, reach: Reach, only?: readonly number[]): RawBuilder<unknown> {
+/** SQL condition: the member (`m`) is one of the group's, inside the admin's reach. */
+function inGroup(kind: ReportGroup, id: number, reach: Reach): RawBuilder<unknown> {
   const where =
     kind === "classroom"
       ? sql`m.id in (select cm.user_id from classroom_member cm where cm.classroom_id = ${id})`
       : kind === "company"
         ? sql`m.company_id in (select company_subtree(${id}::int))`
         : sql`m.duty_id = ${id}`;
+  return sql`${where} and ${inReach(sql`m.company_id`, reach)}`;
+}
+
+/** SQL of the group's members (ids and member groups), inside the admin's reach; `only`: of these members only. */
+function groupMembers(kind: ReportGroup, id: number, reach: Reach, only?: readonly number[]): RawBuilder<unknown> {
   const these = only === undefined ? sql`true` : sql`m.id = any(${only}::int[])`;
-  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${where} and ${inReach(sql`m.company_id`, reach)} and ${these}`;
+  return sql`select m.id, m.group_id, m.username, m.nickname from member m where ${inGroup(kind, id, reach)} and ${these}`;
 }
 
 /** The org_access rows naming the group (a company: it or a company above it, whose content its members see too). */
@@ -145,6 +150,12 @@ export async function groupTargets(db: Queryable, kind: ReportGroup, id: number,
   return rows.map((r) => ({ ...r, end_time: Number(r.end_time) }));
 }
 
+/** The statuses of a room's and a course's members, in the report's order (overdue ones come first: they are the statuses before the last). */
+export const STATUS_OF_KIND: Record<"room" | "course", readonly ProgressStatus[]> = {
+  room: ["not_started", "in_progress", "failed", "passed"],
+  course: ["not_started", "in_progress", "completed"],
+};
+
 /** One member's status in a room: passed, else in progress (an open or unmarked attempt), else failed (finished attempts), else not started. */
 const ROOM_STATUS = sql`case when att.passed then 'passed' when att.pending then 'in_progress' when att.n > 0 then 'failed' else 'not_started' end`;
 /** One member's status in a course: completed (every enabled lesson done), in progress (any lesson opened), not started. */
@@ -162,6 +173,21 @@ export interface StatusRow {
   last_at: string | null;
 }
 
+/** SQL of a room's official attempts per member (`users`: of these members only), as ROOM_STATUS reads them. */
+const roomAttempts = (roomId: number, users?: RawBuilder<unknown>) =>
+  sql`select a.user_id, count(*)::int as n, max(a.score) as best, bool_or(a.passed is true) as passed,
+       bool_or(a.status = 'open' or (a.status = 'submitted' and a.passed is null)) as pending, max(coalesce(a.submitted_at, a.started_at)) as last_at
+     from exam_attempt a where a.room_id = ${roomId} and a.kind = 'official' and ${users ? sql`a.user_id in (${users})` : sql`true`} group by a.user_id`;
+
+/** SQL of a course's enabled lessons (`total`), as COURSE_STATUS reads them. */
+const courseLessons = (courseId: number) => sql`select count(*)::int as total from lesson where course_id = ${courseId} and status = 'enable'`;
+
+/** SQL of each member's progress in a course's enabled lessons (`users`: of these members only), as COURSE_STATUS reads it. */
+const courseProgress = (courseId: number, users?: RawBuilder<unknown>) =>
+  sql`select p.user_id, count(*) filter (where p.completed)::int as done, max(p.last_watched) as last_at from lesson_progress p
+       join lesson l on l.id = p.lesson_id and l.status = 'enable'
+     where l.course_id = ${courseId} and ${users ? sql`p.user_id in (${users})` : sql`true`} group by p.user_id`;
+
 /**
  * SQL of every group member's status in one room: `members` the group's members, the room's
  * member group (if it has one) narrowing them; overdue: the room's window ended without a pass.
@@ -169,9 +195,7 @@ export interface StatusRow {
 function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number): RawBuilder<StatusRow> {
   return sql<StatusRow>`with r as (select id, end_time, user_group_id from exam_room where id = ${roomId}),
      m as not materialized (${members}),
-     att as (select a.user_id, count(*)::int as n, max(a.score) as best, bool_or(a.passed is true) as passed,
-               bool_or(a.status = 'open' or (a.status = 'submitted' and a.passed is null)) as pending, max(coalesce(a.submitted_at, a.started_at)) as last_at
-             from exam_attempt a where a.room_id = ${roomId} and a.kind = 'official' and a.user_id in (select id from m) group by a.user_id)
+     att as (${roomAttempts(roomId, sql`select id from m`)})
      select m.id, m.username, m.nickname, ${ROOM_STATUS} as status,
             (r.end_time < ${now} and not coalesce(att.passed, false)) as overdue,
             att.best as best_score, coalesce(att.n, 0) as attempts, 0 as lessons_done, att.last_at
@@ -183,10 +207,8 @@ function roomStatuses(members: RawBuilder<unknown>, roomId: number, now: number)
 function courseStatuses(members: RawBuilder<unknown>, courseId: number, endsAt: number, now: number): RawBuilder<StatusRow> {
   const ended = endsAt > 0 && endsAt < now;
   return sql<StatusRow>`with m as not materialized (${members}),
-     tot as (select count(*)::int as total from lesson where course_id = ${courseId} and status = 'enable'),
-     lp as (select p.user_id, count(*) filter (where p.completed)::int as done, max(p.last_watched) as last_at from lesson_progress p
-              join lesson l on l.id = p.lesson_id and l.status = 'enable'
-            where l.course_id = ${courseId} and p.user_id in (select id from m) group by p.user_id)
+     tot as (${courseLessons(courseId)}),
+     lp as (${courseProgress(courseId, sql`select id from m`)})
      select m.id, m.username, m.nickname, ${COURSE_STATUS} as status,
             (${ended ? sql`true` : sql`false`} and ${COURSE_STATUS} <> 'completed') as overdue,
             null::numeric as best_score, 0 as attempts, coalesce(lp.done, 0) as lessons_done, lp.last_at
@@ -196,8 +218,54 @@ function courseStatuses(members: RawBuilder<unknown>, courseId: number, endsAt: 
 export interface TargetSpec {
   kind: "room" | "course";
   id: number;
-  /** Courses: the classroom's period end (0: none). */
+  /** A room's end; a course's: the classroom's period end (0: none). */
   endsAt: number;
+  /** The member group a room is open to (it narrows the group's members), or null: a course, a room open to every group. */
+  userGroupId: number | null;
+}
+
+/** Whether the target's members who have not passed (completed) it are overdue: its window (the classroom's period) has ended. */
+const hasEnded = (target: TargetSpec, now: number) => (target.kind === "room" ? target.endsAt < now : target.endsAt > 0 && target.endsAt < now);
+
+/** SQL condition: the member (`m`) is one the target is open to (a room's member group). */
+const openTo = (target: TargetSpec) => (target.userGroupId === null ? sql`true` : sql`m.group_id = ${target.userGroupId}`);
+
+/**
+ * SQL of the group's members who did something in the target (an official attempt in the room,
+ * progress in an enabled lesson of the course), with their status: every status but not started,
+ * read from the target's attempts or progress rows and the members they name, never from every
+ * member of the group.
+ */
+function activeStatuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec): RawBuilder<{ id: number; username: string; status: string }> {
+  // A classroom's or a duty's members are few next to the target's rows: only theirs are read (by
+  // the indexes on room and member, member and lesson); a company's are most of them.
+  const users = group === "company" ? undefined : sql`select m.id from member m where ${inGroup(group, groupId, reach)}`;
+  return target.kind === "room"
+    ? sql`select m.id, m.username, ${ROOM_STATUS} as status from (${roomAttempts(target.id, users)}) att join member m on m.id = att.user_id
+       where ${inGroup(group, groupId, reach)} and ${openTo(target)}`
+    : sql`select m.id, m.username, ${COURSE_STATUS} as status from (${courseProgress(target.id, users)}) lp join member m on m.id = lp.user_id
+       cross join (${courseLessons(target.id)}) tot where ${inGroup(group, groupId, reach)}`;
+}
+
+/** SQL condition: the member (`m`) has not started the target (no official attempt in the room, no progress in an enabled lesson of the course). */
+function notStarted(target: TargetSpec): RawBuilder<unknown> {
+  return target.kind === "room"
+    ? sql`not exists (select 1 from exam_attempt a where a.room_id = ${target.id} and a.kind = 'official' and a.user_id = m.id)`
+    : sql`not exists (select 1 from lesson_progress p join lesson l on l.id = p.lesson_id and l.status = 'enable' where l.course_id = ${target.id} and p.user_id = m.id)`;
+}
+
+/**
+ * How many of the group's members the target is open to. A company's (a room open to every
+ * member group, or a course): the sum of the figures per company the database keeps (migration
+ * 0060), not a read of every member.
+ */
+async function membersOf(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec): Promise<number> {
+  const query =
+    group === "company" && target.userGroupId === null
+      ? sql<{ n: number }>`select coalesce(sum(m.n), 0)::int as n from member_count m
+         where m.company_id in (select company_subtree(${groupId}::int)) and ${inReach(sql`m.company_id`, reach)}`
+      : sql<{ n: number }>`select count(*)::int as n from member m where ${inGroup(group, groupId, reach)} and ${openTo(target)}`;
+  return (await query.execute(kyselyOf(db))).rows[0]?.n ?? 0;
 }
 
 function statuses(group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, only?: readonly number[]): RawBuilder<StatusRow> {
@@ -211,11 +279,23 @@ export interface CountRow {
   overdue: number;
 }
 
-/** The target's members by status (and how many of each are overdue). */
+/**
+ * The target's members by status (and how many of each are overdue), in the report's order, the
+ * statuses no member has left out: those who did something counted from the target's attempts or
+ * progress, the others (not started) the rest of the group's members. Overdue: every status
+ * but the last (passed, completed) once the target has ended.
+ */
 export async function statusCounts(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number): Promise<CountRow[]> {
-  const { rows } = await sql<CountRow>`select s.status, count(*)::int as n, count(*) filter (where s.overdue)::int as overdue
-     from (${statuses(group, groupId, reach, target, now)}) s group by s.status`.execute(kyselyOf(db));
-  return rows;
+  const { rows } = await sql<{ status: string; n: number }>`select s.status, count(*)::int as n
+     from (${activeStatuses(group, groupId, reach, target)}) s group by s.status`.execute(kyselyOf(db));
+  const counts = new Map(rows.map((r) => [r.status, r.n]));
+  counts.set("not_started", (await membersOf(db, group, groupId, reach, target)) - rows.reduce((sum, r) => sum + r.n, 0));
+  const statuses = STATUS_OF_KIND[target.kind];
+  const late = hasEnded(target, now);
+  return statuses.flatMap((status) => {
+    const n = counts.get(status) ?? 0;
+    return n > 0 ? [{ status, n, overdue: late && status !== statuses.at(-1) ? n : 0 }] : [];
+  });
 }
 
 export interface StatusFilter {
@@ -236,20 +316,43 @@ export function matching(counts: readonly CountRow[], filter: StatusFilter): num
 /** The order of the report's member rows: overdue first, then not started ... passed, then by username. */
 const ORDER = sql`s.overdue desc, array_position(array['not_started', 'in_progress', 'failed', 'passed', 'completed'], s.status), s.username, s.id`;
 
-/** A page of the target's members in the report's order; `matching` counts them. */
-export async function statusRows(
+/**
+ * The ids of a page of the target's members in the report's order (read with statusRowsOf), from
+ * its counts (statusCounts): the order is by status, then username (overdue first is the same
+ * order: every status but the last is overdue, or none is), so the page lies in one or two
+ * statuses, whose members are read alone, a status at a time: those not started among the group's
+ * members by username, the others among those the target's attempts or progress name.
+ */
+export async function statusPage(
   db: Queryable,
   group: ReportGroup,
   groupId: number,
   reach: Reach,
   target: TargetSpec,
-  now: number,
+  counts: readonly CountRow[],
   filter: StatusFilter,
   page: { offset: number; limit: number },
-): Promise<StatusRow[]> {
-  const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now)}) s
-     where ${filtered(filter)} order by ${ORDER} limit ${page.limit} offset ${page.offset}`.execute(kyselyOf(db));
-  return rows;
+): Promise<number[]> {
+  const ids: number[] = [];
+  let skip = page.offset;
+  for (const count of counts) {
+    const n = matching([count], filter);
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const limit = Math.min(n - skip, page.limit - ids.length);
+    const query =
+      count.status === "not_started"
+        ? sql<{ id: number }>`select m.id from member m where ${inGroup(group, groupId, reach)} and ${openTo(target)} and ${notStarted(target)}
+           order by m.username, m.id limit ${limit} offset ${skip}`
+        : sql<{ id: number }>`select s.id from (${activeStatuses(group, groupId, reach, target)}) s where s.status = ${count.status}
+           order by s.username, s.id limit ${limit} offset ${skip}`;
+    ids.push(...(await query.execute(kyselyOf(db))).rows.map((r) => r.id));
+    skip = 0;
+    if (ids.length >= page.limit) break;
+  }
+  return ids;
 }
 
 /** The ids of the first `limit` matching members in the report's order (an export reads their rows batch after batch). */
@@ -261,6 +364,7 @@ export async function statusIds(db: Queryable, group: ReportGroup, groupId: numb
 
 /** The rows of these members (found by statusIds), in that order; one who left the group since is left out. */
 export async function statusRowsOf(db: Queryable, group: ReportGroup, groupId: number, reach: Reach, target: TargetSpec, now: number, ids: readonly number[]): Promise<StatusRow[]> {
+  if (ids.length === 0) return [];
   const { rows } = await sql<StatusRow>`select s.* from (${statuses(group, groupId, reach, target, now, ids)}) s`.execute(kyselyOf(db));
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => byId.get(id) ?? []);

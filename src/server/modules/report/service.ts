@@ -10,13 +10,15 @@ import {
   matching,
   reportGroup,
   reviewDays,
+  STATUS_OF_KIND,
   statusCounts,
   statusIds,
-  statusRows,
+  statusPage,
   statusRowsOf,
   transcriptCourses,
   transcriptMember,
   transcriptRooms,
+  type CountRow,
   type Reach,
   type StatusFilter,
   type StatusRow,
@@ -72,7 +74,7 @@ export async function transcriptOf(db: Queryable, memberId: number, reach: Reach
 const EMPTY_COUNTS = (): ProgressCounts => ({ not_started: 0, in_progress: 0, failed: 0, passed: 0, completed: 0, overdue: 0 });
 
 function targetSpec(row: TargetRow, group: { end_time: number }): TargetSpec {
-  return { kind: row.kind, id: row.id, endsAt: row.kind === "room" ? row.end_time : group.end_time };
+  return { kind: row.kind, id: row.id, endsAt: row.kind === "room" ? row.end_time : group.end_time, userGroupId: row.kind === "room" ? row.user_group_id : null };
 }
 
 const memberRow = (r: StatusRow): ProgressMemberRow => ({
@@ -86,11 +88,6 @@ const memberRow = (r: StatusRow): ProgressMemberRow => ({
   lessonsDone: r.lessons_done,
   lastAt: num(r.last_at),
 });
-
-const STATUS_OF_KIND: Record<"room" | "course", readonly ProgressStatus[]> = {
-  room: ["not_started", "in_progress", "failed", "passed"],
-  course: ["not_started", "in_progress", "completed"],
-};
 
 interface Resolved {
   group: { kind: ReportGroup; id: number; name: string; end_time: number };
@@ -115,8 +112,10 @@ async function resolve(db: Queryable, query: Omit<ProgressQuery, "page" | "limit
 export async function progressReport(db: Queryable, query: ProgressQuery, reach: Reach, now: number): Promise<ProgressReport> {
   const { group, targets, chosen, filter } = await resolve(db, query, reach);
   const summaries: ProgressTarget[] = [];
-  // The chosen target's page total comes from its counts (no second pass over its members).
+  // The chosen target's page total comes from its counts (no second pass over its members), and
+  // its page is read status by status from them (statusPage).
   let total = 0;
+  let chosenCounts: CountRow[] = [];
   for (const target of targets) {
     const spec = targetSpec(target, group);
     const counts = EMPTY_COUNTS();
@@ -127,11 +126,16 @@ export async function progressReport(db: Queryable, query: ProgressQuery, reach:
       counts.overdue += row.overdue;
       members += row.n;
     }
-    if (target === chosen) total = matching(rows, filter);
+    if (target === chosen) {
+      total = matching(rows, filter);
+      chosenCounts = rows;
+    }
     summaries.push({ key: `${target.kind}-${target.id}`, kind: target.kind, id: target.id, title: target.title, endsAt: spec.endsAt, members, counts });
   }
   const limit = query.limit ?? 20;
-  const rows = chosen ? await statusRows(db, group.kind, group.id, reach, targetSpec(chosen, group), now, filter, { offset: ((query.page ?? 1) - 1) * limit, limit }) : [];
+  const spec = chosen ? targetSpec(chosen, group) : null;
+  const ids = spec ? await statusPage(db, group.kind, group.id, reach, spec, chosenCounts, filter, { offset: ((query.page ?? 1) - 1) * limit, limit }) : [];
+  const rows = spec ? await statusRowsOf(db, group.kind, group.id, reach, spec, now, ids) : [];
   return {
     group: { kind: group.kind, id: group.id, name: group.name },
     targets: summaries,
