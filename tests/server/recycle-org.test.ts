@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers, type Method } from "../helpers/call.ts";
-import { createAdmin, createBank, createClassroom, createCompany, createCourse, createDuty, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
+import { createAdmin, createBank, createBankWithQuestions, createClassroom, createCompany, createCourse, createDuty, createOfficialExam, type TestAdmin } from "../helpers/factories.ts";
 
 /**
  * The recycle bin and who content is open to: deleting a
@@ -60,6 +60,47 @@ describe.each(targets)("a deleted $name, restored from the recycle bin", ({ rule
     expect(restored.code, restored.msg).toBe(1);
     expect(await access()).toEqual(before);
     expect((await call("GET", `/admin/${rule}/edit?id=${id}`)).data.row).toMatchObject({ company_ids: [company], duty_ids: [duty], classroom_ids: [classroom] });
+  });
+});
+
+describe("a deleted question, restored from the recycle bin", () => {
+  it("comes back with its versions exactly as they were, alone or with its bank", async () => {
+    const db = t.database.db;
+    for (const [rule, table] of [["exam/question", "exam_question"], ["exam/classify", "exam_classify"]]) {
+      await db.query(
+        "insert into security_data_recycle (name, controller, data_table) values ($1, $2, $3) on conflict (controller) do update set status = 'enable'",
+        [`recycle ${table}`, rule, table],
+      );
+    }
+    const bank = await createBankWithQuestions(db, 2);
+    const [first, second] = bank.questionIds as [number, number];
+    // A second version of the first question (what members sat under version 1 stays answerable by it).
+    await db.query("update exam_question set stem = stem || ' (edited)' where id = $1", [first]);
+    const state = async (ids: number[]) => ({
+      questions: (await db.query("select * from exam_question where id = any($1::int[]) order by id", [ids])).rows,
+      versions: (await db.query("select * from exam_question_version where question_id = any($1::int[]) order by question_id, version", [ids])).rows,
+    });
+    const before = await state([first, second]);
+    expect(before.versions.map((v) => [v.question_id, v.version])).toEqual([
+      [first, 1],
+      [first, 2],
+      [second, 1],
+    ]);
+    const restore = async (table: string, id: number) => {
+      const log = (await db.query<{ id: number }>("select id from security_data_recycle_log where data_table = $1 and row_id = $2", [table, id])).rows[0];
+      const restored = await call("POST", "/admin/security/dataRecycleLog/restore", { ids: [log!.id] });
+      expect(restored.code, restored.msg).toBe(1);
+    };
+    // The question alone.
+    expect((await call("DELETE", `/admin/exam/question/del?ids[]=${first}`)).code).toBe(1);
+    expect((await state([first])).versions).toEqual([]);
+    await restore("exam_question", first);
+    expect(await state([first, second])).toEqual(before);
+    // The bank, its delete cascading to both questions and their versions.
+    expect((await call("DELETE", `/admin/exam/classify/del?ids[]=${bank.id}`)).code).toBe(1);
+    expect((await state([first, second])).questions).toEqual([]);
+    await restore("exam_classify", bank.id);
+    expect(await state([first, second])).toEqual(before);
   });
 });
 

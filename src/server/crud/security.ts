@@ -174,6 +174,24 @@ async function insertRows(ctx: CrudContext, table: string, rows: Row[], logId: n
   }
 }
 
+/**
+ * Before the kept rows of `table` go back: the rows of `table` that refer to a row this restore
+ * has just put back are removed. Such a row did not exist before this transaction (its parent had
+ * been deleted), so a trigger made it when the parent went back: a restored question's insert
+ * writes its version row, which the question's kept history then brings back itself (their
+ * clash made every restore of a question fail).
+ */
+async function clearMadeByRestore(ctx: CrudContext, restored: readonly { table: string; rows: Row[] }[], table: string): Promise<void> {
+  for (const parent of restored) {
+    for (const cascade of await cascadesOf(ctx, parent.table)) {
+      if (cascade.table !== table) continue;
+      const keys = [...new Set(parent.rows.map((r) => r[cascade.parentColumn]).filter((v) => v !== null && v !== undefined))];
+      if (keys.length === 0) continue;
+      await sql`delete from ${sql.table(table)} x where ${sql.ref(`x.${cascade.column}`)}::text in (${sql.join(keys.map(String))})`.execute(ctx.k);
+    }
+  }
+}
+
 /** Puts recycled rows back (with what their delete cascaded to) and removes their records; all or nothing. */
 export async function restoreRecycled(ctx: CrudContext, all: readonly ResourceDef[], ids: readonly number[]): Promise<number> {
   const { rows: logs } = await sql<{ id: number; data_table: string; data: RecycledData }>`
@@ -187,7 +205,13 @@ export async function restoreRecycled(ctx: CrudContext, all: readonly ResourceDe
       throw new ApiError(msg`This record belongs to a table that can no longer be restored`);
     }
     await insertRows(ctx, def.table, [log.data.row], log.id);
-    for (const part of cascaded) if (part.rows.length > 0) await insertRows(ctx, part.table, part.rows, log.id);
+    const restored: { table: string; rows: Row[] }[] = [{ table: def.table, rows: [log.data.row] }];
+    for (const part of cascaded) {
+      if (part.rows.length === 0) continue;
+      await clearMadeByRestore(ctx, restored, part.table);
+      await insertRows(ctx, part.table, part.rows, log.id);
+      restored.push(part);
+    }
   }
   await sql`delete from security_data_recycle_log where id in (${sql.join(logs.map((l) => l.id))})`.execute(ctx.k);
   return logs.length;
