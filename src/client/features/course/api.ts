@@ -14,6 +14,17 @@ export interface CatalogueParams {
   page: number;
 }
 
+/** The catalogue's filter from the URL query (`?category=&keyword=&page=`). */
+export function catalogueParams(params: URLSearchParams): CatalogueParams {
+  const categoryId = Number(params.get("category"));
+  const page = Number(params.get("page"));
+  return {
+    categoryId: Number.isSafeInteger(categoryId) && categoryId > 0 ? categoryId : 0,
+    keyword: (params.get("keyword") ?? "").trim().slice(0, 100),
+    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+  };
+}
+
 /** Query-key factory and fetchers of the course screens (`/api/course/*`, shared/course/types.ts). */
 export const courseQueries = {
   all: () => ["course"] as const,
