@@ -242,15 +242,7 @@ export default function CourseDetailPage() {
       </p>
     );
   }
-  // A screen's height while the course loads: the footer below stays below the fold instead of
-  // being pushed down by the course (Lighthouse counted that as layout shift).
-  if (query.isPending) {
-    return (
-      <div className="min-h-screen">
-        <Spinner className="mx-auto my-16 size-8" />
-      </div>
-    );
-  }
+  if (query.isPending) return <Spinner className="mx-auto my-16 size-8" />;
   if (query.isError) {
     return <LoadFailed message={t`This course could not be loaded.`} onRetry={() => void query.refetch()} backTo="/user/course/index" backLabel={<Trans>All courses</Trans>} />;
   }

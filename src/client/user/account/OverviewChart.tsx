@@ -86,9 +86,9 @@ export function OverviewChart({ labels, score, money }: OverviewChartProps) {
           ))}
         </div>
       </div>
-      <div className="ml-10 mr-14 flex text-xs">
+      <div className="ml-10 mr-14 flex text-[0.625rem] sm:text-xs">
         {labels.map((label) => (
-          <span key={label} className="flex-1 text-center tabular-nums">
+          <span key={label} className="flex-1 text-center whitespace-nowrap tabular-nums">
             {label}
           </span>
         ))}
