@@ -47,6 +47,9 @@ export const courseQueries = {
     queryOptions({
       queryKey: [...courseQueries.all(), "detail", id] as const,
       queryFn: async ({ signal }) => (await request<CourseDetail>({ url: "/api/course/detail", method: "get", params: { id }, signal })).data,
+      // Fresh for a few seconds: the route's loader asks for it as the page opens
+      // (app/prefetch.ts), and a screen that mounts after the answer came does not ask again.
+      staleTime: 5_000,
     }),
   my: () =>
     queryOptions({
