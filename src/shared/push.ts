@@ -80,7 +80,7 @@ export interface PushMessage {
   badge?: number;
 }
 
-export const DEFAULT_REMINDER_HOUR = 20;
+export { DEFAULT_REMINDER_HOUR } from "./reminderHour.ts";
 
 /**
  * Devices per member that receive reminders. A person's phone, tablet, laptop and work

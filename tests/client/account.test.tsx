@@ -19,6 +19,8 @@ import { changePasswordSchema } from "../../src/client/ui/form/rules.ts";
 import { LogTable, signedAmount, type AccountLogRow, type LogTableProps } from "../../src/client/user/account/LogTable.tsx";
 import { ProfileForm, checkAvatarFile, profileSchema, type AccountProfile, type ProfileValues } from "../../src/client/user/account/Profile.tsx";
 import { MemberCenterLayout } from "../../src/client/user/MemberCenterLayout.tsx";
+import { memberCenterReady, startMemberCenter } from "../../src/client/user/memberCenterData.ts";
+import { niceTicks } from "../../src/client/user/account/OverviewChart.tsx";
 import { pageItems } from "../../src/client/ui/Pager.tsx";
 import { DEFAULT_NOTICE_PREFERENCE } from "../../src/shared/notice.ts";
 
@@ -457,5 +459,45 @@ describe("Overview", () => {
     expect(within(settings).getByRole("checkbox", { name: "Also by email (when I have an email address)" })).not.toBeChecked();
     expect(within(settings).getByRole("checkbox", { name: "My exam result is published" })).toBeChecked();
     expect(request).not.toHaveBeenCalled();
+  });
+});
+
+describe("the overview's chart", () => {
+  it("marks its axes in round steps that hold zero", () => {
+    expect(niceTicks(0, 10)).toEqual([0, 2, 4, 6, 8, 10]);
+    expect(niceTicks(-3.5, 10)).toEqual([0, 5, 10]);
+    expect(niceTicks(-4, 4)).toEqual([-4, -2, 0, 2, 4]);
+    expect(niceTicks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(-40, 0)).toEqual([-40, -30, -20, -10, 0]);
+    expect(niceTicks(0, 0)).toEqual([0]);
+  });
+
+  it("draws two bars a day from one zero line, the numbers still a table", () => {
+    useUserInfo.setState({ nickname: "Ada", money: "0", score: 0, avatar: "" });
+    const overview = { days: ["2024-05-01", "2024-05-02"], score: [4, -2], money: ["0.00", "10.00"] };
+    wrap(<Overview />, "/user/account/overview", [
+      [["account", "overview"], overview],
+      [["module", "home"], []],
+      [["notice", "preference"], DEFAULT_NOTICE_PREFERENCE],
+    ]);
+    const chart = screen.getByTestId("overview-chart");
+    expect(chart).toHaveAttribute("aria-hidden", "true");
+    expect(within(chart).getByTitle("05-02: Points -2, Balance 10.00")).toBeInTheDocument();
+    expect(screen.getByRole("table", { name: "Points and balance changes, last 7 days" })).toBeInTheDocument();
+  });
+});
+
+describe("the member center's data", () => {
+  it("is asked for once when the router starts it and /user/loading waits for it", async () => {
+    useMemberCenter.getState().reset();
+    vi.mocked(request).mockImplementation(async () => ({ code: 1, msg: "", time: 0, data: { siteConfig: {}, userInfo: {}, menus: [] } }) as never);
+    startMemberCenter();
+    startMemberCenter();
+    await memberCenterReady();
+    expect(vi.mocked(request)).toHaveBeenCalledTimes(1);
+    expect(useMemberCenter.getState().loaded).toBe(true);
+    // Later, /user/loading asks again (a fresh balance and menus).
+    await memberCenterReady();
+    expect(vi.mocked(request)).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,12 +1,14 @@
 import type { ComponentType } from "react";
 import { msg } from "@lingui/core/macro";
-import { Navigate, createBrowserRouter, matchRoutes, type RouteObject } from "react-router-dom";
+import { Navigate, createBrowserRouter, matchRoutes, type LoaderFunctionArgs, type RouteObject } from "react-router-dom";
 import { setNavigator } from "../api/index.ts";
 import { loadAdminCatalog, loadMemberCatalog, withCommonCatalog } from "../i18n/index.ts";
 import { InitialLoading, RootLayout } from "./RootLayout.tsx";
 import { ROUTE_NAMES } from "../routing/routeNames.ts";
+import type { QueryClient } from "./prefetch.ts";
 import { setLanding } from "../routing/landing.ts";
 import { preloadScreen } from "../routing/lazyScreen.ts";
+import { useUserInfo } from "../stores/userInfo.ts";
 
 /** Lazy screen: one chunk per screen. */
 const screen = (load: () => Promise<{ default: ComponentType }>) => async () => ({ Component: (await load()).default });
@@ -29,11 +31,38 @@ const memberScreen = (load: () => Promise<{ default: ComponentType }>) => withMe
 const queryLayout = withCommonCatalog(async () => ({ Component: (await import("./queries.tsx")).QueryLayout }));
 const withQueries = (children: RouteObject[]): RouteObject => ({ lazy: queryLayout, children });
 
+/**
+ * A route's loader that starts its screen's first requests (app/prefetch.ts) as the navigation
+ * starts, beside the screen's chunks and the query cache's, and waits for none of it: a
+ * signed-in member's screen then finds its data asked for, or there. Routes inside withQueries only.
+ */
+const prefetch =
+  <M,>(load: () => Promise<M>, start: (screen: M, client: QueryClient, url: URL) => void) =>
+  ({ request }: LoaderFunctionArgs): null => {
+    const { id, token } = useUserInfo.getState();
+    if (id && token) {
+      void Promise.all([withCommonCatalog(() => import("./queries.tsx"))(), load()])
+        .then(([{ queryClient }, screen]) => start(screen, queryClient, new URL(request.url)))
+        .catch(() => undefined);
+    }
+    return null;
+  };
+
 const examTabs: RouteObject[] = [
   { path: "/exam/examTab/sortPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/BankOverview.tsx")) },
   { path: "/exam/examTab/mockTest", handle: { title: msg`Mock exam` }, lazy: memberScreen(() => import("../features/exam/MockTestTab.tsx")) },
-  { path: "/exam/examTab/officialTest", handle: { title: msg`Official exam` }, lazy: memberScreen(() => import("../features/exam/OfficialTab.tsx")) },
-  { path: "/exam/examTab/testRecord", handle: { title: msg`Exam records` }, lazy: memberScreen(() => import("../features/exam/RecordsTab.tsx")) },
+  {
+    path: "/exam/examTab/officialTest",
+    handle: { title: msg`Official exam` },
+    loader: prefetch(() => import("./prefetch.ts"), (screen, client) => screen.examCatalog(client)),
+    lazy: memberScreen(() => import("../features/exam/OfficialTab.tsx")),
+  },
+  {
+    path: "/exam/examTab/testRecord",
+    handle: { title: msg`Exam records` },
+    loader: prefetch(() => import("./prefetch.ts"), (screen, client) => screen.examCatalog(client)),
+    lazy: memberScreen(() => import("../features/exam/RecordsTab.tsx")),
+  },
   {
     path: "/exam/examTab/topicCollect",
     handle: { title: msg`Favourite questions` },
@@ -95,7 +124,12 @@ export const routes: RouteObject[] = [
           // Practice reads only the device (and downloads a bank): no query cache to load.
           { path: "/exam/myPractice", handle: { title: msg`Sequential practice` }, lazy: memberScreen(() => import("../features/exam/PracticePage.tsx")) },
           withQueries([
-            { path: "/course/lesson", handle: { title: msg`Course detail` }, lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")) },
+            {
+              path: "/course/lesson",
+              handle: { title: msg`Course detail` },
+              loader: prefetch(() => import("./prefetch.ts"), (screen, client, url) => screen.courseDetail(client, url)),
+              lazy: memberScreen(() => import("../features/course/CourseDetailPage.tsx")),
+            },
             { path: "/player/txPlayer", handle: { title: msg`Course video` }, lazy: memberScreen(() => import("../features/player/PlayerPage.tsx")) },
             { path: "/exam/examResult", handle: { title: msg`Exam result` }, lazy: memberScreen(() => import("../features/exam/ExamResultPage.tsx")) },
             { path: "/exam/myTest", handle: { title: msg`Exams` }, lazy: memberScreen(() => import("../features/exam/MyTestPage.tsx")) },
@@ -114,7 +148,12 @@ export const routes: RouteObject[] = [
                   lazy: withMemberCatalog(async () => ({ Component: (await import("../user/MemberCenterLayout.tsx")).MemberCenterLayout })),
                   children: [
                     { path: "iframe/:url", handle: { title: "dynamic" }, lazy: withCommonCatalog(screen(() => import("./pages/IframePage.tsx"))) },
-                    { path: "*", handle: { title: "dynamic" }, lazy: memberScreen(() => import("../user/UserRoute.tsx")) },
+                    {
+                      path: "*",
+                      handle: { title: "dynamic" },
+                      loader: prefetch(() => import("./prefetch.ts"), (screen, client, url) => screen.memberCenter(client, url)),
+                      lazy: memberScreen(() => import("../user/UserRoute.tsx")),
+                    },
                   ],
                 },
               ],

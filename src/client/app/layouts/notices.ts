@@ -1,5 +1,5 @@
 import { create } from "zustand";
-import type { NoticeItem, NoticeList } from "../../../shared/notice.ts";
+import type { NoticeItem, NoticeList } from "../../../shared/noticeFacts.ts";
 import { request } from "../../api/index.ts";
 
 /**

@@ -5,24 +5,15 @@ import { useQuery } from "@tanstack/react-query";
 import { CheckCircle2, ChevronLeft, ChevronRight, Search, SearchX } from "lucide-react";
 import { Link, useSearchParams } from "react-router-dom";
 import type { CourseCategoryNode, CourseSummary } from "../../../shared/course/types.ts";
-import { CATALOGUE_PAGE_SIZE, courseQueries, findCategoryPath, type CatalogueParams } from "./api.ts";
+import { CATALOGUE_PAGE_SIZE, catalogueParams, courseQueries, findCategoryPath } from "./api.ts";
 import { CourseCover, CourseSize, PriceTag } from "./parts.tsx";
 import { Button, selectedClass } from "../../ui/Button.tsx";
 import { QueryView } from "../../ui/QueryView.tsx";
 
+export { catalogueParams } from "./api.ts";
+
 /** Typing pauses this long before the search goes into the URL (and to the server). */
 export const SEARCH_DEBOUNCE_MS = 350;
-
-/** The catalogue's filter from the URL query (`?category=&keyword=&page=`). */
-export function catalogueParams(params: URLSearchParams): CatalogueParams {
-  const categoryId = Number(params.get("category"));
-  const page = Number(params.get("page"));
-  return {
-    categoryId: Number.isSafeInteger(categoryId) && categoryId > 0 ? categoryId : 0,
-    keyword: (params.get("keyword") ?? "").trim().slice(0, 100),
-    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
-  };
-}
 
 const chipClass = (active: boolean) =>
   `inline-flex min-h-11 shrink-0 items-center gap-1.5 rounded-full border px-4 text-sm ${

@@ -14,6 +14,17 @@ export interface CatalogueParams {
   page: number;
 }
 
+/** The catalogue's filter from the URL query (`?category=&keyword=&page=`). */
+export function catalogueParams(params: URLSearchParams): CatalogueParams {
+  const categoryId = Number(params.get("category"));
+  const page = Number(params.get("page"));
+  return {
+    categoryId: Number.isSafeInteger(categoryId) && categoryId > 0 ? categoryId : 0,
+    keyword: (params.get("keyword") ?? "").trim().slice(0, 100),
+    page: Number.isSafeInteger(page) && page > 0 ? page : 1,
+  };
+}
+
 /** Query-key factory and fetchers of the course screens (`/api/course/*`, shared/course/types.ts). */
 export const courseQueries = {
   all: () => ["course"] as const,
@@ -36,6 +47,9 @@ export const courseQueries = {
     queryOptions({
       queryKey: [...courseQueries.all(), "detail", id] as const,
       queryFn: async ({ signal }) => (await request<CourseDetail>({ url: "/api/course/detail", method: "get", params: { id }, signal })).data,
+      // Fresh for a few seconds: the route's loader asks for it as the page opens
+      // (app/prefetch.ts), and a screen that mounts after the answer came does not ask again.
+      staleTime: 5_000,
     }),
   my: () =>
     queryOptions({

@@ -5,11 +5,14 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Inbox } from "lucide-react";
 import { useSearchParams } from "react-router-dom";
 import { formatTime, toMilliseconds } from "../../../shared/time.ts";
-import { request, serverRefusal } from "../../api/index.ts";
+import { request } from "../../api/index.ts";
 import { useUserInfo } from "../../stores/userInfo.ts";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
 import { Pager, pageCountOf } from "../../ui/Pager.tsx";
 import { DataTable } from "../../ui/DataTable.tsx";
+import { formatAmount, serverMessage, signedAmount } from "./amounts.ts";
+
+export { formatAmount, serverMessage, signedAmount } from "./amounts.ts";
 
 /** Rows per page of the balance and points logs. */
 export const LOG_PAGE_SIZE = 10;
@@ -37,35 +40,11 @@ export interface AccountLogPage {
 
 const DECIMALS: Record<LogKind, number> = { money: 2, score: 0 };
 
-/** A log amount as text, `decimals` places (the raw value when it is not a number). */
-export function formatAmount(value: string | number | undefined, decimals: number): string {
-  const n = typeof value === "number" ? value : Number(value);
-  if (value === undefined || value === "" || !Number.isFinite(n)) return String(value ?? "");
-  return n.toFixed(decimals);
-}
-
-/**
- * A change with its sign spelled out (so colour is never the only cue): `+5.00`, `−5.00`
- * (U+2212 minus), `0.00`; `sign` is 1, -1 or 0.
- */
-export function signedAmount(value: string | number | undefined, decimals: number): { sign: 1 | -1 | 0; text: string } {
-  const n = typeof value === "number" ? value : Number(value);
-  if (value === undefined || value === "" || !Number.isFinite(n)) return { sign: 0, text: String(value ?? "") };
-  const abs = Math.abs(n).toFixed(decimals);
-  if (Number(abs) === 0) return { sign: 0, text: abs };
-  return n > 0 ? { sign: 1, text: `+${abs}` } : { sign: -1, text: `\u2212${abs}` };
-}
-
 const changeClass: Record<-1 | 0 | 1, string> = {
   1: "text-green-700 dark:text-green-400",
   [-1]: "text-red-700 dark:text-red-400",
   0: "text-slate-600 dark:text-slate-300",
 };
-
-/** The server's message of a refused request (an envelope), if any. */
-export function serverMessage(error: unknown): string | undefined {
-  return serverRefusal(error)?.msg || undefined;
-}
 
 export interface LogTableProps {
   kind: LogKind;

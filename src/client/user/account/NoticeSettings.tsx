@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Megaphone } from "lucide-react";
-import { DEFAULT_NOTICE_PREFERENCE, type NoticePreference } from "../../../shared/notice.ts";
+import { DEFAULT_NOTICE_PREFERENCE, type NoticePreference } from "../../../shared/noticeFacts.ts";
 import { request } from "../../api/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 

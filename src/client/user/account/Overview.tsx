@@ -1,5 +1,4 @@
-
-import { Suspense, lazy, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Coins, Star, Wallet } from "lucide-react";
@@ -12,14 +11,12 @@ import { useUserInfo } from "../../stores/userInfo.ts";
 import { Button } from "../../ui/Button.tsx";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";
 import { LoadFailed } from "../../ui/LoadFailed.tsx";
-import { DataTable } from "../../ui/DataTable.tsx";
-import { formatAmount, serverMessage, signedAmount } from "./LogTable.tsx";
+import { FiguresTable } from "../../ui/FiguresTable.tsx";
+import { formatAmount, serverMessage, signedAmount } from "./amounts.ts";
 import { ModuleBlocks } from "./ModuleBlocks.tsx";
 import { NoticeSettings } from "./NoticeSettings.tsx";
+import { OverviewChart } from "./OverviewChart.tsx";
 import { Reminders } from "./Reminders.tsx";
-
-// chart.js is large: its own chunk, loaded once the overview shows.
-const OverviewChart = lazy(() => import("./OverviewChart.tsx").then((m) => ({ default: m.OverviewChart })));
 
 /** `GET /api/account/overview`: per-day changes of the last 7 days, oldest first. */
 export interface AccountOverview {
@@ -112,16 +109,12 @@ export default function Overview() {
           <LoadFailed message={t`The overview could not be loaded.`} detail={serverMessage(query.error)} onRetry={() => void query.refetch()} />
         ) : (
           <>
-            {!showTable && (
-              <Suspense fallback={<ChartSkeleton />}>
-                <OverviewChart labels={labels} score={scoreValues} money={moneyValues} />
-              </Suspense>
-            )}
-            {/* The numbers behind the chart: always there for screen readers, on screen on request. */}
+            {!showTable && <OverviewChart labels={labels} score={scoreValues} money={moneyValues} />}
+            {/* The numbers behind the chart: always there for screen readers, on screen on request
+                (seven rows: FiguresTable, not the lists' DataTable and its table library). */}
             <div className={showTable ? "overflow-x-auto" : "sr-only"}>
-              <DataTable
+              <FiguresTable
                 caption={<Trans>Points and balance changes, last 7 days</Trans>}
-                frame={false}
                 id={tableId}
                 className="tabular-nums"
                 data={days.map((day, i) => ({ day, score: scoreValues[i], money: moneyValues[i] }))}

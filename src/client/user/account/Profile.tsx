@@ -21,7 +21,7 @@ import { useDirtyForm } from "../../ui/discardGuard.tsx";
 import type { Translate } from "../../ui/form/rules.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
 import { ChangeBindDialog } from "./ChangeBindDialog.tsx";
-import { serverMessage } from "./LogTable.tsx";
+import { serverMessage } from "./amounts.ts";
 import { Button } from "../../ui/Button.tsx";
 import { FileUploadButton } from "../../ui/FileUploadButton.tsx";
 import { AvatarCircle } from "../../ui/AvatarCircle.tsx";

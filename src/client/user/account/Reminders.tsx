@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bell, BellOff } from "lucide-react";
-import { DEFAULT_REMINDER_HOUR } from "../../../shared/push.ts";
+import { DEFAULT_REMINDER_HOUR } from "../../../shared/reminderHour.ts";
 import { ApiError } from "../../api/index.ts";
 import { disableReminders, enableReminders, localTimeZone, pushConfig, pushSupported, sendTestNotification } from "../../pwa/push.ts";
 import { Button } from "../../ui/Button.tsx";
