@@ -1,4 +1,4 @@
-import { PassThrough, Readable } from "node:stream";
+import { PassThrough, Readable, type Writable } from "node:stream";
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import type { FastifyBaseLogger, FastifyReply } from "fastify";
@@ -236,10 +236,12 @@ function rowsStream(file: Omit<RowsFile, "log" | "name">): Readable {
       yield `\ufeff${csvLine(headers, [], guarded)}`;
       for await (const cells of batches()) yield cells.map((row) => csvLine(row, columns, guarded)).join("");
     }
-    return Readable.from(text());
+    // One batch's text read ahead, not Readable.from's 16: what waits for the reader stays one batch.
+    return Readable.from(text(), { highWaterMark: 1 });
   }
 
   const out = new PassThrough();
+  const gone = new Promise((resolve) => out.once("close", resolve));
   const write = async () => {
     const ExcelJS = await loadExcel();
     const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
@@ -253,8 +255,9 @@ function rowsStream(file: Omit<RowsFile, "log" | "name">): Readable {
     // Text is written as text cells: a leading "=" never becomes a formula.
     for await (const cells of batches()) {
       for (const row of cells) sheet.addRow(row).commit();
-      // Lets the response drain what was zipped so far before the next batch.
-      if (out.writableNeedDrain) await new Promise((resolve) => out.once("drain", resolve).once("close", resolve));
+      // Lets the zip take in, and the response drain, what was written so far before the next batch.
+      await zipped(sheet, gone);
+      if (out.writableNeedDrain) await drained(out, gone);
       // The reader went away (a closed tab): nothing more to read or write.
       if (out.destroyed) return;
     }
@@ -263,6 +266,37 @@ function rowsStream(file: Omit<RowsFile, "log" | "name">): Readable {
   };
   void write().catch((error: unknown) => out.destroy(error instanceof Error ? error : new Error(String(error))));
   return out;
+}
+
+/** Until `stream` has written out what it holds, or it or the response (`gone`) is gone. */
+function drained(stream: Writable, gone: Promise<unknown>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done).off("close", done).off("error", done);
+      resolve();
+    };
+    stream.on("drain", done).on("close", done).on("error", done);
+    void gone.then(done);
+  });
+}
+
+/** The most of a sheet's XML left waiting for the zip before the next batch of rows is written. */
+const ZIP_BACKLOG = 256 * 1024;
+
+/**
+ * Until the zip has taken in the sheet's XML written so far (but ZIP_BACKLOG). exceljs's streaming
+ * writer (4.4) hands each sheet's XML to the zip's entry stream without waiting for it
+ * (utils/stream-buf.js ignores `write()`'s answer), so rows written faster than they are deflated
+ * queued there: 68 MB of XML for an export of 100,000 rows, the peak growing with the rows. That
+ * entry stream is the sheet stream's pipe (`pipes`), a Node stream (readable-stream) whose
+ * `_writableState.length` is what it holds.
+ */
+async function zipped(sheet: object, gone: Promise<unknown>): Promise<void> {
+  const pipes = (sheet as { stream?: { pipes?: Writable[] } }).stream?.pipes ?? [];
+  for (const entry of pipes) {
+    const held = (entry as { _writableState?: { length?: number } })._writableState?.length ?? 0;
+    if (held > ZIP_BACKLOG && !entry.destroyed) await drained(entry, gone);
+  }
 }
 
 /**
