@@ -2,15 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ListAnswer } from "../../src/shared/admin/crud.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { callers } from "../helpers/call.ts";
-import { createAdmin, type TestAdmin } from "../helpers/factories.ts";
+import { createAdmin, createBank, type TestAdmin } from "../helpers/factories.ts";
 
 /**
- * The lists' quick search over the trigram indexes (migrations 0058, 0061): the members a quick
+ * The lists read through their indexes list what the plain reading of the table finds.
+ *
+ * The quick search over the trigram indexes (migrations 0058, 0061): the members a quick
  * search lists are exactly those the plain reading of the table finds (the text anywhere in the
  * username, nickname, email or mobile, any case, `%` and `_` literal; an id only as that number),
  * whether a member's index entries are still in the index's pending list or already merged, for
  * texts with trigrams and texts too short for one, a search finding a few rows (its page read
  * among the ids found) and one finding many (the list's order walked).
+ *
+ * A bank's questions by update time, either way (migration 0062: their page from an index): every
+ * page is the slice of the plain sort, ties broken by id the way the order runs.
  */
 
 let t: TestApp;
@@ -70,6 +75,41 @@ describe("member quick search", () => {
       const got = await listed(text);
       expect(got.ids, text).toEqual(expected);
       expect(got.total, text).toBe(expected.length);
+    }
+  });
+});
+
+describe("a bank's questions by update time", () => {
+  it("pages through the plain sort of the bank, either way", async () => {
+    const bank = await createBank(t.database.db);
+    const other = await createBank(t.database.db);
+    // 45 questions, update times in threes (ties), one hidden (listed only when searched by status), another bank's between them.
+    await q(
+      `insert into exam_question (classify_id, type, stem, options, answer, analysis, difficulty, score, weigh, update_time, status)
+       select case when g % 10 = 0 then $2::int else $1::int end, 'judge', 'q' || g, '[]', '"T"', '', 1, 1, 0, 1795000000 + (g / 3) * 60,
+              case when g = 17 then 'hidden' else 'enable' end
+       from generate_series(1, 50) g`,
+      [bank, other],
+    );
+    for (const dir of ["desc", "asc"] as const) {
+      const expected = (
+        await q<{ id: number }>(
+          `select id from exam_question where classify_id = $1 and status <> 'hidden' order by update_time ${dir}, id ${dir}`,
+          [bank],
+        )
+      ).map((r) => r.id);
+      const got: number[] = [];
+      for (let page = 1; page <= 5; page++) {
+        const res = await adminCall<ListAnswer<{ id: number }>>(
+          root,
+          "GET",
+          `/admin/exam/question/index?limit=10&page=${page}&order=update_time,${dir}&search[0][field]=classify_id&search[0][operator]=eq&search[0][val]=${bank}`,
+        );
+        expect(res.code, res.msg).toBe(1);
+        expect(res.data.total).toBe(expected.length);
+        got.push(...res.data.list.map((row) => row.id));
+      }
+      expect(got, dir).toEqual(expected);
     }
   });
 });
