@@ -18,7 +18,9 @@
 // saying so), and on the embedded PGlite. Members, tokens and attempts are seeded with a few
 // bulk SQL inserts into the app's own schema (the server migrates it first). Run alone (`node tests/bench/takers.mjs`, after a build) or in `npm run bench`.
 // TAKERS_STEP_SECONDS (default 10), TAKERS_STEPS and TAKERS_PGLITE_STEPS (comma-separated takers)
-// tune the steps; TAKERS_PGLITE=0 skips the embedded run.
+// tune the steps; TAKERS_PGLITE=0 skips the embedded run. TAKERS_SERVER=<main.js> runs another
+// build (an A/B: a copy of dist/ from before a change); TAKERS_SYNC_ONLY=1 stops after the steps
+// on the sync path (no `/official/save` step, starts or soak).
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -414,6 +416,7 @@ async function scenario(serverUrl) {
     .split(",")
     .map(Number);
   const maxTakers = Math.max(...steps);
+  const serverMain = process.env.TAKERS_SERVER || "dist/server/main.js";
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-bench-takers-"));
   let env = { LOGIN_RATE_LIMIT: "1000000" };
   let dropDatabase = async () => {};
@@ -426,7 +429,7 @@ async function scenario(serverUrl) {
       dropDatabase = fresh.drop;
     }
     // The server migrates; then the bulk seed goes straight into the database.
-    await stop((await startServer(["dist/server/main.js"], dataDir, env)).child);
+    await stop((await startServer([serverMain], dataDir, env)).child);
     const t0 = performance.now();
     let data;
     if (serverUrl) {
@@ -442,7 +445,7 @@ async function scenario(serverUrl) {
     }
     console.log(`${label}: ${fmt(maxTakers + START_MEMBERS)} members, tokens and ${fmt(maxTakers)} open official attempts seeded in ${fmt(performance.now() - t0)} ms (bulk inserts)`);
 
-    const server = await startServer(["dist/server/main.js"], dataDir, env);
+    const server = await startServer([serverMain], dataDir, env);
     const pid = server.child.pid;
     const postmaster = await postmasterPid(dbUrl);
     const post = client(server.url);
@@ -481,6 +484,7 @@ async function scenario(serverUrl) {
       console.log(
         `highest rate held (answers p99 < ${P99_LIMIT_MS} ms, practice syncs p99 < ${PRACTICE_P99_LIMIT_MS} ms, no errors) on ${label}: ${held ? `${fmt(held)} takers (${fmt(held / SAVE_EVERY_S)} answers/s + ${fmt(Math.ceil(held / 10) / SYNC_EVERY_S)} practice syncs/s)` : "none of the steps"}   [goal: ${fmt(GOAL[kind])} takers on ${label}${held && held >= Math.max(...steps) ? "; the steps stopped before the limit" : ""}]`,
       );
+      if (process.env.TAKERS_SYNC_ONLY === "1") return;
       // The same load with the answers on /official/save (older clients' flush; the figure before the sync path).
       await step(held ?? steps[0], "save");
 
