@@ -290,6 +290,24 @@ describe("answers arriving together", () => {
     expect(await stored(all[2]!.uuid)).toEqual({ [all[2]!.questions[0]!]: "C" });
   });
 
+  it("an attempt another transaction holds keeps no one else's answer waiting: the others are taken, its own after the lock (PostgreSQL; PGlite has one connection)", async () => {
+    const all = await takers(3);
+    const give = (s: Started) => answerOpAlone(t.app.db, s.m.id, randomUUID(), Date.now(), { uuid: s.uuid, answers: { [s.questions[0]!]: "A" }, answeredAt: { [s.questions[0]!]: Date.now() } });
+    if (t.database.kind === "postgres") {
+      let held!: Promise<"applied" | null>;
+      await t.database.db.transaction(async (tx) => {
+        await tx.query("select id from exam_attempt where uuid = $1 for update", [all[0]!.uuid]);
+        held = give(all[0]!);
+        expect(await Promise.all([give(all[1]!), give(all[2]!)])).toEqual(["applied", "applied"]);
+        expect(await Promise.race([held.then(() => "answered"), new Promise((r) => setTimeout(() => r("waiting"), 300))])).toBe("waiting");
+      });
+      expect(await held).toBe("applied");
+    } else {
+      expect(await Promise.all(all.map(give))).toEqual(["applied", "applied", "applied"]);
+    }
+    for (const s of all) expect(await stored(s.uuid)).toEqual({ [s.questions[0]!]: "A" });
+  });
+
   it("a token revoked by logout is refused at once, also among valid tokens looked up together", async () => {
     const all = await takers(3);
     const out = await t.app.inject({ method: "POST", url: "/api/user/logout", headers: all[0]!.m.headers, payload: {} });
