@@ -18,7 +18,12 @@
 // saying so), and on the embedded PGlite. Members, tokens and attempts are seeded with a few
 // bulk SQL inserts into the app's own schema (the server migrates it first). Run alone (`node tests/bench/takers.mjs`, after a build) or in `npm run bench`.
 // TAKERS_STEP_SECONDS (default 10), TAKERS_STEPS and TAKERS_PGLITE_STEPS (comma-separated takers)
-// tune the steps; TAKERS_PGLITE=0 skips the embedded run.
+// tune the steps; TAKERS_PGLITE=0 skips the embedded run. TAKERS_SERVER=<main.js> runs another
+// build (an A/B: a copy of dist/ from before a change); TAKERS_SYNC_ONLY=1 stops after the steps
+// on the sync path (no `/official/save` step, starts or soak). TAKERS_CPU_ANSWERS=<n> measures
+// instead what an answer costs, closed loop: n answers (syncs of one op from random takers),
+// TAKERS_CPU_CONCURRENCY (50) in flight, the CPU time of the server and of the database per answer
+// and the answers per second: figures that a shared machine's load changes less than the steps'.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -390,6 +395,38 @@ async function postmasterPid(url) {
   }
 }
 
+/** `n` answers closed loop, `concurrency` in flight: CPU ms of the server and the database per answer, answers/s, latency. */
+async function answerCost(post, data, n, concurrency, pid, postmaster, takers) {
+  const ms = [];
+  let errors = 0;
+  let firstError = null;
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      next++;
+      const m = data.takers[Math.floor(Math.random() * takers)];
+      const q = data.examQuestions[Math.floor(Math.random() * data.examQuestions.length)];
+      const t0 = performance.now();
+      const r = await post("/api/exam/sync", m.token, { ops: [answerOp(m, q)] });
+      ms.push(performance.now() - t0);
+      if (!(r.body?.code === 1 && r.body.data.results[0]?.status === "applied")) {
+        errors++;
+        firstError ??= failed(r);
+      }
+    }
+  };
+  const before = usage(pid, postmaster);
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const after = usage(pid, postmaster);
+  ms.sort((a, b) => a - b);
+  const seconds = (after.at - before.at) / 1000;
+  const cpuMs = (key) => (((after[key] - before[key]) / TICK) * 1000) / n;
+  console.log(
+    `${fmt(n)} answers, ${concurrency} in flight: ${fmt(n / seconds)} answers/s, p50 ${fmt(pct(ms, 50))} / p99 ${fmt(pct(ms, 99))} ms; CPU per answer: server ${cpuMs("server").toFixed(2)} ms${postmaster ? `, database ${cpuMs("db").toFixed(2)} ms` : " (database inside)"}; errors ${errors}; load average ${os.loadavg()[0].toFixed(1)}`,
+  );
+  if (firstError) console.log(`  first error: ${firstError}`);
+}
+
 /** The PostgreSQL scenario when DATABASE_URL is set (a clear line when not), then the embedded one (TAKERS_PGLITE=0 skips it). */
 export async function takersBench() {
   const serverUrl = process.env.DATABASE_URL || "";
@@ -414,6 +451,7 @@ async function scenario(serverUrl) {
     .split(",")
     .map(Number);
   const maxTakers = Math.max(...steps);
+  const serverMain = process.env.TAKERS_SERVER || "dist/server/main.js";
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "exam-bench-takers-"));
   let env = { LOGIN_RATE_LIMIT: "1000000" };
   let dropDatabase = async () => {};
@@ -426,7 +464,7 @@ async function scenario(serverUrl) {
       dropDatabase = fresh.drop;
     }
     // The server migrates; then the bulk seed goes straight into the database.
-    await stop((await startServer(["dist/server/main.js"], dataDir, env)).child);
+    await stop((await startServer([serverMain], dataDir, env)).child);
     const t0 = performance.now();
     let data;
     if (serverUrl) {
@@ -442,7 +480,7 @@ async function scenario(serverUrl) {
     }
     console.log(`${label}: ${fmt(maxTakers + START_MEMBERS)} members, tokens and ${fmt(maxTakers)} open official attempts seeded in ${fmt(performance.now() - t0)} ms (bulk inserts)`);
 
-    const server = await startServer(["dist/server/main.js"], dataDir, env);
+    const server = await startServer([serverMain], dataDir, env);
     const pid = server.child.pid;
     const postmaster = await postmasterPid(dbUrl);
     const post = client(server.url);
@@ -451,6 +489,10 @@ async function scenario(serverUrl) {
       console.log(
         `one server process${serverUrl ? `, pool ${pool}` : ""}; steps of ${stepSeconds} s from a cold start (no warm-up); per taker an answer every ${SAVE_EVERY_S} s (a sync of one official.answer op; the state pull after it when the taker last pulled 5 min ago), per tenth taker a ${SYNC_OPS}-op practice sync every ${SYNC_EVERY_S} s (and its pull); latency from when each request was due`,
       );
+      if (process.env.TAKERS_CPU_ANSWERS) {
+        await answerCost(post, data, Number(process.env.TAKERS_CPU_ANSWERS), Number(process.env.TAKERS_CPU_CONCURRENCY || 50), pid, postmaster, maxTakers);
+        return;
+      }
       const none = { ms: [], errors: 0, firstError: null };
       /** One step's line: each kind's p50 / p99, the errors, CPU and memory; held when every limit is met. */
       const step = async (takers, via) => {
@@ -481,6 +523,7 @@ async function scenario(serverUrl) {
       console.log(
         `highest rate held (answers p99 < ${P99_LIMIT_MS} ms, practice syncs p99 < ${PRACTICE_P99_LIMIT_MS} ms, no errors) on ${label}: ${held ? `${fmt(held)} takers (${fmt(held / SAVE_EVERY_S)} answers/s + ${fmt(Math.ceil(held / 10) / SYNC_EVERY_S)} practice syncs/s)` : "none of the steps"}   [goal: ${fmt(GOAL[kind])} takers on ${label}${held && held >= Math.max(...steps) ? "; the steps stopped before the limit" : ""}]`,
       );
+      if (process.env.TAKERS_SYNC_ONLY === "1") return;
       // The same load with the answers on /official/save (older clients' flush; the figure before the sync path).
       await step(held ?? steps[0], "save");
 

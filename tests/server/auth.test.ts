@@ -276,6 +276,25 @@ describe("token and account in one query", () => {
     }
   });
 
+  it("looks up the tokens of requests arriving together in one query, each answered as alone (a token twice, unknown, expired, disabled, an admin's)", async () => {
+    const [a, b, disabled, expiring] = await Promise.all([0, 1, 2, 3].map(() => createMember(t.database.db)));
+    const admin = await createAdmin(t.database.db);
+    await t.database.db.query("update member set status = 'disable' where id = $1", [disabled!.id]);
+    await t.database.db.query("update token set expire_time = 0 where token_hash = $1", [hashToken(expiring!.token)]);
+    const spy = vi.spyOn(t.app.db, "query");
+    try {
+      const bodies = (await Promise.all([me(a!.headers), me(b!.headers), me(a!.headers), me({ "ba-user-token": "nobody" }), me(expiring!.headers), me(disabled!.headers), me({ "ba-user-token": admin.token })])).map((r) => r.json());
+      expect(bodies[0]).toMatchObject({ code: 1, data: { member: { id: a!.id, username: a!.username } } });
+      expect(bodies[1]).toMatchObject({ code: 1, data: { member: { id: b!.id } } });
+      expect(bodies[2]).toMatchObject({ code: 1, data: { member: { id: a!.id } } });
+      expect(Object.keys(bodies[0].data.member).some((k) => k.includes("expire") || k.includes("token"))).toBe(false);
+      expect(bodies.slice(3)).toMatchObject([needLogin, expired, needLogin, needLogin]);
+      expect(spy.mock.calls.length).toBeLessThan(bodies.length);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("refuses a disabled member's valid token, and the token of a member who is gone", async () => {
     const m = await createMember(t.database.db);
     await t.database.db.query("update member set status = 'disable' where id = $1", [m.id]);

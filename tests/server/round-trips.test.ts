@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Queryable } from "../../src/server/db/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
+import { answerOpAlone } from "../../src/server/modules/exam/attempts/official.repository.ts";
 import { createBankWithQuestions, createMember, createOfficialExam, type TestMember } from "../helpers/factories.ts";
 
 /**
@@ -195,5 +196,126 @@ describe("round trips of the hot paths", () => {
     const review = await roundTrips(() => get("/api/exam/review/state"));
     expect(review.count).toBe(2);
     expect(review.result.data).toMatchObject({ logs: [] });
+  });
+});
+
+/**
+ * Answers and token lookups arriving together share their statements (db/batch.ts): the answer
+ * ops of many members in one statement (official.repository.ts `answerOpsTogether`), their tokens
+ * in one `token_hash = any($1)` lookup; each request is answered as it would be alone.
+ */
+describe("answers arriving together", () => {
+  type Started = { m: TestMember; uuid: string; questions: number[] };
+  let exam: Awaited<ReturnType<typeof createOfficialExam>>;
+  beforeAll(async () => {
+    exam = await createOfficialExam(t.database.db, { singles: 4, judges: 0, draw: 3 });
+  });
+  const takers = async (n: number): Promise<Started[]> =>
+    Promise.all(
+      Array.from({ length: n }, async () => {
+        const m = await createMember(t.database.db);
+        const data = (await post(m, "/api/exam/official/start", { roomId: exam.roomId })).data;
+        return { m, uuid: data.attempt.uuid as string, questions: (data.questions as { id: number }[]).map((q) => q.id) };
+      }),
+    );
+  const answerOp = (s: Started, questionId: number, answer: string, answeredAt = Date.now() - 1_000) => ({
+    id: randomUUID(),
+    type: "official.answer",
+    at: answeredAt,
+    payload: { uuid: s.uuid, questionId, answer, answeredAt },
+  });
+  const sync = (s: Started, op: object) => post(s.m, "/api/exam/sync", { ops: [op] });
+  const stored = async (uuid: string) =>
+    (await t.database.db.query<{ answers: Record<string, unknown> }>("select answers from exam_attempt where uuid = $1", [uuid])).rows[0]!.answers;
+  const recorded = async (memberId: number) =>
+    (await t.database.db.query<{ op_id: string }>("select op_id from sync_op where user_id = $1 order by op_id", [memberId])).rows.map((r) => r.op_id);
+
+  it("N answers sent at once: fewer statements than N (the tokens in one lookup, the answers in one statement), each applied and recorded once", async () => {
+    const all = await takers(8);
+    const ops = all.map((s, i) => answerOp(s, s.questions[0]!, ["A", "B", "C", "D"][i % 4]!));
+    const { result, count } = await roundTrips(() => Promise.all(all.map((s, i) => sync(s, ops[i]!))));
+    expect(result.map((r) => r.data.results)).toEqual(ops.map((op) => [{ id: op.id, status: "applied" }]));
+    expect(count).toBeLessThan(all.length);
+    for (const [i, s] of all.entries()) {
+      expect(await stored(s.uuid)).toEqual({ [s.questions[0]!]: ops[i]!.payload.answer });
+      expect(await recorded(s.m.id)).toEqual([ops[i]!.id]);
+    }
+    // Sent again together: each a duplicate, nothing changes.
+    const again = await Promise.all(all.map((s, i) => sync(s, ops[i]!)));
+    expect(again.map((r) => r.data.results)).toEqual(ops.map((op) => [{ id: op.id, status: "duplicate" }]));
+  });
+
+  it("the same op sent twice at once is applied once (the other a duplicate), and two answers of one member at once are both taken", async () => {
+    const [a, b, c] = await takers(3);
+    const twice = answerOp(a!, a!.questions[0]!, "A");
+    const first = answerOp(b!, b!.questions[0]!, "B", Date.now() - 2_000);
+    const second = answerOp(b!, b!.questions[1]!, "C", Date.now() - 1_000);
+    const other = answerOp(c!, c!.questions[0]!, "D");
+    const [r1, r2, r3, r4, r5] = await Promise.all([sync(a!, twice), sync(a!, twice), sync(b!, first), sync(b!, second), sync(c!, other)]);
+    expect([r1.data.results[0].status, r2.data.results[0].status].sort()).toEqual(["applied", "duplicate"]);
+    expect([r3, r4, r5].map((r) => r.data.results[0].status)).toEqual(["applied", "applied", "applied"]);
+    expect(await recorded(a!.m.id)).toEqual([twice.id]);
+    expect(await stored(a!.uuid)).toEqual({ [a!.questions[0]!]: "A" });
+    expect(await stored(b!.uuid)).toEqual({ [b!.questions[0]!]: "B", [b!.questions[1]!]: "C" });
+    expect(await recorded(b!.m.id)).toEqual([first.id, second.id].sort());
+    expect(await stored(c!.uuid)).toEqual({ [c!.questions[0]!]: "D" });
+  });
+
+  it("one refused answer among accepted ones: refused alone, with its reason; an older answer sent with a newer one keeps the newer", async () => {
+    const all = await takers(4);
+    const foreignQuestion = exam.questionIds.find((id) => !all[0]!.questions.includes(id))!;
+    const refused = answerOp(all[0]!, foreignQuestion, "A");
+    const newer = answerOp(all[1]!, all[1]!.questions[0]!, "B", Date.now() - 1_000);
+    const older = answerOp(all[1]!, all[1]!.questions[0]!, "C", Date.now() - 5_000);
+    const fine = [answerOp(all[2]!, all[2]!.questions[0]!, "A"), answerOp(all[3]!, all[3]!.questions[0]!, "B")];
+    const results = await Promise.all([sync(all[0]!, refused), sync(all[1]!, newer), sync(all[1]!, older), sync(all[2]!, fine[0]!), sync(all[3]!, fine[1]!)]);
+    expect(results[0].data.results[0]).toMatchObject({ id: refused.id, status: "rejected", msg: "This question is not part of this exam" });
+    expect(results.slice(1).map((r) => r.data.results[0].status)).toEqual(["applied", "applied", "applied", "applied"]);
+    expect(await stored(all[0]!.uuid)).toEqual({});
+    expect(await stored(all[1]!.uuid)).toEqual({ [all[1]!.questions[0]!]: "B" });
+    expect(await stored(all[2]!.uuid)).toEqual({ [all[2]!.questions[0]!]: "A" });
+    // The refusal is recorded with its reason: sent again, the same answer.
+    expect((await sync(all[0]!, refused)).data.results[0]).toMatchObject({ status: "rejected", msg: "This question is not part of this exam" });
+  });
+
+  it("a statement that fails for one answer fails none of the others: each is then taken alone", async () => {
+    const all = await takers(3);
+    const give = (s: Started, answer: string) => answerOpAlone(t.app.db, s.m.id, randomUUID(), Date.now(), { uuid: s.uuid, answers: { [s.questions[0]!]: answer }, answeredAt: { [s.questions[0]!]: Date.now() } });
+    // A NUL the op schema refuses on the way in: here it reaches the statement, which PostgreSQL refuses.
+    const results = await Promise.allSettled([give(all[0]!, "A"), give(all[1]!, "bad\u0000"), give(all[2]!, "C")]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : null))).toEqual(["applied", null, "applied"]);
+    expect(await stored(all[0]!.uuid)).toEqual({ [all[0]!.questions[0]!]: "A" });
+    expect(await stored(all[1]!.uuid)).toEqual({});
+    expect(await stored(all[2]!.uuid)).toEqual({ [all[2]!.questions[0]!]: "C" });
+  });
+
+  it("an attempt another transaction holds keeps no one else's answer waiting: the others are taken, its own after the lock (PostgreSQL; PGlite has one connection)", async () => {
+    const all = await takers(3);
+    const give = (s: Started) => answerOpAlone(t.app.db, s.m.id, randomUUID(), Date.now(), { uuid: s.uuid, answers: { [s.questions[0]!]: "A" }, answeredAt: { [s.questions[0]!]: Date.now() } });
+    if (t.database.kind === "postgres") {
+      let held!: Promise<"applied" | null>;
+      await t.database.db.transaction(async (tx) => {
+        await tx.query("select id from exam_attempt where uuid = $1 for update", [all[0]!.uuid]);
+        held = give(all[0]!);
+        expect(await Promise.all([give(all[1]!), give(all[2]!)])).toEqual(["applied", "applied"]);
+        expect(await Promise.race([held.then(() => "answered"), new Promise((r) => setTimeout(() => r("waiting"), 300))])).toBe("waiting");
+      });
+      expect(await held).toBe("applied");
+    } else {
+      expect(await Promise.all(all.map(give))).toEqual(["applied", "applied", "applied"]);
+    }
+    for (const s of all) expect(await stored(s.uuid)).toEqual({ [s.questions[0]!]: "A" });
+  });
+
+  it("a token revoked by logout is refused at once, also among valid tokens looked up together", async () => {
+    const all = await takers(3);
+    const out = await t.app.inject({ method: "POST", url: "/api/user/logout", headers: all[0]!.m.headers, payload: {} });
+    expect(out.json().code).toBe(1);
+    const results = await Promise.all(all.map((s) => sync(s, answerOp(s, s.questions[0]!, "A"))));
+    expect(results[0]).toMatchObject({ code: 303 });
+    expect(results.slice(1).map((r) => r.data.results[0].status)).toEqual(["applied", "applied"]);
+    expect(await stored(all[0]!.uuid)).toEqual({});
+    expect(await recorded(all[0]!.m.id)).toEqual([]);
   });
 });

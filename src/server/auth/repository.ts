@@ -1,4 +1,5 @@
 import { sql, type Insertable } from "kysely";
+import { batcherOf } from "../db/batch.ts";
 import { prepared, runPrepared, type PreparedStatement, type Queryable } from "../db/index.ts";
 import { excludedValues, kyselyOf, type DB } from "../db/kysely.ts";
 import type { AdminRow, MemberRow } from "../plugins/auth.ts";
@@ -20,23 +21,29 @@ export type AccountByToken<T> = T & { status: string | null; token_expire_time__
 // The columns of AdminRow and MemberRow, named: the account's password hash never rides along
 // with a request, and a prepared statement's result stays the same when a migration adds a column.
 // Every authenticated request runs one of these: prepared, so PostgreSQL plans it once per connection.
+const ACCOUNT_COLUMNS: { [K in keyof AccountOf]: string } = {
+  admin: "a.id, a.username, a.nickname, a.avatar, a.email, a.mobile, a.motto, a.is_super, a.is_company, a.company_id, a.last_login_time, a.status",
+  member: `a.id, a.group_id, a.company_id, a.duty_id, a.username, a.nickname, a.email, a.mobile, a.avatar, a.gender, a.birthday, a.money, a.score,
+       a.motto, a.last_login_time, a.last_login_ip, a.join_time, a.status`,
+};
+/** The token, unexchanged, joined to its account (`$1` one hash or, with `any`, an array of them; `$2` the token type). */
+const byTokenSql = (table: AccountKind, hashes: "= $1" | "= any($1::text[])") =>
+  `select ${hashes === "= $1" ? "" : "t.token_hash as token_hash__, "}${ACCOUNT_COLUMNS[table]},
+       t.expire_time as token_expire_time__
+     from token t left join ${table} a on a.id = t.user_id
+     where t.token_hash ${hashes} and t.type = $2 and t.rotated_at is null`;
+
 type ByToken = [tokenHash: string, type: TokenType];
 const ACCOUNT_BY_TOKEN: { [K in keyof AccountOf]: PreparedStatement<AccountByToken<AccountOf[K]>, ByToken> } = {
-  admin: prepared<AccountByToken<AdminRow>, ByToken>(
-    "auth.admin",
-    `select a.id, a.username, a.nickname, a.avatar, a.email, a.mobile, a.motto, a.is_super, a.is_company, a.company_id, a.last_login_time, a.status,
-       t.expire_time as token_expire_time__
-     from token t left join admin a on a.id = t.user_id
-     where t.token_hash = $1 and t.type = $2 and t.rotated_at is null`,
-  ),
-  member: prepared<AccountByToken<MemberRow>, ByToken>(
-    "auth.member",
-    `select a.id, a.group_id, a.company_id, a.duty_id, a.username, a.nickname, a.email, a.mobile, a.avatar, a.gender, a.birthday, a.money, a.score,
-       a.motto, a.last_login_time, a.last_login_ip, a.join_time, a.status,
-       t.expire_time as token_expire_time__
-     from token t left join member a on a.id = t.user_id
-     where t.token_hash = $1 and t.type = $2 and t.rotated_at is null`,
-  ),
+  admin: prepared("auth.admin", byTokenSql("admin", "= $1")),
+  member: prepared("auth.member", byTokenSql("member", "= $1")),
+};
+/** The same for the tokens of the requests that arrived together (one statement for all of them). */
+type ByTokens = [tokenHashes: string[], type: TokenType];
+type WithHash<T> = T & { token_hash__: string };
+const ACCOUNTS_BY_TOKENS: { [K in keyof AccountOf]: PreparedStatement<WithHash<AccountByToken<AccountOf[K]>>, ByTokens> } = {
+  admin: prepared("auth.admin.many", byTokenSql("admin", "= any($1::text[])")),
+  member: prepared("auth.member.many", byTokenSql("member", "= any($1::text[])")),
 };
 
 interface AccountOf {
@@ -54,6 +61,26 @@ export async function accountByToken<K extends AccountKind>(
   const { rows } = await runPrepared(q, ACCOUNT_BY_TOKEN[table], [tokenHash, type]);
   return rows[0];
 }
+
+/**
+ * `accountByToken` for a request: the lookups of the requests that arrive together (in one turn
+ * of the event loop, or while the previous lookup is in flight) answered by one statement,
+ * `token_hash = any($1)`; a lookup alone runs `accountByToken`'s statement. Nothing is cached: a
+ * lookup made after a logout (or an exchange) committed is sent after it, and sees it.
+ */
+export function accountByTokenBatched<K extends AccountKind>(q: Queryable, table: K, tokenHash: string, type: TokenType): Promise<AccountByToken<AccountOf[K]> | undefined> {
+  const run = async (hashes: string[]): Promise<(AccountByToken<AccountOf[K]> | undefined)[]> => {
+    if (hashes.length === 1) return [await accountByToken(q, table, hashes[0]!, type)];
+    const { rows } = await runPrepared(q, ACCOUNTS_BY_TOKENS[table], [[...new Set(hashes)], type]);
+    // The hash is dropped from the row: the account goes on the request as the single lookup's does.
+    const byHash = new Map(rows.map(({ token_hash__, ...row }) => [token_hash__, row as unknown as AccountByToken<AccountOf[K]>]));
+    return hashes.map((h) => byHash.get(h));
+  };
+  return batcherOf(q, `auth ${table} ${type}`, run, TOKEN_BATCH)(tokenHash);
+}
+
+/** Token lookups are reads: two statements in flight at once keep a slow one from holding up the next requests. */
+const TOKEN_BATCH = { maxInFlight: 2, maxBatch: 500 };
 
 // ---------------------------------------------------------------------------------------------
 // Tokens

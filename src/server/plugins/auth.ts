@@ -4,7 +4,7 @@ import { msg } from "@lingui/core/macro";
 import type { AdminProfileRow } from "../../shared/admin/profile.ts";
 import { ApiCode, HEADER_ADMIN_TOKEN, HEADER_USER_TOKEN } from "../../shared/constants.ts";
 import { MAX_TOKEN_LENGTH, hashToken, type TokenType } from "../auth/tokens.ts";
-import { accountByToken } from "../auth/repository.ts";
+import { accountByTokenBatched } from "../auth/repository.ts";
 import { now } from "../clock.ts";
 import type { Queryable } from "../db/index.ts";
 import { ApiError } from "../errors.ts";
@@ -55,7 +55,7 @@ function headerToken(req: FastifyRequest, name: string): string | undefined {
  */
 async function resolve<K extends "admin" | "member">(db: Queryable, token: string | undefined, type: TokenType, table: K) {
   if (!token || token.length > MAX_TOKEN_LENGTH) throw needLogin();
-  const row = await accountByToken(db, table, hashToken(token), type);
+  const row = await accountByTokenBatched(db, table, hashToken(token), type);
   if (!row) throw needLogin();
   if (Number(row.token_expire_time__) <= Math.floor(now() / 1000)) throw expired();
   if (row.status !== "enable") throw needLogin();

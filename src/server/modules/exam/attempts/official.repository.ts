@@ -1,5 +1,6 @@
 import { SUBMIT_GRACE_SECONDS } from "../../../../shared/exam/official.ts";
 import { sql, type RawBuilder } from "kysely";
+import { batcherOf } from "../../../db/batch.ts";
 import { prepared, runPrepared, type Queryable } from "../../../db/index.ts";
 import { fixedText, kyselyOf } from "../../../db/kysely.ts";
 import { visibleTo } from "../../org/visibility.ts";
@@ -134,11 +135,11 @@ const mergeInTimeSql = (v: MergeValues, returning: RawBuilder<unknown>, also: Ra
    where a.user_id = ${v.memberId} and a.uuid = ${v.uuid} and a.kind = 'official' and a.status = 'open' and ${v.now} <= a.deadline * 1000 + ${v.graceMs}${also}
    returning (select count(*)::int from given g where exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)) as saved${returning}`;
 type MergeParams = [memberId: number, answers: string, times: string, now: number, uuid: string, graceMs: number];
-const mergeParams = (memberId: number, body: GivenAnswers): MergeParams => [
+const mergeParams = (memberId: number, body: GivenAnswers, now = Date.now()): MergeParams => [
   memberId,
   JSON.stringify(body.answers),
   JSON.stringify(body.answeredAt ?? {}),
-  Date.now(),
+  now,
   body.uuid,
   SUBMIT_GRACE_SECONDS * 1000,
 ];
@@ -185,10 +186,123 @@ const ANSWER_OP_ALONE = prepared<{ saved: number | null; recorded: number }, [..
    select (select saved from upd) as saved, (select count(*)::int from rec) as recorded`,
 );
 
-export async function answerOpAlone(db: Queryable, memberId: number, opId: string, at: number, body: GivenAnswers): Promise<"applied" | null> {
-  const { rows } = await runPrepared(db, ANSWER_OP_ALONE, [...mergeParams(memberId, body), opId, at]);
+/** One answer op sent alone, as the shared statement below takes it. */
+interface LoneAnswer {
+  memberId: number;
+  opId: string;
+  at: number;
+  body: GivenAnswers;
+  /** When it came (ms): its deadline is judged against this time, as a lone statement's. */
+  now: number;
+}
+
+async function answerOpAloneNow(db: Queryable, { memberId, opId, at, body, now }: LoneAnswer): Promise<"applied" | null> {
+  const { rows } = await runPrepared(db, ANSWER_OP_ALONE, [...mergeParams(memberId, body, now), opId, at]);
   const row = rows[0];
   return row && (row.saved ?? 0) > 0 && row.recorded === 1 ? "applied" : null;
+}
+
+/**
+ * The answer ops that arrive together (each alone in its batch, from many members), taken as ONE
+ * statement: what `ANSWER_OP_ALONE` does for one, row by row over arrays (member, attempt, op id,
+ * op time, question, answer, when it was made, the server's time when it came). Each row's
+ * attempt is locked first, skipping one another transaction holds (a submission, a late save: the
+ * others' answers never wait for it; that row is answered `locked` and sent alone, where it waits
+ * as it always did). Its answer is merged into the attempt when the attempt is open and in time,
+ * the question is one of the attempt's and the op id is not recorded yet, with the same rule (the
+ * later answer wins), and its op id recorded in the same statement (so the merge and the record
+ * commit together or not at all: exactly once). A locked row that was not recorded (not open, out
+ * of time, a question not in the attempt, sent before, a twin recorded meanwhile) goes the general
+ * path as a lone one does. `$9` is the grace after a deadline (ms).
+ */
+const ANSWER_OPS_TOGETHER = prepared<
+  { member_id: number; op_id: string; recorded: boolean },
+  [memberIds: number[], uuids: string[], opIds: string[], ats: number[], keys: string[], answers: string[], answeredAt: (number | null)[], nows: number[], graceMs: number]
+>(
+  "sync.official.answer.together",
+  `with given as (
+     select g.member_id, g.uuid, g.op_id, g.at, g.key, g.answer, g.now, least(coalesce(g.answered_at, g.now), g.now) as made_at
+     from unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::jsonb[], $7::numeric[], $8::bigint[])
+       as g (member_id, uuid, op_id, at, key, answer, answered_at, now)
+   ), locked as (
+     select a.id, g.* from exam_attempt a join given g on a.user_id = g.member_id and a.uuid = g.uuid and a.kind = 'official'
+     order by a.id for update of a skip locked
+   ), upd as (
+     update exam_attempt a set
+       answers = case when coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at then a.answers || jsonb_build_object(g.key, g.answer) else a.answers end,
+       answer_times = case when coalesce((a.answer_times ->> g.key)::numeric, 0) <= g.made_at then a.answer_times || jsonb_build_object(g.key, g.made_at) else a.answer_times end,
+       last_seen_at = g.now
+     from locked g
+     where a.id = g.id and a.status = 'open' and g.now <= a.deadline * 1000 + $9
+       and exists (select 1 from jsonb_array_elements(a.questions) q where q ->> 'id' = g.key)
+       and not exists (select 1 from sync_op s where s.user_id = g.member_id and s.op_id = g.op_id)
+     returning g.member_id, g.op_id, g.at
+   ), rec as (
+     insert into sync_op (user_id, op_id, type, at) select u.member_id, u.op_id, 'official.answer', u.at from upd u order by u.member_id, u.op_id
+     on conflict do nothing returning user_id, op_id
+   )
+   select l.member_id, l.op_id, exists (select 1 from rec r where r.user_id = l.member_id and r.op_id = l.op_id) as recorded from locked l`,
+);
+
+/**
+ * Runs a batch of lone answers: one statement for all of them (a lone one: the single statement).
+ * An answer that shares its attempt or its op id with an earlier one of the batch is left out
+ * (one UPDATE changes a row once), as is an op of other than one answer, and answered `alone`: its caller sends it by itself after this
+ * statement committed; so is one whose attempt another transaction held (or that has no such
+ * attempt: the single statement then says so). When the statement fails (a value the database
+ * refuses, a deadlock), every answer of it is `alone`, so one bad row never fails the others.
+ */
+async function answerOpsTogether(db: Queryable, items: LoneAnswer[]): Promise<("applied" | "alone" | null)[]> {
+  if (items.length === 1) return [await answerOpAloneNow(db, items[0]!)];
+  const seen = new Set<string>();
+  const taken: LoneAnswer[] = [];
+  const out = items.map((item) => {
+    const attempt = `${item.memberId} a ${item.body.uuid}`;
+    const op = `${item.memberId} o ${item.opId}`;
+    if (seen.has(attempt) || seen.has(op) || Object.keys(item.body.answers).length !== 1) return "alone" as const;
+    seen.add(attempt).add(op);
+    taken.push(item);
+    return undefined;
+  });
+  const rows = taken.flatMap(({ memberId, opId, at, body, now }) =>
+    Object.entries(body.answers).map(([key, answer]) => ({ memberId, uuid: body.uuid, opId, at, key, answer: JSON.stringify(answer), answeredAt: body.answeredAt?.[key] ?? null, now })),
+  );
+  let locked: Map<string, boolean>;
+  try {
+    const { rows: done } = await runPrepared(db, ANSWER_OPS_TOGETHER, [
+      rows.map((r) => r.memberId),
+      rows.map((r) => r.uuid),
+      rows.map((r) => r.opId),
+      rows.map((r) => r.at),
+      rows.map((r) => r.key),
+      rows.map((r) => r.answer),
+      rows.map((r) => r.answeredAt),
+      rows.map((r) => r.now),
+      SUBMIT_GRACE_SECONDS * 1000,
+    ]);
+    locked = new Map(done.map((r) => [`${r.member_id} o ${r.op_id}`, r.recorded]));
+  } catch {
+    return items.map(() => "alone");
+  }
+  return items.map((item, i) => {
+    if (out[i]) return out[i];
+    const recorded = locked.get(`${item.memberId} o ${item.opId}`);
+    return recorded === undefined ? "alone" : recorded ? "applied" : null;
+  });
+}
+
+/** Answer statements in flight at once: one, so two batches never wait on each other's row locks (and the next one gathers meanwhile). */
+const ANSWER_BATCH = { maxInFlight: 1, maxBatch: 500 };
+
+/**
+ * An answer op sent alone (`ANSWER_OP_ALONE`), shared with the others arriving together
+ * (`answerOpsTogether`); acknowledged once the statement that took it committed. `applied`, or
+ * null when the caller must take the batch's general path.
+ */
+export async function answerOpAlone(db: Queryable, memberId: number, opId: string, at: number, body: GivenAnswers): Promise<"applied" | null> {
+  const item: LoneAnswer = { memberId, opId, at, body, now: Date.now() };
+  const result = await batcherOf(db, "official answer alone", (items: LoneAnswer[]) => answerOpsTogether(db, items), ANSWER_BATCH)(item);
+  return result === "alone" ? answerOpAloneNow(db, item) : result;
 }
 
 /** The answers a save or submission brings: question id -> answer, and when each was made (ms, the device's word). */
