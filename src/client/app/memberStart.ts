@@ -1,5 +1,6 @@
 import { withCommonCatalog } from "../i18n/index.ts";
 import { STORE_USER_INFO } from "../stores/keys.ts";
+import { ROUTE_NAMES } from "../routing/routeNames.ts";
 
 /** The signed-in member this page starts for (the `userInfo` store as persisted), or 0. */
 function storedMemberId(): number {
@@ -14,10 +15,18 @@ function storedMemberId(): number {
 /** Member pages whose first screen shows what the server sends (the member center, the course pages, the official exams and the records), not the device. */
 const SERVER_FIRST = /^\/(?:user|course)\/|^\/exam\/examTab\/(?:officialTest|testRecord)\/?$/;
 
+/** The bank of the practice page this page starts on (`?bank=`), or 0. */
+function practiceBankOpened(): number {
+  if (location.pathname !== ROUTE_NAMES.myPractice) return 0;
+  const bank = Number(new URLSearchParams(location.search).get("bank") ?? "");
+  return Number.isSafeInteger(bank) && bank > 0 ? bank : 0;
+}
+
 /**
  * A signed-in member's page opens their offline database now, while the app sets up, not once
  * the header's MemberSync has loaded and mounted: every screen that reads the device (practice
- * first) waits for it. The back office does not use it.
+ * first) waits for it; on the practice page, its question is read with it, before the screen is
+ * there. The back office does not use it.
  */
 export function openMemberDataEarly(): void {
   const memberId = storedMemberId();
@@ -32,6 +41,6 @@ export function openMemberDataEarly(): void {
   // With the common catalog, as MemberSync loads it: the offline module's messages are there.
   const offline = withCommonCatalog(() => import("../offline/index.ts"));
   void offline()
-    .then(({ ensureOffline }) => ensureOffline(memberId))
+    .then(({ ensureOffline }) => ensureOffline(memberId, { practiceBank: practiceBankOpened() }))
     .catch(() => undefined);
 }

@@ -3,7 +3,18 @@ import { useLiveQuery } from "dexie-react-hooks";
 import type { Mastery } from "../../shared/sync/review.ts";
 import { storedCertificates } from "./repository/certificates.ts";
 import { deviceMastery, readReviewList, reviewRetention, reviewSummary, type ReviewList, type ReviewSummary } from "./repository/review.ts";
-import type { AnswerRow, BankRow, FavouriteRow, LessonProgressRow, MemberDb, ProgressRow, QuestionRow, WrongRow } from "./db.ts";
+import type { AnswerRow, BankRow, LessonProgressRow, MemberDb, ProgressRow, WrongRow } from "./db.ts";
+import {
+  bankQuestionsKey,
+  latestAnswers,
+  practiceOpening,
+  readBankQuestions,
+  readPracticeBank,
+  readPracticeState,
+  type BankQuestions,
+  type PracticeBank,
+  type PracticeState,
+} from "./practiceOpen.ts";
 
 /**
  * Live views of the member's offline data for screens (they re-render when Dexie changes, online
@@ -19,34 +30,18 @@ export function useBank(db: MemberDb | undefined, bankId: number): BankRow | nul
   return useMemberDbQuery(db, async (d) => ((await d.banks.get(bankId)) ?? null), [bankId]);
 }
 
-/**
- * A bank and the ids of its questions in bank order, as the practice page opens it: the bank's
- * row, whose directory (`questionIds`) lists them, so no question is read (a bank of 2,000 read
- * whole held a phone's first screen for most of a second); the page reads the questions it shows
- * (`useBankQuestions`).
+/*
+ * The practice page's reads (practiceOpen.ts): the bank's row, whose directory (`questionIds`)
+ * lists its questions in order, so no question is read (a bank of 2,000 read whole held a phone's
+ * first screen for most of a second); what the member did in it; and the questions it shows.
+ * Until a live query has its first answer, what the page read as it started stands in for it
+ * (`practiceOpening`, while nothing was written since), so the first render has the question.
  */
-export interface PracticeBank {
-  bank: BankRow | null;
-  /** The bank's question ids, in bank order. */
-  ids: number[];
-}
 
+/** A bank and the ids of its questions in bank order, as the practice page opens it. */
 export function usePracticeBank(db: MemberDb | undefined, bankId: number): PracticeBank | undefined {
-  return useMemberDbQuery(
-    db,
-    async (d) => {
-      const bank = (await d.banks.get(bankId)) ?? null;
-      return { bank, ids: bank?.questionIds ?? [] };
-    },
-    [bankId],
-  );
-}
-
-/** Questions of one bank read for a screen, by id, with the ids they were read for. */
-export interface BankQuestions {
-  /** The bank and ids asked for (`${bankId}:${ids}`). */
-  key: string;
-  rows: Map<number, QuestionRow>;
+  const live = useMemberDbQuery(db, (d) => readPracticeBank(d, bankId), [bankId]);
+  return live ?? practiceOpening(db, bankId)?.bank;
 }
 
 /**
@@ -55,16 +50,11 @@ export interface BankQuestions {
  * shows it at once.
  */
 export function useBankQuestions(db: MemberDb | undefined, bankId: number, ids: readonly number[]): BankQuestions | undefined {
-  const key = `${bankId}:${ids.join(",")}`;
-  return useMemberDbQuery(
-    db,
-    async (d) => {
-      const rows = await d.questions.bulkGet(ids.map((id): [number, number] => [bankId, id]));
-      return { key, rows: new Map(rows.flatMap((row) => (row ? [[row.id, row] as const] : []))) };
-    },
-    // `key` stands for `ids` (a new array each render).
-    [key],
-  );
+  const key = bankQuestionsKey(bankId, ids);
+  // `key` stands for `ids` (a new array each render).
+  const live = useMemberDbQuery(db, (d) => readBankQuestions(d, bankId, ids), [key]);
+  const opening = practiceOpening(db, bankId)?.questions;
+  return live ?? (opening?.key === key ? opening : undefined);
 }
 
 /**
@@ -72,47 +62,18 @@ export function useBankQuestions(db: MemberDb | undefined, bankId: number, ids: 
  * the latest answer per question and the favourites. Apart from usePracticeBank, so an answer
  * (which changes these) does not read the bank's questions again.
  */
-export interface PracticeState {
-  progress: ProgressRow | null;
-  answers: Map<number, AnswerRow>;
-  favourites: FavouriteRow[];
-}
-
 export function usePracticeState(db: MemberDb | undefined, bankId: number): PracticeState | undefined {
-  return useMemberDbQuery(
-    db,
-    async (d) =>
-      d.transaction("r", [d.progress, d.answers, d.favourites], async () => {
-        const [progress, answers, favourites] = await Promise.all([d.progress.get(bankId), latestAnswers(d, bankId), onFavourites(d)]);
-        return { progress: progress ?? null, answers, favourites };
-      }),
-    [bankId],
-  );
+  const live = useMemberDbQuery(db, (d) => readPracticeState(d, bankId), [bankId]);
+  return live ?? practiceOpening(db, bankId)?.state;
 }
 
 export function useProgress(db: MemberDb | undefined, bankId: number): ProgressRow | null | undefined {
   return useMemberDbQuery(db, async (d) => ((await d.progress.get(bankId)) ?? null), [bankId]);
 }
 
-/** The latest local answer per question of a bank. */
-async function latestAnswers(db: MemberDb, bankId: number): Promise<Map<number, AnswerRow>> {
-  const rows = await db.answers.where("bankId").equals(bankId).toArray();
-  const latest = new Map<number, AnswerRow>();
-  for (const row of rows) {
-    const seen = latest.get(row.questionId);
-    if (!seen || seen.at <= row.at) latest.set(row.questionId, row);
-  }
-  return latest;
-}
-
 export function useBankAnswers(db: MemberDb | undefined, bankId: number): Map<number, AnswerRow> | undefined {
   return useMemberDbQuery(db, async (d) => latestAnswers(d, bankId), [bankId]);
 }
-
-async function onFavourites(db: MemberDb): Promise<FavouriteRow[]> {
-  return (await db.favourites.toArray()).filter((f) => f.on);
-}
-
 
 export function useWrongBook(db: MemberDb | undefined): WrongRow[] | undefined {
   return useMemberDbQuery(db, async (d) => (await d.wrong.toArray()).filter((w) => !w.removed && w.count > 0), []);

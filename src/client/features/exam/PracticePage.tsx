@@ -5,7 +5,7 @@ import { Link, useSearchParams } from "react-router-dom";
 import { answerMarks } from "../../../shared/exam/grading.ts";
 import type { GivenAnswer } from "../../../shared/exam/types.ts";
 import { answerPractice, localBankTitle, rememberBankTitle, saveBank, setFavourite, setProgress, storedBank } from "../../offline/index.ts";
-import { useBankQuestions, usePracticeBank, usePracticeState, useQuestionBook } from "../../offline/index.ts";
+import { openingIndex, practiceWindow, useBankQuestions, usePracticeBank, usePracticeState, useQuestionBook } from "../../offline/index.ts";
 import { useOfflineDb } from "../../offline/index.ts";
 import { useOnline } from "../../browser/useOnline.ts";
 import { Spinner } from "../../ui/Spinner.tsx";
@@ -32,9 +32,6 @@ function BackToBanks() {
  * with its message.
  */
 type Download = { state: "idle" } | { state: "done"; questions: number } | { state: "failed" } | { state: "missing"; msg: string };
-
-/** Questions read at a time around the one shown (a bank of thousands is never read whole). */
-const WINDOW = 20;
 
 /** A set practised instead of the whole bank: the member's wrong questions or favourites in it. */
 type PracticeSet = "wrong" | "favourites";
@@ -65,7 +62,8 @@ export default function PracticePage() {
   const db = useOfflineDb() ?? undefined;
   const online = useOnline();
   // Two reads, one transaction each: the bank with its question ids, and what was done in it;
-  // then the questions near the one shown (`WINDOW`), not the whole bank.
+  // then the questions near the one shown (`practiceWindow`), not the whole bank. A page that
+  // started here has them read already for its first render (offline/practiceOpen.ts).
   const content = usePracticeBank(db, bankId);
   const state = usePracticeState(db, bankId);
   const bank = content?.bank;
@@ -94,11 +92,9 @@ export default function PracticePage() {
   // The question being answered again: its last answer on the device is not shown meanwhile.
   const [again, setAgain] = useState<number | null>(null);
   const total = practised.length;
-  const current = Math.max(0, Math.min(index ?? (set ? 0 : (progress?.position ?? 0)), total - 1));
-  // The window of questions read: the current one's, with one neighbour beyond each end (so
-  // "next" and "previous" show a question already read while the next window is read).
-  const windowStart = Math.floor(current / WINDOW) * WINDOW;
-  const shownQuestions = useBankQuestions(db, bankId, progress === undefined ? [] : practised.slice(Math.max(0, windowStart - 1), windowStart + WINDOW + 1));
+  const current = index === null && !set ? openingIndex(total, progress) : Math.max(0, Math.min(index ?? 0, total - 1));
+  // The window of questions read: the current one's, with one neighbour beyond each end.
+  const shownQuestions = useBankQuestions(db, bankId, progress === undefined ? [] : practiceWindow(practised, current));
   const read = shownQuestions?.rows.get(practised[current] ?? 0);
 
   // Keep the bank on the device: download it when missing or changed (when online).
