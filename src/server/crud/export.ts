@@ -286,7 +286,7 @@ const ZIP_BACKLOG = 256 * 1024;
 /**
  * Until the zip has taken in the sheet's XML written so far (but ZIP_BACKLOG). exceljs's streaming
  * writer (4.4) hands each sheet's XML to the zip's entry stream without waiting for it
- * (utils/stream-buf.js ignores `write()`'s answer), so rows written faster than they are deflated
+ * (node_modules/exceljs/lib/utils/stream-buf.js ignores `write()`'s answer), so rows written faster than they are deflated
  * queued there: 68 MB of XML for an export of 100,000 rows, the peak growing with the rows. That
  * entry stream is the sheet stream's pipe (`pipes`), a Node stream (readable-stream) whose
  * `_writableState.length` is what it holds.
