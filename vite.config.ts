@@ -76,27 +76,12 @@ function importsBelow(files: readonly string[], importsOf: (file: string) => rea
  * practice page drew its question about 30 ms later waiting for that frame.
  */
 /**
- * What a signed-in member's screen needs before it can draw what it is for, by path, beyond the
- * entry: the member layout, the route's chunks and those its first request takes (the query
- * cache, the route loader's app/prefetch.ts, the request layer and axios, which api/http.ts
- * imports with the first request). Without this list
- * each is found one level after another (entry, layout, route, loader, request layer, axios,
- * screen): a round trip each on a phone's first visit (Lighthouse's largest paint of the
- * catalog, a course and the official tab about 4 s). A page a service worker controls, or one
- * a member is signed in on, asks for them with the entry; the practice page (reopened where it
- * was left, offline too) also brings the header's MemberSync and the offline module, which it
- * reads at once; the others leave them to the layout.
+ * Screens a member reopens where they left off, offline too (an installed app starts on the page
+ * it was closed on), with the modules they need beyond the route's own: the layout, the header's
+ * MemberSync and the offline module.
  */
-const REQUESTS = ["src/client/app/queries.tsx", "src/client/app/prefetch.ts", "src/client/api/client.ts", "node_modules/axios/index.js"];
-const MEMBER_CENTER = ["src/client/user/MemberCenterLayout.tsx", "src/client/user/UserRoute.tsx", "src/client/user/UserLoading.tsx", "src/client/user/screens.ts"];
-const EXAM_TABS = ["src/client/app/pages/ExamDetailLayout.tsx"];
 const SCREEN_MODULES: Record<string, string[]> = {
-  "/exam/myPractice": ["src/client/features/exam/PracticePage.tsx", "src/client/app/layouts/MemberSync.tsx", "src/client/offline/index.ts"],
-  "/user/course/index": [...REQUESTS, ...MEMBER_CENTER, "src/client/features/course/CataloguePage.tsx"],
-  "/user/account/overview": [...REQUESTS, ...MEMBER_CENTER, "src/client/user/account/Overview.tsx"],
-  "/course/lesson": [...REQUESTS, "src/client/features/course/CourseDetailPage.tsx"],
-  "/exam/examTab/officialTest": [...REQUESTS, ...EXAM_TABS, "src/client/features/exam/OfficialTab.tsx"],
-  "/exam/examTab/testRecord": [...REQUESTS, ...EXAM_TABS, "src/client/features/exam/RecordsTab.tsx"],
+  "/exam/myPractice": ["src/client/app/memberHome.ts", "src/client/features/exam/PracticePage.tsx", "src/client/app/layouts/MemberSync.tsx", "src/client/offline/index.ts"],
 };
 
 /**
@@ -111,11 +96,9 @@ function screenPreloads(bundle: Rolldown.OutputBundle | undefined, loaded: Reado
     return chunk?.type === "chunk" ? chunk.imports : [];
   };
   return Object.fromEntries(
-    Object.entries(SCREEN_MODULES).map(([pathname, screenModules]) => {
-      const modules = ["src/client/app/memberHome.ts", ...screenModules];
+    Object.entries(SCREEN_MODULES).map(([pathname, modules]) => {
       const own = modules.map((module) => {
-        // node_modules may be a link (a worktree's to the main checkout's): modules are known by their real path.
-        const id = fs.realpathSync(fromRoot(module));
+        const id = fromRoot(module);
         const chunk = chunks.find((c) => c.facadeModuleId === id) ?? chunks.find((c) => c.moduleIds.includes(id));
         if (!chunk) throw new Error(`entryAfterFirstPaint: no chunk holds ${module}`);
         return chunk.fileName;
@@ -165,20 +148,11 @@ function entryAfterFirstPaint(): Plugin {
         const modules = imports.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`);
         const links = `<link rel="modulepreload" crossorigin href="${src}">` + [...html.matchAll(preloads)].map((m) => m[1]).join("") + modules.join("") + styles.join("");
         const screens = screenPreloads(ctx.bundle, new Set([...(ctx.chunk ? [ctx.chunk.fileName] : []), ...imports]));
-        // Each file named once, the paths by index: the screens share most of their files.
-        const files = [...new Set(Object.values(screens).flat())].map((file) => {
-          if (!/^assets\/[^/"]+\.js$/.test(file)) throw new Error(`entryAfterFirstPaint: a screen's chunk is not assets/*.js: ${file}`);
-          return file.slice("assets/".length, -".js".length);
-        });
-        const byIndex = Object.fromEntries(Object.entries(screens).map(([pathname, list]) => [pathname, list.map((file) => files.indexOf(file.slice("assets/".length, -".js".length)))]));
         const catalogs = catalogPreloads(ctx.bundle);
-        // A member is signed in when the persisted `userInfo` store (src/client/stores/keys.ts) has a token.
         const start =
-          `<script>(function(){var d=0,w=navigator.serviceWorker,c=w&&w.controller,r=[],m=0;` +
-          `try{var u=(JSON.parse(localStorage.getItem("userInfo")||"{}")||{}).state||{};m=u.id>0&&!!u.token}catch(e){}` +
-          `if(c||m){var g={};try{g=(JSON.parse(localStorage.getItem("storeConfig")||"{}").state||{}).lang||{}}catch(e){}` +
-          `var F=${JSON.stringify(files)},C=${JSON.stringify(catalogs)}[/^en/i.test(g.defaultLang||"")?"en":"zh-cn"],S=${JSON.stringify(byIndex)}[location.pathname];` +
-          `r=C.client.concat(S?S.map(function(i){return"assets/"+F[i]+".js"}).concat(C.member):[])}` +
+          `<script>(function(){var d=0,w=navigator.serviceWorker,c=w&&w.controller,r=[];` +
+          `if(c){var g={};try{g=(JSON.parse(localStorage.getItem("storeConfig")||"{}").state||{}).lang||{}}catch(e){}` +
+          `var C=${JSON.stringify(catalogs)}[/^en/i.test(g.defaultLang||"")?"en":"zh-cn"],S=${JSON.stringify(screens)}[location.pathname];r=C.client.concat(S?S.concat(C.member):[])}` +
           `function go(){if(d)return;d=1;document.head.insertAdjacentHTML("beforeend",${JSON.stringify(links)}+r.map(function(f){return'<link rel="modulepreload" crossorigin href="/'+f+'">'}).join(""));` +
           `var s=document.createElement("script");s.type="module";s.crossOrigin="";s.src="${src}";document.head.appendChild(s)}` +
           `function arm(){requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,500)}` +

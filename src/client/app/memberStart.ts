@@ -12,9 +12,6 @@ function storedMemberId(): number {
   }
 }
 
-/** Member pages whose first screen shows what the server sends (the member center, the course pages, the official exams and the records), not the device. */
-const SERVER_FIRST = /^\/(?:user|course)\/|^\/exam\/examTab\/(?:officialTest|testRecord)\/?$/;
-
 /** The bank of the practice page this page starts on (`?bank=`), or 0. */
 function practiceBankOpened(): number {
   if (location.pathname !== ROUTE_NAMES.myPractice) return 0;
@@ -31,16 +28,11 @@ function practiceBankOpened(): number {
 export function openMemberDataEarly(): void {
   const memberId = storedMemberId();
   if (!memberId || location.pathname.startsWith("/admin")) return;
-  // Every screen of theirs asks the server for something at once: the request layer comes now too.
-  void import("../api/index.ts").then(({ warmRequests }) => warmRequests());
-  // A first visit (no service worker yet) to a page that shows the server's data: the header's
-  // MemberSync opens the database once the layout is up, and the screen's chunks and data
-  // requests have the phone's network to themselves meanwhile (Lighthouse's largest paint of
-  // the catalog waited behind the offline module's 55 KiB).
-  if (!navigator.serviceWorker?.controller && SERVER_FIRST.test(location.pathname)) return;
   // With the common catalog, as MemberSync loads it: the offline module's messages are there.
   const offline = withCommonCatalog(() => import("../offline/index.ts"));
   void offline()
     .then(({ ensureOffline }) => ensureOffline(memberId, { practiceBank: practiceBankOpened() }))
     .catch(() => undefined);
+  // Every screen of theirs asks the server for something at once: the request layer comes now too.
+  void import("../api/index.ts").then(({ warmRequests }) => warmRequests());
 }

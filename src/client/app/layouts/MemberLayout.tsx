@@ -10,18 +10,11 @@ import { Button } from "../../ui/Button.tsx";
 import { LanguageSwitch } from "../../ui/LanguageSwitch.tsx";
 import { OfflineBanner } from "../../ui/OfflineBanner.tsx";
 import { OnlineIndicator } from "../../ui/OnlineIndicator.tsx";
-import { useMediaQuery } from "../../ui/useMediaQuery.ts";
 import { PHONE_MENU_BUTTON } from "./headerStyles.ts";
 import { MainLinks, MenuDueBadge } from "./MainLinks.tsx";
 
-// The offline module (Dexie, the sync engine) loads only once a member is signed in, and on a
-// first visit once the screen has drawn its content (afterMainContent.ts): the screen's chunks,
-// data and images have the phone's network and main thread first.
-const loadMemberSync = withCommonCatalog(() => import("./MemberSync.tsx"));
-const MemberSync = lazy(async () => {
-  await (await import("./afterMainContent.ts")).afterMainContent();
-  return loadMemberSync();
-});
+// The offline module (Dexie, the sync engine) loads only once a member is signed in.
+const MemberSync = lazy(withCommonCatalog(() => import("./MemberSync.tsx")));
 // The account menu (Radix DropdownMenu and its popper) is for signed-in members only.
 const AccountDropdown = lazy(withCommonCatalog(() => import("./AccountDropdown.tsx")));
 // The notices' bell (Radix Popover): signed-in members only.
@@ -34,14 +27,8 @@ const PhoneMenuSheet = lazy(loadPhoneMenu);
 const navClass = ({ isActive }: { isActive: boolean }) =>
   `inline-flex min-h-11 items-center rounded-md px-3 text-sm ${isActive ? "bg-blue-50 font-medium text-primary dark:bg-slate-800" : "text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"}`;
 
-/** Tailwind's `sm`: the header shows the account menu from this width on (a phone has it in its menu sheet). */
-const WIDE_HEADER = "(min-width: 640px)";
-
 function AccountMenu() {
   const loggedIn = useUserInfo((s) => Boolean(s.id && s.token));
-  // Not mounted where the header hides it: a phone would download and set up Radix's menu for nothing.
-  const shown = useMediaQuery(WIDE_HEADER);
-  if (!shown) return null;
   if (!loggedIn) {
     return (
       <Link to="/" className="inline-flex min-h-11 items-center gap-1.5 rounded-md px-3 text-sm text-primary hover:bg-blue-50">
